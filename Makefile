@@ -1,0 +1,40 @@
+# mockstack — everything a fresh machine needs is done by these targets.
+#   make serve   build (release) and run the server on PORT (default 8080)
+#   make test    build and run the whole test suite
+#   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
+
+SWIFT        ?= swift
+PORT         ?= 8080
+HOST         ?= 127.0.0.1
+SERVE_ARGS   ?=
+# Parallel test workers; the suites start real servers on port 0, so they do not collide.
+TEST_WORKERS ?= 2
+
+.PHONY: all deps build release serve test bench clean
+
+all: build
+
+## deps: install the C library the transport links (libevent-dev) when it is missing.
+deps:
+	@Scripts/ensure-libevent.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+serve: release
+	"$$($(SWIFT) build -c release --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
+
+## test: a warning in our own sources fails the build, as does any failing test.
+test: deps
+	@Scripts/build-checked.sh $(SWIFT) build --build-tests
+	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
+		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
+
+bench: release
+	Benchmarks/bench.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,100 @@
+// swift-tools-version: 6.0
+// mockstack — a mock ServiceStack / FeathersJS test server on libevent's evhttp.
+//
+// The layers read straight off this manifest (see ../shared/design/architecture.md §6):
+//
+//   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
+//   MockStackTesting ─┘        └──────────► MockStackCore (pure Swift values, no C, no I/O)
+//
+// Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "mockstack",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mockstack", targets: ["mockstack"]),
+        .library(name: "MockStack", targets: ["MockStack"]),
+        .library(name: "MockStackTesting", targets: ["MockStackTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        .target(
+            name: "MockStackCore",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MockStackTransport",
+            dependencies: [
+                "CLibevent",
+                "MockStackCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MockStack",
+            dependencies: [
+                "MockStackCore",
+                "MockStackTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MockStackTesting",
+            dependencies: ["MockStack", "MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mockstack",
+            dependencies: [
+                "MockStack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackCoreTests",
+            dependencies: ["MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackTransportTests",
+            dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackTests",
+            dependencies: ["MockStack", "MockStackCore", "MockStackTesting", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["MockStackCore"],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,47 @@
+public import Foundation
+
+/// Finds the shipped `Fixtures/` folder when none is given, so a bare `mockstack serve` serves
+/// every shipped app: next to the binary, in the package checkout the binary was built in, or
+/// at the Docker image's install path.
+public enum FixturesLocator {
+    /// Where the Docker image installs the fixtures.
+    public static let installedPath = "/usr/local/share/mockstack/Fixtures"
+
+    /// The first existing candidate, or `nil`.
+    public static func shippedFixtures(executable: URL? = currentExecutable()) -> URL? {
+        candidates(executable: executable).first { isFixturesFolder($0) }
+    }
+
+    static func candidates(executable: URL?) -> [URL] {
+        var found: [URL] = []
+        if let directory = executable?.deletingLastPathComponent() {
+            found.append(directory.appendingPathComponent("Fixtures"))
+            found.append(directory.deletingLastPathComponent().appendingPathComponent("share/mockstack/Fixtures"))
+            // A package checkout: .build/<triple>/debug/mockstack → walk up to Package.swift.
+            var folder = directory
+            while folder.path != "/" && !folder.path.isEmpty {
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                    found.append(folder.appendingPathComponent("Fixtures"))
+                    break
+                }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        found.append(URL(fileURLWithPath: installedPath))
+        return found
+    }
+
+    static func isFixturesFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The running executable, symlinks resolved.
+    public static func currentExecutable() -> URL? {
+        #if os(Linux)
+        let link = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if link.path != "/proc/self/exe" { return link }
+        #endif
+        return Bundle.main.executableURL?.resolvingSymlinksInPath()
+    }
+}

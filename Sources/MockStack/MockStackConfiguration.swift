@@ -1,0 +1,38 @@
+public import Foundation
+public import Logging
+public import MockStackTransport
+
+/// Everything `mockstack serve` can be told. Defaults are the safe, deterministic ones a test
+/// wants: loopback, a free port, one loop, quiet logs.
+public struct MockStackConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port; the ready event says which.
+    public var port: Int
+    /// The fixtures folder; `nil` uses the shipped one (``FixturesLocator``).
+    public var fixtures: URL?
+    /// Apps also served at the root of a port of their own: app name → port (0 = free port).
+    public var exposed: [(app: String, port: Int)]
+    /// Transport settings (threads, limits, timeouts, signals, logger). Its `host` is
+    /// overwritten by ``host``.
+    public var transport: TransportConfiguration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        fixtures: URL? = nil,
+        exposed: [(app: String, port: Int)] = [],
+        transport: TransportConfiguration = TransportConfiguration()
+    ) {
+        self.host = host
+        self.port = port
+        self.fixtures = fixtures
+        self.exposed = exposed
+        self.transport = transport
+    }
+
+    /// The logger the server and transport use.
+    public var logger: Logger {
+        get { transport.logger }
+        set { transport.logger = newValue }
+    }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+import Logging
+public import MockStackCore
+public import MockStackTransport
+
+/// The whole server: apps loaded from fixtures, mounted under their prefixes next to the
+/// control plane, served by the libevent transport. The CLI, the Docker image and
+/// `MockStackTesting`'s in-process mode all run this.
+///
+/// ```swift
+/// let server = try MockStackServer(configuration: .init(fixtures: url))
+/// let ready = try server.start()
+/// // … ready.url(for: "example") …
+/// server.shutdown()
+/// ```
+public final class MockStackServer: Sendable {
+    public let configuration: MockStackConfiguration
+    /// The loaded apps, in load order.
+    public let apps: [any MockApp]
+    /// The fixtures folder the apps came from.
+    public let fixturesDirectory: URL
+    private let transport: HTTPServer
+    private let exposedPorts = LockedValue<[String: Int]>([:])
+
+    /// Loads and checks every fixture; nothing listens yet.
+    /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
+    ///   fixtures folder or an exposed app cannot be found.
+    public init(configuration: MockStackConfiguration, loader: AppLoader = AppLoader()) throws {
+        guard let directory = configuration.fixtures ?? FixturesLocator.shippedFixtures() else {
+            throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
+        }
+        self.configuration = configuration
+        fixturesDirectory = directory
+        let apps = try loader.load(from: DirectoryFixtureSource(root: directory, displayRoot: directory.relativePath))
+        self.apps = apps
+
+        let mounts = MountTable(apps: apps)
+        let portsBox = exposedPorts
+        let root = RootResponder(controlPlane: ControlPlane(apps: apps, exposedPorts: { portsBox.value }), mounts: mounts)
+        var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
+        for exposure in configuration.exposed {
+            guard let app = mounts.app(named: exposure.app) else {
+                throw MockStackError("--expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
+            }
+            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app)))
+        }
+        var transportConfiguration = configuration.transport
+        transportConfiguration.host = configuration.host
+        transport = HTTPServer(configuration: transportConfiguration, listeners: listeners)
+    }
+
+    /// Binds every port and starts serving.
+    /// - Returns: what to announce; the sockets accept connections when this returns.
+    /// - Throws: ``TransportError`` when a port cannot be bound.
+    public func start() throws(TransportError) -> ReadyEvent {
+        let bound = try transport.start()
+        let exposed = bound.dropFirst().map { (name: $0.label, port: $0.port) }
+        exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
+        configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
+        return ReadyEvent(
+            host: configuration.host,
+            port: bound[0].port,
+            apps: apps.map { (name: $0.name, mount: $0.mount) },
+            exposed: exposed,
+            pid: ProcessInfo.processInfo.processIdentifier,
+            version: MockStackVersion.current
+        )
+    }
+
+    /// Begins a graceful stop: no new connections, in-flight replies finish. Any thread.
+    public func stop() { transport.stop() }
+
+    /// Blocks until the server has stopped (after ``stop()`` or SIGINT/SIGTERM).
+    public func wait() { transport.wait() }
+
+    /// ``stop()`` then ``wait()``.
+    public func shutdown() { transport.shutdown() }
+}
+
+/// A start-up problem with a message meant for the user.
+public struct MockStackError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A value behind a lock, for the little shared state the façade keeps.
+final class LockedValue<Value: Sendable>: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

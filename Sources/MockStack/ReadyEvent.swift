@@ -1,0 +1,54 @@
+public import MockStackCore
+
+/// The readiness announcement (architecture §5): the first line on stdout, and the contents of
+/// `--ready-file`, written only once fixtures are loaded and the sockets accept.
+///
+/// `{"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321",
+///   "apps":{"example":"/example"},"exposed":{},"pid":4242,"version":"0.1.0"}`
+public struct ReadyEvent: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    /// App name → mount path, in load order.
+    public var apps: [(name: String, mount: String)]
+    /// App name → the port it is also served at the root of.
+    public var exposed: [(name: String, port: Int)]
+    public var pid: Int32
+    public var version: String
+
+    /// The base URL of the main port (wildcard binds are reported as loopback, which is where
+    /// a local client reaches them).
+    public var url: String { Self.url(host: host, port: port) }
+
+    /// The base URL of an app: the main URL plus its mount.
+    public func url(for app: String) -> String? {
+        if let mount = apps.first(where: { $0.name == app })?.mount { return url + mount }
+        return nil
+    }
+
+    static func url(host: String, port: Int) -> String {
+        let reachable = switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "::1"
+        default: host
+        }
+        return "http://" + (reachable.contains(":") ? "[\(reachable)]" : reachable) + ":\(port)"
+    }
+
+    public var json: JSONValue {
+        [
+            "event": "listening",
+            "host": .string(host),
+            "port": .number(JSONNumber(port)),
+            "url": .string(url),
+            "apps": .object(JSONObject(apps.map { (key: $0.name, value: .string($0.mount)) })),
+            "exposed": .object(JSONObject(exposed.map { (key: $0.name, value: ["port": .number(JSONNumber($0.port)), "url": .string(Self.url(host: host, port: $0.port))]) })),
+            "pid": .number(JSONNumber(Int(pid))),
+            "version": .string(version),
+        ]
+    }
+
+    /// The single line written to stdout, newline included.
+    public var line: String { json.jsonText + "\n" }
+
+    public static func == (lhs: ReadyEvent, rhs: ReadyEvent) -> Bool { lhs.json == rhs.json }
+}

@@ -1,0 +1,31 @@
+/// One emulated server, mounted under a path prefix (architecture §1).
+///
+/// An app receives requests whose ``HTTPRequest/path`` is relative to its mount and answers in
+/// its own server's format. Apps are immutable values or guard their state themselves; they are
+/// called from every event-loop thread.
+public protocol MockApp: Responder {
+    /// The app's name (`test`, `techstacks`, …): the key in the ready line and in `--expose`.
+    var name: String { get }
+    /// The path prefix it is mounted at (`/test`).
+    var mount: String { get }
+    /// The manifest kind that built it (`static`, later `servicestack`, `feathers`).
+    var kind: String { get }
+    /// Every operation, service or route the app answers, for `mockstack routes` and
+    /// `/__mockstack/apps`.
+    var routes: [RouteDescription] { get }
+}
+
+/// One line of the routes table: what answers, to which verbs, at which path.
+public struct RouteDescription: Sendable, Equatable {
+    /// The operation, service or fixture name.
+    public var name: String
+    public var methods: [String]
+    /// The path relative to the app's mount (`/api/Hello`, `/hello/{Name}`).
+    public var path: String
+
+    public init(name: String, methods: [String], path: String) {
+        self.name = name
+        self.methods = methods
+        self.path = path
+    }
+}

@@ -1,0 +1,48 @@
+/// Read access to a fixtures tree. The façade implements it over the file system; tests use an
+/// in-memory tree. Paths are relative to the root and use `/`.
+public protocol FixtureSource: Sendable {
+    /// How to name the root in diagnostics (`Fixtures`, `/fixtures`).
+    var displayRoot: String { get }
+    /// The immediate sub-folders of the root, sorted.
+    func appFolders() throws -> [String]
+    /// Whether a regular file exists at `path`.
+    func fileExists(_ path: String) -> Bool
+    /// The bytes of the file at `path`.
+    func read(_ path: String) throws -> [UInt8]
+}
+
+/// A fixtures tree held in memory, for tests and embedding.
+public struct InMemoryFixtureSource: FixtureSource {
+    public var files: [String: [UInt8]]
+    public var displayRoot: String
+
+    public init(files: [String: String], displayRoot: String = "Fixtures") {
+        self.files = files.mapValues { Array($0.utf8) }
+        self.displayRoot = displayRoot
+    }
+
+    public func appFolders() throws -> [String] {
+        Set(files.keys.compactMap { $0.split(separator: "/").first.map(String.init) }
+            .filter { folder in files.keys.contains { $0.hasPrefix(folder + "/") } }).sorted()
+    }
+
+    public func fileExists(_ path: String) -> Bool { files[path] != nil }
+
+    public func read(_ path: String) throws -> [UInt8] {
+        guard let bytes = files[path] else { throw FixtureReadError(path: path, reason: "no such file") }
+        return bytes
+    }
+}
+
+/// A fixture file could not be read.
+public struct FixtureReadError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

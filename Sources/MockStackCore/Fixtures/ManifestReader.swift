@@ -1,0 +1,134 @@
+/// Typed, diagnosing access to one parsed manifest: every accessor records a positioned
+/// diagnostic instead of throwing, so one `validate` run reports every mistake at once.
+public final class ManifestReader {
+    /// The app folder, relative to the fixtures root (`example`).
+    public let folder: String
+    /// The manifest's display path (`Fixtures/example/app.json`).
+    public let file: String
+    public let document: JSONParser.Document
+    public let source: any FixtureSource
+    public private(set) var diagnostics: [FixtureDiagnostic] = []
+
+    init(folder: String, file: String, document: JSONParser.Document, source: any FixtureSource) {
+        self.folder = folder
+        self.file = file
+        self.document = document
+        self.source = source
+    }
+
+    public var root: JSONValue { document.root }
+
+    /// Records a mistake at `pointer` in the manifest.
+    public func report(_ message: String, at pointer: String) {
+        diagnostics.append(FixtureDiagnostic(file: file, position: document.position(of: pointer), pointer: pointer, message: message))
+    }
+
+    /// Records a mistake found in another file of the app.
+    public func report(_ diagnostic: FixtureDiagnostic) {
+        diagnostics.append(diagnostic)
+    }
+
+    /// The value at `pointer` ("/routes/0/path").
+    public func value(at pointer: String) -> JSONValue? {
+        var current: JSONValue? = root
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch current {
+            case .object(let object): current = object[key]
+            case .array(let array): current = Int(key).flatMap { array.indices.contains($0) ? array[$0] : nil }
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// A string member; reports a wrong type, or absence when `required`.
+    public func string(_ pointer: String, required: Bool = false) -> String? {
+        switch value(at: pointer) {
+        case .string(let s): return s
+        case nil:
+            if required { report("required string is missing", at: pointer) }
+            return nil
+        case let other?:
+            report("expected a string, found \(other.typeName)", at: pointer)
+            return nil
+        }
+    }
+
+    /// An integer member within `range`.
+    public func int(_ pointer: String, in range: ClosedRange<Int>) -> Int? {
+        guard let found = value(at: pointer) else { return nil }
+        guard let int = found.intValue else {
+            report("expected an integer, found \(found.typeName)", at: pointer)
+            return nil
+        }
+        guard range.contains(int) else {
+            report("\(int) is out of range \(range.lowerBound)...\(range.upperBound)", at: pointer)
+            return nil
+        }
+        return int
+    }
+
+    /// An array member (empty when absent).
+    public func array(_ pointer: String) -> [JSONValue] {
+        switch value(at: pointer) {
+        case .array(let a): return a
+        case nil: return []
+        case let other?:
+            report("expected an array, found \(other.typeName)", at: pointer)
+            return []
+        }
+    }
+
+    /// A `{"Name": "value"}` object of strings (empty when absent).
+    public func stringMap(_ pointer: String) -> [(String, String)] {
+        switch value(at: pointer) {
+        case nil: return []
+        case .object(let object):
+            return object.compactMap { member in
+                guard case .string(let s) = member.value else {
+                    report("expected a string, found \(member.value.typeName)", at: JSONPointer.appending(member.key, to: pointer))
+                    return nil
+                }
+                return (member.key, s)
+            }
+        case let other?:
+            report("expected an object, found \(other.typeName)", at: pointer)
+            return []
+        }
+    }
+
+    /// Reports every member of the object at `pointer` whose key is not in `allowed`.
+    public func rejectUnknownKeys(at pointer: String, allowed: Set<String>) {
+        guard case .object(let object)? = value(at: pointer) else { return }
+        for key in object.keys where !allowed.contains(key) {
+            report("unknown key '\(key)' (expected one of: \(allowed.sorted().joined(separator: ", ")))", at: JSONPointer.appending(key, to: pointer))
+        }
+    }
+
+    /// Reads a file of this app named at `pointer`. The name must stay inside the app folder:
+    /// no absolute paths, no `..`, no hidden segments.
+    public func appFile(named name: String, at pointer: String) -> (path: String, bytes: [UInt8])? {
+        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"),
+              segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\0") })
+        else {
+            report("'\(name)' must be a relative path inside the app folder (no '/', '..' or hidden segments at its start)", at: pointer)
+            return nil
+        }
+        let path = folder + "/" + name
+        guard source.fileExists(path) else {
+            report("no file '\(name)' in \(source.displayRoot)/\(folder)", at: pointer)
+            return nil
+        }
+        do {
+            return (path, try source.read(path))
+        } catch {
+            report("cannot read '\(name)': \(error)", at: pointer)
+            return nil
+        }
+    }
+
+    /// The display path of a file of this app.
+    public func displayPath(_ path: String) -> String { source.displayRoot + "/" + path }
+}

@@ -1,0 +1,310 @@
+/// A strict RFC 8259 JSON parser that keeps key order and, on request, the source position of
+/// every value keyed by its JSON pointer (for `file:line:column` diagnostics).
+public struct JSONParser {
+    /// A parsed document and where each of its values starts.
+    public struct Document: Sendable {
+        public let root: JSONValue
+        /// JSON pointer → position of the value's first character. Empty unless positions were
+        /// requested.
+        public let positions: [String: SourcePosition]
+
+        /// The position of the value at `pointer`, or of its nearest recorded ancestor.
+        public func position(of pointer: String) -> SourcePosition {
+            var current = pointer
+            while true {
+                if let found = positions[current] { return found }
+                guard let slash = current.lastIndex(of: "/") else { return .start }
+                current = String(current[..<slash])
+            }
+        }
+    }
+
+    /// The deepest nesting accepted; deeper input is rejected instead of exhausting the stack.
+    public var maximumDepth: Int
+
+    public init(maximumDepth: Int = 256) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses a whole document; trailing non-whitespace is an error.
+    public func parse(_ bytes: [UInt8], recordPositions: Bool = false) throws(JSONSyntaxError) -> Document {
+        var reader = Reader(bytes: bytes, maximumDepth: maximumDepth, recordPositions: recordPositions)
+        let root = try reader.parseDocument()
+        return Document(root: root, positions: reader.positions)
+    }
+
+    /// Parses a document from text.
+    public func parse(_ text: String, recordPositions: Bool = false) throws(JSONSyntaxError) -> Document {
+        try parse(Array(text.utf8), recordPositions: recordPositions)
+    }
+}
+
+/// Why and where a JSON text failed to parse.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var position: SourcePosition
+    /// The pointer of the container being read when the error was found.
+    public var pointer: String
+
+    public var description: String { "\(position): \(message)" }
+}
+
+private struct Reader {
+    let bytes: [UInt8]
+    let maximumDepth: Int
+    let recordPositions: Bool
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    var depth = 0
+    var positions: [String: SourcePosition] = [:]
+
+    init(bytes: [UInt8], maximumDepth: Int, recordPositions: Bool) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+        self.recordPositions = recordPositions
+        // A UTF-8 byte-order mark is tolerated at the very start, as editors write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+    }
+
+    var position: SourcePosition {
+        // Columns count characters: skip UTF-8 continuation bytes.
+        var column = 1
+        var i = lineStart
+        while i < index {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return SourcePosition(line: line, column: column)
+    }
+
+    func fail(_ message: String, _ pointer: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, position: position, pointer: pointer)
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(pointer: "")
+        skipWhitespace()
+        if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document", "") }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(pointer: String) throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw fail("unexpected end of input, expected a value", pointer) }
+        if recordPositions { positions[pointer] = position }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(pointer: pointer)
+        case UInt8(ascii: "["): return try parseArray(pointer: pointer)
+        case UInt8(ascii: "\""): return .string(try parseString(pointer: pointer))
+        case UInt8(ascii: "t"): try expectLiteral("true", pointer); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false", pointer); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null", pointer); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber(pointer: pointer))
+        default: throw fail("unexpected \(describe(bytes[index])), expected a value", pointer)
+        }
+    }
+
+    mutating func enter(_ pointer: String) throws(JSONSyntaxError) {
+        depth += 1
+        if depth > maximumDepth { throw fail("nesting deeper than \(maximumDepth) levels", pointer) }
+    }
+
+    mutating func parseObject(pointer: String) throws(JSONSyntaxError) -> JSONValue {
+        try enter(pointer)
+        index += 1
+        var members: [JSONObject.Member] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw fail(index < bytes.count ? "expected a quoted member name, found \(describe(bytes[index]))" : "unexpected end of input inside an object", pointer)
+            }
+            let key = try parseString(pointer: pointer)
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail("expected ':' after member name \"\(key)\"", pointer)
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(pointer: JSONPointer.appending(key, to: pointer))
+            members.append((key: key, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input inside an object", pointer) }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+            throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))", pointer)
+        }
+        depth -= 1
+        return .object(JSONObject(members))
+    }
+
+    mutating func parseArray(pointer: String) throws(JSONSyntaxError) -> JSONValue {
+        try enter(pointer)
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(pointer: JSONPointer.appending(elements.count, to: pointer)))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input inside an array", pointer) }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))", pointer)
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    mutating func expectLiteral(_ literal: StaticString, _ pointer: String) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let matches = index + count <= bytes.count && literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        }
+        guard matches else { throw fail("invalid literal, expected '\(literal)'", pointer) }
+        index += count
+    }
+
+    mutating func parseNumber(pointer: String) throws(JSONSyntaxError) -> JSONNumber {
+        let start = index
+        func digits() -> Int {
+            let begin = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - begin
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw fail("a number needs digits", pointer) }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            throw fail("a number needs digits", pointer)
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits() == 0 { throw fail("a decimal point must be followed by digits", pointer) }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if digits() == 0 { throw fail("an exponent must have digits", pointer) }
+        }
+        if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            throw fail("numbers must not have leading zeros", pointer)
+        }
+        return JSONNumber(literal: String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    mutating func parseString(pointer: String) throws(JSONSyntaxError) -> String {
+        index += 1  // opening quote
+        var runStart = index
+        var plain: [UInt8] = []
+        func flush() {
+            if runStart < index { plain.append(contentsOf: bytes[runStart..<index]) }
+        }
+        while true {
+            guard index < bytes.count else { throw fail("unterminated string", pointer) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush()
+                index += 1
+                break
+            }
+            if byte < 0x20 { throw fail("control character \(describe(byte)) must be escaped in a string", pointer) }
+            if byte != UInt8(ascii: "\\") { index += 1; continue }
+            flush()
+            index += 1
+            guard index < bytes.count else { throw fail("unterminated escape sequence", pointer) }
+            let escape = bytes[index]
+            index += 1
+            let replacement: UInt8?
+            switch escape {
+            case UInt8(ascii: "\""): replacement = UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): replacement = UInt8(ascii: "\\")
+            case UInt8(ascii: "/"): replacement = UInt8(ascii: "/")
+            case UInt8(ascii: "b"): replacement = 0x08
+            case UInt8(ascii: "f"): replacement = 0x0C
+            case UInt8(ascii: "n"): replacement = 0x0A
+            case UInt8(ascii: "r"): replacement = 0x0D
+            case UInt8(ascii: "t"): replacement = 0x09
+            case UInt8(ascii: "u"):
+                replacement = nil
+                let scalar = try parseUnicodeEscape(pointer: pointer)
+                var encoded: [UInt8] = []
+                encoded.reserveCapacity(4)
+                UTF8.encode(scalar) { encoded.append($0) }
+                plain.append(contentsOf: encoded)
+            default:
+                index -= 1
+                throw fail("invalid escape '\\\(describe(escape, quoted: false))'", pointer)
+            }
+            if let replacement { plain.append(replacement) }
+            runStart = index
+        }
+        guard let text = String(validating: plain, as: UTF8.self) else {
+            throw fail("string is not valid UTF-8", pointer)
+        }
+        return text
+    }
+
+    mutating func parseUnicodeEscape(pointer: String) throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hex4(pointer: pointer)
+        if (0xD800...0xDBFF).contains(high) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw fail("unpaired surrogate \\u\(String(high, radix: 16))", pointer)
+            }
+            index += 2
+            let low = try hex4(pointer: pointer)
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid low surrogate", pointer) }
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw fail("unpaired surrogate \\u\(String(high, radix: 16))", pointer) }
+        return scalar
+    }
+
+    mutating func hex4(pointer: String) throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("\\u needs four hex digits", pointer) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail("\\u needs four hex digits", pointer)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    func describe(_ byte: UInt8, quoted: Bool = true) -> String {
+        let text = (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16, uppercase: true)
+        return quoted && (0x21...0x7E).contains(byte) ? "'\(text)'" : text
+    }
+}

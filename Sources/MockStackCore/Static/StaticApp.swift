@@ -1,0 +1,104 @@
+/// An app of canned answers: each route maps a method and an exact path to a fixture file.
+///
+/// It is the simplest kind, for endpoints no emulation covers. Unknown paths get a 404 and
+/// known paths with another method a 405 with `Allow`, both in ``PlainError``'s format. `HEAD`
+/// is answered wherever `GET` is.
+public struct StaticApp: MockApp {
+    public struct Route: Sendable {
+        public var method: HTTPMethod
+        public var path: String
+        public var fixtureName: String
+        public var answer: FixtureResponse
+    }
+
+    public let name: String
+    public let mount: String
+    public var kind: String { StaticAppKind.kindName }
+    private let table: [String: [HTTPMethod: Route]]
+    private let ordered: [Route]
+
+    public init(name: String, mount: String, routes: [Route]) {
+        self.name = name
+        self.mount = mount
+        ordered = routes
+        table = Dictionary(grouping: routes, by: \.path).mapValues { group in
+            Dictionary(group.map { ($0.method, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    public var routes: [RouteDescription] {
+        ordered.map { RouteDescription(name: $0.fixtureName, methods: [$0.method.rawValue], path: $0.path) }
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let byMethod = table[request.path] else {
+            return PlainError.response(404, "No route \(request.path) in app '\(name)' (mounted at \(mount))")
+        }
+        let lookup = request.method == .head ? HTTPMethod.get : request.method
+        if let route = byMethod[lookup] {
+            return route.answer.respond(to: request)
+        }
+        var allowed = Set(byMethod.keys.map(\.rawValue))
+        if allowed.contains("GET") { allowed.insert("HEAD") }
+        return PlainError.methodNotAllowed(request.method, path: request.path, allowed: allowed.sorted())
+    }
+}
+
+/// Builds ``StaticApp``s from manifests with `"kind": "static"` and a `routes` array:
+/// `{"method": "GET", "path": "/hello", "fixture": "hello.json", "status": 200,
+///   "contentType": "…", "headers": {"X-Name": "value"}}` (only `path` and `fixture` required).
+public struct StaticAppKind: AppKind {
+    public static let kindName = "static"
+    static let routeKeys: Set<String> = ["method", "path", "fixture", "status", "contentType", "headers"]
+
+    public init() {}
+
+    public var name: String { Self.kindName }
+    public var manifestKeys: Set<String> { ["routes"] }
+
+    public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
+        var routes: [StaticApp.Route] = []
+        var seen: [String: Int] = [:]
+        if manifest.value(at: "/routes") == nil { manifest.report("a static app needs a 'routes' array", at: "") }
+        for index in manifest.array("/routes").indices {
+            let at = "/routes/\(index)"
+            manifest.rejectUnknownKeys(at: at, allowed: Self.routeKeys)
+            guard let route = makeRoute(at: at, manifest: manifest) else { continue }
+            let key = route.method.rawValue + " " + route.path
+            if let first = seen[key] {
+                manifest.report("\(key) is already answered by /routes/\(first)", at: at)
+                continue
+            }
+            seen[key] = index
+            routes.append(route)
+        }
+        return StaticApp(name: name, mount: mount, routes: routes)
+    }
+
+    private func makeRoute(at: String, manifest: ManifestReader) -> StaticApp.Route? {
+        let methodName = manifest.string(at + "/method") ?? "GET"
+        let method = HTTPMethod(name: methodName)
+        if method == nil || method?.isServed == false {
+            manifest.report("method '\(methodName)' is not one of \(HTTPMethod.served.map(\.rawValue).joined(separator: ", "))", at: at + "/method")
+        }
+        let path = manifest.string(at + "/path", required: true)
+        if let path, !path.hasPrefix("/") || path.contains("?") {
+            manifest.report("path '\(path)' must start with '/' and carry no query", at: at + "/path")
+        }
+        let status = manifest.int(at + "/status", in: 100...599) ?? 200
+        let contentType = manifest.string(at + "/contentType")
+        let headers = HTTPHeaders(manifest.stringMap(at + "/headers").map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+        guard let fixtureName = manifest.string(at + "/fixture", required: true),
+              let file = manifest.appFile(named: fixtureName, at: at + "/fixture")
+        else { return nil }
+        let answer: FixtureResponse
+        do {
+            answer = try FixtureResponse(bytes: file.bytes, fileName: fixtureName, contentType: contentType, status: status, headers: headers)
+        } catch {
+            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            return nil
+        }
+        guard let method, method.isServed, let path, path.hasPrefix("/") else { return nil }
+        return StaticApp.Route(method: method, path: path, fixtureName: fixtureName, answer: answer)
+    }
+}

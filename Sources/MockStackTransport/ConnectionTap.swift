@@ -1,0 +1,163 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MockStackCore
+
+/// Watches one connection's buffers so that the error pages evhttp writes by itself come out
+/// in mockstack's JSON format instead of evhttp's HTML.
+///
+/// evhttp 2.1 answers some requests before any callback of ours runs: a malformed request
+/// line or header (400), a head over `max_headers_size` (also 400), a body over
+/// `max_body_size` (413), an `Expect` other than `100-continue` (417). It offers no hook for
+/// them: `evhttp_set_errorcb` first shipped in 2.2 (libevent PR #1141). So every connection's
+/// bufferevent is created by us (`evhttp_set_bevcb`) with a callback on its output buffer.
+/// Bytes added while the worker is not sending one of our replies can only be evhttp's own;
+/// once such a page is complete in the buffer (nothing reaches the socket before the loop
+/// turns) it is replaced by the same status in JSON. `100 Continue` passes untouched.
+///
+/// The input buffer's callback counts the bytes evhttp consumed since it last handed us a
+/// request, which tells an oversized head (431) from a malformed one (400): evhttp reports
+/// both as 400.
+final class ConnectionTap {
+    unowned let worker: Worker
+    /// The connection's bufferevent (evhttp frees it; we never do).
+    let bufferevent: OpaquePointer
+    private var inputEntry: OpaquePointer?
+    private var outputEntry: OpaquePointer?
+    /// Set once evhttp has told us it will call us when the connection closes.
+    var closeCallbackInstalled = false
+    /// Request bytes evhttp read off the input since the last request it dispatched to us.
+    var consumedSinceDispatch = 0
+    /// Where in the output buffer evhttp's own reply starts, while one is being written.
+    private var foreignStart: Int?
+    private var foreignHead: (end: Int, status: Int, version: String, contentLength: Int?)?
+    private var rewriting = false
+
+    init(worker: Worker, bufferevent: OpaquePointer) {
+        self.worker = worker
+        self.bufferevent = bufferevent
+    }
+
+    /// Registers the buffer callbacks. The worker's `taps` table keeps `self` alive; the
+    /// callbacks hold it unretained and are removed in ``detach()``.
+    func attach() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        inputEntry = evbuffer_add_cb(bufferevent_get_input(bufferevent), { _, info, arg in
+            guard let info, let arg else { return }
+            Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue().consumedSinceDispatch += info.pointee.n_deleted
+        }, me)
+        outputEntry = evbuffer_add_cb(bufferevent_get_output(bufferevent), { buffer, info, arg in
+            guard let buffer, let info, let arg else { return }
+            Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
+                .outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
+        }, me)
+    }
+
+    /// Removes the callbacks; called while the bufferevent is still alive (evhttp's close
+    /// callback runs before it frees the connection).
+    func detach() {
+        if let inputEntry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferevent), inputEntry) }
+        if let outputEntry { evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputEntry) }
+        inputEntry = nil
+        outputEntry = nil
+    }
+
+    private func outputGrew(_ buffer: OpaquePointer, added: Int, originalSize: Int) {
+        guard added > 0, !rewriting, worker.ownReplyDepth == 0 else { return }
+        if foreignStart == nil { foreignStart = originalSize }
+        // A socket bufferevent keeps its output "frozen at the start" except while it writes
+        // (bufferevent_sock.c, bufferevent_writecb), which makes reading or draining the front
+        // fail. Do what libevent does around its own writes: unfreeze, work, freeze again.
+        evbuffer_unfreeze(buffer, 1)
+        examineForeignReply(in: buffer)
+        evbuffer_freeze(buffer, 1)
+    }
+
+    private func examineForeignReply(in buffer: OpaquePointer) {
+        guard let start = foreignStart else { return }
+        let total = evbuffer_get_length(buffer)
+        if foreignHead == nil {
+            guard let head = readHead(of: buffer, from: start) else { return }
+            foreignHead = head
+        }
+        guard let head = foreignHead else { return }
+        if head.status < 200 {
+            // 100 Continue: evhttp's to send, and it has no body.
+            foreignStart = nil
+            foreignHead = nil
+            return
+        }
+        // Wait until the whole page is in: its Content-Length, or (HTTP/1.0, no length) the body.
+        if let length = head.contentLength {
+            guard total >= head.end + length else { return }
+        } else {
+            guard total > head.end else { return }
+        }
+        replaceForeignReply(in: buffer, from: start, status: head.status, version: head.version)
+    }
+
+    /// Parses the status line and Content-Length of the reply starting at `start`, once its
+    /// head is complete.
+    private func readHead(of buffer: OpaquePointer, from start: Int) -> (end: Int, status: Int, version: String, contentLength: Int?)? {
+        var from = evbuffer_ptr()
+        guard evbuffer_ptr_set(buffer, &from, start, EVBUFFER_PTR_SET) == 0 else { return nil }
+        let found = evbuffer_search(buffer, "\r\n\r\n", 4, &from)
+        guard found.pos >= 0 else { return nil }
+        let length = found.pos - start
+        var bytes = [UInt8](repeating: 0, count: length)
+        let copied = bytes.withUnsafeMutableBytes { evbuffer_copyout_from(buffer, &from, $0.baseAddress, length) }
+        guard copied == length else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n")
+        guard let statusLine = lines.first else { return nil }
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        let contentLength = lines.dropFirst().lazy.compactMap { line -> Int? in
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].equalsIgnoringASCIICase("Content-Length") else { return nil }
+            return Int(line[line.index(after: colon)...].filter { $0 != " " })
+        }.first
+        return (found.pos + 4, status, String(parts[0]), contentLength)
+    }
+
+    private func replaceForeignReply(in buffer: OpaquePointer, from start: Int, status evhttpStatus: Int, version: String) {
+        rewriting = true
+        defer {
+            rewriting = false
+            foreignStart = nil
+            foreignHead = nil
+        }
+        let pendingInput = evbuffer_get_length(bufferevent_get_input(bufferevent))
+        let oversizedHead = consumedSinceDispatch + pendingInput > worker.configuration.maxHeaderBytes
+        let status = evhttpStatus == 400 && oversizedHead ? 431 : evhttpStatus
+        let body = worker.errorBody(status, Self.message(for: status, limits: worker.configuration))
+        let head = "\(version) \(status) \(HTTPStatus.phrase(for: status))\r\n"
+            + "Content-Type: \(MediaType.json)\r\nContent-Length: \(body.count)\r\n"
+            + "Connection: close\r\nDate: \(HTTPDate.now())\r\n\r\n"
+
+        // Keep whatever precedes evhttp's page (an earlier reply still being flushed).
+        if start == 0 {
+            evbuffer_drain(buffer, evbuffer_get_length(buffer))
+        } else if let kept = evbuffer_new() {
+            evbuffer_remove_buffer(buffer, kept, start)
+            evbuffer_drain(buffer, evbuffer_get_length(buffer))
+            evbuffer_add_buffer(buffer, kept)
+            evbuffer_free(kept)
+        }
+        var headBytes = Array(head.utf8)
+        headBytes.withUnsafeMutableBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        worker.logRejection(status: status, bytes: body.count)
+    }
+
+    static func message(for status: Int, limits: TransportConfiguration) -> String {
+        switch status {
+        case 400: "Malformed request: the request line or a header could not be parsed"
+        case 413: "Request body is larger than the limit of \(limits.maxBodyBytes) bytes"
+        case 417: "Unsupported Expect header: only '100-continue' is understood"
+        case 431: "Request line and headers are larger than the limit of \(limits.maxHeaderBytes) bytes"
+        default: HTTPStatus.phrase(for: status)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import MockStackCore
+
+extension Endpoint {
+    /// Sends `response` the way its ``Delivery`` asks.
+    func deliver(_ response: HTTPResponse, _ exchange: Exchange) {
+        switch response.delivery {
+        case .immediate:
+            sendWhole(response, exchange)
+        case .delayed(let milliseconds):
+            // evhttp turned reading off before calling us, so nothing times this wait out; if
+            // the client leaves meanwhile, evhttp detaches the request and the send frees it.
+            worker.runOnLoop(after: max(0, milliseconds)) { _ in self.sendWhole(response, exchange) }
+        case .chunked(let chunkSize, let interval):
+            if exchange.isHead || response.forbidsBody {
+                sendWhole(response, exchange)
+            } else {
+                sendChunked(response, exchange, chunkSize: max(1, chunkSize), interval: max(0, interval))
+            }
+        case .fault(let fault):
+            perform(fault, exchange)
+        }
+    }
+
+    private func addHeaders(of response: HTTPResponse, to request: OpaquePointer) {
+        guard let headers = evhttp_request_get_output_headers(request) else { return }
+        for field in response.headers {
+            // evhttp refuses values with CR or LF (header injection); such a field is dropped.
+            _ = evhttp_add_header(headers, field.name, field.value)
+        }
+    }
+
+    private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange) {
+        let request = exchange.request
+        addHeaders(of: response, to: request)
+        let sendsBody = !exchange.isHead && !response.forbidsBody
+        if exchange.isHead, !response.forbidsBody, !response.headers.contains("Content-Length"),
+           let headers = evhttp_request_get_output_headers(request) {
+            // evhttp adds no length to HEAD replies; say what a GET would have sent.
+            evhttp_add_header(headers, "Content-Length", String(response.body.count))
+        }
+        if sendsBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+            response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        }
+        worker.ownReplyDepth += 1
+        evhttp_send_reply(request, Int32(response.status), response.reasonPhrase, nil)
+        worker.ownReplyDepth -= 1
+        finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0)
+    }
+
+    private func sendChunked(_ response: HTTPResponse, _ exchange: Exchange, chunkSize: Int, interval: Int) {
+        let request = exchange.request
+        addHeaders(of: response, to: request)
+        worker.ownReplyDepth += 1
+        evhttp_send_reply_start(request, Int32(response.status), response.reasonPhrase)
+        worker.ownReplyDepth -= 1
+        let body = response.body
+        let chunkStarts = Array(stride(from: 0, to: body.count, by: chunkSize))
+
+        // If the client leaves mid-stream evhttp detaches the request: chunk sends become
+        // no-ops and reply_end frees it, so the sequence always runs to its end.
+        func send(_ next: Int) {
+            guard next < chunkStarts.count else {
+                worker.ownReplyDepth += 1
+                evhttp_send_reply_end(request)
+                worker.ownReplyDepth -= 1
+                finish(exchange, status: response.status, bytes: body.count)
+                return
+            }
+            let start = chunkStarts[next]
+            let end = min(body.count, start + chunkSize)
+            if let chunk = evbuffer_new() {
+                body[start..<end].withUnsafeBytes { _ = evbuffer_add(chunk, $0.baseAddress, $0.count) }
+                worker.ownReplyDepth += 1
+                evhttp_send_reply_chunk(request, chunk)
+                worker.ownReplyDepth -= 1
+                evbuffer_free(chunk)
+            }
+            if interval == 0 {
+                send(next + 1)
+            } else {
+                worker.runOnLoop(after: interval) { _ in send(next + 1) }
+            }
+        }
+        send(0)
+    }
+
+    private func perform(_ fault: Fault, _ exchange: Exchange) {
+        guard let connection = evhttp_request_get_connection(exchange.request) else {
+            finish(exchange, status: 0, bytes: 0)
+            return
+        }
+        if fault == .reset, let bev = evhttp_connection_get_bufferevent(connection) {
+            // RST instead of FIN: linger 0, then close the socket now by putting /dev/null over
+            // its descriptor; the number stays taken until evhttp frees the connection, so
+            // nothing else can reuse it meanwhile (libevent-notes §6).
+            let fd = bufferevent_getfd(bev)
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            let devNull = open("/dev/null", O_RDWR)
+            if devNull >= 0 {
+                dup2(devNull, fd)
+                close(devNull)
+            }
+        }
+        // Never free a connection inside its own callback chain: one loop turn later.
+        let address = UnsafeMutableRawPointer(connection)
+        worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) }
+        finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
+    }
+
+    private func finish(_ exchange: Exchange, status: Int, bytes: Int, note: String? = nil) {
+        worker.requestFinished()
+        let logger = worker.logger
+        guard logger.logLevel <= .info else { return }
+        let elapsed = Double(Clock.nowNanoseconds() - exchange.started) / 1_000_000
+        let milliseconds = (elapsed * 100).rounded() / 100
+        let outcome = note.map { "fault:\($0)" } ?? String(status)
+        logger.info("\(exchange.method.rawValue) \(exchange.target) \(outcome) \(bytes)B \(milliseconds)ms")
+    }
+}

@@ -1,0 +1,85 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import MockStackCore
+
+/// One listener on one loop: turns evhttp requests into ``HTTPRequest`` values, asks the
+/// responder, and sends what it answers.
+final class Endpoint {
+    unowned let worker: Worker
+    let http: OpaquePointer
+    /// evhttp's handle for the listening socket, used to stop accepting.
+    let boundSocket: OpaquePointer
+    let responder: any Responder
+    let label: String
+
+    init(worker: Worker, http: OpaquePointer, boundSocket: OpaquePointer, spec: ListenerSpec) {
+        self.worker = worker
+        self.http = http
+        self.boundSocket = boundSocket
+        self.responder = spec.responder
+        self.label = spec.label
+    }
+
+    func handle(_ raw: OpaquePointer) {
+        let started = Clock.nowNanoseconds()
+        worker.requestStarted()
+        worker.noteDispatch(of: raw)
+        let request = Self.makeRequest(raw)
+        let response = responder.respond(to: request)
+        let exchange = Exchange(request: raw, method: request.method, target: request.target, started: started)
+        deliver(response, exchange)
+    }
+
+    /// Copies what evhttp parsed into a plain value.
+    static func makeRequest(_ raw: OpaquePointer) -> HTTPRequest {
+        let method = method(of: evhttp_request_get_command(raw))
+        let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
+        var fields: [HTTPHeaders.Field] = []
+        var entry = evhttp_request_get_input_headers(raw)?.pointee.tqh_first
+        while let header = entry {
+            fields.append(HTTPHeaders.Field(name: String(cString: header.pointee.key), value: String(cString: header.pointee.value)))
+            entry = header.pointee.next.tqe_next
+        }
+        var body: [UInt8] = []
+        if let input = evhttp_request_get_input_buffer(raw) {
+            let length = evbuffer_get_length(input)
+            if length > 0 {
+                body = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                    count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
+                }
+            }
+        }
+        return HTTPRequest(method: method, target: target, headers: HTTPHeaders(fields), body: body)
+    }
+
+    static func method(of command: evhttp_cmd_type) -> HTTPMethod {
+        switch command {
+        case EVHTTP_REQ_GET: .get
+        case EVHTTP_REQ_HEAD: .head
+        case EVHTTP_REQ_POST: .post
+        case EVHTTP_REQ_PUT: .put
+        case EVHTTP_REQ_PATCH: .patch
+        case EVHTTP_REQ_DELETE: .delete
+        case EVHTTP_REQ_OPTIONS: .options
+        case EVHTTP_REQ_TRACE: .trace
+        case EVHTTP_REQ_CONNECT: .connect
+        default: .unknown
+        }
+    }
+}
+
+/// What one reply needs to remember while it is delivered, possibly over several loop turns.
+struct Exchange {
+    /// evhttp's request; valid until the reply ends (evhttp frees it then, or at a fault).
+    let request: OpaquePointer
+    let method: HTTPMethod
+    let target: String
+    let started: UInt64
+
+    var isHead: Bool { method == .head }
+}

@@ -1,0 +1,43 @@
+public import Logging
+
+/// How the transport listens and what it tolerates. Every default is safe for a test server.
+public struct TransportConfiguration: Sendable {
+    /// The address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
+    public var host: String
+    /// Event-loop threads; each has its own evhttp on a shared `SO_REUSEPORT` port when > 1.
+    public var threads: Int
+    /// Largest accepted request body; larger ones get 413.
+    public var maxBodyBytes: Int
+    /// Largest accepted request line plus headers; larger ones get 431.
+    public var maxHeaderBytes: Int
+    /// Seconds a connection may stay idle or take to send a request or accept a reply
+    /// (evhttp 2.1 has one value for reads and writes).
+    public var timeoutSeconds: Int
+    /// How long a graceful stop waits for in-flight replies before closing anyway.
+    public var shutdownGraceMilliseconds: Int
+    /// Whether SIGINT and SIGTERM stop the server gracefully (the CLI wants this; a server
+    /// embedded in a test process does not).
+    public var handlesSignals: Bool
+    /// Receives one `info` line per request, and transport warnings.
+    public var logger: Logger
+
+    public init(
+        host: String = "127.0.0.1",
+        threads: Int = 1,
+        maxBodyBytes: Int = 16 * 1024 * 1024,
+        maxHeaderBytes: Int = 32 * 1024,
+        timeoutSeconds: Int = 30,
+        shutdownGraceMilliseconds: Int = 5_000,
+        handlesSignals: Bool = false,
+        logger: Logger = Logger(label: "mockstack.transport", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.host = host
+        self.threads = threads
+        self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.timeoutSeconds = timeoutSeconds
+        self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
+        self.handlesSignals = handlesSignals
+        self.logger = logger
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import MockStackTransport
+
+/// `mockstack health --url URL`: exit 0 when the server answers its health check with 200.
+struct Health: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Probe a running server (for Docker HEALTHCHECK); exit 0 when healthy.",
+        discussion: "A URL without a path probes /__mockstack/health."
+    )
+
+    @Option(help: "The server's URL, e.g. http://127.0.0.1:8080.")
+    var url: String
+
+    @Option(help: "Milliseconds to wait for an answer.")
+    var timeout: Int = 2_000
+
+    func run() throws {
+        guard let parsed = URL(string: url), parsed.scheme == "http", let host = parsed.host else {
+            printError("mockstack health: '\(url)' is not an http:// URL")
+            throw ExitCode(2)
+        }
+        let path = parsed.path.isEmpty || parsed.path == "/" ? "/__mockstack/health" : parsed.path
+        switch HTTPProbe.get(host: host, port: parsed.port ?? 80, path: path, timeoutMilliseconds: timeout) {
+        case .success(200):
+            print("healthy")
+        case .success(let status):
+            printError("unhealthy: \(path) answered \(status)")
+            throw ExitCode(1)
+        case .failure(let error):
+            printError("unhealthy: \(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}

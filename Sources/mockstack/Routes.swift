@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import MockStack
+import MockStackCore
+
+/// `mockstack routes [DIR]`: a table of every app, mount, operation, verbs and route.
+struct Routes: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every app, its mount, and each operation or service with its verbs and route.")
+
+    @Argument(help: "The fixtures folder. [default: the shipped Fixtures/]")
+    var directory: String?
+
+    func run() throws {
+        guard let root = directory.map({ URL(fileURLWithPath: $0) }) ?? FixturesLocator.shippedFixtures() else {
+            printError("mockstack: no fixtures folder found; pass one")
+            throw ExitCode(2)
+        }
+        do {
+            let apps = try AppLoader().load(from: DirectoryFixtureSource(root: root, displayRoot: directory ?? root.path))
+            print(RoutesTable(apps: apps).rendered, terminator: "")
+        } catch {
+            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(2)
+        }
+    }
+}

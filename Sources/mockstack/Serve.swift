@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MockStack
+import MockStackCore
+import MockStackTransport
+
+/// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve every app in the fixtures folder.",
+        discussion: """
+            Once fixtures are loaded and the port accepts, the first line on stdout is one JSON object:
+              {"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321","apps":{…},…}
+            Logs go to stderr. SIGINT/SIGTERM stop accepting, finish in-flight replies and exit 0.
+            Exit status 2: a fixture is broken or a port cannot be bound.
+            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES.
+            """
+    )
+
+    @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: 127.0.0.1]")
+    var host: String?
+
+    @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: 0]")
+    var port: Int?
+
+    @Option(help: "Fixtures folder (env MOCKSTACK_FIXTURES). [default: the shipped Fixtures/]")
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
+    var readyFile: String?
+
+    @Option(help: "Event-loop threads (SO_REUSEPORT when more than one).")
+    var threads: Int = 1
+
+    @Option(help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
+    var expose: [Exposure] = []
+
+    @Option(help: "Largest request body in bytes (413 above).")
+    var maxBodyBytes: Int = TransportConfiguration().maxBodyBytes
+
+    @Option(help: "Largest request line plus headers in bytes (431 above).")
+    var maxHeaderBytes: Int = TransportConfiguration().maxHeaderBytes
+
+    @Option(help: "Seconds a connection may idle or take to send a request.")
+    var timeout: Int = TransportConfiguration().timeoutSeconds
+
+    @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Option(help: "text or json.")
+    var logFormat: LogFormat = .text
+
+    func validate() throws {
+        guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
+        guard maxBodyBytes > 0, maxHeaderBytes >= 256 else { throw ValidationError("--max-body-bytes must be positive and --max-header-bytes at least 256") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
+    }
+
+    func run() throws {
+        let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = MockStackConfiguration(
+            host: host ?? environment["MOCKSTACK_HOST"] ?? "127.0.0.1",
+            port: try resolvedPort() ?? 0,
+            fixtures: (fixtures ?? environment["MOCKSTACK_FIXTURES"]).map { URL(fileURLWithPath: $0) },
+            exposed: expose.map { (app: $0.app, port: $0.port) }
+        )
+        configuration.transport = TransportConfiguration(
+            threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
+            timeoutSeconds: timeout, handlesSignals: true, logger: logger
+        )
+
+        let server: MockStackServer
+        do {
+            server = try MockStackServer(configuration: configuration)
+        } catch let errors as FixtureErrors {
+            for diagnostic in errors.diagnostics { printError(diagnostic.description) }
+            printError("mockstack: \(errors.diagnostics.count) fixture problem(s); not starting")
+            throw ExitCode(2)
+        } catch {
+            printError("mockstack: \(error)")
+            throw ExitCode(2)
+        }
+
+        let ready: ReadyEvent
+        do {
+            ready = try server.start()
+        } catch {
+            printError("mockstack: \(error.message)")
+            throw ExitCode(2)
+        }
+        let line = Data(ready.line.utf8)
+        // One write(2), unbuffered, so a parent reading the pipe sees it at once.
+        FileHandle.standardOutput.write(line)
+        if let readyFile {
+            do {
+                try line.write(to: URL(fileURLWithPath: readyFile), options: .atomic)
+            } catch {
+                printError("mockstack: cannot write --ready-file \(readyFile): \(error.localizedDescription)")
+                server.shutdown()
+                throw ExitCode(2)
+            }
+        }
+        logger.notice("mockstack \(MockStackVersion.current) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        server.wait()
+        logger.notice("mockstack stopped")
+    }
+
+    private func resolvedPort() throws -> Int? {
+        if let port { return port }
+        guard let text = ProcessInfo.processInfo.environment["MOCKSTACK_PORT"], !text.isEmpty else { return nil }
+        guard let value = Int(text) else { throw ValidationError("MOCKSTACK_PORT must be a number, got '\(text)'") }
+        return value
+    }
+}
+
+/// `APP=PORT` for `--expose`.
+struct Exposure: ExpressibleByArgument {
+    var app: String
+    var port: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (0...65535).contains(port) else { return nil }
+        app = String(parts[0])
+        self.port = port
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

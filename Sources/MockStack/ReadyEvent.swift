@@ -52,3 +52,18 @@ public struct ReadyEvent: Sendable, Equatable {
 
     public static func == (lhs: ReadyEvent, rhs: ReadyEvent) -> Bool { lhs.json == rhs.json }
 }
+
+extension ReadyEvent {
+    /// Parses a ready line (as a spawning test helper reads it from the child's stdout).
+    public init?(line: String) {
+        guard let json = try? JSONParser().parse(line).root, json["event"]?.stringValue == "listening",
+              let host = json["host"]?.stringValue, let port = json["port"]?.intValue,
+              let apps = json["apps"]?.objectValue else { return nil }
+        self.host = host
+        self.port = port
+        self.apps = apps.compactMap { member in member.value.stringValue.map { (name: member.key, mount: $0) } }
+        self.exposed = (json["exposed"]?.objectValue ?? [:]).compactMap { member in member.value["port"]?.intValue.map { (name: member.key, port: $0) } }
+        self.pid = Int32(json["pid"]?.intValue ?? 0)
+        self.version = json["version"]?.stringValue ?? ""
+    }
+}

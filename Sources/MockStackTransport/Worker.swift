@@ -141,6 +141,14 @@ final class Worker: @unchecked Sendable {
     /// Installs SIGINT/SIGTERM handlers on this loop (only one base receives signals, so only
     /// loop 0 gets them). `action` runs on the loop thread.
     func handleSignals(_ action: @escaping @Sendable () -> Void) {
+        // A parent may spawn us with these signals blocked (posix_spawn keeps the spawning
+        // thread's mask; libdispatch worker threads block signals), and then they would never
+        // arrive. Unblock them here, before the loop threads are created and inherit the mask.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGINT)
+        sigaddset(&unblocked, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
             if let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { _, _, arg in

@@ -92,8 +92,6 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         let line = Data(ready.line.utf8)
-        // One write(2), unbuffered, so a parent reading the pipe sees it at once.
-        FileHandle.standardOutput.write(line)
         if let readyFile {
             do {
                 try line.write(to: URL(fileURLWithPath: readyFile), options: .atomic)
@@ -103,6 +101,9 @@ struct Serve: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        // The file first, so whoever reads the line can also read the file. One write(2),
+        // unbuffered, so a parent reading the pipe sees it at once.
+        FileHandle.standardOutput.write(line)
         logger.notice("mockstack \(MockStackVersion.current) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
         server.wait()
         logger.notice("mockstack stopped")

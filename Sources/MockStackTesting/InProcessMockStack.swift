@@ -1,0 +1,22 @@
+import Foundation
+public import MockStack
+
+/// A mockstack running inside the test process on a free port: no binary needed, faster to
+/// start, and the same server the CLI runs.
+public final class InProcessMockStack: MockStackHandle {
+    public let ready: ReadyEvent
+    public let server: MockStackServer
+
+    /// Loads the fixtures and starts listening on a free loopback port.
+    /// - Parameter configuration: adjust fixtures, threads or limits; its port is used as given
+    ///   (0 by default).
+    public init(configuration: MockStackConfiguration = MockStackConfiguration()) throws {
+        server = try MockStackServer(configuration: configuration)
+        ready = try server.start()
+    }
+
+    /// Stops gracefully and waits. Idempotent.
+    public func stop() { server.shutdown() }
+
+    deinit { server.shutdown() }
+}

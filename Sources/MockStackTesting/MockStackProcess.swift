@@ -1,0 +1,154 @@
+public import Foundation
+public import MockStack
+
+/// A `mockstack serve` child process on a free port, ready when ``launch(arguments:fixtures:binary:timeout:)``
+/// returns. It reads the child's ready line instead of sleeping or guessing a port, and
+/// terminates the child on ``stop()`` or when released.
+public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
+    // @unchecked: `process` is only touched under `lock`; the pipes are drained by their own threads.
+    public let ready: ReadyEvent
+    private let process: Process
+    private let stderrTail: OutputTail
+    private let lock = NSLock()
+
+    private init(process: Process, ready: ReadyEvent, stderrTail: OutputTail) {
+        self.process = process
+        self.ready = ready
+        self.stderrTail = stderrTail
+    }
+
+    deinit { stop() }
+
+    /// Spawns `mockstack serve --port 0` and waits for its ready line.
+    /// - Parameters:
+    ///   - arguments: extra `serve` arguments (`["--threads", "2"]`).
+    ///   - fixtures: a fixtures folder; the shipped one by default.
+    ///   - binary: the executable; by default `MOCKSTACK_BIN`, then the build folder of the
+    ///     running tests, then `PATH`.
+    ///   - timeout: how long to wait for readiness.
+    /// - Throws: ``MockStackLaunchError`` with the child's stderr when it does not become ready.
+    public static func launch(
+        arguments: [String] = [],
+        fixtures: URL? = nil,
+        binary: URL? = nil,
+        timeout: Duration = .seconds(15)
+    ) throws -> MockStackProcess {
+        guard let executable = binary ?? MockStackBinary.locate() else {
+            throw MockStackLaunchError("cannot find the mockstack binary: set MOCKSTACK_BIN, build the package (swift build), or put mockstack on PATH")
+        }
+        let process = Process()
+        process.executableURL = executable
+        var all = ["serve", "--port", "0", "--log-level", "warning"]
+        if let fixtures { all += ["--fixtures", fixtures.path] }
+        process.arguments = all + arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+
+        let tail = OutputTail()
+        let firstLine = FirstLine()
+        // Both pipes are drained for the child's whole life, so it never blocks on a full pipe.
+        Thread.detachNewThread {
+            while true {
+                let data = stderr.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                tail.append(data)
+            }
+        }
+        Thread.detachNewThread {
+            while true {
+                let data = stdout.fileHandleForReading.availableData
+                firstLine.append(data)
+                if data.isEmpty { break }
+            }
+        }
+        do {
+            try process.run()
+        } catch {
+            throw MockStackLaunchError("cannot run \(executable.path): \(error.localizedDescription)")
+        }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let reason = process.isRunning ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
+            throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
+        }
+        return MockStackProcess(process: process, ready: ready, stderrTail: tail)
+    }
+
+    /// Sends SIGTERM and waits for the graceful exit (SIGKILL after 5 s).
+    public func stop() {
+        lock.withLock {
+            guard process.isRunning else { return }
+            process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(2_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    /// The child's exit status, once it has exited.
+    public var exitStatus: Int32? {
+        lock.withLock { process.isRunning ? nil : process.terminationStatus }
+    }
+
+    /// The last part of what the child wrote to stderr.
+    public var standardError: String { stderrTail.text }
+}
+
+/// Why a mockstack could not be started.
+public struct MockStackLaunchError: Error, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Keeps the last 64 KiB a child wrote.
+final class OutputTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) {
+        lock.withLock {
+            data.append(chunk)
+            if data.count > 65_536 { data = data.suffix(65_536) }
+        }
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
+
+/// Collects a stream until its first newline and lets one thread wait for it.
+final class FirstLine: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var buffer = Data()
+    private var line: String?
+    private var ended = false
+
+    func append(_ chunk: Data) {
+        condition.withLock {
+            if chunk.isEmpty { ended = true }
+            if line == nil {
+                buffer.append(chunk)
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                }
+            }
+            condition.broadcast()
+        }
+    }
+
+    func wait(seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        return condition.withLock {
+            while line == nil && !ended {
+                if !condition.wait(until: deadline) { break }
+            }
+            return line
+        }
+    }
+}

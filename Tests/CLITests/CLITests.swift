@@ -1,0 +1,160 @@
+import Foundation
+import MockStackCore
+import Testing
+import TestSupport
+
+/// Runs the built `mockstack` binary: its stdout, stderr and exit status.
+@Suite(.timeLimit(.minutes(1)))
+struct CLITests {
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["MOCKSTACK_BIN"] { return URL(fileURLWithPath: path) }
+        return packageRoot.appendingPathComponent(".build/debug/mockstack")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts `serve`, returns the process and its ready line.
+    static func serve(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return (process, String(decoding: line, as: UTF8.self), err)
+    }
+
+    @Test func theFirstStdoutLineIsTheReadyEvent() throws {
+        let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: readyFile) }
+        let (process, line, _) = try Self.serve(["--ready-file", readyFile.path, "--log-level", "warning"])
+        defer { process.terminate(); process.waitUntilExit() }
+        let json = try JSONParser().parse(line).root
+        let port = try #require(json["port"]?.intValue)
+        #expect(json.objectValue?.keys == ["event", "host", "port", "url", "apps", "exposed", "pid", "version"])
+        #expect(json["event"] == "listening")
+        #expect(json["host"] == "127.0.0.1")
+        #expect(port > 0)
+        #expect(json["url"]?.stringValue == "http://127.0.0.1:\(port)")
+        #expect(json["apps"] == ["example": "/example"])
+        #expect(json["pid"]?.intValue == Int(process.processIdentifier))
+        #expect(line.hasSuffix("}\n"))
+        #expect(try String(contentsOf: readyFile, encoding: .utf8) == line)
+        #expect(try rawExchange(port: port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+    }
+
+    @Test func sigtermFinishesAndExitsZero() throws {
+        let (process, line, stderr) = try Self.serve()
+        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+        #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(process.terminationReason == .exit)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("GET /example/hello 200 26B"))
+        #expect(log.contains("mockstack stopped"))
+    }
+
+    @Test func aTakenPortExitsTwoWithOneLineAndNoReadyLine() throws {
+        let (first, line, _) = try Self.serve()
+        defer { first.terminate(); first.waitUntilExit() }
+        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+        let second = try Self.run(["serve", "--port", String(port)])
+        #expect(second.status == 2)
+        #expect(second.stdout.isEmpty)
+        #expect(second.stderr == "mockstack: cannot listen on 127.0.0.1:\(port): Address already in use\n")
+    }
+
+    @Test func environmentVariablesAreFallbacks() throws {
+        let (process, line, _) = try Self.serve([], environment: ["MOCKSTACK_HOST": "127.0.0.2", "MOCKSTACK_FIXTURES": packageRoot.appendingPathComponent("Fixtures").path])
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(try JSONParser().parse(line).root["host"] == "127.0.0.2")
+    }
+
+    @Test func validateReportsPositions() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["demo/app.json": "{\n  \"kind\": \"static\",\n  \"routes\": [ { \"path\": \"/x\", \"fixture\": \"nope.json\" } ]\n}\n"], under: root)
+        let result = try Self.run(["validate", root.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == "\(root.path)/demo/app.json:3:42: /routes/0/fixture: no file 'nope.json' in \(root.path)/demo\n")
+        #expect(result.stderr == "1 problem(s) in \(root.path)\n")
+        let shipped = try Self.run(["validate", packageRoot.appendingPathComponent("Fixtures").path])
+        #expect(shipped.status == 0)
+        #expect(shipped.stdout == "ok: 1 app(s) (example), 3 route(s)\n")
+    }
+
+    @Test func serveRefusesBrokenFixtures() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["demo/app.json": "{\"kind\": \"static\", \"routes\": 3}"], under: root)
+        let result = try Self.run(["serve", "--fixtures", root.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("demo/app.json:1:30: /routes: expected an array, found number"))
+    }
+
+    @Test func routesPrintsTheTable() throws {
+        let result = try Self.run(["routes"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("APP      MOUNT     OPERATION            VERBS  ROUTE\nexample  /example  hello.json           GET    /example/hello\n"))
+    }
+
+    @Test func healthProbesARunningServer() throws {
+        let (process, line, _) = try Self.serve()
+        let url = try #require(try JSONParser().parse(line).root["url"]?.stringValue)
+        let healthy = try Self.run(["health", "--url", url])
+        #expect(healthy.status == 0)
+        #expect(healthy.stdout == "healthy\n")
+        process.terminate()
+        process.waitUntilExit()
+        let down = try Self.run(["health", "--url", url])
+        #expect(down.status == 1)
+        #expect(down.stderr.hasPrefix("unhealthy: cannot connect to 127.0.0.1:"))
+    }
+
+    @Test func versionAndHelp() throws {
+        #expect(try Self.run(["--version"]).stdout == "0.1.0\n")
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0)
+        for command in ["serve", "validate", "routes", "health"] { #expect(help.stdout.contains(command)) }
+        let serveHelp = try Self.run(["serve", "--help"]).stdout
+        for option in ["--host", "--port", "--fixtures", "--ready-file", "--threads", "--expose", "--log-level", "--log-format"] {
+            #expect(serveHelp.contains(option))
+        }
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        let result = try Self.run(["serve", "--threads", "0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--threads must be between 1 and 64"))
+    }
+}

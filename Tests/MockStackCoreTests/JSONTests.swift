@@ -1,0 +1,92 @@
+import Testing
+@testable import MockStackCore
+
+@Suite struct JSONParserTests {
+    @Test func keepsKeyOrderAndNumberLiterals() throws {
+        let document = try JSONParser().parse(#"{"z":1.50,"a":[true,null,"x"],"m":{"k":-2e3}}"#)
+        #expect(document.root.objectValue?.keys == ["z", "a", "m"])
+        #expect(document.root.jsonText == #"{"z":1.50,"a":[true,null,"x"],"m":{"k":-2e3}}"#)
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONParser().parse(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#).root
+        #expect(value == .string("a\"b\\c/d\né😀"))
+        #expect(value.jsonText == "\"a\\\"b\\\\c/d\\né😀\"")
+    }
+
+    @Test func encodesControlCharactersAsUnicodeEscapes() {
+        #expect(JSONValue.string("\u{01}\t").jsonText == #""\u0001\t""#)
+    }
+
+    @Test func recordsPositionsByPointer() throws {
+        let text = "{\n  \"routes\": [\n    {\"path\": \"/a\"},\n    {\"path\": 5}\n  ]\n}"
+        let document = try JSONParser().parse(text, recordPositions: true)
+        #expect(document.position(of: "/routes/1/path") == SourcePosition(line: 4, column: 14))
+        #expect(document.position(of: "/routes/0") == SourcePosition(line: 3, column: 5))
+        #expect(document.position(of: "/routes/1/missing") == SourcePosition(line: 4, column: 5))
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,}", 1, 8, "expected a quoted member name, found '}'"),
+        ("[1,2", 1, 5, "unexpected end of input inside an array"),
+        ("{\"a\" 1}", 1, 6, "expected ':' after member name \"a\""),
+        ("01", 1, 2, "numbers must not have leading zeros"),
+        ("\"\\x\"", 1, 3, "invalid escape '\\x'"),
+        ("{}\n x", 2, 2, "unexpected 'x' after the end of the document"),
+        ("\"\u{01}\"", 1, 2, "control character 0x1 must be escaped in a string"),
+    ])
+    func reportsSyntaxErrorsWithPositions(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: JSONSyntaxError(message: message, position: SourcePosition(line: line, column: column), pointer: "")) {
+            try JSONParser().parse(text)
+        }
+    }
+
+    @Test func rejectsNestingDeeperThanTheLimit() {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser(maximumDepth: 256).parse(deep) }
+        #expect((try? JSONParser(maximumDepth: 400).parse(deep)) != nil)
+    }
+
+    @Test func rejectsInvalidUTF8InStrings() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser().parse([0x22, 0xFF, 0x22]) }
+    }
+}
+
+@Suite struct EntityTagTests {
+    @Test func isStableAndMatchesIfNoneMatchLists() {
+        let tag = EntityTag(of: Array("hello".utf8))
+        #expect(tag == EntityTag(of: Array("hello".utf8)))
+        #expect(tag != EntityTag(of: Array("hellp".utf8)))
+        #expect(tag.headerValue.count == 18)
+        #expect(tag.isMatched(byIfNoneMatch: tag.headerValue))
+        #expect(tag.isMatched(byIfNoneMatch: "\"x\", W/\(tag.headerValue)"))
+        #expect(tag.isMatched(byIfNoneMatch: "*"))
+        #expect(!tag.isMatched(byIfNoneMatch: "\"other\""))
+    }
+}
+
+@Suite struct HTTPValueTests {
+    @Test func splitsTargets() {
+        #expect(HTTPRequest(method: .get, target: "/a/b?x=1&y").path == "/a/b")
+        #expect(HTTPRequest(method: .get, target: "/a/b?x=1&y").query == "x=1&y")
+        #expect(HTTPRequest(method: .get, target: "/a").query == nil)
+        #expect(HTTPRequest(method: .get, target: "http://host:1/p?q").path == "/p")
+        #expect(HTTPRequest(method: .get, target: "*").path == "*")
+    }
+
+    @Test func routesRelativeToTheMount() {
+        let request = HTTPRequest(method: .get, target: "/test/api/Hello?x=1").routed(toMount: "/test")
+        #expect(request.path == "/api/Hello")
+        #expect(request.mountPath == "/test")
+        #expect(HTTPRequest(method: .get, target: "/test").routed(toMount: "/test").path == "/")
+    }
+
+    @Test func headersAreCaseInsensitiveAndOrdered() {
+        var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
+        headers.add("x-one", "2")
+        #expect(headers["ACCEPT"] == "a")
+        #expect(headers.values(for: "X-ONE") == ["1", "2"])
+        headers.set("X-One", "3")
+        #expect(headers.values(for: "x-one") == ["3"])
+    }
+}

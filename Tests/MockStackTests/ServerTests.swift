@@ -1,0 +1,93 @@
+import Foundation
+import MockStack
+import MockStackCore
+import MockStackTesting
+import Testing
+import TestSupport
+
+/// The façade over real sockets: control plane, mounts, exposed ports, shipped fixtures.
+@Suite(.timeLimit(.minutes(1)))
+struct ServerTests {
+    static let fixtures = packageRoot.appendingPathComponent("Fixtures")
+
+    @Test func controlPlaneAnswersHealthAndApps() throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        defer { mock.stop() }
+        let health = try rawExchange(port: mock.ready.port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(health.status == 200)
+        #expect(health.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(health.text == #"{"status":"ok"}"#)
+        let apps = try rawExchange(port: mock.ready.port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n")
+        let json = try JSONParser().parse(apps.body).root
+        #expect(json["apps"]?.arrayValue?.first?["name"] == "example")
+        #expect(json["apps"]?.arrayValue?.first?["mount"] == "/example")
+        #expect(json["apps"]?.arrayValue?.first?["routes"]?.arrayValue?.count == 3)
+        let post = try rawExchange(port: mock.ready.port, "POST /__mockstack/health HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
+        let unknown = try rawExchange(port: mock.ready.port, "GET /__mockstack/nope HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(unknown.status == 404)
+        #expect(unknown.text == #"{"status":404,"error":"Not Found","message":"No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps"}"#)
+    }
+
+    @Test func pathsOutsideEveryAppAre404JSON() throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        defer { mock.stop() }
+        let response = try rawExchange(port: mock.ready.port, "GET /examples/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(response.status == 404)
+        #expect(response.text == #"{"status":404,"error":"Not Found","message":"No app is mounted at /examples/hello; mounted: /example"}"#)
+    }
+
+    @Test func servesFixturesWithETagAnd304() throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        defer { mock.stop() }
+        let first = try rawExchange(port: mock.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(first.status == 200)
+        #expect(first.text == #"{"result":"Hello, World!"}"#)
+        let tag = try #require(first.header("ETag"))
+        let second = try rawExchange(port: mock.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\nIf-None-Match: \(tag)\r\n\r\n")
+        #expect(second.status == 304)
+        #expect(second.body.isEmpty)
+        #expect(second.header("ETag") == tag)
+        let created = try rawExchange(port: mock.ready.port, "POST /example/widgets HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(created.status == 201)
+        #expect(created.header("Location") == "/example/widgets/7")
+    }
+
+    @Test func exposesAnAppAtTheRootOfItsOwnPort() throws {
+        var configuration = MockStackConfiguration(fixtures: Self.fixtures)
+        configuration.exposed = [(app: "example", port: 0)]
+        let mock = try InProcessMockStack(configuration: configuration)
+        defer { mock.stop() }
+        let exposedPort = try #require(mock.ready.exposed.first?.port)
+        #expect(mock.ready.exposed.first?.name == "example")
+        #expect(exposedPort != mock.ready.port)
+        #expect(try rawExchange(port: exposedPort, "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n").text == #"{"result":"Hello, World!"}"#)
+        #expect(mock.ready.line.contains(#""exposed":{"example":{"port":\#(exposedPort),"url":"http://127.0.0.1:\#(exposedPort)"}}"#))
+    }
+
+    @Test func refusesBrokenFixturesWithEveryDiagnostic() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["broken/app.json": "{\"kind\": \"static\", \"routes\": [{\"path\": \"/x\", \"fixture\": \"gone.json\"}]}"], under: root)
+        #expect(throws: FixtureErrors.self) { try MockStackServer(configuration: MockStackConfiguration(fixtures: root)) }
+    }
+
+    @Test func theReadyLineRoundTrips() throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        defer { mock.stop() }
+        #expect(ReadyEvent(line: mock.ready.line) == mock.ready)
+        #expect(mock.url(for: "example").absoluteString == "http://127.0.0.1:\(mock.ready.port)/example")
+    }
+
+    @Test func routesTableListsEveryRoute() throws {
+        let apps = try AppLoader().load(from: DirectoryFixtureSource(root: Self.fixtures))
+        #expect(RoutesTable(apps: apps).rendered == """
+            APP      MOUNT     OPERATION            VERBS  ROUTE
+            example  /example  hello.json           GET    /example/hello
+            example  /example  widgets.json         GET    /example/widgets
+            example  /example  widget-created.json  POST   /example/widgets
+
+            """)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import MockStackCore
+@testable import MockStackTransport
+import Testing
+import TestSupport
+
+/// Real sockets on port 0 over loopback; the responder is a closure so each test controls the
+/// answer and its delivery.
+@Suite(.timeLimit(.minutes(1)))
+struct TransportTests {
+    static func withServer(
+        _ configuration: TransportConfiguration = TransportConfiguration(),
+        respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { request in
+            .json(200, ["method": .string(request.method.rawValue), "path": .string(request.path), "body": .string(String(decoding: request.body, as: UTF8.self))])
+        },
+        _ body: (Int, HTTPServer) throws -> Void
+    ) throws {
+        let server = HTTPServer(configuration: configuration, listeners: [ListenerSpec(label: "main", port: 0, responder: ClosureResponder(respond))])
+        let bound = try server.start()
+        defer { server.shutdown() }
+        try body(bound[0].port, server)
+    }
+
+    @Test func bindsAFreePortAndServesJSON() throws {
+        try Self.withServer { port, _ in
+            let response = try rawExchange(port: port, "POST /x?y=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(response.text == #"{"method":"POST","path":"/x","body":"abc"}"#)
+        }
+    }
+
+    @Test func keepsConnectionsAliveAndAnswersPipelinedRequestsInOrder() throws {
+        try Self.withServer { port, _ in
+            let connection = try RawConnection(port: port)
+            for path in ["/one", "/two"] {
+                try connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try connection.readResponse().text.contains("\"path\":\"\(path)\""))
+            }
+            try connection.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\nGET /b HTTP/1.1\r\nHost: t\r\n\r\n")
+            let stream = connection.readToEnd(timeoutAfterFirstByte: true)
+            let first = try #require(RawResponse.parse(stream))
+            let second = try #require(RawResponse.parse(Array(stream[first.length...])))
+            #expect(first.text.contains("\"/a\"") && second.text.contains("\"/b\""))
+        }
+    }
+
+    @Test func headSendsTheLengthButNoBody() throws {
+        try Self.withServer(respond: { _ in .json(200, bytes: Array(#"{"hello":"world"}"#.utf8)) }) { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\nGET /x HTTP/1.1\r\nHost: t\r\n\r\n")
+            let stream = connection.readToEnd(timeoutAfterFirstByte: true)
+            let head = try #require(RawResponse.parse(stream, headOnly: true))
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "17")
+            // The next bytes on the wire are the GET's status line: HEAD sent no body.
+            let get = try #require(RawResponse.parse(Array(stream[head.length...])))
+            #expect(get.text == #"{"hello":"world"}"#)
+        }
+    }
+
+    @Test func unknownMethodsReachTheResponder() throws {
+        try Self.withServer(respond: { request in PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET"]) }) { port, _ in
+            let response = try rawExchange(port: port, "PROPFIND /x HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET")
+            #expect(response.text == #"{"status":405,"error":"Method Not Allowed","message":"This method is not allowed on /x; allowed: GET"}"#)
+        }
+    }
+
+    @Test func delaysARepliesWithoutBlockingTheLoop() throws {
+        try Self.withServer(respond: { request in
+            var response = HTTPResponse.json(200, ["path": .string(request.path)])
+            if request.path == "/slow" { response.delivery = .delayed(milliseconds: 300) }
+            return response
+        }) { port, _ in
+            let slow = try RawConnection(port: port)
+            let started = Date()
+            try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            // A second client is served while the first waits.
+            let fast = try rawExchange(port: port, "GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(fast.text == #"{"path":"/fast"}"#)
+            #expect(Date().timeIntervalSince(started) < 0.3)
+            #expect(try slow.readResponse().text == #"{"path":"/slow"}"#)
+            #expect(Date().timeIntervalSince(started) >= 0.29)
+        }
+    }
+
+    @Test func streamsChunkedReplies() throws {
+        try Self.withServer(respond: { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("abcdefghij".utf8), delivery: .chunked(chunkSize: 3, intervalMilliseconds: 5))
+        }) { port, _ in
+            let response = try rawExchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(response.wasChunked)
+            #expect(response.header("Transfer-Encoding") == "chunked")
+            #expect(response.text == "abcdefghij")
+        }
+    }
+
+    @Test func resetsOrClosesOnFaultAndKeepsServing() throws {
+        try Self.withServer(respond: { request in
+            switch request.path {
+            case "/reset": HTTPResponse(status: 200, delivery: .fault(.reset))
+            case "/close": HTTPResponse(status: 200, delivery: .fault(.close))
+            default: .json(200, ["ok": true])
+            }
+        }) { port, _ in
+            let reset = try RawConnection(port: port)
+            try reset.send("GET /reset HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(reset.readToEnd() == ([], .reset))
+            let closed = try RawConnection(port: port)
+            try closed.send("GET /close HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(closed.readToEnd() == ([], .closed))
+            #expect(try rawExchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n").text == #"{"ok":true}"#)
+        }
+    }
+
+    @Test func rendersEvhttpsOwnRejectionsAsJSON() throws {
+        var configuration = TransportConfiguration()
+        configuration.maxHeaderBytes = 1024
+        configuration.maxBodyBytes = 100
+        try Self.withServer(configuration) { port, _ in
+            let cases: [(String, Int, String)] = [
+                ("GARBAGE\r\n\r\n", 400, "Malformed request: the request line or a header could not be parsed"),
+                ("GET / HTTP/1.1\r\nHost: t\r\nno colon here\r\n\r\n", 400, "Malformed request: the request line or a header could not be parsed"),
+                ("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 2000))\r\n\r\n", 431, "Request line and headers are larger than the limit of 1024 bytes"),
+                ("GET /\(String(repeating: "a", count: 3000)) HTTP/1.1\r\n\r\n", 431, "Request line and headers are larger than the limit of 1024 bytes"),
+                ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n\(String(repeating: "x", count: 500))", 413, "Request body is larger than the limit of 100 bytes"),
+                ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n\(String(repeating: "x", count: 128))\r\n0\r\n\r\n", 413, "Request body is larger than the limit of 100 bytes"),
+                ("POST / HTTP/1.1\r\nHost: t\r\nExpect: tea\r\nContent-Length: 2\r\n\r\nab", 417, "Unsupported Expect header: only '100-continue' is understood"),
+            ]
+            for (request, status, message) in cases {
+                let response = try rawExchange(port: port, request)
+                #expect(response.status == status, "\(request.prefix(40))")
+                #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+                #expect(response.header("Connection") == "close")
+                #expect(response.text == #"{"status":\#(status),"error":"\#(HTTPStatus.phrase(for: status))","message":"\#(message)"}"#)
+            }
+            // Pipelined behind a good request, the rejection is still JSON.
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /ok HTTP/1.1\r\nHost: t\r\n\r\nGET / HTTP/1.1\r\nX: \(String(repeating: "b", count: 2000))\r\n\r\n")
+            let stream = connection.readToEnd().bytes
+            let first = try #require(RawResponse.parse(stream))
+            let second = try #require(RawResponse.parse(Array(stream[first.length...])))
+            #expect(first.status == 200)
+            #expect(second.status == 431)
+            #expect(second.header("Content-Type") == "application/json; charset=utf-8")
+            // And the server is still healthy.
+            #expect(try rawExchange(port: port, "GET /after HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        }
+    }
+
+    @Test func answersExpect100ContinueAndReadsTheBody() throws {
+        try Self.withServer { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("POST /up HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            let interim = try connection.readResponse()
+            #expect(interim.status == 100)
+            try connection.send("data")
+            #expect(try connection.readResponse().text == #"{"method":"POST","path":"/up","body":"data"}"#)
+        }
+    }
+
+    @Test func shutdownFlushesAReplyInFlight() throws {
+        let server = HTTPServer(configuration: TransportConfiguration(), listeners: [ListenerSpec(label: "main", port: 0, responder: ClosureResponder { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8), delivery: .delayed(milliseconds: 200))
+        })])
+        let port = try server.start()[0].port
+        let connection = try RawConnection(port: port)
+        try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.05)  // let the request reach the loop before stopping
+        server.shutdown()
+        #expect(try connection.readResponse().text == "late")
+        // No longer accepting.
+        #expect(throws: RawHTTPError.self) { try RawConnection(port: port) }
+    }
+
+    @Test func aTakenPortFailsWithAClearReason() throws {
+        try Self.withServer { port, _ in
+            let second = HTTPServer(configuration: TransportConfiguration(), listeners: [ListenerSpec(label: "main", port: port, responder: ClosureResponder { _ in .json(200, nil) })])
+            #expect(throws: TransportError.self) { try second.start() }
+            do { try second.start() } catch let error as TransportError { #expect(error.message == "cannot listen on 127.0.0.1:\(port): Address already in use") }
+        }
+    }
+
+    @Test func severalLoopsShareOnePort() throws {
+        var configuration = TransportConfiguration()
+        configuration.threads = 3
+        try Self.withServer(configuration) { port, _ in
+            for index in 0..<20 {
+                let response = try rawExchange(port: port, "GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(response.status == 200)
+            }
+        }
+    }
+}
+
+extension RawConnection {
+    /// Reads what arrives within a short quiet period after the first bytes (keep-alive
+    /// connections never close by themselves).
+    func readToEnd(timeoutAfterFirstByte: Bool) -> [UInt8] {
+        var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return readToEnd().bytes
+    }
+}

@@ -70,7 +70,16 @@ struct ServerTests {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try writeFiles(["broken/app.json": "{\"kind\": \"static\", \"routes\": [{\"path\": \"/x\", \"fixture\": \"gone.json\"}]}"], under: root)
-        #expect(throws: FixtureErrors.self) { try MockStackServer(configuration: MockStackConfiguration(fixtures: root)) }
+        try writeFiles(["other/app.json": "{\"kind\": \"static\", \"mount\": \"/\", \"routes\": []}"], under: root)
+        do {
+            _ = try MockStackServer(configuration: MockStackConfiguration(fixtures: root))
+            Issue.record("a broken fixtures tree must not load")
+        } catch let errors as FixtureErrors {
+            #expect(errors.diagnostics.map(\.description) == [
+                "\(root.relativePath)/broken/app.json:1:57: /routes/0/fixture: no file 'gone.json' in \(root.relativePath)/broken",
+                "\(root.relativePath)/other/app.json:1:29: /mount: mount '/' must start with '/' and name at least one segment (use --expose to serve an app at a port's root)",
+            ])
+        }
     }
 
     @Test func theReadyLineRoundTrips() throws {

@@ -68,7 +68,7 @@ struct TransportTests {
         }
     }
 
-    @Test func delaysARepliesWithoutBlockingTheLoop() throws {
+    @Test func delaysAReplyWithoutBlockingTheLoop() throws {
         try Self.withServer(respond: { request in
             var response = HTTPResponse.json(200, ["path": .string(request.path)])
             if request.path == "/slow" { response.delivery = .delayed(milliseconds: 300) }

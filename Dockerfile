@@ -1,13 +1,13 @@
 # First draft (issue 2); issue 8 finishes it (static stdlib check, HEALTHCHECK, container smoke test).
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libevent-dev pkg-config && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 RUN swift build -c release --static-swift-stdlib --product mockstack
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 \
+RUN apt-get update && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 \
     && rm -rf /var/lib/apt/lists/* && useradd --system --uid 10001 mockstack
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack
 COPY Fixtures /usr/local/share/mockstack/Fixtures

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import MockStackCore
 
 /// A fixtures tree on disk.
@@ -17,14 +21,12 @@ public struct DirectoryFixtureSource: FixtureSource {
     public func appFolders() throws -> [String] {
         let entries = try FileManager.default.contentsOfDirectory(atPath: root.path)
         return entries.filter { entry in
-            var isDirectory: ObjCBool = false
-            return !entry.hasPrefix(".") && FileManager.default.fileExists(atPath: root.appendingPathComponent(entry).path, isDirectory: &isDirectory) && isDirectory.boolValue
+            !entry.hasPrefix(".") && FileManager.default.kind(ofEntryAt: root.appendingPathComponent(entry).path) == .directory
         }.sorted()
     }
 
     public func fileExists(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        FileManager.default.kind(ofEntryAt: root.appendingPathComponent(path).path) == .file
     }
 
     public func read(_ path: String) throws -> [UInt8] {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Finds the shipped `Fixtures/` folder when none is given, so a bare `mockstack serve` serves
 /// every shipped app: next to the binary, in the package checkout the binary was built in, or
@@ -32,8 +36,7 @@ public enum FixturesLocator {
     }
 
     static func isFixturesFolder(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileManager.default.kind(ofEntryAt: url.path) == .directory
     }
 
     /// The running executable, symlinks resolved.
@@ -42,6 +45,10 @@ public enum FixturesLocator {
         let link = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         if link.path != "/proc/self/exe" { return link }
         #endif
+        #if canImport(FoundationEssentials)
+        return nil
+        #else
         return Bundle.main.executableURL?.resolvingSymlinksInPath()
+        #endif
     }
 }

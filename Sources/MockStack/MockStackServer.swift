@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
+import Synchronization
 import Logging
 public import MockStackCore
 public import MockStackTransport
@@ -86,13 +91,12 @@ public struct MockStackError: Error, Sendable, CustomStringConvertible {
 
 /// A value behind a lock, for the little shared state the façade keeps.
 final class LockedValue<Value: Sendable>: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var stored: Value
+    private let stored: Mutex<Value>
 
-    init(_ value: Value) { stored = value }
+    init(_ value: Value) { stored = Mutex(value) }
 
     var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

@@ -14,7 +14,8 @@ import MockStackCore
 /// `max_body_size` (413), an `Expect` other than `100-continue` (417). It offers no hook for
 /// them: `evhttp_set_errorcb` first shipped in 2.2 (libevent PR #1141). So every connection's
 /// bufferevent is created by us (`evhttp_set_bevcb`) with a callback on its output buffer.
-/// Bytes added while the worker is not sending one of our replies can only be evhttp's own;
+/// The output callback is paused while we write one of our own replies (``whileWritingOwnReply(_:)``),
+/// so bytes it sees can only be evhttp's own;
 /// once such a page is complete in the buffer (nothing reaches the socket before the loop
 /// turns) it is replaced by the same status in JSON. `100 Continue` passes untouched.
 ///
@@ -65,8 +66,22 @@ final class ConnectionTap {
         outputEntry = nil
     }
 
+    /// Runs `write` (which adds one of our replies to the output) with the output callback
+    /// switched off: cheaper than hearing about every header line, and it is what tells our
+    /// bytes from evhttp's. Does nothing special once the connection is gone.
+    func whileWritingOwnReply(_ write: () -> Void) {
+        guard let outputEntry else { return write() }
+        let output = bufferevent_get_output(bufferevent)
+        evbuffer_cb_clear_flags(output, outputEntry, UInt32(EVBUFFER_CB_ENABLED))
+        write()
+        // `write` may end the connection (evhttp frees it when the client already left).
+        if let current = self.outputEntry, current == outputEntry {
+            evbuffer_cb_set_flags(output, current, UInt32(EVBUFFER_CB_ENABLED))
+        }
+    }
+
     private func outputGrew(_ buffer: OpaquePointer, added: Int, originalSize: Int) {
-        guard added > 0, !rewriting, worker.ownReplyDepth == 0 else { return }
+        guard added > 0, !rewriting else { return }
         if foreignStart == nil { foreignStart = originalSize }
         // A socket bufferevent keeps its output "frozen at the start" except while it writes
         // (bufferevent_sock.c, bufferevent_writecb), which makes reading or draining the front

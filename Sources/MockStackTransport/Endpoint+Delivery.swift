@@ -28,38 +28,47 @@ extension Endpoint {
         }
     }
 
-    private func addHeaders(of response: HTTPResponse, to request: OpaquePointer) {
-        guard let headers = evhttp_request_get_output_headers(request) else { return }
+    /// Adds the response's headers, and a `Date` from the loop's cache unless it has one.
+    private func addHeaders(of response: HTTPResponse, to headers: UnsafeMutablePointer<evkeyvalq>) {
+        var hasDate = false
         for field in response.headers {
             // evhttp refuses values with CR or LF (header injection); such a field is dropped.
-            _ = evhttp_add_header(headers, field.name, field.value)
+            Self.add(field.name, field.value, to: headers)
+            if !hasDate, field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
+        }
+        if !hasDate { Self.add("Date", worker.date.current(), to: headers) }
+    }
+
+    /// `withCString` rather than an implicit conversion: a small string (most header names)
+    /// has no address of its own, and the implicit conversion copies it to the heap to make one.
+    private static func add(_ name: String, _ value: String, to headers: UnsafeMutablePointer<evkeyvalq>) {
+        name.withCString { name in
+            value.withCString { value in _ = evhttp_add_header(headers, name, value) }
         }
     }
 
     private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange) {
         let request = exchange.request
-        addHeaders(of: response, to: request)
         let sendsBody = !exchange.isHead && !response.forbidsBody
-        if exchange.isHead, !response.forbidsBody, !response.headers.contains("Content-Length"),
-           let headers = evhttp_request_get_output_headers(request) {
-            // evhttp adds no length to HEAD replies; say what a GET would have sent.
-            evhttp_add_header(headers, "Content-Length", String(response.body.count))
+        if let headers = evhttp_request_get_output_headers(request) {
+            addHeaders(of: response, to: headers)
+            // evhttp would add the length itself for a body (with snprintf), and adds none to
+            // HEAD replies, where it must say what a GET would have sent.
+            if !response.forbidsBody, !response.headers.contains("Content-Length") {
+                Self.add("Content-Length", String(response.body.count), to: headers)
+            }
         }
         if sendsBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
             response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
         }
-        worker.ownReplyDepth += 1
-        evhttp_send_reply(request, Int32(response.status), response.reasonPhrase, nil)
-        worker.ownReplyDepth -= 1
+        exchange.writingOwnReply { evhttp_send_reply(request, Int32(response.status), response.reasonPhrase, nil) }
         finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0)
     }
 
     private func sendChunked(_ response: HTTPResponse, _ exchange: Exchange, chunkSize: Int, interval: Int) {
         let request = exchange.request
-        addHeaders(of: response, to: request)
-        worker.ownReplyDepth += 1
-        evhttp_send_reply_start(request, Int32(response.status), response.reasonPhrase)
-        worker.ownReplyDepth -= 1
+        if let headers = evhttp_request_get_output_headers(request) { addHeaders(of: response, to: headers) }
+        exchange.writingOwnReply { evhttp_send_reply_start(request, Int32(response.status), response.reasonPhrase) }
         let body = response.body
         let chunkStarts = Array(stride(from: 0, to: body.count, by: chunkSize))
 
@@ -67,9 +76,7 @@ extension Endpoint {
         // no-ops and reply_end frees it, so the sequence always runs to its end.
         func send(_ next: Int) {
             guard next < chunkStarts.count else {
-                worker.ownReplyDepth += 1
-                evhttp_send_reply_end(request)
-                worker.ownReplyDepth -= 1
+                exchange.writingOwnReply { evhttp_send_reply_end(request) }
                 finish(exchange, status: response.status, bytes: body.count)
                 return
             }
@@ -77,9 +84,7 @@ extension Endpoint {
             let end = min(body.count, start + chunkSize)
             if let chunk = evbuffer_new() {
                 body[start..<end].withUnsafeBytes { _ = evbuffer_add(chunk, $0.baseAddress, $0.count) }
-                worker.ownReplyDepth += 1
-                evhttp_send_reply_chunk(request, chunk)
-                worker.ownReplyDepth -= 1
+                exchange.writingOwnReply { evhttp_send_reply_chunk(request, chunk) }
                 evbuffer_free(chunk)
             }
             if interval == 0 {

@@ -10,7 +10,8 @@ import MockStackCore
 /// One listener on one loop: turns evhttp requests into ``HTTPRequest`` values, asks the
 /// responder, and sends what it answers.
 final class Endpoint {
-    unowned let worker: Worker
+    /// The worker owns its endpoints and frees them only when its loop has ended.
+    unowned(unsafe) let worker: Worker
     let http: OpaquePointer
     /// evhttp's handle for the listening socket, used to stop accepting.
     let boundSocket: OpaquePointer
@@ -28,10 +29,10 @@ final class Endpoint {
     func handle(_ raw: OpaquePointer) {
         let started = Clock.nowNanoseconds()
         worker.requestStarted()
-        worker.noteDispatch(of: raw)
+        let tap = worker.noteDispatch(of: raw)
         let request = Self.makeRequest(raw)
         let response = responder.respond(to: request)
-        let exchange = Exchange(request: raw, method: request.method, target: request.target, started: started)
+        let exchange = Exchange(request: raw, tap: tap, method: request.method, target: request.target, started: started)
         deliver(response, exchange)
     }
 
@@ -77,9 +78,16 @@ final class Endpoint {
 struct Exchange {
     /// evhttp's request; valid until the reply ends (evhttp frees it then, or at a fault).
     let request: OpaquePointer
+    /// The connection's watcher, paused while our reply is written.
+    let tap: ConnectionTap?
     let method: HTTPMethod
     let target: String
     let started: UInt64
 
     var isHead: Bool { method == .head }
+
+    /// Runs `write`, which adds our reply (or part of it) to the connection's output.
+    func writingOwnReply(_ write: () -> Void) {
+        if let tap { tap.whileWritingOwnReply(write) } else { write() }
+    }
 }

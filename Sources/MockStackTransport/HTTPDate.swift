@@ -1,19 +1,36 @@
-import CLibevent
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The IMF-fixdate form of the current time (`Sun, 06 Nov 1994 08:49:37 GMT`), for the
-/// responses the transport writes by hand.
+/// The IMF-fixdate form of a time (`Sun, 06 Nov 1994 08:49:37 GMT`), as the `Date` header carries it.
 enum HTTPDate {
-    static func now() -> String {
-        var seconds = time(nil)
+    static func now() -> String { format(time(nil)) }
+
+    static func format(_ instant: time_t) -> String {
+        var seconds = instant
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let count = strftime(buffer.baseAddress!, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+        }
+    }
+}
+
+/// The current `Date` header value, formatted at most once a second. One per loop: evhttp would
+/// otherwise format it with `snprintf` for every reply, a visible share of a fixture GET's cost.
+struct HTTPDateCache {
+    private var second: time_t = -1
+    private var value = ""
+
+    mutating func current() -> String {
+        let now = time(nil)
+        if now != second {
+            second = now
+            value = HTTPDate.format(now)
+        }
+        return value
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackTransport
 
 /// `mockstack health --url URL`: exit 0 when the server answers its health check with 200.

@@ -1,5 +1,9 @@
 public import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import Logging
 
 /// `--log-format`.
@@ -38,7 +42,7 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [(String, String)] = [
-            ("time", Date().ISO8601Format(.iso8601.time(includingFractionalSeconds: true).year().month().day())),
+            ("time", Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))),
             ("level", event.level.rawValue),
             ("label", label),
             ("message", event.message.description),
@@ -46,7 +50,7 @@ struct JSONLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for key in merged.keys.sorted() { fields.append((key, merged[key]!.description)) }
         let line = "{" + fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",") + "}\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.error.write(line)
     }
 
     private func quote(_ text: String) -> String {
@@ -58,7 +62,9 @@ struct JSONLogHandler: LogHandler {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }

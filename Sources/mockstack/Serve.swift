@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import MockStack
 import MockStackCore
@@ -91,20 +95,21 @@ struct Serve: ParsableCommand {
             printError("mockstack: \(error.message)")
             throw ExitCode(2)
         }
-        let line = Data(ready.line.utf8)
+        let line = ready.line
         if let readyFile {
             do {
-                try line.write(to: URL(fileURLWithPath: readyFile), options: .atomic)
+                try writeFileAtomically(line, to: readyFile)
             } catch {
-                printError("mockstack: cannot write --ready-file \(readyFile): \(error.localizedDescription)")
+                printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
                 server.shutdown()
                 throw ExitCode(2)
             }
         }
         // The file first, so whoever reads the line can also read the file. One write(2),
         // unbuffered, so a parent reading the pipe sees it at once.
-        FileHandle.standardOutput.write(line)
+        StandardStream.output.write(line)
         logger.notice("mockstack \(MockStackVersion.current) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        logger.debug("allocator: \(Allocator.description)")
         server.wait()
         logger.notice("mockstack stopped")
     }
@@ -130,6 +135,3 @@ struct Exposure: ExpressibleByArgument {
     }
 }
 
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}

@@ -64,29 +64,3 @@ import Testing
         #expect(!tag.isMatched(byIfNoneMatch: "\"other\""))
     }
 }
-
-@Suite struct HTTPValueTests {
-    @Test func splitsTargets() {
-        #expect(HTTPRequest(method: .get, target: "/a/b?x=1&y").path == "/a/b")
-        #expect(HTTPRequest(method: .get, target: "/a/b?x=1&y").query == "x=1&y")
-        #expect(HTTPRequest(method: .get, target: "/a").query == nil)
-        #expect(HTTPRequest(method: .get, target: "http://host:1/p?q").path == "/p")
-        #expect(HTTPRequest(method: .get, target: "*").path == "*")
-    }
-
-    @Test func routesRelativeToTheMount() {
-        let request = HTTPRequest(method: .get, target: "/test/api/Hello?x=1").routed(toMount: "/test")
-        #expect(request.path == "/api/Hello")
-        #expect(request.mountPath == "/test")
-        #expect(HTTPRequest(method: .get, target: "/test").routed(toMount: "/test").path == "/")
-    }
-
-    @Test func headersAreCaseInsensitiveAndOrdered() {
-        var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
-        headers.add("x-one", "2")
-        #expect(headers["ACCEPT"] == "a")
-        #expect(headers.values(for: "X-ONE") == ["1", "2"])
-        headers.set("X-One", "3")
-        #expect(headers.values(for: "x-one") == ["3"])
-    }
-}

@@ -4,16 +4,22 @@
 /// `/testing`); the longest mount wins so nested mounts work.
 public struct MountTable: Sendable {
     public let apps: [any MockApp]
-    private let byMountLength: [any MockApp]
+    /// Longest mount first; the mount is read once here rather than through the protocol on
+    /// every request.
+    private let byMountLength: [(mount: String, app: any MockApp)]
 
     public init(apps: [any MockApp]) {
         self.apps = apps
-        byMountLength = apps.sorted { $0.mount.utf8.count > $1.mount.utf8.count }
+        byMountLength = apps.map { ($0.mount, $0) }.sorted { $0.mount.utf8.count > $1.mount.utf8.count }
     }
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        byMountLength.first { Self.mount($0.mount, owns: path) }
+        // By index, so that only the matching entry's existential is copied out.
+        for index in byMountLength.indices where Self.mount(byMountLength[index].mount, owns: path) {
+            return byMountLength[index].app
+        }
+        return nil
     }
 
     /// The app with this name.
@@ -23,8 +29,25 @@ public struct MountTable: Sendable {
 
     /// Whether `mount` owns `path` on a segment boundary.
     public static func mount(_ mount: String, owns path: String) -> Bool {
-        guard path.hasPrefix(mount) else { return false }
-        let rest = path.utf8.dropFirst(mount.utf8.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: "/")
+        // Byte-wise: `String.hasPrefix` compares canonically equivalent Unicode, which a path
+        // match does not want and which costs more on every request.
+        let mountLength = mount.utf8.count
+        guard path.hasUTF8Prefix(mount) else { return false }
+        return path.utf8.count == mountLength || path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: mountLength)] == UInt8(ascii: "/")
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 bytes of `prefix` start this string's, compared over contiguous
+    /// storage (the generic `starts(with:)` over UTF-8 views costs several times more).
+    func hasUTF8Prefix(_ prefix: String) -> Bool {
+        let length = prefix.utf8.count
+        guard utf8.count >= length else { return false }
+        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
+            prefix.utf8.withContiguousStorageIfAvailable { theirs in
+                UnsafeBufferPointer(rebasing: mine[..<length]).elementsEqual(theirs)
+            }
+        }
+        return (contiguous ?? nil) ?? utf8.starts(with: prefix.utf8)
     }
 }

@@ -1,6 +1,9 @@
 /// The `fixture` behaviour: a static answer read from a file, encoded once at load and served
 /// with a strong `ETag`; a matching `If-None-Match` gets `304 Not Modified`.
-public struct FixtureResponse: Sendable {
+///
+/// A class: routing tables hold it and hand it out on every request, and sharing one
+/// reference is cheaper than copying its two responses field by field.
+public final class FixtureResponse: Sendable {
     /// The full response, headers included, built once.
     public let response: HTTPResponse
     public let entityTag: EntityTag

@@ -60,14 +60,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
 extension StringProtocol {
     /// ASCII case-insensitive comparison, the way HTTP compares tokens.
+    ///
+    /// Inlinable so that callers in other modules get a version specialized for their string
+    /// types: the unspecialized generic walks UTF-8 through witness tables, thousands of
+    /// instructions for a short header name, and header lookups run on every request.
+    @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { lowerASCII($0) == lowerASCII($1) }
+        return a.elementsEqual(b) { lowerASCII($0) == lowerASCII($1) }
     }
 }
 
-@inline(__always)
+@usableFromInline @inline(__always)
 func lowerASCII(_ byte: UInt8) -> UInt8 {
     (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
 }

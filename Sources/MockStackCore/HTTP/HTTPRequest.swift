@@ -31,28 +31,48 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets
-    /// (`http://host/path`) are reduced to their path.
+    /// (`http://host/path`) are reduced to their path. Works on the UTF-8 bytes: this runs for
+    /// every request, and the delimiters are all ASCII.
     static func split(target: String) -> (path: String, query: String?) {
-        var rest = Substring(target)
-        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":"), rest[..<colon].allSatisfy(\.isLetter),
-           rest[colon...].hasPrefix("://") {
-            let afterAuthority = rest[rest.index(colon, offsetBy: 3)...]
-            rest = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterAuthority[$0...] } ?? "/"
+        var target = target
+        return target.withUTF8 { bytes in
+            var pathStart = 0
+            if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
+                pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.count
+            }
+            let end = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            let mark = bytes[pathStart..<end].firstIndex(of: UInt8(ascii: "?"))
+            let pathEnd = mark ?? end
+            let path = pathStart == pathEnd ? "/" : String(utf8: bytes[pathStart..<pathEnd])
+            return (path, mark.map { String(utf8: bytes[($0 + 1)..<end]) })
         }
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        guard let mark = rest.firstIndex(of: "?") else {
-            return (rest.isEmpty ? "/" : String(rest), nil)
-        }
-        let path = rest[..<mark]
-        return (path.isEmpty ? "/" : String(path), String(rest[rest.index(after: mark)...]))
+    }
+
+    /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.
+    private static func authorityStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+              bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
+              bytes[colon...].starts(with: "://".utf8) else { return nil }
+        return colon + 3
     }
 
     /// The same request as an app mounted at `prefix` sees it: `path` relative to the mount.
     public func routed(toMount prefix: String) -> HTTPRequest {
         var copy = self
         copy.mountPath = prefix
-        let relative = path.dropFirst(prefix.count)
-        copy.path = relative.isEmpty ? "/" : String(relative)
+        let dropped = prefix.utf8.count
+        if dropped > 0 {
+            copy.path = copy.path.withUTF8 { bytes in
+                bytes.count <= dropped ? "/" : String(utf8: bytes[dropped...])
+            }
+        }
         return copy
+    }
+}
+
+extension String {
+    /// A string of the UTF-8 bytes in a slice of a buffer (repairing any invalid sequence).
+    init(utf8 bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        self.init(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 }

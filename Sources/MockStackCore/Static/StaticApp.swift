@@ -14,16 +14,24 @@ public struct StaticApp: MockApp {
     public let name: String
     public let mount: String
     public var kind: String { StaticAppKind.kindName }
-    private let table: [String: [HTTPMethod: Route]]
     private let ordered: [Route]
+    /// One hash per request: the answer by method and path (the first route wins).
+    private let answers: [RouteKey: FixtureResponse]
+    /// Consulted only on a miss, to tell 405 (known path) from 404.
+    private let methodsByPath: [String: Set<HTTPMethod>]
+
+    private struct RouteKey: Hashable {
+        var method: HTTPMethod
+        var path: String
+    }
 
     public init(name: String, mount: String, routes: [Route]) {
         self.name = name
         self.mount = mount
         ordered = routes
-        table = Dictionary(grouping: routes, by: \.path).mapValues { group in
-            Dictionary(group.map { ($0.method, $0) }, uniquingKeysWith: { first, _ in first })
-        }
+        answers = Dictionary(routes.map { (RouteKey(method: $0.method, path: $0.path), $0.answer) },
+                             uniquingKeysWith: { first, _ in first })
+        methodsByPath = Dictionary(grouping: routes, by: \.path).mapValues { Set($0.map(\.method)) }
     }
 
     public var routes: [RouteDescription] {
@@ -31,14 +39,14 @@ public struct StaticApp: MockApp {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let byMethod = table[request.path] else {
+        let method = request.method == .head ? HTTPMethod.get : request.method
+        if let answer = answers[RouteKey(method: method, path: request.path)] {
+            return answer.respond(to: request)
+        }
+        guard let methods = methodsByPath[request.path] else {
             return PlainError.response(404, "No route \(request.path) in app '\(name)' (mounted at \(mount))")
         }
-        let lookup = request.method == .head ? HTTPMethod.get : request.method
-        if let route = byMethod[lookup] {
-            return route.answer.respond(to: request)
-        }
-        var allowed = Set(byMethod.keys.map(\.rawValue))
+        var allowed = Set(methods.map(\.rawValue))
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return PlainError.methodNotAllowed(request.method, path: request.path, allowed: allowed.sorted())
     }

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""mockstack beside nginx, measured in one run on one machine.
+
+Measures, with the same wrk settings back to back:
+  * a fixture GET (/example/widgets, the same bytes from both servers) at 32 connections and at 1,
+    req/s and p50/p99 latency, and the ratio mockstack/nginx per round (median over rounds);
+  * start-up: exec of `mockstack serve --port 0` to the first 200 from it, median of N;
+  * resident memory: idle after start-up, and the high-water mark after the load.
+Prints a table and writes it, with the machine description, to Benchmarks/.work/results.md.
+"""
+
+import argparse
+import datetime
+import http.client
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, ".work")
+FIXTURE_PATH = "/example/widgets"
+TARGETS = {"ratio": 0.8, "startup_ms": 15.0, "idle_rss_mib": 16.0}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(port, path, timeout=2.0):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def rss_kib(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {field} for pid {pid}")
+
+
+# With two or more CPUs the servers run on the last one and wrk on the first, so that the two
+# do not trade places on one core mid-run; both servers get the same treatment.
+PINNING = shutil.which("taskset") is not None and (os.cpu_count() or 1) >= 2
+SERVER_CPU = ["taskset", "-c", str((os.cpu_count() or 1) - 1)] if PINNING else []
+CLIENT_CPU = ["taskset", "-c", "0"] if PINNING else []
+
+
+def cpu_seconds(pids):
+    """User and system CPU seconds used so far by these processes."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    user = system = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        user += int(fields[11])
+        system += int(fields[12])
+    return user / ticks, system / ticks
+
+
+def start_mockstack(binary, fixtures, pinned=False):
+    """Starts `mockstack serve` on port 0; returns (process, port) once its ready line is read."""
+    process = subprocess.Popen(
+        (SERVER_CPU if pinned else []) + [binary, "serve", "--port", "0", "--fixtures", fixtures, "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline()
+    if not line:
+        raise RuntimeError(f"mockstack exited before it was ready (status {process.wait()})")
+    return process, json.loads(line)["port"]
+
+
+def stop(process):
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def measure_startup(binary, fixtures, samples):
+    """exec → first 200 from the fresh process, and its RSS once idle; medians over `samples` starts."""
+    startup_ms, idle_rss = [], []
+    for _ in range(samples):
+        began = time.perf_counter_ns()
+        process, port = start_mockstack(binary, fixtures)
+        status, _ = http_get(port, "/__mockstack/health")
+        elapsed = (time.perf_counter_ns() - began) / 1e6
+        if status != 200:
+            raise RuntimeError(f"health answered {status}")
+        startup_ms.append(elapsed)
+        time.sleep(0.2)
+        idle_rss.append(rss_kib(process.pid))
+        stop(process)
+    return startup_ms, idle_rss
+
+
+NGINX_CONF = """\
+# Written by Benchmarks/bench.py: nginx at its usual static-file best, one worker like mockstack's one loop.
+{user}worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 100000000;
+    keepalive_timeout 120s;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    open_file_cache max=64 inactive=60s;
+    open_file_cache_valid 3600s;
+    client_body_temp_path {work}/nginx-tmp/body;
+    proxy_temp_path {work}/nginx-tmp/proxy;
+    fastcgi_temp_path {work}/nginx-tmp/fastcgi;
+    uwsgi_temp_path {work}/nginx-tmp/uwsgi;
+    scgi_temp_path {work}/nginx-tmp/scgi;
+    types {{ }}
+    default_type "application/json; charset=utf-8";
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+"""
+
+
+def start_nginx(root, body):
+    """Serves `body` at FIXTURE_PATH from an nginx configured here; returns (process, port)."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    os.makedirs(os.path.join(WORK, "nginx-tmp"), exist_ok=True)
+    target = os.path.join(root, FIXTURE_PATH.lstrip("/"))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as f:
+        f.write(body)
+    port = free_port()
+    conf = os.path.join(WORK, "nginx.conf")
+    with open(conf, "w") as f:
+        # As root, nginx's workers would drop to `nobody`, which may not read a checkout under /root.
+        f.write(NGINX_CONF.format(user="user root;\n" if os.geteuid() == 0 else "",
+                                  work=WORK, root=root, port=port))
+    process = subprocess.Popen(SERVER_CPU + [nginx, "-p", WORK, "-c", conf], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            http_get(port, FIXTURE_PATH)
+            return process, port
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError("nginx did not start: " + process.stderr.read())
+            time.sleep(0.02)
+    raise RuntimeError("nginx did not answer within 5 s")
+
+
+def nginx_pids(master):
+    """The master and its workers."""
+    children = subprocess.run(["pgrep", "-P", str(master.pid)], capture_output=True, text=True).stdout
+    return [master.pid] + [int(pid) for pid in children.split()]
+
+
+def nginx_rss_kib(master):
+    """Resident memory of the master and its workers."""
+    return sum(rss_kib(pid) for pid in nginx_pids(master))
+
+
+UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def run_wrk(port, connections, duration, server_pids=()):
+    """One wrk run; returns req/s, p50 and p99 in ms, the server's CPU µs per request (user,
+    system), and any errors wrk reported."""
+    cpu_before = cpu_seconds(server_pids)
+    output = subprocess.run(
+        CLIENT_CPU + ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency",
+         f"http://127.0.0.1:{port}{FIXTURE_PATH}"],
+        capture_output=True, text=True, check=True).stdout
+    cpu_after = cpu_seconds(server_pids)
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    user_us, system_us = ((after - before) * 1e6 / max(requests, 1) for before, after in zip(cpu_before, cpu_after))
+
+    def percentile(p):
+        value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M).groups()
+        return float(value) * UNIT_MS[unit]
+
+    errors = []
+    if match := re.search(r"Non-2xx or 3xx responses: (\d+)", output):
+        errors.append(f"{match.group(1)} non-2xx")
+    if match := re.search(r"Socket errors: (.*)", output):
+        errors.append("socket errors: " + match.group(1))
+    return {"rps": rate, "p50": percentile(50), "p99": percentile(99), "user_us": user_us, "system_us": system_us,
+            "errors": errors}
+
+
+def compare_under_load(servers, connections, duration, rounds):
+    """Rounds of back-to-back runs, alternating which server goes first; medians per server.
+    `servers` maps a name to (port, pids whose CPU time is the server's)."""
+    for port, _ in servers.values():
+        run_wrk(port, connections, 2)  # warm-up, not recorded
+    runs = {name: [] for name in servers}
+    ratios = []
+    order = list(servers)
+    for round_index in range(rounds):
+        for name in (order if round_index % 2 == 0 else list(reversed(order))):
+            port, pids = servers[name]
+            runs[name].append(run_wrk(port, connections, duration, pids))
+        ratios.append(runs["mockstack"][-1]["rps"] / runs["nginx"][-1]["rps"])
+    summary = {}
+    for name, results in runs.items():
+        summary[name] = {key: statistics.median(r[key] for r in results)
+                         for key in ("rps", "p50", "p99", "user_us", "system_us")}
+        summary[name]["errors"] = sorted({e for r in results for e in r["errors"]})
+    summary["ratio"] = statistics.median(ratios)
+    summary["ratios"] = ratios
+    return summary
+
+
+def first_line(command):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+        return (result.stdout or result.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def machine_description():
+    cpu = "unknown CPU"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as meminfo:
+        mem_gib = int(meminfo.readline().split()[1]) / 1024 / 1024
+    return f"{cpu}, {os.cpu_count()} cores, {mem_gib:.0f} GiB, Linux {platform.release()}"
+
+
+def verdict(ok):
+    return "meets target" if ok else "MISSES target"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mockstack", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--starts", type=int, default=20)
+    args = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+
+    print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
+    startup_ms, idle_rss = measure_startup(args.mockstack, args.fixtures, args.starts)
+
+    mockstack, mock_port = start_mockstack(args.mockstack, args.fixtures, pinned=True)
+    nginx = None
+    try:
+        status, body = http_get(mock_port, FIXTURE_PATH)
+        assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
+        nginx, nginx_port = start_nginx(os.path.join(WORK, "www"), body)
+        status, nginx_body = http_get(nginx_port, FIXTURE_PATH)
+        assert status == 200 and nginx_body == body, "nginx does not serve the same bytes"
+        nginx_idle = nginx_rss_kib(nginx)
+        servers = {"mockstack": (mock_port, [mockstack.pid]), "nginx": (nginx_port, nginx_pids(nginx))}
+        loads = {}
+        for connections in (32, 1):
+            print(f"bench: -t1 -c{connections} -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+            loads[connections] = compare_under_load(servers, connections, args.duration, args.rounds)
+        peak_rss = rss_kib(mockstack.pid, "VmHWM")
+        nginx_after = nginx_rss_kib(nginx)
+    finally:
+        stop(mockstack)
+        if nginx is not None:
+            stop(nginx)
+
+    startup = statistics.median(startup_ms)
+    idle = statistics.median(idle_rss) / 1024
+    lines = [
+        f"## {datetime.date.today().isoformat()}: {machine_description()}",
+        "",
+        f"mockstack {first_line([args.mockstack, '--version'])} (release), "
+        f"{first_line(['nginx', '-v'])}, {first_line(['wrk', '--version']).split(' Copyright')[0]}; "
+        f"GET {FIXTURE_PATH} ({len(body)} bytes), wrk -t1 -d{args.duration}s --latency, "
+        f"{args.rounds} rounds, medians; "
+        f"{'servers pinned to the last CPU and wrk to the first' if PINNING else 'no CPU pinning'}.",
+        "",
+        "| load | server | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | mockstack/nginx req/s (per round) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for connections, summary in loads.items():
+        for name in ("mockstack", "nginx"):
+            s = summary[name]
+            ratio = f"{summary['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in summary['ratios'])})" \
+                if name == "mockstack" else ""
+            cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
+            lines.append(f"| -c{connections} | {name} | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
+    errors = {f"-c{c} {n}": loads[c][n]["errors"] for c in loads for n in ("mockstack", "nginx") if loads[c][n]["errors"]}
+    lines += [
+        "",
+        f"- start-up (exec → first 200, port 0): median {startup:.1f} ms, "
+        f"min {min(startup_ms):.1f}, max {max(startup_ms):.1f} over {len(startup_ms)} starts "
+        f"— {verdict(startup <= TARGETS['startup_ms'])} (≤ {TARGETS['startup_ms']:.0f} ms)",
+        f"- idle RSS: mockstack {idle:.1f} MiB (median of {len(idle_rss)}) "
+        f"— {verdict(idle <= TARGETS['idle_rss_mib'])} (≤ {TARGETS['idle_rss_mib']:.0f} MiB); "
+        f"nginx master+worker {nginx_idle / 1024:.1f} MiB",
+        f"- after the load: mockstack peak RSS {peak_rss / 1024:.1f} MiB; nginx {nginx_after / 1024:.1f} MiB",
+        f"- fixture GET at -c32: {loads[32]['ratio']:.2f}× nginx — {verdict(loads[32]['ratio'] >= TARGETS['ratio'])} "
+        f"(≥ {TARGETS['ratio']}×)",
+        f"- wrk errors: {errors if errors else 'none'}",
+    ]
+    report = "\n".join(lines) + "\n"
+    with open(os.path.join(WORK, "results.md"), "w") as f:
+        f.write(report)
+    print(report)
+
+
+if __name__ == "__main__":
+    main()

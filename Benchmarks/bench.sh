@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `make bench`: mockstack side by side with nginx on this machine, in one run.
+# Installs wrk and nginx from Debian when missing, then hands over to bench.py, which does the measuring.
+# Settings (environment): BENCH_DURATION (seconds per wrk run, default 10), BENCH_ROUNDS (default 5),
+# BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bench: installing ${missing[*]} with apt-get" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+bin="${MOCKSTACK_BIN:-$(swift build -c release --show-bin-path)/mockstack}"
+if [ ! -x "$bin" ]; then
+  echo "bench: $bin is not built; run 'make bench' (it builds the release binary first)" >&2
+  exit 1
+fi
+
+exec python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures \
+  --duration "${BENCH_DURATION:-10}" --rounds "${BENCH_ROUNDS:-5}" --starts "${BENCH_STARTS:-20}"

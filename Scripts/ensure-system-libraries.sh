@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Makes sure the C libraries mockstack links are installed, installing what is missing with
+# apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport) and, on Linux, libmimalloc-dev
+# (the allocator, see Benchmarks/README.md). Says plainly what to do when it cannot.
+set -euo pipefail
+
+missing=()
+if ! pkg-config --exists libevent libevent_pthreads 2>/dev/null; then
+  missing+=(libevent-dev pkg-config)
+fi
+if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/mimalloc.h ] && [ ! -e /usr/local/include/mimalloc.h ]; then
+  missing+=(libmimalloc-dev)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "mockstack: installing ${missing[*]} with apt-get" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "mockstack: apt-get is not available. Install libevent 2.1 with its headers and pkg-config file" >&2
+  echo "           (Homebrew: libevent) and, on Linux, mimalloc's headers, then run make again." >&2
+  exit 1
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "mockstack: installing needs root; run 'apt-get install -y ${missing[*]}' as root." >&2
+    exit 1
+  fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet; refresh them once when a package is unknown.
+for package in "${missing[@]}"; do
+  if ! apt-cache show "$package" >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    break
+  fi
+done
+if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+  echo "mockstack: 'apt-get install ${missing[*]}' failed; see the messages above." >&2
+  exit 1
+fi
+
+if ! pkg-config --exists libevent libevent_pthreads; then
+  echo "mockstack: libevent-dev was installed but pkg-config still cannot find libevent." >&2
+  exit 1
+fi
+echo "mockstack: installed ${missing[*]}" >&2

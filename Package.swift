@@ -4,7 +4,8 @@
 // The layers read straight off this manifest (see ../shared/design/architecture.md §6):
 //
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackTesting ─┘        └──────────► MockStackCore (pure Swift values, no C, no I/O)
+//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┐
+//                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
 import PackageDescription
@@ -45,6 +46,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MockStackServiceStack",
+            dependencies: ["MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
@@ -80,6 +86,11 @@ let package = Package(
         .testTarget(
             name: "MockStackCoreTests",
             dependencies: ["MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackServiceStackTests",
+            dependencies: ["MockStackServiceStack", "MockStackCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

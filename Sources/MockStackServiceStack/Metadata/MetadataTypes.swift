@@ -1,0 +1,171 @@
+public import MockStackCore
+
+/// An app's `/types/metadata` document, read into what the emulation needs, with the original
+/// JSON kept for serving the document back (filtered) in its own key order.
+///
+/// Shape (spec §12): `{config, namespaces, types: [MetadataType], operations: [MetadataOperation]}`.
+public struct MetadataTypes: Sendable {
+    public var config: JSONObject
+    public var namespaces: [String]
+    public var types: [MetadataType]
+    public var operations: [MetadataOperation]
+
+    /// Reads a document; every problem is reported with the JSON pointer where it was found.
+    public init(json: JSONValue) throws(MetadataError) {
+        let root = try MetadataReader(json, at: "")
+        config = try root.object("config", required: false) ?? [:]
+        namespaces = try root.strings("namespaces")
+        types = try root.array("types").map { reader throws(MetadataError) in try MetadataType(reader: reader) }
+        operations = try root.array("operations").map { reader throws(MetadataError) in try MetadataOperation(reader: reader) }
+    }
+}
+
+/// A type name with its namespace, as `inherits`, `implements` and `returnType` give it.
+public struct MetadataTypeName: Sendable, Hashable {
+    public var name: String
+    public var namespace: String?
+    public var genericArgs: [String]
+
+    init(reader: MetadataReader) throws(MetadataError) {
+        name = try reader.string("name")
+        namespace = try reader.optionalString("namespace")
+        genericArgs = try reader.strings("genericArgs")
+    }
+
+    /// The type this names, generic arguments included (``QueryResponse`1`` of `Technology`).
+    public var reference: TypeReference { TypeReference(type: name, genericArgs: genericArgs) }
+}
+
+/// One DTO, enum or interface.
+public struct MetadataType: Sendable {
+    public var name: String
+    public var namespace: String?
+    public var genericArgs: [String]
+    public var inherits: MetadataTypeName?
+    public var implements: [MetadataTypeName]
+    public var isEnum: Bool
+    public var isEnumInt: Bool
+    public var isInterface: Bool
+    public var enumNames: [String]
+    public var enumValues: [String]
+    public var properties: [MetadataProperty]
+    /// The type as the document gave it, for `/types/metadata`.
+    public var json: JSONObject
+
+    init(reader: MetadataReader) throws(MetadataError) {
+        name = try reader.string("name")
+        namespace = try reader.optionalString("namespace")
+        genericArgs = try reader.strings("genericArgs")
+        inherits = try reader.child("inherits").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
+        implements = try reader.array("implements").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
+        isEnum = try reader.flag("isEnum")
+        isEnumInt = try reader.flag("isEnumInt")
+        isInterface = try reader.flag("isInterface")
+        enumNames = try reader.strings("enumNames")
+        enumValues = try reader.strings("enumValues")
+        properties = try reader.array("properties").map { reader throws(MetadataError) in try MetadataProperty(reader: reader) }
+        json = reader.object
+    }
+
+    /// Whether the type implements the named interface (`IGet`, `IReturnVoid`, …).
+    public func implements(_ interface: String) -> Bool {
+        implements.contains { TypeReference.stripArity($0.name) == interface }
+    }
+}
+
+/// One property of a DTO, in declaration order.
+public struct MetadataProperty: Sendable {
+    /// The C# name (`Id`, `VendorName`).
+    public var name: String
+    public var type: TypeReference
+    public var namespace: String?
+    public var isValueType: Bool
+    public var isEnum: Bool
+    public var isRequired: Bool
+    public var json: JSONObject
+
+    init(reader: MetadataReader) throws(MetadataError) {
+        name = try reader.string("name")
+        type = TypeReference(type: try reader.string("type"), genericArgs: try reader.strings("genericArgs"))
+        namespace = try reader.optionalString("namespace")
+        isValueType = try reader.flag("isValueType")
+        isEnum = try reader.flag("isEnum")
+        isRequired = try reader.flag("isRequired")
+        json = reader.object
+    }
+}
+
+/// One operation: its request type, routes, verbs and what it returns.
+public struct MetadataOperation: Sendable {
+    public var request: MetadataType
+    public var response: MetadataType?
+    /// `ANY`, `GET`, `POST`, … as declared by the service's methods.
+    public var actions: [String]
+    public var returnsVoid: Bool
+    /// The verb the client should use, when the request type says (`IGet` → `GET`).
+    public var method: String?
+    public var returnType: MetadataTypeName?
+    public var routes: [MetadataRoute]
+    public var requiresAuth: Bool
+    public var requiresApiKey: Bool
+    public var requiredRoles: [String]
+    public var tags: [String]
+    public var json: JSONObject
+
+    /// The operation's name: its request DTO's name.
+    public var name: String { request.name }
+
+    init(reader: MetadataReader) throws(MetadataError) {
+        guard let requestReader = try reader.child("request") else {
+            throw MetadataError(pointer: reader.pointer + "/request", message: "an operation needs a 'request' type")
+        }
+        request = try MetadataType(reader: requestReader)
+        response = try reader.child("response").map { reader throws(MetadataError) in try MetadataType(reader: reader) }
+        actions = try reader.strings("actions").map { $0.uppercased() }
+        if actions.isEmpty { actions = ["ANY"] }
+        returnsVoid = try reader.flag("returnsVoid")
+        method = try reader.optionalString("method")?.uppercased()
+        returnType = try reader.child("returnType").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
+        routes = try reader.array("routes").map { reader throws(MetadataError) in try MetadataRoute(reader: reader) }
+        requiresAuth = try reader.flag("requiresAuth")
+        requiresApiKey = try reader.flag("requiresApiKey")
+        requiredRoles = try reader.strings("requiredRoles")
+        tags = try reader.strings("tags")
+        json = reader.object
+    }
+}
+
+/// A `[Route]`: a path template and the verbs it is limited to (none = any).
+public struct MetadataRoute: Sendable {
+    public var path: String
+    public var verbs: [String]
+
+    init(reader: MetadataReader) throws(MetadataError) {
+        path = try reader.string("path")
+        guard path.hasPrefix("/") else {
+            throw MetadataError(pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
+        }
+        // Metadata writes verbs as one comma-separated string ("GET,POST").
+        verbs = (try reader.optionalString("verbs") ?? "")
+            .split(separator: ",")
+            .map { $0.trimmingASCIISpaces().uppercased() }
+            .filter { !$0.isEmpty }
+    }
+}
+
+/// A problem in a metadata document, at a JSON pointer.
+public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var pointer: String
+    public var message: String
+
+    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+}
+
+extension Substring {
+    func trimmingASCIISpaces() -> Substring {
+        var slice = self
+        while slice.first == " " { slice.removeFirst() }
+        while slice.last == " " { slice.removeLast() }
+        return slice
+    }
+}

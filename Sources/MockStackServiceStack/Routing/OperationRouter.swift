@@ -1,0 +1,82 @@
+/// Finds the operation a request path names, the way ServiceStack's routing does (spec §2):
+/// the predefined routes `/api/{Op}` (with a `.json` suffix or a `[]` batch suffix),
+/// `/json/reply/{Op}` and `/json/oneway/{Op}`, then the custom `[Route]` templates, literal
+/// segments before variables and verb-limited routes only for their verbs.
+public struct OperationRouter: Sendable {
+    /// A request that reached an operation.
+    public struct Match: Sendable, Equatable {
+        /// The operation's name (its request DTO).
+        public var operation: String
+        /// Values bound from `{Var}` segments of a custom route, percent-decoded, names as the
+        /// template spells them.
+        public var pathVariables: [PathVariable]
+        /// `POST /api/{Op}[]`: a JSON array of requests, answered with an array.
+        public var isBatch: Bool
+        /// `/json/oneway/{Op}`: the result is dropped and the answer is 204.
+        public var isOneWay: Bool
+    }
+
+    public struct PathVariable: Sendable, Equatable {
+        public var name: String
+        public var value: String
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case operation(Match)
+        /// A predefined route naming no operation of this app: 405 `NotImplementedException`.
+        case unknownOperation(String)
+        /// Not a ServiceStack route at all: a plain 404.
+        case notFound
+    }
+
+    private let operationsByName: [String: String]
+    private let templates: [(template: RouteTemplate, operation: String)]
+
+    /// - Parameter operations: each operation's name and its `[Route]`s.
+    public init(operations: [(name: String, routes: [MetadataRoute])]) {
+        // ServiceStack matches operation names case-insensitively on predefined routes.
+        operationsByName = Dictionary(operations.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        templates = operations
+            .flatMap { operation in operation.routes.map { (RouteTemplate(path: $0.path, verbs: $0.verbs), operation.name) } }
+            .sorted { $0.template.specificity > $1.template.specificity }
+    }
+
+    /// Routes a path (relative to the app's mount, still percent-encoded) for a verb.
+    public func route(path: String, verb: String) -> Outcome {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        if let predefined = predefined(segments) { return predefined }
+        let verb = verb.uppercased()
+        for entry in templates where entry.template.allows(verb) {
+            if let bindings = entry.template.match(segments) {
+                let variables = bindings.map { PathVariable(name: $0.name, value: $0.value) }
+                return .operation(Match(operation: entry.operation, pathVariables: variables, isBatch: false, isOneWay: false))
+            }
+        }
+        return .notFound
+    }
+
+    private func predefined(_ segments: [Substring]) -> Outcome? {
+        if segments.count == 2, segments[0].lowercased() == "api" {
+            var name = PercentDecoding.decode(segments[1])
+            let isBatch = name.hasSuffix("[]")
+            if isBatch { name.removeLast(2) }
+            if name.lowercased().hasSuffix(".json") { name.removeLast(5) }
+            return resolve(name, isBatch: isBatch, isOneWay: false)
+        }
+        // `/{format}/reply|oneway/{Op}`. Only JSON is emulated; `/xml/…` and `/jsv/…` fall
+        // through to the custom routes and, failing those, a 404.
+        if segments.count == 3, segments[0].lowercased() == "json" {
+            switch segments[1].lowercased() {
+            case "reply": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: false)
+            case "oneway": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: true)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    private func resolve(_ name: String, isBatch: Bool, isOneWay: Bool) -> Outcome {
+        guard let operation = operationsByName[name.lowercased()] else { return .unknownOperation(name) }
+        return .operation(Match(operation: operation, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
+    }
+}

@@ -1,0 +1,53 @@
+/// A `[Route]` path template (`/hello/{Name}`, `/technology/{Slug}`, `/files/{Path*}`) compiled
+/// for matching against request paths.
+struct RouteTemplate: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case variable(String)
+        /// `{Name*}`: the rest of the path, slashes included (only as the last segment).
+        case remainder(String)
+    }
+
+    let path: String
+    let segments: [Segment]
+    /// Upper-cased verbs the route is limited to; empty = any verb.
+    let verbs: Set<String>
+
+    init(path: String, verbs: [String]) {
+        self.path = path
+        self.verbs = Set(verbs.map { $0.uppercased() })
+        segments = path.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(part.lowercased()) }
+            let name = part.dropFirst().dropLast()
+            return name.hasSuffix("*") ? .remainder(String(name.dropLast())) : .variable(String(name))
+        }
+    }
+
+    /// How specific the template is: literal segments beat variables (`/technology/search`
+    /// over `/technology/{Slug}`), and more segments beat fewer.
+    var specificity: (literals: Int, segments: Int) {
+        (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count)
+    }
+
+    func allows(_ verb: String) -> Bool { verbs.isEmpty || verbs.contains(verb) }
+
+    /// The variables bound by `pathSegments` (already split, still percent-encoded), or nil
+    /// when the path does not fit. Literals compare case-insensitively, as ServiceStack does.
+    func match(_ pathSegments: [Substring]) -> [(name: String, value: String)]? {
+        var bindings: [(name: String, value: String)] = []
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .remainder(let name):
+                let rest = pathSegments[min(index, pathSegments.count)...]
+                bindings.append((name, rest.map { PercentDecoding.decode($0) }.joined(separator: "/")))
+                return bindings
+            case .literal(let text):
+                guard index < pathSegments.count, pathSegments[index].lowercased() == text else { return nil }
+            case .variable(let name):
+                guard index < pathSegments.count else { return nil }
+                bindings.append((name, PercentDecoding.decode(pathSegments[index])))
+            }
+        }
+        return pathSegments.count == segments.count ? bindings : nil
+    }
+}

@@ -40,6 +40,11 @@ final class Endpoint {
     static func makeRequest(_ raw: OpaquePointer) -> HTTPRequest {
         let method = method(of: evhttp_request_get_command(raw))
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
+        // evhttp parsed the target before dispatching (it rejects what it cannot parse), so
+        // take its path and query rather than splitting the target again.
+        let uri = evhttp_request_get_evhttp_uri(raw)
+        let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
+        let query = uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) }
         var fields: [HTTPHeaders.Field] = []
         var entry = evhttp_request_get_input_headers(raw)?.pointee.tqh_first
         while let header = entry {
@@ -55,7 +60,7 @@ final class Endpoint {
                 }
             }
         }
-        return HTTPRequest(method: method, target: target, headers: HTTPHeaders(fields), body: body)
+        return HTTPRequest(method: method, target: target, path: path, query: query, headers: HTTPHeaders(fields), body: body)
     }
 
     static func method(of command: evhttp_cmd_type) -> HTTPMethod {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// Unbuffered writes to stdout and stderr: one `write(2)` per call where the pipe allows, so a
 /// parent reading the ready line sees it at once and log lines never interleave mid-line.
@@ -11,7 +12,7 @@ enum StandardStream {
 
     func write(_ text: String) {
         // A closed stream leaves nothing useful to do with the text.
-        _ = writeAll(text, to: self == .output ? STDOUT_FILENO : STDERR_FILENO)
+        _ = try? (self == .output ? FileDescriptor.standardOutput : .standardError).writeAll(text.utf8)
     }
 }
 
@@ -22,37 +23,15 @@ func printError(_ text: String) {
 
 /// Writes `text` to `path` atomically (a temporary file beside it, then `rename(2)`), so a
 /// reader polling for the file never sees half of it. Throws the system's reason on failure.
-func writeFileAtomically(_ text: String, to path: String) throws(FileWriteError) {
+func writeFileAtomically(_ text: String, to path: String) throws(Errno) {
     let temporary = path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw FileWriteError() }
-    let failure = writeAll(text, to: descriptor) ? nil : FileWriteError()
-    close(descriptor)
-    if failure == nil, rename(temporary, path) == 0 { return }
-    let error = failure ?? FileWriteError()
-    unlink(temporary)
-    throw error
-}
-
-/// A failed file write, described by `strerror` of the `errno` at the time.
-struct FileWriteError: Error, CustomStringConvertible {
-    let description: String
-    init() { description = String(cString: strerror(errno)) }
-}
-
-/// Writes all of `text`, retrying short writes and interruptions; false on an error.
-private func writeAll(_ text: String, to descriptor: Int32) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
+    do {
+        let file = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate],
+                                           permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        try file.closeAfter { _ = try file.writeAll(text.utf8) }
+        guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
+    } catch {
+        unlink(temporary)
+        throw error as? Errno ?? Errno.ioError
     }
 }

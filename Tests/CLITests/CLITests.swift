@@ -93,6 +93,13 @@ struct CLITests {
         #expect(second.stderr == "mockstack: cannot listen on 127.0.0.1:\(port): Address already in use\n")
     }
 
+    @Test func anUnwritableReadyFileExitsTwoWithTheReason() throws {
+        let result = try Self.run(["serve", "--port", "0", "--log-level", "warning", "--ready-file", "/nonexistent-mockstack-dir/ready.json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "mockstack: cannot write --ready-file /nonexistent-mockstack-dir/ready.json: No such file or directory\n")
+    }
+
     @Test func environmentVariablesAreFallbacks() throws {
         let (process, line, _) = try Self.serve([], environment: ["MOCKSTACK_HOST": "127.0.0.2", "MOCKSTACK_FIXTURES": packageRoot.appendingPathComponent("Fixtures").path])
         defer { process.terminate(); process.waitUntilExit() }

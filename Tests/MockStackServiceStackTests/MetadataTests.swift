@@ -75,23 +75,19 @@ import Testing
         (["namespaces": "System"] as JSONValue, "/namespaces: expected an array, found string"),
     ])
     func reportsWhereADocumentIsWrong(document: JSONValue, message: String) {
-        #expect(throws: MetadataError.self) { try MetadataTypes(json: document) }
-        do {
-            _ = try MetadataTypes(json: document)
-        } catch {
-            #expect(error.description == message)
-        }
+        let error = #expect(throws: MetadataError.self) { try MetadataTypes(json: document) }
+        #expect(error?.description == message)
     }
 }
 
 @Suite struct OperationRouterTests {
     let router = OperationRouter(operations: [
-        ("Hello", [MetadataRouteFixture.route("/hello"), MetadataRouteFixture.route("/hello/{Name}")]),
-        ("ThrowType", [MetadataRouteFixture.route("/throw/{Type}")]),
-        ("SendRestGet", [MetadataRouteFixture.route("/sendrestget/{Id}", verbs: "GET")]),
-        ("GetTechnology", [MetadataRouteFixture.route("/technology/{Slug}")]),
-        ("TechnologySearch", [MetadataRouteFixture.route("/technology/search")]),
-        ("GetFile", [MetadataRouteFixture.route("/files/{Path*}")]),
+        ("Hello", [MetadataRoute(path: "/hello"), MetadataRoute(path: "/hello/{Name}")]),
+        ("ThrowType", [MetadataRoute(path: "/throw/{Type}")]),
+        ("SendRestGet", [MetadataRoute(path: "/sendrestget/{Id}", verbs: ["GET"])]),
+        ("GetTechnology", [MetadataRoute(path: "/technology/{Slug}")]),
+        ("TechnologySearch", [MetadataRoute(path: "/technology/search")]),
+        ("GetFile", [MetadataRoute(path: "/files/{Path*}")]),
     ])
 
     private func match(_ operation: String, _ variables: [(String, String)] = [], batch: Bool = false, oneWay: Bool = false) -> OperationRouter.Outcome {
@@ -127,15 +123,5 @@ import Testing
         #expect(router.route(path: "/hello/a/b", verb: "GET") == .notFound)
         #expect(router.route(path: "/", verb: "GET") == .notFound)
         #expect(router.route(path: "/xml/reply/Hello", verb: "GET") == .notFound)
-    }
-}
-
-/// Routes built through the metadata reader, as an app gets them.
-enum MetadataRouteFixture {
-    static func route(_ path: String, verbs: String? = nil) -> MetadataRoute {
-        var object: JSONObject = ["path": .string(path)]
-        if let verbs { object = ["path": .string(path), "verbs": .string(verbs)] }
-        let document: JSONValue = ["operations": [["request": ["name": "X"], "routes": [.object(object)]]]]
-        return try! MetadataTypes(json: document).operations[0].routes[0]
     }
 }

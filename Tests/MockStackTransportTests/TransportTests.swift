@@ -30,6 +30,21 @@ struct TransportTests {
         }
     }
 
+    /// The transport takes path and query from evhttp's parse; they must be what the core's
+    /// own split gives for the same target.
+    @Test(arguments: ["/a/b?x=1&y", "/a", "/a?", "/caf%C3%A9/x?q=%20", "/a?x=1#frag", "http://host:1/p?q", "http://host", "/"])
+    func pathAndQueryAgreeWithTheCore(target: String) throws {
+        let expected = HTTPRequest(method: .get, target: target)
+        try Self.withServer(respond: { request in
+            .json(200, ["target": .string(request.target), "path": .string(request.path), "query": request.query.map(JSONValue.string) ?? .null])
+        }) { port, _ in
+            let response = try rawExchange(port: port, "GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(response.status == 200)
+            let query = expected.query.map { "\"\($0)\"" } ?? "null"
+            #expect(response.text == #"{"target":"\#(target)","path":"\#(expected.path)","query":\#(query)}"#)
+        }
+    }
+
     @Test func keepsConnectionsAliveAndAnswersPipelinedRequestsInOrder() throws {
         try Self.withServer { port, _ in
             let connection = try RawConnection(port: port)

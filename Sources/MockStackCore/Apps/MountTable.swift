@@ -31,23 +31,9 @@ public struct MountTable: Sendable {
     public static func mount(_ mount: String, owns path: String) -> Bool {
         // Byte-wise: `String.hasPrefix` compares canonically equivalent Unicode, which a path
         // match does not want and which costs more on every request.
-        let mountLength = mount.utf8.count
-        guard path.hasUTF8Prefix(mount) else { return false }
-        return path.utf8.count == mountLength || path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: mountLength)] == UInt8(ascii: "/")
+        guard path.utf8.starts(with: mount.utf8) else { return false }
+        let rest = path.utf8.dropFirst(mount.utf8.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "/")
     }
 }
 
-extension String {
-    /// Whether the UTF-8 bytes of `prefix` start this string's, compared over contiguous
-    /// storage (the generic `starts(with:)` over UTF-8 views costs several times more).
-    func hasUTF8Prefix(_ prefix: String) -> Bool {
-        let length = prefix.utf8.count
-        guard utf8.count >= length else { return false }
-        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
-            prefix.utf8.withContiguousStorageIfAvailable { theirs in
-                UnsafeBufferPointer(rebasing: mine[..<length]).elementsEqual(theirs)
-            }
-        }
-        return (contiguous ?? nil) ?? utf8.starts(with: prefix.utf8)
-    }
-}

@@ -20,10 +20,24 @@ public struct HTTPRequest: Sendable, Equatable {
         body: [UInt8] = [],
         mountPath: String = ""
     ) {
+        let (path, query) = Self.split(target: target)
+        self.init(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
+    }
+
+    /// For a transport whose HTTP parser has already split the target (evhttp does, for every
+    /// request): `path` and `query` as it found them, an empty path read as `/`.
+    public init(
+        method: HTTPMethod,
+        target: String,
+        path: String,
+        query: String?,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        mountPath: String = ""
+    ) {
         self.method = method
         self.target = target
-        let (path, query) = Self.split(target: target)
-        self.path = path
+        self.path = path.isEmpty ? "/" : path
         self.query = query
         self.headers = headers
         self.body = body
@@ -31,48 +45,35 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets
-    /// (`http://host/path`) are reduced to their path. Works on the UTF-8 bytes: this runs for
-    /// every request, and the delimiters are all ASCII.
+    /// (`http://host/path`) are reduced to their path. Works on the UTF-8 view: the delimiters
+    /// are all ASCII, and `Character` iteration would segment graphemes for nothing.
     static func split(target: String) -> (path: String, query: String?) {
-        var target = target
-        return target.withUTF8 { bytes in
-            var pathStart = 0
-            if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
-                pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.count
-            }
-            let end = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-            let mark = bytes[pathStart..<end].firstIndex(of: UInt8(ascii: "?"))
-            let pathEnd = mark ?? end
-            let path = pathStart == pathEnd ? "/" : String(utf8: bytes[pathStart..<pathEnd])
-            return (path, mark.map { String(utf8: bytes[($0 + 1)..<end]) })
+        let bytes = target.utf8
+        var pathStart = bytes.startIndex
+        if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
+            pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
         }
+        let end = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let mark = bytes[pathStart..<end].firstIndex(of: UInt8(ascii: "?"))
+        let pathEnd = mark ?? end
+        let path = pathStart == pathEnd ? "/" : String(target[pathStart..<pathEnd])
+        return (path, mark.map { String(target[bytes.index(after: $0)..<end]) })
     }
 
     /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.
-    private static func authorityStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func authorityStart(in bytes: String.UTF8View) -> String.Index? {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
               bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
               bytes[colon...].starts(with: "://".utf8) else { return nil }
-        return colon + 3
+        return bytes.index(colon, offsetBy: 3)
     }
 
     /// The same request as an app mounted at `prefix` sees it: `path` relative to the mount.
     public func routed(toMount prefix: String) -> HTTPRequest {
         var copy = self
         copy.mountPath = prefix
-        let dropped = prefix.utf8.count
-        if dropped > 0 {
-            copy.path = copy.path.withUTF8 { bytes in
-                bytes.count <= dropped ? "/" : String(utf8: bytes[dropped...])
-            }
-        }
+        let relative = path.utf8.dropFirst(prefix.utf8.count)
+        if !prefix.isEmpty { copy.path = relative.isEmpty ? "/" : String(Substring(relative)) }
         return copy
-    }
-}
-
-extension String {
-    /// A string of the UTF-8 bytes in a slice of a buffer (repairing any invalid sequence).
-    init(utf8 bytes: Slice<UnsafeBufferPointer<UInt8>>) {
-        self.init(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 }

@@ -180,11 +180,9 @@ private struct Reader {
         return .array(elements)
     }
 
-    mutating func expectLiteral(_ literal: StaticString, _ pointer: String) throws(JSONSyntaxError) {
-        let count = literal.utf8CodeUnitCount
-        let matches = index + count <= bytes.count && literal.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-        }
+    mutating func expectLiteral(_ literal: String, _ pointer: String) throws(JSONSyntaxError) {
+        let count = literal.utf8.count
+        let matches = index + count <= bytes.count && bytes[index..<index + count].elementsEqual(literal.utf8)
         guard matches else { throw fail("invalid literal, expected '\(literal)'", pointer) }
         index += count
     }

@@ -137,7 +137,6 @@ enum HTTPStatusName {
         case 413: "RequestEntityTooLarge"
         case 415: "UnsupportedMediaType"
         case 417: "ExpectationFailed"
-        case 418: "ImATeapot"  // Unverified: .NET names 418 nowhere before 8.0; this is its 8.0 name
         case 422: "UnprocessableEntity"
         case 429: "TooManyRequests"
         case 500: "InternalServerError"

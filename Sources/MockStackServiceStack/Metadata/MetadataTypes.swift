@@ -140,16 +140,19 @@ public struct MetadataRoute: Sendable {
     public var path: String
     public var verbs: [String]
 
+    public init(path: String, verbs: [String] = []) {
+        self.path = path
+        self.verbs = verbs.map { $0.uppercased() }
+    }
+
     init(reader: MetadataReader) throws(MetadataError) {
-        path = try reader.string("path")
+        let path = try reader.string("path")
         guard path.hasPrefix("/") else {
             throw MetadataError(pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
         }
         // Metadata writes verbs as one comma-separated string ("GET,POST").
-        verbs = (try reader.optionalString("verbs") ?? "")
-            .split(separator: ",")
-            .map { $0.trimmingASCIISpaces().uppercased() }
-            .filter { !$0.isEmpty }
+        let verbs = (try reader.optionalString("verbs") ?? "").split(separator: ",").map { $0.trimmingASCIISpaces() }
+        self.init(path: path, verbs: verbs.filter { !$0.isEmpty }.map(String.init))
     }
 }
 

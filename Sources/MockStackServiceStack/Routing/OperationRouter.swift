@@ -37,7 +37,7 @@ public struct OperationRouter: Sendable {
         // ServiceStack matches operation names case-insensitively on predefined routes.
         operationsByName = Dictionary(operations.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         templates = operations
-            .flatMap { operation in operation.routes.map { (RouteTemplate(path: $0.path, verbs: $0.verbs), operation.name) } }
+            .flatMap { operation in operation.routes.map { (RouteTemplate($0), operation.name) } }
             .sorted { $0.template.specificity > $1.template.specificity }
     }
 

@@ -13,10 +13,10 @@ struct RouteTemplate: Sendable {
     /// Upper-cased verbs the route is limited to; empty = any verb.
     let verbs: Set<String>
 
-    init(path: String, verbs: [String]) {
-        self.path = path
-        self.verbs = Set(verbs.map { $0.uppercased() })
-        segments = path.split(separator: "/", omittingEmptySubsequences: true).map { part in
+    init(_ route: MetadataRoute) {
+        path = route.path
+        verbs = Set(route.verbs)
+        segments = route.path.split(separator: "/", omittingEmptySubsequences: true).map { part in
             guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(part.lowercased()) }
             let name = part.dropFirst().dropLast()
             return name.hasSuffix("*") ? .remainder(String(name.dropLast())) : .variable(String(name))

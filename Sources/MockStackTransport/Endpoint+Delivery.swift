@@ -36,7 +36,10 @@ extension Endpoint {
             Self.add(field.name, field.value, to: headers)
             if !hasDate, field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
         }
-        if !hasDate { Self.add("Date", worker.date.current(), to: headers) }
+        if !hasDate {
+            worker.date.refresh()
+            Self.add("Date", worker.date.value, to: headers)
+        }
     }
 
     /// `withCString` rather than an implicit conversion: a small string (most header names)
@@ -47,22 +50,64 @@ extension Endpoint {
         }
     }
 
+    /// Writes the whole reply straight to the connection: the response's rendered head
+    /// (``RenderedHead``, prepared once for fixtures) with `Date` and `Connection`, the body,
+    /// then `evhttp_send_reply_end`, which, for a reply not begun with
+    /// `evhttp_send_reply_start`, only arranges for evhttp to finish the request (keep-alive or
+    /// close) once the output has drained (http.c, 2.1.12). evhttp's own head formatting, a
+    /// `vsnprintf` per header line, never runs.
     private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange) {
         let request = exchange.request
         let sendsBody = !exchange.isHead && !response.forbidsBody
-        if let headers = evhttp_request_get_output_headers(request) {
-            addHeaders(of: response, to: headers)
-            // evhttp would add the length itself for a body (with snprintf), and adds none to
-            // HEAD replies, where it must say what a GET would have sent.
-            if !response.forbidsBody, !response.headers.contains("Content-Length") {
-                Self.add("Content-Length", String(response.body.count), to: headers)
+        guard let connection = evhttp_request_get_connection(request),
+              let bufferevent = evhttp_connection_get_bufferevent(connection),
+              let output = bufferevent_get_output(bufferevent) else {
+            // The client left while the reply was pending (a delayed reply): evhttp detached
+            // the request, and ending it frees it.
+            evhttp_send_reply_end(request)
+            finish(exchange, status: response.status, bytes: 0, note: "client gone")
+            return
+        }
+        let head = response.head
+        let asked = Self.connectionOption(of: request)
+        let closes = asked == "close" || head.connection?.equalsIgnoringASCIICase("close") == true
+        if closes, let headers = evhttp_request_get_output_headers(request) {
+            // evhttp reads the request's output headers to decide whether to close after writing.
+            evhttp_add_header(headers, "Connection", "close")
+        }
+        worker.date.refresh()
+        exchange.writingOwnReply {
+            Self.add(head.bytes, to: output)
+            if !head.hasDate { Self.add(worker.date.line, to: output) }
+            if head.connection == nil, let asked {
+                // Say what the client asked for; an HTTP/1.0 client needs `keep-alive` echoed.
+                Self.add(asked == "close" ? Self.connectionClose : Self.connectionKeepAlive, to: output)
             }
+            Self.add(RenderedHead.lineEnd, to: output)
+            if sendsBody { Self.add(response.body, to: output) }
+            // evhttp turned writing off while it read this request; reading stays off, as
+            // evhttp must not parse the next request before this one is answered.
+            bufferevent_enable(bufferevent, Int16(EV_WRITE))
+            evhttp_send_reply_end(request)
         }
-        if sendsBody, !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
-            response.body.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
-        }
-        exchange.writingOwnReply { evhttp_send_reply(request, Int32(response.status), response.reasonPhrase, nil) }
         finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0)
+    }
+
+    private static let connectionClose = Array("Connection: close\r\n".utf8)
+    private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
+
+    private static func add(_ bytes: [UInt8], to output: OpaquePointer) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+    }
+
+    /// `close` or `keep-alive` when the request's `Connection` header asks for one.
+    private static func connectionOption(of request: OpaquePointer) -> String? {
+        guard let headers = evhttp_request_get_input_headers(request),
+              let value = evhttp_find_header(headers, "Connection") else { return nil }
+        if evutil_ascii_strcasecmp(value, "close") == 0 { return "close" }
+        if evutil_ascii_strcasecmp(value, "keep-alive") == 0 { return "keep-alive" }
+        return nil
     }
 
     private func sendChunked(_ response: HTTPResponse, _ exchange: Exchange, chunkSize: Int, interval: Int) {

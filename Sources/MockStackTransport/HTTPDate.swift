@@ -19,18 +19,20 @@ enum HTTPDate {
     }
 }
 
-/// The current `Date` header value, formatted at most once a second. One per loop: evhttp would
-/// otherwise format it with `snprintf` for every reply, a visible share of a fixture GET's cost.
+/// The current `Date` header, formatted at most once a second. One per loop: formatting it for
+/// every reply (as evhttp does, with `snprintf`) is a visible share of a fixture GET's cost.
 struct HTTPDateCache {
     private var second: time_t = -1
-    private var value = ""
+    private(set) var value = ""
+    /// `Date: <value>\r\n`, ready to write.
+    private(set) var line: [UInt8] = []
 
-    mutating func current() -> String {
+    /// Brings the value and line up to the current second.
+    mutating func refresh() {
         let now = time(nil)
-        if now != second {
-            second = now
-            value = HTTPDate.format(now)
-        }
-        return value
+        guard now != second else { return }
+        second = now
+        value = HTTPDate.format(now)
+        line = Array("Date: \(value)\r\n".utf8)
     }
 }

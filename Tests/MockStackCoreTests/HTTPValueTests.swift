@@ -50,4 +50,27 @@ import Testing
         headers.set("X-One", "3")
         #expect(headers.values(for: "x-one") == ["3"])
     }
+
+    @Test func rendersTheHeadWithLengthAndTypeButNotDate() {
+        let response = HTTPResponse(status: 200, headers: ["ETag": "\"e\"", "X-Bad": "a\r\nb", "Connection": "close"], body: Array("abc".utf8))
+        let head = response.head
+        #expect(String(decoding: head.bytes, as: UTF8.self)
+            == "HTTP/1.1 200 OK\r\nETag: \"e\"\r\nConnection: close\r\nContent-Length: 3\r\nContent-Type: application/json; charset=utf-8\r\n")
+        #expect(!head.hasDate)
+        #expect(head.connection == "close")
+        let notModified = HTTPResponse(status: 304, reason: "Not\nModified", headers: ["Date": "x"]).head
+        #expect(String(decoding: notModified.bytes, as: UTF8.self) == "HTTP/1.1 304 Not Modified\r\nDate: x\r\n")
+        #expect(notModified.hasDate)
+    }
+
+    @Test func aPreparedHeadIsDroppedWhenTheResponseChanges() {
+        var response = HTTPResponse(status: 200, body: [1]).preparingHead()
+        #expect(response == HTTPResponse(status: 200, body: [1]))
+        response.body = [1, 2]
+        #expect(String(decoding: response.head.bytes, as: UTF8.self).contains("Content-Length: 2\r\n"))
+        response.headers.add("X-New", "1")
+        #expect(String(decoding: response.head.bytes, as: UTF8.self).contains("X-New: 1\r\n"))
+        response.status = 201
+        #expect(response.head.bytes.starts(with: Array("HTTP/1.1 201 Created\r\n".utf8)))
+    }
 }

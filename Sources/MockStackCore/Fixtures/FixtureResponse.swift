@@ -24,8 +24,8 @@ public final class FixtureResponse: Sendable {
         var all = headers
         all.set("Content-Type", type)
         all.set("ETag", entityTag.headerValue)
-        response = HTTPResponse(status: status, headers: all, body: body)
-        notModified = HTTPResponse(status: 304, headers: ["ETag": entityTag.headerValue])
+        response = HTTPResponse(status: status, headers: all, body: body).preparingHead()
+        notModified = HTTPResponse(status: 304, headers: ["ETag": entityTag.headerValue]).preparingHead()
     }
 
     /// The answer to `request`: 304 when its `If-None-Match` names this body, else the body.

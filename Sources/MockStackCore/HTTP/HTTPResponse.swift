@@ -1,11 +1,13 @@
 /// A response value: what to send, and how the transport should deliver it.
 public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
+    public var status: Int { didSet { preparedHead = nil } }
     /// The reason phrase; `nil` uses the standard one for ``status``.
-    public var reason: String?
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var reason: String? { didSet { preparedHead = nil } }
+    public var headers: HTTPHeaders { didSet { preparedHead = nil } }
+    public var body: [UInt8] { didSet { preparedHead = nil } }
     public var delivery: Delivery
+    /// The head rendered ahead of time; cleared by any change to what it was rendered from.
+    private var preparedHead: RenderedHead?
 
     public init(
         status: Int,
@@ -31,6 +33,22 @@ public struct HTTPResponse: Sendable, Equatable {
         var all = headers
         if !all.contains("Content-Type") { all.add("Content-Type", MediaType.json) }
         return HTTPResponse(status: status, headers: all, body: bytes)
+    }
+
+    /// The status line and headers as bytes: rendered ahead of time by ``preparingHead()``, or now.
+    public var head: RenderedHead { preparedHead ?? RenderedHead(self) }
+
+    /// The same response with its head rendered once, for answers served many times.
+    public func preparingHead() -> HTTPResponse {
+        var prepared = self
+        prepared.preparedHead = RenderedHead(self)
+        return prepared
+    }
+
+    /// Equal when they would send the same thing; a prepared head is only a cache.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers
+            && lhs.body == rhs.body && lhs.delivery == rhs.delivery
     }
 
     /// The reason phrase that will be sent.

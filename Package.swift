@@ -64,6 +64,7 @@ let package = Package(
             name: "MockStack",
             dependencies: [
                 "MockStackCore",
+                "MockStackServiceStack",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -102,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackCore", "MockStackTesting", "TestSupport"],
+            dependencies: ["MockStack", "MockStackCore", "MockStackServiceStack", "MockStackTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -30,7 +30,7 @@ public final class MockStackServer: Sendable {
     /// Loads and checks every fixture; nothing listens yet.
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
     ///   fixtures folder or an exposed app cannot be found.
-    public init(configuration: MockStackConfiguration, loader: AppLoader = AppLoader()) throws {
+    public init(configuration: MockStackConfiguration, loader: AppLoader = .standard) throws {
         guard let directory = configuration.fixtures ?? FixturesLocator.shippedFixtures() else {
             throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
         }

@@ -20,7 +20,7 @@ struct Routes: ParsableCommand {
             throw ExitCode(2)
         }
         do {
-            let apps = try AppLoader().load(from: DirectoryFixtureSource(root: root, displayRoot: directory ?? root.path))
+            let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory ?? root.path))
             print(RoutesTable(apps: apps).rendered, terminator: "")
         } catch {
             for diagnostic in error.diagnostics { printError(diagnostic.description) }

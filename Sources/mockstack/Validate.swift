@@ -20,7 +20,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         let root = URL(fileURLWithPath: directory)
         do {
-            let apps = try AppLoader().load(from: DirectoryFixtureSource(root: root, displayRoot: directory))
+            let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory))
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {

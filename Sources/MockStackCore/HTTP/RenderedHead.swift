@@ -3,9 +3,10 @@
 /// transport's to add, and the blank line that ends it.
 ///
 /// Rendering adds what the response leaves out: `Content-Length` (also for HEAD, where it says
-/// what a GET would send) and the JSON `Content-Type`, unless the status forbids a body. Fields
-/// whose name or value could split the head (CR, LF, a name with spaces or a colon) are dropped,
-/// and line breaks in the reason phrase become spaces: both can come from fixtures or requests.
+/// what a GET would send) and the JSON `Content-Type` for a non-empty body, unless the status
+/// forbids a body. Fields whose name or value could split the head (CR, LF, a name with spaces
+/// or a colon) are dropped, and line breaks in the reason phrase become spaces: both can come
+/// from fixtures or requests.
 ///
 /// Static answers render once (``HTTPResponse/preparingHead()``); others on each reply.
 public struct RenderedHead: Sendable, Equatable {
@@ -35,7 +36,8 @@ public struct RenderedHead: Sendable, Equatable {
         }
         if !response.forbidsBody {
             if !hasLength { bytes += "Content-Length: \(response.body.count)\r\n".utf8 }
-            if !hasType { bytes += "Content-Type: \(MediaType.json)\r\n".utf8 }
+            // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
+            if !hasType, !response.body.isEmpty { bytes += "Content-Type: \(MediaType.json)\r\n".utf8 }
         }
         self.bytes = bytes
         self.hasDate = hasDate

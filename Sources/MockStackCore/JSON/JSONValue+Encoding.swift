@@ -1,42 +1,44 @@
 extension JSONValue {
     /// Compact JSON with keys in stored order. Escapes only what JSON requires (`"`, `\`,
     /// control characters), the way ServiceStack.Text does; non-ASCII is written as UTF-8.
-    public func encoded() -> [UInt8] {
+    public func encoded(escaping: JSONEscaping = .minimal) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        encode(into: &out)
+        encode(into: &out, escaping: escaping)
         return out
     }
 
     /// The compact encoding as a string.
     public var jsonText: String { String(decoding: encoded(), as: UTF8.self) }
 
-    public func encode(into out: inout [UInt8]) {
+    public func encode(into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let n): out.append(contentsOf: n.literal.utf8)
-        case .string(let s): JSONValue.encodeString(s, into: &out)
+        case .string(let s): JSONValue.encodeString(s, into: &out, escaping: escaping)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                element.encode(into: &out)
+                element.encode(into: &out, escaping: escaping)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.encodeString(member.key, into: &out)
+                JSONValue.encodeString(member.key, into: &out, escaping: escaping)
                 out.append(UInt8(ascii: ":"))
-                member.value.encode(into: &out)
+                member.value.encode(into: &out, escaping: escaping)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func encodeString(_ string: String, into out: inout [UInt8]) {
+    /// Writes `string` as a JSON string literal.
+    public static func encodeString(_ string: String, into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
+        if escaping == .htmlSafeASCII { return encodeHTMLSafe(string, into: &out) }
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
@@ -57,4 +59,42 @@ extension JSONValue {
         }
         out.append(UInt8(ascii: "\""))
     }
+}
+
+/// How much of a string literal is escaped.
+public enum JSONEscaping: Sendable, Equatable {
+    /// Only what JSON requires (`"`, `\`, control characters); UTF-8 written raw. ServiceStack.Text.
+    case minimal
+    /// System.Text.Json's default encoder: additionally `'` `<` `>` `&` `+` `` ` ``, DEL and every
+    /// non-ASCII character as `\uXXXX` (upper-case hex, UTF-16 surrogate pairs).
+    case htmlSafeASCII
+}
+
+extension JSONValue {
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    static func encodeHTMLSafe(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for unit in string.utf16 {
+            switch unit {
+            case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case 0x5C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x20..<0x7F where !htmlSensitive.contains(UInt8(unit)):
+                out.append(UInt8(unit))
+            default:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    out.append(hexDigits[Int(unit >> UInt16(shift)) & 0xF])
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let htmlSensitive: Set<UInt8> = Set("'<>&+`".utf8)
 }

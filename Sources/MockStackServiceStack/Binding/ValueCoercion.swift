@@ -1,0 +1,274 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import MockStackCore
+
+/// Turns what a client sent into typed ``DTOValue``s: query and form text (JSV, or the compact
+/// JSON Python sends), JSON body values, and template output. Lenient where ServiceStack is
+/// (numbers in strings, `1`/`0` for booleans, base64 or number arrays for `byte[]`); `nil`
+/// means the value cannot be read as the type, which binding reports as a field error.
+public struct ValueCoercion: Sendable {
+    public let catalog: TypeCatalog
+
+    public init(catalog: TypeCatalog) { self.catalog = catalog }
+
+    // MARK: Text (query strings, forms, multipart fields, path variables)
+
+    /// A query or form value as `shape`; empty text is null.
+    public func fromText(_ text: String, as shape: ValueShape) -> DTOValue? {
+        if text.isEmpty { return .null }
+        switch shape.unwrapped {
+        case .list, .map, .keyValuePair, .object, .responseStatus, .any:
+            let trimmed = text.trimmingASCIISpace()
+            if let first = trimmed.first, first == "[" || first == "{",
+               let json = try? JSONParser(maximumDepth: 64).parse(String(trimmed)).root {
+                return fromJSON(json, as: shape)
+            }
+            if case .list(let element) = shape.unwrapped {
+                guard let nodes = JSVReader.readList(text) else { return nil }
+                return collect(nodes) { fromJSV($0, as: element) }.map { .list($0) }
+            }
+            guard let node = JSVReader.read(text) else { return shape.unwrapped == .any ? .json(.string(text)) : nil }
+            return fromJSV(node, as: shape)
+        default:
+            return scalar(Self.unquoted(text), as: shape.unwrapped)
+        }
+    }
+
+    /// JSV strings may arrive quoted: `"a,b"` with `""` or `\"` for an inner quote.
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
+              case .text(let inner)? = JSVReader.read(text) else { return text }
+        return inner
+    }
+
+    func fromJSV(_ node: JSVNode, as shape: ValueShape) -> DTOValue? {
+        switch (node, shape.unwrapped) {
+        case (.text(let text), _) where text.isEmpty: return .null
+        case (.text(let text), .list), (.text(let text), .bytes): return fromText(text, as: shape)
+        case (.text(let text), .any): return .json(.string(text))
+        case (.text(let text), let scalarShape): return scalar(text, as: scalarShape)
+        case (.list(let nodes), .list(let element)): return collect(nodes) { fromJSV($0, as: element) }.map { .list($0) }
+        case (.list(let nodes), .bytes):
+            return collect(nodes) { node -> UInt8? in
+                guard case .text(let text) = node else { return nil }
+                return UInt8(text)
+            }.map { .bytes($0, .array) }
+        case (.list(let nodes), .any): return collect(nodes) { fromJSV($0, as: .any) }.map { .list($0) }
+        case (.map(let members), .map(let keyShape, let valueShape)):
+            return collect(members) { member -> DTOMapEntry? in
+                guard scalar(member.key, as: keyShape.unwrapped) != nil, let value = fromJSV(member.value, as: valueShape) else { return nil }
+                return DTOMapEntry(key: member.key, value: value)
+            }.map { .map($0) }
+        case (.map(let members), .any):
+            return collect(members) { member in fromJSV(member.value, as: .any).map { DTOMapEntry(key: member.key, value: $0) } }.map { .map($0) }
+        case (.map(let members), .keyValuePair(let keyShape, let valueShape)):
+            var pair = DTOObject()
+            for member in members {
+                if member.key.equalsIgnoringASCIICase("key") { pair["Key"] = fromJSV(member.value, as: keyShape) ?? .null }
+                if member.key.equalsIgnoringASCIICase("value") { pair["Value"] = fromJSV(member.value, as: valueShape) ?? .null }
+            }
+            return .object(pair)
+        case (.map(let members), .object(let reference)):
+            return object(reference, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
+        case (.map(let members), .responseStatus):
+            return object(nil, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
+        default: return nil
+        }
+    }
+
+    // MARK: JSON (request bodies, templates)
+
+    /// A JSON value as `shape`.
+    public func fromJSON(_ json: JSONValue, as shape: ValueShape) -> DTOValue? {
+        if case .null = json { return .null }
+        switch (json, shape.unwrapped) {
+        case (_, .any): return .json(json)
+        case (_, .stream): return .null
+        case (.string(let text), .string), (.string(let text), .char): return .string(text)
+        case (.number(let number), .string): return .string(number.literal)
+        case (.bool(let flag), .string): return .string(flag ? "true" : "false")
+        case (.string(let text), .bytes):
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return nil }
+            return .bytes(Array(data), .base64)
+        case (.array(let elements), .bytes):
+            return collect(elements) { element -> UInt8? in element.intValue.flatMap { UInt8(exactly: $0) } }.map { .bytes($0, .array) }
+        case (.string(let text), .list): return fromText(text, as: shape)
+        case (.array(let elements), .list(let element)):
+            return collect(elements) { fromJSON($0, as: element) }.map { .list($0) }
+        case (.object(let object), .map(let keyShape, let valueShape)):
+            return collect(Array(object)) { member -> DTOMapEntry? in
+                guard scalar(member.key, as: keyShape.unwrapped) != nil, let value = fromJSON(member.value, as: valueShape) else { return nil }
+                return DTOMapEntry(key: member.key, value: value)
+            }.map { .map($0) }
+        case (.object(let object), .keyValuePair(let keyShape, let valueShape)):
+            var pair = DTOObject()
+            for member in object {
+                if member.key.equalsIgnoringASCIICase("key") { pair["Key"] = fromJSON(member.value, as: keyShape) ?? .null }
+                if member.key.equalsIgnoringASCIICase("value") { pair["Value"] = fromJSON(member.value, as: valueShape) ?? .null }
+            }
+            return .object(pair)
+        case (.object(let object), .object(let reference)):
+            return self.object(reference, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
+        case (.object(let object), .responseStatus):
+            return self.object(nil, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
+        case (.number(let number), .enumeration(let enumShape)):
+            if enumShape.isInt { return .number(number) }
+            return enumShape.member(named: number.literal).map { .enumMember($0) }
+        case (.number(let number), _): return scalar(number.literal, as: shape.unwrapped)
+        case (.bool(let flag), .bool): return .bool(flag)
+        case (.string(let text), _): return scalar(text, as: shape.unwrapped)
+        default: return nil
+        }
+    }
+
+    // MARK: Typed values (template output, echoes between types)
+
+    /// A value already typed for one shape, made to fit another: `.json` leaves and strings
+    /// are read as the target type, objects are re-keyed onto the target class.
+    public func conform(_ value: DTOValue, to shape: ValueShape) -> DTOValue? {
+        switch (value, shape.unwrapped) {
+        case (.null, _): return .null
+        case (.json(let json), _): return fromJSON(json, as: shape)
+        case (_, .any): return value
+        case (.string(let text), .string), (.string(let text), .char): return .string(text)
+        case (.string(let text), _): return fromText(text, as: shape)
+        case (.number(let number), .string): return .string(number.literal)
+        case (.number(let number), _): return fromJSON(.number(number), as: shape)
+        case (.enumMember(let name), .string): return .string(name)
+        case (.guid(let hex), .string): return .string(hex)
+        case (.list(let elements), .list(let element)): return collect(elements) { conform($0, to: element) }.map { .list($0) }
+        case (.map(let entries), .map(_, let valueShape)):
+            return collect(entries) { entry in conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) } }.map { .map($0) }
+        case (.object(let object), .object(let reference)):
+            return self.object(reference, members: object.members.map { ($0.name, $0.value) }) { conform($0, to: $1) }
+        case (.object, .responseStatus), (.object, .keyValuePair): return value
+        default: return value
+        }
+    }
+
+    /// Builds an object of `reference` (or a ResponseStatus when nil) from named members,
+    /// matching names case-insensitively and ignoring unknown ones, as ServiceStack does.
+    private func object<Source>(_ reference: TypeReference?, members: [(String, Source)], convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+        var result = DTOObject()
+        if let reference, let shape = catalog.object(reference) {
+            for (name, source) in members {
+                guard let property = shape.property(named: name) else { continue }
+                guard let value = convert(source, property.shape) else { return nil }
+                result[property.name] = value
+            }
+        } else {
+            for (name, source) in members {
+                guard let canonical = ResponseStatusFields.canonicalName(name) else { continue }
+                result[canonical] = convert(source, ResponseStatusFields.shape(of: canonical)) ?? .null
+            }
+        }
+        return .object(result)
+    }
+
+    private func collect<Element, Output>(_ elements: [Element], _ convert: (Element) -> Output?) -> [Output]? {
+        var output: [Output] = []
+        output.reserveCapacity(elements.count)
+        for element in elements {
+            guard let converted = convert(element) else { return nil }
+            output.append(converted)
+        }
+        return output
+    }
+
+    // MARK: Scalars
+
+    /// A scalar from its text form.
+    func scalar(_ text: String, as shape: ValueShape) -> DTOValue? {
+        switch shape {
+        case .string: return .string(text)
+        case .char: return text.isEmpty ? nil : .string(String(text.prefix(1)))
+        case .bool:
+            switch text.lowercased() {
+            case "true", "1", "on", "yes": return .bool(true)
+            case "false", "0", "off", "no": return .bool(false)
+            default: return nil
+            }
+        case .number(let kind): return Self.number(text, kind).map { .number($0) }
+        case .dateTime, .dateTimeOffset: return DateTimeValue(parsing: text).map { .dateTime($0) }
+        case .timeSpan: return TimeSpanValue(parsing: text).map { .timeSpan($0) }
+        case .guid: return Self.guid(text).map { .guid($0) }
+        case .enumeration(let enumShape):
+            if enumShape.isInt, let number = Int(text) { return .number(JSONNumber(number)) }
+            return enumShape.member(named: text.trimmingASCIISpace()).map { .enumMember($0) }
+        case .bytes:
+            return Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { .bytes(Array($0), .base64) }
+        case .any: return .json(.string(text))
+        default: return nil
+        }
+    }
+
+    /// A number normalised for its .NET type: integral types must be whole and in range;
+    /// floating types are written the way .NET's shortest round-trip formatting does.
+    static func number(_ raw: String, _ kind: NumberKind) -> JSONNumber? {
+        let text = raw.trimmingASCIISpace()
+        guard !text.isEmpty, text.utf8.allSatisfy({ Self.numberBytes.contains($0) }), let value = Double(text), value.isFinite else { return nil }
+        if kind.isIntegral {
+            if let exact = Int64(text), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
+            if kind == .uint64, let exact = UInt64(text) { return JSONNumber(literal: String(exact)) }
+            guard value == value.rounded(), kind.range.contains(value), abs(value) < 9e15 else { return nil }
+            return JSONNumber(literal: String(Int64(value)))
+        }
+        guard kind.range.contains(value) else { return nil }
+        switch kind {
+        case .decimal:
+            // Decimal keeps its scale (`3.0` stays `3.0`); only the JSON spelling is tidied.
+            return JSONNumber(literal: Self.isJSONNumber(String(text)) ? String(text) : Self.shortest(value))
+        case .single:
+            let single = Float(value)
+            return JSONNumber(literal: single == single.rounded() && abs(single) < 1e7 ? String(Int64(single)) : single.description.replacingExponent())
+        default:
+            return JSONNumber(literal: Self.shortest(value))
+        }
+    }
+
+    private static func shortest(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description.replacingExponent()
+    }
+
+    private static func isJSONNumber(_ text: String) -> Bool {
+        if case .number? = try? JSONParser().parse(text).root { return true }
+        return false
+    }
+
+    private static let numberBytes: Set<UInt8> = Set("0123456789+-.eE".utf8)
+
+    /// A Guid in any of .NET's text forms, as 32 lowercase hex digits.
+    static func guid(_ text: String) -> String? {
+        let hex = text.trimmingASCIISpace().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") }
+        guard hex.count == 32, hex.allSatisfy({ Self.hexDigits.contains($0) }) else { return nil }
+        return String(decoding: hex, as: UTF8.self).lowercased()
+    }
+
+    private static let hexDigits: Set<UInt8> = Set("0123456789abcdefABCDEF".utf8)
+}
+
+extension String {
+    /// Swift writes `1e-05`; .NET and JSON readers are happy with `1E-05`.
+    fileprivate func replacingExponent() -> String { replacing("e", with: "E") }
+}
+
+/// The members of ServiceStack's `ResponseStatus` and `ResponseError`, which every app has
+/// whether or not its metadata declares them.
+enum ResponseStatusFields {
+    static let names = ["ErrorCode", "Message", "StackTrace", "Errors", "Meta", "FieldName"]
+
+    static func canonicalName(_ name: String) -> String? {
+        names.first { $0.equalsIgnoringASCIICase(name) }
+    }
+
+    static func shape(of name: String) -> ValueShape {
+        switch name {
+        case "Errors": .list(.responseStatus)
+        case "Meta": .map(key: .string, value: .string)
+        default: .string
+        }
+    }
+}

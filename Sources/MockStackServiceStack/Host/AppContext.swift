@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The host-wide settings of an emulated ServiceStack server (spec §1's persona table).
+public struct HostSettings: Sendable {
+    /// The serializer of `/api/*` responses.
+    public var dialect: SerializerSettings.Dialect
+    /// ServiceStack's `DebugMode`: error bodies carry a `stackTrace`.
+    public var debugMode: Bool
+    /// The service class named in errors when an operation does not name its own.
+    public var serviceClass: String
+    /// Binding limits.
+    public var limits: RequestInput.Limits
+    /// The current time; replaceable so tests see fixed dates.
+    public var clock: @Sendable () -> DateTimeValue
+
+    public init(dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false, serviceClass: String = "MyServices",
+                limits: RequestInput.Limits = RequestInput.Limits(), clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock) {
+        self.dialect = dialect
+        self.debugMode = debugMode
+        self.serviceClass = serviceClass
+        self.limits = limits
+        self.clock = clock
+    }
+
+    /// The system's wall clock, in UTC.
+    public static let systemClock: @Sendable () -> DateTimeValue = {
+        let seconds = Date().timeIntervalSince1970
+        return DateTimeValue(ticks: Int64((seconds * 10_000_000).rounded(.down)), kind: .utc)
+    }
+}
+
+/// What every operation of an app shares: its types, how values are read, its host settings.
+public struct AppContext: Sendable {
+    public let catalog: TypeCatalog
+    public let coercion: ValueCoercion
+    public let host: HostSettings
+
+    public init(catalog: TypeCatalog, host: HostSettings) {
+        self.catalog = catalog
+        self.coercion = ValueCoercion(catalog: catalog)
+        self.host = host
+    }
+
+    /// A writer for `dialect`, with a request's `?jsconfig=` scope applied.
+    public func writer(_ dialect: SerializerSettings.Dialect, jsconfig: String?, emitEmptyCollections: Bool = true) -> DTOWriter {
+        var settings = SerializerSettings(dialect: dialect, emitEmptyCollections: emitEmptyCollections)
+        if let jsconfig { settings = settings.applying(jsconfig: jsconfig) }
+        return DTOWriter(catalog: catalog, settings: settings)
+    }
+}
+
+/// An authenticated user, from a JWT, a refresh token or a session cookie.
+public struct AuthSession: Sendable, Equatable {
+    public var userAuthId: String
+    public var userName: String?
+    public var displayName: String?
+    public var email: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var roles: [String]
+    public var permissions: [String]
+    public var sessionId: String
+
+    public init(userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
+                firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = [], sessionId: String) {
+        self.userAuthId = userAuthId
+        self.userName = userName
+        self.displayName = displayName
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.roles = roles
+        self.permissions = permissions
+        self.sessionId = sessionId
+    }
+}

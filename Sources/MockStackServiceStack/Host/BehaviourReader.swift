@@ -1,0 +1,173 @@
+import MockStackCore
+
+/// Reads an operation's behaviour from the manifest, reporting every mistake with its pointer.
+struct BehaviourReader {
+    let manifest: ManifestReader
+
+    static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload"]
+    static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description"]
+
+    /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
+    func behaviour(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
+        guard manifest.value(at: pointer)?.objectValue != nil else {
+            manifest.report("expected an object with a 'behaviour', found \(manifest.value(at: pointer)?.typeName ?? "nothing")", at: pointer)
+            return nil
+        }
+        guard let name = manifest.string(pointer + "/behaviour", required: true) else { return nil }
+        let keys: Set<String>
+        let behaviour: (any OperationBehaviour)?
+        switch name {
+        case "echo": (keys, behaviour) = ([], EchoBehaviour())
+        case "void": (keys, behaviour) = ([], VoidBehaviour())
+        case "throwType": (keys, behaviour) = ([], ThrowTypeBehaviour())
+        case "template": (keys, behaviour) = (["response", "text", "contentType", "headers"], template(at: pointer))
+        case "rawBody": (keys, behaviour) = (["contentType", "headers"], RawBodyBehaviour(contentType: manifest.string(pointer + "/contentType").map(TemplateString.init), headers: headers(at: pointer + "/headers")))
+        case "error": (keys, behaviour) = (["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer))
+        case "validate": (keys, behaviour) = (["rules", "then"], validate(at: pointer, for: operation))
+        case "upload": (keys, behaviour) = (["format", "texts", "requiredFile"], upload(at: pointer))
+        default:
+            manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
+            return nil
+        }
+        manifest.rejectUnknownKeys(at: pointer, allowed: Self.commonKeys.union(keys))
+        return behaviour
+    }
+
+    /// `"servicestack-text"` or `"system-text-json"`.
+    func dialect(at pointer: String) -> SerializerSettings.Dialect? {
+        switch manifest.string(pointer) {
+        case nil: return nil
+        case "servicestack-text"?: return .serviceStackText
+        case "system-text-json"?: return .systemTextJson
+        case let other?:
+            manifest.report("unknown serializer '\(other)' (expected servicestack-text or system-text-json)", at: pointer)
+            return nil
+        }
+    }
+
+    private func template(at pointer: String) -> (any OperationBehaviour)? {
+        let headers = headers(at: pointer + "/headers")
+        if let text = manifest.string(pointer + "/text") {
+            let contentType = manifest.string(pointer + "/contentType") ?? MediaType.text
+            return TemplateBehaviour(output: .text(TemplateString(text), contentType: contentType), headers: headers)
+        }
+        guard let response = manifest.value(at: pointer + "/response") else {
+            manifest.report("a template needs a 'response' (JSON) or a 'text'", at: pointer)
+            return nil
+        }
+        return TemplateBehaviour(output: .json(ResponseTemplate(json: response)), headers: headers)
+    }
+
+    private func headers(at pointer: String) -> [(name: String, value: TemplateString)] {
+        manifest.stringMap(pointer).map { (name: $0.0, value: TemplateString($0.1)) }
+    }
+
+    private func error(at pointer: String) -> (any OperationBehaviour)? {
+        let exception = manifest.string(pointer + "/exception") ?? "HttpError"
+        let status = manifest.value(at: pointer + "/status").map { $0.intValue.map(String.init) ?? $0.stringValue ?? "" } ?? (exception == "HttpError" ? "500" : "")
+        var fieldErrors: [FieldError] = []
+        for index in manifest.array(pointer + "/errors").indices {
+            let at = pointer + "/errors/\(index)"
+            manifest.rejectUnknownKeys(at: at, allowed: ["errorCode", "fieldName", "message"])
+            guard let code = manifest.string(at + "/errorCode", required: true), let field = manifest.string(at + "/fieldName", required: true),
+                  let message = manifest.string(at + "/message", required: true) else { continue }
+            fieldErrors.append(FieldError(errorCode: code, fieldName: field, message: message))
+        }
+        return ErrorBehaviour(
+            exception: exception,
+            status: TemplateString(status),
+            errorCode: manifest.string(pointer + "/errorCode").map(TemplateString.init),
+            message: TemplateString(manifest.string(pointer + "/message") ?? exception),
+            fieldErrors: fieldErrors,
+            returnsStatus: flag(pointer + "/returns") ?? false,
+            omitsStackTrace: !(flag(pointer + "/stackTrace") ?? true)
+        )
+    }
+
+    private func validate(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
+        var rules: [ValidationRule] = []
+        let properties = Set(operation.request.properties.map { $0.name.lowercased() })
+        for index in manifest.array(pointer + "/rules").indices {
+            let at = pointer + "/rules/\(index)"
+            manifest.rejectUnknownKeys(at: at, allowed: ["property", "rule", "from", "to", "value", "min", "max", "pattern", "message", "errorCode"])
+            guard let property = manifest.string(at + "/property", required: true), let ruleName = manifest.string(at + "/rule", required: true) else { continue }
+            if !properties.contains(property.lowercased()) {
+                manifest.report("\(operation.name) has no property '\(property)'", at: at + "/property")
+            }
+            guard let check = check(named: ruleName, at: at) else { continue }
+            rules.append(ValidationRule(property: property, check: check, message: manifest.string(at + "/message"), errorCode: manifest.string(at + "/errorCode")))
+        }
+        var then: any OperationBehaviour = EchoBehaviour()
+        if manifest.value(at: pointer + "/then") != nil {
+            guard let next = behaviour(at: pointer + "/then", for: operation) else { return nil }
+            then = next
+        }
+        return ValidateBehaviour(rules: rules, then: then)
+    }
+
+    private func check(named name: String, at pointer: String) -> ValidationRule.Check? {
+        func number(_ key: String) -> Double? {
+            guard let value = manifest.value(at: pointer + "/" + key) else {
+                manifest.report("rule '\(name)' needs '\(key)'", at: pointer)
+                return nil
+            }
+            guard case .number(let number) = value else {
+                manifest.report("expected a number, found \(value.typeName)", at: pointer + "/" + key)
+                return nil
+            }
+            return number.doubleValue
+        }
+        func text(_ key: String) -> String? { manifest.string(pointer + "/" + key, required: true) }
+        switch name {
+        case "NotEmpty": return .notEmpty
+        case "NotNull": return .notNull
+        case "Empty": return .empty
+        case "Null": return .null
+        case "Email": return .email
+        case "InclusiveBetween": return number("from").flatMap { from in number("to").map { .inclusiveBetween(from: from, to: $0) } }
+        case "ExclusiveBetween": return number("from").flatMap { from in number("to").map { .exclusiveBetween(from: from, to: $0) } }
+        case "GreaterThan": return number("value").map { .greaterThan($0) }
+        case "GreaterThanOrEqual": return number("value").map { .greaterThanOrEqual($0) }
+        case "LessThan": return number("value").map { .lessThan($0) }
+        case "LessThanOrEqual": return number("value").map { .lessThanOrEqual($0) }
+        case "Equal": return text("value").map { .equal($0) }
+        case "NotEqual": return text("value").map { .notEqual($0) }
+        case "Length": return number("min").flatMap { min in number("max").map { .length(min: Int(min), max: Int($0)) } }
+        case "MinimumLength": return number("min").map { .minimumLength(Int($0)) }
+        case "MaximumLength": return number("max").map { .maximumLength(Int($0)) }
+        case "Matches":
+            guard let pattern = text("pattern") else { return nil }
+            if (try? Regex(pattern)) == nil { manifest.report("'\(pattern)' is not a valid regular expression", at: pointer + "/pattern") }
+            return .matches(pattern)
+        default:
+            manifest.report("unknown rule '\(name)' (expected one of: \(ValidationRule.Check.names.joined(separator: ", ")))", at: pointer + "/rule")
+            return nil
+        }
+    }
+
+    private func upload(at pointer: String) -> (any OperationBehaviour)? {
+        let requiredFile = manifest.string(pointer + "/requiredFile")
+        switch manifest.string(pointer + "/format", required: true) {
+        case "speechToText"?: return UploadBehaviour(format: .speechToText, requiredFile: requiredFile ?? "Audio")
+        case "transcript"?:
+            let texts = manifest.array(pointer + "/texts").compactMap(\.stringValue)
+            if texts.isEmpty { manifest.report("a transcript needs 'texts': a non-empty array of strings", at: pointer) }
+            return UploadBehaviour(format: .transcript(texts), requiredFile: requiredFile)
+        case "fileList"?: return UploadBehaviour(format: .fileList, requiredFile: requiredFile)
+        case "echo"?: return UploadBehaviour(format: .echo, requiredFile: requiredFile)
+        case let other?:
+            manifest.report("unknown upload format '\(other)' (expected speechToText, transcript, fileList or echo)", at: pointer + "/format")
+            return nil
+        case nil: return nil
+        }
+    }
+
+    private func flag(_ pointer: String) -> Bool? {
+        guard let value = manifest.value(at: pointer) else { return nil }
+        guard let flag = value.boolValue else {
+            manifest.report("expected true or false, found \(value.typeName)", at: pointer)
+            return nil
+        }
+        return flag
+    }
+}

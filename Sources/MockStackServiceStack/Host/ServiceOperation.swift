@@ -1,0 +1,60 @@
+/// An operation ready to serve: its metadata, resolved request and return types, the type that
+/// wraps its errors, and the behaviour the manifest gave it.
+public struct ServiceOperation: Sendable {
+    public let metadata: MetadataOperation
+    public let requestType: ObjectShape
+    /// How a successful result is written; `nil` for void operations (204).
+    public let returnShape: ValueShape?
+    /// The DTO an error is written in (spec §5): `{Op}Response`, else the return type when it
+    /// has a `ResponseStatus`, else `ErrorResponse`.
+    public let errorWrapper: ValueShape
+    public let behaviour: any OperationBehaviour
+    /// The serializer the host uses for this operation's responses.
+    public let dialect: SerializerSettings.Dialect
+    /// The C# service class, named in "Could not find method" errors and stack traces.
+    public let serviceClass: String
+    /// Verbs the service implements (`ANY` for `Any(…)`), upper-cased.
+    public let actions: Set<String>
+
+    public var name: String { metadata.name }
+
+    public init(metadata: MetadataOperation, catalog: TypeCatalog, behaviour: any OperationBehaviour,
+                dialect: SerializerSettings.Dialect, serviceClass: String) {
+        self.metadata = metadata
+        self.behaviour = behaviour
+        self.dialect = dialect
+        self.serviceClass = serviceClass
+        actions = Set(metadata.actions)
+        requestType = catalog.object(named: metadata.request.name) ?? ObjectShape(reference: .named(metadata.request.name, []), properties: [])
+
+        let returnShape: ValueShape?
+        if metadata.returnsVoid || metadata.request.implements("IReturnVoid") {
+            returnShape = nil
+        } else if let returnType = metadata.returnType {
+            returnShape = catalog.shape(of: returnType.reference)
+        } else if let response = metadata.response {
+            returnShape = catalog.shape(of: response.reference)
+        } else {
+            returnShape = .any
+        }
+        self.returnShape = returnShape
+
+        let conventional = TypeReference.named(metadata.name + "Response", [])
+        if catalog.object(conventional) != nil {
+            errorWrapper = .object(conventional)
+        } else if case .object(let reference)? = returnShape, catalog.object(reference)?.responseStatusProperty != nil {
+            errorWrapper = .object(reference)
+        } else {
+            errorWrapper = .object(.named("ErrorResponse", []))
+        }
+    }
+
+    /// Whether the service has a method for `verb` (or an `Any` method).
+    public func implements(_ verb: String) -> Bool {
+        actions.contains("ANY") || actions.contains(verb)
+    }
+}
+
+extension MetadataType {
+    var reference: TypeReference { TypeReference(type: name, genericArgs: genericArgs) }
+}

@@ -1,0 +1,178 @@
+public import MockStackCore
+
+/// An emulated ServiceStack server (test.servicestack.net, AI Server, or a user's own), driven
+/// by its `/types/metadata` document: routes and DTOs come from the metadata, what each
+/// operation does from the behaviour its manifest names.
+public struct ServiceStackApp: MockApp {
+    public let name: String
+    public let mount: String
+    public var kind: String { ServiceStackAppKind.kindName }
+    public let context: AppContext
+    public let metadata: MetadataTypes
+    private let router: OperationRouter
+    private let operations: [String: ServiceOperation]
+    private let sessions: (any SessionResolver)?
+    private let apiKeys: APIKeyPolicy?
+
+    public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
+                sessions: (any SessionResolver)? = nil, apiKeys: APIKeyPolicy? = nil) {
+        self.name = name
+        self.mount = mount
+        self.metadata = metadata
+        self.context = context
+        self.sessions = sessions
+        self.apiKeys = apiKeys
+        self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
+    }
+
+    public var routes: [RouteDescription] {
+        metadata.operations.flatMap { operation -> [RouteDescription] in
+            let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
+            return [RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")]
+                + operation.routes.map { RouteDescription(name: operation.name, methods: $0.verbs.isEmpty ? verbs : $0.verbs, path: $0.path) }
+        }
+    }
+
+    public func operation(named name: String) -> ServiceOperation? { operations[name] }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let now = context.host.clock()
+        let errors = ErrorRenderer(context: context)
+        let input: RequestInput
+        do {
+            input = try RequestInput(request, limits: context.host.limits)
+        } catch {
+            return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
+        }
+        let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
+        // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
+        let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override") ?? request.method.rawValue).uppercased()
+
+        let match: OperationRouter.Match
+        switch router.route(path: request.path, verb: verb) {
+        case .notFound:
+            // test.servicestack.net answers non-ServiceStack paths with a bare 404 (Derived from source).
+            return HTTPResponse(status: 404)
+        case .unknownOperation:
+            return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+        case .operation(let found):
+            match = found
+        }
+        guard let operation = operations[match.operation] else { return HTTPResponse(status: 404) }
+
+        let session = sessions?.session(for: request)
+        switch refusal(of: operation, session: session, request: request) {
+        case nil: break
+        case .unauthenticated?: return HTTPResponse(status: 401)
+        case .error(let error)?: return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+        }
+
+        let binder = RequestBinder(coercion: context.coercion)
+        let requests: [DTOObject]
+        do {
+            requests = match.isBatch
+                ? try binder.bindBatch(input, to: operation.requestType, operation: operation.name)
+                : [try binder.bind(input, pathVariables: match.pathVariables, to: operation.requestType, operation: operation.name)]
+        } catch {
+            return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+        }
+
+        var results: [ServiceResult] = []
+        for (index, dto) in requests.enumerated() {
+            do throws(ServiceError) {
+                guard operation.implements(verb) else {
+                    let method = verb.prefix(1) + verb.dropFirst().lowercased()
+                    throw ServiceError(.notImplemented, "Could not find method named \(method)(\(operation.name)) or Any(\(operation.name)) on Service \(operation.serviceClass)")
+                }
+                let call = ServiceCall(operation: operation, request: dto, http: request, input: input, verb: verb,
+                                       session: session, now: now, context: context)
+                results.append(try operation.behaviour.perform(call))
+            } catch {
+                var response = errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
+                if match.isBatch { response.headers.set("X-AutoBatch-Completed", String(index)) }
+                return response
+            }
+        }
+        if match.isOneWay { return HTTPResponse(status: 204) }
+        if match.isBatch { return batchResponse(results, operation: operation, jsconfig: jsconfig) }
+        return render(results[0], operation: operation, jsconfig: jsconfig)
+    }
+
+    /// Why a caller may not invoke an operation.
+    private enum Refusal {
+        /// `[Authenticate]` without a session: a bare 401, no body (spec §8).
+        case unauthenticated
+        case error(ServiceError)
+    }
+
+    private func refusal(of operation: ServiceOperation, session: AuthSession?, request: HTTPRequest) -> Refusal? {
+        if operation.metadata.requiresApiKey, let apiKeys, !apiKeys.accepts(request) {
+            return .error(.http(401, "Invalid API Key"))
+        }
+        let roles = operation.metadata.requiredRoles
+        if operation.metadata.requiresAuth || !roles.isEmpty {
+            guard let session else { return .unauthenticated }
+            // ServiceStack lets the Admin role through every role check.
+            if !session.roles.contains("Admin"), roles.contains(where: { !session.roles.contains($0) }) {
+                return .error(.http(403, "Invalid Role"))
+            }
+        }
+        return nil
+    }
+
+    private func render(_ result: ServiceResult, operation: ServiceOperation, jsconfig: String?) -> HTTPResponse {
+        switch result.body {
+        case .empty:
+            return HTTPResponse(status: result.status == 200 ? 204 : result.status, headers: result.headers)
+        case .response(let response):
+            return response
+        case .raw(let bytes, let contentType):
+            var headers = result.headers
+            headers.set("Content-Type", contentType)
+            return HTTPResponse(status: result.status, headers: headers, body: bytes)
+        case .dto(let value):
+            guard !value.isNull else { return HTTPResponse(status: 204, headers: result.headers) }
+            let writer = context.writer(operation.dialect, jsconfig: jsconfig)
+            return .json(result.status, bytes: writer.bytes(value, as: result.shape ?? operation.returnShape ?? .any), headers: result.headers)
+        }
+    }
+
+    /// `POST /api/{Op}[]`: the responses as one array, in order, with `X-AutoBatch-Completed`.
+    private func batchResponse(_ results: [ServiceResult], operation: ServiceOperation, jsconfig: String?) -> HTTPResponse {
+        let headers: HTTPHeaders = ["X-AutoBatch-Completed": String(results.count)]
+        let values = results.compactMap { result -> DTOValue? in
+            if case .dto(let value) = result.body { return value }
+            return nil
+        }
+        guard let shape = operation.returnShape, values.count == results.count else {
+            return HTTPResponse(status: 204, headers: headers)
+        }
+        let writer = context.writer(operation.dialect, jsconfig: jsconfig)
+        return .json(200, bytes: writer.bytes(.list(values), as: .list(shape)), headers: headers)
+    }
+}
+
+/// Finds the authenticated user of a request (bearer JWT, `ss-tok` cookie, …).
+public protocol SessionResolver: Sendable {
+    func session(for request: HTTPRequest) -> AuthSession?
+}
+
+/// Which API keys an app with `[ValidateApiKey]` operations accepts (AI Server, spec §8).
+public struct APIKeyPolicy: Sendable {
+    /// Keys accepted exactly.
+    public var keys: Set<String>
+    /// Accept any non-empty bearer key: test runs pass arbitrary keys (Mock choice).
+    public var acceptAny: Bool
+
+    public init(keys: Set<String>, acceptAny: Bool) {
+        self.keys = keys
+        self.acceptAny = acceptAny
+    }
+
+    func accepts(_ request: HTTPRequest) -> Bool {
+        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("bearer ") else { return false }
+        let key = authorization.dropFirst(7).trimmingASCIISpace()
+        return !key.isEmpty && (acceptAny || keys.contains(String(key)))
+    }
+}

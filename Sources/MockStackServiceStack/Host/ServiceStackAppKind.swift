@@ -1,0 +1,91 @@
+public import MockStackCore
+
+/// Builds ``ServiceStackApp``s from manifests with `"kind": "servicestack"`:
+///
+/// ```json
+/// {
+///   "kind": "servicestack",
+///   "metadata": "metadata.json",
+///   "host": { "serializer": "servicestack-text", "debugMode": true },
+///   "operations": { "Hello": { "behaviour": "template", "response": { "result": "Hello, {Name}!" } } }
+/// }
+/// ```
+///
+/// `metadata` is the server's `/types/metadata` document; every operation it declares is
+/// served. Operations the manifest does not name echo their request (or answer 204 when void).
+public struct ServiceStackAppKind: AppKind {
+    public static let kindName = "servicestack"
+    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields"]
+
+    /// Replaces the wall clock of every app built (tests pin dates with it).
+    public var clock: (@Sendable () -> DateTimeValue)?
+
+    public init(clock: (@Sendable () -> DateTimeValue)? = nil) {
+        self.clock = clock
+    }
+
+    public var name: String { Self.kindName }
+    public var manifestKeys: Set<String> { ["metadata", "host", "operations"] }
+
+    public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
+        guard let metadata = readMetadata(manifest) else { return nil }
+        let host = readHost(manifest)
+        let context = AppContext(catalog: TypeCatalog(metadata: metadata), host: host)
+        manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
+        if let value = manifest.value(at: "/operations"), value.objectValue == nil {
+            manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
+        }
+        let reader = BehaviourReader(manifest: manifest)
+        var operations: [ServiceOperation] = []
+        for operation in metadata.operations {
+            let pointer = JSONPointer.appending(operation.name, to: "/operations")
+            let configured = manifest.value(at: pointer) != nil
+            let behaviour = configured ? reader.behaviour(at: pointer, for: operation) : nil
+            let fallback: any OperationBehaviour = operation.returnsVoid || operation.request.implements("IReturnVoid") ? VoidBehaviour() : EchoBehaviour()
+            let dialect = configured ? reader.dialect(at: pointer + "/serializer") ?? host.dialect : host.dialect
+            let serviceClass = (configured ? manifest.string(pointer + "/service") : nil) ?? host.serviceClass
+            operations.append(ServiceOperation(metadata: operation, catalog: context.catalog, behaviour: behaviour ?? fallback,
+                                               dialect: dialect, serviceClass: serviceClass))
+        }
+        var apiKeys: APIKeyPolicy?
+        if manifest.value(at: "/host/apiKeys") != nil {
+            manifest.rejectUnknownKeys(at: "/host/apiKeys", allowed: ["keys", "acceptAny"])
+            let keys = manifest.array("/host/apiKeys/keys").compactMap(\.stringValue)
+            apiKeys = APIKeyPolicy(keys: Set(keys), acceptAny: manifest.value(at: "/host/apiKeys/acceptAny")?.boolValue ?? false)
+        } else if metadata.operations.contains(where: \.requiresApiKey) {
+            apiKeys = APIKeyPolicy(keys: [], acceptAny: true)
+        }
+        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys)
+    }
+
+    private func readMetadata(_ manifest: ManifestReader) -> MetadataTypes? {
+        guard let fileName = manifest.string("/metadata", required: true),
+              let file = manifest.appFile(named: fileName, at: "/metadata") else { return nil }
+        let document: JSONParser.Document
+        do {
+            document = try JSONParser().parse(file.bytes, recordPositions: true)
+        } catch {
+            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            return nil
+        }
+        do {
+            return try MetadataTypes(json: document.root)
+        } catch {
+            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: document.position(of: error.pointer), pointer: error.pointer, message: error.message))
+            return nil
+        }
+    }
+
+    private func readHost(_ manifest: ManifestReader) -> HostSettings {
+        manifest.rejectUnknownKeys(at: "/host", allowed: Self.hostKeys)
+        var host = HostSettings()
+        if let dialect = BehaviourReader(manifest: manifest).dialect(at: "/host/serializer") { host.dialect = dialect }
+        if let debug = manifest.value(at: "/host/debugMode") {
+            if let flag = debug.boolValue { host.debugMode = flag } else { manifest.report("expected true or false, found \(debug.typeName)", at: "/host/debugMode") }
+        }
+        if let serviceClass = manifest.string("/host/serviceClass") { host.serviceClass = serviceClass }
+        if let maximum = manifest.int("/host/maximumFields", in: 1...1_000_000) { host.limits.maximumFields = maximum }
+        if let clock { host.clock = clock }
+        return host
+    }
+}

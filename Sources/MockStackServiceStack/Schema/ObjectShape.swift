@@ -1,0 +1,79 @@
+import MockStackCore
+
+/// A DTO class resolved for binding and writing: every property, inherited ones first, with
+/// its shape and the key spellings the serializers use.
+public struct ObjectShape: Sendable {
+    /// The type as referenced (`HelloResponse`, `QueryResponse<TechnologyView>`).
+    public let reference: TypeReference
+    public let properties: [PropertyShape]
+    /// Lower-cased name (and DataMember name) → index into ``properties``.
+    private let indexByLowercasedName: [String: Int]
+
+    init(reference: TypeReference, properties: [PropertyShape]) {
+        self.reference = reference
+        self.properties = properties
+        var index: [String: Int] = [:]
+        for (position, property) in properties.enumerated() {
+            index[property.name.lowercased()] = index[property.name.lowercased()] ?? position
+            if let alias = property.dataMemberName?.lowercased() { index[alias] = index[alias] ?? position }
+        }
+        indexByLowercasedName = index
+    }
+
+    /// The property a client-sent name means, compared case-insensitively (spec §3).
+    public func property(named name: some StringProtocol) -> PropertyShape? {
+        indexByLowercasedName[name.lowercased()].map { properties[$0] }
+    }
+
+    /// The `ResponseStatus` property, if the type has one (it can then wrap an error).
+    public var responseStatusProperty: PropertyShape? {
+        properties.first { $0.shape == .responseStatus }
+    }
+
+    /// A property declared as a `Stream`: the DTO takes the raw body.
+    public var takesRawBody: Bool {
+        properties.contains { $0.shape == .stream }
+    }
+}
+
+/// One property of a resolved DTO.
+public struct PropertyShape: Sendable {
+    /// The C# name (`VendorName`).
+    public let name: String
+    /// The name in camelCase (`vendorName`), as both ServiceStack serializers write it.
+    public let camelCaseName: String
+    /// `[DataMember(Name=…)]`, written verbatim whatever the casing.
+    public let dataMemberName: String?
+    public let shape: ValueShape
+
+    init(name: String, dataMemberName: String?, shape: ValueShape) {
+        self.name = name
+        self.dataMemberName = dataMemberName
+        self.shape = shape
+        camelCaseName = Self.camelCase(name)
+    }
+
+    /// System.Text.Json's camel-casing, which ServiceStack.Text's agrees with for DTO names:
+    /// leading capitals are lowered up to the last one before a lower-case letter
+    /// (`UInt` → `uInt`, `ID` → `id`, `URLPath` → `urlPath`).
+    static func camelCase(_ name: String) -> String {
+        var scalars = Array(name.unicodeScalars)
+        guard let first = scalars.first, first.properties.isUppercase else { return name }
+        for index in scalars.indices {
+            if index == 1, !scalars[index].properties.isUppercase { break }
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if index > 0, let next, !next.properties.isUppercase {
+                if next == " " { scalars[index] = lower(scalars[index]) }
+                break
+            }
+            scalars[index] = lower(scalars[index])
+        }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+
+    private static func lower(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar
+    }
+}

@@ -1,0 +1,162 @@
+import MockStackCore
+
+/// Every DTO of an app resolved once at load: .NET type names mapped to ``ValueShape``s,
+/// inheritance flattened (base properties first), generic types instantiated with their
+/// arguments (``QueryResponse`1`` of `TechnologyView`).
+public struct TypeCatalog: Sendable {
+    /// Declared types by name as metadata spells it (with the arity suffix for generic ones).
+    private let definitions: [String: MetadataType]
+    private let objects: [TypeReference: ObjectShape]
+
+    public init(metadata: MetadataTypes) {
+        var definitions: [String: MetadataType] = [:]
+        for type in metadata.types { definitions[type.name] = definitions[type.name] ?? type }
+        for operation in metadata.operations {
+            for type in [operation.request] + (operation.response.map { [$0] } ?? []) {
+                definitions[type.name] = definitions[type.name] ?? type
+            }
+        }
+        self.definitions = definitions
+
+        var builder = Builder(definitions: definitions)
+        for type in definitions.values where type.genericArgs.isEmpty && !type.isEnum && !type.isInterface {
+            builder.require(.named(type.name, []))
+        }
+        for operation in metadata.operations {
+            if let returnType = operation.returnType { _ = builder.shape(of: returnType.reference, substituting: [:]) }
+        }
+        objects = builder.finish()
+    }
+
+    /// The shape of a type reference (`Int32`, `List<Poco>`, `HelloResponse`).
+    public func shape(of reference: TypeReference) -> ValueShape {
+        var builder = Builder(definitions: definitions)
+        return builder.shape(of: reference, substituting: [:])
+    }
+
+    /// The resolved class a reference names, when the metadata describes it.
+    public func object(_ reference: TypeReference) -> ObjectShape? {
+        objects[reference]
+    }
+
+    /// The resolved class with this (non-generic) name.
+    public func object(named name: String) -> ObjectShape? {
+        objects[.named(name, [])]
+    }
+
+    /// Whether the metadata declares a type with this name.
+    public func declares(_ name: String) -> Bool { definitions[name] != nil }
+
+    /// Resolution work: shapes for references, object types reached from them on a worklist.
+    private struct Builder {
+        let definitions: [String: MetadataType]
+        var resolved: [TypeReference: ObjectShape] = [:]
+        var pending: [TypeReference] = []
+        var queued: Set<TypeReference> = []
+
+        init(definitions: [String: MetadataType]) { self.definitions = definitions }
+
+        mutating func require(_ reference: TypeReference) {
+            if queued.insert(reference).inserted { pending.append(reference) }
+        }
+
+        mutating func finish() -> [TypeReference: ObjectShape] {
+            while let next = pending.popLast() {
+                if let object = makeObject(next) { resolved[next] = object }
+            }
+            return resolved
+        }
+
+        func definition(_ name: String, arity: Int) -> MetadataType? {
+            arity == 0 ? definitions[name] : definitions["\(name)`\(arity)"] ?? definitions[name]
+        }
+
+        mutating func makeObject(_ reference: TypeReference) -> ObjectShape? {
+            guard let properties = properties(of: reference, depth: 0) else { return nil }
+            return ObjectShape(reference: reference, properties: properties)
+        }
+
+        /// Properties of a class, its bases' first; nil when the metadata does not declare it.
+        mutating func properties(of reference: TypeReference, depth: Int) -> [PropertyShape]? {
+            guard depth < 32, case .named(let name, let arguments) = reference,
+                  let type = definition(name, arity: arguments.count), !type.isEnum else { return nil }
+            let parameters = Dictionary(zip(type.genericArgs, arguments), uniquingKeysWith: { first, _ in first })
+            var result: [PropertyShape] = []
+            if let base = type.inherits {
+                let baseReference = Self.substitute(base.reference, parameters)
+                result += properties(of: baseReference, depth: depth + 1) ?? []
+            }
+            for property in type.properties {
+                let shape = shape(of: property.type, substituting: parameters)
+                let dataMemberName = property.json["dataMember"]?["name"]?.stringValue
+                let own = PropertyShape(name: property.name, dataMemberName: dataMemberName, shape: shape)
+                // A redeclared (`new`) property replaces the inherited one in place.
+                if let existing = result.firstIndex(where: { $0.name == property.name }) {
+                    result[existing] = own
+                } else {
+                    result.append(own)
+                }
+            }
+            return result
+        }
+
+        static func substitute(_ reference: TypeReference, _ parameters: [String: TypeReference]) -> TypeReference {
+            guard !parameters.isEmpty else { return reference }
+            switch reference {
+            case .array(let element): return .array(substitute(element, parameters))
+            case .named(let name, let arguments):
+                if arguments.isEmpty, let replacement = parameters[name] { return replacement }
+                return .named(name, arguments.map { substitute($0, parameters) })
+            }
+        }
+
+        mutating func shape(of reference: TypeReference, substituting parameters: [String: TypeReference]) -> ValueShape {
+            let reference = Self.substitute(reference, parameters)
+            switch reference {
+            case .array(.named("Byte", [])): return .bytes
+            case .array(let element): return .list(shape(of: element, substituting: [:]))
+            case .named(let name, let arguments):
+                let first = arguments.first.map { shape(of: $0, substituting: [:]) } ?? .any
+                let second = arguments.count > 1 ? shape(of: arguments[1], substituting: [:]) : .any
+                if let scalar = Self.scalars[name] { return scalar }
+                switch name {
+                case "Nullable": return .nullable(first)
+                case _ where Self.listNames.contains(name): return .list(first)
+                case _ where Self.mapNames.contains(name): return arguments.count == 2 ? .map(key: first, value: second) : .map(key: .string, value: .any)
+                case "KeyValuePair": return .keyValuePair(key: first, value: second)
+                default: break
+                }
+                guard let type = definition(name, arity: arguments.count) else { return .any }
+                if type.isEnum {
+                    let names = type.enumNames
+                    return .enumeration(EnumShape(name: name, names: names, values: type.enumValues, isInt: type.isEnumInt))
+                }
+                if type.isInterface { return .any }
+                require(reference)
+                return .object(reference)
+            }
+        }
+
+        static let scalars: [String: ValueShape] = {
+            var table: [String: ValueShape] = [
+                "String": .string, "Char": .char, "Boolean": .bool, "Guid": .guid,
+                "DateTime": .dateTime, "DateOnly": .dateTime, "DateTimeOffset": .dateTimeOffset,
+                "TimeSpan": .timeSpan, "TimeOnly": .timeSpan,
+                "ResponseStatus": .responseStatus, "Object": .any, "Stream": .stream,
+            ]
+            for kind in [NumberKind.byte, .sbyte, .int16, .uint16, .int32, .uint32, .int64, .uint64, .single, .double, .decimal] {
+                table[kind.rawValue] = .number(kind)
+            }
+            return table
+        }()
+
+        static let listNames: Set<String> = [
+            "List", "IList", "ICollection", "IEnumerable", "IReadOnlyList", "IReadOnlyCollection",
+            "HashSet", "ISet", "SortedSet", "Collection", "Queue", "Stack", "ArrayOfString", "ArrayOfInt",
+        ]
+        static let mapNames: Set<String> = [
+            "Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary",
+            "SortedList", "NameValueCollection",
+        ]
+    }
+}

@@ -1,0 +1,190 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MockStackCore
+
+/// Writes ``DTOValue``s as the emulated host's JSON (spec §4): keys in declaration order, base
+/// class first, camelCase (or PascalCase in a `jsconfig` scope); nulls left out; value-type
+/// defaults written; enums by name; dates, Guids and escaping in the host's dialect.
+public struct DTOWriter: Sendable {
+    public let catalog: TypeCatalog
+    public let settings: SerializerSettings
+
+    public init(catalog: TypeCatalog, settings: SerializerSettings) {
+        self.catalog = catalog
+        self.settings = settings
+    }
+
+    /// The JSON for `value` written as `shape`.
+    public func bytes(_ value: DTOValue, as shape: ValueShape) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        write(value, as: shape, into: &out)
+        return out
+    }
+
+    public func write(_ value: DTOValue, as shape: ValueShape, into out: inout [UInt8]) {
+        switch value {
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number):
+            out.append(contentsOf: number.literal.utf8)
+        case .string(let text):
+            writeString(text, into: &out)
+        case .enumMember(let name):
+            writeString(name, into: &out)
+        case .guid(let hex):
+            writeString(settings.dialect == .systemTextJson ? Self.dashed(hex) : hex, into: &out)
+        case .timeSpan(let span):
+            writeString(span.xsdText, into: &out)
+        case .dateTime(let date):
+            if settings.dates == .wcf {
+                // The `\/` escapes are part of the WCF format, not optional JSON escaping.
+                let text = date.wcfText
+                out.append(contentsOf: "\"\\".utf8)
+                out.append(contentsOf: text.utf8.dropLast())
+                out.append(contentsOf: "\\/\"".utf8)
+            } else {
+                writeString(date.isoText, into: &out)
+            }
+        case .bytes(let bytes, let form):
+            if form == .array && settings.dialect == .serviceStackText {
+                write(.list(bytes.map { .number(JSONNumber(Int($0))) }), as: .list(.number(.byte)), into: &out)
+            } else {
+                writeString(Data(bytes).base64EncodedString(), into: &out)
+            }
+        case .list(let elements):
+            let elementShape: ValueShape = if case .list(let element) = shape.unwrapped { element } else { .any }
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, as: elementShape, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .map(let entries):
+            let valueShape: ValueShape = if case .map(_, let value) = shape.unwrapped { value } else { .any }
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for entry in entries where !(entry.value.isNull && !settings.includeNullValues) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                // Dictionary keys are data, never re-cased.
+                writeString(entry.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(entry.value, as: valueShape, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .object(let object):
+            switch shape.unwrapped {
+            case .responseStatus: writeResponseStatus(object, into: &out)
+            case .keyValuePair(let keyShape, let valueShape):
+                writeMembers([("Key", keyShape), ("Value", valueShape)].map { (name: $0.0, key: key(for: $0.0), shape: $0.1) }, of: object, into: &out)
+            case .object(let reference):
+                if let type = catalog.object(reference) {
+                    var members = type.properties.map { (name: $0.name, key: key(for: $0), shape: $0.shape) }
+                    // Mock choice: an error wrapper without a ResponseStatus property (HelloResponse)
+                    // still carries the status, last, so the client learns what went wrong.
+                    if type.responseStatusProperty == nil, !object["ResponseStatus"].isNull {
+                        members.append((name: "ResponseStatus", key: key(for: "ResponseStatus"), shape: .responseStatus))
+                    }
+                    writeMembers(members, of: object, into: &out)
+                } else {
+                    writeUndeclared(object, into: &out)
+                }
+            default:
+                writeUndeclared(object, into: &out)
+            }
+        case .json(let json):
+            json.encode(into: &out, escaping: settings.escaping)
+        }
+    }
+
+    /// Writes an object's members in the given order, applying the null and default rules.
+    private func writeMembers(_ members: [(name: String, key: String, shape: ValueShape)], of object: DTOObject, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for member in members {
+            var value = object[member.name]
+            if value.isNull {
+                if let fallback = fallback(for: member.shape) {
+                    value = fallback
+                } else if !settings.includeNullValues {
+                    continue
+                }
+            } else if settings.excludeDefaultValues, member.shape.isValueType, value == member.shape.defaultValue {
+                continue
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(value, as: member.shape, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// An object of a type the metadata does not declare (the built-in `ErrorResponse`, say):
+    /// members in the order they were set; a `ResponseStatus` is still one.
+    private func writeUndeclared(_ object: DTOObject, into out: inout [UInt8]) {
+        let members = object.members.map { member in
+            (name: member.name, key: key(for: member.name), shape: member.name == "ResponseStatus" ? ValueShape.responseStatus : .any)
+        }
+        writeMembers(members, of: object, into: &out)
+    }
+
+    /// What an unset property writes instead of being left out: a value type's default, or an
+    /// empty collection in success bodies.
+    private func fallback(for shape: ValueShape) -> DTOValue? {
+        if shape.isValueType {
+            return settings.excludeDefaultValues ? nil : shape.defaultValue
+        }
+        guard settings.emitEmptyCollections else { return nil }
+        switch shape.unwrapped {
+        case .list: return .list([])
+        case .map: return .map([])
+        default: return nil
+        }
+    }
+
+    /// `ResponseStatus` and `ResponseError` (spec §5): `errors` always present, `meta` only when
+    /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
+    private func writeResponseStatus(_ status: DTOObject, into out: inout [UInt8]) {
+        let isFieldError = !status["FieldName"].isNull
+        var members: [(name: String, key: String, shape: ValueShape)] = [("ErrorCode", key(for: "ErrorCode"), .string)]
+        if isFieldError { members.append(("FieldName", key(for: "FieldName"), .string)) }
+        members.append(("Message", key(for: "Message"), .string))
+        if !isFieldError {
+            members.append(("StackTrace", key(for: "StackTrace"), .string))
+            members.append(("Errors", key(for: "Errors"), .list(.responseStatus)))
+        }
+        var object = status
+        if !isFieldError, object["Errors"].isNull { object["Errors"] = .list([]) }
+        // An empty `meta` is unset: left out of error bodies, `{}` in success bodies.
+        if case .map(let entries) = object["Meta"], entries.isEmpty { object["Meta"] = .null }
+        members.append(("Meta", key(for: "Meta"), .map(key: .string, value: .string)))
+        writeMembers(members, of: object, into: &out)
+    }
+
+    private func key(for property: PropertyShape) -> String {
+        if let dataMemberName = property.dataMemberName { return dataMemberName }
+        return settings.casing == .camelCase ? property.camelCaseName : property.name
+    }
+
+    private func key(for name: String) -> String {
+        settings.casing == .camelCase ? PropertyShape.camelCase(name) : name
+    }
+
+    private func writeString(_ text: String, into out: inout [UInt8]) {
+        JSONValue.encodeString(text, into: &out, escaping: settings.escaping)
+    }
+
+    private static func dashed(_ hex: String) -> String {
+        guard hex.utf8.count == 32 else { return hex }
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+}

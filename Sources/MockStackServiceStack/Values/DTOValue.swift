@@ -1,0 +1,107 @@
+public import MockStackCore
+
+/// A value of a request or response DTO, typed the way the .NET property is: what binding
+/// produces from query strings, forms and JSON bodies, what behaviours read and build, and what
+/// the serializer writes in the host's own dialect (WCF or ISO dates, camel or Pascal keys).
+public indirect enum DTOValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// Every numeric type; the literal is already normalised for its .NET type.
+    case number(JSONNumber)
+    /// `String`, `Char`.
+    case string(String)
+    case dateTime(DateTimeValue)
+    case timeSpan(TimeSpanValue)
+    /// A `Guid` as 32 lowercase hex digits.
+    case guid(String)
+    /// `byte[]`, remembering whether it arrived as base64 or as a number array so an echo
+    /// answers in the same form (spec §14).
+    case bytes([UInt8], BytesForm)
+    /// An enum member by name.
+    case enumMember(String)
+    case list([DTOValue])
+    /// A dictionary; keys keep their text and order (they are never re-cased).
+    case map([DTOMapEntry])
+    case object(DTOObject)
+    /// A value of a type the metadata does not describe (`Object`), passed through as JSON.
+    case json(JSONValue)
+
+    public enum BytesForm: Sendable, Equatable {
+        case base64
+        case array
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// The text of a string-like value (strings, enum names, guids), or the literal of a number.
+    public var text: String? {
+        switch self {
+        case .string(let text), .enumMember(let text), .guid(let text): text
+        case .number(let number): number.literal
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
+    public var intValue: Int? {
+        if case .number(let number) = self { return number.intValue }
+        return nil
+    }
+
+    public var objectValue: DTOObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    public var listValue: [DTOValue]? {
+        if case .list(let list) = self { return list }
+        return nil
+    }
+}
+
+/// One entry of a dictionary value.
+public struct DTOMapEntry: Sendable, Equatable {
+    public var key: String
+    public var value: DTOValue
+
+    public init(key: String, value: DTOValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// An instance of a DTO class: the values set on it, by C# property name. Properties never
+/// set read as `null`; the serializer fills in value-type defaults from the type.
+public struct DTOObject: Sendable, Equatable {
+    public private(set) var members: [(name: String, value: DTOValue)]
+
+    public init(_ members: [(name: String, value: DTOValue)] = []) {
+        self.members = members
+    }
+
+    /// The value of a property (exact C# name), `.null` when unset.
+    public subscript(name: String) -> DTOValue {
+        get { members.first { $0.name == name }?.value ?? .null }
+        set {
+            if let index = members.firstIndex(where: { $0.name == name }) {
+                members[index].value = newValue
+            } else {
+                members.append((name, newValue))
+            }
+        }
+    }
+
+    /// The value of a property whose name matches ignoring case (for behaviours configured by
+    /// hand, where `name` and `Name` mean the same).
+    public func value(named name: String) -> DTOValue {
+        if let exact = members.first(where: { $0.name == name }) { return exact.value }
+        return members.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? .null
+    }
+
+    public var isEmpty: Bool { members.isEmpty }
+
+    public static func == (lhs: DTOObject, rhs: DTOObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}

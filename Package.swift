@@ -4,7 +4,7 @@
 // The layers read straight off this manifest (see ../shared/design/architecture.md §6):
 //
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┐
+//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─► MockStackAuth (JWTs: jwt-kit + swift-crypto)
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // JWTs for the emulated servers' auth; HS256 signing through swift-crypto (see MockStackAuth).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,8 +50,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MockStackAuth",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MockStackServiceStack",
-            dependencies: ["MockStackCore"],
+            dependencies: ["MockStackCore", "MockStackAuth"],
             swiftSettings: strictSettings
         ),
         .target(

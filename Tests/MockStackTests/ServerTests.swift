@@ -19,9 +19,11 @@ struct ServerTests {
         #expect(health.text == #"{"status":"ok"}"#)
         let apps = try rawExchange(port: mock.ready.port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n")
         let json = try JSONParser().parse(apps.body).root
-        #expect(json["apps"]?.arrayValue?.first?["name"] == "example")
-        #expect(json["apps"]?.arrayValue?.first?["mount"] == "/example")
-        #expect(json["apps"]?.arrayValue?.first?["routes"]?.arrayValue?.count == 3)
+        let example = json["apps"]?.arrayValue?.first { $0["name"] == "example" }
+        #expect(json["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["ai", "example", "test"])
+        #expect(example?["mount"] == "/example")
+        #expect(example?["kind"] == "static")
+        #expect(example?["routes"]?.arrayValue?.count == 3)
         let post = try rawExchange(port: mock.ready.port, "POST /__mockstack/health HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
         #expect(post.status == 405)
         #expect(post.header("Allow") == "GET, HEAD")
@@ -35,7 +37,7 @@ struct ServerTests {
         defer { mock.stop() }
         let response = try rawExchange(port: mock.ready.port, "GET /examples/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(response.status == 404)
-        #expect(response.text == #"{"status":404,"error":"Not Found","message":"No app is mounted at /examples/hello; mounted: /example, /test"}"#)
+        #expect(response.text == #"{"status":404,"error":"Not Found","message":"No app is mounted at /examples/hello; mounted: /ai, /example, /test"}"#)
     }
 
     @Test func servesFixturesWithETagAnd304() throws {
@@ -92,8 +94,10 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(4) == [
+        #expect(lines.prefix(6) == [
             "APP MOUNT OPERATION VERBS ROUTE",
+            "ai /ai SpeechToText POST /ai/api/SpeechToText",
+            "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
             "example /example hello.json GET /example/hello",
             "example /example widgets.json GET /example/widgets",
             "example /example widget-created.json POST /example/widgets",

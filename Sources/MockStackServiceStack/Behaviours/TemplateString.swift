@@ -1,6 +1,7 @@
 /// A string with `{Name}` placeholders filled from the request: `Hello, {Name}!`,
 /// `{Message|Custom Status Description}` (a fallback when `Message` is null or empty).
-/// Special names: `{@verb}`, `{@pathInfo}`, `{@operation}`, and `{.}` (the current `$each` item).
+/// Special names: `{@verb}`, `{@pathInfo}`, `{@operation}`, the caller's `{@userId}`,
+/// `{@sessionId}`, `{@userName}`, `{@displayName}`, and `{.}` (the current `$each` item).
 public struct TemplateString: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case literal(String)
@@ -84,6 +85,10 @@ struct TemplateScope {
         case "@verb": return .string(call.verb)
         case "@pathInfo": return .string(call.pathInfo)
         case "@operation": return .string(call.operation.name)
+        case "@userId": return call.session.map { .string($0.userAuthId) } ?? .null
+        case "@sessionId": return call.session.map { .string($0.sessionId) } ?? .null
+        case "@userName": return call.session?.userName.map { .string($0) } ?? .null
+        case "@displayName": return call.session?.displayName.map { .string($0) } ?? .null
         default:
             if let item, case .object(let object) = item, name.hasPrefix(".") { return object.value(named: String(name.dropFirst())) }
             return call.request.value(named: name)

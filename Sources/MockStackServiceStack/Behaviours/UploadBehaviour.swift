@@ -41,6 +41,9 @@ public struct UploadBehaviour: OperationBehaviour {
             ]
             return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Results", Self.textOutputs(texts))])))))
         case .transcript(let texts):
+            if call.files.first?.bytes.isEmpty ?? true {
+                throw ServiceError(.exception, "Failed to generate any text outputs")
+            }
             let outputs = Self.textOutputs(texts)
             return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Results", outputs), ("TextOutputs", outputs)])))))
         case .fileList:

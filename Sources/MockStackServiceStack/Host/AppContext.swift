@@ -38,11 +38,14 @@ public struct AppContext: Sendable {
     public let catalog: TypeCatalog
     public let coercion: ValueCoercion
     public let host: HostSettings
+    /// Authentication, for hosts whose manifest configures it.
+    public let auth: AuthService?
 
-    public init(catalog: TypeCatalog, host: HostSettings) {
+    public init(catalog: TypeCatalog, host: HostSettings, auth: AuthService? = nil) {
         self.catalog = catalog
         self.coercion = ValueCoercion(catalog: catalog)
         self.host = host
+        self.auth = auth
     }
 
     /// A writer for `dialect`, with a request's `?jsconfig=` scope applied.
@@ -64,9 +67,12 @@ public struct AuthSession: Sendable, Equatable {
     public var roles: [String]
     public var permissions: [String]
     public var sessionId: String
+    /// The `jti` of the token that authenticated the request, if a token did.
+    public var tokenId: String?
 
     public init(userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
-                firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = [], sessionId: String) {
+                firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = [],
+                sessionId: String, tokenId: String? = nil) {
         self.userAuthId = userAuthId
         self.userName = userName
         self.displayName = displayName
@@ -76,5 +82,6 @@ public struct AuthSession: Sendable, Equatable {
         self.roles = roles
         self.permissions = permissions
         self.sessionId = sessionId
+        self.tokenId = tokenId
     }
 }

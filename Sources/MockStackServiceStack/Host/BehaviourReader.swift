@@ -4,7 +4,8 @@ import MockStackCore
 struct BehaviourReader {
     let manifest: ManifestReader
 
-    static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload"]
+    static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
+                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken"]
     static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
@@ -25,6 +26,11 @@ struct BehaviourReader {
         case "error": (keys, behaviour) = (["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer))
         case "validate": (keys, behaviour) = (["rules", "then"], validate(at: pointer, for: operation))
         case "upload": (keys, behaviour) = (["format", "texts", "requiredFile"], upload(at: pointer))
+        case "authenticate": (keys, behaviour) = ([], AuthenticateBehaviour())
+        case "accessToken": (keys, behaviour) = ([], AccessTokenBehaviour())
+        case "createJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
+        case "createRefreshJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
+        case "invalidateToken": (keys, behaviour) = ([], InvalidateTokenBehaviour())
         default:
             manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
             return nil

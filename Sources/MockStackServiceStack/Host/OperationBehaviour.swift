@@ -9,6 +9,14 @@ public protocol OperationBehaviour: Sendable {
     /// Runs the operation. Throwing a ``ServiceError`` answers as ServiceStack answers a
     /// thrown .NET exception (spec §5).
     func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult
+
+    /// Whether the operation issues tokens (Authenticate, GetAccessToken), and so must still
+    /// run when the request carries an expired or invalid bearer token.
+    var issuesTokens: Bool { get }
+}
+
+extension OperationBehaviour {
+    public var issuesTokens: Bool { false }
 }
 
 /// One invocation of an operation: the bound request and what the service can see of the

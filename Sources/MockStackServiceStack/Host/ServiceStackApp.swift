@@ -11,16 +11,14 @@ public struct ServiceStackApp: MockApp {
     public let metadata: MetadataTypes
     private let router: OperationRouter
     private let operations: [String: ServiceOperation]
-    private let sessions: (any SessionResolver)?
     private let apiKeys: APIKeyPolicy?
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
-                sessions: (any SessionResolver)? = nil, apiKeys: APIKeyPolicy? = nil) {
+                apiKeys: APIKeyPolicy? = nil) {
         self.name = name
         self.mount = mount
         self.metadata = metadata
         self.context = context
-        self.sessions = sessions
         self.apiKeys = apiKeys
         self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
@@ -61,7 +59,16 @@ public struct ServiceStackApp: MockApp {
         }
         guard let operation = operations[match.operation] else { return HTTPResponse(status: 404) }
 
-        let session = sessions?.session(for: request)
+        var session: AuthSession?
+        switch context.auth?.identify(request, now: now) ?? .anonymous {
+        case .anonymous: break
+        case .authenticated(let found): session = found
+        case .rejected(let error):
+            // Expired, invalidated or forged bearer tokens fail every call but those that issue tokens.
+            if !operation.behaviour.issuesTokens {
+                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+            }
+        }
         switch refusal(of: operation, session: session, request: request) {
         case nil: break
         case .unauthenticated?: return HTTPResponse(status: 401)
@@ -151,11 +158,6 @@ public struct ServiceStackApp: MockApp {
         let writer = context.writer(operation.dialect, jsconfig: jsconfig)
         return .json(200, bytes: writer.bytes(.list(values), as: .list(shape)), headers: headers)
     }
-}
-
-/// Finds the authenticated user of a request (bearer JWT, `ss-tok` cookie, …).
-public protocol SessionResolver: Sendable {
-    func session(for request: HTTPRequest) -> AuthSession?
 }
 
 /// Which API keys an app with `[ValidateApiKey]` operations accepts (AI Server, spec §8).

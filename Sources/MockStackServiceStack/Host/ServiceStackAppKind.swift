@@ -25,12 +25,12 @@ public struct ServiceStackAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["metadata", "host", "operations"] }
+    public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         guard let metadata = readMetadata(manifest) else { return nil }
         let host = readHost(manifest)
-        let context = AppContext(catalog: TypeCatalog(metadata: metadata), host: host)
+        let context = AppContext(catalog: TypeCatalog(metadata: metadata), host: host, auth: readAuth(manifest))
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
             manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
@@ -74,6 +74,32 @@ public struct ServiceStackAppKind: AppKind {
             manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: document.position(of: error.pointer), pointer: error.pointer, message: error.message))
             return nil
         }
+    }
+
+    /// `"auth": {"secret": "…", "accessTokenLifetime": 1209600, "refreshTokenLifetime": …,
+    ///  "users": [{"id": "1", "userName": "test", "password": "test", "displayName": …, "email": …,
+    ///  "firstName": …, "lastName": …, "roles": […], "permissions": […]}]}`
+    private func readAuth(_ manifest: ManifestReader) -> AuthService? {
+        guard manifest.value(at: "/auth") != nil else { return nil }
+        manifest.rejectUnknownKeys(at: "/auth", allowed: ["secret", "accessTokenLifetime", "refreshTokenLifetime", "users"])
+        let userKeys: Set<String> = ["id", "userName", "password", "displayName", "email", "firstName", "lastName", "roles", "permissions"]
+        var users: [AuthService.User] = []
+        for index in manifest.array("/auth/users").indices {
+            let at = "/auth/users/\(index)"
+            manifest.rejectUnknownKeys(at: at, allowed: userKeys)
+            guard let id = manifest.string(at + "/id", required: true), let userName = manifest.string(at + "/userName", required: true),
+                  let password = manifest.string(at + "/password", required: true) else { continue }
+            users.append(AuthService.User(
+                id: id, userName: userName, password: password, displayName: manifest.string(at + "/displayName"),
+                email: manifest.string(at + "/email"), firstName: manifest.string(at + "/firstName"), lastName: manifest.string(at + "/lastName"),
+                roles: manifest.array(at + "/roles").compactMap(\.stringValue), permissions: manifest.array(at + "/permissions").compactMap(\.stringValue)))
+        }
+        let day = 86_400
+        return AuthService(
+            users: users,
+            secret: manifest.string("/auth/secret") ?? "mockstack-insecure-test-secret-of-32-bytes",
+            accessTokenLifetime: Int64(manifest.int("/auth/accessTokenLifetime", in: 1...(3650 * day)) ?? 14 * day),
+            refreshTokenLifetime: Int64(manifest.int("/auth/refreshTokenLifetime", in: 1...(3650 * day)) ?? 365 * day))
     }
 
     private func readHost(_ manifest: ManifestReader) -> HostSettings {

@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import JWTKit
+
+/// The claims of the JWTs the emulated servers issue: the registered ones plus the user
+/// facts ServiceStack's JWT provider writes (`name`, `preferred_username`, `email`, `roles`,
+/// `perms`, …). Optional claims are left out of the token when nil.
+public struct TokenClaims: JWTPayload, Equatable {
+    public var subject: SubjectClaim
+    public var issuedAt: IssuedAtClaim
+    public var expiration: ExpirationClaim
+    public var id: IDClaim?
+    public var audience: String?
+    public var issuer: String?
+    public var name: String?
+    public var userName: String?
+    public var email: String?
+    public var givenName: String?
+    public var familyName: String?
+    public var roles: [String]?
+    public var permissions: [String]?
+    /// The session the token was issued for, when it came from an authenticated session.
+    public var sessionId: String?
+
+    enum CodingKeys: String, CodingKey {
+        case subject = "sub", issuedAt = "iat", expiration = "exp", id = "jti", audience = "aud", issuer = "iss"
+        case name, userName = "preferred_username", email, givenName = "given_name", familyName = "family_name"
+        case roles, permissions = "perms", sessionId = "sid"
+    }
+
+    public init(subject: String, issuedAt: Date, expiration: Date, id: String? = nil) {
+        self.subject = SubjectClaim(value: subject)
+        self.issuedAt = IssuedAtClaim(value: issuedAt)
+        self.expiration = ExpirationClaim(value: expiration)
+        self.id = id.map { IDClaim(value: $0) }
+    }
+
+    /// The subject (`sub`): the user's id.
+    public var userId: String { subject.value }
+    /// The token's id (`jti`).
+    public var tokenId: String? { id?.value }
+
+    /// Expiry is checked by ``HS256Tokens/verify(_:at:)`` against the app's clock.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,289 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import MockStackCore
+import MockStackAuth
+import Synchronization
+
+/// The emulated host's authentication (spec §8): the credentials provider over configured
+/// users, HS256 JWT access tokens and `JWTR` refresh tokens (bearer header, `ss-tok` /
+/// `ss-reftok` cookies or `?ss-tok=`), server sessions behind `ss-id`, and invalidation.
+///
+/// State (sessions, invalidated token ids) is behind one lock; it only grows with what tests
+/// do, and ``reset()`` starts it afresh.
+public final class AuthService: Sendable {
+    /// A user the credentials provider knows.
+    public struct User: Sendable, Equatable {
+        public var id: String
+        public var userName: String
+        public var password: String
+        public var displayName: String?
+        public var email: String?
+        public var firstName: String?
+        public var lastName: String?
+        public var roles: [String]
+        public var permissions: [String]
+
+        public init(id: String, userName: String, password: String, displayName: String? = nil, email: String? = nil,
+                    firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = []) {
+            self.id = id
+            self.userName = userName
+            self.password = password
+            self.displayName = displayName
+            self.email = email
+            self.firstName = firstName
+            self.lastName = lastName
+            self.roles = roles
+            self.permissions = permissions
+        }
+    }
+
+    /// Who a request is, as far as its credentials say.
+    public enum Identity: Sendable {
+        case anonymous
+        case authenticated(AuthSession)
+        /// A bearer token that is expired, invalidated or forged: 401 for every operation but
+        /// the ones that issue tokens.
+        case rejected(ServiceError)
+    }
+
+    public let users: [User]
+    /// Access tokens live this long, in seconds, unless a request says otherwise
+    /// (ServiceStack's default: 14 days).
+    public let accessTokenLifetime: Int64
+    /// Refresh tokens live this long, in seconds (ServiceStack's default: 365 days).
+    public let refreshTokenLifetime: Int64
+    let tokens: HS256Tokens
+    private let state = Mutex(State())
+
+    private struct State {
+        var sessions: [String: AuthSession] = [:]
+        var invalidatedTokenIds: Set<String> = []
+    }
+
+    public init(users: [User], secret: String, accessTokenLifetime: Int64 = 14 * 86_400, refreshTokenLifetime: Int64 = 365 * 86_400) {
+        self.users = users
+        self.tokens = HS256Tokens(secret: secret)
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+    }
+
+    // MARK: Who is calling
+
+    /// The identity a request's credentials establish: a bearer token first, then the `ss-tok`
+    /// cookie, the `ss-id` session cookie and the `?ss-tok=` parameter. Invalid cookies are
+    /// ignored, as the real host drops them; an invalid bearer token is refused unless a cookie
+    /// still authenticates the request (the Swift client retries a refreshed call that way).
+    public func identify(_ request: HTTPRequest, now: DateTimeValue) -> Identity {
+        let cookies = Cookies(request.headers)
+        if let bearer = Self.bearerToken(request) {
+            switch session(fromToken: bearer, now: now) {
+            case .success(let session): return .authenticated(session)
+            case .failure(let error):
+                if let fallback = cookieSession(cookies, now: now) { return .authenticated(fallback) }
+                return .rejected(error)
+            }
+        }
+        if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
+        if let queryToken = Self.queryToken(request), case .success(let session) = session(fromToken: queryToken, now: now) {
+            return .authenticated(session)
+        }
+        return .anonymous
+    }
+
+    private func cookieSession(_ cookies: Cookies, now: DateTimeValue) -> AuthSession? {
+        if let token = cookies["ss-tok"], case .success(let session) = session(fromToken: token, now: now) { return session }
+        if let id = cookies["ss-id"] { return state.withLock { $0.sessions[id] } }
+        return nil
+    }
+
+    /// The session an access token (or a refresh token, which ServiceStack also accepts as a
+    /// bearer) stands for.
+    func session(fromToken token: String, now: DateTimeValue) -> Result<AuthSession, ServiceError> {
+        let verified: (claims: TokenClaims, type: String?)
+        do {
+            verified = try tokens.verify(token, at: Self.date(now))
+        } catch {
+            switch error {
+            case .expired: return .failure(Self.tokenError("Token has expired"))
+            case .invalidSignature: return .failure(Self.tokenError("Invalid Signature"))
+            case .malformed: return .failure(Self.tokenError("Illegal base64url string!"))
+            }
+        }
+        let claims = verified.claims
+        if let id = claims.tokenId, state.withLock({ $0.invalidatedTokenIds.contains(id) }) {
+            return .failure(Self.tokenError("Token has been invalidated"))
+        }
+        if verified.type == "JWTR" {
+            let sessionId = claims.sessionId ?? claims.tokenId ?? Self.newId()
+            if let user = users.first(where: { $0.id == claims.userId }) {
+                return .success(session(for: user, sessionId: sessionId, tokenId: claims.tokenId))
+            }
+            return .success(AuthSession(userAuthId: claims.userId, sessionId: sessionId, tokenId: claims.tokenId))
+        }
+        return .success(AuthSession(
+            userAuthId: claims.userId, userName: claims.userName, displayName: claims.name, email: claims.email,
+            firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [],
+            sessionId: claims.sessionId ?? claims.tokenId ?? Self.newId(), tokenId: claims.tokenId
+        ))
+    }
+
+    // MARK: Credentials and sessions
+
+    /// The user with these credentials (user name or email, case-insensitive; password exact).
+    public func user(named name: String, password: String) -> User? {
+        let name = name.lowercased()
+        return users.first { ($0.userName.lowercased() == name || $0.email?.lowercased() == name) && $0.password == password }
+    }
+
+    /// Starts a server session for `user` (the `ss-id` cookie names it).
+    func startSession(for user: User) -> AuthSession {
+        let session = session(for: user, sessionId: Self.newId(), tokenId: nil)
+        state.withLock { $0.sessions[session.sessionId] = session }
+        return session
+    }
+
+    func endSession(_ id: String) {
+        _ = state.withLock { $0.sessions.removeValue(forKey: id) }
+    }
+
+    /// Refuses a token id from now on.
+    func invalidate(tokenId: String) {
+        _ = state.withLock { $0.invalidatedTokenIds.insert(tokenId) }
+    }
+
+    /// Forgets every session and invalidation (the fixture state).
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    private func session(for user: User, sessionId: String, tokenId: String?) -> AuthSession {
+        AuthSession(userAuthId: user.id, userName: user.userName, displayName: user.displayName, email: user.email,
+                    firstName: user.firstName, lastName: user.lastName, roles: user.roles, permissions: user.permissions,
+                    sessionId: sessionId, tokenId: tokenId)
+    }
+
+    // MARK: Tokens
+
+    /// A signed access token for a session, expiring at `expiry` (default: the configured lifetime).
+    func accessToken(for session: AuthSession, now: DateTimeValue, expiry: DateTimeValue? = nil) -> String {
+        var claims = TokenClaims(subject: session.userAuthId, issuedAt: Self.date(now),
+                                 expiration: Self.date(expiry ?? now.adding(seconds: accessTokenLifetime)), id: Self.newId())
+        claims.name = session.displayName
+        claims.userName = session.userName
+        claims.email = session.email
+        claims.givenName = session.firstName
+        claims.familyName = session.lastName
+        claims.roles = session.roles.isEmpty ? nil : session.roles
+        claims.permissions = session.permissions.isEmpty ? nil : session.permissions
+        claims.sessionId = session.sessionId
+        return tokens.sign(claims)
+    }
+
+    /// A signed refresh token (`typ: JWTR`) for a user id.
+    func refreshToken(subject: String, sessionId: String?, now: DateTimeValue, expiry: DateTimeValue? = nil) -> String {
+        var claims = TokenClaims(subject: subject, issuedAt: Self.date(now),
+                                 expiration: Self.date(expiry ?? now.adding(seconds: refreshTokenLifetime)), id: Self.newId())
+        claims.sessionId = sessionId
+        return tokens.sign(claims, type: "JWTR")
+    }
+
+    /// When a refresh token issued now expires.
+    func refreshTokenExpiry(now: DateTimeValue) -> DateTimeValue { now.adding(seconds: refreshTokenLifetime) }
+
+    /// Who a refresh token was issued to.
+    struct RefreshGrant {
+        var userId: String
+        var sessionId: String?
+    }
+
+    /// The grant of a refresh token this host issued, or why it is refused.
+    func refreshGrant(_ token: String, now: DateTimeValue) -> Result<RefreshGrant, ServiceError> {
+        do {
+            let verified = try tokens.verify(token, at: Self.date(now))
+            guard verified.type == "JWTR" else { return .failure(ServiceError(.argument, "Invalid Refresh Token")) }
+            if let id = verified.claims.tokenId, state.withLock({ $0.invalidatedTokenIds.contains(id) }) {
+                return .failure(Self.tokenError("Token has been invalidated"))
+            }
+            return .success(RefreshGrant(userId: verified.claims.userId, sessionId: verified.claims.sessionId))
+        } catch {
+            switch error {
+            case .expired: return .failure(Self.tokenError("Token has expired"))
+            case .invalidSignature: return .failure(Self.tokenError("Invalid Signature"))
+            case .malformed: return .failure(ServiceError(.argument, "Illegal base64url string!"))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func tokenError(_ message: String) -> ServiceError {
+        ServiceError(.custom(fullName: "ServiceStack.TokenException", status: 401), message)
+    }
+
+    static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let authorization = request.headers["Authorization"], authorization.count > 7,
+              authorization.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = authorization.dropFirst(7).trimmingASCIISpace()
+        return token.isEmpty ? nil : String(token)
+    }
+
+    /// `Authorization: Basic base64(user:password)`.
+    static func basicCredentials(_ request: HTTPRequest) -> (userName: String, password: String)? {
+        guard let authorization = request.headers["Authorization"], authorization.count > 6,
+              authorization.prefix(6).lowercased() == "basic ",
+              let decoded = Data(base64Encoded: String(authorization.dropFirst(6).trimmingASCIISpace())) else { return nil }
+        let text = String(decoding: decoded, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    static func queryToken(_ request: HTTPRequest) -> String? {
+        // The parameter's name is Unverified; `ss-tok` mirrors the cookie.
+        guard let query = request.query else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("ss-tok=") {
+            return PercentDecoding.decode(pair.dropFirst(7), plusAsSpace: true)
+        }
+        return nil
+    }
+
+    /// Whole seconds: JWT NumericDates are written as integers.
+    static func date(_ value: DateTimeValue) -> Date {
+        Date(timeIntervalSince1970: Double(value.ticks.floorDivided(by: CivilTime.ticksPerSecond)))
+    }
+
+    /// A random id: 20 letters and digits, as ServiceStack's session ids look.
+    static func newId() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}
+
+extension DateTimeValue {
+    func adding(seconds: Int64) -> DateTimeValue {
+        DateTimeValue(ticks: ticks + seconds * CivilTime.ticksPerSecond, kind: kind)
+    }
+}
+
+/// The cookies of a request's `Cookie` headers.
+struct Cookies {
+    private var values: [(name: String, value: String)] = []
+
+    init(_ headers: HTTPHeaders) {
+        for header in headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                values.append((String(parts[0].trimmingASCIISpace()), String(parts[1].trimmingASCIISpace())))
+            }
+        }
+    }
+
+    /// A non-empty cookie's value.
+    subscript(name: String) -> String? {
+        values.first { $0.name == name }.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

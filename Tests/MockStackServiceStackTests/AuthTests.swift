@@ -1,0 +1,140 @@
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// The test host's authentication flows (spec §8) and AI Server's API key.
+@Suite struct AuthTests {
+    private func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser().parse(response.body).root }
+
+    private func cookies(_ response: HTTPResponse) -> [String: String] {
+        Dictionary(response.headers.values(for: "Set-Cookie").map { line in
+            let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+        }, uniquingKeysWith: { _, last in last })
+    }
+
+    @Test func credentialsSignInSetsTheTokenCookies() throws {
+        let response = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"test"}"#)
+        #expect(response.status == 200)
+        let body = try json(response)
+        #expect(body["userId"] == "1")
+        #expect(body["userName"] == "test")
+        #expect(body["displayName"] == "test DisplayName")
+        #expect(body["roles"] == ["TheRole"])
+        #expect(body["permissions"] == ["ThePermission"])
+        #expect(body["sessionId"]?.stringValue?.isEmpty == false)
+        let set = cookies(response)
+        #expect(Set(set.keys) == ["ss-tok", "ss-reftok", "ss-id", "ss-pid"])
+        #expect(set["ss-tok"] == body["bearerToken"]?.stringValue)
+        #expect(set["ss-reftok"] == body["refreshToken"]?.stringValue)
+        #expect(set["ss-tok"]?.split(separator: ".").count == 3)
+        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.hasSuffix("; Path=/") })
+
+        // The cookies alone authenticate the next call.
+        let cookieHeader = set.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        let secured = TestHost.call(.get, "/api/TestAuth", headers: ["Cookie": cookieHeader])
+        #expect(secured.status == 200)
+        #expect(try json(secured)["userName"] == "test")
+    }
+
+    @Test func basicAuthAndWrongPasswords() throws {
+        let basic = TestHost.call(.post, "/api/Authenticate", json: "{}", headers: ["Authorization": "Basic dGVzdDI6dGVzdDI="])
+        #expect(basic.status == 200)
+        #expect(try json(basic)["userId"] == "2")
+        #expect(try json(basic)["refreshToken"]?.stringValue?.isEmpty == false)
+
+        let wrong = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"nope"}"#)
+        #expect(wrong.status == 401)
+        #expect(wrong.text.hasPrefix(#"{"responseStatus":{"errorCode":"Unauthorized","message":"Invalid Username or Password","stackTrace":"#))
+    }
+
+    @Test func protectedOperationsNeedASessionAndTheRightRole() throws {
+        let anonymous = TestHost.call(.get, "/api/TestAuth")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.reasonPhrase == "Unauthorized")
+        #expect(anonymous.body.isEmpty)
+        #expect(anonymous.contentType == nil)
+        #expect(TestHost.call(.get, "/api/RequiresAdmin?id=1").status == 401)
+
+        let user = try json(TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"test","password":"test"}"#))
+        let userToken = try #require(user["bearerToken"]?.stringValue)
+        #expect(TestHost.call(.get, "/api/RequiresAdmin?id=1", headers: ["Authorization": "Bearer \(userToken)"]).status == 403)
+        let admin = try json(TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"admin","password":"test"}"#))
+        let adminToken = try #require(admin["bearerToken"]?.stringValue)
+        let allowed = TestHost.call(.get, "/api/RequiresAdmin?id=7", headers: ["Authorization": "Bearer \(adminToken)"])
+        #expect(allowed.text == #"{"id":7}"#)
+    }
+
+    @Test func createJwtTokensAuthenticateAndExpire() throws {
+        let created = TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1","displayName":"test jwt","email":"test@auth.com","createdAt":"x","isAuthenticated":true}"#)
+        let token = try #require(try json(created)["token"]?.stringValue)
+        let me = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Bearer \(token)"])
+        #expect(me.status == 200)
+        let body = try json(me)
+        #expect(body["userId"] == "1")
+        #expect(body["displayName"] == "test jwt")
+        #expect(body["sessionId"]?.stringValue?.isEmpty == false)
+
+        let expired = try #require(try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1","jwtExpiry":"2000-01-01T00:00:00Z"}"#))["token"]?.stringValue)
+        let refused = TestHost.call(.get, "/api/Hello?name=x", headers: ["Authorization": "Bearer \(expired)"])
+        #expect(refused.status == 401)
+        #expect(refused.text.contains(#""errorCode":"TokenException","message":"Token has expired""#))
+    }
+
+    @Test func refreshTokensRenewAccessAndAreAcceptedAsBearers() throws {
+        let signIn = try json(TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"test","password":"test"}"#))
+        let refresh = try #require(signIn["refreshToken"]?.stringValue)
+        let first = TestHost.call(.post, "/api/GetAccessToken", json: #"{"refreshToken":"\#(refresh)"}"#)
+        #expect(first.status == 200)
+        let firstToken = try #require(try json(first)["accessToken"]?.stringValue)
+        #expect(first.text == #"{"accessToken":"\#(firstToken)","meta":{}}"#)
+        #expect(first.headers["Set-Cookie"] == "ss-tok=\(firstToken); Path=/")
+        #expect(firstToken != signIn["bearerToken"]?.stringValue)
+
+        // `{}` plus the refresh cookie, as the Swift client's automatic refresh sends it.
+        let viaCookie = TestHost.call(.post, "/api/GetAccessToken", json: "{}", headers: ["Cookie": "ss-reftok=\(refresh)"])
+        #expect(try json(viaCookie)["accessToken"]?.stringValue != firstToken)
+
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Bearer \(refresh)"]).status == 200)
+
+        let invalid = TestHost.call(.post, "/api/GetAccessToken", json: #"{"refreshToken":"Invalid.Refresh.Token"}"#)
+        #expect(invalid.status == 400)
+        #expect(invalid.text.hasPrefix(#"{"responseStatus":{"errorCode":"ArgumentException","message":"Illegal base64url string!","#))
+        let expiredRefresh = try #require(try json(TestHost.call(.post, "/api/CreateRefreshJwt", json: #"{"jwtExpiry":"2000-01-01T00:00:00Z"}"#))["token"]?.stringValue)
+        let expired = TestHost.call(.post, "/api/GetAccessToken", json: #"{"refreshToken":"\#(expiredRefresh)"}"#)
+        #expect(expired.status == 401)
+        #expect(expired.text.contains(#""errorCode":"TokenException","message":"Token has expired""#))
+    }
+
+    @Test func invalidatingATokenRejectsItFromThenOn() throws {
+        let token = try #require(try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1"}"#))["token"]?.stringValue)
+        let bearer: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: bearer).status == 200)
+        #expect(TestHost.call(.post, "/api/InvalidateLastAccessToken", json: "{}", headers: bearer).text == "{}")
+        let after = TestHost.call(.get, "/api/TestAuth", headers: bearer)
+        #expect(after.status == 401)
+        #expect(after.text.contains("Token has been invalidated"))
+    }
+
+    @Test func logoutClearsTheCookies() throws {
+        let response = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"logout"}"#)
+        #expect(response.status == 200)
+        #expect(response.headers.values(for: "Set-Cookie").count == 4)
+        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("=; Path=/; Max-Age=0") })
+    }
+
+    @Test func aiServerNeedsAnAPIKey() throws {
+        let ai = try TestHost.load("ai")
+        let (headers, body) = multipart(fields: [], files: [("audio", "test_audio.wav", "audio/wav", "RIFF....WAVE")])
+        let missing = TestHost.call(.post, "/api/SpeechToText", body: body, headers: headers, app: ai)
+        #expect(missing.status == 401)
+        #expect(missing.text == #"{"responseStatus":{"errorCode":"Unauthorized","message":"Invalid API Key","errors":[]}}"#)
+
+        let keyed = TestHost.call(.post, "/api/SpeechToText", body: body, headers: headers.adding("Authorization", "Bearer ak-any"), app: ai)
+        #expect(keyed.status == 200)
+        let result = try json(keyed)
+        #expect(result["results"]?.arrayValue?.count == 2)
+        #expect(result["textOutputs"]?.arrayValue?.count == 2)
+        #expect(result["results"]?.arrayValue?.first?["text"]?.stringValue?.contains("thermodynamics") == true)
+    }
+}

@@ -12,6 +12,7 @@ public struct ServiceStackApp: MockApp {
     private let router: OperationRouter
     private let operations: [String: ServiceOperation]
     private let apiKeys: APIKeyPolicy?
+    private let document: MetadataDocument
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
@@ -20,6 +21,7 @@ public struct ServiceStackApp: MockApp {
         self.metadata = metadata
         self.context = context
         self.apiKeys = apiKeys
+        document = MetadataDocument(metadata: metadata)
         self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
     }
@@ -42,6 +44,10 @@ public struct ServiceStackApp: MockApp {
             input = try RequestInput(request, limits: context.host.limits)
         } catch {
             return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
+        }
+        if request.path.equalsIgnoringASCIICase("/types/metadata") {
+            let body = document.render(query: input.query, baseURL: baseURL(of: request))
+            return .json(200, bytes: body)
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
@@ -104,6 +110,13 @@ public struct ServiceStackApp: MockApp {
         if match.isOneWay { return HTTPResponse(status: 204) }
         if match.isBatch { return batchResponse(results, operation: operation, jsconfig: jsconfig) }
         return render(results[0], operation: operation, jsconfig: jsconfig)
+    }
+
+    /// The app's own base URL as the client reached it: scheme, `Host` and mount.
+    private func baseURL(of request: HTTPRequest) -> String {
+        let host = request.headers["Host"] ?? "localhost"
+        let scheme = request.headers["X-Forwarded-Proto"] ?? "http"
+        return "\(scheme)://\(host)\(request.mountPath)"
     }
 
     /// Why a caller may not invoke an operation.

@@ -1,0 +1,174 @@
+import MockStackCore
+
+/// `GET /types/metadata` (spec §12): the app's metadata document as ServiceStack.Text writes
+/// it, `config.baseUrl` pointing back at the request's host, optional booleans only when true,
+/// and types and operations filtered by `IncludeTypes` / `ExcludeTypes`.
+public struct MetadataDocument: Sendable {
+    public let metadata: MetadataTypes
+    private let references: [String: Set<String>]
+
+    public init(metadata: MetadataTypes) {
+        self.metadata = metadata
+        var references: [String: Set<String>] = [:]
+        for type in metadata.types { references[Self.key(type.name), default: []].formUnion(Self.referencedNames(type)) }
+        for operation in metadata.operations {
+            var names = Self.referencedNames(operation.request)
+            if let response = operation.response {
+                names.insert(Self.key(response.name))
+                references[Self.key(response.name), default: []].formUnion(Self.referencedNames(response))
+            }
+            if let returnType = operation.returnType { names.formUnion(Self.names(in: returnType.reference)) }
+            references[Self.key(operation.name), default: []].formUnion(names)
+        }
+        self.references = references
+    }
+
+    /// The document for a request: query options applied, `baseUrl` set to `baseURL`.
+    public func render(query: [(name: String, value: String)], baseURL: String) -> [UInt8] {
+        let selection = Selection(query: query, document: self)
+        var config = metadata.config
+        config["baseUrl"] = .string(baseURL)
+        let types = metadata.types.filter { selection.includesType($0.name) }.map { Self.pruned($0.json) }
+        let operations = metadata.operations.filter { selection.includesOperation($0) }.map { operation in
+            var json = Self.pruned(operation.json)
+            if let request = operation.json["request"]?.objectValue { json["request"] = .object(Self.pruned(request)) }
+            return JSONValue.object(json)
+        }
+        let document: JSONValue = [
+            "config": .object(config),
+            "namespaces": .array(metadata.namespaces.map { .string($0) }),
+            "types": .array(types.map { .object($0) }),
+            "operations": .array(operations),
+        ]
+        return document.encoded()
+    }
+
+    // MARK: Selection
+
+    /// What `IncludeTypes` and `ExcludeTypes` select.
+    struct Selection {
+        var included: Set<String>?
+        var excluded: Set<String> = []
+        var excludeServices = false
+        var excludeTypes = false
+
+        init(query: [(name: String, value: String)], document: MetadataDocument) {
+            for (name, value) in query {
+                switch name.lowercased() {
+                case "includetypes":
+                    let names = document.expand(Self.split(value))
+                    included = (included ?? []).union(names)
+                case "excludetypes":
+                    for item in Self.split(value) {
+                        switch item.lowercased() {
+                        case "services": excludeServices = true
+                        case "types": excludeTypes = true
+                        default: excluded.insert(MetadataDocument.key(item))
+                        }
+                    }
+                default: break
+                }
+            }
+        }
+
+        func includesType(_ name: String) -> Bool {
+            let key = MetadataDocument.key(name)
+            return !excludeTypes && !excluded.contains(key) && (included?.contains(key) ?? true)
+        }
+
+        func includesOperation(_ operation: MetadataOperation) -> Bool {
+            let key = MetadataDocument.key(operation.name)
+            return !excludeServices && !excluded.contains(key) && (included?.contains(key) ?? true)
+        }
+
+        /// Comma-separated, but `{tag1,tag2}` stays one item.
+        static func split(_ value: String) -> [String] {
+            var items: [String] = []
+            var current = ""
+            var depth = 0
+            for character in value {
+                if character == "{" { depth += 1 }
+                if character == "}" { depth = max(0, depth - 1) }
+                if character == ",", depth == 0 {
+                    items.append(current)
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            items.append(current)
+            return items.map { String($0.trimmingASCIISpace()) }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// The type names an `IncludeTypes` list selects: `Name`, `Name.*` (with everything it
+    /// references), `*.Name` (with everything referencing it), `Namespace/*`, `{tag,…}`.
+    func expand(_ items: [String]) -> Set<String> {
+        var selected: Set<String> = []
+        for item in items {
+            if item.hasPrefix("{"), item.hasSuffix("}") {
+                let tags = Set(item.dropFirst().dropLast().split(separator: ",").map { $0.trimmingASCIISpace().lowercased() })
+                for operation in metadata.operations where operation.tags.contains(where: { tags.contains($0.lowercased()) }) {
+                    selected.formUnion(closure(of: Self.key(operation.name)))
+                }
+            } else if item.hasSuffix(".*") {
+                selected.formUnion(closure(of: Self.key(String(item.dropLast(2)))))
+            } else if item.hasPrefix("*.") {
+                let target = Self.key(String(item.dropFirst(2)))
+                selected.insert(target)
+                for (name, names) in references where names.contains(target) { selected.insert(name) }
+            } else if item.hasSuffix("/*") {
+                let prefix = String(item.dropLast(2))
+                for type in metadata.types where type.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(type.name)) }
+                for operation in metadata.operations where operation.request.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(operation.name)) }
+            } else {
+                selected.insert(Self.key(item))
+            }
+        }
+        return selected
+    }
+
+    /// A type and everything it references, transitively.
+    private func closure(of name: String) -> Set<String> {
+        var seen: Set<String> = [name]
+        var pending = [name]
+        while let next = pending.popLast() {
+            for referenced in references[next] ?? [] where seen.insert(referenced).inserted { pending.append(referenced) }
+        }
+        return seen
+    }
+
+    // MARK: Helpers
+
+    /// Names compare without the generic arity (``QueryResponse`1`` is `QueryResponse`).
+    static func key(_ name: String) -> String { TypeReference.stripArity(name) }
+
+    private static func referencedNames(_ type: MetadataType) -> Set<String> {
+        var names: Set<String> = []
+        if let base = type.inherits { names.formUnion(Self.names(in: base.reference)) }
+        for property in type.properties { names.formUnion(Self.names(in: property.type)) }
+        return names
+    }
+
+    private static func names(in reference: TypeReference) -> Set<String> {
+        switch reference {
+        case .array(let element): return names(in: element)
+        case .named(let name, let arguments): return arguments.reduce(into: [key(name)]) { $0.formUnion(names(in: $1)) }
+        }
+    }
+
+    /// The object without `false` and `null` members: metadata writes optional booleans only
+    /// when they are true. Properties are pruned the same way.
+    static func pruned(_ object: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for member in object {
+            switch member.value {
+            case .bool(false), .null: continue
+            case .array(let elements) where member.key == "properties":
+                result[member.key] = .array(elements.map { $0.objectValue.map { .object(pruned($0)) } ?? $0 })
+            default: result[member.key] = member.value
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,74 @@
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// `GET /types/metadata` (spec §12).
+@Suite struct MetadataDocumentTests {
+    private func document(_ query: String = "") throws -> JSONValue {
+        let response = TestHost.call(.get, "/types/metadata" + query, headers: ["Host": "127.0.0.1:5001"])
+        #expect(response.status == 200)
+        #expect(response.contentType == "application/json; charset=utf-8")
+        return try JSONParser().parse(response.body).root
+    }
+
+    private func names(_ document: JSONValue) -> (types: [String], operations: [String]) {
+        (document["types"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [],
+         document["operations"]?.arrayValue?.compactMap { $0["request"]?["name"]?.stringValue } ?? [])
+    }
+
+    @Test func theWholeDocumentKeepsItsShapeAndPointsBack() throws {
+        let full = try document()
+        #expect(full.objectValue?.keys == ["config", "namespaces", "types", "operations"])
+        #expect(full["config"]?["baseUrl"] == "http://127.0.0.1:5001")
+        #expect(full["config"]?["addServiceStackTypes"] == true)
+        #expect(full["config"]?["makePartial"] == false)
+        #expect(names(full).operations.count == TestHost.test.metadata.operations.count)
+        let hello = try #require(full["operations"]?.arrayValue?.first { $0["request"]?["name"] == "Hello" })
+        #expect(hello["routes"] == [["path": "/hello"], ["path": "/hello/{Name}"]])
+        #expect(hello["request"]?["properties"] == [
+            ["name": "Name", "type": "String", "namespace": "System", "isRequired": true],
+            ["name": "Title", "type": "String", "namespace": "System"],
+        ])
+        #expect(hello["request"]?["implements"] == [["name": "IReturn`1", "namespace": "ServiceStack", "genericArgs": ["HelloResponse"]]])
+    }
+
+    @Test func optionalBooleansAppearOnlyWhenTrue() throws {
+        func falseFlags(_ value: JSONValue) -> Int {
+            switch value {
+            case .bool(false): 1
+            case .array(let elements): elements.map(falseFlags).reduce(0, +)
+            case .object(let object): object.map { falseFlags($0.value) }.reduce(0, +)
+            default: 0
+            }
+        }
+        let full = try document()
+        #expect(falseFlags(full["types"]!) == 0)
+        #expect(falseFlags(full["operations"]!) == 0)
+        #expect(TestHost.call(.get, "/types/metadata").text.contains(#""isValueType":true"#))
+    }
+
+    @Test func includeTypesSyntaxes() throws {
+        #expect(names(try document("?IncludeTypes=Hello")) == ([], ["Hello"]))
+        let withReferences = names(try document("?IncludeTypes=HelloAllTypes.*"))
+        #expect(withReferences.operations.sorted() == ["AllCollectionTypes", "AllTypes", "HelloAllTypes"])
+        #expect(withReferences.types.sorted() == ["Poco", "SubType"])
+        let referencing = names(try document("?IncludeTypes=*.SubType"))
+        #expect(referencing.types == ["SubType"])
+        #expect(referencing.operations.sorted() == ["AllTypes", "EchoComplexTypes"])
+        let namespace = names(try document("?IncludeTypes=ServiceStack/*"))
+        #expect(namespace.types == ["ResponseStatus", "ResponseError", "ErrorResponse", "QueryResponse`1"])
+        let excluded = names(try document("?IncludeTypes=ServiceStack/*&ExcludeTypes=ResponseError,ErrorResponse"))
+        #expect(excluded.types == ["ResponseStatus", "QueryResponse`1"])
+        #expect(names(try document("?ExcludeTypes=services")).operations.isEmpty)
+        #expect(names(try document("?excludetypes=types")).types.isEmpty)
+    }
+
+    @Test func tagsSelectOperations() throws {
+        let ai = try TestHost.load("ai")
+        let response = TestHost.call(.get, "/types/metadata?IncludeTypes={AI}", app: ai)
+        let json = try JSONParser().parse(response.body).root
+        #expect(names(json).operations == ["SpeechToText", "OpenAiChatCompletion"])
+        #expect(names(json).types.contains("TextOutput"))
+        #expect(!names(json).types.contains("ErrorResponse"))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockStack
+import MockStackCore
+import MockStackTesting
+import Testing
+import TestSupport
+
+/// The `test` and `ai` apps over loopback, driven with URLSession exactly as spec §14 says the
+/// Swift JsonServiceClient drives them: `/api/{Op}`, JSON bodies, query strings for GET,
+/// multipart with a `FormBoundary…` boundary, bearer tokens and session cookies.
+@Suite(.timeLimit(.minutes(1)))
+struct ServiceStackEndToEndTests {
+    let mock: InProcessMockStack
+    let base: URL
+
+    /// A session that keeps no cookies: each test says exactly what it sends.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
+
+    init() throws {
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures))
+        base = mock.url(for: "test")
+    }
+
+    private func send(_ method: String, _ path: String, json: String? = nil, body: Data? = nil, headers: [String: String] = [:],
+                      app: String = "test") async throws -> (status: Int, headers: [String: String], text: String) {
+        var request = URLRequest(url: URL(string: mock.url(for: app).absoluteString + path)!)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        if let body { request.httpBody = body }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await Self.session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return (http.statusCode, fields, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func helloOverTheWire() async throws {
+        let get = try await send("GET", "/api/Hello?name=World")
+        #expect(get.status == 200)
+        #expect(get.headers["content-type"] == "application/json; charset=utf-8")
+        #expect(get.text == #"{"result":"Hello, World!"}"#)
+        let post = try await send("POST", "/api/Hello", json: #"{"name":"World"}"#)
+        #expect(post.text == #"{"result":"Hello, World!"}"#)
+        let batch = try await send("POST", "/api/Hello%5B%5D", json: #"[{"name":"foo"},{"name":"bar"},{"name":"baz"}]"#)
+        #expect(batch.headers["x-autobatch-completed"] == "3")
+        #expect(batch.text == #"[{"result":"Hello, foo!"},{"result":"Hello, bar!"},{"result":"Hello, baz!"}]"#)
+        let void = try await send("GET", "/api/HelloReturnVoid?")
+        #expect(void.status == 204)
+        #expect(void.text.isEmpty)
+    }
+
+    @Test func swiftClientQueryStringsBind() async throws {
+        // Values as the Swift client writes them: JSV lists and maps with `[]{}` percent-encoded.
+        let query = "id=1&string=a%20b&stringList=%5BA,B%5D&stringMap=%7BA:D%7D&dateTime=/Date(978307200000-0000)/&timeSpan=PT1H"
+        let response = try await send("GET", "/api/AllTypes?" + query)
+        #expect(response.status == 200)
+        #expect(response.text.contains(#""string":"a b","dateTime":"\/Date(978307200000-0000)\/","timeSpan":"PT1H""#))
+        #expect(response.text.contains(#""stringList":["A","B"],"stringArray":[],"stringMap":{"A":"D"}"#))
+    }
+
+    @Test func errorsCarryTheirStatusAndResponseStatus() async throws {
+        let thrown = try await send("PUT", "/api/ThrowType", json: #"{"type":"NotFound","message":"not here"}"#)
+        #expect(thrown.status == 404)
+        #expect(thrown.headers["content-type"] == "application/json; charset=utf-8")
+        #expect(thrown.text.hasPrefix(#"{"responseStatus":{"errorCode":"NotFound","message":"not here","stackTrace":"[ThrowType: "#))
+        let validation = try await send("POST", "/api/ThrowValidation", json: #"{"email":"invalidemail"}"#)
+        #expect(validation.status == 400)
+        #expect(validation.text.hasPrefix(#"{"age":0,"responseStatus":{"errorCode":"InclusiveBetween","message":"'Age' must be between 1 and 120. You entered 0.","errors":["#))
+        let unknown = try await send("GET", "/api/NonExistingService")
+        #expect(unknown.status == 405)
+        #expect(unknown.text.contains(#""message":"The operation does not exist for this service""#))
+        let malformed = try await send("POST", "/api/Hello", json: #"{"name":"#)
+        #expect(malformed.status == 400)
+        #expect(malformed.text.contains(#""errorCode":"SerializationException""#))
+    }
+
+    @Test func multipartUploadsWithAFormBoundary() async throws {
+        let boundary = "FormBoundary" + UUID().uuidString.uppercased()
+        var body = ""
+        for (name, value) in [("refId", "zid"), ("tag", "ztag")] {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"test.txt\"\r\nContent-Type: text/plain\r\n\r\nHello World\r\n--\(boundary)--\r\n"
+        let headers = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
+        let response = try await send("POST", "/api/SpeechToText?tag=ztag&refId=zid", body: Data(body.utf8), headers: headers)
+        #expect(response.status == 200)
+        #expect(response.text == #"{"results":[{"text":"audio, Audio 11, test.txt, text/plain"},{"text":"Tag ztag"},{"text":"RefId zid"}]}"#)
+
+        let truncated = try await send("POST", "/api/SpeechToText", body: Data(body.utf8.dropLast(30)), headers: headers)
+        #expect(truncated.status == 400)
+        #expect(truncated.text.contains("truncated"))
+
+        let missing = try await send("POST", "/api/SpeechToText", body: Data(body.utf8), headers: ["Content-Type": "multipart/form-data"])
+        #expect(missing.status == 400)
+        #expect(missing.text.contains("no boundary"))
+    }
+
+    @Test func bearerTokensAndSessionCookies() async throws {
+        let signIn = try await send("POST", "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"test"}"#)
+        #expect(signIn.status == 200)
+        let token = try #require(try JSONParser().parse(signIn.text).root["bearerToken"]?.stringValue)
+
+        let withBearer = try await send("GET", "/api/TestAuth", headers: ["Authorization": "Bearer \(token)"])
+        #expect(withBearer.status == 200)
+        #expect(withBearer.text.contains(#""userName":"test","displayName":"test DisplayName""#))
+
+        // The cookies it set, as a cookie store would send them back, authenticate on their own.
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": try #require(signIn.headers["set-cookie"])], for: base)
+        #expect(Set(cookies.map(\.name)) == ["ss-tok", "ss-reftok", "ss-id", "ss-pid"])
+        let withCookies = try await send("GET", "/api/TestAuth", headers: HTTPCookie.requestHeaderFields(with: cookies))
+        #expect(withCookies.status == 200)
+
+        let anonymous = try await send("GET", "/api/TestAuth")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.text.isEmpty)
+        #expect(anonymous.headers["content-type"] == nil)
+    }
+
+    @Test func aiServerSpeechToTextWithAnAPIKey() async throws {
+        let boundary = "FormBoundary" + UUID().uuidString.uppercased()
+        let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"test_audio.wav\"\r\nContent-Type: audio/wav\r\n\r\nRIFF\r\n--\(boundary)--\r\n"
+        let headers = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
+        let refused = try await send("POST", "/api/SpeechToText", body: Data(body.utf8), headers: headers, app: "ai")
+        #expect(refused.status == 401)
+        #expect(refused.text == #"{"responseStatus":{"errorCode":"Unauthorized","message":"Invalid API Key","errors":[]}}"#)
+        var keyed = headers
+        keyed["Authorization"] = "Bearer ak-mockstack"
+        let answered = try await send("POST", "/api/SpeechToText", body: Data(body.utf8), headers: keyed, app: "ai")
+        #expect(answered.status == 200)
+        #expect(answered.text.hasPrefix(#"{"results":[{"text":"The first law of thermodynamics"#))
+    }
+
+    @Test func metadataPointsBackAtTheServer() async throws {
+        let response = try await send("GET", "/types/metadata?IncludeTypes=Hello")
+        let json = try JSONParser().parse(response.text).root
+        #expect(json["config"]?["baseUrl"]?.stringValue == base.absoluteString)
+        #expect(json["operations"]?.arrayValue?.count == 1)
+    }
+}

@@ -4,6 +4,8 @@
 Measures, with the same wrk settings back to back:
   * a fixture GET (/example/widgets, the same bytes from both servers) at 32 connections and at 1,
     req/s and p50/p99 latency, and the ratio mockstack/nginx per round (median over rounds);
+  * emulated ServiceStack endpoints of the `test` app (/api/Hello through its template, a ThrowType
+    error with its stack trace) at 32 connections, each against nginx's static baseline in the same rounds;
   * start-up: exec of `mockstack serve --port 0` to the first 200 from it, median of N;
   * resident memory: idle after start-up, and the high-water mark after the load.
 Prints a table and writes it, with the machine description, to Benchmarks/.work/results.md.
@@ -27,7 +29,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".work")
 FIXTURE_PATH = "/example/widgets"
-TARGETS = {"ratio": 0.8, "startup_ms": 15.0, "idle_rss_mib": 16.0}
+# Emulated endpoints, each measured against nginx serving FIXTURE_PATH (issue 3: ≥ 0.6×).
+ENDPOINTS = {
+    "Hello (template)": ("/test/api/Hello?name=World", 200),
+    "ThrowType error": ("/test/api/ThrowType?type=NotFound&message=not+here", 404),
+}
+TARGETS = {"ratio": 0.8, "endpoint_ratio": 0.6, "startup_ms": 15.0, "idle_rss_mib": 16.0}
 
 
 def free_port():
@@ -183,13 +190,13 @@ def nginx_rss_kib(master):
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def run_wrk(port, connections, duration, server_pids=()):
+def run_wrk(port, connections, duration, server_pids=(), path=FIXTURE_PATH, expected_status=200):
     """One wrk run; returns req/s, p50 and p99 in ms, the server's CPU µs per request (user,
-    system), and any errors wrk reported."""
+    system), and any errors wrk reported (non-2xx answers only when 2xx was expected)."""
     cpu_before = cpu_seconds(server_pids)
     output = subprocess.run(
         CLIENT_CPU + ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency",
-         f"http://127.0.0.1:{port}{FIXTURE_PATH}"],
+         f"http://127.0.0.1:{port}{path}"],
         capture_output=True, text=True, check=True).stdout
     cpu_after = cpu_seconds(server_pids)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
@@ -201,8 +208,11 @@ def run_wrk(port, connections, duration, server_pids=()):
         return float(value) * UNIT_MS[unit]
 
     errors = []
-    if match := re.search(r"Non-2xx or 3xx responses: (\d+)", output):
+    match = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    if match and expected_status < 300:
         errors.append(f"{match.group(1)} non-2xx")
+    if not match and expected_status >= 300:
+        errors.append(f"expected {expected_status} answers, got 2xx")
     if match := re.search(r"Socket errors: (.*)", output):
         errors.append("socket errors: " + match.group(1))
     return {"rps": rate, "p50": percentile(50), "p99": percentile(99), "user_us": user_us, "system_us": system_us,
@@ -210,25 +220,28 @@ def run_wrk(port, connections, duration, server_pids=()):
 
 
 def compare_under_load(servers, connections, duration, rounds):
-    """Rounds of back-to-back runs, alternating which server goes first; medians per server.
-    `servers` maps a name to (port, pids whose CPU time is the server's)."""
-    for port, _ in servers.values():
-        run_wrk(port, connections, 2)  # warm-up, not recorded
+    """Rounds of back-to-back runs, alternating the order; medians per target, and per round the
+    ratio of each target's req/s to nginx's. `servers` maps a name to (port, pids whose CPU time
+    is the server's, path, expected status); one of them is "nginx"."""
+    for port, _, path, status in servers.values():
+        run_wrk(port, connections, 2, path=path, expected_status=status)  # warm-up, not recorded
     runs = {name: [] for name in servers}
-    ratios = []
+    ratios = {name: [] for name in servers if name != "nginx"}
     order = list(servers)
     for round_index in range(rounds):
         for name in (order if round_index % 2 == 0 else list(reversed(order))):
-            port, pids = servers[name]
-            runs[name].append(run_wrk(port, connections, duration, pids))
-        ratios.append(runs["mockstack"][-1]["rps"] / runs["nginx"][-1]["rps"])
+            port, pids, path, status = servers[name]
+            runs[name].append(run_wrk(port, connections, duration, pids, path, status))
+        for name in ratios:
+            ratios[name].append(runs[name][-1]["rps"] / runs["nginx"][-1]["rps"])
     summary = {}
     for name, results in runs.items():
         summary[name] = {key: statistics.median(r[key] for r in results)
                          for key in ("rps", "p50", "p99", "user_us", "system_us")}
         summary[name]["errors"] = sorted({e for r in results for e in r["errors"]})
-    summary["ratio"] = statistics.median(ratios)
-    summary["ratios"] = ratios
+        if name in ratios:
+            summary[name]["ratio"] = statistics.median(ratios[name])
+            summary[name]["ratios"] = ratios[name]
     return summary
 
 
@@ -278,11 +291,19 @@ def main():
         status, nginx_body = http_get(nginx_port, FIXTURE_PATH)
         assert status == 200 and nginx_body == body, "nginx does not serve the same bytes"
         nginx_idle = nginx_rss_kib(nginx)
-        servers = {"mockstack": (mock_port, [mockstack.pid]), "nginx": (nginx_port, nginx_pids(nginx))}
+        nginx_target = (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)
+        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200), "nginx": nginx_target}
         loads = {}
         for connections in (32, 1):
             print(f"bench: -t1 -c{connections} -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
             loads[connections] = compare_under_load(servers, connections, args.duration, args.rounds)
+        endpoints = {"nginx": nginx_target}
+        for name, (path, expected) in ENDPOINTS.items():
+            status, _ = http_get(mock_port, path)
+            assert status == expected, f"mockstack answered {status} for {path}, expected {expected}"
+            endpoints[name] = (mock_port, [mockstack.pid], path, expected)
+        print(f"bench: endpoints -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+        emulated = compare_under_load(endpoints, 32, args.duration, args.rounds)
         peak_rss = rss_kib(mockstack.pid, "VmHWM")
         nginx_after = nginx_rss_kib(nginx)
     finally:
@@ -307,11 +328,24 @@ def main():
     for connections, summary in loads.items():
         for name in ("mockstack", "nginx"):
             s = summary[name]
-            ratio = f"{summary['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in summary['ratios'])})" \
-                if name == "mockstack" else ""
+            ratio = f"{s['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in s['ratios'])})" if name == "mockstack" else ""
             cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
             lines.append(f"| -c{connections} | {name} | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
+    lines += [
+        "",
+        f"Emulated ServiceStack endpoints of the `test` app, -c32, each against nginx's static GET in the same rounds:",
+        "",
+        "| endpoint | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | ×nginx req/s (per round) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name in emulated:
+        s = emulated[name]
+        path = ENDPOINTS[name][0] if name in ENDPOINTS else f"{FIXTURE_PATH} (static)"
+        ratio = f"{s['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in s['ratios'])})" if "ratio" in s else ""
+        cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
+        lines.append(f"| {name}: `{path}` | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
     errors = {f"-c{c} {n}": loads[c][n]["errors"] for c in loads for n in ("mockstack", "nginx") if loads[c][n]["errors"]}
+    errors.update({f"endpoint {n}": emulated[n]["errors"] for n in emulated if emulated[n]["errors"]})
     lines += [
         "",
         f"- start-up (exec → first 200, port 0): median {startup:.1f} ms, "
@@ -321,8 +355,13 @@ def main():
         f"— {verdict(idle <= TARGETS['idle_rss_mib'])} (≤ {TARGETS['idle_rss_mib']:.0f} MiB); "
         f"nginx master+worker {nginx_idle / 1024:.1f} MiB",
         f"- after the load: mockstack peak RSS {peak_rss / 1024:.1f} MiB; nginx {nginx_after / 1024:.1f} MiB",
-        f"- fixture GET at -c32: {loads[32]['ratio']:.2f}× nginx — {verdict(loads[32]['ratio'] >= TARGETS['ratio'])} "
-        f"(≥ {TARGETS['ratio']}×)",
+        f"- fixture GET at -c32: {loads[32]['mockstack']['ratio']:.2f}× nginx — "
+        f"{verdict(loads[32]['mockstack']['ratio'] >= TARGETS['ratio'])} (≥ {TARGETS['ratio']}×)",
+    ] + [
+        f"- {name} at -c32: {emulated[name]['ratio']:.2f}× nginx's static GET — "
+        f"{verdict(emulated[name]['ratio'] >= TARGETS['endpoint_ratio'])} (≥ {TARGETS['endpoint_ratio']}×)"
+        for name in ENDPOINTS
+    ] + [
         f"- wrk errors: {errors if errors else 'none'}",
     ]
     report = "\n".join(lines) + "\n"

@@ -1,5 +1,6 @@
 # First draft (issue 2); issue 8 finishes it (static stdlib check, HEALTHCHECK, container smoke test).
-FROM swift:6.1-bookworm AS build
+# jwt-kit 5 (MockStackAuth) declares swift-tools-version 6.2.
+FROM swift:6.2-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./

@@ -61,8 +61,7 @@ public struct RawBodyBehaviour: OperationBehaviour {
         let scope = TemplateScope(call: call)
         let headers = HTTPHeaders(headers.compactMap { header in header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) } })
         let type = contentType?.render(scope) ?? call.http.headers["Content-Type"] ?? MediaType.octetStream
-        let withCharset = type.contains(";") || !type.hasPrefix("text/") ? type : type + "; charset=utf-8"
-        return ServiceResult(.raw(call.http.body, contentType: withCharset), headers: headers)
+        return ServiceResult(.raw(call.http.body, contentType: type), headers: headers)
     }
 }
 

@@ -58,19 +58,11 @@ public struct ValueCoercion: Sendable {
             }.map { .bytes($0, .array) }
         case (.list(let nodes), .any): return collect(nodes) { fromJSV($0, as: .any) }.map { .list($0) }
         case (.map(let members), .map(let keyShape, let valueShape)):
-            return collect(members) { member -> DTOMapEntry? in
-                guard scalar(member.key, as: keyShape.unwrapped) != nil, let value = fromJSV(member.value, as: valueShape) else { return nil }
-                return DTOMapEntry(key: member.key, value: value)
-            }.map { .map($0) }
+            return map(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
         case (.map(let members), .any):
-            return collect(members) { member in fromJSV(member.value, as: .any).map { DTOMapEntry(key: member.key, value: $0) } }.map { .map($0) }
+            return map(members.map { ($0.key, $0.value) }, keyShape: .string, valueShape: .any) { fromJSV($0, as: $1) }
         case (.map(let members), .keyValuePair(let keyShape, let valueShape)):
-            var pair = DTOObject()
-            for member in members {
-                if member.key.equalsIgnoringASCIICase("key") { pair["Key"] = fromJSV(member.value, as: keyShape) ?? .null }
-                if member.key.equalsIgnoringASCIICase("value") { pair["Value"] = fromJSV(member.value, as: valueShape) ?? .null }
-            }
-            return .object(pair)
+            return keyValuePair(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
         case (.map(let members), .object(let reference)):
             return object(reference, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
         case (.map(let members), .responseStatus):
@@ -99,17 +91,9 @@ public struct ValueCoercion: Sendable {
         case (.array(let elements), .list(let element)):
             return collect(elements) { fromJSON($0, as: element) }.map { .list($0) }
         case (.object(let object), .map(let keyShape, let valueShape)):
-            return collect(Array(object)) { member -> DTOMapEntry? in
-                guard scalar(member.key, as: keyShape.unwrapped) != nil, let value = fromJSON(member.value, as: valueShape) else { return nil }
-                return DTOMapEntry(key: member.key, value: value)
-            }.map { .map($0) }
+            return map(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
         case (.object(let object), .keyValuePair(let keyShape, let valueShape)):
-            var pair = DTOObject()
-            for member in object {
-                if member.key.equalsIgnoringASCIICase("key") { pair["Key"] = fromJSON(member.value, as: keyShape) ?? .null }
-                if member.key.equalsIgnoringASCIICase("value") { pair["Value"] = fromJSON(member.value, as: valueShape) ?? .null }
-            }
-            return .object(pair)
+            return keyValuePair(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
         case (.object(let object), .object(let reference)):
             return self.object(reference, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
         case (.object(let object), .responseStatus):
@@ -147,6 +131,26 @@ public struct ValueCoercion: Sendable {
         case (.object, .responseStatus), (.object, .keyValuePair): return value
         default: return value
         }
+    }
+
+    /// A dictionary whose keys must read as `keyShape` (they keep their text).
+    private func map<Source>(_ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
+                             convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+        collect(members) { member -> DTOMapEntry? in
+            guard scalar(member.0, as: keyShape.unwrapped) != nil, let value = convert(member.1, valueShape) else { return nil }
+            return DTOMapEntry(key: member.0, value: value)
+        }.map { .map($0) }
+    }
+
+    /// A `KeyValuePair<K,V>` from an object with `key` and `value` members.
+    private func keyValuePair<Source>(_ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
+                                      convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+        var pair = DTOObject()
+        for (name, source) in members {
+            if name.equalsIgnoringASCIICase("key") { pair["Key"] = convert(source, keyShape) ?? .null }
+            if name.equalsIgnoringASCIICase("value") { pair["Value"] = convert(source, valueShape) ?? .null }
+        }
+        return .object(pair)
     }
 
     /// Builds an object of `reference` (or a ResponseStatus when nil) from named members,

@@ -31,7 +31,7 @@ public struct ServiceStackApp: MockApp {
             let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
             return [RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")]
                 + operation.routes.map { RouteDescription(name: operation.name, methods: $0.verbs.isEmpty ? verbs : $0.verbs, path: $0.path) }
-        }
+        } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata")]
     }
 
     public func operation(named name: String) -> ServiceOperation? { operations[name] }
@@ -149,7 +149,8 @@ public struct ServiceStackApp: MockApp {
             return response
         case .raw(let bytes, let contentType):
             var headers = result.headers
-            headers.set("Content-Type", contentType)
+            // ServiceStack adds a charset to text results that name none.
+            headers.set("Content-Type", contentType.hasPrefix("text/") && !contentType.contains(";") ? contentType + "; charset=utf-8" : contentType)
             return HTTPResponse(status: result.status, headers: headers, body: bytes)
         case .dto(let value):
             guard !value.isNull else { return HTTPResponse(status: 204, headers: result.headers) }

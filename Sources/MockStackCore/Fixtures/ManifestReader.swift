@@ -32,7 +32,7 @@ public final class ManifestReader {
     public func value(at pointer: String) -> JSONValue? {
         var current: JSONValue? = root
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
+            let key = JSONPointer.unescaped(token)
             switch current {
             case .object(let object): current = object[key]
             case .array(let array): current = Int(key).flatMap { array.indices.contains($0) ? array[$0] : nil }

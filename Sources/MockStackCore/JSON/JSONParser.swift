@@ -58,6 +58,23 @@ private struct Reader {
     var lineStart = 0
     var depth = 0
     var positions: [String: SourcePosition] = [:]
+    /// Where the parser is: keys and indexes from the root. Rendered as a pointer only for an
+    /// error or a recorded position, so plain parsing builds no pointer strings.
+    var path: [PathComponent] = []
+
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    var pointer: String {
+        path.reduce(into: "") { pointer, component in
+            switch component {
+            case .key(let key): pointer = JSONPointer.appending(key, to: pointer)
+            case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
+            }
+        }
+    }
 
     init(bytes: [UInt8], maximumDepth: Int, recordPositions: Bool) {
         self.bytes = bytes
@@ -78,15 +95,15 @@ private struct Reader {
         return SourcePosition(line: line, column: column)
     }
 
-    func fail(_ message: String, _ pointer: String) -> JSONSyntaxError {
+    func fail(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(message: message, position: position, pointer: pointer)
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
-        let value = try parseValue(pointer: "")
+        let value = try parseValue()
         skipWhitespace()
-        if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document", "") }
+        if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document") }
         return value
     }
 
@@ -103,28 +120,28 @@ private struct Reader {
         }
     }
 
-    mutating func parseValue(pointer: String) throws(JSONSyntaxError) -> JSONValue {
-        guard index < bytes.count else { throw fail("unexpected end of input, expected a value", pointer) }
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw fail("unexpected end of input, expected a value") }
         if recordPositions { positions[pointer] = position }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(pointer: pointer)
-        case UInt8(ascii: "["): return try parseArray(pointer: pointer)
-        case UInt8(ascii: "\""): return .string(try parseString(pointer: pointer))
-        case UInt8(ascii: "t"): try expectLiteral("true", pointer); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false", pointer); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null", pointer); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber(pointer: pointer))
-        default: throw fail("unexpected \(describe(bytes[index])), expected a value", pointer)
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected \(describe(bytes[index])), expected a value")
         }
     }
 
-    mutating func enter(_ pointer: String) throws(JSONSyntaxError) {
+    mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > maximumDepth { throw fail("nesting deeper than \(maximumDepth) levels", pointer) }
+        if depth > maximumDepth { throw fail("nesting deeper than \(maximumDepth) levels") }
     }
 
-    mutating func parseObject(pointer: String) throws(JSONSyntaxError) -> JSONValue {
-        try enter(pointer)
+    mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
         index += 1
         var members: [JSONObject.Member] = []
         skipWhitespace()
@@ -136,29 +153,31 @@ private struct Reader {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(index < bytes.count ? "expected a quoted member name, found \(describe(bytes[index]))" : "unexpected end of input inside an object", pointer)
+                throw fail(index < bytes.count ? "expected a quoted member name, found \(describe(bytes[index]))" : "unexpected end of input inside an object")
             }
-            let key = try parseString(pointer: pointer)
+            let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail("expected ':' after member name \"\(key)\"", pointer)
+                throw fail("expected ':' after member name \"\(key)\"")
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue(pointer: JSONPointer.appending(key, to: pointer))
+            path.append(.key(key))
+            let value = try parseValue()
+            path.removeLast()
             members.append((key: key, value: value))
             skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input inside an object", pointer) }
+            guard index < bytes.count else { throw fail("unexpected end of input inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-            throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))", pointer)
+            throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
         depth -= 1
         return .object(JSONObject(members))
     }
 
-    mutating func parseArray(pointer: String) throws(JSONSyntaxError) -> JSONValue {
-        try enter(pointer)
+    mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -169,25 +188,27 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(pointer: JSONPointer.appending(elements.count, to: pointer)))
+            path.append(.index(elements.count))
+            elements.append(try parseValue())
+            path.removeLast()
             skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input inside an array", pointer) }
+            guard index < bytes.count else { throw fail("unexpected end of input inside an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-            throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))", pointer)
+            throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
         }
         depth -= 1
         return .array(elements)
     }
 
-    mutating func expectLiteral(_ literal: String, _ pointer: String) throws(JSONSyntaxError) {
+    mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {
         let count = literal.utf8.count
         let matches = index + count <= bytes.count && bytes[index..<index + count].elementsEqual(literal.utf8)
-        guard matches else { throw fail("invalid literal, expected '\(literal)'", pointer) }
+        guard matches else { throw fail("invalid literal, expected '\(literal)'") }
         index += count
     }
 
-    mutating func parseNumber(pointer: String) throws(JSONSyntaxError) -> JSONNumber {
+    mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
         let start = index
         func digits() -> Int {
             let begin = index
@@ -195,28 +216,28 @@ private struct Reader {
             return index - begin
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count else { throw fail("a number needs digits", pointer) }
+        guard index < bytes.count else { throw fail("a number needs digits") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else if digits() == 0 {
-            throw fail("a number needs digits", pointer)
+            throw fail("a number needs digits")
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            if digits() == 0 { throw fail("a decimal point must be followed by digits", pointer) }
+            if digits() == 0 { throw fail("a decimal point must be followed by digits") }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            if digits() == 0 { throw fail("an exponent must have digits", pointer) }
+            if digits() == 0 { throw fail("an exponent must have digits") }
         }
         if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-            throw fail("numbers must not have leading zeros", pointer)
+            throw fail("numbers must not have leading zeros")
         }
         return JSONNumber(literal: String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
-    mutating func parseString(pointer: String) throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         var runStart = index
         var plain: [UInt8] = []
@@ -224,18 +245,18 @@ private struct Reader {
             if runStart < index { plain.append(contentsOf: bytes[runStart..<index]) }
         }
         while true {
-            guard index < bytes.count else { throw fail("unterminated string", pointer) }
+            guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 flush()
                 index += 1
                 break
             }
-            if byte < 0x20 { throw fail("control character \(describe(byte)) must be escaped in a string", pointer) }
+            if byte < 0x20 { throw fail("control character \(describe(byte)) must be escaped in a string") }
             if byte != UInt8(ascii: "\\") { index += 1; continue }
             flush()
             index += 1
-            guard index < bytes.count else { throw fail("unterminated escape sequence", pointer) }
+            guard index < bytes.count else { throw fail("unterminated escape sequence") }
             let escape = bytes[index]
             index += 1
             let replacement: UInt8?
@@ -250,41 +271,41 @@ private struct Reader {
             case UInt8(ascii: "t"): replacement = 0x09
             case UInt8(ascii: "u"):
                 replacement = nil
-                let scalar = try parseUnicodeEscape(pointer: pointer)
+                let scalar = try parseUnicodeEscape()
                 var encoded: [UInt8] = []
                 encoded.reserveCapacity(4)
                 UTF8.encode(scalar) { encoded.append($0) }
                 plain.append(contentsOf: encoded)
             default:
                 index -= 1
-                throw fail("invalid escape '\\\(describe(escape, quoted: false))'", pointer)
+                throw fail("invalid escape '\\\(describe(escape, quoted: false))'")
             }
             if let replacement { plain.append(replacement) }
             runStart = index
         }
         guard let text = String(validating: plain, as: UTF8.self) else {
-            throw fail("string is not valid UTF-8", pointer)
+            throw fail("string is not valid UTF-8")
         }
         return text
     }
 
-    mutating func parseUnicodeEscape(pointer: String) throws(JSONSyntaxError) -> Unicode.Scalar {
-        let high = try hex4(pointer: pointer)
+    mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hex4()
         if (0xD800...0xDBFF).contains(high) {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                throw fail("unpaired surrogate \\u\(String(high, radix: 16))", pointer)
+                throw fail("unpaired surrogate \\u\(String(high, radix: 16))")
             }
             index += 2
-            let low = try hex4(pointer: pointer)
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid low surrogate", pointer) }
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid low surrogate") }
             return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
         }
-        guard let scalar = Unicode.Scalar(high) else { throw fail("unpaired surrogate \\u\(String(high, radix: 16))", pointer) }
+        guard let scalar = Unicode.Scalar(high) else { throw fail("unpaired surrogate \\u\(String(high, radix: 16))") }
         return scalar
     }
 
-    mutating func hex4(pointer: String) throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw fail("\\u needs four hex digits", pointer) }
+    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("\\u needs four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -293,7 +314,7 @@ private struct Reader {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw fail("\\u needs four hex digits", pointer)
+            default: throw fail("\\u needs four hex digits")
             }
             value = value << 4 | digit
             index += 1

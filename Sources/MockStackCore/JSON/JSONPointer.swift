@@ -2,7 +2,16 @@
 public enum JSONPointer {
     /// Appends an object key to a pointer, escaping `~` and `/`.
     public static func appending(_ token: String, to pointer: String) -> String {
-        pointer + "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
+        // Most keys need no escaping, and `replacing` is costly enough to matter when a parser
+        // records a pointer for every value of a large document.
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return pointer + "/" + token }
+        return pointer + "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+
+    /// The key a pointer token names, `~1` and `~0` unescaped.
+    public static func unescaped(_ token: Substring) -> String {
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
+        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 
     /// Appends an array index to a pointer.

@@ -61,19 +61,19 @@ public struct ServiceStackAppKind: AppKind {
     private func readMetadata(_ manifest: ManifestReader) -> MetadataTypes? {
         guard let fileName = manifest.string("/metadata", required: true),
               let file = manifest.appFile(named: fileName, at: "/metadata") else { return nil }
-        let document: JSONParser.Document
+        let display = manifest.displayPath(file.path)
         do {
-            document = try JSONParser().parse(file.bytes, recordPositions: true)
+            // Positions are recorded only to report a mistake: most loads need none.
+            return try MetadataTypes(json: JSONParser().parse(file.bytes).root)
+        } catch let error as JSONSyntaxError {
+            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+        } catch let error as MetadataError {
+            let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
+            manifest.report(FixtureDiagnostic(file: display, position: positions?.position(of: error.pointer) ?? .start, pointer: error.pointer, message: error.message))
         } catch {
-            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
-            return nil
+            manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "\(error)"))
         }
-        do {
-            return try MetadataTypes(json: document.root)
-        } catch {
-            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: document.position(of: error.pointer), pointer: error.pointer, message: error.message))
-            return nil
-        }
+        return nil
     }
 
     /// `"auth": {"secret": "…", "accessTokenLifetime": 1209600, "refreshTokenLifetime": …,

@@ -8,6 +8,8 @@ public final class ManifestReader {
     public let document: JSONParser.Document
     public let source: any FixtureSource
     public private(set) var diagnostics: [FixtureDiagnostic] = []
+    /// Values already looked up, by pointer (the document never changes).
+    private var resolved: [String: JSONValue?] = [:]
 
     init(folder: String, file: String, document: JSONParser.Document, source: any FixtureSource) {
         self.folder = folder
@@ -30,16 +32,21 @@ public final class ManifestReader {
 
     /// The value at `pointer` ("/routes/0/path").
     public func value(at pointer: String) -> JSONValue? {
-        var current: JSONValue? = root
-        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let key = JSONPointer.unescaped(token)
-            switch current {
-            case .object(let object): current = object[key]
-            case .array(let array): current = Int(key).flatMap { array.indices.contains($0) ? array[$0] : nil }
-            default: return nil
-            }
+        if pointer.isEmpty { return root }
+        if let cached = resolved[pointer] { return cached }
+        // One step from the parent, which is looked up (and remembered) the same way: kinds read
+        // many siblings under one operation, so each lookup costs a single step.
+        guard let slash = pointer.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let parent = String(pointer[..<slash])
+        let key = JSONPointer.unescaped(pointer[pointer.index(after: slash)...])
+        let value: JSONValue?
+        switch self.value(at: parent) {
+        case .object(let object)?: value = object[key]
+        case .array(let array)?: value = Int(key).flatMap { array.indices.contains($0) ? array[$0] : nil }
+        default: value = nil
         }
-        return current
+        resolved[pointer] = .some(value)
+        return value
     }
 
     /// A string member; reports a wrong type, or absence when `required`.

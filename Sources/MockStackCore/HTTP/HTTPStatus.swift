@@ -2,8 +2,11 @@
 public enum HTTPStatus {
     /// The standard reason phrase for a status code ("Unknown Status" for unregistered codes).
     public static func phrase(for status: Int) -> String {
-        phrases[status] ?? "Unknown Status"
+        phrases[status] ?? unknownPhrase
     }
+
+    /// The phrase for codes with no registered one.
+    public static let unknownPhrase = "Unknown Status"
 
     /// Whether a response with this status must not carry a body.
     public static func forbidsBody(_ status: Int) -> Bool {

@@ -19,15 +19,19 @@ public struct RenderedHead: Sendable, Equatable {
     public init(_ response: HTTPResponse) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + response.headers.count * 48)
-        bytes += "HTTP/1.1 \(response.status) ".utf8
-        bytes += response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 }
-        bytes += Self.lineEnd
+        if response.reason == nil, let line = Self.standardStatusLines[response.status] {
+            bytes += line
+        } else {
+            bytes += "HTTP/1.1 \(response.status) ".utf8
+            bytes += response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 }
+            bytes += Self.lineEnd
+        }
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
         for field in response.headers where Self.isSafe(field) {
-            bytes += field.name.utf8
-            bytes += ": ".utf8
-            bytes += field.value.utf8
+            Self.append(field.name, to: &bytes)
+            bytes += Self.separator
+            Self.append(field.value, to: &bytes)
             bytes += Self.lineEnd
             if field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
             if field.name.equalsIgnoringASCIICase("Content-Length") { hasLength = true }
@@ -35,9 +39,13 @@ public struct RenderedHead: Sendable, Equatable {
             if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
         }
         if !response.forbidsBody {
-            if !hasLength { bytes += "Content-Length: \(response.body.count)\r\n".utf8 }
+            if !hasLength {
+                bytes += Self.contentLengthPrefix
+                Self.append(String(response.body.count), to: &bytes)
+                bytes += Self.lineEnd
+            }
             // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
-            if !hasType, !response.body.isEmpty { bytes += "Content-Type: \(MediaType.json)\r\n".utf8 }
+            if !hasType, !response.body.isEmpty { bytes += Self.jsonContentTypeLine }
         }
         self.bytes = bytes
         self.hasDate = hasDate
@@ -45,6 +53,20 @@ public struct RenderedHead: Sendable, Equatable {
     }
 
     public static let lineEnd: [UInt8] = [0x0D, 0x0A]
+    private static let separator = Array(": ".utf8)
+
+    /// Appends a string's UTF-8 (the view copies in bulk).
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let jsonContentTypeLine = Array("Content-Type: \(MediaType.json)\r\n".utf8)
+    /// `HTTP/1.1 200 OK\r\n` and the like, rendered once: dynamic answers render a head per reply.
+    private static let standardStatusLines: [Int: [UInt8]] = Dictionary(uniqueKeysWithValues: (100...599).compactMap { status in
+        let phrase = HTTPStatus.phrase(for: status)
+        return phrase == HTTPStatus.unknownPhrase ? nil : (status, Array("HTTP/1.1 \(status) \(phrase)\r\n".utf8))
+    })
 
     private static func isSafe(_ field: HTTPHeaders.Field) -> Bool {
         !field.name.isEmpty

@@ -239,6 +239,16 @@ private struct Reader {
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
+        // Fast path: no escapes, all ASCII — the text is the bytes as they are.
+        var scan = index
+        while scan < bytes.count, bytes[scan] >= 0x20, bytes[scan] < 0x80, bytes[scan] != UInt8(ascii: "\\"), bytes[scan] != UInt8(ascii: "\"") {
+            scan += 1
+        }
+        if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
+            let text = String(decoding: bytes[index..<scan], as: UTF8.self)
+            index = scan + 1
+            return text
+        }
         var runStart = index
         var plain: [UInt8] = []
         func flush() {

@@ -40,7 +40,14 @@ extension JSONValue {
     public static func encodeString(_ string: String, into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(string, into: &out) }
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        // Runs of bytes that need no escape are copied whole: from an array, a slice copies in bulk.
+        let bytes = Array(string.utf8)
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: bytes[runStart..<index])
+            runStart = index + 1
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -49,14 +56,13 @@ extension JSONValue {
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
+            default:
                 out.append(contentsOf: "\\u00".utf8)
-                if hex.count == 1 { out.append(UInt8(ascii: "0")) }
-                out.append(contentsOf: hex.utf8)
-            default: out.append(byte)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             }
         }
+        out.append(contentsOf: bytes[runStart...])
         out.append(UInt8(ascii: "\""))
     }
 }
@@ -71,7 +77,7 @@ public enum JSONEscaping: Sendable, Equatable {
 }
 
 extension JSONValue {
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    fileprivate static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     static func encodeHTMLSafe(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

@@ -76,7 +76,10 @@ public final class AuthService: Sendable {
     /// cookie, the `ss-id` session cookie and the `?ss-tok=` parameter. Invalid cookies are
     /// ignored, as the real host drops them; an invalid bearer token is refused unless a cookie
     /// still authenticates the request (the Swift client retries a refreshed call that way).
-    public func identify(_ request: HTTPRequest, now: DateTimeValue) -> Identity {
+    public func identify(_ request: HTTPRequest, query: [(name: String, value: String)], now: DateTimeValue) -> Identity {
+        // `ss-tok` in the query is Unverified as the parameter's name; it mirrors the cookie.
+        let queryToken = query.first { $0.name == "ss-tok" }?.value
+        guard queryToken != nil || request.headers.contains("Authorization") || request.headers.contains("Cookie") else { return .anonymous }
         let cookies = Cookies(request.headers)
         if let bearer = Self.bearerToken(request) {
             switch session(fromToken: bearer, now: now) {
@@ -87,7 +90,7 @@ public final class AuthService: Sendable {
             }
         }
         if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
-        if let queryToken = Self.queryToken(request), case .success(let session) = session(fromToken: queryToken, now: now) {
+        if let queryToken, case .success(let session) = session(fromToken: queryToken, now: now) {
             return .authenticated(session)
         }
         return .anonymous
@@ -238,15 +241,6 @@ public final class AuthService: Sendable {
         let text = String(decoding: decoded, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }
-
-    static func queryToken(_ request: HTTPRequest) -> String? {
-        // The parameter's name is Unverified; `ss-tok` mirrors the cookie.
-        guard let query = request.query else { return nil }
-        for pair in query.split(separator: "&") where pair.hasPrefix("ss-tok=") {
-            return PercentDecoding.decode(pair.dropFirst(7), plusAsSpace: true)
-        }
-        return nil
     }
 
     /// Whole seconds: JWT NumericDates are written as integers.

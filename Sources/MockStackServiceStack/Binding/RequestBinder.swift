@@ -107,7 +107,7 @@ public struct RequestBinder: Sendable {
         }
 
         mutating func apply(text pairs: [(name: String, value: String)], onlyDefaults: Bool) {
-            var appliedHere: Set<String> = []
+            var appliedHere: [String] = []
             for pair in pairs {
                 guard let property = type.property(named: pair.name) else { continue }
                 let current = dto[property.name]
@@ -123,7 +123,7 @@ public struct RequestBinder: Sendable {
                 } else {
                     dto[property.name] = value
                 }
-                appliedHere.insert(property.name)
+                if !repeated { appliedHere.append(property.name) }
             }
         }
 

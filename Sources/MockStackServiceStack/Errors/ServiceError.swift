@@ -54,7 +54,9 @@ public struct ServiceError: Error, Sendable, Equatable {
 
         /// The type name without its namespace, which is the default `errorCode`.
         public var typeName: String {
-            fullName.split(separator: ".").last.map(String.init) ?? fullName
+            let name = fullName
+            guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return name }
+            return String(name[name.utf8.index(after: dot)...])
         }
     }
 

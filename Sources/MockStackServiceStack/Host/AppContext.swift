@@ -34,7 +34,8 @@ public struct HostSettings: Sendable {
 }
 
 /// What every operation of an app shares: its types, how values are read, its host settings.
-public struct AppContext: Sendable {
+/// A class, shared by reference for the same reason as ``ServiceOperation``.
+public final class AppContext: Sendable {
     public let catalog: TypeCatalog
     public let coercion: ValueCoercion
     public let host: HostSettings

@@ -56,7 +56,7 @@ struct ErrorRenderer {
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        guard message.lowercased().contains("<script") else { return message }
+        guard message.utf8.contains(UInt8(ascii: "<")), message.lowercased().contains("<script") else { return message }
         var encoded = ""
         for character in message {
             switch character {

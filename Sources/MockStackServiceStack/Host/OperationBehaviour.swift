@@ -20,8 +20,9 @@ extension OperationBehaviour {
 }
 
 /// One invocation of an operation: the bound request and what the service can see of the
-/// HTTP request around it.
-public struct ServiceCall: Sendable {
+/// HTTP request around it. A class, so that behaviours and templates pass it without copying
+/// (and retaining) every value it holds.
+public final class ServiceCall: Sendable {
     public let operation: ServiceOperation
     /// The bound request DTO.
     public let request: DTOObject
@@ -35,6 +36,18 @@ public struct ServiceCall: Sendable {
     public let now: DateTimeValue
     /// Type resolution, value coercion and settings of the app.
     public let context: AppContext
+
+    public init(operation: ServiceOperation, request: DTOObject, http: HTTPRequest, input: RequestInput, verb: String,
+                session: AuthSession?, now: DateTimeValue, context: AppContext) {
+        self.operation = operation
+        self.request = request
+        self.http = http
+        self.input = input
+        self.verb = verb
+        self.session = session
+        self.now = now
+        self.context = context
+    }
 
     /// The path as the service sees it (`/api/SendDefault`): relative to the app's mount.
     public var pathInfo: String { PercentDecoding.decode(http.path) }

@@ -1,6 +1,9 @@
 /// An operation ready to serve: its metadata, resolved request and return types, the type that
 /// wraps its errors, and the behaviour the manifest gave it.
-public struct ServiceOperation: Sendable {
+///
+/// A class: every call holds it, and copying a struct this size would retain each of its many
+/// stored references on every request.
+public final class ServiceOperation: Sendable {
     public let metadata: MetadataOperation
     public let requestType: ObjectShape
     /// How a successful result is written; `nil` for void operations (204).

@@ -66,7 +66,7 @@ public struct ServiceStackApp: MockApp {
         guard let operation = operations[match.operation] else { return HTTPResponse(status: 404) }
 
         var session: AuthSession?
-        switch context.auth?.identify(request, now: now) ?? .anonymous {
+        switch context.auth?.identify(request, query: input.query, now: now) ?? .anonymous {
         case .anonymous: break
         case .authenticated(let found): session = found
         case .rejected(let error):

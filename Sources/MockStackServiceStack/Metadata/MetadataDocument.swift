@@ -5,10 +5,14 @@ import MockStackCore
 /// and types and operations filtered by `IncludeTypes` / `ExcludeTypes`.
 public struct MetadataDocument: Sendable {
     public let metadata: MetadataTypes
-    private let references: [String: Set<String>]
 
     public init(metadata: MetadataTypes) {
         self.metadata = metadata
+    }
+
+    /// Which type names each type and operation refers to. Built per request that uses
+    /// `IncludeTypes` (rare), so start-up does not pay for it.
+    private func references() -> [String: Set<String>] {
         var references: [String: Set<String>] = [:]
         for type in metadata.types { references[Self.key(type.name), default: []].formUnion(Self.referencedNames(type)) }
         for operation in metadata.operations {
@@ -20,7 +24,7 @@ public struct MetadataDocument: Sendable {
             if let returnType = operation.returnType { names.formUnion(Self.names(in: returnType.reference)) }
             references[Self.key(operation.name), default: []].formUnion(names)
         }
-        self.references = references
+        return references
     }
 
     /// The document for a request: query options applied, `baseUrl` set to `baseURL`.
@@ -104,15 +108,16 @@ public struct MetadataDocument: Sendable {
     /// The type names an `IncludeTypes` list selects: `Name`, `Name.*` (with everything it
     /// references), `*.Name` (with everything referencing it), `Namespace/*`, `{tag,…}`.
     func expand(_ items: [String]) -> Set<String> {
+        let references = references()
         var selected: Set<String> = []
         for item in items {
             if item.hasPrefix("{"), item.hasSuffix("}") {
                 let tags = Set(item.dropFirst().dropLast().split(separator: ",").map { $0.trimmingASCIISpace().lowercased() })
                 for operation in metadata.operations where operation.tags.contains(where: { tags.contains($0.lowercased()) }) {
-                    selected.formUnion(closure(of: Self.key(operation.name)))
+                    selected.formUnion(Self.closure(of: Self.key(operation.name), in: references))
                 }
             } else if item.hasSuffix(".*") {
-                selected.formUnion(closure(of: Self.key(String(item.dropLast(2)))))
+                selected.formUnion(Self.closure(of: Self.key(String(item.dropLast(2))), in: references))
             } else if item.hasPrefix("*.") {
                 let target = Self.key(String(item.dropFirst(2)))
                 selected.insert(target)
@@ -129,7 +134,7 @@ public struct MetadataDocument: Sendable {
     }
 
     /// A type and everything it references, transitively.
-    private func closure(of name: String) -> Set<String> {
+    private static func closure(of name: String, in references: [String: Set<String>]) -> Set<String> {
         var seen: Set<String> = [name]
         var pending = [name]
         while let next = pending.popLast() {

@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// Finds the operation a request path names, the way ServiceStack's routing does (spec §2):
 /// the predefined routes `/api/{Op}` (with a `.json` suffix or a `[]` batch suffix),
 /// `/json/reply/{Op}` and `/json/oneway/{Op}`, then the custom `[Route]` templates, literal
@@ -30,12 +32,14 @@ public struct OperationRouter: Sendable {
     }
 
     private let operationsByName: [String: String]
+    private let exactNames: Set<String>
     private let templates: [(template: RouteTemplate, operation: String)]
 
     /// - Parameter operations: each operation's name and its `[Route]`s.
     public init(operations: [(name: String, routes: [MetadataRoute])]) {
         // ServiceStack matches operation names case-insensitively on predefined routes.
         operationsByName = Dictionary(operations.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        exactNames = Set(operations.map(\.name))
         templates = operations
             .flatMap { operation in operation.routes.map { (RouteTemplate($0), operation.name) } }
             .sorted { $0.template.specificity > $1.template.specificity }
@@ -43,7 +47,7 @@ public struct OperationRouter: Sendable {
 
     /// Routes a path (relative to the app's mount, still percent-encoded) for a verb.
     public func route(path: String, verb: String) -> Outcome {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = Self.segments(of: path)
         if let predefined = predefined(segments) { return predefined }
         let verb = verb.uppercased()
         for entry in templates where entry.template.allows(verb) {
@@ -55,17 +59,30 @@ public struct OperationRouter: Sendable {
         return .notFound
     }
 
+    /// The non-empty segments of a path, found on its UTF-8 view.
+    static func segments(of path: String) -> [Substring] {
+        var segments: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            if start < end { segments.append(path[start..<end]) }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
+        }
+        return segments
+    }
+
     private func predefined(_ segments: [Substring]) -> Outcome? {
-        if segments.count == 2, segments[0].lowercased() == "api" {
+        if segments.count == 2, segments[0].equalsIgnoringASCIICase("api") {
             var name = PercentDecoding.decode(segments[1])
             let isBatch = name.hasSuffix("[]")
             if isBatch { name.removeLast(2) }
-            if name.lowercased().hasSuffix(".json") { name.removeLast(5) }
+            if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(".json".utf8) { name.removeLast(5) }
             return resolve(name, isBatch: isBatch, isOneWay: false)
         }
         // `/{format}/reply|oneway/{Op}`. Only JSON is emulated; `/xml/…` and `/jsv/…` fall
         // through to the custom routes and, failing those, a 404.
-        if segments.count == 3, segments[0].lowercased() == "json" {
+        if segments.count == 3, segments[0].equalsIgnoringASCIICase("json") {
             switch segments[1].lowercased() {
             case "reply": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: false)
             case "oneway": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: true)
@@ -76,7 +93,7 @@ public struct OperationRouter: Sendable {
     }
 
     private func resolve(_ name: String, isBatch: Bool, isOneWay: Bool) -> Outcome {
-        guard let operation = operationsByName[name.lowercased()] else { return .unknownOperation(name) }
+        guard let operation = exactNames.contains(name) ? name : operationsByName[name.lowercased()] else { return .unknownOperation(name) }
         return .operation(Match(operation: operation, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
     }
 }

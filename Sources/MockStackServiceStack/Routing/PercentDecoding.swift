@@ -3,10 +3,10 @@ enum PercentDecoding {
     /// Decodes `%XX` (invalid escapes are kept as they are); with `plusAsSpace`, `+` is a space
     /// (query strings and forms, not paths). Invalid UTF-8 is repaired with U+FFFD.
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) || (plusAsSpace && bytes.contains(UInt8(ascii: "+"))) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
+        let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0

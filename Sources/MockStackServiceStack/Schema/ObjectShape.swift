@@ -8,32 +8,39 @@ public struct ObjectShape: Sendable {
     public let properties: [PropertyShape]
     /// Lower-cased name (and DataMember name) → index into ``properties``.
     private let indexByLowercasedName: [String: Int]
+    /// The C#, camelCase and DataMember spellings → index: the names clients and templates
+    /// nearly always use, found without lower-casing.
+    private let indexByExactName: [String: Int]
 
     init(reference: TypeReference, properties: [PropertyShape]) {
         self.reference = reference
         self.properties = properties
         var index: [String: Int] = [:]
+        var exact: [String: Int] = [:]
         for (position, property) in properties.enumerated() {
             index[property.name.lowercased()] = index[property.name.lowercased()] ?? position
             if let alias = property.dataMemberName?.lowercased() { index[alias] = index[alias] ?? position }
+            for spelling in [property.name, property.camelCaseName] + (property.dataMemberName.map { [$0] } ?? []) {
+                exact[spelling] = exact[spelling] ?? position
+            }
         }
         indexByLowercasedName = index
+        indexByExactName = exact
+        responseStatusProperty = properties.first { $0.shape == .responseStatus }
+        takesRawBody = properties.contains { $0.shape == .stream }
     }
 
     /// The property a client-sent name means, compared case-insensitively (spec §3).
-    public func property(named name: some StringProtocol) -> PropertyShape? {
-        indexByLowercasedName[name.lowercased()].map { properties[$0] }
+    public func property(named name: String) -> PropertyShape? {
+        if let position = indexByExactName[name] { return properties[position] }
+        return indexByLowercasedName[name.lowercased()].map { properties[$0] }
     }
 
     /// The `ResponseStatus` property, if the type has one (it can then wrap an error).
-    public var responseStatusProperty: PropertyShape? {
-        properties.first { $0.shape == .responseStatus }
-    }
+    public let responseStatusProperty: PropertyShape?
 
     /// A property declared as a `Stream`: the DTO takes the raw body.
-    public var takesRawBody: Bool {
-        properties.contains { $0.shape == .stream }
-    }
+    public let takesRawBody: Bool
 }
 
 /// One property of a resolved DTO.
@@ -57,6 +64,7 @@ public struct PropertyShape: Sendable {
     /// leading capitals are lowered up to the last one before a lower-case letter
     /// (`UInt` → `uInt`, `ID` → `id`, `URLPath` → `urlPath`).
     static func camelCase(_ name: String) -> String {
+        if let ascii = asciiCamelCase(name) { return ascii }
         var scalars = Array(name.unicodeScalars)
         guard let first = scalars.first, first.properties.isUppercase else { return name }
         for index in scalars.indices {
@@ -71,6 +79,23 @@ public struct PropertyShape: Sendable {
         var result = ""
         result.unicodeScalars.append(contentsOf: scalars)
         return result
+    }
+
+    /// The same rule on ASCII bytes, without Unicode property lookups (nearly every name).
+    private static func asciiCamelCase(_ name: String) -> String? {
+        var bytes = Array(name.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        guard let first = bytes.first, isUpper(first) else { return name }
+        for index in bytes.indices {
+            if index == 1, !isUpper(bytes[index]) { break }
+            if index > 0, index + 1 < bytes.count, !isUpper(bytes[index + 1]) {
+                if bytes[index + 1] == UInt8(ascii: " ") { bytes[index] |= 0x20 }
+                break
+            }
+            if isUpper(bytes[index]) { bytes[index] |= 0x20 }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func lower(_ scalar: Unicode.Scalar) -> Unicode.Scalar {

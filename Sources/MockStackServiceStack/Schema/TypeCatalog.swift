@@ -7,6 +7,8 @@ public struct TypeCatalog: Sendable {
     /// Declared types by name as metadata spells it (with the arity suffix for generic ones).
     private let definitions: [String: MetadataType]
     private let objects: [TypeReference: ObjectShape]
+    /// The non-generic ones by name: the lookup every request makes, without hashing an enum.
+    private let objectsByName: [String: ObjectShape]
 
     public init(metadata: MetadataTypes) {
         var definitions: [String: MetadataType] = [:]
@@ -26,6 +28,11 @@ public struct TypeCatalog: Sendable {
             if let returnType = operation.returnType { _ = builder.shape(of: returnType.reference, substituting: [:]) }
         }
         objects = builder.finish()
+        var byName: [String: ObjectShape] = [:]
+        for (reference, shape) in objects {
+            if case .named(let name, let arguments) = reference, arguments.isEmpty { byName[name] = shape }
+        }
+        objectsByName = byName
     }
 
     /// The shape of a type reference (`Int32`, `List<Poco>`, `HelloResponse`).
@@ -36,12 +43,13 @@ public struct TypeCatalog: Sendable {
 
     /// The resolved class a reference names, when the metadata describes it.
     public func object(_ reference: TypeReference) -> ObjectShape? {
-        objects[reference]
+        if case .named(let name, let arguments) = reference, arguments.isEmpty { return objectsByName[name] }
+        return objects[reference]
     }
 
     /// The resolved class with this (non-generic) name.
     public func object(named name: String) -> ObjectShape? {
-        objects[.named(name, [])]
+        objectsByName[name]
     }
 
     /// Whether the metadata declares a type with this name.

@@ -82,19 +82,24 @@ public struct DTOWriter: Sendable {
             switch shape.unwrapped {
             case .responseStatus: writeResponseStatus(object, into: &out)
             case .keyValuePair(let keyShape, let valueShape):
-                writeMembers([("Key", keyShape), ("Value", valueShape)].map { (name: $0.0, key: key(for: $0.0), shape: $0.1) }, of: object, into: &out)
+                var first = true
+                out.append(UInt8(ascii: "{"))
+                writeMember("Key", key: key(for: "Key"), shape: keyShape, of: object, first: &first, into: &out)
+                writeMember("Value", key: key(for: "Value"), shape: valueShape, of: object, first: &first, into: &out)
+                out.append(UInt8(ascii: "}"))
             case .object(let reference):
-                if let type = catalog.object(reference) {
-                    var members = type.properties.map { (name: $0.name, key: key(for: $0), shape: $0.shape) }
-                    // Mock choice: an error wrapper without a ResponseStatus property (HelloResponse)
-                    // still carries the status, last, so the client learns what went wrong.
-                    if type.responseStatusProperty == nil, !object["ResponseStatus"].isNull {
-                        members.append((name: "ResponseStatus", key: key(for: "ResponseStatus"), shape: .responseStatus))
-                    }
-                    writeMembers(members, of: object, into: &out)
-                } else {
-                    writeUndeclared(object, into: &out)
+                guard let type = catalog.object(reference) else { return writeUndeclared(object, into: &out) }
+                var first = true
+                out.append(UInt8(ascii: "{"))
+                for property in type.properties {
+                    writeMember(property.name, key: key(for: property), shape: property.shape, of: object, first: &first, into: &out)
                 }
+                // Mock choice: an error wrapper without a ResponseStatus property (HelloResponse)
+                // still carries the status, last, so the client learns what went wrong.
+                if type.responseStatusProperty == nil, !object["ResponseStatus"].isNull {
+                    writeMember("ResponseStatus", key: key(for: "ResponseStatus"), shape: .responseStatus, of: object, first: &first, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
             default:
                 writeUndeclared(object, into: &out)
             }
@@ -103,37 +108,35 @@ public struct DTOWriter: Sendable {
         }
     }
 
-    /// Writes an object's members in the given order, applying the null and default rules.
-    private func writeMembers(_ members: [(name: String, key: String, shape: ValueShape)], of object: DTOObject, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        var first = true
-        for member in members {
-            var value = object[member.name]
-            if value.isNull {
-                if let fallback = fallback(for: member.shape) {
-                    value = fallback
-                } else if !settings.includeNullValues {
-                    continue
-                }
-            } else if settings.excludeDefaultValues, member.shape.isValueType, value == member.shape.defaultValue {
-                continue
+    /// Writes one member, applying the null and default rules (`first` tracks the comma).
+    private func writeMember(_ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]) {
+        var value = object[name]
+        if value.isNull {
+            if let fallback = fallback(for: shape) {
+                value = fallback
+            } else if !settings.includeNullValues {
+                return
             }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            writeString(member.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            write(value, as: member.shape, into: &out)
+        } else if settings.excludeDefaultValues, shape.isValueType, value == shape.defaultValue {
+            return
         }
-        out.append(UInt8(ascii: "}"))
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        write(value, as: shape, into: &out)
     }
 
     /// An object of a type the metadata does not declare (the built-in `ErrorResponse`, say):
     /// members in the order they were set; a `ResponseStatus` is still one.
     private func writeUndeclared(_ object: DTOObject, into out: inout [UInt8]) {
-        let members = object.members.map { member in
-            (name: member.name, key: key(for: member.name), shape: member.name == "ResponseStatus" ? ValueShape.responseStatus : .any)
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        for member in object.members {
+            let shape: ValueShape = member.name == "ResponseStatus" ? .responseStatus : .any
+            writeMember(member.name, key: key(for: member.name), shape: shape, of: object, first: &first, into: &out)
         }
-        writeMembers(members, of: object, into: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// What an unset property writes instead of being left out: a value type's default, or an
@@ -154,20 +157,28 @@ public struct DTOWriter: Sendable {
     /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
     private func writeResponseStatus(_ status: DTOObject, into out: inout [UInt8]) {
         let isFieldError = !status["FieldName"].isNull
-        var members: [(name: String, key: String, shape: ValueShape)] = [("ErrorCode", key(for: "ErrorCode"), .string)]
-        if isFieldError { members.append(("FieldName", key(for: "FieldName"), .string)) }
-        members.append(("Message", key(for: "Message"), .string))
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        writeMember("ErrorCode", key: key(for: "ErrorCode"), shape: .string, of: status, first: &first, into: &out)
+        if isFieldError { writeMember("FieldName", key: key(for: "FieldName"), shape: .string, of: status, first: &first, into: &out) }
+        writeMember("Message", key: key(for: "Message"), shape: .string, of: status, first: &first, into: &out)
         if !isFieldError {
-            members.append(("StackTrace", key(for: "StackTrace"), .string))
-            members.append(("Errors", key(for: "Errors"), .list(.responseStatus)))
+            writeMember("StackTrace", key: key(for: "StackTrace"), shape: .string, of: status, first: &first, into: &out)
+            let errors = status["Errors"]
+            out.append(UInt8(ascii: ","))
+            writeString(key(for: "Errors"), into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(errors.isNull ? .list([]) : errors, as: Self.errorsShape, into: &out)
         }
-        var object = status
-        if !isFieldError, object["Errors"].isNull { object["Errors"] = .list([]) }
         // An empty `meta` is unset: left out of error bodies, `{}` in success bodies.
-        if case .map(let entries) = object["Meta"], entries.isEmpty { object["Meta"] = .null }
-        members.append(("Meta", key(for: "Meta"), .map(key: .string, value: .string)))
-        writeMembers(members, of: object, into: &out)
+        var meta = status
+        if case .map(let entries) = status["Meta"], entries.isEmpty { meta = DTOObject() }
+        writeMember("Meta", key: key(for: "Meta"), shape: Self.metaShape, of: meta, first: &first, into: &out)
+        out.append(UInt8(ascii: "}"))
     }
+
+    private static let errorsShape = ValueShape.list(.responseStatus)
+    private static let metaShape = ValueShape.map(key: .string, value: .string)
 
     private func key(for property: PropertyShape) -> String {
         if let dataMemberName = property.dataMemberName { return dataMemberName }
@@ -175,8 +186,13 @@ public struct DTOWriter: Sendable {
     }
 
     private func key(for name: String) -> String {
-        settings.casing == .camelCase ? PropertyShape.camelCase(name) : name
+        guard settings.casing == .camelCase else { return name }
+        return Self.commonCamelCase[name] ?? PropertyShape.camelCase(name)
     }
+
+    /// The members every error body writes, camel-cased once.
+    private static let commonCamelCase: [String: String] = Dictionary(uniqueKeysWithValues:
+        ["ResponseStatus", "ErrorCode", "FieldName", "Message", "StackTrace", "Errors", "Meta", "Key", "Value"].map { ($0, PropertyShape.camelCase($0)) })
 
     private func writeString(_ text: String, into out: inout [UInt8]) {
         JSONValue.encodeString(text, into: &out, escaping: settings.escaping)

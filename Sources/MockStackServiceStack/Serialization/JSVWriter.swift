@@ -38,25 +38,37 @@ struct JSVWriter {
                 return item
             }.joined(separator: ",") + "}"
         case .object(let object):
-            var members: [(name: String, shape: ValueShape)] = object.members.map { ($0.name, .any) }
+            var members: [(name: String, key: String, shape: ValueShape)]
             if case .object(let reference) = shape.unwrapped, let type = catalog.object(reference) {
-                members = type.properties.map { ($0.name, $0.shape) }
+                members = type.properties.map { ($0.name, $0.camelCaseName, $0.shape) }
+            } else {
+                members = object.members.map { ($0.name, PropertyShape.camelCase($0.name), .any) }
             }
-            out += "{" + members.compactMap { member -> String? in
+            out += "{"
+            var first = true
+            for member in members {
                 var value = object[member.name]
-                if value.isNull { value = member.shape.isValueType ? member.shape.defaultValue ?? .null : .null }
-                guard !value.isNull else { return nil }
-                var item = PropertyShape.camelCase(member.name) + ":"
-                write(value, as: member.shape, into: &item)
-                return item
-            }.joined(separator: ",") + "}"
+                if value.isNull, member.shape.isValueType { value = member.shape.defaultValue ?? .null }
+                guard !value.isNull else { continue }
+                if !first { out += "," }
+                first = false
+                out += member.key
+                out += ":"
+                write(value, as: member.shape, into: &out)
+            }
+            out += "}"
         }
     }
 
-    private static let structural: Set<Character> = ["\"", ",", "{", "}", "[", "]", "\r", "\n", "\t"]
-
     static func quotedIfNeeded(_ text: String) -> String {
-        guard text.contains(where: { structural.contains($0) }) || text.hasPrefix(" ") || text.hasSuffix(" ") else { return text }
+        let utf8 = text.utf8
+        let needsQuotes = utf8.first == UInt8(ascii: " ") || utf8.last == UInt8(ascii: " ") || utf8.contains { byte in
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), 0x0D, 0x0A, 0x09: true
+            default: false
+            }
+        }
+        guard needsQuotes else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }

@@ -141,7 +141,24 @@ public struct DateTimeValue: Sendable, Equatable {
     public var dotNetDefaultText: String {
         let time = civil
         let hour12 = time.hour % 12 == 0 ? 12 : time.hour % 12
-        return "\(time.month)/\(time.day)/\(time.year) \(hour12):\(padded(time.minute, 2)):\(padded(time.second, 2)) \(time.hour < 12 ? "AM" : "PM")"
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func digits(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<max(width, String(value).utf8.count) { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(time.month, width: 1); text.append(UInt8(ascii: "/"))
+        digits(time.day, width: 1); text.append(UInt8(ascii: "/"))
+        digits(time.year, width: 4); text.append(UInt8(ascii: " "))
+        digits(hour12, width: 1); text.append(UInt8(ascii: ":"))
+        digits(time.minute, width: 2); text.append(UInt8(ascii: ":"))
+        digits(time.second, width: 2)
+        text += (time.hour < 12 ? " AM" : " PM").utf8
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func offsetText(_ minutes: Int, separator: String) -> String {

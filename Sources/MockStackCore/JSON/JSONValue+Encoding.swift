@@ -40,8 +40,15 @@ extension JSONValue {
     public static func encodeString(_ string: String, into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(string, into: &out) }
         out.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied whole: from an array, a slice copies in bulk.
-        let bytes = Array(string.utf8)
+        let utf8 = string.utf8
+        // Nearly every string needs no escape: then its UTF-8 is copied in one go.
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out.append(contentsOf: utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        // Otherwise runs of bytes that need no escape are still copied whole, from an array.
+        let bytes = Array(utf8)
         var runStart = 0
         for index in bytes.indices {
             let byte = bytes[index]

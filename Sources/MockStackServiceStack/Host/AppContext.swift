@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// The host-wide settings of an emulated ServiceStack server (spec §1's persona table).
 public struct HostSettings: Sendable {
@@ -47,6 +48,17 @@ public final class AppContext: Sendable {
         self.coercion = ValueCoercion(catalog: catalog)
         self.host = host
         self.auth = auth
+    }
+
+    /// `11/21/2025 10:15:03 PM` for stack traces, formatted once per second.
+    private let debugDate = Mutex<(second: Int64, text: String)>((Int64.min, ""))
+
+    func debugDateText(_ now: DateTimeValue) -> String {
+        let second = now.ticks.floorDivided(by: CivilTime.ticksPerSecond)
+        if let cached = debugDate.withLock({ $0.second == second ? $0.text : nil }) { return cached }
+        let text = now.dotNetDefaultText
+        debugDate.withLock { $0 = (second, text) }
+        return text
     }
 
     /// A writer for `dialect`, with a request's `?jsconfig=` scope applied.

@@ -10,48 +10,64 @@ struct ErrorRenderer {
     ///   - operation: the operation that failed, or nil when the request named none.
     ///   - request: the bound request DTO, when binding got that far (it heads the stack trace).
     func response(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, jsconfig: String?, now: DateTimeValue) -> HTTPResponse {
-        let wrapper = operation?.errorWrapper ?? .object(.named("ErrorResponse", []))
-        var status = DTOObject()
-        status["ErrorCode"] = .string(error.errorCode)
-        status["Message"] = .string(Self.htmlEncodedIfScript(error.message))
-        if context.host.debugMode, !error.omitsStackTrace {
-            status["StackTrace"] = .string(stackTrace(for: error, operation: operation, request: request, verb: verb, now: now))
-        }
-        status["Errors"] = .list(error.fieldErrors.map { field in
-            var entry = DTOObject()
-            entry["ErrorCode"] = .string(field.errorCode)
-            entry["FieldName"] = .string(field.fieldName)
-            entry["Message"] = .string(field.message)
-            if !field.meta.isEmpty { entry["Meta"] = .map(field.meta.map { DTOMapEntry(key: $0.key, value: .string($0.value)) }) }
-            return .object(entry)
-        })
-        var body = DTOObject()
-        var propertyName = "ResponseStatus"
-        if case .object(let reference) = wrapper, let name = context.catalog.object(reference)?.responseStatusProperty?.name { propertyName = name }
-        body[propertyName] = .object(status)
         let writer = context.writer(operation?.dialect ?? context.host.dialect, jsconfig: jsconfig, emitEmptyCollections: false)
-        return .json(error.status, bytes: writer.bytes(.object(body), as: wrapper))
+        let trace = context.host.debugMode && !error.omitsStackTrace
+            ? stackTrace(for: error, operation: operation, request: request, verb: verb, now: now) : nil
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        let emptyWrapper = DTOObject()
+        var wroteStatus = false
+        // The wrapper is a fresh instance: its value types still write their defaults.
+        if case .object(let reference)? = operation?.errorWrapper, let type = context.catalog.object(reference) {
+            for property in type.properties {
+                if property.name == type.responseStatusProperty?.name {
+                    writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
+                                       key: writer.key(for: property), first: &first, into: &out)
+                    wroteStatus = true
+                } else {
+                    writer.writeMember(property.name, key: writer.key(for: property), shape: property.shape, of: emptyWrapper, first: &first, into: &out)
+                }
+            }
+        }
+        if !wroteStatus {
+            writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
+                               key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return .json(error.status, bytes: out)
     }
 
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's
     /// `ToString()` (nothing for an `HttpError`) and a line break. The exact text is Unverified;
     /// clients only check that it is there.
     func stackTrace(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, now: DateTimeValue) -> String {
-        var trace = ""
+        var trace: [UInt8] = []
+        trace.reserveCapacity(256)
         if let operation, let request {
-            let jsv = JSVWriter(catalog: context.catalog).text(.object(request), as: .object(operation.requestType.reference))
-            trace += "[\(operation.name): \(now.dotNetDefaultText)]:\n[REQUEST: \(jsv)]\n"
+            trace += "[".utf8
+            trace += operation.name.utf8
+            trace += ": ".utf8
+            trace += context.debugDateText(now).utf8
+            trace += "]:\n[REQUEST: ".utf8
+            JSVWriter(catalog: context.catalog).write(.object(request), as: .object(operation.requestType.reference), into: &trace)
+            trace += "]\n".utf8
         }
         if case .httpError = error.kind {} else {
-            trace += "\(error.kind.fullName): \(error.message)\n"
+            trace += error.kind.fullName.utf8
+            trace += ": ".utf8
+            trace += error.message.utf8
+            trace += "\n   at ".utf8
             if let operation {
                 let method = operation.actions.contains(verb) ? verb.prefix(1) + verb.dropFirst().lowercased() : "Any"
-                trace += "   at \(operation.serviceClass).\(method)(\(operation.name) request)"
+                trace += "\(operation.serviceClass).\(method)(\(operation.name) request)".utf8
             } else {
-                trace += "   at ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)"
+                trace += "ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)".utf8
             }
         }
-        return trace + "\n"
+        trace.append(UInt8(ascii: "\n"))
+        return String(decoding: trace, as: UTF8.self)
     }
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.

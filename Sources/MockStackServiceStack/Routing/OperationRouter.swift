@@ -47,6 +47,18 @@ public struct OperationRouter: Sendable {
 
     /// Routes a path (relative to the app's mount, still percent-encoded) for a verb.
     public func route(path: String, verb: String) -> Outcome {
+        // `/api/{Op}`, the route clients use nearly always, without splitting the path.
+        let utf8 = path.utf8
+        if utf8.count > 5, utf8.prefix(5).elementsEqual(Self.apiPrefix, by: { Self.lowerASCII($0) == $1 }) {
+            let rest = path.utf8.dropFirst(5)
+            if !rest.contains(UInt8(ascii: "/")) {
+                var name = PercentDecoding.decode(Substring(rest))
+                let isBatch = name.hasSuffix("[]")
+                if isBatch { name.removeLast(2) }
+                if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(".json".utf8) { name.removeLast(5) }
+                return resolve(name, isBatch: isBatch, isOneWay: false)
+            }
+        }
         let segments = Self.segments(of: path)
         if let predefined = predefined(segments) { return predefined }
         let verb = verb.uppercased()
@@ -58,6 +70,10 @@ public struct OperationRouter: Sendable {
         }
         return .notFound
     }
+
+    private static let apiPrefix = Array("/api/".utf8)
+
+    private static func lowerASCII(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte }
 
     /// The non-empty segments of a path, found on its UTF-8 view.
     static func segments(of path: String) -> [Substring] {

@@ -6,13 +6,20 @@ enum PercentDecoding {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
-        let bytes = Array(text.utf8)
+        return decode(bytes: Array(text.utf8)[...], plusAsSpace: plusAsSpace)
+    }
+
+    /// The same for bytes already split out of a request.
+    static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
                 output.append(high << 4 | low)
                 index += 3

@@ -109,7 +109,7 @@ public struct DTOWriter: Sendable {
     }
 
     /// Writes one member, applying the null and default rules (`first` tracks the comma).
-    private func writeMember(_ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]) {
+    func writeMember(_ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]) {
         var value = object[name]
         if value.isNull {
             if let fallback = fallback(for: shape) {
@@ -177,15 +177,81 @@ public struct DTOWriter: Sendable {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// Writes `"responseStatus":{…}` for a thrown error straight from its values (the hot part of
+    /// every error answer): `errorCode`, `message`, `stackTrace` when given, `errors` always,
+    /// each field error with its `meta` when it has one.
+    func writeStatus(of error: ServiceError, message: String, stackTrace: String?, key: String, first: inout Bool, into out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        writeString(key, into: &out)
+        out += ":{".utf8
+        writeKey("ErrorCode", into: &out, leadingComma: false)
+        writeString(error.errorCode, into: &out)
+        writeKey("Message", into: &out)
+        writeString(message, into: &out)
+        if let stackTrace {
+            writeKey("StackTrace", into: &out)
+            writeString(stackTrace, into: &out)
+        }
+        writeKey("Errors", into: &out)
+        out.append(UInt8(ascii: "["))
+        for (index, field) in error.fieldErrors.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            writeKey("ErrorCode", into: &out, leadingComma: false)
+            writeString(field.errorCode, into: &out)
+            writeKey("FieldName", into: &out)
+            writeString(field.fieldName, into: &out)
+            writeKey("Message", into: &out)
+            writeString(field.message, into: &out)
+            if !field.meta.isEmpty {
+                writeKey("Meta", into: &out)
+                out.append(UInt8(ascii: "{"))
+                for (position, entry) in field.meta.enumerated() {
+                    if position > 0 { out.append(UInt8(ascii: ",")) }
+                    writeString(entry.key, into: &out)
+                    out.append(UInt8(ascii: ":"))
+                    writeString(entry.value, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out += "]}".utf8
+    }
+
+    private func writeKey(_ name: String, into out: inout [UInt8], leadingComma: Bool = true) {
+        if leadingComma { out.append(UInt8(ascii: ",")) }
+        if let encoded = (settings.casing == .camelCase ? Self.encodedCamelKeys : Self.encodedPascalKeys)[name] {
+            out += encoded
+        } else {
+            writeString(key(for: name), into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// `"errorCode":` and the like, encoded once for each casing.
+    private static let encodedCamelKeys = encodedKeys { PropertyShape.camelCase($0) }
+    private static let encodedPascalKeys = encodedKeys { $0 }
+
+    private static func encodedKeys(_ spelling: (String) -> String) -> [String: [UInt8]] {
+        Dictionary(uniqueKeysWithValues: ["ErrorCode", "FieldName", "Message", "StackTrace", "Errors", "Meta"].map { name in
+            var bytes: [UInt8] = []
+            JSONValue.encodeString(spelling(name), into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return (name, bytes)
+        })
+    }
+
     private static let errorsShape = ValueShape.list(.responseStatus)
     private static let metaShape = ValueShape.map(key: .string, value: .string)
 
-    private func key(for property: PropertyShape) -> String {
+    func key(for property: PropertyShape) -> String {
         if let dataMemberName = property.dataMemberName { return dataMemberName }
         return settings.casing == .camelCase ? property.camelCaseName : property.name
     }
 
-    private func key(for name: String) -> String {
+    func key(for name: String) -> String {
         guard settings.casing == .camelCase else { return name }
         return Self.commonCamelCase[name] ?? PropertyShape.camelCase(name)
     }

@@ -7,36 +7,39 @@ struct JSVWriter {
     let catalog: TypeCatalog
 
     func text(_ value: DTOValue, as shape: ValueShape) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(value, as: shape, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(_ value: DTOValue, as shape: ValueShape, into out: inout String) {
+    func write(_ value: DTOValue, as shape: ValueShape, into out: inout [UInt8]) {
         switch value {
         case .null: break
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .number(let number): out += number.literal
-        case .string(let text), .enumMember(let text), .guid(let text): out += Self.quotedIfNeeded(text)
-        case .timeSpan(let span): out += span.xsdText
-        case .dateTime(let date): out += date.isoText
-        case .bytes(let bytes, _): out += "[" + bytes.map(String.init).joined(separator: ",") + "]"
-        case .json(let json): out += Self.quotedIfNeeded(json.stringValue ?? json.jsonText)
+        case .bool(let flag): out += (flag ? "true" : "false").utf8
+        case .number(let number): out += number.literal.utf8
+        case .string(let text), .enumMember(let text), .guid(let text): out += Self.quotedIfNeeded(text).utf8
+        case .timeSpan(let span): out += span.xsdText.utf8
+        case .dateTime(let date): out += date.isoText.utf8
+        case .bytes(let bytes, _): out += ("[" + bytes.map(String.init).joined(separator: ",") + "]").utf8
+        case .json(let json): out += Self.quotedIfNeeded(json.stringValue ?? json.jsonText).utf8
         case .list(let elements):
             let element: ValueShape = if case .list(let inner) = shape.unwrapped { inner } else { .any }
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in elements.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 write(item, as: element, into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .map(let entries):
             let valueShape: ValueShape = if case .map(_, let inner) = shape.unwrapped { inner } else { .any }
-            out += "{" + entries.filter { !$0.value.isNull }.map { entry in
-                var item = Self.quotedIfNeeded(entry.key) + ":"
-                write(entry.value, as: valueShape, into: &item)
-                return item
-            }.joined(separator: ",") + "}"
+            out.append(UInt8(ascii: "{"))
+            for (index, entry) in entries.filter({ !$0.value.isNull }).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out += Self.quotedIfNeeded(entry.key).utf8
+                out.append(UInt8(ascii: ":"))
+                write(entry.value, as: valueShape, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         case .object(let object):
             var members: [(name: String, key: String, shape: ValueShape)]
             if case .object(let reference) = shape.unwrapped, let type = catalog.object(reference) {
@@ -44,19 +47,19 @@ struct JSVWriter {
             } else {
                 members = object.members.map { ($0.name, PropertyShape.camelCase($0.name), .any) }
             }
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             var first = true
             for member in members {
                 var value = object[member.name]
                 if value.isNull, member.shape.isValueType { value = member.shape.defaultValue ?? .null }
                 guard !value.isNull else { continue }
-                if !first { out += "," }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                out += member.key
-                out += ":"
+                out += member.key.utf8
+                out.append(UInt8(ascii: ":"))
                 write(value, as: member.shape, into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 

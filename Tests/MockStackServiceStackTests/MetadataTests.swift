@@ -81,17 +81,19 @@ import Testing
 }
 
 @Suite struct OperationRouterTests {
-    let router = OperationRouter(operations: [
+    static let operations: [(name: String, routes: [MetadataRoute])] = [
         ("Hello", [MetadataRoute(path: "/hello"), MetadataRoute(path: "/hello/{Name}")]),
         ("ThrowType", [MetadataRoute(path: "/throw/{Type}")]),
         ("SendRestGet", [MetadataRoute(path: "/sendrestget/{Id}", verbs: ["GET"])]),
         ("GetTechnology", [MetadataRoute(path: "/technology/{Slug}")]),
         ("TechnologySearch", [MetadataRoute(path: "/technology/search")]),
         ("GetFile", [MetadataRoute(path: "/files/{Path*}")]),
-    ])
+    ]
+    let router = OperationRouter(operations: Self.operations)
 
     private func match(_ operation: String, _ variables: [(String, String)] = [], batch: Bool = false, oneWay: Bool = false) -> OperationRouter.Outcome {
-        .operation(.init(operation: operation, pathVariables: variables.map { .init(name: $0.0, value: $0.1) }, isBatch: batch, isOneWay: oneWay))
+        let index = Self.operations.firstIndex { $0.name == operation }!
+        return .operation(.init(operation: operation, index: index, pathVariables: variables.map { .init(name: $0.0, value: $0.1) }, isBatch: batch, isOneWay: oneWay))
     }
 
     @Test func predefinedRoutes() {

@@ -19,7 +19,7 @@ public struct RenderedHead: Sendable, Equatable {
     public init(_ response: HTTPResponse) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + response.headers.count * 48)
-        if response.reason == nil, let line = Self.standardStatusLines[response.status] {
+        if response.reason == nil, (100...599).contains(response.status), let line = Self.standardStatusLines[response.status - 100] {
             bytes += line
         } else {
             bytes += "HTTP/1.1 \(response.status) ".utf8
@@ -33,10 +33,13 @@ public struct RenderedHead: Sendable, Equatable {
             bytes += Self.separator
             Self.append(field.value, to: &bytes)
             bytes += Self.lineEnd
-            if field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
-            if field.name.equalsIgnoringASCIICase("Content-Length") { hasLength = true }
-            if field.name.equalsIgnoringASCIICase("Content-Type") { hasType = true }
-            if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
+            switch field.name.utf8.count {
+            case 4: if field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
+            case 14: if field.name.equalsIgnoringASCIICase("Content-Length") { hasLength = true }
+            case 12: if field.name.equalsIgnoringASCIICase("Content-Type") { hasType = true }
+            case 10: if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
+            default: break
+            }
         }
         if !response.forbidsBody {
             if !hasLength {
@@ -63,10 +66,11 @@ public struct RenderedHead: Sendable, Equatable {
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
     private static let jsonContentTypeLine = Array("Content-Type: \(MediaType.json)\r\n".utf8)
     /// `HTTP/1.1 200 OK\r\n` and the like, rendered once: dynamic answers render a head per reply.
-    private static let standardStatusLines: [Int: [UInt8]] = Dictionary(uniqueKeysWithValues: (100...599).compactMap { status in
+    /// Indexed by status - 100.
+    private static let standardStatusLines: [[UInt8]?] = (100...599).map { status in
         let phrase = HTTPStatus.phrase(for: status)
-        return phrase == HTTPStatus.unknownPhrase ? nil : (status, Array("HTTP/1.1 \(status) \(phrase)\r\n".utf8))
-    })
+        return phrase == HTTPStatus.unknownPhrase ? nil : Array("HTTP/1.1 \(status) \(phrase)\r\n".utf8)
+    }
 
     private static func isSafe(_ field: HTTPHeaders.Field) -> Bool {
         !field.name.isEmpty

@@ -42,7 +42,12 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
         let utf8 = string.utf8
         // Nearly every string needs no escape: then its UTF-8 is copied in one go.
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        var needsEscape = false
+        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            needsEscape = true
+            break
+        }
+        guard needsEscape else {
             out.append(contentsOf: utf8)
             out.append(UInt8(ascii: "\""))
             return

@@ -27,18 +27,33 @@ public struct TemplateBehaviour: OperationBehaviour {
 
     public let output: Output
     public let headers: [(name: String, value: TemplateString)]
+    /// Whether `output` was resolved against the return type, so its result needs no reading.
+    private let isTyped: Bool
 
     public init(output: Output, headers: [(name: String, value: TemplateString)] = []) {
+        self.init(output: output, headers: headers, isTyped: false)
+    }
+
+    private init(output: Output, headers: [(name: String, value: TemplateString)], isTyped: Bool) {
         self.output = output
         self.headers = headers
+        self.isTyped = isTyped
+    }
+
+    public func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour {
+        guard case .json(let template) = output, let returnShape,
+              let typed = template.resolved(against: returnShape, coercion: coercion) else { return self }
+        return TemplateBehaviour(output: .json(typed), headers: headers, isTyped: true)
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let scope = TemplateScope(call: call)
-        let headers = HTTPHeaders(headers.compactMap { header in header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) } })
+        let headers = self.headers.isEmpty ? HTTPHeaders()
+            : HTTPHeaders(self.headers.compactMap { header in header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) } })
         switch output {
         case .json(let template):
-            return ServiceResult(.dto(try call.conformed(template.evaluate(scope) ?? .null)), headers: headers)
+            let value = template.evaluate(scope) ?? .null
+            return ServiceResult(.dto(isTyped ? value : try call.conformed(value)), headers: headers)
         case .text(let template, let contentType):
             guard let text = template.render(scope) else { return ServiceResult(.empty, status: 204, headers: headers) }
             return ServiceResult(.raw(Array(text.utf8), contentType: contentType), headers: headers)

@@ -11,6 +11,12 @@ public indirect enum ResponseTemplate: Sendable {
     case object([(key: String, value: ResponseTemplate)])
     case array([ResponseTemplate])
     case literal(JSONValue)
+    /// A template keyed and typed against the return type at load (``resolved(against:coercion:)``):
+    /// object keys are C# property names, each leaf converts to its property's type, constants
+    /// are converted once.
+    case typedString(TemplateString, ValueShape)
+    case typedObject([(key: String, value: ResponseTemplate)])
+    case constant(DTOValue)
 
     public init(json: JSONValue) {
         switch json {
@@ -28,10 +34,59 @@ public indirect enum ResponseTemplate: Sendable {
         }
     }
 
+    /// The template resolved against the type it produces, so that evaluating it yields values
+    /// of that type directly; `nil` when some part cannot be resolved (it is then evaluated
+    /// untyped and read as the type afterwards).
+    func resolved(against shape: ValueShape, coercion: ValueCoercion) -> ResponseTemplate? {
+        switch (self, shape.unwrapped) {
+        case (_, .any): return nil
+        case (.string(let template), _): return .typedString(template, shape)
+        case (.literal(let json), _): return coercion.fromJSON(json, as: shape).map { .constant($0) }
+        case (.first(let alternatives), _):
+            var resolved: [ResponseTemplate] = []
+            for alternative in alternatives {
+                guard let typed = alternative.resolved(against: shape, coercion: coercion) else { return nil }
+                resolved.append(typed)
+            }
+            return .first(resolved)
+        case (.each(let source, let item), .list(let element)):
+            return item.resolved(against: element, coercion: coercion).map { .each(source: source, item: $0) }
+        case (.array(let elements), .list(let element)):
+            var resolved: [ResponseTemplate] = []
+            for item in elements {
+                guard let typed = item.resolved(against: element, coercion: coercion) else { return nil }
+                resolved.append(typed)
+            }
+            return .array(resolved)
+        case (.object(let members), .object(let reference)):
+            guard let type = coercion.catalog.object(reference) else { return nil }
+            var resolved: [(key: String, value: ResponseTemplate)] = []
+            for member in members {
+                // Keys the type does not declare are dropped, as reading the result as the type would.
+                guard let property = type.property(named: member.key) else { continue }
+                guard let typed = member.value.resolved(against: property.shape, coercion: coercion) else { return nil }
+                resolved.append((property.name, typed))
+            }
+            return .typedObject(resolved)
+        default: return nil
+        }
+    }
+
     /// The value, or `nil` when a required placeholder had nothing to fill it.
     func evaluate(_ scope: TemplateScope) -> DTOValue? {
         switch self {
         case .string(let template): return template.evaluate(scope)
+        case .typedString(let template, let shape):
+            guard let value = template.evaluate(scope) else { return nil }
+            if case .string = value, shape.unwrapped == .string { return value }
+            return scope.call.context.coercion.conform(value, to: shape)
+        case .constant(let value): return value
+        case .typedObject(let members):
+            var object = DTOObject()
+            for member in members {
+                if let value = member.value.evaluate(scope) { object.append(member.key, value) }
+            }
+            return .object(object)
         case .literal(let json): return .json(json)
         case .first(let alternatives):
             for alternative in alternatives {

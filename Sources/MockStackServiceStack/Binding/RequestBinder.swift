@@ -138,8 +138,8 @@ public struct RequestBinder: Sendable {
                 throw ServiceError(.serialization, "Unable to bind to request '\(operation)'", fieldErrors: errors)
             }
             var complete = dto
-            for property in type.properties where complete[property.name].isNull {
-                if let value = property.shape.defaultValue { complete[property.name] = value }
+            for (name, value) in type.valueTypeDefaults where complete[name].isNull {
+                complete[name] = value
             }
             return complete
         }

@@ -39,7 +39,8 @@ public struct ValueCoercion: Sendable {
 
     /// JSV strings may arrive quoted: `"a,b"` with `""` or `\"` for an inner quote.
     static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
+        let utf8 = text.utf8
+        guard utf8.count >= 2, utf8.first == UInt8(ascii: "\""), utf8.last == UInt8(ascii: "\""),
               case .text(let inner)? = JSVReader.read(text) else { return text }
         return inner
     }

@@ -13,10 +13,16 @@ public protocol OperationBehaviour: Sendable {
     /// Whether the operation issues tokens (Authenticate, GetAccessToken), and so must still
     /// run when the request carries an expired or invalid bearer token.
     var issuesTokens: Bool { get }
+
+    /// The behaviour made ready for its operation once its return type is known (a template
+    /// resolves its keys and types against it). By default, itself.
+    func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour
 }
 
 extension OperationBehaviour {
     public var issuesTokens: Bool { false }
+
+    public func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour { self }
 }
 
 /// One invocation of an operation: the bound request and what the service can see of the

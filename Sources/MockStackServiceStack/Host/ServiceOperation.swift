@@ -24,7 +24,6 @@ public final class ServiceOperation: Sendable {
     public init(metadata: MetadataOperation, catalog: TypeCatalog, behaviour: any OperationBehaviour,
                 dialect: SerializerSettings.Dialect, serviceClass: String) {
         self.metadata = metadata
-        self.behaviour = behaviour
         self.dialect = dialect
         self.serviceClass = serviceClass
         actions = Set(metadata.actions)
@@ -41,6 +40,7 @@ public final class ServiceOperation: Sendable {
             returnShape = .any
         }
         self.returnShape = returnShape
+        self.behaviour = behaviour.prepared(returnShape: returnShape, coercion: ValueCoercion(catalog: catalog))
 
         let conventional = TypeReference.named(metadata.name + "Response", [])
         if catalog.object(conventional) != nil {

@@ -10,7 +10,8 @@ public struct ServiceStackApp: MockApp {
     public let context: AppContext
     public let metadata: MetadataTypes
     private let router: OperationRouter
-    private let operations: [String: ServiceOperation]
+    /// In metadata order: the router's matches index into it.
+    private let operations: [ServiceOperation]
     private let apiKeys: APIKeyPolicy?
     private let document: MetadataDocument
 
@@ -22,7 +23,7 @@ public struct ServiceStackApp: MockApp {
         self.context = context
         self.apiKeys = apiKeys
         document = MetadataDocument(metadata: metadata)
-        self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.operations = operations
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
     }
 
@@ -34,7 +35,7 @@ public struct ServiceStackApp: MockApp {
         } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata")]
     }
 
-    public func operation(named name: String) -> ServiceOperation? { operations[name] }
+    public func operation(named name: String) -> ServiceOperation? { operations.first { $0.name == name } }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
@@ -63,7 +64,7 @@ public struct ServiceStackApp: MockApp {
         case .operation(let found):
             match = found
         }
-        guard let operation = operations[match.operation] else { return HTTPResponse(status: 404) }
+        let operation = operations[match.index]
 
         var session: AuthSession?
         switch context.auth?.identify(request, query: input.query, now: now) ?? .anonymous {

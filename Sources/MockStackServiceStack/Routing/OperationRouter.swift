@@ -9,6 +9,8 @@ public struct OperationRouter: Sendable {
     public struct Match: Sendable, Equatable {
         /// The operation's name (its request DTO).
         public var operation: String
+        /// Its position in the list the router was made from.
+        public var index: Int
         /// Values bound from `{Var}` segments of a custom route, percent-decoded, names as the
         /// template spells them.
         public var pathVariables: [PathVariable]
@@ -31,17 +33,18 @@ public struct OperationRouter: Sendable {
         case notFound
     }
 
-    private let operationsByName: [String: String]
-    private let exactNames: Set<String>
-    private let templates: [(template: RouteTemplate, operation: String)]
+    /// Lower-cased name → position; exact names are tried first by a scan of `names`.
+    private let positionsByLowercasedName: [String: Int]
+    private let names: [String]
+    private let templates: [(template: RouteTemplate, operation: Int)]
 
     /// - Parameter operations: each operation's name and its `[Route]`s.
     public init(operations: [(name: String, routes: [MetadataRoute])]) {
         // ServiceStack matches operation names case-insensitively on predefined routes.
-        operationsByName = Dictionary(operations.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
-        exactNames = Set(operations.map(\.name))
-        templates = operations
-            .flatMap { operation in operation.routes.map { (RouteTemplate($0), operation.name) } }
+        names = operations.map(\.name)
+        positionsByLowercasedName = Dictionary(operations.enumerated().map { ($0.element.name.lowercased(), $0.offset) }, uniquingKeysWith: { first, _ in first })
+        templates = operations.enumerated()
+            .flatMap { position, operation in operation.routes.map { (RouteTemplate($0), position) } }
             .sorted { $0.template.specificity > $1.template.specificity }
     }
 
@@ -65,7 +68,7 @@ public struct OperationRouter: Sendable {
         for entry in templates where entry.template.allows(verb) {
             if let bindings = entry.template.match(segments) {
                 let variables = bindings.map { PathVariable(name: $0.name, value: $0.value) }
-                return .operation(Match(operation: entry.operation, pathVariables: variables, isBatch: false, isOneWay: false))
+                return .operation(Match(operation: names[entry.operation], index: entry.operation, pathVariables: variables, isBatch: false, isOneWay: false))
             }
         }
         return .notFound
@@ -109,7 +112,9 @@ public struct OperationRouter: Sendable {
     }
 
     private func resolve(_ name: String, isBatch: Bool, isOneWay: Bool) -> Outcome {
-        guard let operation = exactNames.contains(name) ? name : operationsByName[name.lowercased()] else { return .unknownOperation(name) }
-        return .operation(Match(operation: operation, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
+        // An exact name is found by comparing strings (cheaper than hashing one), any other
+        // spelling through the lower-cased index.
+        guard let position = names.firstIndex(of: name) ?? positionsByLowercasedName[name.lowercased()] else { return .unknownOperation(name) }
+        return .operation(Match(operation: names[position], index: position, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
     }
 }

@@ -11,9 +11,12 @@ enum PercentDecoding {
 
     /// The same for bytes already split out of a request.
     static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(decoding: bytes, as: UTF8.self)
+        var plain = true
+        for byte in bytes where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
+            plain = false
+            break
         }
+        if plain { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -28,11 +28,17 @@ public struct ObjectShape: Sendable {
         indexByExactName = exact
         responseStatusProperty = properties.first { $0.shape == .responseStatus }
         takesRawBody = properties.contains { $0.shape == .stream }
+        valueTypeDefaults = properties.compactMap { property in property.shape.defaultValue.map { (property.name, $0) } }
     }
 
     /// The property a client-sent name means, compared case-insensitively (spec §3).
     public func property(named name: String) -> PropertyShape? {
-        if let position = indexByExactName[name] { return properties[position] }
+        // DTOs are small: comparing strings beats hashing one.
+        if properties.count <= 32 {
+            if let exact = properties.first(where: { $0.name == name || $0.camelCaseName == name || $0.dataMemberName == name }) { return exact }
+        } else if let position = indexByExactName[name] {
+            return properties[position]
+        }
         return indexByLowercasedName[name.lowercased()].map { properties[$0] }
     }
 
@@ -41,6 +47,9 @@ public struct ObjectShape: Sendable {
 
     /// A property declared as a `Stream`: the DTO takes the raw body.
     public let takesRawBody: Bool
+
+    /// The value-type properties and the defaults an unset one holds in .NET.
+    public let valueTypeDefaults: [(name: String, value: DTOValue)]
 }
 
 /// One property of a resolved DTO.

@@ -185,27 +185,27 @@ public struct DTOWriter: Sendable {
         first = false
         writeString(key, into: &out)
         out += ":{".utf8
-        writeKey("ErrorCode", into: &out, leadingComma: false)
+        writeKey(.errorCode, into: &out, leadingComma: false)
         writeString(error.errorCode, into: &out)
-        writeKey("Message", into: &out)
+        writeKey(.message, into: &out)
         writeString(message, into: &out)
         if let stackTrace {
-            writeKey("StackTrace", into: &out)
+            writeKey(.stackTrace, into: &out)
             writeString(stackTrace, into: &out)
         }
-        writeKey("Errors", into: &out)
+        writeKey(.errors, into: &out)
         out.append(UInt8(ascii: "["))
         for (index, field) in error.fieldErrors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
-            writeKey("ErrorCode", into: &out, leadingComma: false)
+            writeKey(.errorCode, into: &out, leadingComma: false)
             writeString(field.errorCode, into: &out)
-            writeKey("FieldName", into: &out)
+            writeKey(.fieldName, into: &out)
             writeString(field.fieldName, into: &out)
-            writeKey("Message", into: &out)
+            writeKey(.message, into: &out)
             writeString(field.message, into: &out)
             if !field.meta.isEmpty {
-                writeKey("Meta", into: &out)
+                writeKey(.meta, into: &out)
                 out.append(UInt8(ascii: "{"))
                 for (position, entry) in field.meta.enumerated() {
                     if position > 0 { out.append(UInt8(ascii: ",")) }
@@ -220,27 +220,33 @@ public struct DTOWriter: Sendable {
         out += "]}".utf8
     }
 
-    private func writeKey(_ name: String, into out: inout [UInt8], leadingComma: Bool = true) {
+    private func writeKey(_ key: StatusKey, into out: inout [UInt8], leadingComma: Bool = true) {
         if leadingComma { out.append(UInt8(ascii: ",")) }
-        if let encoded = (settings.casing == .camelCase ? Self.encodedCamelKeys : Self.encodedPascalKeys)[name] {
-            out += encoded
-        } else {
-            writeString(key(for: name), into: &out)
-            out.append(UInt8(ascii: ":"))
-        }
+        out += settings.casing == .camelCase ? key.camelCase : key.pascalCase
     }
 
-    /// `"errorCode":` and the like, encoded once for each casing.
-    private static let encodedCamelKeys = encodedKeys { PropertyShape.camelCase($0) }
-    private static let encodedPascalKeys = encodedKeys { $0 }
+    /// The members of `ResponseStatus` and `ResponseError`, encoded once as `"errorCode":`.
+    private enum StatusKey {
+        case errorCode, fieldName, message, stackTrace, errors, meta
 
-    private static func encodedKeys(_ spelling: (String) -> String) -> [String: [UInt8]] {
-        Dictionary(uniqueKeysWithValues: ["ErrorCode", "FieldName", "Message", "StackTrace", "Errors", "Meta"].map { name in
-            var bytes: [UInt8] = []
-            JSONValue.encodeString(spelling(name), into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            return (name, bytes)
-        })
+        private static let camel = ["errorCode", "fieldName", "message", "stackTrace", "errors", "meta"].map(encoded)
+        private static let pascal = ["ErrorCode", "FieldName", "Message", "StackTrace", "Errors", "Meta"].map(encoded)
+
+        private static func encoded(_ name: String) -> [UInt8] { Array("\"\(name)\":".utf8) }
+
+        private var position: Int {
+            switch self {
+            case .errorCode: 0
+            case .fieldName: 1
+            case .message: 2
+            case .stackTrace: 3
+            case .errors: 4
+            case .meta: 5
+            }
+        }
+
+        var camelCase: [UInt8] { Self.camel[position] }
+        var pascalCase: [UInt8] { Self.pascal[position] }
     }
 
     private static let errorsShape = ValueShape.list(.responseStatus)
@@ -253,12 +259,18 @@ public struct DTOWriter: Sendable {
 
     func key(for name: String) -> String {
         guard settings.casing == .camelCase else { return name }
-        return Self.commonCamelCase[name] ?? PropertyShape.camelCase(name)
+        // The members every error body writes, without camel-casing them each time.
+        switch name {
+        case "ResponseStatus": return "responseStatus"
+        case "ErrorCode": return "errorCode"
+        case "FieldName": return "fieldName"
+        case "Message": return "message"
+        case "StackTrace": return "stackTrace"
+        case "Errors": return "errors"
+        case "Meta": return "meta"
+        default: return PropertyShape.camelCase(name)
+        }
     }
-
-    /// The members every error body writes, camel-cased once.
-    private static let commonCamelCase: [String: String] = Dictionary(uniqueKeysWithValues:
-        ["ResponseStatus", "ErrorCode", "FieldName", "Message", "StackTrace", "Errors", "Meta", "Key", "Value"].map { ($0, PropertyShape.camelCase($0)) })
 
     private func writeString(_ text: String, into out: inout [UInt8]) {
         JSONValue.encodeString(text, into: &out, escaping: settings.escaping)

@@ -98,6 +98,11 @@ public struct DTOObject: Sendable, Equatable {
         return members.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? .null
     }
 
+    /// Adds a member known not to be set yet (no search for an existing one).
+    public mutating func append(_ name: String, _ value: DTOValue) {
+        members.append((name, value))
+    }
+
     public var isEmpty: Bool { members.isEmpty }
 
     public static func == (lhs: DTOObject, rhs: DTOObject) -> Bool {

@@ -58,6 +58,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
+extension String {
+    /// ASCII case-insensitive comparison; identical strings (the usual case: a name as the code
+    /// spells it) are recognised by one comparison first.
+    @inlinable
+    public func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        self == other || (utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { lowerASCII($0) == lowerASCII($1) })
+    }
+}
+
 extension StringProtocol {
     /// ASCII case-insensitive comparison, the way HTTP compares tokens.
     ///

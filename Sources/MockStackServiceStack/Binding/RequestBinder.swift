@@ -82,6 +82,7 @@ public struct RequestBinder: Sendable {
         init(type: ObjectShape, coercion: ValueCoercion) {
             self.type = type
             self.coercion = coercion
+            dto.reserveCapacity(type.properties.count)
         }
 
         mutating func apply(json object: JSONObject) {
@@ -107,11 +108,14 @@ public struct RequestBinder: Sendable {
         }
 
         mutating func apply(text pairs: [(name: String, value: String)], onlyDefaults: Bool) {
-            var appliedHere: [String] = []
+            // Which properties this source has set (by position), so that a repeated key can
+            // extend a list.
+            var appliedHere = PositionSet()
             for pair in pairs {
-                guard let property = type.property(named: pair.name) else { continue }
+                guard let position = type.position(ofPropertyNamed: pair.name) else { continue }
+                let property = type.properties[position]
                 let current = dto[property.name]
-                let repeated = appliedHere.contains(property.name)
+                let repeated = appliedHere.contains(position)
                 if onlyDefaults, !repeated, !Self.isDefault(current, property.shape) { continue }
                 guard let value = coercion.fromText(pair.value, as: property.shape) else {
                     fail(property, pair.value)
@@ -123,7 +127,7 @@ public struct RequestBinder: Sendable {
                 } else {
                     dto[property.name] = value
                 }
-                if !repeated { appliedHere.append(property.name) }
+                appliedHere.insert(position)
             }
         }
 
@@ -142,6 +146,20 @@ public struct RequestBinder: Sendable {
                 complete[name] = value
             }
             return complete
+        }
+
+        /// A set of small integers without allocating for the first 64.
+        struct PositionSet {
+            private var bits: UInt64 = 0
+            private var overflow: Set<Int> = []
+
+            func contains(_ position: Int) -> Bool {
+                position < 64 ? bits & (1 << UInt64(position)) != 0 : overflow.contains(position)
+            }
+
+            mutating func insert(_ position: Int) {
+                if position < 64 { bits |= 1 << UInt64(position) } else { overflow.insert(position) }
+            }
         }
 
         static func isDefault(_ value: DTOValue, _ shape: ValueShape) -> Bool {

@@ -83,6 +83,7 @@ public struct RequestInput: Sendable {
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         let bytes = Array(text.utf8)
+        result.reserveCapacity(bytes.lazy.filter { $0 == UInt8(ascii: "&") }.count + 1)
         var start = 0
         while start < bytes.count {
             var end = start

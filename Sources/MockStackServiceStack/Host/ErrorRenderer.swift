@@ -20,7 +20,7 @@ struct ErrorRenderer {
         let emptyWrapper = DTOObject()
         var wroteStatus = false
         // The wrapper is a fresh instance: its value types still write their defaults.
-        if case .object(let reference)? = operation?.errorWrapper, let type = context.catalog.object(reference) {
+        if let type = operation?.errorWrapperType {
             for property in type.properties {
                 if property.name == type.responseStatusProperty?.name {
                     writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
@@ -51,7 +51,7 @@ struct ErrorRenderer {
             trace += ": ".utf8
             trace += context.debugDateText(now).utf8
             trace += "]:\n[REQUEST: ".utf8
-            JSVWriter(catalog: context.catalog).write(.object(request), as: .object(operation.requestType.reference), into: &trace)
+            JSVWriter(catalog: context.catalog).write(request, of: operation.requestType, into: &trace)
             trace += "]\n".utf8
         }
         if case .httpError = error.kind {} else {

@@ -11,6 +11,8 @@ public final class ServiceOperation: Sendable {
     /// The DTO an error is written in (spec §5): `{Op}Response`, else the return type when it
     /// has a `ResponseStatus`, else `ErrorResponse`.
     public let errorWrapper: ValueShape
+    /// The wrapper's resolved type, when the metadata declares it.
+    public let errorWrapperType: ObjectShape?
     public let behaviour: any OperationBehaviour
     /// The serializer the host uses for this operation's responses.
     public let dialect: SerializerSettings.Dialect
@@ -50,6 +52,7 @@ public final class ServiceOperation: Sendable {
         } else {
             errorWrapper = .object(.named("ErrorResponse", []))
         }
+        if case .object(let reference) = errorWrapper { errorWrapperType = catalog.object(reference) } else { errorWrapperType = nil }
     }
 
     /// Whether the service has a method for `verb` (or an `Any` method).

@@ -2,7 +2,10 @@ import MockStackCore
 
 /// A DTO class resolved for binding and writing: every property, inherited ones first, with
 /// its shape and the key spellings the serializers use.
-public struct ObjectShape: Sendable {
+///
+/// A class: it is looked up and passed around on every request, and a struct holding this much
+/// would be retained field by field at each copy.
+public final class ObjectShape: Sendable {
     /// The type as referenced (`HelloResponse`, `QueryResponse<TechnologyView>`).
     public let reference: TypeReference
     public let properties: [PropertyShape]
@@ -33,13 +36,18 @@ public struct ObjectShape: Sendable {
 
     /// The property a client-sent name means, compared case-insensitively (spec §3).
     public func property(named name: String) -> PropertyShape? {
+        position(ofPropertyNamed: name).map { properties[$0] }
+    }
+
+    /// Where in ``properties`` the property a client-sent name means is.
+    public func position(ofPropertyNamed name: String) -> Int? {
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
-            if let exact = properties.first(where: { $0.name == name || $0.camelCaseName == name || $0.dataMemberName == name }) { return exact }
+            if let exact = properties.firstIndex(where: { $0.name == name || $0.camelCaseName == name || $0.dataMemberName == name }) { return exact }
         } else if let position = indexByExactName[name] {
-            return properties[position]
+            return position
         }
-        return indexByLowercasedName[name.lowercased()].map { properties[$0] }
+        return indexByLowercasedName[name.lowercased()]
     }
 
     /// The `ResponseStatus` property, if the type has one (it can then wrap an error).

@@ -41,26 +41,38 @@ struct JSVWriter {
             }
             out.append(UInt8(ascii: "}"))
         case .object(let object):
-            var members: [(name: String, key: String, shape: ValueShape)]
             if case .object(let reference) = shape.unwrapped, let type = catalog.object(reference) {
-                members = type.properties.map { ($0.name, $0.camelCaseName, $0.shape) }
-            } else {
-                members = object.members.map { ($0.name, PropertyShape.camelCase($0.name), .any) }
+                write(object, of: type, into: &out)
+                return
             }
             out.append(UInt8(ascii: "{"))
             var first = true
-            for member in members {
-                var value = object[member.name]
-                if value.isNull, member.shape.isValueType { value = member.shape.defaultValue ?? .null }
-                guard !value.isNull else { continue }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out += member.key.utf8
-                out.append(UInt8(ascii: ":"))
-                write(value, as: member.shape, into: &out)
+            for member in object.members where !member.value.isNull {
+                writeMember(PropertyShape.camelCase(member.name), member.value, as: .any, first: &first, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// An object of a declared type: its properties in order, value types at their defaults.
+    func write(_ object: DTOObject, of type: ObjectShape, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for property in type.properties {
+            var value = object[property.name]
+            if value.isNull, property.shape.isValueType { value = property.shape.defaultValue ?? .null }
+            guard !value.isNull else { continue }
+            writeMember(property.camelCaseName, value, as: property.shape, first: &first, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func writeMember(_ key: String, _ value: DTOValue, as shape: ValueShape, first: inout Bool, into out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        out += key.utf8
+        out.append(UInt8(ascii: ":"))
+        write(value, as: shape, into: &out)
     }
 
     static func quotedIfNeeded(_ text: String) -> String {

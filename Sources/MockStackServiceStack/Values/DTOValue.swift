@@ -98,6 +98,10 @@ public struct DTOObject: Sendable, Equatable {
         return members.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? .null
     }
 
+    public mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
     /// Adds a member known not to be set yet (no search for an existing one).
     public mutating func append(_ name: String, _ value: DTOValue) {
         members.append((name, value))

@@ -37,6 +37,7 @@ public struct ServiceStackApp: MockApp {
 
     public func operation(named name: String) -> ServiceOperation? { operations.first { $0.name == name } }
 
+    /// Parses what binding needs, serves `/types/metadata`, and routes to an operation.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
@@ -54,32 +55,26 @@ public struct ServiceStackApp: MockApp {
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
         let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override") ?? request.method.rawValue).uppercased()
 
-        let match: OperationRouter.Match
         switch router.route(path: request.path, verb: verb) {
         case .notFound:
             // test.servicestack.net answers non-ServiceStack paths with a bare 404 (Derived from source).
             return HTTPResponse(status: 404)
         case .unknownOperation:
             return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
-        case .operation(let found):
-            match = found
+        case .operation(let match):
+            return invoke(operations[match.index], match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
         }
-        let operation = operations[match.index]
+    }
 
-        var session: AuthSession?
-        switch context.auth?.identify(request, query: input.query, now: now) ?? .anonymous {
-        case .anonymous: break
-        case .authenticated(let found): session = found
-        case .rejected(let error):
-            // Expired, invalidated or forged bearer tokens fail every call but those that issue tokens.
-            if !operation.behaviour.issuesTokens {
-                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
-            }
-        }
-        switch refusal(of: operation, session: session, request: request) {
-        case nil: break
-        case .unauthenticated?: return HTTPResponse(status: 401)
-        case .error(let error)?: return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+    /// Admits the caller, binds the request DTO(s), runs the behaviour and writes the answer.
+    private func invoke(_ operation: ServiceOperation, match: OperationRouter.Match, request: HTTPRequest, input: RequestInput,
+                        verb: String, jsconfig: String?, now: DateTimeValue) -> HTTPResponse {
+        let errors = ErrorRenderer(context: context)
+        let session: AuthSession?
+        switch admission(to: operation, request: request, query: input.query, now: now) {
+        case .success(let found): session = found
+        case .failure(.unauthenticated): return HTTPResponse(status: 401)
+        case .failure(.error(let error)): return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         }
 
         let binder = RequestBinder(coercion: context.coercion)
@@ -121,25 +116,36 @@ public struct ServiceStackApp: MockApp {
     }
 
     /// Why a caller may not invoke an operation.
-    private enum Refusal {
+    private enum Refusal: Error {
         /// `[Authenticate]` without a session: a bare 401, no body (spec §8).
         case unauthenticated
         case error(ServiceError)
     }
 
-    private func refusal(of operation: ServiceOperation, session: AuthSession?, request: HTTPRequest) -> Refusal? {
+    /// The caller's session, if any, once its credentials and the operation's requirements
+    /// (API key, authentication, roles) agree; otherwise why not.
+    private func admission(to operation: ServiceOperation, request: HTTPRequest, query: [(name: String, value: String)],
+                           now: DateTimeValue) -> Result<AuthSession?, Refusal> {
+        var session: AuthSession?
+        switch context.auth?.identify(request, query: query, now: now) ?? .anonymous {
+        case .anonymous: break
+        case .authenticated(let found): session = found
+        case .rejected(let error):
+            // Expired, invalidated or forged bearer tokens fail every call but those that issue tokens.
+            if !operation.behaviour.issuesTokens { return .failure(.error(error)) }
+        }
         if operation.metadata.requiresApiKey, let apiKeys, !apiKeys.accepts(request) {
-            return .error(.http(401, "Invalid API Key"))
+            return .failure(.error(.http(401, "Invalid API Key")))
         }
         let roles = operation.metadata.requiredRoles
         if operation.metadata.requiresAuth || !roles.isEmpty {
-            guard let session else { return .unauthenticated }
+            guard let session else { return .failure(.unauthenticated) }
             // ServiceStack lets the Admin role through every role check.
             if !session.roles.contains("Admin"), roles.contains(where: { !session.roles.contains($0) }) {
-                return .error(.http(403, "Invalid Role"))
+                return .failure(.error(.http(403, "Invalid Role")))
             }
         }
-        return nil
+        return .success(session)
     }
 
     private func render(_ result: ServiceResult, operation: ServiceOperation, jsconfig: String?) -> HTTPResponse {

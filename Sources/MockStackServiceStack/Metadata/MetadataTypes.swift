@@ -151,7 +151,7 @@ public struct MetadataRoute: Sendable {
             throw MetadataError(pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
         }
         // Metadata writes verbs as one comma-separated string ("GET,POST").
-        let verbs = (try reader.optionalString("verbs") ?? "").split(separator: ",").map { $0.trimmingASCIISpaces() }
+        let verbs = (try reader.optionalString("verbs") ?? "").split(separator: ",").map { $0.trimmingASCIISpace() }
         self.init(path: path, verbs: verbs.filter { !$0.isEmpty }.map(String.init))
     }
 }
@@ -162,13 +162,4 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
 
     public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
-}
-
-extension Substring {
-    func trimmingASCIISpaces() -> Substring {
-        var slice = self
-        while slice.first == " " { slice.removeFirst() }
-        while slice.last == " " { slice.removeLast() }
-        return slice
-    }
 }

@@ -5,7 +5,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libevent-dev li
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
-RUN swift build -c release --static-swift-stdlib --product mockstack
+RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie --product mockstack
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 \

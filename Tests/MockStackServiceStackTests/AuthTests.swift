@@ -138,3 +138,35 @@ import Testing
         #expect(result["results"]?.arrayValue?.first?["text"]?.stringValue?.contains("thermodynamics") == true)
     }
 }
+
+/// The flows the Python client's auth tests drive, as found in review.
+@Suite struct AuthClientFlowTests {
+    private func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser().parse(response.body).root }
+
+    @Test func anInvalidatedTokenCookieIsNotRescuedByTheSessionCookie() throws {
+        let signIn = TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"test","password":"test"}"#)
+        let cookies = signIn.headers.values(for: "Set-Cookie").map { $0.split(separator: ";")[0] }.joined(separator: "; ")
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Cookie": cookies]).status == 200)
+        #expect(TestHost.call(.post, "/api/InvalidateLastAccessToken", json: "{}", headers: ["Cookie": cookies]).status == 200)
+        // The 401 is what makes the client refresh through its ss-reftok cookie.
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Cookie": cookies]).status == 401)
+        let refreshed = TestHost.call(.post, "/api/GetAccessToken", json: "{}", headers: ["Cookie": cookies])
+        #expect(refreshed.status == 200)
+        let newToken = try #require(try json(refreshed)["accessToken"]?.stringValue)
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Cookie": "ss-tok=\(newToken)"]).status == 200)
+    }
+
+    @Test func basicCredentialsAuthenticateAProtectedCall() throws {
+        let response = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic dGVzdDp0ZXN0"])
+        #expect(response.status == 200)
+        #expect(try json(response)["userName"] == "test")
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic dGVzdDp3cm9uZw=="]).status == 401)
+    }
+
+    @Test func tokensCanBeMintedWhileHoldingAnExpiredOne() throws {
+        let expired = try #require(try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1","jwtExpiry":"2000-01-01T00:00:00Z"}"#))["token"]?.stringValue)
+        let minted = TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1"}"#, headers: ["Authorization": "Bearer \(expired)"])
+        #expect(minted.status == 200)
+        #expect(TestHost.call(.get, "/api/Hello?name=x", headers: ["Authorization": "Bearer \(expired)"]).status == 401)
+    }
+}

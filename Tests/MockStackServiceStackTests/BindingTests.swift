@@ -107,3 +107,26 @@ import Testing
         #expect(response.text.contains(#""int":7"#))
     }
 }
+
+/// Hostile values found in review: each is a clear 400 or ignored, never a crash.
+@Suite struct HostileInputTests {
+    @Test func outOfRangeDatesAndDurationsAreBindingErrors() {
+        for query in ["dateTime=/Date(9999999999999999)/", "timeSpan=10675200.00:00", "dateTime=/Date(-99999999999999999)/", "timeSpan=P99999999999999999999D"] {
+            let response = TestHost.call(.get, "/api/EchoTypes?" + query)
+            #expect(response.status == 400, "\(query)")
+            #expect(response.text.contains("is an Invalid value for"), "\(query)")
+        }
+    }
+
+    @Test func malformedJsconfigIsIgnored() {
+        for value in ["%3A", "a,%3A,", "%2C%2C"] {
+            #expect(TestHost.call(.get, "/api/Hello?name=x&jsconfig=" + value).text == #"{"result":"Hello, x!"}"#)
+        }
+    }
+
+    @Test func predefinedReplyRoutesTakeBatchesToo() {
+        let response = TestHost.call(.post, "/json/reply/Hello%5B%5D", json: #"[{"name":"a"},{"name":"b"}]"#)
+        #expect(response.headers["X-AutoBatch-Completed"] == "2")
+        #expect(response.text == #"[{"result":"Hello, a!"},{"result":"Hello, b!"}]"#)
+    }
+}

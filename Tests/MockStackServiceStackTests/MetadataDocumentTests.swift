@@ -72,3 +72,29 @@ import Testing
         #expect(!names(json).types.contains("ErrorResponse"))
     }
 }
+
+/// Pruning and ordering on a document written for the purpose, with the members the shipped
+/// fixtures happen not to contain.
+@Suite struct MetadataDocumentPruningTests {
+    @Test func falseAndNullMembersGoAtEveryDepthButConfigKeepsItsBooleans() throws {
+        let json = try JSONParser().parse(#"""
+        {"config":{"baseUrl":"x","makePartial":false},"namespaces":["Demo"],
+         "types":[{"name":"Widget","namespace":"Demo","implements":[],"isNested":false,"description":null,
+           "properties":[{"name":"Id","type":"Int32","isValueType":true,"isRequired":false,"dataMember":{"name":"id","order":2,"isRequired":false}},
+                         {"name":"Name","type":"String","dataMember":{"order":1}}]}],
+         "operations":[{"request":{"name":"GetWidget","namespace":"Demo","implements":[],"isAbstract":false,"properties":[]},
+           "response":{"name":"Widget","namespace":"Demo","implements":[],"isInterface":false},"actions":["GET"],"returnsVoid":false,"requiresAuth":null}]}
+        """#).root
+        let metadata = try MetadataTypes(json: json)
+        let document = MetadataDocument(metadata: metadata)
+        let text = String(decoding: document.render(query: [], baseURL: "http://h/app"), as: UTF8.self)
+        #expect(text.contains(#""config":{"baseUrl":"http://h/app","makePartial":false}"#))
+        #expect(text.contains(#"{"name":"Widget","namespace":"Demo","implements":[],"properties":[{"name":"Id","type":"Int32","isValueType":true,"dataMember":{"name":"id","order":2}},{"name":"Name","type":"String","dataMember":{"order":1}}]}"#))
+        #expect(text.contains(#"{"request":{"name":"GetWidget","namespace":"Demo","implements":[],"properties":[]},"response":{"name":"Widget","namespace":"Demo","implements":[]},"actions":["GET"]}"#))
+        #expect(text.split(separator: "false").count == 2)
+
+        // `[DataMember(Order)]` decides the written order: Name (1) before Id (2).
+        let catalog = TypeCatalog(metadata: metadata)
+        #expect(catalog.object(named: "Widget")?.properties.map(\.name) == ["Name", "Id"])
+    }
+}

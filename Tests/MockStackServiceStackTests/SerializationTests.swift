@@ -78,3 +78,13 @@ import Testing
         #expect(coercion.fromText("Cloud", as: tier.shape) == nil)
     }
 }
+
+extension SerializationTests {
+    @Test func aResponseStatusWithoutCodeOrMessageIsStillValidJSON() throws {
+        let writer = DTOWriter(catalog: catalog, settings: SerializerSettings(dialect: .serviceStackText))
+        let status = DTOValue.object(DTOObject([("Errors", .list([.object(DTOObject([("ErrorCode", .string("E")), ("Message", .string("m"))]))]))]))
+        let text = String(decoding: writer.bytes(status, as: .responseStatus), as: UTF8.self)
+        #expect(text == #"{"errors":[{"errorCode":"E","message":"m","meta":{}}],"meta":{}}"#)
+        _ = try JSONParser().parse(text)
+    }
+}

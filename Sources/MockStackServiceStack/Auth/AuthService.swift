@@ -60,8 +60,14 @@ public final class AuthService: Sendable {
 
     private struct State {
         var sessions: [String: AuthSession] = [:]
-        var invalidatedTokenIds: Set<String> = []
+        /// Session ids oldest first, so the oldest go when there are too many.
+        var sessionOrder: [String] = []
+        /// Invalidated token ids with their expiry, in seconds since 1970.
+        var invalidatedTokenIds: [String: Int64] = [:]
     }
+
+    /// Server sessions kept at most; older ones are forgotten (their tokens still work).
+    static let maximumSessions = 10_000
 
     public init(users: [User], secret: String, accessTokenLifetime: Int64 = 14 * 86_400, refreshTokenLifetime: Int64 = 365 * 86_400) {
         self.users = users
@@ -89,6 +95,10 @@ public final class AuthService: Sendable {
                 return .rejected(error)
             }
         }
+        // The Basic provider: the credentials authenticate this request on their own.
+        if let basic = Self.basicCredentials(request), let user = user(named: basic.userName, password: basic.password) {
+            return .authenticated(session(for: user, sessionId: Self.newId(), tokenId: nil))
+        }
         if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
         if let queryToken, case .success(let session) = session(fromToken: queryToken, now: now) {
             return .authenticated(session)
@@ -96,8 +106,14 @@ public final class AuthService: Sendable {
         return .anonymous
     }
 
+    /// The session the cookies carry. An `ss-tok` that is expired or invalidated makes the
+    /// request anonymous even when `ss-id` still names a session: the client must see the 401
+    /// that makes it refresh its token.
     private func cookieSession(_ cookies: Cookies, now: DateTimeValue) -> AuthSession? {
-        if let token = cookies["ss-tok"], case .success(let session) = session(fromToken: token, now: now) { return session }
+        if let token = cookies["ss-tok"] {
+            if case .success(let session) = session(fromToken: token, now: now) { return session }
+            return nil
+        }
         if let id = cookies["ss-id"] { return state.withLock { $0.sessions[id] } }
         return nil
     }
@@ -116,21 +132,23 @@ public final class AuthService: Sendable {
             }
         }
         let claims = verified.claims
-        if let id = claims.tokenId, state.withLock({ $0.invalidatedTokenIds.contains(id) }) {
+        if let id = claims.tokenId, state.withLock({ $0.invalidatedTokenIds[id] != nil }) {
             return .failure(Self.tokenError("Token has been invalidated"))
         }
         if verified.type == "JWTR" {
             let sessionId = claims.sessionId ?? claims.tokenId ?? Self.newId()
-            if let user = users.first(where: { $0.id == claims.userId }) {
-                return .success(session(for: user, sessionId: sessionId, tokenId: claims.tokenId))
-            }
-            return .success(AuthSession(userAuthId: claims.userId, sessionId: sessionId, tokenId: claims.tokenId))
+            var found = users.first { $0.id == claims.userId }.map { session(for: $0, sessionId: sessionId, tokenId: claims.tokenId) }
+                ?? AuthSession(userAuthId: claims.userId, sessionId: sessionId, tokenId: claims.tokenId)
+            found.tokenExpiry = claims.expirySeconds
+            return .success(found)
         }
-        return .success(AuthSession(
+        var found = AuthSession(
             userAuthId: claims.userId, userName: claims.userName, displayName: claims.name, email: claims.email,
             firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [],
             sessionId: claims.sessionId ?? claims.tokenId ?? Self.newId(), tokenId: claims.tokenId
-        ))
+        )
+        found.tokenExpiry = claims.expirySeconds
+        return .success(found)
     }
 
     // MARK: Credentials and sessions
@@ -144,17 +162,32 @@ public final class AuthService: Sendable {
     /// Starts a server session for `user` (the `ss-id` cookie names it).
     func startSession(for user: User) -> AuthSession {
         let session = session(for: user, sessionId: Self.newId(), tokenId: nil)
-        state.withLock { $0.sessions[session.sessionId] = session }
+        state.withLock { state in
+            state.sessions[session.sessionId] = session
+            state.sessionOrder.append(session.sessionId)
+            if state.sessionOrder.count > Self.maximumSessions {
+                let dropped = state.sessionOrder.prefix(state.sessionOrder.count - Self.maximumSessions)
+                for id in dropped { state.sessions.removeValue(forKey: id) }
+                state.sessionOrder.removeFirst(dropped.count)
+            }
+        }
         return session
     }
 
     func endSession(_ id: String) {
-        _ = state.withLock { $0.sessions.removeValue(forKey: id) }
+        state.withLock { state in
+            state.sessions.removeValue(forKey: id)
+            state.sessionOrder.removeAll { $0 == id }
+        }
     }
 
-    /// Refuses a token id from now on.
-    func invalidate(tokenId: String) {
-        _ = state.withLock { $0.invalidatedTokenIds.insert(tokenId) }
+    /// Refuses a token id from now on (until the token expires anyway, when it is forgotten).
+    func invalidate(tokenId: String, expiresAt expiry: Int64, now: DateTimeValue) {
+        let nowSeconds = now.ticks.floorDivided(by: CivilTime.ticksPerSecond)
+        state.withLock { state in
+            state.invalidatedTokenIds = state.invalidatedTokenIds.filter { $0.value > nowSeconds }
+            state.invalidatedTokenIds[tokenId] = expiry
+        }
     }
 
     /// Forgets every session and invalidation (the fixture state).
@@ -207,7 +240,7 @@ public final class AuthService: Sendable {
         do {
             let verified = try tokens.verify(token, at: Self.date(now))
             guard verified.type == "JWTR" else { return .failure(ServiceError(.argument, "Invalid Refresh Token")) }
-            if let id = verified.claims.tokenId, state.withLock({ $0.invalidatedTokenIds.contains(id) }) {
+            if let id = verified.claims.tokenId, state.withLock({ $0.invalidatedTokenIds[id] != nil }) {
                 return .failure(Self.tokenError("Token has been invalidated"))
             }
             return .success(RefreshGrant(userId: verified.claims.userId, sessionId: verified.claims.sessionId))
@@ -259,25 +292,5 @@ public final class AuthService: Sendable {
 extension DateTimeValue {
     func adding(seconds: Int64) -> DateTimeValue {
         DateTimeValue(ticks: ticks + seconds * CivilTime.ticksPerSecond, kind: kind)
-    }
-}
-
-/// The cookies of a request's `Cookie` headers.
-struct Cookies {
-    private var values: [(name: String, value: String)] = []
-
-    init(_ headers: HTTPHeaders) {
-        for header in headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2 else { continue }
-                values.append((String(parts[0].trimmingASCIISpace()), String(parts[1].trimmingASCIISpace())))
-            }
-        }
-    }
-
-    /// A non-empty cookie's value.
-    subscript(name: String) -> String? {
-        values.first { $0.name == name }.map(\.value).flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -13,7 +13,9 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         let provider = call.request.value(named: "Provider").text?.lowercased()
         if provider == "logout" {
             if let id = Cookies(call.http.headers)["ss-id"] { auth.endSession(id) }
-            if let tokenId = call.session?.tokenId { auth.invalidate(tokenId: tokenId) }
+            if let session = call.session, let tokenId = session.tokenId {
+                auth.invalidate(tokenId: tokenId, expiresAt: session.tokenExpiry ?? Int64.max, now: call.now)
+            }
             var headers = HTTPHeaders()
             for name in ["ss-tok", "ss-reftok", "ss-id", "ss-pid"] {
                 headers.add("Set-Cookie", "\(name)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
@@ -101,6 +103,9 @@ public struct CreateTokenBehaviour: OperationBehaviour {
 
     public init(kind: Kind) { self.kind = kind }
 
+    /// Minting works whatever token the caller still holds (Python retries with an expired one).
+    public var issuesTokens: Bool { true }
+
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let auth = try call.requireAuth()
         let request = call.request
@@ -130,7 +135,9 @@ public struct InvalidateTokenBehaviour: OperationBehaviour {
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let auth = try call.requireAuth()
-        if let tokenId = call.session?.tokenId { auth.invalidate(tokenId: tokenId) }
+        if let session = call.session, let tokenId = session.tokenId {
+            auth.invalidate(tokenId: tokenId, expiresAt: session.tokenExpiry ?? Int64.max, now: call.now)
+        }
         return try ServiceResult(.dto(call.conformed(.object(DTOObject()))))
     }
 }

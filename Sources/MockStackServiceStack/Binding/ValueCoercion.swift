@@ -20,7 +20,7 @@ public struct ValueCoercion: Sendable {
     public func fromText(_ text: String, as shape: ValueShape) -> DTOValue? {
         if text.isEmpty { return .null }
         switch shape.unwrapped {
-        case .list, .map, .keyValuePair, .object, .responseStatus, .any:
+        case .list, .map, .keyValuePair, .object, .responseStatus, .responseError, .any:
             let trimmed = text.trimmingASCIISpace()
             if let first = trimmed.first, first == "[" || first == "{",
                let json = try? JSONParser(maximumDepth: 64).parse(String(trimmed)).root {
@@ -66,7 +66,7 @@ public struct ValueCoercion: Sendable {
             return keyValuePair(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
         case (.map(let members), .object(let reference)):
             return object(reference, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
-        case (.map(let members), .responseStatus):
+        case (.map(let members), .responseStatus), (.map(let members), .responseError):
             return object(nil, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
         default: return nil
         }
@@ -97,7 +97,7 @@ public struct ValueCoercion: Sendable {
             return keyValuePair(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
         case (.object(let object), .object(let reference)):
             return self.object(reference, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
-        case (.object(let object), .responseStatus):
+        case (.object(let object), .responseStatus), (.object(let object), .responseError):
             return self.object(nil, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
         case (.number(let number), .enumeration(let enumShape)):
             if enumShape.isInt { return .number(number) }
@@ -129,7 +129,7 @@ public struct ValueCoercion: Sendable {
             return collect(entries) { entry in conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) } }.map { .map($0) }
         case (.object(let object), .object(let reference)):
             return self.object(reference, members: object.members.map { ($0.name, $0.value) }) { conform($0, to: $1) }
-        case (.object, .responseStatus), (.object, .keyValuePair): return value
+        case (.object, .responseStatus), (.object, .responseError), (.object, .keyValuePair): return value
         default: return value
         }
     }
@@ -271,7 +271,7 @@ enum ResponseStatusFields {
 
     static func shape(of name: String) -> ValueShape {
         switch name {
-        case "Errors": .list(.responseStatus)
+        case "Errors": .list(.responseError)
         case "Meta": .map(key: .string, value: .string)
         default: .string
         }

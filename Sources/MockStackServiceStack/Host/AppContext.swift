@@ -82,6 +82,8 @@ public struct AuthSession: Sendable, Equatable {
     public var sessionId: String
     /// The `jti` of the token that authenticated the request, if a token did.
     public var tokenId: String?
+    /// When that token expires, in seconds since 1970.
+    public var tokenExpiry: Int64?
 
     public init(userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
                 firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = [],

@@ -33,11 +33,7 @@ public struct MetadataDocument: Sendable {
         var config = metadata.config
         config["baseUrl"] = .string(baseURL)
         let types = metadata.types.filter { selection.includesType($0.name) }.map { Self.pruned($0.json) }
-        let operations = metadata.operations.filter { selection.includesOperation($0) }.map { operation in
-            var json = Self.pruned(operation.json)
-            if let request = operation.json["request"]?.objectValue { json["request"] = .object(Self.pruned(request)) }
-            return JSONValue.object(json)
-        }
+        let operations = metadata.operations.filter { selection.includesOperation($0) }.map { JSONValue.object(Self.pruned($0.json)) }
         let document: JSONValue = [
             "config": .object(config),
             "namespaces": .array(metadata.namespaces.map { .string($0) }),
@@ -162,18 +158,24 @@ public struct MetadataDocument: Sendable {
         }
     }
 
-    /// The object without `false` and `null` members: metadata writes optional booleans only
-    /// when they are true. Properties are pruned the same way.
+    /// The object without `false` and `null` members, at every depth: metadata writes optional
+    /// booleans only when they are true.
     static func pruned(_ object: JSONObject) -> JSONObject {
         var result = JSONObject()
         for member in object {
             switch member.value {
             case .bool(false), .null: continue
-            case .array(let elements) where member.key == "properties":
-                result[member.key] = .array(elements.map { $0.objectValue.map { .object(pruned($0)) } ?? $0 })
-            default: result[member.key] = member.value
+            default: result[member.key] = pruned(member.value)
             }
         }
         return result
+    }
+
+    private static func pruned(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object): .object(pruned(object))
+        case .array(let elements): .array(elements.map(pruned))
+        default: value
+        }
     }
 }

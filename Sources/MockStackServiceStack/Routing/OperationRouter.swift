@@ -102,9 +102,12 @@ public struct OperationRouter: Sendable {
         // `/{format}/reply|oneway/{Op}`. Only JSON is emulated; `/xml/…` and `/jsv/…` fall
         // through to the custom routes and, failing those, a 404.
         if segments.count == 3, segments[0].equalsIgnoringASCIICase("json") {
+            var name = PercentDecoding.decode(segments[2])
+            let isBatch = name.hasSuffix("[]")
+            if isBatch { name.removeLast(2) }
             switch segments[1].lowercased() {
-            case "reply": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: false)
-            case "oneway": return resolve(PercentDecoding.decode(segments[2]), isBatch: false, isOneWay: true)
+            case "reply": return resolve(name, isBatch: isBatch, isOneWay: false)
+            case "oneway": return resolve(name, isBatch: isBatch, isOneWay: true)
             default: return nil
             }
         }

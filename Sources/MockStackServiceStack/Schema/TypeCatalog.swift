@@ -94,7 +94,7 @@ public struct TypeCatalog: Sendable {
                 let baseReference = Self.substitute(base.reference, parameters)
                 result += properties(of: baseReference, depth: depth + 1) ?? []
             }
-            for property in type.properties {
+            for property in Self.inSerializationOrder(type.properties) {
                 let shape = shape(of: property.type, substituting: parameters)
                 let dataMemberName = property.json["dataMember"]?["name"]?.stringValue
                 let own = PropertyShape(name: property.name, dataMemberName: dataMemberName, shape: shape)
@@ -106,6 +106,16 @@ public struct TypeCatalog: Sendable {
                 }
             }
             return result
+        }
+
+        /// `[DataMember(Order = n)]` orders a class's own members: those without an order keep
+        /// their declaration order and come first, then the ordered ones by their order.
+        static func inSerializationOrder(_ properties: [MetadataProperty]) -> [MetadataProperty] {
+            let orders = properties.map { $0.json["dataMember"]?["order"]?.intValue }
+            guard orders.contains(where: { $0 != nil }) else { return properties }
+            return properties.indices
+                .sorted { (orders[$0] ?? -1, $0) < (orders[$1] ?? -1, $1) }
+                .map { properties[$0] }
         }
 
         static func substitute(_ reference: TypeReference, _ parameters: [String: TypeReference]) -> TypeReference {
@@ -150,7 +160,7 @@ public struct TypeCatalog: Sendable {
                 "String": .string, "Char": .char, "Boolean": .bool, "Guid": .guid,
                 "DateTime": .dateTime, "DateOnly": .dateTime, "DateTimeOffset": .dateTimeOffset,
                 "TimeSpan": .timeSpan, "TimeOnly": .timeSpan,
-                "ResponseStatus": .responseStatus, "Object": .any, "Stream": .stream,
+                "ResponseStatus": .responseStatus, "ResponseError": .responseError, "Object": .any, "Stream": .stream,
             ]
             for kind in [NumberKind.byte, .sbyte, .int16, .uint16, .int32, .uint32, .int64, .uint64, .single, .double, .decimal] {
                 table[kind.rawValue] = .number(kind)

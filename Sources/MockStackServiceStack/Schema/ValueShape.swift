@@ -22,6 +22,8 @@ public indirect enum ValueShape: Sendable, Equatable {
     case keyValuePair(key: ValueShape, value: ValueShape)
     /// ServiceStack's `ResponseStatus`, written by its own rules (spec §5).
     case responseStatus
+    /// One entry of `ResponseStatus.errors`.
+    case responseError
     /// A DTO class described by the metadata.
     case object(TypeReference)
     /// A `Stream` property: the raw request body reaches the service unbound.

@@ -80,7 +80,8 @@ public struct DTOWriter: Sendable {
             out.append(UInt8(ascii: "}"))
         case .object(let object):
             switch shape.unwrapped {
-            case .responseStatus: writeResponseStatus(object, into: &out)
+            case .responseStatus: writeResponseStatus(object, asFieldError: false, into: &out)
+            case .responseError: writeResponseStatus(object, asFieldError: true, into: &out)
             case .keyValuePair(let keyShape, let valueShape):
                 var first = true
                 out.append(UInt8(ascii: "{"))
@@ -155,17 +156,17 @@ public struct DTOWriter: Sendable {
 
     /// `ResponseStatus` and `ResponseError` (spec §5): `errors` always present, `meta` only when
     /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
-    private func writeResponseStatus(_ status: DTOObject, into out: inout [UInt8]) {
-        let isFieldError = !status["FieldName"].isNull
+    private func writeResponseStatus(_ status: DTOObject, asFieldError: Bool, into out: inout [UInt8]) {
         var first = true
         out.append(UInt8(ascii: "{"))
         writeMember("ErrorCode", key: key(for: "ErrorCode"), shape: .string, of: status, first: &first, into: &out)
-        if isFieldError { writeMember("FieldName", key: key(for: "FieldName"), shape: .string, of: status, first: &first, into: &out) }
+        if asFieldError { writeMember("FieldName", key: key(for: "FieldName"), shape: .string, of: status, first: &first, into: &out) }
         writeMember("Message", key: key(for: "Message"), shape: .string, of: status, first: &first, into: &out)
-        if !isFieldError {
+        if !asFieldError {
             writeMember("StackTrace", key: key(for: "StackTrace"), shape: .string, of: status, first: &first, into: &out)
             let errors = status["Errors"]
-            out.append(UInt8(ascii: ","))
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
             writeString(key(for: "Errors"), into: &out)
             out.append(UInt8(ascii: ":"))
             write(errors.isNull ? .list([]) : errors, as: Self.errorsShape, into: &out)
@@ -249,7 +250,7 @@ public struct DTOWriter: Sendable {
         var pascalCase: [UInt8] { Self.pascal[position] }
     }
 
-    private static let errorsShape = ValueShape.list(.responseStatus)
+    private static let errorsShape = ValueShape.list(.responseError)
     private static let metaShape = ValueShape.map(key: .string, value: .string)
 
     func key(for property: PropertyShape) -> String {

@@ -51,7 +51,8 @@ public struct SerializerSettings: Sendable, Equatable {
         var settings = self
         for entry in jsconfig.split(separator: ",") {
             let parts = entry.split(separator: ":", maxSplits: 1)
-            let key = parts[0].trimmingASCIISpace().lowercased()
+            guard let name = parts.first else { continue }
+            let key = name.trimmingASCIISpace().lowercased()
             let value = parts.count > 1 ? parts[1].trimmingASCIISpace().lowercased() : "true"
             let isOn = value != "false" && value != "0"
             switch key {

@@ -57,7 +57,8 @@ public struct DateTimeValue: Sendable, Equatable {
             offsetText = body[sign...]
             body = body[..<sign]
         }
-        guard let ms = Int64(body) else { return nil }
+        // .NET's DateTime range: larger values are refused rather than overflowing the ticks.
+        guard let ms = Int64(body), (-62_135_596_800_000...253_402_300_799_999).contains(ms) else { return nil }
         guard let offsetText else { return DateTimeValue(millisecondsSinceEpoch: ms, kind: .utc) }
         guard offsetText.count == 5, let value = Int(offsetText.dropFirst()), value >= 0 else { return nil }
         let minutes = (value / 100 * 60 + value % 100) * (offsetText.first == "-" ? -1 : 1)

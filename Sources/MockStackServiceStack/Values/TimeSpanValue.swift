@@ -91,7 +91,8 @@ public struct TimeSpanValue: Sendable, Equatable {
         var days: Int64 = 0
         var hourText = parts[0]
         if let dot = hourText.firstIndex(of: ".") {
-            guard let d = Int64(hourText[..<dot]) else { return nil }
+            // TimeSpan.MaxValue is 10,675,199 days; more would overflow the ticks.
+            guard let d = Int64(hourText[..<dot]), d <= 10_675_199 else { return nil }
             days = d
             hourText = hourText[hourText.index(after: dot)...]
         }

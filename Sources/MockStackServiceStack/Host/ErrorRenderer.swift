@@ -31,6 +31,8 @@ struct ErrorRenderer {
                 }
             }
         }
+        // Mock choice: a wrapper without a ResponseStatus property (HelloResponse) still carries
+        // the status, last, so the client learns what went wrong.
         if !wroteStatus {
             writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
                                key: writer.key(for: "ResponseStatus"), first: &first, into: &out)

@@ -35,8 +35,6 @@ public struct ServiceStackApp: MockApp {
         } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata")]
     }
 
-    public func operation(named name: String) -> ServiceOperation? { operations.first { $0.name == name } }
-
     /// Parses what binding needs, serves `/types/metadata`, and routes to an operation.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
@@ -166,7 +164,8 @@ public struct ServiceStackApp: MockApp {
         }
     }
 
-    /// `POST /api/{Op}[]`: the responses as one array, in order, with `X-AutoBatch-Completed`.
+    /// `POST /api/{Op}[]`: the responses as one array, in order, with `X-AutoBatch-Completed`;
+    /// a batch of void operations answers 204 (Unverified).
     private func batchResponse(_ results: [ServiceResult], operation: ServiceOperation, jsconfig: String?) -> HTTPResponse {
         let headers: HTTPHeaders = ["X-AutoBatch-Completed": String(results.count)]
         let values = results.compactMap { result -> DTOValue? in

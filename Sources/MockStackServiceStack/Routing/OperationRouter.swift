@@ -16,7 +16,8 @@ public struct OperationRouter: Sendable {
         public var pathVariables: [PathVariable]
         /// `POST /api/{Op}[]`: a JSON array of requests, answered with an array.
         public var isBatch: Bool
-        /// `/json/oneway/{Op}`: the result is dropped and the answer is 204.
+        /// `/json/oneway/{Op}`: the result is dropped and the answer is 204 (Unverified on the
+        /// wire; what ServiceStack's oneway handler most plausibly sends).
         public var isOneWay: Bool
     }
 

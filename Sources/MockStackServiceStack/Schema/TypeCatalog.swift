@@ -52,9 +52,6 @@ public struct TypeCatalog: Sendable {
         objectsByName[name]
     }
 
-    /// Whether the metadata declares a type with this name.
-    public func declares(_ name: String) -> Bool { definitions[name] != nil }
-
     /// Resolution work: shapes for references, object types reached from them on a worklist.
     private struct Builder {
         let definitions: [String: MetadataType]

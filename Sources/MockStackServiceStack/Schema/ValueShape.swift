@@ -45,14 +45,6 @@ public indirect enum ValueShape: Sendable, Equatable {
         }
     }
 
-    /// Whether the type is a collection (written as `[]` or `{}`, bound from JSV lists and maps).
-    public var isCollection: Bool {
-        switch self {
-        case .list, .map, .bytes: true
-        default: false
-        }
-    }
-
     /// The value an unset property of this type holds in .NET, when it is not null.
     public var defaultValue: DTOValue? {
         switch self {

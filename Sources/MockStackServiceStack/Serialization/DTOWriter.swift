@@ -95,11 +95,6 @@ public struct DTOWriter: Sendable {
                 for property in type.properties {
                     writeMember(property.name, key: key(for: property), shape: property.shape, of: object, first: &first, into: &out)
                 }
-                // Mock choice: an error wrapper without a ResponseStatus property (HelloResponse)
-                // still carries the status, last, so the client learns what went wrong.
-                if type.responseStatusProperty == nil, !object["ResponseStatus"].isNull {
-                    writeMember("ResponseStatus", key: key(for: "ResponseStatus"), shape: .responseStatus, of: object, first: &first, into: &out)
-                }
                 out.append(UInt8(ascii: "}"))
             default:
                 writeUndeclared(object, into: &out)

@@ -16,27 +16,12 @@ import Synchronization
 public final class AuthService: Sendable {
     /// A user the credentials provider knows.
     public struct User: Sendable, Equatable {
-        public var id: String
-        public var userName: String
+        public var profile: UserProfile
         public var password: String
-        public var displayName: String?
-        public var email: String?
-        public var firstName: String?
-        public var lastName: String?
-        public var roles: [String]
-        public var permissions: [String]
 
-        public init(id: String, userName: String, password: String, displayName: String? = nil, email: String? = nil,
-                    firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = []) {
-            self.id = id
-            self.userName = userName
+        public init(profile: UserProfile, password: String) {
+            self.profile = profile
             self.password = password
-            self.displayName = displayName
-            self.email = email
-            self.firstName = firstName
-            self.lastName = lastName
-            self.roles = roles
-            self.permissions = permissions
         }
     }
 
@@ -97,7 +82,7 @@ public final class AuthService: Sendable {
         }
         // The Basic provider: the credentials authenticate this request on their own.
         if let basic = Self.basicCredentials(request), let user = user(named: basic.userName, password: basic.password) {
-            return .authenticated(session(for: user, sessionId: Self.newId(), tokenId: nil))
+            return .authenticated(AuthSession(profile: user.profile, sessionId: Self.newId()))
         }
         if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
         if let queryToken, case .success(let session) = session(fromToken: queryToken, now: now) {
@@ -137,18 +122,14 @@ public final class AuthService: Sendable {
         }
         if verified.type == "JWTR" {
             let sessionId = claims.sessionId ?? claims.tokenId ?? Self.newId()
-            var found = users.first { $0.id == claims.userId }.map { session(for: $0, sessionId: sessionId, tokenId: claims.tokenId) }
-                ?? AuthSession(userAuthId: claims.userId, sessionId: sessionId, tokenId: claims.tokenId)
-            found.tokenExpiry = claims.expirySeconds
-            return .success(found)
+            let profile = user(withId: claims.userId)?.profile ?? UserProfile(userAuthId: claims.userId)
+            return .success(AuthSession(profile: profile, sessionId: sessionId, tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
         }
-        var found = AuthSession(
+        let profile = UserProfile(
             userAuthId: claims.userId, userName: claims.userName, displayName: claims.name, email: claims.email,
-            firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [],
-            sessionId: claims.sessionId ?? claims.tokenId ?? Self.newId(), tokenId: claims.tokenId
-        )
-        found.tokenExpiry = claims.expirySeconds
-        return .success(found)
+            firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [])
+        return .success(AuthSession(profile: profile, sessionId: claims.sessionId ?? claims.tokenId ?? Self.newId(),
+                                    tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
     }
 
     // MARK: Credentials and sessions
@@ -156,12 +137,17 @@ public final class AuthService: Sendable {
     /// The user with these credentials (user name or email, case-insensitive; password exact).
     public func user(named name: String, password: String) -> User? {
         let name = name.lowercased()
-        return users.first { ($0.userName.lowercased() == name || $0.email?.lowercased() == name) && $0.password == password }
+        return users.first { ($0.profile.userName?.lowercased() == name || $0.profile.email?.lowercased() == name) && $0.password == password }
+    }
+
+    /// The configured user with this id.
+    public func user(withId id: String) -> User? {
+        users.first { $0.profile.userAuthId == id }
     }
 
     /// Starts a server session for `user` (the `ss-id` cookie names it).
     func startSession(for user: User) -> AuthSession {
-        let session = session(for: user, sessionId: Self.newId(), tokenId: nil)
+        let session = AuthSession(profile: user.profile, sessionId: Self.newId())
         state.withLock { state in
             state.sessions[session.sessionId] = session
             state.sessionOrder.append(session.sessionId)
@@ -193,12 +179,6 @@ public final class AuthService: Sendable {
     /// Forgets every session and invalidation (the fixture state).
     public func reset() {
         state.withLock { $0 = State() }
-    }
-
-    private func session(for user: User, sessionId: String, tokenId: String?) -> AuthSession {
-        AuthSession(userAuthId: user.id, userName: user.userName, displayName: user.displayName, email: user.email,
-                    firstName: user.firstName, lastName: user.lastName, roles: user.roles, permissions: user.permissions,
-                    sessionId: sessionId, tokenId: tokenId)
     }
 
     // MARK: Tokens

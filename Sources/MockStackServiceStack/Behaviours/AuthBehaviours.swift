@@ -83,10 +83,8 @@ public struct AccessTokenBehaviour: OperationBehaviour {
         case .success(let grant): claims = grant
         case .failure(let error): throw error
         }
-        let user = auth.users.first { $0.id == claims.userId }
-        let session = AuthSession(userAuthId: claims.userId, userName: user?.userName, displayName: user?.displayName, email: user?.email,
-                                  firstName: user?.firstName, lastName: user?.lastName, roles: user?.roles ?? [], permissions: user?.permissions ?? [],
-                                  sessionId: claims.sessionId ?? AuthService.newId())
+        let profile = auth.user(withId: claims.userId)?.profile ?? UserProfile(userAuthId: claims.userId)
+        let session = AuthSession(profile: profile, sessionId: claims.sessionId ?? AuthService.newId())
         let accessToken = auth.accessToken(for: session, now: call.now)
         let response = DTOObject([("AccessToken", .string(accessToken)), ("Meta", .map([]))])
         return try ServiceResult(.dto(call.conformed(.object(response))), headers: ["Set-Cookie": AuthenticateBehaviour.cookie("ss-tok", accessToken)])
@@ -114,11 +112,12 @@ public struct CreateTokenBehaviour: OperationBehaviour {
         switch kind {
         case .access:
             func strings(_ name: String) -> [String] { request.value(named: name).listValue?.compactMap(\.text) ?? [] }
-            let session = AuthSession(
+            let profile = UserProfile(
                 userAuthId: request.value(named: "UserAuthId").text ?? "0", userName: request.value(named: "UserName").text,
                 displayName: request.value(named: "DisplayName").text, email: request.value(named: "Email").text,
                 firstName: request.value(named: "FirstName").text, lastName: request.value(named: "LastName").text,
-                roles: strings("Roles"), permissions: strings("Permissions"), sessionId: AuthService.newId())
+                roles: strings("Roles"), permissions: strings("Permissions"))
+            let session = AuthSession(profile: profile, sessionId: AuthService.newId())
             token = auth.accessToken(for: session, now: call.now, expiry: expiry)
         case .refresh:
             token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", sessionId: nil, now: call.now,

@@ -68,35 +68,3 @@ public final class AppContext: Sendable {
         return DTOWriter(catalog: catalog, settings: settings)
     }
 }
-
-/// An authenticated user, from a JWT, a refresh token or a session cookie.
-public struct AuthSession: Sendable, Equatable {
-    public var userAuthId: String
-    public var userName: String?
-    public var displayName: String?
-    public var email: String?
-    public var firstName: String?
-    public var lastName: String?
-    public var roles: [String]
-    public var permissions: [String]
-    public var sessionId: String
-    /// The `jti` of the token that authenticated the request, if a token did.
-    public var tokenId: String?
-    /// When that token expires, in seconds since 1970.
-    public var tokenExpiry: Int64?
-
-    public init(userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
-                firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = [],
-                sessionId: String, tokenId: String? = nil) {
-        self.userAuthId = userAuthId
-        self.userName = userName
-        self.displayName = displayName
-        self.email = email
-        self.firstName = firstName
-        self.lastName = lastName
-        self.roles = roles
-        self.permissions = permissions
-        self.sessionId = sessionId
-        self.tokenId = tokenId
-    }
-}

@@ -89,10 +89,11 @@ public struct ServiceStackAppKind: AppKind {
             manifest.rejectUnknownKeys(at: at, allowed: userKeys)
             guard let id = manifest.string(at + "/id", required: true), let userName = manifest.string(at + "/userName", required: true),
                   let password = manifest.string(at + "/password", required: true) else { continue }
-            users.append(AuthService.User(
-                id: id, userName: userName, password: password, displayName: manifest.string(at + "/displayName"),
+            let profile = UserProfile(
+                userAuthId: id, userName: userName, displayName: manifest.string(at + "/displayName"),
                 email: manifest.string(at + "/email"), firstName: manifest.string(at + "/firstName"), lastName: manifest.string(at + "/lastName"),
-                roles: manifest.array(at + "/roles").compactMap(\.stringValue), permissions: manifest.array(at + "/permissions").compactMap(\.stringValue)))
+                roles: manifest.array(at + "/roles").compactMap(\.stringValue), permissions: manifest.array(at + "/permissions").compactMap(\.stringValue))
+            users.append(AuthService.User(profile: profile, password: password))
         }
         let day = 86_400
         return AuthService(

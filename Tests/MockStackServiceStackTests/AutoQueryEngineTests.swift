@@ -1,0 +1,75 @@
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// The query engine: terms, ordering, paging, fields, totals and aggregates (spec §11).
+@Suite struct AutoQueryEngineTests {
+    static func row(_ id: Int, _ name: String, _ vendor: String?, _ views: Int?) -> DTOObject {
+        DTOObject([("Id", .number(JSONNumber(id))), ("Name", .string(name)), ("VendorName", vendor.map { .string($0) } ?? .null),
+                   ("ViewCount", views.map { .number(JSONNumber($0)) } ?? .null)])
+    }
+
+    let engine = AutoQueryEngine(rows: [
+        row(1, "ServiceStack", "ServiceStack", 300), row(7, "AngularJS", "Google", 900), row(18, "Go", "Google", 800),
+        row(77, "Protocol Buffers", "Google", 700), row(3, "Redis", "Redis Labs", nil), row(5, "Amazon S3", "Amazon", 500),
+        row(6, "Amazon EC2", "Amazon", 600), row(4, "Linux", nil, 100),
+    ], fields: ["Id", "Name", "VendorName", "ViewCount"], maxLimit: 5, includeTotal: true)
+
+    private func vendor(_ name: String, _ term: AutoQuery.Term = .and) -> (condition: QueryCondition, term: AutoQuery.Term) {
+        (QueryCondition(field: "VendorName", operator: .equal, values: [.string(name)]), term)
+    }
+
+    private func ids(_ result: AutoQueryResult) -> [Int] { result.rows.compactMap { $0["Id"].intValue } }
+
+    @Test func andOrAndEnsureTerms() throws {
+        let google = try engine.run(AutoQuery(conditions: [vendor("Google")]))
+        #expect(ids(google) == [7, 18, 77])
+        #expect(google.total == 3)
+        let either = try engine.run(AutoQuery(conditions: [vendor("Google", .or), vendor("Amazon", .or)], defaultTerm: .or))
+        #expect(ids(either) == [5, 6, 7, 18, 77])
+        let viewsOver = (QueryCondition(field: "ViewCount", operator: .greaterThan, values: [.number(JSONNumber(750))]), AutoQuery.Term.ensure)
+        let ensured = try engine.run(AutoQuery(conditions: [vendor("Google", .or), vendor("Amazon", .or), viewsOver], defaultTerm: .or))
+        #expect(ids(ensured) == [7, 18])
+    }
+
+    @Test func anOrQueryWithoutConditionsIsEmptyAndAnAndQueryIsEverything() throws {
+        let none = try engine.run(AutoQuery(defaultTerm: .or))
+        #expect(none.rows.isEmpty)
+        #expect(none.total == 0)
+        let all = try engine.run(AutoQuery())
+        #expect(all.total == 8)
+        #expect(ids(all) == [1, 3, 4, 5, 6], "take defaults to MaxLimit, in primary-key order")
+    }
+
+    @Test func orderingPagingAndClamping() throws {
+        let byViews = try engine.run(AutoQuery(take: 3, orderByDesc: ["ViewCount"]))
+        #expect(ids(byViews) == [7, 18, 77])
+        let mixed = try engine.run(AutoQuery(orderBy: ["VendorName", "-ViewCount"]))
+        // NULL first ascending (SQLite), then Amazon by views descending, then Google…
+        #expect(ids(mixed) == [4, 6, 5, 7, 18])
+        let page = try engine.run(AutoQuery(skip: 6, take: 100, orderBy: ["Id"]))
+        #expect(page.offset == 6)
+        #expect(ids(page) == [18, 77])
+        #expect(try engine.run(AutoQuery(take: 100)).rows.count == 5)
+        #expect(throws: ServiceError(.argument, "Could not find field Nope")) { try engine.run(AutoQuery(orderBy: ["Nope"])) }
+        let random = try engine.run(AutoQuery(orderBy: ["Random"], randomSeed: 42))
+        #expect(ids(random) == ids(try engine.run(AutoQuery(orderBy: ["random"], randomSeed: 42))))
+    }
+
+    @Test func fieldSelection() throws {
+        let result = try engine.run(AutoQuery(conditions: [vendor("Google")], fields: "name, ID,Name,Unknown"))
+        #expect(result.rows.first == DTOObject([("Name", .string("AngularJS")), ("Id", .number(JSONNumber(7)))]))
+        let vendors = try engine.run(AutoQuery(conditions: [vendor("Google")], fields: "DISTINCT VendorName"))
+        #expect(vendors.rows == [DTOObject([("VendorName", .string("Google"))])])
+    }
+
+    @Test func totalsAndAggregates() throws {
+        let counting = AutoQueryEngine(rows: engine.rows, fields: engine.fields, maxLimit: 5, includeTotal: false)
+        #expect(try counting.run(AutoQuery(conditions: [vendor("Google")])).total == 0)
+        #expect(try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["Total"])).total == 3)
+        let meta = try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["COUNT(*)", "MAX(ViewCount) Most", "AVG(ViewCount)", "min(Name)", "COUNT(*) Total"]))
+        #expect(meta.total == 3)
+        #expect(meta.meta == [DTOMapEntry(key: "Most", value: .string("900")), DTOMapEntry(key: "AVG(ViewCount)", value: .string("800")),
+                              DTOMapEntry(key: "min(Name)", value: .string("AngularJS")), DTOMapEntry(key: "Total", value: .string("3"))])
+    }
+}

@@ -3,9 +3,11 @@ import MockStackCore
 /// Reads an operation's behaviour from the manifest, reporting every mistake with its pointer.
 struct BehaviourReader {
     let manifest: ManifestReader
+    /// Reads data sets as the app's types (`autoQuery`); nil while only host settings are read.
+    var coercion: ValueCoercion?
 
     static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
-                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken"]
+                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery"]
     static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
@@ -31,6 +33,7 @@ struct BehaviourReader {
         case "createJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
         case "createRefreshJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
         case "invalidateToken": (keys, behaviour) = ([], InvalidateTokenBehaviour())
+        case "autoQuery": (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal"], autoQuery(at: pointer, for: operation))
         default:
             manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
             return nil
@@ -166,6 +169,60 @@ struct BehaviourReader {
             return nil
         case nil: return nil
         }
+    }
+
+    /// `{"behaviour": "autoQuery", "data": "technologies.json", "model": "Technology",
+    ///   "term": "or", "maxLimit": 500, "includeTotal": true}`; `model` defaults to the first
+    /// generic argument of the request's `QueryDb<…>` base.
+    private func autoQuery(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
+        guard let coercion else { return nil }
+        let modelName = manifest.string(pointer + "/model")
+            ?? operation.request.inherits.flatMap { $0.genericArgs.first }.map { TypeReference(parsing: $0).name }
+        guard let modelName else {
+            manifest.report("autoQuery needs a 'model' (the request does not inherit QueryDb<T>)", at: pointer)
+            return nil
+        }
+        guard let model = coercion.catalog.object(named: modelName) else {
+            manifest.report("the metadata declares no type '\(modelName)'", at: pointer + (manifest.value(at: pointer + "/model") == nil ? "" : "/model"))
+            return nil
+        }
+        guard let fileName = manifest.string(pointer + "/data", required: true), let file = manifest.appFile(named: fileName, at: pointer + "/data") else { return nil }
+        let display = manifest.displayPath(file.path)
+        let document: JSONParser.Document
+        do {
+            document = try JSONParser().parse(file.bytes, recordPositions: true)
+        } catch {
+            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            return nil
+        }
+        guard case .array(let elements) = document.root else {
+            manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "a data set is a JSON array of \(modelName) objects"))
+            return nil
+        }
+        var rows: [DTOObject] = []
+        for (index, element) in elements.enumerated() {
+            guard case .object(let row)? = coercion.fromJSON(element, as: .object(model.reference)), element.objectValue != nil else {
+                manifest.report(FixtureDiagnostic(file: display, position: document.position(of: "/\(index)"), pointer: "/\(index)",
+                                                  message: "row \(index) is not a \(modelName): an object whose values fit its properties' types"))
+                continue
+            }
+            rows.append(row)
+        }
+        let term: AutoQuery.Term
+        switch manifest.string(pointer + "/term") ?? "and" {
+        case "and": term = .and
+        case "or": term = .or
+        case let other:
+            manifest.report("unknown term '\(other)' (expected and or or)", at: pointer + "/term")
+            return nil
+        }
+        let primaryKey = coercion.catalog.primaryKey(of: modelName) ?? model.properties.first { $0.name == "Id" }?.name ?? model.properties.first?.name ?? "Id"
+        let engine = AutoQueryEngine(rows: rows, fields: model.properties.map(\.name), primaryKey: primaryKey,
+                                     maxLimit: manifest.int(pointer + "/maxLimit", in: 1...1_000_000) ?? 1_000,
+                                     includeTotal: flag(pointer + "/includeTotal") ?? false)
+        let aliases = Dictionary(model.properties.compactMap { property in property.dataMemberName.map { ($0, property.name) } }, uniquingKeysWith: { first, _ in first })
+        let builder = QueryConditionBuilder(fields: model.properties.map { ($0.name, $0.shape) }, aliases: aliases, coercion: coercion)
+        return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: term)
     }
 
     private func flag(_ pointer: String) -> Bool? {

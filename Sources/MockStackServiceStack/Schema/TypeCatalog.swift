@@ -47,6 +47,11 @@ public struct TypeCatalog: Sendable {
         return objects[reference]
     }
 
+    /// The property a declared type marks `isPrimaryKey`, if any.
+    public func primaryKey(of name: String) -> String? {
+        definitions[name]?.properties.first { $0.json["isPrimaryKey"] == .bool(true) }?.name
+    }
+
     /// The resolved class with this (non-generic) name.
     public func object(named name: String) -> ObjectShape? {
         objectsByName[name]

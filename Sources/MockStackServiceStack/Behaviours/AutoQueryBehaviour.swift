@@ -1,0 +1,84 @@
+import MockStackCore
+
+/// `autoQuery`: an AutoQuery service over a JSON data set of the app (spec §11). The request
+/// DTO's own properties become conditions first (a collection is `IN`), then every other query
+/// or form parameter by the naming conventions; `Skip`, `Take`, `OrderBy`, `OrderByDesc`,
+/// `Fields` and `Include` steer the page. The answer is the operation's `QueryResponse<T>`.
+public struct AutoQueryBehaviour: OperationBehaviour {
+    public let engine: AutoQueryEngine
+    public let builder: QueryConditionBuilder
+    public let defaultTerm: AutoQuery.Term
+
+    /// The properties of `QueryBase` (and `QueryDb<T>`), which steer the query rather than filter.
+    static let queryOptions: Set<String> = ["skip", "take", "orderby", "orderbydesc", "include", "fields", "meta"]
+
+    public init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term) {
+        self.engine = engine
+        self.builder = builder
+        self.defaultTerm = defaultTerm
+    }
+
+    public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
+        var query = AutoQuery(defaultTerm: defaultTerm)
+        let request = call.request
+        var typedNames: Set<String> = []
+        for property in call.operation.requestType.properties {
+            typedNames.insert(property.name.lowercased())
+            let value = request[property.name]
+            let name = property.name.lowercased()
+            if Self.queryOptions.contains(name) { continue }
+            guard let term = builder.resolver.resolve(property.name), !Self.isUnset(value) else { continue }
+            let condition: QueryCondition
+            if case .list(let items) = value {
+                // A typed collection is `IN` unless it names another list convention.
+                let op = term.operator.takesList ? term.operator : .in
+                if op == .between, items.count != 2 { throw ServiceError(.argument, "\(term.field) requires 2 values") }
+                condition = QueryCondition(field: term.field, operator: op, values: items)
+            } else {
+                if term.operator.takesList { throw ServiceError(.argument, "\(property.name) expects a list of values") }
+                condition = QueryCondition(field: term.field, operator: term.operator, values: term.operator.takesNoValue ? [] : [value])
+            }
+            query.conditions.append((condition, defaultTerm))
+        }
+        for (name, value) in call.input.query + call.input.form where !typedNames.contains(name.lowercased()) {
+            if let condition = try builder.condition(name: name, value: value) {
+                query.conditions.append((condition, defaultTerm))
+            }
+        }
+        query.skip = request.value(named: "Skip").intValue ?? call.input.parameter("skip").flatMap { Int($0) }
+        query.take = request.value(named: "Take").intValue ?? call.input.parameter("take").flatMap { Int($0) }
+        query.orderBy = Self.list(request.value(named: "OrderBy")) ?? call.input.parameter("orderBy").map(Self.split)
+        query.orderByDesc = Self.list(request.value(named: "OrderByDesc")) ?? call.input.parameter("orderByDesc").map(Self.split)
+        query.fields = request.value(named: "Fields").text ?? call.input.parameter("fields")
+        query.include = (request.value(named: "Include").text ?? call.input.parameter("include")).map(Self.split) ?? []
+
+        let result = try engine.run(query)
+        var response = DTOObject()
+        response["Offset"] = .number(JSONNumber(result.offset))
+        response["Total"] = .number(JSONNumber(result.total))
+        response["Results"] = .list(result.rows.map { .object($0) })
+        response["Meta"] = .map(result.meta)
+        return try ServiceResult(.dto(call.conformed(.object(response))))
+    }
+
+    private static func isUnset(_ value: DTOValue) -> Bool {
+        switch value {
+        case .null: true
+        case .list(let items): items.isEmpty
+        case .string(let text): text.isEmpty
+        default: false
+        }
+    }
+
+    private static func list(_ value: DTOValue) -> [String]? {
+        switch value {
+        case .list(let items): items.compactMap(\.text)
+        case .string(let text): split(text)
+        default: nil
+        }
+    }
+
+    static func split(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0.trimmingASCIISpace()) }.filter { !$0.isEmpty }
+    }
+}

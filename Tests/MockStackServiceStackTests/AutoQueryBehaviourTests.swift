@@ -1,0 +1,79 @@
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// The `autoQuery` behaviour end to end without sockets: a small TechStacks-shaped app.
+@Suite struct AutoQueryBehaviourTests {
+    static let metadata = #"""
+    {"types":[
+      {"name":"QueryBase","namespace":"ServiceStack","implements":[],"properties":[
+        {"name":"Skip","type":"Nullable`1","genericArgs":["Int32"]},{"name":"Take","type":"Nullable`1","genericArgs":["Int32"]},
+        {"name":"OrderBy","type":"String"},{"name":"OrderByDesc","type":"String"},{"name":"Include","type":"String"},{"name":"Fields","type":"String"},
+        {"name":"Meta","type":"Dictionary`2","genericArgs":["String","String"]}]},
+      {"name":"QueryDb`2","namespace":"ServiceStack","genericArgs":["From","Into"],"inherits":{"name":"QueryBase","namespace":"ServiceStack"},"implements":[]},
+      {"name":"QueryResponse`1","namespace":"ServiceStack","genericArgs":["T"],"implements":[],"properties":[
+        {"name":"Offset","type":"Int32","isValueType":true},{"name":"Total","type":"Int32","isValueType":true},
+        {"name":"Results","type":"List`1","genericArgs":["T"]},{"name":"Meta","type":"Dictionary`2","genericArgs":["String","String"]},
+        {"name":"ResponseStatus","type":"ResponseStatus"}]},
+      {"name":"TechnologyTier","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["ProgrammingLanguage","Client","Server","Data"]},
+      {"name":"Technology","namespace":"Demo","implements":[],"properties":[
+        {"name":"Id","type":"Int64","isValueType":true,"isPrimaryKey":true},{"name":"Name","type":"String"},{"name":"VendorName","type":"String"},
+        {"name":"Tier","type":"TechnologyTier","isValueType":true,"isEnum":true},{"name":"ViewCount","type":"Int32","isValueType":true}]},
+      {"name":"TechnologyView","namespace":"Demo","implements":[],"properties":[
+        {"name":"Id","type":"Nullable`1","genericArgs":["Int64"]},{"name":"Name","type":"String"},{"name":"VendorName","type":"String"},
+        {"name":"Tier","type":"Nullable`1","genericArgs":["TechnologyTier"]},{"name":"ViewCount","type":"Nullable`1","genericArgs":["Int32"]}]}
+    ],"operations":[
+      {"request":{"name":"FindTechnologies","namespace":"Demo","inherits":{"name":"QueryDb`2","namespace":"ServiceStack","genericArgs":["Technology","TechnologyView"]},"implements":[],
+        "properties":[{"name":"Ids","type":"List`1","genericArgs":["Int64"]},{"name":"Name","type":"String"},{"name":"VendorName","type":"String"},{"name":"NameContains","type":"String"}]},
+       "returnType":{"name":"QueryResponse`1","namespace":"ServiceStack","genericArgs":["TechnologyView"]},"routes":[{"path":"/technology/search"}]}
+    ]}
+    """#
+
+    static let data = #"""
+    [{"id":1,"name":"ServiceStack","vendorName":"ServiceStack","tier":"Server","viewCount":300},
+     {"id":7,"name":"AngularJS","vendorName":"Google","tier":"Client","viewCount":900},
+     {"id":18,"name":"Go","vendorName":"Google","tier":"ProgrammingLanguage","viewCount":800},
+     {"id":77,"name":"Protocol Buffers","vendorName":"Google","tier":"Server","viewCount":700},
+     {"id":3,"name":"Redis","vendorName":"Redis Labs","tier":"Data","viewCount":950}]
+    """#
+
+    static let app: ServiceStackApp = {
+        let manifest = #"""
+        {"kind":"servicestack","metadata":"metadata.json","host":{"serializer":"system-text-json"},
+         "operations":{"FindTechnologies":{"behaviour":"autoQuery","data":"technologies.json","term":"or","maxLimit":500,"includeTotal":true}}}
+        """#
+        let source = InMemoryFixtureSource(files: ["techstacks/app.json": manifest, "techstacks/metadata.json": metadata, "techstacks/technologies.json": data])
+        return try! AppLoader(kinds: [ServiceStackAppKind()]).load(from: source)[0] as! ServiceStackApp
+    }()
+
+    private func get(_ target: String) -> HTTPResponse {
+        Self.app.respond(to: HTTPRequest(method: .get, target: target))
+    }
+
+    @Test func noConditionsOnAnOrQueryFindNothing() {
+        #expect(get("/api/FindTechnologies?").text == #"{"offset":0,"total":0,"results":[],"meta":{}}"#)
+    }
+
+    @Test func typedAndUntypedParametersPagingOrderingAndFields() {
+        let response = get("/technology/search?vendorName=Google&take=2&orderByDesc=ViewCount&fields=Id,Name,VendorName")
+        #expect(response.status == 200)
+        #expect(response.text == #"{"offset":0,"total":3,"results":[{"id":7,"name":"AngularJS","vendorName":"Google"},{"id":18,"name":"Go","vendorName":"Google"}],"meta":{}}"#)
+        // OR: either typed condition matches.
+        let either = get("/api/FindTechnologies?name=Redis&NameContains=Buf&fields=id")
+        #expect(either.text == #"{"offset":0,"total":2,"results":[{"id":3},{"id":77}],"meta":{}}"#)
+        // Untyped conventions over the model's other fields.
+        let views = get("/api/FindTechnologies?ViewCountAbove=850&fields=Name&orderBy=-ViewCount")
+        #expect(views.text == #"{"offset":0,"total":2,"results":[{"name":"Redis"},{"name":"AngularJS"}],"meta":{}}"#)
+        let ids = get("/api/FindTechnologies?ids=1,18&fields=id")
+        #expect(ids.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":18}],"meta":{}}"#)
+    }
+
+    @Test func queryErrorsAre400InTheQueryResponse() {
+        let response = get("/api/FindTechnologies?vendorName=Google&orderBy=Nope")
+        #expect(response.status == 400)
+        #expect(response.text == #"{"offset":0,"total":0,"responseStatus":{"errorCode":"ArgumentException","message":"Could not find field Nope","errors":[]}}"#)
+        let between = get("/api/FindTechnologies?ViewCountBetween=1")
+        #expect(between.status == 400)
+        #expect(between.text.contains(#""message":"ViewCount requires 2 values""#))
+    }
+}

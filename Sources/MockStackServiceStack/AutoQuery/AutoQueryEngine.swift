@@ -13,6 +13,8 @@ public struct AutoQueryEngine: Sendable {
     public let maxLimit: Int
     /// Compute `total` for every query, not only when `include=Total` asks (TechStacks).
     public let includeTotal: Bool
+    /// Field names as `orderBy` and `fields` may spell them.
+    private let resolver: QueryParameterResolver
 
     public init(rows: [DTOObject], fields: [String], primaryKey: String = "Id", maxLimit: Int, includeTotal: Bool) {
         self.rows = rows
@@ -20,6 +22,7 @@ public struct AutoQueryEngine: Sendable {
         self.primaryKey = primaryKey
         self.maxLimit = maxLimit
         self.includeTotal = includeTotal
+        resolver = QueryParameterResolver(fields: fields)
     }
 
     /// Runs a query; unknown order fields and the like are 400s.
@@ -56,7 +59,6 @@ public struct AutoQueryEngine: Sendable {
     /// winning when both are given; `Random` shuffles. The primary key breaks ties last, so the
     /// order is deterministic (Mock choice: SQL leaves ties, and no order at all, unspecified).
     private func orderKeys(for query: AutoQuery) throws(ServiceError) -> Ordering {
-        let resolver = QueryParameterResolver(fields: fields)
         var keys: [(field: String, descending: Bool)] = []
         let (list, inverted) = query.orderBy.map { ($0, false) } ?? query.orderByDesc.map { ($0, true) } ?? ([], false)
         for item in list {
@@ -101,7 +103,6 @@ public struct AutoQueryEngine: Sendable {
             distinct = true
             text = text.trimmingASCIISpace().dropFirst("DISTINCT ".count)
         }
-        let resolver = QueryParameterResolver(fields: fields)
         var names: [String] = []
         for item in text.split(separator: ",") {
             if let field = resolver.field(named: item.trimmingASCIISpace()), !names.contains(field) { names.append(field) }

@@ -24,11 +24,13 @@ import Testing
         #expect(!check("VendorName", .like, [.string("G_gle")]))
     }
 
-    @Test func wildcardsInsideStringConventionsMatchThemselves() {
+    @Test func wildcardsInsideStringConventionValuesStayWildcards() {
+        // AutoQuery puts the value into the LIKE pattern as it is.
         let row = DTOObject([("Name", .string("100%_done"))])
         #expect(QueryCondition(field: "Name", operator: .contains, values: [.string("%_")]).matches(row))
-        #expect(!QueryCondition(field: "Name", operator: .contains, values: [.string("0_d")]).matches(row))
-        #expect(!QueryCondition(field: "Name", operator: .startsWith, values: [.string("%")]).matches(row))
+        #expect(QueryCondition(field: "Name", operator: .contains, values: [.string("0__d")]).matches(row))
+        #expect(QueryCondition(field: "Name", operator: .startsWith, values: [.string("%")]).matches(row))
+        #expect(!QueryCondition(field: "Name", operator: .startsWith, values: [.string("_x")]).matches(row))
     }
 
     @Test func numbersDatesAndNulls() {

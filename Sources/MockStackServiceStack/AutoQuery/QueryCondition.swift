@@ -38,9 +38,11 @@ public struct QueryCondition: Sendable, Equatable {
             guard values.count == 2, let low = SQLOrdering.compare(value, values[0]), let high = SQLOrdering.compare(value, values[1]) else { return false }
             return low >= 0 && high <= 0
         case .like: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first))
-        case .startsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLPattern.escaped(SQLOrdering.text(of: first)) + "%")
-        case .contains: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLPattern.escaped(SQLOrdering.text(of: first)) + "%")
-        case .endsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLPattern.escaped(SQLOrdering.text(of: first)))
+        // The value goes into the pattern as it is, so its own `%` and `_` are wildcards, as in
+        // the `UPPER(f) LIKE UPPER('v%')` AutoQuery writes.
+        case .startsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first) + "%")
+        case .contains: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first) + "%")
+        case .endsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first))
         case .hasAll, .hasAny:
             guard let field = value.intValue, let mask = first.intValue else { return false }
             return self.operator == .hasAll ? mask & field == mask : mask & field > 0
@@ -86,28 +88,13 @@ enum SQLPattern {
         matches(Array(text.uppercased()), Array(pattern.uppercased()))
     }
 
-    /// A value placed inside a pattern (StartsWith, Contains, EndsWith): its own `%` and `_`
-    /// match themselves. Marked with a private escape the matcher understands.
-    static func escaped(_ value: String) -> String {
-        var result = ""
-        for character in value {
-            if character == "%" || character == "_" || character == escape { result.append(escape) }
-            result.append(character)
-        }
-        return result
-    }
-
-    private static let escape: Character = "\u{1}"
-
     /// Iterative wildcard matching with backtracking to the last `%`: linear in practice and
     /// never recursive, whatever the pattern.
     private static func matches(_ text: [Character], _ pattern: [Character]) -> Bool {
         var t = 0, p = 0
         var starP = -1, starT = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] == escape, p + 1 < pattern.count, pattern[p + 1] == text[t] {
-                p += 2; t += 1
-            } else if p < pattern.count, pattern[p] == "_" || (pattern[p] != "%" && pattern[p] != escape && pattern[p] == text[t]) {
+            if p < pattern.count, pattern[p] == "_" || (pattern[p] != "%" && pattern[p] == text[t]) {
                 p += 1; t += 1
             } else if p < pattern.count, pattern[p] == "%" {
                 starP = p; starT = t; p += 1

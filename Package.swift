@@ -32,6 +32,8 @@ let package = Package(
         // JWTs for the emulated servers' auth; HS256 signing through swift-crypto (see MockStackAuth).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
+        // Test-only: SQLite as the reference the AutoQuery engine is checked against.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -105,6 +107,11 @@ let package = Package(
         .testTarget(
             name: "MockStackServiceStackTests",
             dependencies: ["MockStackServiceStack", "MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoQueryDifferentialTests",
+            dependencies: ["MockStackServiceStack", "MockStackCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

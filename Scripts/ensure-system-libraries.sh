@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the C libraries mockstack links are installed, installing what is missing with
-# apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport) and, on Linux, libmimalloc-dev
-# (the allocator, see Benchmarks/README.md). Says plainly what to do when it cannot.
+# apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport), on Linux libmimalloc-dev (the
+# allocator, see Benchmarks/README.md), and libsqlite3-dev (the AutoQuery differential test's
+# reference database, through GRDB). Says plainly what to do when it cannot.
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,9 @@ if ! pkg-config --exists libevent libevent_pthreads 2>/dev/null; then
 fi
 if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/mimalloc.h ] && [ ! -e /usr/local/include/mimalloc.h ]; then
   missing+=(libmimalloc-dev)
+fi
+if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/sqlite3.h ] && [ ! -e /usr/local/include/sqlite3.h ]; then
+  missing+=(libsqlite3-dev)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -63,15 +63,23 @@ import Testing
             let skip = Bool.random(using: &random) ? Int.random(in: 0...30, using: &random) : nil
             let take = Bool.random(using: &random) ? Int.random(in: 1...150, using: &random) : nil
 
-            var query = AutoQuery(defaultTerm: isOr ? .or : .and, skip: skip, take: take,
-                                  orderBy: order.isEmpty ? nil : order.map { ($0.descending ? "-" : "") + $0.field })
+            var query = AutoQuery(defaultTerm: isOr ? .or : .and, skip: skip, take: take)
+            if !order.isEmpty {
+                // The same order either as orderBy, or as orderByDesc with every sign inverted.
+                if Bool.random(using: &random) {
+                    query.orderBy = order.map { ($0.descending ? "-" : "") + $0.field }
+                } else {
+                    query.orderByDesc = order.map { ($0.descending ? "" : "-") + $0.field }
+                }
+            }
             for generated in conditions {
                 for (name, value) in generated.parameters {
                     let condition = try #require(try builder.condition(name: name, value: value), "\(name)=\(value)")
                     query.conditions.append((condition, isOr ? .or : .and))
                 }
             }
-            let engineIds = try engine.run(query).rows.compactMap { $0["Id"].intValue }
+            let result = try engine.run(query)
+            let engineIds = result.rows.compactMap { $0["Id"].intValue }
 
             var sql = "SELECT id FROM technology"
             if !conditions.isEmpty {
@@ -83,10 +91,13 @@ import Testing
             sql += " LIMIT \(min(take ?? Self.maxLimit, Self.maxLimit)) OFFSET \(skip ?? 0)"
             let arguments = StatementArguments(conditions.flatMap(\.arguments))
             let sqlIds = try database.read { db in try Int.fetchAll(db, sql: sql, arguments: arguments) }
+            // The total ignores paging: the COUNT(*) of the same WHERE.
+            let countSQL = "SELECT COUNT(*) FROM technology" + (sql.range(of: " WHERE ").map { String(sql[$0.lowerBound..<sql.range(of: " ORDER BY ")!.lowerBound]) } ?? "")
+            let sqlTotal = try database.read { db in try Int.fetchOne(db, sql: countSQL, arguments: arguments) ?? -1 }
 
-            if engineIds != sqlIds, mismatches.count < 5 {
+            if engineIds != sqlIds || result.total != sqlTotal || result.offset != (skip ?? 0), mismatches.count < 5 {
                 let parameters = conditions.flatMap(\.parameters).map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-                mismatches.append("#\(index) ?\(parameters) term=\(isOr ? "or" : "and") order=\(order) skip=\(skip ?? -1) take=\(take ?? -1)\n  SQL: \(sql)\n  engine \(engineIds.prefix(12)) vs sqlite \(sqlIds.prefix(12))")
+                mismatches.append("#\(index) ?\(parameters) term=\(isOr ? "or" : "and") order=\(order) skip=\(skip ?? -1) take=\(take ?? -1)\n  SQL: \(sql)\n  engine \(engineIds.prefix(12)) total \(result.total) vs sqlite \(sqlIds.prefix(12)) total \(sqlTotal)")
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
@@ -111,7 +122,16 @@ import Testing
         let row = rows.randomElement(using: &random)!
         let otherRow = rows.randomElement(using: &random)!
         func text(_ field: String, _ value: String?) -> String { value ?? "" }
-        switch Int.random(in: 0..<20, using: &random) {
+        switch Int.random(in: 0..<23, using: &random) {
+        case 20:
+            let vendor = row.vendor ?? "Google"
+            return Generated(parameters: [("VendorName!", vendor)], sql: ["vendorName <> ?"], arguments: [vendor])
+        case 21:
+            let vendor = otherRow.vendor ?? "M"
+            return Generated(parameters: [("VendorNameGreaterThan", vendor)], sql: ["vendorName > ?"], arguments: [vendor])
+        case 22:
+            let ids = [row.id, otherRow.id]
+            return Generated(parameters: [("IdIn", "[\(ids[0]),\(ids[1])]")], sql: ["id IN (?, ?)"], arguments: ids)
         case 0: return Generated(parameters: [("Name", row.name)], sql: ["name = ?"], arguments: [row.name])
         case 1: return Generated(parameters: [("vendorName", row.vendor ?? "")], sql: [row.vendor == nil ? "vendorName IS NULL" : "vendorName = ?"], arguments: row.vendor.map { [$0] } ?? [])
         case 2:

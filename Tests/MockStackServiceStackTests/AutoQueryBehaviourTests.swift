@@ -64,6 +64,8 @@ import Testing
         // Untyped conventions over the model's other fields.
         let views = get("/api/FindTechnologies?ViewCountAbove=850&fields=Name&orderBy=-ViewCount")
         #expect(views.text == #"{"offset":0,"total":2,"results":[{"name":"Redis"},{"name":"AngularJS"}],"meta":{}}"#)
+        let descending = get("/api/FindTechnologies?vendorName=Google&orderBy=&orderByDesc=ViewCount&fields=id")
+        #expect(descending.text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}],"meta":{}}"#)
         let ids = get("/api/FindTechnologies?ids=1,18&fields=id")
         #expect(ids.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":18}],"meta":{}}"#)
     }

@@ -37,4 +37,12 @@ import Testing
         #expect(try builder.condition(name: "NoSuchField", value: "1") == nil)
         #expect(try builder.condition(name: "take", value: "3") == nil)
     }
+
+    @Test func listsAndPatternsHaveLimits() {
+        let many = (0...QueryConditionBuilder.maximumListCount).map(String.init).joined(separator: ",")
+        #expect(throws: ServiceError(.argument, "Id: more than 1000 values")) { try builder.condition(name: "Ids", value: many) }
+        #expect(throws: ServiceError(.argument, "Name: a pattern of more than 256 characters")) {
+            try builder.condition(name: "NameContains", value: String(repeating: "%a", count: 200))
+        }
+    }
 }

@@ -52,8 +52,11 @@ import Testing
         #expect(ids(page) == [18, 77])
         #expect(try engine.run(AutoQuery(take: 100)).rows.count == 5)
         #expect(throws: ServiceError(.argument, "Could not find field Nope")) { try engine.run(AutoQuery(orderBy: ["Nope"])) }
-        let random = try engine.run(AutoQuery(orderBy: ["Random"], randomSeed: 42))
-        #expect(ids(random) == ids(try engine.run(AutoQuery(orderBy: ["random"], randomSeed: 42))))
+        let random = try engine.run(AutoQuery(take: 100, orderBy: ["Random"], randomSeed: 42))
+        #expect(ids(random) == ids(try engine.run(AutoQuery(take: 100, orderBy: ["random"], randomSeed: 42))))
+        #expect(ids(random) != [1, 3, 4, 5, 6], "a seed shuffles")
+        #expect(Set((0..<8).map { seed in ids(try! engine.run(AutoQuery(orderBy: ["Random"], randomSeed: UInt64(seed)))) }).count > 1)
+        #expect(ids(try engine.run(AutoQuery(take: 3, orderBy: [], orderByDesc: ["ViewCount"]))) == [7, 18, 77], "an empty orderBy does not win")
     }
 
     @Test func fieldSelection() throws {
@@ -61,6 +64,10 @@ import Testing
         #expect(result.rows.first == DTOObject([("Name", .string("AngularJS")), ("Id", .number(JSONNumber(7)))]))
         let vendors = try engine.run(AutoQuery(conditions: [vendor("Google")], fields: "DISTINCT VendorName"))
         #expect(vendors.rows == [DTOObject([("VendorName", .string("Google"))])])
+        // DISTINCT applies before paging: two pages of distinct vendors, not the vendors of a page.
+        let firstPage = try engine.run(AutoQuery(take: 2, orderBy: ["VendorName"], fields: "DISTINCT VendorName"))
+        let secondPage = try engine.run(AutoQuery(skip: 2, take: 2, orderBy: ["VendorName"], fields: "DISTINCT VendorName"))
+        #expect((firstPage.rows + secondPage.rows).map { $0["VendorName"] } == [.null, .string("Amazon"), .string("Google"), .string("Redis Labs")])
     }
 
     @Test func totalsAndAggregates() throws {

@@ -35,7 +35,9 @@ struct AutoQueryAggregates {
             }
             // A bare COUNT(*) only asks for the total (its meta entry is dropped).
             if function == .count, field == nil, alias.isEmpty { continue }
-            aggregates.append(Aggregate(function: function, field: field, key: alias.isEmpty ? String(text) : String(alias)))
+            let key = alias.isEmpty ? String(text) : String(alias)
+            // One entry per key, as the response's dictionary keeps.
+            if !aggregates.contains(where: { $0.key == key }) { aggregates.append(Aggregate(function: function, field: field, key: key)) }
         }
         self.aggregates = aggregates
     }

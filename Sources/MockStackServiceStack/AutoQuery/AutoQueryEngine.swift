@@ -27,7 +27,8 @@ public struct AutoQueryEngine: Sendable {
 
     /// Runs a query; unknown order fields and the like are 400s.
     public func run(_ query: AutoQuery) throws(ServiceError) -> AutoQueryResult {
-        var matching = rows.filter { query.matches($0) }
+        let prepared = query.prepared()
+        var matching = rows.filter { prepared.matches($0) }
         let total = includeTotal || query.wantsTotal ? matching.count : 0
         let meta = try AutoQueryAggregates(query.include, fields: fields).evaluate(over: matching)
 
@@ -38,14 +39,14 @@ public struct AutoQueryEngine: Sendable {
         } else {
             matching.sort { lhs, rhs in Self.precedes(lhs, rhs, by: ordering.keys) }
         }
+        // SELECT [DISTINCT] fields … ORDER BY … LIMIT/OFFSET: projection and DISTINCT before paging.
+        if let selected = selection(query.fields) {
+            matching = matching.map { row in DTOObject(selected.names.map { ($0, row[$0]) }) }
+            if selected.distinct { matching = Self.distinct(matching) }
+        }
         let skip = max(0, query.skip ?? 0)
         let take = min(max(0, query.take ?? maxLimit), maxLimit)
-        var page = Array(matching.dropFirst(skip).prefix(take))
-        if let selected = selection(query.fields) {
-            page = page.map { row in DTOObject(selected.names.map { ($0, row[$0]) }) }
-            if selected.distinct { page = Self.distinct(page) }
-        }
-        return AutoQueryResult(offset: skip, total: total, rows: page, meta: meta)
+        return AutoQueryResult(offset: skip, total: total, rows: Array(matching.dropFirst(skip).prefix(take)), meta: meta)
     }
 
     // MARK: Ordering
@@ -60,7 +61,8 @@ public struct AutoQueryEngine: Sendable {
     /// order is deterministic (Mock choice: SQL leaves ties, and no order at all, unspecified).
     private func orderKeys(for query: AutoQuery) throws(ServiceError) -> Ordering {
         var keys: [(field: String, descending: Bool)] = []
-        let (list, inverted) = query.orderBy.map { ($0, false) } ?? query.orderByDesc.map { ($0, true) } ?? ([], false)
+        let given = query.orderBy.flatMap { $0.isEmpty ? nil : $0 }
+        let (list, inverted) = given.map { ($0, false) } ?? query.orderByDesc.map { ($0, true) } ?? ([], false)
         for item in list {
             let trimmed = item.trimmingASCIISpace()
             if trimmed.isEmpty { continue }
@@ -70,7 +72,8 @@ public struct AutoQueryEngine: Sendable {
             guard let field = resolver.field(named: name) else {
                 throw ServiceError(.argument, "Could not find field \(name)")
             }
-            keys.append((field, descending != inverted))
+            // A field already ordered by decides nothing more.
+            if !keys.contains(where: { $0.field == field }) { keys.append((field, descending != inverted)) }
         }
         if !keys.contains(where: { $0.field == primaryKey }) { keys.append((primaryKey, false)) }
         return Ordering(keys: keys, randomSeed: nil)
@@ -111,9 +114,10 @@ public struct AutoQueryEngine: Sendable {
     }
 
     private static func distinct(_ rows: [DTOObject]) -> [DTOObject] {
-        var kept: [DTOObject] = []
-        for row in rows where !kept.contains(row) { kept.append(row) }
-        return kept
+        var seen: Set<String> = []
+        return rows.filter { row in
+            seen.insert(row.members.map { "\($0.value)" }.joined(separator: "\u{1F}")).inserted
+        }
     }
 }
 
@@ -157,9 +161,19 @@ public struct AutoQuery: Sendable {
         include.contains { ["total", "count", "count(*)"].contains($0.trimmingASCIISpace().lowercased()) }
     }
 
-    /// The WHERE clause AutoQuery writes, evaluated: conditions joined left to right by their
-    /// terms with SQL's precedence (AND before OR), Ensure conditions ANDed to the whole. An OR
-    /// query with no conditions is `WHERE 1=0`.
+    /// The conditions ready to test rows (patterns and `IN` lists prepared once).
+    func prepared() -> PreparedQuery {
+        PreparedQuery(conditions: conditions.map { (PreparedCondition($0.condition), $0.term) }, defaultTerm: defaultTerm)
+    }
+}
+
+/// The WHERE clause AutoQuery writes, evaluated: conditions joined left to right by their terms
+/// with SQL's precedence (AND before OR), Ensure conditions ANDed to the whole. An OR query with
+/// no conditions is `WHERE 1=0`.
+struct PreparedQuery {
+    let conditions: [(condition: PreparedCondition, term: AutoQuery.Term)]
+    let defaultTerm: AutoQuery.Term
+
     func matches(_ row: DTOObject) -> Bool {
         let ensured = conditions.filter { $0.term == .ensure }
         let joined = conditions.filter { $0.term != .ensure }

@@ -51,6 +51,43 @@ public struct QueryCondition: Sendable, Equatable {
     }
 }
 
+/// A condition prepared for testing many rows: its LIKE pattern upper-cased once, its `IN` list
+/// hashed once.
+struct PreparedCondition {
+    let condition: QueryCondition
+    private let pattern: [Character]?
+    private let inKeys: Set<String>?
+
+    init(_ condition: QueryCondition) {
+        self.condition = condition
+        let operand = condition.values.first.map(SQLOrdering.text(of:)) ?? ""
+        switch condition.operator {
+        case .like: pattern = Array(operand.uppercased())
+        case .startsWith: pattern = Array((operand + "%").uppercased())
+        case .contains: pattern = Array(("%" + operand + "%").uppercased())
+        case .endsWith: pattern = Array(("%" + operand).uppercased())
+        default: pattern = nil
+        }
+        if condition.operator == .in {
+            let keys = condition.values.map(SQLOrdering.key(of:))
+            inKeys = keys.contains(nil) ? nil : Set(keys.compactMap { $0 })
+        } else {
+            inKeys = nil
+        }
+    }
+
+    func matches(_ row: DTOObject) -> Bool {
+        if let pattern {
+            let value = row[condition.field]
+            return !value.isNull && SQLPattern.matches(Array(SQLOrdering.text(of: value).uppercased()), pattern)
+        }
+        if let inKeys {
+            return SQLOrdering.key(of: row[condition.field]).map(inKeys.contains) ?? false
+        }
+        return condition.matches(row)
+    }
+}
+
 /// How SQL orders two non-NULL values of a column.
 enum SQLOrdering {
     /// Negative, zero or positive; nil when either side is NULL (SQL's unknown).
@@ -63,6 +100,9 @@ enum SQLOrdering {
         case (.bool(let a), .bool(let b)): return order(a ? 1 : 0, b ? 1 : 0)
         case (.dateTime(let a), .dateTime(let b)): return order(a.ticks, b.ticks)
         case (.timeSpan(let a), .timeSpan(let b)): return order(a.ticks, b.ticks)
+        case (.list, _), (_, .list), (.map, _), (_, .map), (.object, _), (_, .object), (.json, _), (_, .json), (.bytes, _), (_, .bytes):
+            // No column holds these; a comparison with one is unknown, as with NULL.
+            return nil
         default:
             // Text, enum names (stored as text) and Guids: byte order, as a BINARY collation.
             let a = Array(text(of: lhs).utf8), b = Array(text(of: rhs).utf8)
@@ -71,6 +111,19 @@ enum SQLOrdering {
     }
 
     private static func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+
+    /// A key equal for values SQL finds equal (for hashing `IN` lists); nil for NULL and for
+    /// values with no such key.
+    static func key(of value: DTOValue) -> String? {
+        switch value {
+        case .number(let number): Int(number.literal).map { "n\($0)" } ?? "n\(number.doubleValue)"
+        case .string(let text), .enumMember(let text), .guid(let text): "s" + text
+        case .dateTime(let date): "d\(date.ticks)"
+        case .timeSpan(let span): "t\(span.ticks)"
+        case .bool(let flag): flag ? "n1" : "n0"
+        default: nil
+        }
+    }
 
     /// A value as the text a LIKE or a text comparison sees.
     static func text(of value: DTOValue) -> String {
@@ -90,7 +143,7 @@ enum SQLPattern {
 
     /// Iterative wildcard matching with backtracking to the last `%`: linear in practice and
     /// never recursive, whatever the pattern.
-    private static func matches(_ text: [Character], _ pattern: [Character]) -> Bool {
+    static func matches(_ text: [Character], _ pattern: [Character]) -> Bool {
         var t = 0, p = 0
         var starP = -1, starT = 0
         while t < text.count {

@@ -16,8 +16,14 @@ public struct QueryConditionBuilder: Sendable {
 
     /// The condition a parameter asks for; nil for reserved and unknown names, which AutoQuery
     /// ignores. A value that cannot be read as the field's type is a 400.
+    /// Limits that keep one request from costing more than it should: values in a list, and
+    /// characters in a value matched with LIKE against every row.
+    public static let maximumListCount = 1_000
+    public static let maximumPatternLength = 256
+
     public func condition(name: String, value: String) throws(ServiceError) -> QueryCondition? {
         guard let term = resolver.resolve(name) else { return nil }
+        try Self.checkLimits(term, patternLength: value.count)
         let shape = fieldShapes[term.field] ?? .any
         if term.operator.takesNoValue {
             return QueryCondition(field: term.field, operator: term.operator, values: [])
@@ -44,8 +50,23 @@ public struct QueryConditionBuilder: Sendable {
         return value
     }
 
+    /// Refuses values past the limits with a 400.
+    static func checkLimits(_ term: QueryTerm, patternLength: Int = 0, listCount: Int = 0) throws(ServiceError) {
+        switch term.operator {
+        case .like, .startsWith, .contains, .endsWith:
+            if patternLength > maximumPatternLength {
+                throw ServiceError(.argument, "\(term.field): a pattern of more than \(maximumPatternLength) characters")
+            }
+        default: break
+        }
+        if listCount > maximumListCount {
+            throw ServiceError(.argument, "\(term.field): more than \(maximumListCount) values")
+        }
+    }
+
     private func list(_ text: String, field: String, shape: ValueShape) throws(ServiceError) -> [DTOValue] {
         guard let nodes = JSVReader.readList(text) else { throw Self.invalid(text, field: field) }
+        if nodes.count > Self.maximumListCount { throw ServiceError(.argument, "\(field): more than \(Self.maximumListCount) values") }
         var values: [DTOValue] = []
         for node in nodes {
             guard case .text(let item) = node else { throw Self.invalid(text, field: field) }

@@ -28,15 +28,20 @@ public struct AutoQueryBehaviour: OperationBehaviour {
             let name = property.name.lowercased()
             if Self.queryOptions.contains(name) { continue }
             guard let term = builder.resolver.resolve(property.name), !Self.isUnset(value) else { continue }
+            // Typed values are read as the field's type too (a `string ViewCountAbove` compares numbers).
+            let shape = builder.fieldShapes[term.field] ?? .any
             let condition: QueryCondition
             if case .list(let items) = value {
                 // A typed collection is `IN` unless it names another list convention.
                 let op = term.operator.takesList ? term.operator : .in
+                try QueryConditionBuilder.checkLimits(term, listCount: items.count)
                 if op == .between, items.count != 2 { throw ServiceError(.argument, "\(term.field) requires 2 values") }
-                condition = QueryCondition(field: term.field, operator: op, values: items)
+                condition = QueryCondition(field: term.field, operator: op, values: try items.map { item throws(ServiceError) in try Self.read(item, as: shape, field: term.field, coercion: builder.coercion) })
             } else {
                 if term.operator.takesList { throw ServiceError(.argument, "\(property.name) expects a list of values") }
-                condition = QueryCondition(field: term.field, operator: term.operator, values: term.operator.takesNoValue ? [] : [value])
+                try QueryConditionBuilder.checkLimits(term, patternLength: value.text?.count ?? 0)
+                condition = QueryCondition(field: term.field, operator: term.operator,
+                                           values: term.operator.takesNoValue ? [] : [try Self.read(value, as: shape, field: term.field, coercion: builder.coercion)])
             }
             query.conditions.append((condition, defaultTerm))
         }
@@ -51,6 +56,9 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         query.orderByDesc = Self.list(request.value(named: "OrderByDesc")) ?? call.input.parameter("orderByDesc").map(Self.split)
         query.fields = request.value(named: "Fields").text ?? call.input.parameter("fields")
         query.include = (request.value(named: "Include").text ?? call.input.parameter("include")).map(Self.split) ?? []
+        // `orderBy=Random` differs from request to request, as the database's RANDOM() does.
+        var generator = SystemRandomNumberGenerator()
+        query.randomSeed = generator.next()
 
         let result = try engine.run(query)
         var response = DTOObject()
@@ -59,6 +67,14 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         response["Results"] = .list(result.rows.map { .object($0) })
         response["Meta"] = .map(result.meta)
         return try ServiceResult(.dto(call.conformed(.object(response))))
+    }
+
+    private static func read(_ value: DTOValue, as shape: ValueShape, field: String, coercion: ValueCoercion) throws(ServiceError) -> DTOValue {
+        if shape.unwrapped == .string, let text = value.text { return .string(text) }
+        guard let converted = coercion.conform(value, to: shape) else {
+            throw ServiceError(.argument, "'\(value.text ?? "")' is an Invalid value for '\(field)'")
+        }
+        return converted
     }
 
     private static func isUnset(_ value: DTOValue) -> Bool {

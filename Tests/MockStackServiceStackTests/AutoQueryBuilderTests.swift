@@ -46,3 +46,15 @@ import Testing
         }
     }
 }
+
+extension AutoQueryBuilderTests {
+    @Test func integerEnumsAreNumbersWhicheverWayTheyAreWritten() throws {
+        let flags = ValueShape.enumeration(EnumShape(name: "Level", names: ["Low", "High"], values: ["1", "8"], isInt: true))
+        let levels = QueryConditionBuilder(fields: [("Level", flags)], coercion: builder.coercion)
+        #expect(try levels.condition(name: "Level", value: "High")?.values == [.number(JSONNumber(8))])
+        #expect(try levels.condition(name: "Level", value: "8")?.values == [.number(JSONNumber(8))])
+        let row = DTOObject([("Level", builder.coercion.fromJSON("high", as: flags)!)])
+        #expect(row["Level"] == .number(JSONNumber(8)))
+        #expect(try levels.condition(name: "Level", value: "High")!.matches(row))
+    }
+}

@@ -201,7 +201,11 @@ public struct ValueCoercion: Sendable {
         case .timeSpan: return TimeSpanValue(parsing: text).map { .timeSpan($0) }
         case .guid: return Self.guid(text).map { .guid($0) }
         case .enumeration(let enumShape):
-            if enumShape.isInt, let number = Int(text) { return .number(JSONNumber(number)) }
+            if enumShape.isInt {
+                // Integer-backed enums are numbers everywhere, even when a client names the member.
+                if let number = Int(text) { return .number(JSONNumber(number)) }
+                return enumShape.member(named: text.trimmingASCIISpace()).flatMap(enumShape.number(of:)).map { .number(JSONNumber($0)) }
+            }
             return enumShape.member(named: text.trimmingASCIISpace()).map { .enumMember($0) }
         case .bytes:
             return Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { .bytes(Array($0), .base64) }

@@ -107,6 +107,12 @@ public struct EnumShape: Sendable, Equatable {
         return names.first.map { .enumMember($0) } ?? .number(JSONNumber(0))
     }
 
+    /// The number an integer-backed member stands for: its declared value, else its position.
+    func number(of member: String) -> Int? {
+        guard let index = names.firstIndex(of: member) else { return nil }
+        return values.indices.contains(index) ? Int(values[index]) : index
+    }
+
     /// The member a text names, ignoring case, or its name for a numeric value.
     func member(named text: some StringProtocol) -> String? {
         if let exact = names.first(where: { $0.equalsIgnoringASCIICase(text) }) { return exact }

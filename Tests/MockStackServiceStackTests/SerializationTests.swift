@@ -58,7 +58,7 @@ import Testing
         let text = write(response, shape, SerializerSettings(dialect: .serviceStackText))
         #expect(text.hasPrefix(#"{"offset":0,"total":1,"results":[{"id":18,"name":"#))
         #expect(text.hasSuffix(#""tags":[]}],"meta":{}}"#))
-        let error = ServiceOperation(metadata: Self.metadata.operations[0], catalog: catalog, behaviour: EchoBehaviour(),
+        let error = ServiceOperation(metadata: Self.metadata.operations[0], coercion: ValueCoercion(catalog: catalog), behaviour: EchoBehaviour(),
                                      dialect: .serviceStackText, serviceClass: "TechnologyServices").errorWrapper
         #expect(error == shape)
     }

@@ -56,9 +56,12 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         query.orderByDesc = Self.list(request.value(named: "OrderByDesc")) ?? call.input.parameter("orderByDesc").map(Self.split)
         query.fields = request.value(named: "Fields").text ?? call.input.parameter("fields")
         query.include = (request.value(named: "Include").text ?? call.input.parameter("include")).map(Self.split) ?? []
-        // `orderBy=Random` differs from request to request, as the database's RANDOM() does.
-        var generator = SystemRandomNumberGenerator()
-        query.randomSeed = generator.next()
+        // `orderBy=Random` differs from request to request, as the database's RANDOM() does
+        // (the system generator is asked only then: it costs a system call).
+        if ((query.orderBy ?? []) + (query.orderByDesc ?? [])).contains(where: { $0.equalsIgnoringASCIICase("Random") }) {
+            var generator = SystemRandomNumberGenerator()
+            query.randomSeed = generator.next()
+        }
 
         let result = try engine.run(query)
         var response = DTOObject()

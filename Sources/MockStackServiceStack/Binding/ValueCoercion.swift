@@ -129,7 +129,6 @@ public struct ValueCoercion: Sendable {
             return collect(entries) { entry in conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) } }.map { .map($0) }
         case (.object(let object), .object(let reference)):
             return self.object(reference, members: object.members.map { ($0.name, $0.value) }) { conform($0, to: $1) }
-        case (.object, .responseStatus), (.object, .responseError), (.object, .keyValuePair): return value
         default: return value
         }
     }

@@ -3,8 +3,8 @@ import MockStackCore
 /// Reads an operation's behaviour from the manifest, reporting every mistake with its pointer.
 struct BehaviourReader {
     let manifest: ManifestReader
-    /// Reads data sets as the app's types (`autoQuery`); nil while only host settings are read.
-    var coercion: ValueCoercion?
+    /// Reads data sets as the app's types (`autoQuery`).
+    let coercion: ValueCoercion
 
     static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
                         "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery"]
@@ -44,6 +44,10 @@ struct BehaviourReader {
 
     /// `"servicestack-text"` or `"system-text-json"`.
     func dialect(at pointer: String) -> SerializerSettings.Dialect? {
+        Self.dialect(in: manifest, at: pointer)
+    }
+
+    static func dialect(in manifest: ManifestReader, at pointer: String) -> SerializerSettings.Dialect? {
         switch manifest.string(pointer) {
         case nil: return nil
         case "servicestack-text"?: return .serviceStackText
@@ -175,7 +179,6 @@ struct BehaviourReader {
     ///   "term": "or", "maxLimit": 500, "includeTotal": true}`; `model` defaults to the first
     /// generic argument of the request's `QueryDb<…>` base.
     private func autoQuery(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
-        guard let coercion else { return nil }
         let modelName = manifest.string(pointer + "/model")
             ?? operation.request.inherits.flatMap { $0.genericArgs.first }.map { TypeReference(parsing: $0).name }
         guard let modelName else {

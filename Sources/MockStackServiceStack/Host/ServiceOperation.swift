@@ -23,8 +23,10 @@ public final class ServiceOperation: Sendable {
 
     public var name: String { metadata.name }
 
-    public init(metadata: MetadataOperation, catalog: TypeCatalog, behaviour: any OperationBehaviour,
+    /// - Parameter coercion: the app's value reading, and through it its type catalog.
+    public init(metadata: MetadataOperation, coercion: ValueCoercion, behaviour: any OperationBehaviour,
                 dialect: SerializerSettings.Dialect, serviceClass: String) {
+        let catalog = coercion.catalog
         self.metadata = metadata
         self.dialect = dialect
         self.serviceClass = serviceClass
@@ -42,7 +44,7 @@ public final class ServiceOperation: Sendable {
             returnShape = .any
         }
         self.returnShape = returnShape
-        self.behaviour = behaviour.prepared(returnShape: returnShape, coercion: ValueCoercion(catalog: catalog))
+        self.behaviour = behaviour.prepared(returnShape: returnShape, coercion: coercion)
 
         let conventional = TypeReference.named(metadata.name + "Response", [])
         if catalog.object(conventional) != nil {

@@ -44,7 +44,7 @@ public struct ServiceStackAppKind: AppKind {
             let fallback: any OperationBehaviour = operation.returnsVoid || operation.request.implements("IReturnVoid") ? VoidBehaviour() : EchoBehaviour()
             let dialect = configured ? reader.dialect(at: pointer + "/serializer") ?? host.dialect : host.dialect
             let serviceClass = (configured ? manifest.string(pointer + "/service") : nil) ?? host.serviceClass
-            operations.append(ServiceOperation(metadata: operation, catalog: context.catalog, behaviour: behaviour ?? fallback,
+            operations.append(ServiceOperation(metadata: operation, coercion: context.coercion, behaviour: behaviour ?? fallback,
                                                dialect: dialect, serviceClass: serviceClass))
         }
         var apiKeys: APIKeyPolicy?
@@ -106,7 +106,7 @@ public struct ServiceStackAppKind: AppKind {
     private func readHost(_ manifest: ManifestReader) -> HostSettings {
         manifest.rejectUnknownKeys(at: "/host", allowed: Self.hostKeys)
         var host = HostSettings()
-        if let dialect = BehaviourReader(manifest: manifest).dialect(at: "/host/serializer") { host.dialect = dialect }
+        if let dialect = BehaviourReader.dialect(in: manifest, at: "/host/serializer") { host.dialect = dialect }
         if let debug = manifest.value(at: "/host/debugMode") {
             if let flag = debug.boolValue { host.debugMode = flag } else { manifest.report("expected true or false, found \(debug.typeName)", at: "/host/debugMode") }
         }

@@ -63,7 +63,7 @@ struct CLITests {
         #expect(json["host"] == "127.0.0.1")
         #expect(port > 0)
         #expect(json["url"]?.stringValue == "http://127.0.0.1:\(port)")
-        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "test": "/test"])
+        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "techstacks": "/techstacks", "test": "/test"])
         #expect(json["pid"]?.intValue == Int(process.processIdentifier))
         #expect(line.hasSuffix("}\n"))
         #expect(try String(contentsOf: readyFile, encoding: .utf8) == line)
@@ -116,7 +116,7 @@ struct CLITests {
         #expect(result.stderr == "1 problem(s) in \(root.path)\n")
         let shipped = try Self.run(["validate", packageRoot.appendingPathComponent("Fixtures").path])
         #expect(shipped.status == 0)
-        #expect(shipped.stdout.hasPrefix("ok: 3 app(s) (ai, example, test), "))
+        #expect(shipped.stdout.hasPrefix("ok: 4 app(s) (ai, example, techstacks, test), "))
     }
 
     @Test func serveRefusesBrokenFixtures() throws {
@@ -132,9 +132,9 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP      MOUNT     OPERATION                  VERBS     ROUTE\nai       /ai       SpeechToText               POST      /ai/api/SpeechToText\n"))
-        #expect(result.stdout.contains("\nexample  /example  hello.json                 GET       /example/hello\n"))
-        #expect(result.stdout.contains("\ntest     /test     Hello                      ANY       /test/hello/{Name}\n"))
+        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS     ROUTE\nai          /ai          SpeechToText               POST      /ai/api/SpeechToText\n"))
+        #expect(result.stdout.contains("\nexample     /example     hello.json                 GET       /example/hello\n"))
+        #expect(result.stdout.contains("\ntest        /test        Hello                      ANY       /test/hello/{Name}\n"))
     }
 
     @Test func healthProbesARunningServer() throws {

@@ -171,23 +171,32 @@ public struct AutoQuery: Sendable {
 /// with SQL's precedence (AND before OR), Ensure conditions ANDed to the whole. An OR query with
 /// no conditions is `WHERE 1=0`.
 struct PreparedQuery {
-    let conditions: [(condition: PreparedCondition, term: AutoQuery.Term)]
+    /// Conditions ANDed to everything.
+    let ensured: [PreparedCondition]
+    /// The others, each with the term joining it to the one before.
+    let joined: [(condition: PreparedCondition, term: AutoQuery.Term)]
     let defaultTerm: AutoQuery.Term
 
+    init(conditions: [(condition: PreparedCondition, term: AutoQuery.Term)], defaultTerm: AutoQuery.Term) {
+        ensured = conditions.filter { $0.term == .ensure }.map(\.condition)
+        joined = conditions.filter { $0.term != .ensure }
+        self.defaultTerm = defaultTerm
+    }
+
     func matches(_ row: DTOObject) -> Bool {
-        let ensured = conditions.filter { $0.term == .ensure }
-        let joined = conditions.filter { $0.term != .ensure }
-        guard ensured.allSatisfy({ $0.condition.matches(row) }) else { return false }
+        for condition in ensured where !condition.matches(row) { return false }
         if joined.isEmpty { return defaultTerm != .or || !ensured.isEmpty }
         // a OR b AND c ⇒ a OR (b AND c): OR separates groups of ANDed conditions.
         var anyGroup = false
         var group = true
         for (index, entry) in joined.enumerated() {
             if index > 0, entry.term == .or {
+                if group { return true }
                 anyGroup = anyGroup || group
                 group = true
             }
-            group = group && entry.condition.matches(row)
+            // Once a group has failed, its remaining conditions decide nothing.
+            if group { group = entry.condition.matches(row) }
         }
         return anyGroup || group
     }

@@ -43,6 +43,9 @@ public struct QueryCondition: Sendable, Equatable {
         case .startsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first) + "%")
         case .contains: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first) + "%")
         case .endsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first))
+        case .overlaps:
+            guard case .list(let items) = value else { return false }
+            return items.contains { item in values.contains { SQLOrdering.compare(item, $0) == 0 } }
         case .hasAll, .hasAny:
             guard let field = value.intValue, let mask = first.intValue else { return false }
             return self.operator == .hasAll ? mask & field == mask : mask & field > 0

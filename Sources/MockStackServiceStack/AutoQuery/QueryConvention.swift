@@ -15,11 +15,14 @@ public struct QueryConvention: Sendable, Equatable {
         /// `v & f = v` and `v & f > 0`.
         case hasAll, hasAny
         case isNull, isNotNull
+        /// An array column sharing a value with the list (PostgreSQL's `&&`); only for
+        /// properties the manifest declares, no convention spells it.
+        case overlaps
 
         /// Whether the value is a list (`1,2,3` or `[1,2,3]`).
         public var takesList: Bool {
             switch self {
-            case .in, .between: true
+            case .in, .between, .overlaps: true
             default: false
             }
         }

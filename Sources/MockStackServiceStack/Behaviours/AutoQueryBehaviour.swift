@@ -8,14 +8,32 @@ public struct AutoQueryBehaviour: OperationBehaviour {
     public let engine: AutoQueryEngine
     public let builder: QueryConditionBuilder
     public let defaultTerm: AutoQuery.Term
+    /// Request properties whose condition the manifest spells out, by lower-cased name (what
+    /// `[QueryDbField]` does on a real DTO).
+    public let declarations: [String: Declaration]
+
+    /// A request property's own field, comparison and term.
+    public struct Declaration: Sendable {
+        public var field: String
+        public var `operator`: QueryConvention.Operator
+        /// Nil: the query's default term.
+        public var term: AutoQuery.Term?
+
+        public init(field: String, operator: QueryConvention.Operator, term: AutoQuery.Term?) {
+            self.field = field
+            self.operator = `operator`
+            self.term = term
+        }
+    }
 
     /// The properties of `QueryBase` (and `QueryDb<T>`), which steer the query rather than filter.
     static let queryOptions: Set<String> = ["skip", "take", "orderby", "orderbydesc", "include", "fields", "meta"]
 
-    public init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term) {
+    public init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term, declarations: [String: Declaration] = [:]) {
         self.engine = engine
         self.builder = builder
         self.defaultTerm = defaultTerm
+        self.declarations = declarations
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
@@ -27,9 +45,13 @@ public struct AutoQueryBehaviour: OperationBehaviour {
             let value = request[property.name]
             let name = property.name.lowercased()
             if Self.queryOptions.contains(name) { continue }
-            guard let term = builder.resolver.resolve(property.name), !Self.isUnset(value) else { continue }
-            // Typed values are read as the field's type too (a `string ViewCountAbove` compares numbers).
-            let shape = builder.fieldShapes[term.field] ?? .any
+            let declared = declarations[name]
+            guard let term = declared.map({ QueryTerm(field: $0.field, operator: $0.operator) }) ?? builder.resolver.resolve(property.name),
+                  !Self.isUnset(value) else { continue }
+            // Typed values are read as the field's type too (a `string ViewCountAbove` compares
+            // numbers); an array column's values as its elements.
+            var shape = builder.fieldShapes[term.field] ?? .any
+            if term.operator == .overlaps, case .list(let element) = shape.unwrapped { shape = element }
             let condition: QueryCondition
             if case .list(let items) = value {
                 // A typed collection is `IN` unless it names another list convention.
@@ -43,7 +65,7 @@ public struct AutoQueryBehaviour: OperationBehaviour {
                 condition = QueryCondition(field: term.field, operator: term.operator,
                                            values: term.operator.takesNoValue ? [] : [try Self.read(value, as: shape, field: term.field, coercion: builder.coercion)])
             }
-            query.conditions.append((condition, defaultTerm))
+            query.conditions.append((condition, declared?.term ?? defaultTerm))
         }
         for (name, value) in call.input.query + call.input.form where !typedNames.contains(name.lowercased()) {
             if let condition = try builder.condition(name: name, value: value) {

@@ -3,11 +3,13 @@ import MockStackCore
 /// Reads an operation's behaviour from the manifest, reporting every mistake with its pointer.
 struct BehaviourReader {
     let manifest: ManifestReader
-    /// Reads data sets as the app's types (`autoQuery`).
-    let coercion: ValueCoercion
+    /// Reads data sets as the app's types (`autoQuery`, `techStacks`), each file once.
+    let dataSets: DataSetLoader
+
+    var coercion: ValueCoercion { dataSets.coercion }
 
     static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
-                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery"]
+                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery", "techStacks"]
     static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
@@ -33,7 +35,8 @@ struct BehaviourReader {
         case "createJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
         case "createRefreshJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
         case "invalidateToken": (keys, behaviour) = ([], InvalidateTokenBehaviour())
-        case "autoQuery": (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal"], autoQuery(at: pointer, for: operation))
+        case "autoQuery": (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal", "properties"], autoQuery(at: pointer, for: operation))
+        case "techStacks": (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
         default:
             manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
             return nil
@@ -189,43 +192,68 @@ struct BehaviourReader {
             manifest.report("the metadata declares no type '\(modelName)'", at: pointer + (manifest.value(at: pointer + "/model") == nil ? "" : "/model"))
             return nil
         }
-        guard let fileName = manifest.string(pointer + "/data", required: true), let file = manifest.appFile(named: fileName, at: pointer + "/data") else { return nil }
-        let display = manifest.displayPath(file.path)
-        let document: JSONParser.Document
-        do {
-            document = try JSONParser().parse(file.bytes, recordPositions: true)
-        } catch {
-            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
-            return nil
-        }
-        guard case .array(let elements) = document.root else {
-            manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "a data set is a JSON array of \(modelName) objects"))
-            return nil
-        }
-        var rows: [DTOObject] = []
-        for (index, element) in elements.enumerated() {
-            guard case .object(let row)? = coercion.fromJSON(element, as: .object(model.reference)), element.objectValue != nil else {
-                manifest.report(FixtureDiagnostic(file: display, position: document.position(of: "/\(index)"), pointer: "/\(index)",
-                                                  message: "row \(index) is not a \(modelName): an object whose values fit its properties' types"))
-                continue
-            }
-            rows.append(row)
-        }
-        let term: AutoQuery.Term
-        switch manifest.string(pointer + "/term") ?? "and" {
-        case "and": term = .and
-        case "or": term = .or
-        case let other:
-            manifest.report("unknown term '\(other)' (expected and or or)", at: pointer + "/term")
-            return nil
-        }
+        guard let fileName = manifest.string(pointer + "/data", required: true),
+              let rows = dataSets.rows(of: fileName, as: modelName, at: pointer + "/data") else { return nil }
+        let term = self.term(at: pointer + "/term") ?? .and
         let primaryKey = coercion.catalog.primaryKey(of: modelName) ?? model.properties.first { $0.name == "Id" }?.name ?? model.properties.first?.name ?? "Id"
         let engine = AutoQueryEngine(rows: rows, fields: model.properties.map(\.name), primaryKey: primaryKey,
                                      maxLimit: manifest.int(pointer + "/maxLimit", in: 1...1_000_000) ?? 1_000,
                                      includeTotal: flag(pointer + "/includeTotal") ?? false)
         let aliases = Dictionary(model.properties.compactMap { property in property.dataMemberName.map { ($0, property.name) } }, uniquingKeysWith: { first, _ in first })
         let builder = QueryConditionBuilder(fields: model.properties.map { ($0.name, $0.shape) }, aliases: aliases, coercion: coercion)
-        return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: term)
+        let declarations = autoQueryDeclarations(at: pointer + "/properties", request: operation.request, model: model)
+        return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: term, declarations: declarations)
+    }
+
+    /// `"term": "and" | "or" | "ensure"`, nil when absent or reported.
+    private func term(at pointer: String) -> AutoQuery.Term? {
+        switch manifest.string(pointer) {
+        case nil: return nil
+        case "and"?: return .and
+        case "or"?: return .or
+        case "ensure"?: return .ensure
+        case let other?:
+            manifest.report("unknown term '\(other)' (expected and, or or ensure)", at: pointer)
+            return nil
+        }
+    }
+
+    static let declaredOperators: [String: QueryConvention.Operator] = [
+        "=": .equal, "!=": .notEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "<": .lessThan, "<=": .lessThanOrEqual,
+        "like": .like, "startsWith": .startsWith, "contains": .contains, "endsWith": .endsWith, "in": .in,
+        "between": .between, "isNull": .isNull, "isNotNull": .isNotNull, "overlaps": .overlaps,
+    ]
+
+    /// `"properties": {"AnyTechnologyIds": {"field": "TechnologyIds", "operator": "overlaps", "term": "and"}}`:
+    /// request properties whose condition is spelled out rather than read from their name.
+    private func autoQueryDeclarations(at pointer: String, request: MetadataType, model: ObjectShape) -> [String: AutoQueryBehaviour.Declaration] {
+        guard let value = manifest.value(at: pointer) else { return [:] }
+        guard let object = value.objectValue else {
+            manifest.report("expected an object of request property → {field, operator, term}, found \(value.typeName)", at: pointer)
+            return [:]
+        }
+        var declarations: [String: AutoQueryBehaviour.Declaration] = [:]
+        for name in object.keys {
+            let at = JSONPointer.appending(name, to: pointer)
+            manifest.rejectUnknownKeys(at: at, allowed: ["field", "operator", "term"])
+            guard request.properties.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) else {
+                manifest.report("\(request.name) has no property '\(name)'", at: at)
+                continue
+            }
+            let fieldName = manifest.string(at + "/field") ?? name
+            guard let field = model.property(named: fieldName) else {
+                manifest.report("\(model.reference) has no field '\(fieldName)'", at: at + "/field")
+                continue
+            }
+            let operatorName = manifest.string(at + "/operator") ?? "="
+            guard let op = Self.declaredOperators[operatorName] else {
+                let names = Self.declaredOperators.keys.sorted().joined(separator: ", ")
+                manifest.report("unknown operator '\(operatorName)' (expected one of: \(names))", at: at + "/operator")
+                continue
+            }
+            declarations[name.lowercased()] = AutoQueryBehaviour.Declaration(field: field.name, operator: op, term: term(at: at + "/term"))
+        }
+        return declarations
     }
 
     private func flag(_ pointer: String) -> Bool? {

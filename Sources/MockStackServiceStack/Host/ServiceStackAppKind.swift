@@ -35,7 +35,7 @@ public struct ServiceStackAppKind: AppKind {
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
             manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
         }
-        let reader = BehaviourReader(manifest: manifest, coercion: context.coercion)
+        let reader = BehaviourReader(manifest: manifest, dataSets: DataSetLoader(manifest: manifest, coercion: context.coercion))
         var operations: [ServiceOperation] = []
         for operation in metadata.operations {
             let pointer = JSONPointer.appending(operation.name, to: "/operations")

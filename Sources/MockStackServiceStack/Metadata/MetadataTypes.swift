@@ -48,6 +48,8 @@ public struct MetadataType: Sendable {
     public var isInterface: Bool
     public var enumNames: [String]
     public var enumValues: [String]
+    /// An enum's `[Description]`s, member by member (empty when none declares one).
+    public var enumDescriptions: [String]
     public var properties: [MetadataProperty]
     /// The type as the document gave it, for `/types/metadata`.
     public var json: JSONObject
@@ -63,6 +65,7 @@ public struct MetadataType: Sendable {
         isInterface = try reader.flag("isInterface")
         enumNames = try reader.strings("enumNames")
         enumValues = try reader.strings("enumValues")
+        enumDescriptions = try reader.strings("enumDescriptions")
         properties = try reader.array("properties").map { reader throws(MetadataError) in try MetadataProperty(reader: reader) }
         json = reader.object
     }

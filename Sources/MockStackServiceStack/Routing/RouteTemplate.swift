@@ -24,9 +24,10 @@ struct RouteTemplate: Sendable {
     }
 
     /// How specific the template is: literal segments beat variables (`/technology/search`
-    /// over `/technology/{Slug}`), and more segments beat fewer.
-    var specificity: (literals: Int, segments: Int) {
-        (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count)
+    /// over `/technology/{Slug}`), more segments beat fewer, and a route limited to verbs beats
+    /// one for any verb (`PUT /technology/{Id}` over `/technology/{Slug}` for a PUT).
+    var specificity: (literals: Int, segments: Int, verbLimited: Int) {
+        (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count, verbs.isEmpty ? 0 : 1)
     }
 
     func allows(_ verb: String) -> Bool { verbs.isEmpty || verbs.contains(verb) }

@@ -52,6 +52,11 @@ public struct TypeCatalog: Sendable {
         definitions[name]?.properties.first { $0.json["isPrimaryKey"] == .bool(true) }?.name
     }
 
+    /// The declaration of a type by the name metadata spells it (``QueryResponse`1``, an enum).
+    public func definition(named name: String) -> MetadataType? {
+        definitions[name]
+    }
+
     /// The resolved class with this (non-generic) name.
     public func object(named name: String) -> ObjectShape? {
         objectsByName[name]

@@ -1,0 +1,197 @@
+import MockStackCore
+
+/// The techstacks.io data — technologies, the stacks that choose them, the stacks' owners and
+/// the organizations — with everything the site's overview services rank from it (spec §10).
+///
+/// The data cannot change while the server runs, so every ranking is worked out once, at load,
+/// the way the real services compute it per cache period: a request only wraps the results.
+public final class TechStacksSite: Sendable {
+    /// `Technology` rows, in file order.
+    public let technologies: [DTOObject]
+    /// `TechnologyStack` rows (without their choices), in file order.
+    public let stacks: [DTOObject]
+    /// Each stack's choices as `TechnologyInStack` objects: the technology's fields, the
+    /// choice's `Id`, `TechnologyId` and `TechnologyStackId`.
+    let choices: [[DTOObject]]
+    /// `OrganizationInfo` rows.
+    let organizations: [DTOObject]
+
+    private let technologyById: [Int64: Int]
+    private let technologyBySlug: [String: Int]
+    private let stackById: [Int64: Int]
+    /// The stacks choosing each technology, most recently modified first.
+    private let stacksByTechnology: [Int64: [Int]]
+
+    /// `TechnologyInfo` of every technology chosen by at least one stack, most chosen first
+    /// (ties by id, which the real query leaves to the database).
+    let ranking: [(info: DTOObject, stacksCount: Int)]
+    /// `UserInfo` of the stacks' owners, most stacks (counting favourites) first.
+    let topUsers: [DTOObject]
+    /// Stack indices, most recently modified first.
+    let stacksByLastModified: [Int]
+    /// Stack indices, most viewed first.
+    let stacksByViews: [Int]
+
+    /// The id of the TechStacks site's own stack, which `Overview` lists first.
+    static let siteStackId: Int64 = 1
+
+    /// Builds the site, or throws the first inconsistency (a choice of an unknown technology,
+    /// a duplicate id or slug) as a message for the fixture's diagnostics.
+    public init(technologies: [DTOObject], stacks: [TechStacksStack], users: [DTOObject], organizations: [DTOObject]) throws(TechStacksDataError) {
+        self.technologies = technologies
+        self.stacks = stacks.map(\.row)
+        self.organizations = organizations
+
+        var technologyById: [Int64: Int] = [:]
+        var technologyBySlug: [String: Int] = [:]
+        for (index, technology) in technologies.enumerated() {
+            guard let id = technology.id else { throw TechStacksDataError("technology \(index) has no id") }
+            guard technologyById.updateValue(index, forKey: id) == nil else { throw TechStacksDataError("technology id \(id) is used twice") }
+            if let slug = technology["Slug"].text {
+                guard technologyBySlug.updateValue(index, forKey: slug.lowercased()) == nil else {
+                    throw TechStacksDataError("technology slug '\(slug)' is used twice")
+                }
+            }
+        }
+        var stackById: [Int64: Int] = [:]
+        for (index, stack) in stacks.enumerated() {
+            guard let id = stack.row.id else { throw TechStacksDataError("stack \(index) has no id") }
+            guard stackById.updateValue(index, forKey: id) == nil else { throw TechStacksDataError("stack id \(id) is used twice") }
+        }
+        self.technologyById = technologyById
+        self.technologyBySlug = technologyBySlug
+        self.stackById = stackById
+
+        // Ties, which the real queries leave to the database, go by ascending id.
+        stacksByLastModified = stacks.indices.sorted {
+            AutoQueryEngine.precedes(stacks[$0].row, stacks[$1].row, by: [("LastModified", true), ("Id", false)])
+        }
+        stacksByViews = stacks.indices.sorted {
+            AutoQueryEngine.precedes(stacks[$0].row, stacks[$1].row, by: [("ViewCount", true), ("Id", false)])
+        }
+
+        var choices: [[DTOObject]] = []
+        var stacksByTechnology: [Int64: [Int]] = [:]
+        for (stackIndex, stack) in stacks.enumerated() {
+            var inStack: [DTOObject] = []
+            for choice in stack.choices {
+                guard let technologyId = choice["TechnologyId"].int64, let technology = technologyById[technologyId].map({ technologies[$0] }) else {
+                    throw TechStacksDataError("stack \(stack.row.id ?? 0) chooses technology \(choice["TechnologyId"].text ?? "null"), which does not exist")
+                }
+                inStack.append(Self.technologyInStack(technology, choice: choice, stackId: stack.row.id ?? 0))
+            }
+            choices.append(inStack)
+            for technologyId in Set(stack.choices.compactMap { $0["TechnologyId"].int64 }) {
+                stacksByTechnology[technologyId, default: []].append(stackIndex)
+            }
+        }
+        self.choices = choices
+        let recency = Dictionary(uniqueKeysWithValues: stacksByLastModified.enumerated().map { ($1, $0) })
+        self.stacksByTechnology = stacksByTechnology.mapValues { $0.sorted { recency[$0]! < recency[$1]! } }
+
+        ranking = technologies
+            .compactMap { technology -> (id: Int64, info: DTOObject, stacksCount: Int)? in
+                guard let id = technology.id, let count = stacksByTechnology[id]?.count else { return nil }
+                return (id, Self.technologyInfo(technology, stacksCount: count), count)
+            }
+            .sorted { $0.stacksCount != $1.stacksCount ? $0.stacksCount > $1.stacksCount : $0.id < $1.id }
+            .map { ($0.info, $0.stacksCount) }
+        topUsers = Self.rankUsers(stacks: stacks.map(\.row), users: users)
+    }
+
+    // MARK: Lookups
+
+    /// `GetTechnology`'s lookup: a numeric slug is an id, anything else a slug in any case.
+    public func technology(slugOrId: String) -> DTOObject? {
+        if let id = Int32(slugOrId) { return technologyById[Int64(id)].map { technologies[$0] } }
+        return technologyBySlug[slugOrId.lowercased()].map { technologies[$0] }
+    }
+
+    /// The stacks choosing a technology, most recently modified first.
+    public func stacks(choosing technologyId: Int64) -> [DTOObject] {
+        (stacksByTechnology[technologyId] ?? []).map { stacks[$0] }
+    }
+
+    /// The stack with this id, or (for a non-numeric text) this slug.
+    func stackIndex(slugOrId: String) -> Int? {
+        if let id = Int32(slugOrId) { return stackById[Int64(id)] }
+        let slug = slugOrId.lowercased()
+        return stacks.firstIndex { $0["Slug"].text == slug }
+    }
+
+    /// A stack with its choices (`TechStackDetails`).
+    func details(ofStack index: Int) -> DTOObject {
+        var details = stacks[index]
+        details["TechnologyChoices"] = .list(choices[index].map { .object($0) })
+        return details
+    }
+
+    // MARK: Building blocks
+
+    /// `TechnologyInfo`: `tier, slug, name, logoUrl, stacksCount`.
+    static func technologyInfo(_ technology: DTOObject, stacksCount: Int) -> DTOObject {
+        DTOObject([("Tier", technology["Tier"]), ("Slug", technology["Slug"]), ("Name", technology["Name"]),
+                   ("LogoUrl", technology["LogoUrl"]), ("StacksCount", .number(JSONNumber(stacksCount)))])
+    }
+
+    /// A choice as `TechnologyInStack`: the technology's fields, then the choice's own id in
+    /// `Id` (the real service copies the technology over the choice and restores the id).
+    static func technologyInStack(_ technology: DTOObject, choice: DTOObject, stackId: Int64) -> DTOObject {
+        var result = technology
+        result["Id"] = choice["Id"]
+        result["TechnologyId"] = choice["TechnologyId"]
+        result["TechnologyStackId"] = .number(JSONNumber(literal: String(stackId)))
+        if !choice["Justification"].isNull { result["Justification"] = choice["Justification"] }
+        return result
+    }
+
+    /// `Overview.topUsers`: stacks grouped by owner, each counting once per favourite and at
+    /// least once (the real query left-joins stacks to their favourites and counts rows), at
+    /// most 20. Owners are matched by `createdBy` to the user's name.
+    private static func rankUsers(stacks: [DTOObject], users: [DTOObject]) -> [DTOObject] {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for stack in stacks {
+            guard let owner = stack["CreatedBy"].text else { continue }
+            if counts[owner] == nil { order.append(owner) }
+            counts[owner, default: 0] += max(1, stack["FavCount"].intValue ?? 0)
+        }
+        let avatars = Dictionary(users.compactMap { user in user["UserName"].text.map { ($0, user["AvatarUrl"]) } }, uniquingKeysWith: { first, _ in first })
+        return order.enumerated()
+            .sorted { counts[$0.element]! != counts[$1.element]! ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset }
+            .prefix(20)
+            .map { DTOObject([("UserName", .string($0.element)), ("AvatarUrl", avatars[$0.element] ?? .null),
+                              ("StacksCount", .number(JSONNumber(counts[$0.element]!)))]) }
+    }
+}
+
+/// A stack as the data file holds it: its `TechnologyStack` fields and its choices
+/// (`{id, technologyId, justification?}` objects).
+public struct TechStacksStack: Sendable {
+    public var row: DTOObject
+    public var choices: [DTOObject]
+
+    public init(row: DTOObject, choices: [DTOObject]) {
+        self.row = row
+        self.choices = choices
+    }
+}
+
+/// An inconsistency in the TechStacks data files.
+public struct TechStacksDataError: Error, Sendable {
+    public var message: String
+
+    init(_ message: String) { self.message = message }
+}
+
+extension DTOObject {
+    /// The `Id` as a 64-bit integer.
+    var id: Int64? { self["Id"].int64 }
+}
+
+extension DTOValue {
+    var int64: Int64? {
+        if case .number(let number) = self { return Int64(number.literal) }
+        return nil
+    }
+}

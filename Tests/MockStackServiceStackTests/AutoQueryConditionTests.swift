@@ -31,7 +31,29 @@ import Testing
         #expect(QueryCondition(field: "Name", operator: .contains, values: [.string("0__d")]).matches(row))
         #expect(QueryCondition(field: "Name", operator: .startsWith, values: [.string("_0")]).matches(row))
         #expect(!QueryCondition(field: "Name", operator: .startsWith, values: [.string("_x")]).matches(row))
-        #expect(PreparedCondition(QueryCondition(field: "Name", operator: .startsWith, values: [.string("_0")])).matches(row))
+        var scratch: [UInt8] = []
+        #expect(PreparedCondition(QueryCondition(field: "Name", operator: .startsWith, values: [.string("_0")])).matches(row, scratch: &scratch))
+    }
+
+    /// ASCII text and patterns are matched as bytes; anything else as characters, upper-cased
+    /// the Unicode way, with the same answers.
+    @Test func patternsOverASCIIAndUnicodeText() {
+        var scratch: [UInt8] = []
+        func prepared(_ op: QueryConvention.Operator, _ value: String) -> PreparedCondition {
+            PreparedCondition(QueryCondition(field: "Name", operator: op, values: [.string(value)]))
+        }
+        let ascii = DTOObject([("Name", .string("Protocol Buffers"))])
+        let unicode = DTOObject([("Name", .string("Straße für Ümlaut"))])
+        #expect(prepared(.contains, "col b").matches(ascii, scratch: &scratch))
+        #expect(prepared(.endsWith, "FERS").matches(ascii, scratch: &scratch))
+        #expect(!prepared(.startsWith, "buffers").matches(ascii, scratch: &scratch))
+        #expect(prepared(.contains, "str").matches(unicode, scratch: &scratch))
+        #expect(prepared(.contains, "für ü").matches(unicode, scratch: &scratch))
+        #expect(prepared(.like, "%ÜMLAUT").matches(unicode, scratch: &scratch))
+        #expect(!prepared(.contains, "fur").matches(unicode, scratch: &scratch))
+        // The scratch buffer carries nothing from one row to the next.
+        #expect(prepared(.like, "PROTOCOL BUFFERS").matches(ascii, scratch: &scratch))
+        #expect(!prepared(.like, "PROTOCOL").matches(ascii, scratch: &scratch))
     }
 
     @Test func numbersDatesAndNulls() {

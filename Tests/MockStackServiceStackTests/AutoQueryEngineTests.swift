@@ -9,11 +9,12 @@ import Testing
                    ("ViewCount", views.map { .number(JSONNumber($0)) } ?? .null)])
     }
 
-    let engine = AutoQueryEngine(rows: [
+    static let rows = [
         row(1, "ServiceStack", "ServiceStack", 300), row(7, "AngularJS", "Google", 900), row(18, "Go", "Google", 800),
         row(77, "Protocol Buffers", "Google", 700), row(3, "Redis", "Redis Labs", nil), row(5, "Amazon S3", "Amazon", 500),
         row(6, "Amazon EC2", "Amazon", 600), row(4, "Linux", nil, 100),
-    ], fields: ["Id", "Name", "VendorName", "ViewCount"], maxLimit: 5, includeTotal: true)
+    ]
+    let engine = AutoQueryEngine(rows: rows, fields: ["Id", "Name", "VendorName", "ViewCount"], maxLimit: 5, includeTotal: true)
 
     private func vendor(_ name: String, _ term: AutoQuery.Term = .and) -> (condition: QueryCondition, term: AutoQuery.Term) {
         (QueryCondition(field: "VendorName", operator: .equal, values: [.string(name)]), term)
@@ -59,6 +60,22 @@ import Testing
         #expect(ids(try engine.run(AutoQuery(take: 3, orderBy: [], orderByDesc: ["ViewCount"]))) == [7, 18, 77], "an empty orderBy does not win")
     }
 
+    /// A page picked from the matches (a bounded heap) is the same slice a full sort gives,
+    /// for every skip and take, on keys with ties and NULLs.
+    @Test func pagesAreSlicesOfTheFullOrder() throws {
+        let rows = (0..<300).map { index in
+            Self.row(1000 - index, "Tech \(index % 17)", index % 5 == 0 ? nil : "Vendor \(index % 4)", index % 7 == 0 ? nil : (index * 37) % 50)
+        }
+        let big = AutoQueryEngine(rows: rows, fields: ["Id", "Name", "VendorName", "ViewCount"], maxLimit: 1000, includeTotal: false)
+        for order in [["-ViewCount"], ["VendorName", "-Name"], ["Name"]] {
+            let everything = ids(try big.run(AutoQuery(orderBy: order)))
+            #expect(everything.count == 300)
+            for (skip, take) in [(0, 1), (0, 10), (3, 7), (40, 25), (290, 20), (0, 299)] {
+                #expect(ids(try big.run(AutoQuery(skip: skip, take: take, orderBy: order))) == Array(everything.dropFirst(skip).prefix(take)), "\(order) \(skip) \(take)")
+            }
+        }
+    }
+
     @Test func fieldSelection() throws {
         let result = try engine.run(AutoQuery(conditions: [vendor("Google")], fields: "name, ID,Name,Unknown"))
         #expect(result.rows.first == DTOObject([("Name", .string("AngularJS")), ("Id", .number(JSONNumber(7)))]))
@@ -71,7 +88,7 @@ import Testing
     }
 
     @Test func totalsAndAggregates() throws {
-        let counting = AutoQueryEngine(rows: engine.rows, fields: engine.fields, maxLimit: 5, includeTotal: false)
+        let counting = AutoQueryEngine(rows: Self.rows, fields: engine.fields, maxLimit: 5, includeTotal: false)
         #expect(try counting.run(AutoQuery(conditions: [vendor("Google")])).total == 0)
         #expect(try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["Total"])).total == 3)
         let meta = try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["COUNT(*)", "MAX(ViewCount) Most", "AVG(ViewCount)", "min(Name)", "COUNT(*) Total"]))

@@ -42,6 +42,9 @@ struct AutoQueryAggregates {
         self.aggregates = aggregates
     }
 
+    /// Whether the query asked for no aggregate (a bare `COUNT(*)` only asks for the total).
+    var isEmpty: Bool { aggregates.isEmpty }
+
     /// The meta entries for the matching rows.
     func evaluate(over rows: [DTOObject]) -> [DTOMapEntry] {
         aggregates.map { aggregate in

@@ -4,8 +4,6 @@ import MockStackCore
 /// generates (spec §11): conditions joined by their terms, `ORDER BY`, paging clamped to
 /// MaxLimit, field selection, totals and aggregates.
 public struct AutoQueryEngine: Sendable {
-    /// The data set's rows, typed by its model.
-    public let rows: [DTOObject]
     /// Field names in declaration order (the primary key first when it is `Id`).
     public let fields: [String]
     public let primaryKey: String
@@ -13,40 +11,67 @@ public struct AutoQueryEngine: Sendable {
     public let maxLimit: Int
     /// Compute `total` for every query, not only when `include=Total` asks (TechStacks).
     public let includeTotal: Bool
+    /// The data set's rows, typed by its model, by column.
+    private let store: ColumnStore
     /// Field names as `orderBy` and `fields` may spell them.
     private let resolver: QueryParameterResolver
+    /// Each field's position.
+    private let positions: [String: Int]
 
     public init(rows: [DTOObject], fields: [String], primaryKey: String = "Id", maxLimit: Int, includeTotal: Bool) {
-        self.rows = rows
         self.fields = fields
         self.primaryKey = primaryKey
         self.maxLimit = maxLimit
         self.includeTotal = includeTotal
+        store = ColumnStore(rows: rows, fields: fields)
         resolver = QueryParameterResolver(fields: fields)
+        positions = Dictionary(fields.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The number of rows.
+    public var count: Int { store.count }
+
     /// Runs a query; unknown order fields and the like are 400s.
+    ///
+    /// One pass over the conditions' columns finds the matches; only those are ordered, and
+    /// when a page is all that is needed it is selected with a bounded heap rather than by
+    /// sorting every match. Row objects are built for the page alone.
     public func run(_ query: AutoQuery) throws(ServiceError) -> AutoQueryResult {
-        let prepared = query.prepared()
-        var matching = rows.filter { prepared.matches($0) }
+        let prepared = query.prepared(against: store)
+        var scratch: [UInt8] = []
+        var matching: [Int] = []
+        for index in 0..<store.count where prepared.matches(row: index, scratch: &scratch) {
+            matching.append(index)
+        }
         let total = includeTotal || query.wantsTotal ? matching.count : 0
-        let meta = try AutoQueryAggregates(query.include, fields: fields).evaluate(over: matching)
+        let aggregates = try AutoQueryAggregates(query.include, fields: fields)
+        let meta = aggregates.isEmpty ? [] : aggregates.evaluate(over: matching.map(store.row))
 
         let ordering = try orderKeys(for: query)
+        let selected = selection(query.fields)
+        let skip = max(0, query.skip ?? 0)
+        let take = min(max(0, query.take ?? maxLimit), maxLimit)
+        var ordered: [Int]
         if let seed = ordering.randomSeed {
             var generator = SeededGenerator(seed: seed)
             matching.shuffle(using: &generator)
+            ordered = matching
         } else {
-            matching.sort { lhs, rhs in Self.precedes(lhs, rhs, by: ordering.keys) }
+            let sorter = RowSorter(store: store, matching: matching, keys: ordering.keys.map { (positions[$0.field]!, $0.descending) })
+            // SELECT DISTINCT … ORDER BY … LIMIT: every match is ordered before duplicates go.
+            ordered = sorter.first(selected?.distinct == true ? matching.count : skip + take)
         }
         // SELECT [DISTINCT] fields … ORDER BY … LIMIT/OFFSET: projection and DISTINCT before paging.
-        if let selected = selection(query.fields) {
-            matching = matching.map { row in DTOObject(selected.names.map { ($0, row[$0]) }) }
-            if selected.distinct { matching = Self.distinct(matching) }
+        var page: [DTOObject]
+        if let selected {
+            let columns = selected.names.map { (name: $0, values: store.values[positions[$0]!]) }
+            page = ordered.map { index in DTOObject(columns.map { ($0.name, $0.values[index]) }) }
+            if selected.distinct { page = Self.distinct(page) }
+            page = Array(page.dropFirst(skip).prefix(take))
+        } else {
+            page = ordered.dropFirst(skip).prefix(take).map(store.row)
         }
-        let skip = max(0, query.skip ?? 0)
-        let take = min(max(0, query.take ?? maxLimit), maxLimit)
-        return AutoQueryResult(offset: skip, total: total, rows: Array(matching.dropFirst(skip).prefix(take)), meta: meta)
+        return AutoQueryResult(offset: skip, total: total, rows: page, meta: meta)
     }
 
     // MARK: Ordering
@@ -161,9 +186,9 @@ public struct AutoQuery: Sendable {
         include.contains { ["total", "count", "count(*)"].contains($0.trimmingASCIISpace().lowercased()) }
     }
 
-    /// The conditions ready to test rows (patterns and `IN` lists prepared once).
-    func prepared() -> PreparedQuery {
-        PreparedQuery(conditions: conditions.map { (PreparedCondition($0.condition), $0.term) }, defaultTerm: defaultTerm)
+    /// The conditions ready to test the rows of `store` (patterns and `IN` lists prepared once).
+    func prepared(against store: ColumnStore) -> PreparedQuery {
+        PreparedQuery(conditions: conditions.map { (PreparedCondition($0.condition, store: store), $0.term) }, defaultTerm: defaultTerm)
     }
 }
 
@@ -183,8 +208,8 @@ struct PreparedQuery {
         self.defaultTerm = defaultTerm
     }
 
-    func matches(_ row: DTOObject) -> Bool {
-        for condition in ensured where !condition.matches(row) { return false }
+    func matches(row: Int, scratch: inout [UInt8]) -> Bool {
+        for condition in ensured where !condition.matches(row: row, scratch: &scratch) { return false }
         if joined.isEmpty { return defaultTerm != .or || !ensured.isEmpty }
         // a OR b AND c ⇒ a OR (b AND c): OR separates groups of ANDed conditions.
         var anyGroup = false
@@ -196,7 +221,7 @@ struct PreparedQuery {
                 group = true
             }
             // Once a group has failed, its remaining conditions decide nothing.
-            if group { group = entry.condition.matches(row) }
+            if group { group = entry.condition.matches(row: row, scratch: &scratch) }
         }
         return anyGroup || group
     }

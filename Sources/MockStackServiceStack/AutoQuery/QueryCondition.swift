@@ -19,7 +19,11 @@ public struct QueryCondition: Sendable, Equatable {
 
     /// Whether `row` satisfies the condition.
     public func matches(_ row: DTOObject) -> Bool {
-        let value = row[field]
+        matches(value: row[field])
+    }
+
+    /// Whether a value of the condition's field satisfies it.
+    public func matches(value: DTOValue) -> Bool {
         switch self.operator {
         case .isNull: return value.isNull
         case .isNotNull: return !value.isNull
@@ -54,40 +58,72 @@ public struct QueryCondition: Sendable, Equatable {
     }
 }
 
-/// A condition prepared for testing many rows: its LIKE pattern upper-cased once, its `IN` list
-/// hashed once.
+/// A condition prepared for testing many rows: its LIKE pattern upper-cased once (as bytes
+/// too, when it is ASCII), its `IN` list hashed once, and, against a ``ColumnStore``, its
+/// field's column (and upper-cased text) looked up once.
 struct PreparedCondition {
     let condition: QueryCondition
     private let pattern: [Character]?
+    private let asciiPattern: [UInt8]?
     private let inKeys: Set<String>?
+    /// The field's values and upper-cased text, when prepared against a store.
+    private let column: [DTOValue]
+    private let text: TextColumn?
 
-    init(_ condition: QueryCondition) {
+    init(_ condition: QueryCondition, store: ColumnStore? = nil) {
         self.condition = condition
         let operand = condition.values.first.map(SQLOrdering.text(of:)) ?? ""
-        switch condition.operator {
-        case .like: pattern = Array(operand.uppercased())
-        case .startsWith: pattern = Array((operand + "%").uppercased())
-        case .contains: pattern = Array(("%" + operand + "%").uppercased())
-        case .endsWith: pattern = Array(("%" + operand).uppercased())
-        default: pattern = nil
+        let text: String? = switch condition.operator {
+        case .like: operand
+        case .startsWith: operand + "%"
+        case .contains: "%" + operand + "%"
+        case .endsWith: "%" + operand
+        default: nil
         }
+        pattern = text.map { Array($0.uppercased()) }
+        asciiPattern = text.flatMap { SQLPattern.asciiUppercased($0) }
         if condition.operator == .in {
             let keys = condition.values.map(SQLOrdering.key(of:))
             inKeys = keys.contains(nil) ? nil : Set(keys.compactMap { $0 })
         } else {
             inKeys = nil
         }
+        let position = store?.fields.firstIndex(of: condition.field)
+        column = position.map { store!.values[$0] } ?? []
+        self.text = asciiPattern != nil ? position.map { store!.text($0) } : nil
     }
 
-    func matches(_ row: DTOObject) -> Bool {
+    /// Whether `row` satisfies the condition; `scratch` is reused between rows for the bytes
+    /// of the text a pattern is matched against.
+    func matches(_ row: DTOObject, scratch: inout [UInt8]) -> Bool {
+        matches(value: row[condition.field], scratch: &scratch)
+    }
+
+    /// Whether row `index` of the store the condition was prepared against satisfies it.
+    func matches(row index: Int, scratch: inout [UInt8]) -> Bool {
+        if let text, let asciiPattern {
+            switch text.kinds[index] {
+            case .null: return false
+            case .ascii: return SQLPattern.matches(text.bytes, text.offsets[index]..<text.offsets[index + 1], asciiPattern)
+            case .other: break
+            }
+        }
+        return matches(value: column[index], scratch: &scratch)
+    }
+
+    private func matches(value: DTOValue, scratch: inout [UInt8]) -> Bool {
         if let pattern {
-            let value = row[condition.field]
-            return !value.isNull && SQLPattern.matches(Array(SQLOrdering.text(of: value).uppercased()), pattern)
+            if value.isNull { return false }
+            let text = SQLOrdering.text(of: value)
+            if let asciiPattern, SQLPattern.asciiUppercased(text, into: &scratch) {
+                return SQLPattern.matches(scratch, 0..<scratch.count, asciiPattern)
+            }
+            return SQLPattern.matches(Array(text.uppercased()), pattern)
         }
         if let inKeys {
-            return SQLOrdering.key(of: row[condition.field]).map(inKeys.contains) ?? false
+            return SQLOrdering.key(of: value).map(inKeys.contains) ?? false
         }
-        return condition.matches(row)
+        return condition.matches(value: value)
     }
 }
 
@@ -108,12 +144,17 @@ enum SQLOrdering {
             return nil
         default:
             // Text, enum names (stored as text) and Guids: byte order, as a BINARY collation.
-            let a = Array(text(of: lhs).utf8), b = Array(text(of: rhs).utf8)
-            return a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
+            return bytewise(text(of: lhs), text(of: rhs))
         }
     }
 
     private static func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+
+    /// Text by its UTF-8 bytes (not Swift's canonical equivalence, which a database does not apply).
+    static func bytewise(_ a: String, _ b: String) -> Int {
+        if a.utf8.elementsEqual(b.utf8) { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+    }
 
     /// A key equal for values SQL finds equal (for hashing `IN` lists); nil for NULL and for
     /// values with no such key.
@@ -145,14 +186,24 @@ enum SQLPattern {
     }
 
     /// Iterative wildcard matching with backtracking to the last `%`: linear in practice and
-    /// never recursive, whatever the pattern.
+    /// never recursive, whatever the pattern. Works on characters, or on bytes when both sides
+    /// are ASCII (where upper-casing is a byte operation).
     static func matches(_ text: [Character], _ pattern: [Character]) -> Bool {
-        var t = 0, p = 0
+        matches(text, 0..<text.count, pattern, one: "_", many: "%")
+    }
+
+    /// The bytes of `text` in `range` against an upper-cased ASCII pattern.
+    static func matches(_ text: [UInt8], _ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
+        matches(text, range, pattern, one: UInt8(ascii: "_"), many: UInt8(ascii: "%"))
+    }
+
+    private static func matches<Element: Equatable>(_ text: [Element], _ range: Range<Int>, _ pattern: [Element], one: Element, many: Element) -> Bool {
+        var t = range.lowerBound, p = 0
         var starP = -1, starT = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "_" || (pattern[p] != "%" && pattern[p] == text[t]) {
+        while t < range.upperBound {
+            if p < pattern.count, pattern[p] == one || (pattern[p] != many && pattern[p] == text[t]) {
                 p += 1; t += 1
-            } else if p < pattern.count, pattern[p] == "%" {
+            } else if p < pattern.count, pattern[p] == many {
                 starP = p; starT = t; p += 1
             } else if starP >= 0 {
                 p = starP + 1; starT += 1; t = starT
@@ -160,7 +211,25 @@ enum SQLPattern {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == "%" { p += 1 }
+        while p < pattern.count, pattern[p] == many { p += 1 }
         return p == pattern.count
+    }
+
+    /// The upper-cased bytes of an ASCII text, or nil when it is not ASCII.
+    static func asciiUppercased(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return asciiUppercased(text, into: &bytes) ? bytes : nil
+    }
+
+    /// Replaces `bytes` with the upper-cased bytes of `text`; false when it is not ASCII.
+    static func asciiUppercased(_ text: String, into bytes: inout [UInt8]) -> Bool {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: text.utf8)
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte >= 0x80 { return false }
+            if byte &- 0x61 < 26 { bytes[index] = byte &- 0x20 }
+        }
+        return true
     }
 }

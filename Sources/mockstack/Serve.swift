@@ -78,7 +78,7 @@ struct Serve: ParsableCommand {
 
         let server: MockStackServer
         do {
-            server = try MockStackServer(configuration: configuration)
+            server = try Allocator.loading { try MockStackServer(configuration: configuration) }
         } catch let errors as FixtureErrors {
             for diagnostic in errors.diagnostics { printError(diagnostic.description) }
             printError("mockstack: \(errors.diagnostics.count) fixture problem(s); not starting")

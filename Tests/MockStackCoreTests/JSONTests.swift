@@ -18,6 +18,18 @@ import Testing
         #expect(JSONValue.string("\u{01}\t").jsonText == #""\u0001\t""#)
     }
 
+    @Test func streamsTheElementsOfAnArrayDocument() throws {
+        var seen: [(Int, JSONValue)] = []
+        #expect(try JSONParser().forEachElement(of: Array(#" [ {"id":1}, 2 ,"three" ] "#.utf8)) { seen.append(($0, $1)) })
+        #expect(seen.map(\.0) == [0, 1, 2])
+        #expect(seen.map(\.1) == [["id": 1], 2, "three"])
+        #expect(try JSONParser().forEachElement(of: Array("[]".utf8)) { _, _ in Issue.record("no elements") })
+        #expect(try !JSONParser().forEachElement(of: Array(#"{"a":1}"#.utf8)) { _, _ in Issue.record("not an array") })
+        #expect(throws: JSONSyntaxError(message: "expected ',' or ']' in an array, found '}'", position: SourcePosition(line: 2, column: 3), pointer: "")) {
+            try JSONParser().forEachElement(of: Array("[1,\n 2}".utf8)) { _, _ in }
+        }
+    }
+
     @Test func recordsPositionsByPointer() throws {
         let text = "{\n  \"routes\": [\n    {\"path\": \"/a\"},\n    {\"path\": 5}\n  ]\n}"
         let document = try JSONParser().parse(text, recordPositions: true)

@@ -33,6 +33,14 @@ public struct JSONParser {
         return Document(root: root, positions: reader.positions)
     }
 
+    /// Parses a document that is an array, handing over its elements one at a time, so no more
+    /// than one element is held at once (a data set of thousands of rows is read in the memory
+    /// of one). Returns false, having called `element` for none, when the document is not an array.
+    public func forEachElement(of bytes: [UInt8], _ element: (Int, JSONValue) -> Void) throws(JSONSyntaxError) -> Bool {
+        var reader = Reader(bytes: bytes, maximumDepth: maximumDepth, recordPositions: false)
+        return try reader.parseArrayDocument(element)
+    }
+
     /// Parses a document from text.
     public func parse(_ text: String, recordPositions: Bool = false) throws(JSONSyntaxError) -> Document {
         try parse(Array(text.utf8), recordPositions: recordPositions)
@@ -105,6 +113,38 @@ private struct Reader {
         skipWhitespace()
         if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document") }
         return value
+    }
+
+    mutating func parseArrayDocument(_ element: (Int, JSONValue) -> Void) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
+            _ = try parseDocument()
+            return false
+        }
+        try enter()
+        index += 1
+        skipWhitespace()
+        var count = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                path.append(.index(count))
+                element(count, try parseValue())
+                path.removeLast()
+                count += 1
+                skipWhitespace()
+                guard index < bytes.count else { throw fail("unexpected end of input inside an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
+            }
+        }
+        depth -= 1
+        skipWhitespace()
+        if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document") }
+        return true
     }
 
     mutating func skipWhitespace() {

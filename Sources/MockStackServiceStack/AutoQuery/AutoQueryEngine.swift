@@ -19,11 +19,17 @@ public struct AutoQueryEngine: Sendable {
     private let positions: [String: Int]
 
     public init(rows: [DTOObject], fields: [String], primaryKey: String = "Id", maxLimit: Int, includeTotal: Bool) {
-        self.fields = fields
+        self.init(store: ColumnStore(rows: rows, fields: fields), primaryKey: primaryKey, maxLimit: maxLimit, includeTotal: includeTotal)
+    }
+
+    /// An engine over a store other engines may share (`FindTechnologies` and `QueryTechnology`
+    /// query the same technologies).
+    init(store: ColumnStore, primaryKey: String, maxLimit: Int, includeTotal: Bool) {
+        self.store = store
+        fields = store.fields
         self.primaryKey = primaryKey
         self.maxLimit = maxLimit
         self.includeTotal = includeTotal
-        store = ColumnStore(rows: rows, fields: fields)
         resolver = QueryParameterResolver(fields: fields)
         positions = Dictionary(fields.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }

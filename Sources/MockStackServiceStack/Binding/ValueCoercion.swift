@@ -157,6 +157,8 @@ public struct ValueCoercion: Sendable {
     /// matching names case-insensitively and ignoring unknown ones, as ServiceStack does.
     private func object<Source>(_ reference: TypeReference?, members: [(String, Source)], convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
         var result = DTOObject()
+        // At most one member per source member: no growth (and no spare capacity kept).
+        result.reserveCapacity(members.count)
         if let reference, let shape = catalog.object(reference) {
             for (name, source) in members {
                 guard let property = shape.property(named: name) else { continue }

@@ -196,7 +196,9 @@ struct BehaviourReader {
               let rows = dataSets.rows(of: fileName, as: modelName, at: pointer + "/data") else { return nil }
         let term = self.term(at: pointer + "/term") ?? .and
         let primaryKey = coercion.catalog.primaryKey(of: modelName) ?? model.properties.first { $0.name == "Id" }?.name ?? model.properties.first?.name ?? "Id"
-        let engine = AutoQueryEngine(rows: rows, fields: model.properties.map(\.name), primaryKey: primaryKey,
+        let fields = model.properties.map(\.name)
+        let store = dataSets.shared("columns\u{0}\(modelName)\u{0}\(fileName)") { ColumnStore(rows: rows, fields: fields) }!
+        let engine = AutoQueryEngine(store: store, primaryKey: primaryKey,
                                      maxLimit: manifest.int(pointer + "/maxLimit", in: 1...1_000_000) ?? 1_000,
                                      includeTotal: flag(pointer + "/includeTotal") ?? false)
         let aliases = Dictionary(model.properties.compactMap { property in property.dataMemberName.map { ($0, property.name) } }, uniquingKeysWith: { first, _ in first })

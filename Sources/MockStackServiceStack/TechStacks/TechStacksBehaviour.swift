@@ -15,8 +15,6 @@ public struct TechStacksBehaviour: OperationBehaviour {
     public let site: TechStacksSite
     /// `GetConfig`'s lists, `Option`s of `TechnologyTier` (with values), `PostType` and `FlagType`.
     let tiers: [DTOValue], postTypes: [DTOValue], flagTypes: [DTOValue]
-    /// `Overview` without its `created`: the same for every request.
-    private let overview: DTOObject
 
     /// The number of rows `GetAllTechnologies` and `GetAllTechnologyStacks` list.
     static let allLimit = 100
@@ -27,7 +25,6 @@ public struct TechStacksBehaviour: OperationBehaviour {
         self.tiers = tiers
         self.postTypes = postTypes
         self.flagTypes = flagTypes
-        overview = view == .overview ? Self.overview(of: site) : DTOObject()
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
@@ -38,7 +35,7 @@ public struct TechStacksBehaviour: OperationBehaviour {
             response["AllTiers"] = .list([.object(DTOObject([("Title", .string("[ Top 100 Technologies ]"))]))] + tiers)
             response["TopTechnologies"] = .list(site.ranking.prefix(100).map { .object($0.info) })
         case .overview:
-            response = overview
+            response = Self.overview(of: site)
             response["Created"] = .dateTime(call.now)
         case .config:
             response["AllTiers"] = .list(tiers)
@@ -92,17 +89,7 @@ public struct TechStacksBehaviour: OperationBehaviour {
         }
         // The 20 most recently modified stacks, lightened (no details, no choice descriptions),
         // with the TechStacks site's own stack moved first when it is among them.
-        var latest = site.stacksByLastModified.prefix(20).map { index in
-            var details = site.details(ofStack: index)
-            details["Details"] = .null
-            details["DetailsHtml"] = .null
-            details["TechnologyChoices"] = .list(site.choices[index].map { choice in
-                var lightened = choice
-                lightened["Description"] = .null
-                return .object(lightened)
-            })
-            return details
-        }
+        var latest = site.stacksByLastModified.prefix(20).map { site.details(ofStack: $0, lightened: true) }
         if let own = latest.firstIndex(where: { $0.id == TechStacksSite.siteStackId }) {
             latest.insert(latest.remove(at: own), at: 0)
         }

@@ -10,9 +10,8 @@ public final class TechStacksSite: Sendable {
     public let technologies: [DTOObject]
     /// `TechnologyStack` rows (without their choices), in file order.
     public let stacks: [DTOObject]
-    /// Each stack's choices as `TechnologyInStack` objects: the technology's fields, the
-    /// choice's `Id`, `TechnologyId` and `TechnologyStackId`.
-    let choices: [[DTOObject]]
+    /// Each stack's choices: which technology, and the choice's own fields.
+    let choices: [[Choice]]
     /// `OrganizationInfo` rows.
     let organizations: [DTOObject]
 
@@ -70,15 +69,15 @@ public final class TechStacksSite: Sendable {
             AutoQueryEngine.precedes(stacks[$0].row, stacks[$1].row, by: [("ViewCount", true), ("Id", false)])
         }
 
-        var choices: [[DTOObject]] = []
+        var choices: [[Choice]] = []
         var stacksByTechnology: [Int64: [Int]] = [:]
         for (stackIndex, stack) in stacks.enumerated() {
-            var inStack: [DTOObject] = []
+            var inStack: [Choice] = []
             for choice in stack.choices {
-                guard let technologyId = choice["TechnologyId"].int64, let technology = technologyById[technologyId].map({ technologies[$0] }) else {
+                guard let technologyId = choice["TechnologyId"].int64, let technology = technologyById[technologyId] else {
                     throw TechStacksDataError("stack \(stack.row.id ?? 0) chooses technology \(choice["TechnologyId"].text ?? "null"), which does not exist")
                 }
-                inStack.append(Self.technologyInStack(technology, choice: choice, stackId: stack.row.id ?? 0))
+                inStack.append(Choice(technology: technology, id: choice["Id"], stackId: stack.row["Id"], justification: choice["Justification"]))
             }
             choices.append(inStack)
             for technologyId in Set(stack.choices.compactMap { $0["TechnologyId"].int64 }) {
@@ -119,10 +118,19 @@ public final class TechStacksSite: Sendable {
         return stacks.firstIndex { $0["Slug"].text == slug }
     }
 
-    /// A stack with its choices (`TechStackDetails`).
-    func details(ofStack index: Int) -> DTOObject {
+    /// A stack with its choices (`TechStackDetails`); `lightened` leaves out the stack's
+    /// details and the technologies' descriptions, as `Overview` does.
+    func details(ofStack index: Int, lightened: Bool = false) -> DTOObject {
         var details = stacks[index]
-        details["TechnologyChoices"] = .list(choices[index].map { .object($0) })
+        if lightened {
+            details["Details"] = .null
+            details["DetailsHtml"] = .null
+        }
+        details["TechnologyChoices"] = .list(choices[index].map { choice in
+            var technology = technologyInStack(choice)
+            if lightened { technology["Description"] = .null }
+            return .object(technology)
+        })
         return details
     }
 
@@ -134,14 +142,23 @@ public final class TechStacksSite: Sendable {
                    ("LogoUrl", technology["LogoUrl"]), ("StacksCount", .number(JSONNumber(stacksCount)))])
     }
 
+    /// A stack's choice of a technology.
+    struct Choice: Sendable {
+        /// The technology's index in ``technologies``.
+        var technology: Int
+        var id: DTOValue
+        var stackId: DTOValue
+        var justification: DTOValue
+    }
+
     /// A choice as `TechnologyInStack`: the technology's fields, then the choice's own id in
     /// `Id` (the real service copies the technology over the choice and restores the id).
-    static func technologyInStack(_ technology: DTOObject, choice: DTOObject, stackId: Int64) -> DTOObject {
-        var result = technology
-        result["Id"] = choice["Id"]
-        result["TechnologyId"] = choice["TechnologyId"]
-        result["TechnologyStackId"] = .number(JSONNumber(literal: String(stackId)))
-        if !choice["Justification"].isNull { result["Justification"] = choice["Justification"] }
+    func technologyInStack(_ choice: Choice) -> DTOObject {
+        var result = technologies[choice.technology]
+        result["TechnologyId"] = result["Id"]
+        result["Id"] = choice.id
+        result["TechnologyStackId"] = choice.stackId
+        if !choice.justification.isNull { result["Justification"] = choice.justification }
         return result
     }
 

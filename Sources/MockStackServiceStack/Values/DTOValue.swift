@@ -3,7 +3,7 @@ public import MockStackCore
 /// A value of a request or response DTO, typed the way the .NET property is: what binding
 /// produces from query strings, forms and JSON bodies, what behaviours read and build, and what
 /// the serializer writes in the host's own dialect (WCF or ISO dates, camel or Pascal keys).
-public indirect enum DTOValue: Sendable, Equatable {
+public enum DTOValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// Every numeric type; the literal is already normalised for its .NET type.

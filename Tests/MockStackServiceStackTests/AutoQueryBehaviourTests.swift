@@ -78,4 +78,53 @@ import Testing
         #expect(between.status == 400)
         #expect(between.text.contains(#""message":"ViewCount requires 2 values""#))
     }
+
+    private static func load(operation: String, extraFiles: [String: String] = [:]) throws(FixtureErrors) -> ServiceStackApp {
+        let manifest = #"{"kind":"servicestack","metadata":"metadata.json","operations":{"FindTechnologies":"# + operation + "}}"
+        var files = ["techstacks/app.json": manifest, "techstacks/metadata.json": metadata, "techstacks/technologies.json": data]
+        for (name, text) in extraFiles { files["techstacks/" + name] = text }
+        return try AppLoader(kinds: [ServiceStackAppKind()]).load(from: InMemoryFixtureSource(files: files))[0] as! ServiceStackApp
+    }
+
+    private static func problems(operation: String, extraFiles: [String: String] = [:]) -> [String] {
+        do {
+            _ = try load(operation: operation, extraFiles: extraFiles)
+            return []
+        } catch {
+            return error.diagnostics.map(\.description)
+        }
+    }
+
+    /// `properties` spell out a typed property's field, comparison and term.
+    @Test func declaredPropertiesSetFieldOperatorAndTerm() throws {
+        let app = try Self.load(operation: #"{"behaviour":"autoQuery","data":"technologies.json","term":"or","includeTotal":true,"properties":{"Name":{"field":"VendorName","operator":"startsWith","term":"ensure"}}}"#)
+        // `name=Goo` is now VendorName LIKE 'Goo%', ANDed to the OR of the rest.
+        let response = app.respond(to: HTTPRequest(method: .get, target: "/api/FindTechnologies?name=goo&ids=1,7,18&fields=id"))
+        #expect(response.text == #"{"offset":0,"total":2,"results":[{"id":7},{"id":18}],"meta":{}}"#)
+        // Without it, name is an exact match of Name, ORed with ids.
+        let plain = Self.app.respond(to: HTTPRequest(method: .get, target: "/api/FindTechnologies?name=Redis&ids=1&fields=id"))
+        #expect(plain.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":3}],"meta":{}}"#)
+    }
+
+    @Test func manifestMistakesAreReportedWithTheirPointers() {
+        let problems = Self.problems(operation: #"{"behaviour":"autoQuery","data":"technologies.json","term":"maybe","properties":{"Nope":{},"Name":{"field":"Colour"},"VendorName":{"operator":"~"}}}"#)
+        #expect(problems == [
+            "Fixtures/techstacks/app.json:1:143: /operations/FindTechnologies/term: unknown term 'maybe' (expected and, or or ensure)",
+            "Fixtures/techstacks/app.json:1:172: /operations/FindTechnologies/properties/Nope: FindTechnologies has no property 'Nope'",
+            "Fixtures/techstacks/app.json:1:191: /operations/FindTechnologies/properties/Name/field: Technology has no field 'Colour'",
+            "Fixtures/techstacks/app.json:1:226: /operations/FindTechnologies/properties/VendorName/operator: unknown operator '~' "
+                + "(expected one of: !=, <, <=, =, >, >=, between, contains, endsWith, in, isNotNull, isNull, like, overlaps, startsWith)",
+        ])
+    }
+
+    @Test func rowsThatDoNotFitTheModelAreReportedByLine() {
+        let rows = "[\n{\"id\":1,\"name\":\"A\"},\n{\"id\":\"two\",\"name\":\"B\"},\n3\n]\n"
+        let problems = Self.problems(operation: #"{"behaviour":"autoQuery","data":"bad.json"}"#, extraFiles: ["bad.json": rows])
+        #expect(problems == [
+            "Fixtures/techstacks/bad.json:3:1: /1: row 1 is not a Technology: an object whose values fit its properties' types",
+            "Fixtures/techstacks/bad.json:4:1: /2: row 2 is not a Technology: an object whose values fit its properties' types",
+        ])
+        #expect(Self.problems(operation: #"{"behaviour":"autoQuery","data":"bad.json"}"#, extraFiles: ["bad.json": #"{"id":1}"#])
+                == ["Fixtures/techstacks/bad.json:1:1: a data set is a JSON array of Technology objects"])
+    }
 }

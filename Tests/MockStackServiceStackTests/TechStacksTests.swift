@@ -216,4 +216,34 @@ import Testing
             #expect(rows(json("/technology/\(slug)"), "technologyStacks").count == info["stacksCount"] as? Int, "\(slug)")
         }
     }
+
+    /// A manifest or data mistake stops the load, each reported where it is.
+    @Test func inconsistentDataAndUnknownViewsAreReported() throws {
+        let metadata = try String(contentsOf: TestHost.packageRoot.appendingPathComponent("Fixtures/techstacks/metadata.json"), encoding: .utf8)
+        let files = [
+            "ts/app.json": #"{"kind":"servicestack","metadata":"metadata.json","operations":{"Overview":{"behaviour":"techStacks","view":"overview"},"GetConfig":{"behaviour":"techStacks","view":"nope"}}}"#,
+            "ts/metadata.json": metadata,
+            "ts/technologies.json": #"[{"id":1,"name":"A","slug":"a","tier":"Server"},{"id":2,"name":"B","slug":"A","tier":"Data"}]"#,
+            "ts/stacks.json": #"[{"id":1,"name":"S","technologyChoices":[{"id":1,"technologyId":9}]}]"#,
+            "ts/users.json": "[]",
+            "ts/organizations.json": "[]",
+        ]
+        #expect(throws: FixtureErrors.self) { try AppLoader(kinds: [ServiceStackAppKind()]).load(from: InMemoryFixtureSource(files: files)) }
+        do {
+            _ = try AppLoader(kinds: [ServiceStackAppKind()]).load(from: InMemoryFixtureSource(files: files))
+        } catch {
+            let messages = error.diagnostics.map(\.description)
+            #expect(messages.contains { $0.hasSuffix("/operations/Overview: the TechStacks data is inconsistent: technology slug 'A' is used twice") })
+            #expect(messages.contains { $0.hasSuffix("/operations/GetConfig/view: unknown view 'nope' (expected one of: appOverview, overview, config, technology, allTechnologies, techStack, allTechStacks)") })
+        }
+        var fixed = files
+        fixed["ts/technologies.json"] = #"[{"id":1,"name":"A","slug":"a","tier":"Server"}]"#
+        fixed["ts/app.json"] = #"{"kind":"servicestack","metadata":"metadata.json","operations":{"Overview":{"behaviour":"techStacks","view":"overview"}}}"#
+        do {
+            _ = try AppLoader(kinds: [ServiceStackAppKind()]).load(from: InMemoryFixtureSource(files: fixed))
+            Issue.record("a choice of a missing technology loaded")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == ["the TechStacks data is inconsistent: stack 1 chooses technology 9, which does not exist"])
+        }
+    }
 }

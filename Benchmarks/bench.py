@@ -43,6 +43,8 @@ ENDPOINTS = {
 }
 TARGETS = {"ratio": 0.8, "startup_ms": 15.0, "idle_rss_mib": 16.0, "scale_p50_ms": 10.0, "scale_growth": 12.0}
 SCALE_SIZES = (10_000, 100_000)
+SAME_BYTES = "nginx, the AutoQuery answer's bytes"
+SAME_BYTES_PATH = "/findtechnologies.json"
 
 
 def free_port():
@@ -367,7 +369,14 @@ def main():
     try:
         status, body = http_get(mock_port, FIXTURE_PATH)
         assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
-        nginx, nginx_port = start_nginx(os.path.join(WORK, "www"), body)
+        # nginx also serves the AutoQuery answer's own bytes, the fair baseline for a 34 KB reply.
+        status, autoquery_body = http_get(mock_port, "/techstacks" + AUTOQUERY)
+        assert status == 200, f"mockstack answered {status} for the AutoQuery"
+        www = os.path.join(WORK, "www")
+        os.makedirs(www, exist_ok=True)
+        with open(os.path.join(www, SAME_BYTES_PATH.lstrip("/")), "wb") as f:
+            f.write(autoquery_body)
+        nginx, nginx_port = start_nginx(www, body)
         status, nginx_body = http_get(nginx_port, FIXTURE_PATH)
         assert status == 200 and nginx_body == body, "nginx does not serve the same bytes"
         nginx_idle = nginx_rss_kib(nginx)
@@ -377,7 +386,7 @@ def main():
         for connections in (32, 1):
             print(f"bench: -t1 -c{connections} -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
             loads[connections] = compare_under_load(servers, connections, args.duration, args.rounds)
-        endpoints = {"nginx": nginx_target}
+        endpoints = {"nginx": nginx_target, SAME_BYTES: (nginx_port, nginx_pids(nginx), SAME_BYTES_PATH, 200)}
         for name, (path, expected, _) in ENDPOINTS.items():
             status, _ = http_get(mock_port, path)
             assert status == expected, f"mockstack answered {status} for {path}, expected {expected}"
@@ -421,7 +430,7 @@ def main():
     ]
     for name in emulated:
         s = emulated[name]
-        path = ENDPOINTS[name][0] if name in ENDPOINTS else f"{FIXTURE_PATH} (static)"
+        path = ENDPOINTS[name][0] if name in ENDPOINTS else (f"{SAME_BYTES_PATH} (static, {len(autoquery_body):,} bytes)" if name == SAME_BYTES else f"{FIXTURE_PATH} (static)")
         ratio = f"{s['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in s['ratios'])})" if "ratio" in s else ""
         cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
         lines.append(f"| {name}: `{path}` | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
@@ -442,6 +451,9 @@ def main():
         f"- {name} at -c32: {emulated[name]['ratio']:.2f}× nginx's static GET — "
         f"{verdict(emulated[name]['ratio'] >= ENDPOINTS[name][2])} (≥ {ENDPOINTS[name][2]}×)"
         for name in ENDPOINTS
+    ] + [
+        f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
+        f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
     ] + scaling_report(scaling, args.duration) + [
         f"- wrk errors: {errors if errors else 'none'}",
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import MockStackCore
+import Synchronization
 import Testing
 @testable import MockStackServiceStack
 
@@ -245,5 +246,44 @@ import Testing
         } catch {
             #expect(error.diagnostics.map(\.message) == ["the TechStacks data is inconsistent: stack 1 chooses technology 9, which does not exist"])
         }
+    }
+
+    /// `[CacheResponse(Duration = 3600)]`: a GET is answered from the cache for an hour, so
+    /// AppOverview's `created` stands still; other targets and other `Accept`s are their own.
+    @Test func cachedServicesKeepTheirAnswerForAnHour() throws {
+        let clock = Mutex(TestHost.fixedNow.ticks)
+        let app = try TestHost.load("techstacks", clock: { DateTimeValue(ticks: clock.withLock { $0 }, kind: .utc) })
+        func created(_ target: String = "/app-overview", accept: String? = nil) -> String {
+            let headers: HTTPHeaders = accept.map { ["Accept": $0] } ?? [:]
+            let text = TestHost.call(.get, target, headers: headers, app: app).text
+            return String(text.dropFirst(#"{"created":""#.count).prefix(20))
+        }
+        #expect(created() == "2025-11-21T22:15:03Z")
+        clock.withLock { $0 += 59 * 60 * CivilTime.ticksPerSecond }
+        #expect(created() == "2025-11-21T22:15:03Z")
+        #expect(created("/app-overview?reload=true") == "2025-11-21T23:14:03Z")
+        #expect(created(accept: "application/json") == "2025-11-21T23:14:03Z")
+        clock.withLock { $0 += 2 * 60 * CivilTime.ticksPerSecond }
+        #expect(created() == "2025-11-21T23:16:03Z")
+        // Errors are not kept.
+        #expect(TestHost.call(.get, "/technology/nope", app: app).status == 404)
+    }
+
+    @Test func theCacheIsBoundedByBytes() {
+        let cache = ResponseCache(seconds: 60, byteLimit: 10, largestBody: 6)
+        let now = TestHost.fixedNow
+        func response(_ size: Int) -> HTTPResponse { HTTPResponse(status: 200, body: Array(repeating: 0x61, count: size)) }
+        cache.store(response(4), for: "a", now: now)
+        cache.store(response(4), for: "b", now: now)
+        cache.store(response(7), for: "too big", now: now)
+        cache.store(HTTPResponse(status: 404, body: [1]), for: "error", now: now)
+        #expect(cache.response(for: "a", now: now)?.body.count == 4)
+        #expect(cache.response(for: "too big", now: now) == nil && cache.response(for: "error", now: now) == nil)
+        cache.store(response(4), for: "c", now: now)
+        #expect(cache.response(for: "a", now: now) == nil, "the oldest goes first")
+        #expect(cache.response(for: "b", now: now) != nil && cache.response(for: "c", now: now) != nil)
+        #expect(cache.response(for: "c", now: DateTimeValue(ticks: now.ticks + 61 * CivilTime.ticksPerSecond, kind: .utc)) == nil)
+        cache.removeAll()
+        #expect(cache.response(for: "b", now: now) == nil)
     }
 }

@@ -10,13 +10,13 @@ struct TestHost {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Loads a shipped app folder (`test`, `ai`) through the real manifest reader.
-    static func load(_ folder: String) throws -> ServiceStackApp {
+    static func load(_ folder: String, clock: @escaping @Sendable () -> DateTimeValue = { fixedNow }) throws -> ServiceStackApp {
         let directory = packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(folder)
         var files: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             files[folder + "/" + name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         }
-        let loader = AppLoader(kinds: [ServiceStackAppKind(clock: { fixedNow })])
+        let loader = AppLoader(kinds: [ServiceStackAppKind(clock: clock)])
         let apps = try loader.load(from: InMemoryFixtureSource(files: files))
         return apps[0] as! ServiceStackApp
     }

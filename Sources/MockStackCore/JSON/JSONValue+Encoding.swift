@@ -93,6 +93,12 @@ extension JSONValue {
 
     static func encodeHTMLSafe(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Nearly every string is printable ASCII with nothing to escape: copied in one go.
+        if string.utf8.allSatisfy(isHTMLSafeASCII) {
+            out.append(contentsOf: string.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for unit in string.utf16 {
             switch unit {
             case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -102,7 +108,7 @@ extension JSONValue {
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x20..<0x7F where !htmlSensitive.contains(UInt8(unit)):
+            case 0x20..<0x7F where isHTMLSafeASCII(UInt8(unit)):
                 out.append(UInt8(unit))
             default:
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
@@ -114,5 +120,16 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
     }
 
-    private static let htmlSensitive: Set<UInt8> = Set("'<>&+`".utf8)
+    /// Printable ASCII that System.Text.Json's default encoder writes as it is: not `"` or `\`,
+    /// and none of the HTML-sensitive `'<>&+` and backtick.
+    @inline(__always)
+    private static func isHTMLSafeASCII(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: "`"):
+            return false
+        default:
+            return byte >= 0x20 && byte < 0x7F
+        }
+    }
 }

@@ -11,6 +11,10 @@ public struct AutoQueryBehaviour: OperationBehaviour {
     /// Request properties whose condition the manifest spells out, by lower-cased name (what
     /// `[QueryDbField]` does on a real DTO).
     public let declarations: [String: Declaration]
+    /// Whether rows are written as they are: every property of the response's row type that
+    /// the model also has is of the same type (`TechnologyView` over `Technology`), so rows need
+    /// no conversion into it. Worked out once the return type is known.
+    let rowsFitResults: Bool
 
     /// A request property's own field, comparison and term.
     public struct Declaration: Sendable {
@@ -30,10 +34,27 @@ public struct AutoQueryBehaviour: OperationBehaviour {
     static let queryOptions: Set<String> = ["skip", "take", "orderby", "orderbydesc", "include", "fields", "meta"]
 
     public init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term, declarations: [String: Declaration] = [:]) {
+        self.init(engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations, rowsFitResults: false)
+    }
+
+    private init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term, declarations: [String: Declaration], rowsFitResults: Bool) {
         self.engine = engine
         self.builder = builder
         self.defaultTerm = defaultTerm
         self.declarations = declarations
+        self.rowsFitResults = rowsFitResults
+    }
+
+    public func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour {
+        guard let returnShape, case .object(let reference) = returnShape.unwrapped,
+              let response = coercion.catalog.object(reference),
+              case .list(let element)? = response.property(named: "Results")?.shape.unwrapped,
+              case .object(let rowReference) = element.unwrapped, let rowType = coercion.catalog.object(rowReference)
+        else { return self }
+        let fits = rowType.properties.allSatisfy { property in
+            builder.fieldShapes[property.name].map { $0.unwrapped == property.shape.unwrapped } ?? true
+        }
+        return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations, rowsFitResults: fits)
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
@@ -91,7 +112,7 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         response["Total"] = .number(JSONNumber(result.total))
         response["Results"] = .list(result.rows.map { .object($0) })
         response["Meta"] = .map(result.meta)
-        return try ServiceResult(.dto(call.conformed(.object(response))))
+        return ServiceResult(.dto(rowsFitResults ? .object(response) : try call.conformed(.object(response))))
     }
 
     private static func read(_ value: DTOValue, as shape: ValueShape, field: String, coercion: ValueCoercion) throws(ServiceError) -> DTOValue {

@@ -10,7 +10,7 @@ struct BehaviourReader {
 
     static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
                         "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery", "techStacks"]
-    static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description"]
+    static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description", "cacheSeconds"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
     func behaviour(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {

@@ -14,6 +14,8 @@ public final class ServiceOperation: Sendable {
     /// The wrapper's resolved type, when the metadata declares it.
     public let errorWrapperType: ObjectShape?
     public let behaviour: any OperationBehaviour
+    /// Successful GET answers kept for a while (`[CacheResponse]`), when the manifest asks.
+    public let cache: ResponseCache?
     /// The serializer the host uses for this operation's responses.
     public let dialect: SerializerSettings.Dialect
     /// The C# service class, named in "Could not find method" errors and stack traces.
@@ -25,9 +27,10 @@ public final class ServiceOperation: Sendable {
 
     /// - Parameter coercion: the app's value reading, and through it its type catalog.
     public init(metadata: MetadataOperation, coercion: ValueCoercion, behaviour: any OperationBehaviour,
-                dialect: SerializerSettings.Dialect, serviceClass: String) {
+                dialect: SerializerSettings.Dialect, serviceClass: String, cache: ResponseCache? = nil) {
         let catalog = coercion.catalog
         self.metadata = metadata
+        self.cache = cache
         self.dialect = dialect
         self.serviceClass = serviceClass
         actions = Set(metadata.actions)

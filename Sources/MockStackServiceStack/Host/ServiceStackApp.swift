@@ -74,6 +74,9 @@ public struct ServiceStackApp: MockApp {
         case .failure(.unauthenticated): return HTTPResponse(status: 401)
         case .failure(.error(let error)): return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         }
+        // `[CacheResponse]` runs after the auth filters, and only for plain GETs.
+        let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil : ResponseCache.key(for: request, verb: verb)
+        if let cacheKey, let cached = operation.cache?.response(for: cacheKey, now: now) { return cached }
 
         let binder = RequestBinder(coercion: context.coercion)
         let requests: [DTOObject]
@@ -103,7 +106,9 @@ public struct ServiceStackApp: MockApp {
         }
         if match.isOneWay { return HTTPResponse(status: 204) }
         if match.isBatch { return batchResponse(results, operation: operation, jsconfig: jsconfig) }
-        return render(results[0], operation: operation, jsconfig: jsconfig)
+        let response = render(results[0], operation: operation, jsconfig: jsconfig)
+        if let cacheKey { operation.cache?.store(response, for: cacheKey, now: now) }
+        return response
     }
 
     /// The app's own base URL as the client reached it: scheme, `Host` and mount.

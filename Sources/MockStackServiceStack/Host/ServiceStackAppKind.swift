@@ -44,8 +44,9 @@ public struct ServiceStackAppKind: AppKind {
             let fallback: any OperationBehaviour = operation.returnsVoid || operation.request.implements("IReturnVoid") ? VoidBehaviour() : EchoBehaviour()
             let dialect = configured ? reader.dialect(at: pointer + "/serializer") ?? host.dialect : host.dialect
             let serviceClass = (configured ? manifest.string(pointer + "/service") : nil) ?? host.serviceClass
+            let cache = (configured ? manifest.int(pointer + "/cacheSeconds", in: 1...31_536_000) : nil).map { ResponseCache(seconds: $0) }
             operations.append(ServiceOperation(metadata: operation, coercion: context.coercion, behaviour: behaviour ?? fallback,
-                                               dialect: dialect, serviceClass: serviceClass))
+                                               dialect: dialect, serviceClass: serviceClass, cache: cache))
         }
         var apiKeys: APIKeyPolicy?
         if manifest.value(at: "/host/apiKeys") != nil {

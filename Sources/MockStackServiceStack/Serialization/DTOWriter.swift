@@ -49,7 +49,10 @@ public struct DTOWriter: Sendable {
                 out.append(contentsOf: text.utf8.dropLast())
                 out.append(contentsOf: "\\/\"".utf8)
             } else {
-                writeString(date.isoText, into: &out)
+                // ISO text never needs escaping.
+                out.append(UInt8(ascii: "\""))
+                date.appendISO(to: &out)
+                out.append(UInt8(ascii: "\""))
             }
         case .bytes(let bytes, let form):
             if form == .array && settings.dialect == .serviceStackText {
@@ -92,8 +95,18 @@ public struct DTOWriter: Sendable {
                 guard let type = catalog.object(reference) else { return writeUndeclared(object, into: &out) }
                 var first = true
                 out.append(UInt8(ascii: "{"))
+                // Objects built for a type hold its members in its order: each is looked for
+                // where the previous one was found before the whole object is searched.
+                var cursor = 0
                 for property in type.properties {
-                    writeMember(property.name, key: key(for: property), shape: property.shape, of: object, first: &first, into: &out)
+                    let value: DTOValue
+                    if cursor < object.members.count, object.members[cursor].name == property.name {
+                        value = object.members[cursor].value
+                        cursor += 1
+                    } else {
+                        value = object[property.name]
+                    }
+                    writeMember(value, key: key(for: property), shape: property.shape, first: &first, into: &out)
                 }
                 out.append(UInt8(ascii: "}"))
             default:
@@ -106,7 +119,12 @@ public struct DTOWriter: Sendable {
 
     /// Writes one member, applying the null and default rules (`first` tracks the comma).
     func writeMember(_ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]) {
-        var value = object[name]
+        writeMember(object[name], key: key, shape: shape, first: &first, into: &out)
+    }
+
+    /// Writes one member's value, applying the null and default rules.
+    func writeMember(_ value: DTOValue, key: String, shape: ValueShape, first: inout Bool, into out: inout [UInt8]) {
+        var value = value
         if value.isNull {
             if let fallback = fallback(for: shape) {
                 value = fallback

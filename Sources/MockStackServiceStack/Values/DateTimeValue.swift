@@ -123,19 +123,40 @@ public struct DateTimeValue: Sendable, Equatable {
     /// System.Text.Json's ISO-8601 round-trip form: seven fractional digits with trailing zeros
     /// trimmed, `Z` for UTC, nothing for an unspecified kind, `±hh:mm` for an offset.
     public var isoText: String {
+        var bytes: [UInt8] = []
+        appendISO(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``isoText``'s bytes (what a response writes, without building a string).
+    public func appendISO(to out: inout [UInt8]) {
         let time = civil
-        var text = "\(padded(time.year, 4))-\(padded(time.month, 2))-\(padded(time.day, 2))T\(padded(time.hour, 2)):\(padded(time.minute, 2)):\(padded(time.second, 2))"
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            // A year past 9999 cannot occur (DateTime's range), so the width is exact.
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(time.year, 4); out.append(UInt8(ascii: "-"))
+        digits(time.month, 2); out.append(UInt8(ascii: "-"))
+        digits(time.day, 2); out.append(UInt8(ascii: "T"))
+        digits(time.hour, 2); out.append(UInt8(ascii: ":"))
+        digits(time.minute, 2); out.append(UInt8(ascii: ":"))
+        digits(time.second, 2)
         if time.fraction != 0 {
-            var fraction = padded(time.fraction, 7)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
+            var fraction = time.fraction, width = 7
+            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            out.append(UInt8(ascii: "."))
+            digits(fraction, width)
         }
         switch kind {
-        case .utc: text += "Z"
+        case .utc: out.append(UInt8(ascii: "Z"))
         case .unspecified: break
-        case .offset(let minutes): text += Self.offsetText(minutes, separator: ":")
+        case .offset(let minutes): out.append(contentsOf: Self.offsetText(minutes, separator: ":").utf8)
         }
-        return text
     }
 
     /// .NET's default `ToString()` in the invariant-US style: `11/21/2025 10:15:03 PM`.

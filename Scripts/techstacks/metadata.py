@@ -230,6 +230,15 @@ def document():
             entry["tags"] = list(tags)
         operations.append(entry)
 
+    def writes(entity, route, fields, result, tag):
+        """Create (POST route), Update (PUT route/{Id}) and Delete (DELETE route/{Id}): `[Authenticate]`."""
+        op(f"Create{entity}", props(fields), f"Create{entity}Response", "POST", [(route, "POST")],
+           response_props=result, requires_auth=True, tags=[tag])
+        op(f"Update{entity}", props([("Id", "Int64")] + [f for f in fields if f[0] != "Slug"]), f"Update{entity}Response",
+           "PUT", [(route + "/{Id}", "PUT")], response_props=result, requires_auth=True, tags=[tag])
+        op(f"Delete{entity}", props([("Id", "Int64")]), f"Delete{entity}Response", "DELETE", [(route + "/{Id}", "DELETE")],
+           response_props=result, requires_auth=True, tags=[tag])
+
     status = [prop("ResponseStatus", "ResponseStatus")]
     query_props = props([("Ids", "List<Int64>"), ("Name", "String"), ("VendorName", "String"), ("NameContains", "String"),
                          ("VendorNameContains", "String"), ("DescriptionContains", "String")])
@@ -266,13 +275,7 @@ def document():
     write_props = [("Name", "String"), ("Slug", "String"), ("VendorName", "String"), ("VendorUrl", "String"),
                    ("ProductUrl", "String"), ("LogoUrl", "String"), ("Description", "String"), ("IsLocked", "Boolean"),
                    ("Tier", "TechnologyTier")]
-    result_tech = props([("Result", "Technology")]) + status
-    op("CreateTechnology", props(write_props), "CreateTechnologyResponse", "POST", [("/technology", "POST")],
-       response_props=result_tech, requires_auth=True, tags=["Tech"])
-    op("UpdateTechnology", props([("Id", "Int64")] + [p for p in write_props if p[0] != "Slug"]), "UpdateTechnologyResponse",
-       "PUT", [("/technology/{Id}", "PUT")], response_props=result_tech, requires_auth=True, tags=["Tech"])
-    op("DeleteTechnology", props([("Id", "Int64")]), "DeleteTechnologyResponse", "DELETE", [("/technology/{Id}", "DELETE")],
-       response_props=result_tech, requires_auth=True, tags=["Tech"])
+    writes("Technology", "/technology", write_props, props([("Result", "Technology")]) + status, "Tech")
 
     op("GetTechnologyStack", props([("Slug", "String")]), "GetTechnologyStackResponse", "GET", [("/techstacks/{Slug}", "GET")],
        response_props=props([("Created", "DateTime"), ("Result", "TechStackDetails")]) + status, tags=["TechStacks"])
@@ -293,14 +296,7 @@ def document():
     stack_write = [("Name", "String"), ("Slug", "String"), ("VendorName", "String"), ("AppUrl", "String"),
                    ("ScreenshotUrl", "String"), ("Description", "String"), ("Details", "String"), ("IsLocked", "Boolean"),
                    ("TechnologyIds", "List<Int64>")]
-    result_stack = props([("Result", "TechStackDetails")]) + status
-    op("CreateTechnologyStack", props(stack_write), "CreateTechnologyStackResponse", "POST", [("/techstacks", "POST")],
-       response_props=result_stack, requires_auth=True, tags=["TechStacks"])
-    op("UpdateTechnologyStack", props([("Id", "Int64")] + [p for p in stack_write if p[0] != "Slug"]),
-       "UpdateTechnologyStackResponse", "PUT", [("/techstacks/{Id}", "PUT")], response_props=result_stack,
-       requires_auth=True, tags=["TechStacks"])
-    op("DeleteTechnologyStack", props([("Id", "Int64")]), "DeleteTechnologyStackResponse", "DELETE",
-       [("/techstacks/{Id}", "DELETE")], response_props=result_stack, requires_auth=True, tags=["TechStacks"])
+    writes("TechnologyStack", "/techstacks", stack_write, props([("Result", "TechStackDetails")]) + status, "TechStacks")
 
     op("QueryPosts", props([("Ids", "Int32[]"), ("OrganizationId", "Int32?"), ("OrganizationIds", "List<Int32>"),
                             ("Types", "HashSet<String>"), ("AnyTechnologyIds", "HashSet<Int32>"), ("Is", "String[]")]),

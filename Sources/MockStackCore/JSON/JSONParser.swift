@@ -121,27 +121,7 @@ private struct Reader {
             _ = try parseDocument()
             return false
         }
-        try enter()
-        index += 1
-        skipWhitespace()
-        var count = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                path.append(.index(count))
-                element(count, try parseValue())
-                path.removeLast()
-                count += 1
-                skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input inside an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-                throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
-            }
-        }
-        depth -= 1
+        try parseElements(element)
         skipWhitespace()
         if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the end of the document") }
         return true
@@ -217,20 +197,28 @@ private struct Reader {
     }
 
     mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try parseElements { elements.append($1) }
+        return .array(elements)
+    }
+
+    /// Reads an array from its `[`, handing over each element with its index.
+    mutating func parseElements(_ element: (Int, JSONValue) -> Void) throws(JSONSyntaxError) {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return
         }
+        var count = 0
         while true {
             skipWhitespace()
-            path.append(.index(elements.count))
-            elements.append(try parseValue())
+            path.append(.index(count))
+            element(count, try parseValue())
             path.removeLast()
+            count += 1
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input inside an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -238,7 +226,6 @@ private struct Reader {
             throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
         }
         depth -= 1
-        return .array(elements)
     }
 
     mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {

@@ -117,6 +117,11 @@ import Testing
         ])
     }
 
+    @Test func overlapsNeedsAnArrayField() {
+        let problems = Self.problems(operation: #"{"behaviour":"autoQuery","data":"technologies.json","properties":{"Ids":{"field":"Name","operator":"overlaps"}}}"#)
+        #expect(problems.count == 1 && problems[0].hasSuffix("/operations/FindTechnologies/properties/Ids/operator: 'overlaps' needs an array field; Name is not one"))
+    }
+
     @Test func rowsThatDoNotFitTheModelAreReportedByLine() {
         let rows = "[\n{\"id\":1,\"name\":\"A\"},\n{\"id\":\"two\",\"name\":\"B\"},\n3\n]\n"
         let problems = Self.problems(operation: #"{"behaviour":"autoQuery","data":"bad.json"}"#, extraFiles: ["bad.json": rows])

@@ -76,6 +76,38 @@ import Testing
         }
     }
 
+    /// The engine matches `LIKE` over its columns (ASCII bytes where it can) exactly as a
+    /// condition does over a row (code points, upper-cased the Unicode way).
+    @Test func likeOverColumnsAgreesWithLikeOverRows() throws {
+        let names = ["Protocol Buffers", "Straße für Ümlaut", "a\r\nb", "ab", "a_b", "100%", "ÅB", "", "İstanbul"]
+        let rows = names.enumerated().map { Self.row($0.offset + 1, $0.element, nil, nil) } + [Self.row(99, "x", nil, nil)]
+        var nullName = rows[rows.count - 1]
+        nullName["Name"] = .null
+        let engine = AutoQueryEngine(rows: Array(rows.dropLast()) + [nullName], fields: ["Id", "Name", "VendorName", "ViewCount"],
+                                     maxLimit: 100, includeTotal: false)
+        let patterns: [(QueryConvention.Operator, String)] = [(.like, "a__b"), (.like, "a_b"), (.contains, "ü"), (.startsWith, "STR"),
+                                                              (.endsWith, "fers"), (.like, "%\\%"), (.contains, "%"), (.like, "åb"),
+                                                              (.like, ""), (.contains, "stan")]
+        for (op, value) in patterns {
+            let condition = QueryCondition(field: "Name", operator: op, values: [.string(value)])
+            let expected = (Array(rows.dropLast()) + [nullName]).filter(condition.matches).compactMap { $0["Id"].intValue }
+            #expect(ids(try engine.run(AutoQuery(conditions: [(condition, .and)], orderBy: ["Id"]))) == expected, "\(op) \(value)")
+        }
+        // `_` is one code point, so a CRLF is two.
+        let crlf = QueryCondition(field: "Name", operator: .like, values: [.string("a__b")])
+        #expect(ids(try engine.run(AutoQuery(conditions: [(crlf, .and)]))) == [3])
+    }
+
+    @Test func extremePagesAndAMissingPrimaryKeyAreHarmless() throws {
+        let far = try engine.run(AutoQuery(skip: Int.max, take: Int.max))
+        #expect(far.rows.isEmpty && far.total == 8)
+        #expect(far.offset == Int(Int32.max))
+        let keyless = AutoQueryEngine(rows: Self.rows, fields: ["Name"], maxLimit: 3, includeTotal: false)
+        #expect(try keyless.run(AutoQuery(skip: 1, take: 2, orderBy: ["-Name"])).rows.map { $0["Name"] } == [.string("Redis"), .string("Protocol Buffers")])
+        let missing = QueryCondition(field: "Colour", operator: .equal, values: [.string("red")])
+        #expect(try keyless.run(AutoQuery(conditions: [(missing, .and)])).rows.isEmpty)
+    }
+
     @Test func fieldSelection() throws {
         let result = try engine.run(AutoQuery(conditions: [vendor("Google")], fields: "name, ID,Name,Unknown"))
         #expect(result.rows.first == DTOObject([("Name", .string("AngularJS")), ("Id", .number(JSONNumber(7)))]))

@@ -249,7 +249,7 @@ import Testing
     }
 
     /// `[CacheResponse(Duration = 3600)]`: a GET is answered from the cache for an hour, so
-    /// AppOverview's `created` stands still; other targets and other `Accept`s are their own.
+    /// AppOverview's `created` stands still; another target is its own entry.
     @Test func cachedServicesKeepTheirAnswerForAnHour() throws {
         let clock = Mutex(TestHost.fixedNow.ticks)
         let app = try TestHost.load("techstacks", clock: { DateTimeValue(ticks: clock.withLock { $0 }, kind: .utc) })
@@ -262,7 +262,8 @@ import Testing
         clock.withLock { $0 += 59 * 60 * CivilTime.ticksPerSecond }
         #expect(created() == "2025-11-21T22:15:03Z")
         #expect(created("/app-overview?reload=true") == "2025-11-21T23:14:03Z")
-        #expect(created(accept: "application/json") == "2025-11-21T23:14:03Z")
+        // Every answer is JSON, so the negotiated type (the real key's other half) never differs.
+        #expect(created(accept: "application/json") == "2025-11-21T22:15:03Z")
         clock.withLock { $0 += 2 * 60 * CivilTime.ticksPerSecond }
         #expect(created() == "2025-11-21T23:16:03Z")
         // Errors are not kept.
@@ -270,7 +271,8 @@ import Testing
     }
 
     @Test func theCacheIsBoundedByBytes() {
-        let cache = ResponseCache(seconds: 60, byteLimit: 10, largestBody: 6)
+        // Each entry counts its body, its key twice and 64 bytes of bookkeeping.
+        let cache = ResponseCache(seconds: 60, byteLimit: 2 * (4 + 2 + 64) + 10, largestBody: 6)
         let now = TestHost.fixedNow
         func response(_ size: Int) -> HTTPResponse { HTTPResponse(status: 200, body: Array(repeating: 0x61, count: size)) }
         cache.store(response(4), for: "a", now: now)
@@ -285,5 +287,13 @@ import Testing
         #expect(cache.response(for: "c", now: DateTimeValue(ticks: now.ticks + 61 * CivilTime.ticksPerSecond, kind: .utc)) == nil)
         cache.removeAll()
         #expect(cache.response(for: "b", now: now) == nil)
+        // And by entries: a flood of distinct targets keeps the newest.
+        let small = ResponseCache(seconds: 60, entryLimit: 3)
+        for index in 0..<1000 { small.store(response(1), for: "/x?n=\(index)", now: now) }
+        #expect((0..<1000).filter { small.response(for: "/x?n=\($0)", now: now) != nil } == [997, 998, 999])
+        // Storing a key again makes it the newest, not the next to go.
+        small.store(response(1), for: "/x?n=997", now: now)
+        small.store(response(1), for: "/x?n=1000", now: now)
+        #expect(small.response(for: "/x?n=997", now: now) != nil && small.response(for: "/x?n=998", now: now) == nil)
     }
 }

@@ -55,7 +55,8 @@ public struct AutoQueryEngine: Sendable {
 
         let ordering = try orderKeys(for: query)
         let selected = selection(query.fields)
-        let skip = max(0, query.skip ?? 0)
+        // A skip past the matches is an empty page (and cannot overflow `skip + take`).
+        let skip = min(max(0, query.skip ?? 0), Int(Int32.max))
         let take = min(max(0, query.take ?? maxLimit), maxLimit)
         var ordered: [Int]
         if let seed = ordering.randomSeed {
@@ -106,7 +107,7 @@ public struct AutoQueryEngine: Sendable {
             // A field already ordered by decides nothing more.
             if !keys.contains(where: { $0.field == field }) { keys.append((field, descending != inverted)) }
         }
-        if !keys.contains(where: { $0.field == primaryKey }) { keys.append((primaryKey, false)) }
+        if positions[primaryKey] != nil, !keys.contains(where: { $0.field == primaryKey }) { keys.append((primaryKey, false)) }
         return Ordering(keys: keys, randomSeed: nil)
     }
 

@@ -63,7 +63,7 @@ public struct QueryCondition: Sendable, Equatable {
 /// field's column (and upper-cased text) looked up once.
 struct PreparedCondition {
     let condition: QueryCondition
-    private let pattern: [Character]?
+    private let pattern: [Unicode.Scalar]?
     private let asciiPattern: [UInt8]?
     private let inKeys: Set<String>?
     /// The field's values and upper-cased text, when prepared against a store.
@@ -80,7 +80,7 @@ struct PreparedCondition {
         case .endsWith: "%" + operand
         default: nil
         }
-        pattern = text.map { Array($0.uppercased()) }
+        pattern = text.map { Array($0.uppercased().unicodeScalars) }
         asciiPattern = text.flatMap { SQLPattern.asciiUppercased($0) }
         if condition.operator == .in {
             let keys = condition.values.map(SQLOrdering.key(of:))
@@ -88,9 +88,14 @@ struct PreparedCondition {
         } else {
             inKeys = nil
         }
-        let position = store?.fields.firstIndex(of: condition.field)
-        column = position.map { store!.values[$0] } ?? []
-        self.text = asciiPattern != nil ? position.map { store!.text($0) } : nil
+        // A field the store lacks reads as NULL in every row.
+        if let store, let position = store.fields.firstIndex(of: condition.field) {
+            column = store.values[position]
+            self.text = asciiPattern != nil ? store.text(position) : nil
+        } else {
+            column = []
+            self.text = nil
+        }
     }
 
     /// Whether `row` satisfies the condition; `scratch` is reused between rows for the bytes
@@ -108,7 +113,7 @@ struct PreparedCondition {
             case .other: break
             }
         }
-        return matches(value: column[index], scratch: &scratch)
+        return matches(value: index < column.count ? column[index] : .null, scratch: &scratch)
     }
 
     private func matches(value: DTOValue, scratch: inout [UInt8]) -> Bool {
@@ -118,7 +123,7 @@ struct PreparedCondition {
             if let asciiPattern, SQLPattern.asciiUppercased(text, into: &scratch) {
                 return SQLPattern.matches(scratch, 0..<scratch.count, asciiPattern)
             }
-            return SQLPattern.matches(Array(text.uppercased()), pattern)
+            return SQLPattern.matches(Array(text.uppercased().unicodeScalars), pattern)
         }
         if let inKeys {
             return SQLOrdering.key(of: value).map(inKeys.contains) ?? false
@@ -182,13 +187,14 @@ enum SQLOrdering {
 /// SQL `LIKE` with `%` and `_`, compared as `UPPER(f) LIKE UPPER(v)` does.
 enum SQLPattern {
     static func like(_ text: String, pattern: String) -> Bool {
-        matches(Array(text.uppercased()), Array(pattern.uppercased()))
+        matches(Array(text.uppercased().unicodeScalars), Array(pattern.uppercased().unicodeScalars))
     }
 
     /// Iterative wildcard matching with backtracking to the last `%`: linear in practice and
-    /// never recursive, whatever the pattern. Works on characters, or on bytes when both sides
-    /// are ASCII (where upper-casing is a byte operation).
-    static func matches(_ text: [Character], _ pattern: [Character]) -> Bool {
+    /// never recursive, whatever the pattern. Works on code points, as SQL's `_` counts them
+    /// (a `\r\n` is two), or on bytes when both sides are ASCII (where upper-casing is a byte
+    /// operation and a byte is a code point).
+    static func matches(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
         matches(text, 0..<text.count, pattern, one: "_", many: "%")
     }
 

@@ -12,6 +12,9 @@ struct RowSorter {
         case null
         case integer(Int64)
         case real(Double)
+        case flag(Bool)
+        case instant(Int64)
+        case duration(Int64)
         case text(String)
         /// Lists, maps and objects: no column holds them; they compare equal to everything.
         case unordered
@@ -21,6 +24,9 @@ struct RowSorter {
     private let descending: [Bool]
     /// Each order field's keys, for every row of the store.
     private let keyColumns: [[Key]]
+    /// Each order field's values, for the rare comparison keys cannot settle (a number
+    /// against text in an untyped column).
+    private let valueColumns: [[DTOValue]]
 
     /// - Parameters:
     ///   - store: the data set;
@@ -30,6 +36,7 @@ struct RowSorter {
         self.matching = matching
         descending = orderKeys.map(\.descending)
         keyColumns = orderKeys.map { store.keys($0.position) }
+        valueColumns = orderKeys.map { store.values[$0.position] }
     }
 
     /// The indices of the first `count` rows in order (all of them when there are fewer).
@@ -83,6 +90,7 @@ struct RowSorter {
         let rowA = matching[a], rowB = matching[b]
         for index in keyColumns.indices {
             let comparison = Self.compare(keyColumns[index][rowA], keyColumns[index][rowB])
+                ?? SQLOrdering.compare(valueColumns[index][rowA], valueColumns[index][rowB]) ?? 0
             if comparison != 0 { return descending[index] ? comparison > 0 : comparison < 0 }
         }
         return a < b
@@ -92,15 +100,17 @@ struct RowSorter {
         switch value {
         case .null: .null
         case .number(let number): Int64(number.literal).map(Key.integer) ?? .real(number.doubleValue)
-        case .bool(let flag): .integer(flag ? 1 : 0)
-        case .dateTime(let date): .integer(date.ticks)
-        case .timeSpan(let span): .integer(span.ticks)
+        case .bool(let flag): .flag(flag)
+        case .dateTime(let date): .instant(date.ticks)
+        case .timeSpan(let span): .duration(span.ticks)
         case .string(let text), .enumMember(let text), .guid(let text): .text(text)
         case .list, .map, .object, .json, .bytes: .unordered
         }
     }
 
-    static func compare(_ lhs: Key, _ rhs: Key) -> Int {
+    /// The order of two keys; nil for keys of different kinds, which ``SQLOrdering`` settles
+    /// from the values.
+    static func compare(_ lhs: Key, _ rhs: Key) -> Int? {
         switch (lhs, rhs) {
         case (.null, .null): return 0
         case (.null, _): return -1
@@ -109,10 +119,13 @@ struct RowSorter {
         case (.integer(let a), .real(let b)): return order(Double(a), b)
         case (.real(let a), .integer(let b)): return order(a, Double(b))
         case (.real(let a), .real(let b)): return order(a, b)
+        case (.flag(let a), .flag(let b)): return order(a ? 1 : 0, b ? 1 : 0)
+        case (.instant(let a), .instant(let b)), (.duration(let a), .duration(let b)): return order(a, b)
         case (.text(let a), .text(let b)): return SQLOrdering.bytewise(a, b)
-        default: return 0
+        case (.unordered, _), (_, .unordered): return 0
+        default: return nil
         }
     }
 
-    private static func order(_ a: Double, _ b: Double) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+    private static func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
 }

@@ -253,6 +253,11 @@ struct BehaviourReader {
                 manifest.report("unknown operator '\(operatorName)' (expected one of: \(names))", at: at + "/operator")
                 continue
             }
+            let isArray: Bool = if case .list = field.shape.unwrapped { true } else { false }
+            if op == .overlaps, !isArray {
+                manifest.report("'overlaps' needs an array field; \(field.name) is not one", at: at + "/operator")
+                continue
+            }
             declarations[name.lowercased()] = AutoQueryBehaviour.Declaration(field: field.name, operator: op, term: term(at: at + "/term"))
         }
         return declarations

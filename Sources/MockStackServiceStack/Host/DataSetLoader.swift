@@ -8,8 +8,10 @@ import MockStackCore
 final class DataSetLoader {
     let manifest: ManifestReader
     let coercion: ValueCoercion
-    private var rowsByKey: [String: [DTOObject]] = [:]
-    private var derived: [String: any Sendable] = [:]
+    /// Rows read so far, and nil for a file and model already reported as broken (so it is
+    /// reported once, however many operations name it).
+    private var rowsByKey: [String: [DTOObject]?] = [:]
+    private var derived: [String: (any Sendable)?] = [:]
 
     init(manifest: ManifestReader, coercion: ValueCoercion) {
         self.manifest = manifest
@@ -20,6 +22,13 @@ final class DataSetLoader {
     func rows(of fileName: String, as modelName: String, at pointer: String) -> [DTOObject]? {
         let key = modelName + "\u{0}" + fileName
         if let cached = rowsByKey[key] { return cached }
+        rowsByKey[key] = .some(nil)
+        let rows = readRows(of: fileName, as: modelName, at: pointer)
+        rowsByKey[key] = .some(rows)
+        return rows
+    }
+
+    private func readRows(of fileName: String, as modelName: String, at pointer: String) -> [DTOObject]? {
         guard let model = coercion.catalog.object(named: modelName) else {
             manifest.report("the metadata declares no type '\(modelName)'", at: pointer)
             return nil
@@ -53,16 +62,16 @@ final class DataSetLoader {
                                                   message: "row \(index) is not a \(modelName): an object whose values fit its properties' types"))
             }
         }
-        rowsByKey[key] = rows
-        return rows
+        return misfits.isEmpty ? rows : nil
     }
 
     /// A value built once from data sets and shared by the operations that name the same
-    /// inputs (`key` spells them out), such as a TechStacks site.
+    /// inputs (`key` spells them out), such as a TechStacks site; a build that failed (and
+    /// reported why) is not tried again.
     func shared<Value: Sendable>(_ key: String, build: () -> Value?) -> Value? {
-        if let cached = derived[key] as? Value { return cached }
-        guard let value = build() else { return nil }
-        derived[key] = value
+        if let cached = derived[key] { return cached as? Value }
+        let value = build()
+        derived[key] = .some(value.map { $0 as any Sendable })
         return value
     }
 }

@@ -2,48 +2,80 @@ public import MockStackCore
 import Synchronization
 
 /// ServiceStack's `[CacheResponse(Duration = …)]`: successful GET answers kept per request
-/// target and `Accept` header for `duration`, then served as they were (TechStacks caches its
-/// AutoQuery and overview services for an hour, so their `created` stands still meanwhile).
+/// target for `duration`, then served as they were (TechStacks caches its AutoQuery and
+/// overview services for an hour, so their `created` stands still meanwhile).
 ///
-/// Bounded: entries are dropped oldest first once the cached bodies pass ``byteLimit``, and
-/// bodies above ``largestBody`` are not kept.
+/// Bounded: at most ``entryLimit`` answers and ``byteLimit`` bytes (bodies, headers and keys
+/// counted), the oldest dropped first; bodies above ``largestBody`` are not kept. Every answer
+/// here is JSON, so the negotiated content type, which the real cache also keys on, is the same
+/// for every request and the target alone is the key.
 public final class ResponseCache: Sendable {
     /// How long an answer is served from the cache.
     public let duration: Int64
     public let byteLimit: Int
+    public let entryLimit: Int
     public let largestBody: Int
 
     private struct Entry {
         var response: HTTPResponse
         var expires: Int64
+        var bytes: Int
+        /// When it was stored, to tell it from an older entry under the same key.
+        var sequence: Int
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
-        /// Keys in the order they were stored, for eviction.
-        var order: [String] = []
+        /// Keys in the order they were stored, with when: `order[head...]`, oldest first; an
+        /// item whose entry was since replaced or dropped is skipped.
+        var order: [(key: String, sequence: Int)] = []
+        var head = 0
         var bytes = 0
+        var sequence = 0
+
+        mutating func remove(_ key: String) {
+            if let entry = entries.removeValue(forKey: key) { bytes -= entry.bytes }
+        }
+
+        /// Drops the oldest entries until both limits hold, compacting the order now and then.
+        mutating func trim(byteLimit: Int, entryLimit: Int) {
+            while (bytes > byteLimit || entries.count > entryLimit), head < order.count {
+                let oldest = order[head]
+                if entries[oldest.key]?.sequence == oldest.sequence { remove(oldest.key) }
+                head += 1
+            }
+            // Skipped and stale items are dropped once they outnumber the live ones.
+            if order.count - head > 2 * entries.count + 64 || (head > 64 && head * 2 > order.count) {
+                order = order[head...].filter { entries[$0.key]?.sequence == $0.sequence }
+                head = 0
+            }
+        }
     }
 
     private let state = Mutex(State())
 
     /// - Parameter seconds: the `Duration` of the real attribute.
-    public init(seconds: Int, byteLimit: Int = 8 << 20, largestBody: Int = 1 << 20) {
+    public init(seconds: Int, byteLimit: Int = 8 << 20, entryLimit: Int = 1024, largestBody: Int = 1 << 20) {
         duration = Int64(seconds) * CivilTime.ticksPerSecond
         self.byteLimit = byteLimit
+        self.entryLimit = entryLimit
         self.largestBody = largestBody
     }
 
     /// The key a request is cached under, or nil when it is not cacheable (only GETs are).
     public static func key(for request: HTTPRequest, verb: String) -> String? {
         guard verb == "GET", request.method == .get else { return nil }
-        return request.target + "\n" + (request.headers["Accept"] ?? "")
+        return request.target
     }
 
-    /// The cached answer for `key`, if it has not expired at `now`.
+    /// The cached answer for `key`, if it has not expired at `now` (an expired one is dropped).
     public func response(for key: String, now: DateTimeValue) -> HTTPResponse? {
         state.withLock { state in
-            guard let entry = state.entries[key], entry.expires > now.ticks else { return nil }
+            guard let entry = state.entries[key] else { return nil }
+            guard entry.expires > now.ticks else {
+                state.remove(key)
+                return nil
+            }
             return entry.response
         }
     }
@@ -51,18 +83,16 @@ public final class ResponseCache: Sendable {
     /// Keeps a successful answer.
     public func store(_ response: HTTPResponse, for key: String, now: DateTimeValue) {
         guard response.status == 200, response.body.count <= largestBody else { return }
+        // What the entry holds: body, header text and key, plus a little for the bookkeeping.
+        let bytes = response.body.count + key.utf8.count * 2 + 64
+            + response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         state.withLock { state in
-            if let old = state.entries[key] {
-                state.bytes -= old.response.body.count
-                state.order.removeAll { $0 == key }
-            }
-            state.entries[key] = Entry(response: response, expires: now.ticks + duration)
-            state.order.append(key)
-            state.bytes += response.body.count
-            while state.bytes > byteLimit, !state.order.isEmpty {
-                let oldest = state.order.removeFirst()
-                if let dropped = state.entries.removeValue(forKey: oldest) { state.bytes -= dropped.response.body.count }
-            }
+            state.remove(key)
+            state.sequence += 1
+            state.entries[key] = Entry(response: response, expires: now.ticks + duration, bytes: bytes, sequence: state.sequence)
+            state.order.append((key, state.sequence))
+            state.bytes += bytes
+            state.trim(byteLimit: byteLimit, entryLimit: entryLimit)
         }
     }
 

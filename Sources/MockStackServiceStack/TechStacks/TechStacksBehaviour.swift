@@ -3,8 +3,8 @@ import MockStackCore
 /// `techStacks`: the techstacks.io services that are not AutoQuery, computed from the app's
 /// data set the way the real services compute them (spec §10).
 ///
-/// The real services cache `AppOverview` and `Overview` for an hour; the data here cannot
-/// change, so only `created` would differ, and it is the request's time (Mock choice).
+/// `created` is the request's time; the real services cache most of these answers for an hour
+/// (`[CacheResponse]`), which the manifest's `cacheSeconds` reproduces, `created` included.
 public struct TechStacksBehaviour: OperationBehaviour {
     /// Which service the operation is.
     public enum View: String, Sendable, CaseIterable {
@@ -47,7 +47,7 @@ public struct TechStacksBehaviour: OperationBehaviour {
             response["Technology"] = .object(technology)
             response["TechnologyStacks"] = .list(site.stacks(choosing: technology.id ?? 0).map { .object($0) })
         case .allTechnologies:
-            response["Results"] = .list(Self.latest(site.technologies).map { .object($0) })
+            response["Results"] = .list(site.technologiesByLastModified.prefix(Self.allLimit).map { .object(site.technologies[$0]) })
             response["Total"] = .number(JSONNumber(site.technologies.count))
         case .techStack:
             guard let index = site.stackIndex(slugOrId: try slug(of: call)) else { throw .http(404, "Tech stack not found") }
@@ -66,11 +66,6 @@ public struct TechStacksBehaviour: OperationBehaviour {
         if let slug = call.request.value(named: "Slug").text, !slug.isEmpty { return slug }
         if let id = call.input.parameter("id"), !id.isEmpty { return id }
         throw .argument(.argumentNull, "Value cannot be null.", parameter: "Slug")
-    }
-
-    /// The most recently modified rows, at most ``allLimit``.
-    private static func latest(_ rows: [DTOObject]) -> [DTOObject] {
-        Array(rows.sorted { AutoQueryEngine.precedes($0, $1, by: [("LastModified", true), ("Id", false)]) }.prefix(allLimit))
     }
 
     /// `OverviewResponse` but `created`.

@@ -18,6 +18,7 @@ public final class TechStacksSite: Sendable {
     private let technologyById: [Int64: Int]
     private let technologyBySlug: [String: Int]
     private let stackById: [Int64: Int]
+    private let stackBySlug: [String: Int]
     /// The stacks choosing each technology, most recently modified first.
     private let stacksByTechnology: [Int64: [Int]]
 
@@ -28,6 +29,8 @@ public final class TechStacksSite: Sendable {
     let topUsers: [DTOObject]
     /// Stack indices, most recently modified first.
     let stacksByLastModified: [Int]
+    /// Technology indices, most recently modified first.
+    let technologiesByLastModified: [Int]
     /// Stack indices, most viewed first.
     let stacksByViews: [Int]
 
@@ -53,13 +56,23 @@ public final class TechStacksSite: Sendable {
             }
         }
         var stackById: [Int64: Int] = [:]
+        var stackBySlug: [String: Int] = [:]
         for (index, stack) in stacks.enumerated() {
             guard let id = stack.row.id else { throw TechStacksDataError("stack \(index) has no id") }
             guard stackById.updateValue(index, forKey: id) == nil else { throw TechStacksDataError("stack id \(id) is used twice") }
+            if let slug = stack.row["Slug"].text {
+                guard stackBySlug.updateValue(index, forKey: slug.lowercased()) == nil else {
+                    throw TechStacksDataError("stack slug '\(slug)' is used twice")
+                }
+            }
         }
         self.technologyById = technologyById
         self.technologyBySlug = technologyBySlug
         self.stackById = stackById
+        self.stackBySlug = stackBySlug
+        technologiesByLastModified = technologies.indices.sorted {
+            AutoQueryEngine.precedes(technologies[$0], technologies[$1], by: [("LastModified", true), ("Id", false)])
+        }
 
         // Ties, which the real queries leave to the database, go by ascending id.
         stacksByLastModified = stacks.indices.sorted {
@@ -114,8 +127,7 @@ public final class TechStacksSite: Sendable {
     /// The stack with this id, or (for a non-numeric text) this slug.
     func stackIndex(slugOrId: String) -> Int? {
         if let id = Int32(slugOrId) { return stackById[Int64(id)] }
-        let slug = slugOrId.lowercased()
-        return stacks.firstIndex { $0["Slug"].text == slug }
+        return stackBySlug[slugOrId.lowercased()]
     }
 
     /// A stack with its choices (`TechStackDetails`); `lightened` leaves out the stack's

@@ -16,6 +16,9 @@ public struct MockStackConfiguration: Sendable {
     public var fixtures: URL?
     /// Apps also served at the root of a port of their own: app name → port (0 = free port).
     public var exposed: [(app: String, port: Int)]
+    /// The app folders to load (`["test"]`), or nil for all of them: a test that needs one app
+    /// starts faster and smaller without the others' data.
+    public var apps: [String]?
     /// Transport settings (threads, limits, timeouts, signals, logger). Its `host` is
     /// overwritten by ``host``.
     public var transport: TransportConfiguration
@@ -25,12 +28,14 @@ public struct MockStackConfiguration: Sendable {
         port: Int = 0,
         fixtures: URL? = nil,
         exposed: [(app: String, port: Int)] = [],
+        apps: [String]? = nil,
         transport: TransportConfiguration = TransportConfiguration()
     ) {
         self.host = host
         self.port = port
         self.fixtures = fixtures
         self.exposed = exposed
+        self.apps = apps
         self.transport = transport
     }
 

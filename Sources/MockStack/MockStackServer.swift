@@ -36,7 +36,9 @@ public final class MockStackServer: Sendable {
         }
         self.configuration = configuration
         fixturesDirectory = directory
-        let apps = try loader.load(from: DirectoryFixtureSource(root: directory, displayRoot: directory.relativePath))
+        let everything = DirectoryFixtureSource(root: directory, displayRoot: directory.relativePath)
+        let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
+        let apps = try loader.load(from: source)
         self.apps = apps
 
         let mounts = MountTable(apps: apps)

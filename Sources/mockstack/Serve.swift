@@ -37,6 +37,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Event-loop threads (SO_REUSEPORT when more than one).")
     var threads: Int = 1
 
+    @Option(help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
+    var apps: String?
+
     @Option(help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
     var expose: [Exposure] = []
 
@@ -69,7 +72,8 @@ struct Serve: ParsableCommand {
             host: host ?? environment["MOCKSTACK_HOST"] ?? "127.0.0.1",
             port: try resolvedPort() ?? 0,
             fixtures: (fixtures ?? environment["MOCKSTACK_FIXTURES"]).map { URL(fileURLWithPath: $0) },
-            exposed: expose.map { (app: $0.app, port: $0.port) }
+            exposed: expose.map { (app: $0.app, port: $0.port) },
+            apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,

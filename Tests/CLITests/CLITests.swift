@@ -70,6 +70,16 @@ struct CLITests {
         #expect(try rawExchange(port: port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
     }
 
+    @Test func appsLoadsOnlyTheNamedFolders() throws {
+        let (process, line, _) = try Self.serve(["--apps", "example, test", "--log-level", "warning"])
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example", "test": "/test"])
+        let unknown = try Self.run(["serve", "--apps", "example,nope"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, techstacks, test)"))
+    }
+
     @Test func sigtermFinishesAndExitsZero() throws {
         let (process, line, stderr) = try Self.serve()
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)

@@ -34,6 +34,35 @@ public struct InMemoryFixtureSource: FixtureSource {
     }
 }
 
+/// Another source narrowed to some of its app folders (`serve --apps test,ai`): only those
+/// are listed, so only those load.
+public struct SelectedFixtureSource: FixtureSource {
+    public let base: any FixtureSource
+    public let folders: [String]
+
+    /// Fails, naming the folders there are, when one of `folders` is not an app folder of `base`.
+    public init(_ base: any FixtureSource, folders: [String]) throws(FixtureErrors) {
+        let available = (try? base.appFolders()) ?? []
+        let unknown = folders.filter { !available.contains($0) }
+        guard unknown.isEmpty else {
+            throw FixtureErrors([FixtureDiagnostic(file: base.displayRoot, position: .start, pointer: "",
+                                                   message: "no app folder named \(unknown.map { "'\($0)'" }.joined(separator: ", ")) (there are: \(available.joined(separator: ", ")))")])
+        }
+        self.base = base
+        self.folders = folders
+    }
+
+    public var displayRoot: String { base.displayRoot }
+
+    public func appFolders() throws -> [String] {
+        try base.appFolders().filter(folders.contains)
+    }
+
+    public func fileExists(_ path: String) -> Bool { base.fileExists(path) }
+
+    public func read(_ path: String) throws -> [UInt8] { try base.read(path) }
+}
+
 /// A fixture file could not be read.
 public struct FixtureReadError: Error, Sendable, CustomStringConvertible {
     public var path: String

@@ -149,4 +149,43 @@ struct ServiceStackEndToEndTests {
         #expect(json["config"]?["baseUrl"]?.stringValue == base.absoluteString)
         #expect(json["operations"]?.arrayValue?.count == 1)
     }
+
+    /// The techstacks app decoded the way the Swift client's synthesized `Codable` DTOs decode
+    /// it: collections that are not optional must be present (spec §14), keys are camelCase.
+    @Test func techStacksAnswersDecodeAsTheSwiftClientDecodesThem() async throws {
+        struct Info: Decodable { var tier: String?; var slug: String?; var name: String?; var stacksCount: Int? }
+        struct UserInfo: Decodable { var userName: String?; var stacksCount: Int? }
+        struct Choice: Decodable { var technologyId: Int?; var name: String? }
+        struct Details: Decodable { var id: Int?; var name: String?; var technologyChoices: [Choice]? }
+        struct Label: Decodable { var slug: String?; var color: String? }
+        struct Category: Decodable { var id: Int?; var name: String?; var slug: String? }
+        struct Organization: Decodable { var id: Int?; var postTypes: [String]; var moderatorPostTypes: [String]; var labels: [Label]; var categories: [Category] }
+        struct Overview: Decodable {
+            var topUsers: [UserInfo]; var topTechnologies: [Info]; var latestTechStacks: [Details]
+            var popularTechStacks: [Details]; var allOrganizations: [Organization]; var topTechnologiesByTier: [String: [Info]]
+        }
+        struct View: Decodable { var id: Int?; var name: String?; var vendorName: String?; var tier: String? }
+        struct Page: Decodable { var offset: Int; var total: Int; var results: [View]; var meta: [String: String] }
+
+        let overview = try await send("GET", "/api/Overview?reload=false", app: "techstacks")
+        #expect(overview.status == 200)
+        let decoded = try JSONDecoder().decode(Overview.self, from: Data(overview.text.utf8))
+        #expect(decoded.topUsers.first?.userName == "demisbellot")
+        #expect(decoded.latestTechStacks.first?.technologyChoices?.first?.technologyId == 1)
+        #expect(decoded.topTechnologiesByTier.count == 9)
+
+        // The 34 KB first page arrives whole, and again from the response cache.
+        let path = "/api/FindTechnologies?NameContains=a&orderByDesc=ViewCount&take=50"
+        let first = try await send("GET", path, app: "techstacks")
+        let again = try await send("GET", path, app: "techstacks")
+        #expect(first.status == 200 && first.text.utf8.count > 30_000)
+        #expect(again.text == first.text)
+        let page = try JSONDecoder().decode(Page.self, from: Data(first.text.utf8))
+        #expect(page.results.count == 50 && page.total > 50 && page.meta.isEmpty)
+
+        let google = try await send("GET", "/technology/search?vendorName=Google&take=3&orderByDesc=ViewCount&fields=Id,Name", app: "techstacks")
+        #expect(try JSONDecoder().decode(Page.self, from: Data(google.text.utf8)).results.map(\.id) == [7, 18, 77])
+        let create = try await send("POST", "/api/CreateTechnology", json: #"{"name":"Zig","tier":"ProgrammingLanguage"}"#, app: "techstacks")
+        #expect(create.status == 401 && create.text.isEmpty)
+    }
 }

@@ -1,0 +1,77 @@
+public import MockStackCore
+
+/// The options of a `/types/swift` request (spec §13): what the query string gave, over the
+/// host's defaults (its `/types/metadata` `config`), over the language's own.
+///
+/// Option names compare ignoring case; lists are comma-separated and trimmed, and a repeated
+/// parameter adds to its list. Whether the query gave an option decides whether the header
+/// comments it out, so that is kept apart from its value.
+public struct NativeTypesOptions: Sendable {
+    /// The options the query gave, by lower-cased name, values as received.
+    private let given: [String: [String]]
+    /// The host's `config`, by lower-cased key.
+    private let defaults: [String: JSONValue]
+
+    /// The option names of the Swift header, in its order.
+    public static let swiftHeaderOptions = [
+        "BaseClass", "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "IncludeTypes", "ExcludeTypes",
+        "ExcludeGenericBaseTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments",
+        "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
+    ]
+
+    /// Swift's own defaults where the host's config says nothing: `MakePropertiesOptional` is
+    /// forced on unless the query sets it, and the imports the client package needs.
+    static let swiftDefaults: [String: JSONValue] = [
+        "makepropertiesoptional": .bool(true),
+        "defaultimports": .array([.string("Foundation"), .string("ServiceStack")]),
+    ]
+
+    public init(query: [(name: String, value: String)], config: JSONObject) {
+        var given: [String: [String]] = [:]
+        for (name, value) in query { given[name.lowercased(), default: []].append(value) }
+        self.given = given
+        var defaults: [String: JSONValue] = [:]
+        for member in config.members { defaults[member.key.lowercased()] = member.value }
+        // Swift forces this one whatever the host's config says (spec §13).
+        defaults["makepropertiesoptional"] = .bool(true)
+        for (key, value) in Self.swiftDefaults where defaults[key] == nil { defaults[key] = value }
+        self.defaults = defaults
+    }
+
+    /// Whether the query string set `name`.
+    public func isGiven(_ name: String) -> Bool { given[name.lowercased()] != nil }
+
+    /// A yes/no option: the query's `true`/`false` (any case) or `1`/`0`, else the default.
+    public func flag(_ name: String) -> Bool {
+        if let values = given[name.lowercased()], let last = values.last {
+            return ["true", "1"].contains(last.lowercased())
+        }
+        return defaults[name.lowercased()]?.boolValue ?? false
+    }
+
+    /// A list option, every given value split at commas and trimmed, empty items dropped.
+    public func list(_ name: String) -> [String] {
+        if let values = given[name.lowercased()] {
+            return values.flatMap { $0.split(separator: ",").map { String($0.trimmingASCIISpace()) } }.filter { !$0.isEmpty }
+        }
+        switch defaults[name.lowercased()] {
+        case .array(let items)?: return items.compactMap(\.stringValue)
+        case .string(let text)?: return text.split(separator: ",").map { String($0.trimmingASCIISpace()) }.filter { !$0.isEmpty }
+        default: return []
+        }
+    }
+
+    /// A text option (`BaseClass`, `AddImplicitVersion`), nil when neither the query nor the
+    /// host sets it.
+    public func text(_ name: String) -> String? {
+        if let values = given[name.lowercased()] { return values.joined(separator: ",") }
+        switch defaults[name.lowercased()] {
+        case .string(let text)?: return text
+        case .number(let number)?: return number.literal
+        default: return nil
+        }
+    }
+
+    /// `WithoutOptions`, with any value: no header at all.
+    public var withoutOptions: Bool { isGiven("WithoutOptions") }
+}

@@ -1,0 +1,65 @@
+/// How `/types/swift` writes a .NET type (spec §13's table): value types by their Swift
+/// counterparts, collections as arrays and dictionaries, `Nullable<T>` as `T` (optionality is
+/// the property's, `T?`), and generic classes with their arity in the name when it is two or
+/// more (``QueryDb`2`` → `QueryDb2`, while ``QueryResponse`1`` stays `QueryResponse`).
+enum SwiftTypeMap {
+    static let scalars: [String: String] = [
+        "String": "String", "Guid": "String", "Char": "String", "Object": "String",
+        "Int32": "Int", "Int64": "Int", "Byte": "UInt8", "SByte": "Int8",
+        "Int16": "Int16", "UInt16": "UInt16", "UInt32": "UInt32", "UInt64": "UInt64",
+        "Single": "Float", "Double": "Double", "Decimal": "Double", "Boolean": "Bool",
+        "DateTime": "Date", "DateTimeOffset": "Date", "DateOnly": "Date", "TimeSpan": "TimeInterval", "TimeOnly": "TimeInterval",
+        "Stream": "Data", "Type": "String", "Uri": "String",
+    ]
+
+    static let sequences: Set<String> = ["List", "IList", "ICollection", "IEnumerable", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection"]
+    static let dictionaries: Set<String> = ["Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary"]
+
+    /// The Swift spelling of a type.
+    static func name(of reference: TypeReference) -> String {
+        switch reference {
+        case .array(.named("Byte", [])):
+            return "[UInt8]"
+        case .array(let element):
+            return "[\(elementName(of: element))]"
+        case .named(let name, let arguments):
+            if let scalar = scalars[name], arguments.isEmpty { return scalar }
+            switch (name, arguments.count) {
+            case ("Nullable", 1): return Self.name(of: arguments[0])
+            case (_, 1) where sequences.contains(name): return "[\(elementName(of: arguments[0]))]"
+            case (_, 2) where dictionaries.contains(name): return "[\(elementName(of: arguments[0])):\(elementName(of: arguments[1]))]"
+            case ("KeyValuePair", 2): return "KeyValuePair<\(Self.name(of: arguments[0])), \(Self.name(of: arguments[1]))>"
+            case (_, 0): return name
+            default:
+                // Unverified beyond the observed QueryDb2 and QueryResponse: the arity is kept
+                // in the name from two arguments on, as the Swift client's own types are named.
+                let base = arguments.count >= 2 ? name + String(arguments.count) : name
+                return "\(base)<\(arguments.map { Self.name(of: $0) }.joined(separator: ", "))>"
+            }
+        }
+    }
+
+    /// A collection's element: `Nullable<T>` stays optional there (`[EnumType?]`).
+    private static func elementName(of reference: TypeReference) -> String {
+        if case .named("Nullable", let arguments) = reference, arguments.count == 1 { return name(of: arguments[0]) + "?" }
+        return name(of: reference)
+    }
+
+    /// Whether properties of this type carry `@TimeSpan`.
+    static func isTimeSpan(_ reference: TypeReference) -> Bool {
+        switch reference {
+        case .named("TimeSpan", []): true
+        case .named("Nullable", let arguments) where arguments.count == 1: isTimeSpan(arguments[0])
+        default: false
+        }
+    }
+
+    /// Whether the type is a collection (written with an initial `[]` / `[:]` when collections
+    /// are initialised).
+    static func isCollection(_ reference: TypeReference) -> Bool {
+        switch reference {
+        case .array: true
+        case .named(let name, let arguments): (arguments.count == 1 && sequences.contains(name)) || (arguments.count == 2 && dictionaries.contains(name))
+        }
+    }
+}

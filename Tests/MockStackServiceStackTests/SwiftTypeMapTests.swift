@@ -1,0 +1,38 @@
+import Testing
+@testable import MockStackServiceStack
+
+/// The .NET → Swift type table of spec §13, with the spellings ServiceStack.Swift's generated
+/// test DTOs show.
+@Suite struct SwiftTypeMapTests {
+    private func swift(_ type: String, _ genericArgs: [String] = []) -> String {
+        SwiftTypeMap.name(of: TypeReference(type: type, genericArgs: genericArgs))
+    }
+
+    @Test(arguments: [
+        ("String", "String"), ("Guid", "String"), ("Char", "String"), ("Object", "String"),
+        ("Int32", "Int"), ("Int64", "Int"), ("Byte", "UInt8"), ("Int16", "Int16"), ("UInt16", "UInt16"),
+        ("UInt32", "UInt32"), ("UInt64", "UInt64"), ("Single", "Float"), ("Double", "Double"), ("Decimal", "Double"),
+        ("Boolean", "Bool"), ("DateTime", "Date"), ("DateTimeOffset", "Date"), ("TimeSpan", "TimeInterval"),
+        ("Byte[]", "[UInt8]"), ("String[]", "[String]"), ("Poco", "Poco"), ("Stream", "Data"),
+    ])
+    func scalarsAndArrays(dotNet: String, expected: String) {
+        #expect(swift(dotNet) == expected)
+    }
+
+    @Test func genericsCollectionsAndNullables() {
+        #expect(swift("Nullable`1", ["Int32"]) == "Int")
+        #expect(swift("List`1", ["String"]) == "[String]")
+        #expect(swift("HashSet`1", ["Int32"]) == "[Int]")
+        #expect(swift("List`1", ["Nullable<EnumType>"]) == "[EnumType?]")
+        #expect(swift("Dictionary`2", ["String", "ArrayResult"]) == "[String:ArrayResult]")
+        #expect(swift("Dictionary`2", ["Int32", "String"]) == "[Int:String]")
+        #expect(swift("Dictionary`2", ["String", "List<Poco>"]) == "[String:[Poco]]")
+        #expect(swift("KeyValuePair`2", ["String", "String"]) == "KeyValuePair<String, String>")
+        #expect(swift("QueryResponse`1", ["TechnologyView"]) == "QueryResponse<TechnologyView>")
+        #expect(swift("QueryDb`1", ["Post"]) == "QueryDb<Post>")
+        #expect(swift("QueryDb`2", ["Item", "Poco"]) == "QueryDb2<Item, Poco>")
+        #expect(SwiftTypeMap.isTimeSpan(TypeReference(type: "Nullable`1", genericArgs: ["TimeSpan"])))
+        #expect(SwiftTypeMap.isCollection(TypeReference(type: "Dictionary`2", genericArgs: ["String", "String"])))
+        #expect(!SwiftTypeMap.isCollection(TypeReference(type: "KeyValuePair`2", genericArgs: ["String", "String"])))
+    }
+}

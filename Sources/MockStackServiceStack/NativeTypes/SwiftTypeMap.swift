@@ -54,6 +54,12 @@ enum SwiftTypeMap {
         }
     }
 
+    /// Whether the type is a dictionary (`[K:V]`, initialised with `[:]`).
+    static func isDictionary(_ reference: TypeReference) -> Bool {
+        if case .named(let name, let arguments) = reference { return arguments.count == 2 && dictionaries.contains(name) }
+        return false
+    }
+
     /// Whether the type is a collection (written with an initial `[]` / `[:]` when collections
     /// are initialised).
     static func isCollection(_ reference: TypeReference) -> Bool {

@@ -1,0 +1,166 @@
+import MockStackCore
+
+/// Writes DTOs as `/types/swift` does (spec §13): enums, interfaces as protocols, and classes
+/// that derive from nothing (request, response or plain), with attribute comments, `IReturn`
+/// and `typealias Return`, verb markers, properties and `required public init(){}`.
+///
+/// Classes with a base class, which spell out their `Codable` conformance, are not written yet.
+struct SwiftTypeWriter {
+    let options: NativeTypesOptions
+
+    /// Swift keywords a property name is back-ticked for (`is`, `operator`).
+    static let keywords: Set<String> = [
+        "is", "operator", "in", "as", "class", "struct", "enum", "protocol", "func", "var", "let", "return", "default",
+        "case", "switch", "where", "while", "for", "if", "else", "repeat", "import", "init", "self", "super", "throw",
+        "throws", "try", "catch", "extension", "public", "private", "internal", "static", "subscript", "typealias",
+        "nil", "true", "false", "Type", "Protocol", "associatedtype", "deinit", "do", "fallthrough", "guard", "inout",
+        "rethrows", "break", "continue", "defer",
+    ]
+
+    /// The verb marker interfaces, written after the others.
+    static let verbMarkers: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions"]
+
+    // MARK: Enums and protocols
+
+    /// `public enum Name : String, Codable` with a case per member, or `: Int` with each
+    /// member's value when the enum declares values or is written as numbers.
+    func writeEnum(_ type: MetadataType) -> String {
+        let isInt = type.isEnumInt || !type.enumValues.isEmpty
+        var lines = comments(for: type) + ["public enum \(type.name) : \(isInt ? "Int" : "String"), Codable", "{"]
+        for (index, name) in type.enumNames.enumerated() {
+            if isInt {
+                let value = type.enumValues.indices.contains(index) ? type.enumValues[index] : String(index)
+                lines.append("    case \(name) = \(value)")
+            } else {
+                lines.append("    case \(name)")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `public protocol Name` with `var name:Type? { get set }` per property.
+    func writeProtocol(_ type: MetadataType) -> String {
+        var lines = ["public protocol \(type.name)", "{"]
+        for property in type.properties {
+            lines.append("    var \(propertyName(property)):\(SwiftTypeMap.name(of: property.type))? { get set }")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Classes
+
+    /// A class with no base class. `operation` makes it a request: routes, `IReturn` or
+    /// `IReturnVoid`, and the verb marker.
+    func writeClass(_ type: MetadataType, operation: MetadataOperation? = nil) -> String {
+        var lines = comments(for: type, routes: operation?.routes ?? [])
+        var conformances: [String] = []
+        var returnType: String?
+        if let operation {
+            if operation.returnsVoid || type.implements("IReturnVoid") {
+                conformances.append("IReturnVoid")
+            } else if let returns = operation.returnType {
+                conformances.append("IReturn")
+                returnType = SwiftTypeMap.name(of: returns.reference)
+            }
+        }
+        let interfaces = type.implements.map { TypeReference.stripArity($0.name) }
+            .filter { !["IReturn", "IReturnVoid"].contains($0) }
+        conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
+        conformances.append("Codable")
+        lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")
+        lines.append("{")
+        var body: [[String]] = []
+        if let returnType { body.append(["    public typealias Return = \(returnType)"]) }
+        body += propertyGroups(type.properties)
+        body.append(["    required public init(){}"])
+        // Groups are set apart by blank lines; plain members run together in one group.
+        lines += body.enumerated().flatMap { index, group in (index == 0 ? [] : [""]) + group }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Properties in groups: a run of plain members is one group, a member with attribute
+    /// comments is a group of its own.
+    private func propertyGroups(_ properties: [MetadataProperty]) -> [[String]] {
+        var groups: [[String]] = []
+        var run: [String] = []
+        for property in properties {
+            let attributes = attributeComments(property.json["attributes"], isRequired: property.isRequired)
+            let declaration = "    " + propertyDeclaration(property)
+            if attributes.isEmpty {
+                run.append(declaration)
+            } else {
+                if !run.isEmpty { groups.append(run); run = [] }
+                groups.append(attributes.map { "    " + $0 } + [declaration])
+            }
+        }
+        if !run.isEmpty { groups.append(run) }
+        return groups
+    }
+
+    /// `public var name:Type?`, `public var tags:[String] = []`, `@TimeSpan public var t:TimeInterval?`.
+    func propertyDeclaration(_ property: MetadataProperty) -> String {
+        let type = SwiftTypeMap.name(of: property.type)
+        let name = propertyName(property)
+        if SwiftTypeMap.isCollection(property.type) {
+            if options.flag("InitializeCollections") {
+                return "public var \(name):\(type) = \(SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]")"
+            }
+            return "public var \(name):\(type)?"
+        }
+        let prefix = SwiftTypeMap.isTimeSpan(property.type) ? "@TimeSpan " : ""
+        return "\(prefix)public var \(name):\(type)?"
+    }
+
+    /// The JSON key clients use: a DataMember name as it is, else camelCase; `Description`
+    /// keeps its capital (a `description` would clash with `CustomStringConvertible`); Swift
+    /// keywords are back-ticked.
+    func propertyName(_ property: MetadataProperty) -> String {
+        if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue { return name }
+        if property.name == "Description" { return "Description" }
+        let camel = property.name.prefix(1).lowercased() + property.name.dropFirst()
+        return Self.keywords.contains(camel) ? "`\(camel)`" : camel
+    }
+
+    // MARK: Comments
+
+    /// The description as a doc comment, then `// @Route(…)` per route, then the type's attributes.
+    private func comments(for type: MetadataType, routes: [MetadataRoute] = []) -> [String] {
+        var lines: [String] = []
+        if options.flag("AddDescriptionAsComments"), let description = type.json["description"]?.stringValue, !description.isEmpty {
+            lines += ["/**", "* \(description)", "*/"]
+        }
+        for route in routes {
+            lines.append(route.verbs.isEmpty ? "// @Route(\"\(route.path)\")" : "// @Route(\"\(route.path)\", \"\(route.verbs.joined(separator: ","))\")")
+        }
+        return lines + attributeComments(type.json["attributes"], isRequired: false)
+    }
+
+    /// `// @Name(Arg="text", Flag=true)` per attribute (`// @DataContract` without arguments);
+    /// `// @Required()` for a required member.
+    private func attributeComments(_ attributes: JSONValue?, isRequired: Bool) -> [String] {
+        var lines: [String] = []
+        if isRequired { lines.append("// @Required()") }
+        guard case .array(let items)? = attributes else { return lines }
+        for item in items {
+            guard let name = item["name"]?.stringValue, name != "Route" else { continue }
+            var arguments: [String] = []
+            for key in ["constructorArgs", "args"] {
+                guard case .array(let args)? = item[key] else { continue }
+                for arg in args {
+                    let value = arg["value"]?.stringValue ?? ""
+                    let quoted = ["Boolean", "Int32", "Int64", "Double"].contains(arg["type"]?.stringValue ?? "String") ? value : "\"\(value)\""
+                    if key == "args", let argName = arg["name"]?.stringValue {
+                        arguments.append("\(argName)=\(quoted)")
+                    } else {
+                        arguments.append(quoted)
+                    }
+                }
+            }
+            lines.append(arguments.isEmpty ? "// @\(name)" : "// @\(name)(\(arguments.joined(separator: ", ")))")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,109 @@
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// Single DTOs written as `/types/swift` writes them (spec §13; shapes as in ServiceStack.Swift's
+/// generated test files).
+@Suite struct SwiftTypeWriterTests {
+    static let metadata = try! MetadataTypes(json: JSONParser().parse(#"""
+    {"types":[
+      {"name":"GetWidgetResponse","namespace":"Demo","implements":[],"properties":[{"name":"Name","type":"String"}]},
+      {"name":"TechnologyTier","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["ProgrammingLanguage","Client"]},
+      {"name":"EnumWithValues","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["None","Value1"],"enumValues":["0","1"]},
+      {"name":"IRegisterStats","namespace":"Demo","implements":[],"isInterface":true,"properties":[]},
+      {"name":"AllowedAttributes","namespace":"Demo","implements":[],"description":"AllowedAttributes Description",
+       "attributes":[{"name":"DataContract"}],
+       "properties":[{"name":"Range","type":"Double","isValueType":true,"dataMember":{"name":"Aliased"},
+                      "attributes":[{"name":"DataMember","args":[{"name":"Name","type":"String","value":"Aliased"}]},
+                                    {"name":"ApiMember","args":[{"name":"Description","type":"String","value":"Range Description"},{"name":"IsRequired","type":"Boolean","value":"true"}]}]},
+                     {"name":"Is","type":"String[]"},{"name":"Description","type":"String"},{"name":"Span","type":"Nullable`1","genericArgs":["TimeSpan"]},
+                     {"name":"Map","type":"Dictionary`2","genericArgs":["String","List<Int32>"]}]}
+    ],"operations":[
+      {"request":{"name":"GetWidget","namespace":"Demo","implements":[{"name":"IReturn`1","genericArgs":["GetWidgetResponse"]},{"name":"IGet"},{"name":"IRegisterStats"}],
+        "properties":[{"name":"Name","type":"String","isRequired":true},{"name":"Id","type":"Int32","isValueType":true},{"name":"Tags","type":"List`1","genericArgs":["String"]}]},
+       "returnType":{"name":"GetWidgetResponse","namespace":"Demo"},"routes":[{"path":"/widgets/{Id}","verbs":"GET"}]},
+      {"request":{"name":"DeleteWidget","namespace":"Demo","implements":[{"name":"IReturnVoid"},{"name":"IDelete"}],"properties":[{"name":"Id","type":"Int32","isValueType":true}]},
+       "returnsVoid":true,"routes":[{"path":"/widgets/{Id}","verbs":"DELETE"}]}
+    ]}
+    """#).root)
+
+    private func writer(_ query: [(String, String)] = []) -> SwiftTypeWriter {
+        SwiftTypeWriter(options: NativeTypesOptions(query: query.map { (name: $0.0, value: $0.1) },
+                                                    config: ["initializeCollections": true, "addDescriptionAsComments": true]))
+    }
+
+    private func type(_ name: String) -> MetadataType { Self.metadata.types.first { $0.name == name }! }
+
+    /// The spec's composed sample, attribute spacing included, with the interface before the verb marker.
+    @Test func aRequestWithRouteReturnAndMembers() {
+        let operation = Self.metadata.operations[0]
+        #expect(writer().writeClass(operation.request, operation: operation) == """
+        // @Route("/widgets/{Id}", "GET")
+        public class GetWidget : IReturn, IRegisterStats, IGet, Codable
+        {
+            public typealias Return = GetWidgetResponse
+
+            // @Required()
+            public var name:String?
+
+            public var id:Int?
+            public var tags:[String] = []
+
+            required public init(){}
+        }
+
+        """)
+    }
+
+    @Test func aVoidRequest() {
+        let operation = Self.metadata.operations[1]
+        #expect(writer().writeClass(operation.request, operation: operation) == """
+        // @Route("/widgets/{Id}", "DELETE")
+        public class DeleteWidget : IReturnVoid, IDelete, Codable
+        {
+            public var id:Int?
+
+            required public init(){}
+        }
+
+        """)
+    }
+
+    @Test func descriptionsAttributesNamesAndTypes() {
+        #expect(writer().writeClass(type("AllowedAttributes")) == """
+        /**
+        * AllowedAttributes Description
+        */
+        // @DataContract
+        public class AllowedAttributes : Codable
+        {
+            // @DataMember(Name="Aliased")
+            // @ApiMember(Description="Range Description", IsRequired=true)
+            public var Aliased:Double?
+
+            public var `is`:[String] = []
+            public var Description:String?
+            @TimeSpan public var span:TimeInterval?
+            public var map:[String:[Int]] = [:]
+
+            required public init(){}
+        }
+
+        """)
+        // Collections left uninitialised are optional.
+        #expect(writer([("InitializeCollections", "false")]).propertyDeclaration(type("AllowedAttributes").properties[1]) == "public var `is`:[String]?")
+    }
+
+    @Test func enumsAndProtocols() {
+        #expect(writer().writeEnum(type("TechnologyTier")) == """
+        public enum TechnologyTier : String, Codable
+        {
+            case ProgrammingLanguage
+            case Client
+        }
+
+        """)
+        #expect(writer().writeEnum(type("EnumWithValues")) == "public enum EnumWithValues : Int, Codable\n{\n    case None = 0\n    case Value1 = 1\n}\n")
+        #expect(writer().writeProtocol(type("IRegisterStats")) == "public protocol IRegisterStats\n{\n}\n")
+    }
+}

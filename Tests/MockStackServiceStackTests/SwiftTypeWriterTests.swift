@@ -11,6 +11,7 @@ import Testing
       {"name":"TechnologyTier","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["ProgrammingLanguage","Client"]},
       {"name":"EnumWithValues","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["None","Value1"],"enumValues":["0","1"]},
       {"name":"IRegisterStats","namespace":"Demo","implements":[],"isInterface":true,"properties":[]},
+      {"name":"TechnologyStack","namespace":"Demo","inherits":{"name":"TechnologyStackBase","namespace":"Demo"},"implements":[],"properties":[]},
       {"name":"AllowedAttributes","namespace":"Demo","implements":[],"description":"AllowedAttributes Description",
        "attributes":[{"name":"DataContract"}],
        "properties":[{"name":"Range","type":"Double","isValueType":true,"dataMember":{"name":"Aliased"},
@@ -23,7 +24,11 @@ import Testing
         "properties":[{"name":"Name","type":"String","isRequired":true},{"name":"Id","type":"Int32","isValueType":true},{"name":"Tags","type":"List`1","genericArgs":["String"]}]},
        "returnType":{"name":"GetWidgetResponse","namespace":"Demo"},"routes":[{"path":"/widgets/{Id}","verbs":"GET"}]},
       {"request":{"name":"DeleteWidget","namespace":"Demo","implements":[{"name":"IReturnVoid"},{"name":"IDelete"}],"properties":[{"name":"Id","type":"Int32","isValueType":true}]},
-       "returnsVoid":true,"routes":[{"path":"/widgets/{Id}","verbs":"DELETE"}]}
+       "returnsVoid":true,"routes":[{"path":"/widgets/{Id}","verbs":"DELETE"}]},
+      {"request":{"name":"QueryPosts","namespace":"Demo","inherits":{"name":"QueryDb`1","namespace":"ServiceStack","genericArgs":["Post"]},
+        "implements":[{"name":"IReturn`1","genericArgs":["QueryResponse<Post>"]}],
+        "properties":[{"name":"Ids","type":"Int32[]"},{"name":"OrganizationId","type":"Nullable`1","genericArgs":["Int32"]},{"name":"Is","type":"String[]"}]},
+       "returnType":{"name":"QueryResponse`1","namespace":"ServiceStack","genericArgs":["Post"]},"routes":[{"path":"/posts","verbs":"GET"}]}
     ]}
     """#).root)
 
@@ -92,6 +97,62 @@ import Testing
         """)
         // Collections left uninitialised are optional.
         #expect(writer([("InitializeCollections", "false")]).propertyDeclaration(type("AllowedAttributes").properties[1]) == "public var `is`:[String]?")
+    }
+
+    /// A subclass spells out its coding, as ServiceStack.Swift's TechStacks DTOs show.
+    @Test func subclassesSpellOutTheirCoding() {
+        let operation = Self.metadata.operations[2]
+        #expect(writer().writeClass(operation.request, operation: operation) == """
+        // @Route("/posts", "GET")
+        public class QueryPosts : QueryDb<Post>, IReturn
+        {
+            public typealias Return = QueryResponse<Post>
+
+            public var ids:[Int] = []
+            public var organizationId:Int?
+            public var `is`:[String] = []
+
+            required public init(){ super.init() }
+
+            private enum CodingKeys : String, CodingKey {
+                case ids
+                case organizationId
+                case `is`
+            }
+
+            required public init(from decoder: Decoder) throws {
+                try super.init(from: decoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                ids = try container.decodeIfPresent([Int].self, forKey: .ids) ?? []
+                organizationId = try container.decodeIfPresent(Int.self, forKey: .organizationId)
+                `is` = try container.decodeIfPresent([String].self, forKey: .`is`) ?? []
+            }
+
+            public override func encode(to encoder: Encoder) throws {
+                try super.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                if ids.count > 0 { try container.encode(ids, forKey: .ids) }
+                if organizationId != nil { try container.encode(organizationId, forKey: .organizationId) }
+                if `is`.count > 0 { try container.encode(`is`, forKey: .`is`) }
+            }
+        }
+
+        """)
+        #expect(writer().writeClass(type("TechnologyStack")) == """
+        public class TechnologyStack : TechnologyStackBase
+        {
+            required public init(){ super.init() }
+
+            required public init(from decoder: Decoder) throws {
+                try super.init(from: decoder)
+            }
+
+            public override func encode(to encoder: Encoder) throws {
+                try super.encode(to: encoder)
+            }
+        }
+
+        """)
     }
 
     @Test func enumsAndProtocols() {

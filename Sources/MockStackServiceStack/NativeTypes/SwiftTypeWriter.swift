@@ -1,10 +1,9 @@
 import MockStackCore
 
 /// Writes DTOs as `/types/swift` does (spec §13): enums, interfaces as protocols, and classes
-/// that derive from nothing (request, response or plain), with attribute comments, `IReturn`
-/// and `typealias Return`, verb markers, properties and `required public init(){}`.
-///
-/// Classes with a base class, which spell out their `Codable` conformance, are not written yet.
+/// (request, response or plain) with attribute comments, `IReturn` and `typealias Return`, verb
+/// markers, properties and `required public init(){}`. A class with a base class spells out its
+/// coding: `CodingKeys` for its own properties, `init(from:)` and `encode(to:)` after the base's.
 struct SwiftTypeWriter {
     let options: NativeTypesOptions
 
@@ -68,17 +67,56 @@ struct SwiftTypeWriter {
         let interfaces = type.implements.map { TypeReference.stripArity($0.name) }
             .filter { !["IReturn", "IReturnVoid"].contains($0) }
         conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
-        conformances.append("Codable")
+        let base = type.inherits.map { SwiftTypeMap.name(of: $0.reference) }
+        // A subclass is Codable through its base.
+        conformances = (base.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
         lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")
         lines.append("{")
         var body: [[String]] = []
         if let returnType { body.append(["    public typealias Return = \(returnType)"]) }
         body += propertyGroups(type.properties)
-        body.append(["    required public init(){}"])
+        if base == nil {
+            body.append(["    required public init(){}"])
+        } else {
+            body.append(["    required public init(){ super.init() }"])
+            body += coding(of: type.properties)
+        }
         // Groups are set apart by blank lines; plain members run together in one group.
         lines += body.enumerated().flatMap { index, group in (index == 0 ? [] : [""]) + group }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A subclass's own coding: its keys, decoding after the base (collections default to
+    /// empty), and encoding after the base of what is set (collections only when not empty).
+    private func coding(of properties: [MetadataProperty]) -> [[String]] {
+        var groups: [[String]] = []
+        if !properties.isEmpty {
+            groups.append(["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }"])
+        }
+        var decoding = ["    required public init(from decoder: Decoder) throws {", "        try super.init(from: decoder)"]
+        var encoding = ["    public override func encode(to encoder: Encoder) throws {", "        try super.encode(to: encoder)"]
+        if !properties.isEmpty {
+            decoding.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
+            encoding.append("        var container = encoder.container(keyedBy: CodingKeys.self)")
+        }
+        for property in properties {
+            let name = propertyName(property)
+            let type = SwiftTypeMap.name(of: property.type)
+            if SwiftTypeMap.isCollection(property.type) {
+                let empty = SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]"
+                decoding.append("        \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name)) ?? \(empty)")
+                encoding.append(options.flag("InitializeCollections")
+                    ? "        if \(name).count > 0 { try container.encode(\(name), forKey: .\(name)) }"
+                    : "        if \(name) != nil && \(name)!.count > 0 { try container.encode(\(name), forKey: .\(name)) }")
+            } else {
+                decoding.append("        \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
+                encoding.append("        if \(name) != nil { try container.encode(\(name), forKey: .\(name)) }")
+            }
+        }
+        groups.append(decoding + ["    }"])
+        groups.append(encoding + ["    }"])
+        return groups
     }
 
     /// Properties in groups: a run of plain members is one group, a member with attribute

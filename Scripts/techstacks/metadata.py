@@ -78,8 +78,8 @@ def returns(response, namespace=MODEL):
     return name_ref("IReturn`1", SS, response)
 
 
-# The native-types options a host reports, all at their defaults but addResponseStatus.
-CONFIG_FLAGS = {key: key in ("addResponseStatus", "addServiceStackTypes") for key in [
+# The native-types options the host reports: on for those its published Swift header shows on.
+CONFIG_FLAGS = {key: key in ("addServiceStackTypes", "addModelExtensions", "addDescriptionAsComments", "initializeCollections") for key in [
     "makePartial", "makeVirtual", "makeInternal", "addReturnMarker", "addDescriptionAsComments", "addDocAnnotations",
     "addDataContractAttributes", "addIndexesToDataMembers", "addGeneratedCodeAttributes", "addResponseStatus",
     "addServiceStackTypes", "addModelExtensions", "addPropertyAccessors", "excludeGenericBaseTypes", "settersReturnThis",

@@ -17,6 +17,8 @@ public struct HostSettings: Sendable {
     public var limits: RequestInput.Limits
     /// The current time; replaceable so tests see fixed dates.
     public var clock: @Sendable () -> DateTimeValue
+    /// `SwiftVersion:` in `/types/swift` headers (`6.0` for the test host and AI Server, `5.0` for TechStacks).
+    public var swiftVersion = "6.0"
 
     public init(dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false, serviceClass: String = "MyServices",
                 limits: RequestInput.Limits = RequestInput.Limits(), clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock) {

@@ -14,6 +14,7 @@ public struct ServiceStackApp: MockApp {
     private let operations: [ServiceOperation]
     private let apiKeys: APIKeyPolicy?
     private let document: MetadataDocument
+    private let swift: SwiftGenerator
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
@@ -23,6 +24,7 @@ public struct ServiceStackApp: MockApp {
         self.context = context
         self.apiKeys = apiKeys
         document = MetadataDocument(metadata: metadata)
+        swift = SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: context.host.swiftVersion))
         self.operations = operations
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
     }
@@ -32,7 +34,8 @@ public struct ServiceStackApp: MockApp {
             let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
             return [RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")]
                 + operation.routes.map { RouteDescription(name: operation.name, methods: $0.verbs.isEmpty ? verbs : $0.verbs, path: $0.path) }
-        } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata")]
+        } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata"),
+             RouteDescription(name: "swift", methods: ["GET"], path: "/types/swift")]
     }
 
     /// Parses what binding needs, serves `/types/metadata`, and routes to an operation.
@@ -48,6 +51,10 @@ public struct ServiceStackApp: MockApp {
         if request.path.equalsIgnoringASCIICase("/types/metadata") {
             let body = document.render(query: input.query, baseURL: baseURL(of: request))
             return .json(200, bytes: body)
+        }
+        if request.path.equalsIgnoringASCIICase("/types/swift") || request.path.equalsIgnoringASCIICase("/types/swift4") {
+            let text = swift.render(query: input.query, date: now, baseURL: baseURL(of: request))
+            return HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
@@ -111,9 +118,10 @@ public struct ServiceStackApp: MockApp {
         return response
     }
 
-    /// The app's own base URL as the client reached it: scheme, `Host` and mount.
+    /// The app's own base URL as the client reached it: scheme and host (a proxy's
+    /// `X-Forwarded-Proto` / `X-Forwarded-Host` first, as in Docker behind one) and mount.
     private func baseURL(of request: HTTPRequest) -> String {
-        let host = request.headers["Host"] ?? "localhost"
+        let host = request.headers["X-Forwarded-Host"] ?? request.headers["Host"] ?? "localhost"
         let scheme = request.headers["X-Forwarded-Proto"] ?? "http"
         return "\(scheme)://\(host)\(request.mountPath)"
     }

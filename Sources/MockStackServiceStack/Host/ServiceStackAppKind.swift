@@ -15,7 +15,7 @@ public import MockStackCore
 /// served. Operations the manifest does not name echo their request (or answer 204 when void).
 public struct ServiceStackAppKind: AppKind {
     public static let kindName = "servicestack"
-    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields"]
+    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion"]
 
     /// Replaces the wall clock of every app built (tests pin dates with it).
     public var clock: (@Sendable () -> DateTimeValue)?
@@ -113,6 +113,7 @@ public struct ServiceStackAppKind: AppKind {
         }
         if let serviceClass = manifest.string("/host/serviceClass") { host.serviceClass = serviceClass }
         if let maximum = manifest.int("/host/maximumFields", in: 1...1_000_000) { host.limits.maximumFields = maximum }
+        if let version = manifest.string("/host/swiftVersion") { host.swiftVersion = version }
         if let clock { host.clock = clock }
         return host
     }

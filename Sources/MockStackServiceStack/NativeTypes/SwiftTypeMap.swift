@@ -1,7 +1,7 @@
 /// How `/types/swift` writes a .NET type (spec §13's table): value types by their Swift
 /// counterparts, collections as arrays and dictionaries, `Nullable<T>` as `T` (optionality is
-/// the property's, `T?`), and generic classes with their arity in the name when it is two or
-/// more (``QueryDb`2`` → `QueryDb2`, while ``QueryResponse`1`` stays `QueryResponse`).
+/// the property's, `T?`), and generic classes without their arity, but for the AutoQuery bases
+/// the Swift package names by it (``QueryDb`2`` → `QueryDb2`).
 enum SwiftTypeMap {
     static let scalars: [String: String] = [
         "String": "String", "Guid": "String", "Char": "String", "Object": "String",
@@ -11,6 +11,9 @@ enum SwiftTypeMap {
         "DateTime": "Date", "DateTimeOffset": "Date", "DateOnly": "Date", "TimeSpan": "TimeInterval", "TimeOnly": "TimeInterval",
         "Stream": "Data", "Type": "String", "Uri": "String",
     ]
+
+    /// The generic types the Swift package names by arity.
+    static let genericAliases = ["QueryDb`1": "QueryDb", "QueryDb`2": "QueryDb2", "QueryData`1": "QueryData", "QueryData`2": "QueryData2"]
 
     static let sequences: Set<String> = ["List", "IList", "ICollection", "IEnumerable", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection"]
     static let dictionaries: Set<String> = ["Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary"]
@@ -31,9 +34,7 @@ enum SwiftTypeMap {
             case ("KeyValuePair", 2): return "KeyValuePair<\(Self.name(of: arguments[0])), \(Self.name(of: arguments[1]))>"
             case (_, 0): return name
             default:
-                // Unverified beyond the observed QueryDb2 and QueryResponse: the arity is kept
-                // in the name from two arguments on, as the Swift client's own types are named.
-                let base = arguments.count >= 2 ? name + String(arguments.count) : name
+                let base = genericAliases["\(name)`\(arguments.count)"] ?? name
                 return "\(base)<\(arguments.map { Self.name(of: $0) }.joined(separator: ", "))>"
             }
         }

@@ -7,14 +7,24 @@ import MockStackCore
 struct SwiftTypeWriter {
     let options: NativeTypesOptions
 
-    /// Swift keywords a property name is back-ticked for (`is`, `operator`).
+    /// The words ServiceStack's Swift generator back-ticks in property names (`is`, `operator`).
     static let keywords: Set<String> = [
-        "is", "operator", "in", "as", "class", "struct", "enum", "protocol", "func", "var", "let", "return", "default",
-        "case", "switch", "where", "while", "for", "if", "else", "repeat", "import", "init", "self", "super", "throw",
-        "throws", "try", "catch", "extension", "public", "private", "internal", "static", "subscript", "typealias",
-        "nil", "true", "false", "Type", "Protocol", "associatedtype", "deinit", "do", "fallthrough", "guard", "inout",
-        "rethrows", "break", "continue", "defer",
+        "class", "deinit", "enum", "extension", "func", "import", "init", "let", "protocol", "static", "struct", "subscript",
+        "typealias", "associatedtype", "var", "break", "case", "continue", "default", "do", "else", "fallthrough", "if",
+        "in", "for", "return", "switch", "where", "while", "dynamicType", "is", "new", "super", "self", "Self", "Type",
+        "didSet", "get", "infix", "inout", "left", "mutating", "none", "nonmutating", "operator", "override", "postfix",
+        "precedence", "prefix", "private", "public", "right", "set", "unowned", "weak", "willSet",
     ]
+
+    /// Attributes written as comments; others (`Tag`, `QueryDb`, …) are not. `Route` is written
+    /// from the operation's routes.
+    static let exportedAttributes: Set<String> = [
+        "Flags", "Api", "ApiResponse", "ApiMember", "StringLength", "Ignore", "IgnoreDataMember", "Computed", "Meta",
+        "Required", "References", "AutoQueryViewer", "AutoQueryViewerField", "DataContract", "DataMember",
+    ]
+
+    /// Written without parentheses when they have no arguments.
+    static let bareAttributes: Set<String> = ["DataContract", "DataMember"]
 
     /// The verb marker interfaces, written after the others.
     static let verbMarkers: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions"]
@@ -74,12 +84,12 @@ struct SwiftTypeWriter {
         lines.append("{")
         var body: [[String]] = []
         if let returnType { body.append(["    public typealias Return = \(returnType)"]) }
-        body += propertyGroups(type.properties)
+        body += propertyGroups(type.properties, of: type)
         if base == nil {
             body.append(["    required public init(){}"])
         } else {
             body.append(["    required public init(){ super.init() }"])
-            body += coding(of: type.properties)
+            body += coding(of: type)
         }
         // Groups are set apart by blank lines; plain members run together in one group.
         lines += body.enumerated().flatMap { index, group in (index == 0 ? [] : [""]) + group }
@@ -89,7 +99,8 @@ struct SwiftTypeWriter {
 
     /// A subclass's own coding: its keys, decoding after the base (collections default to
     /// empty), and encoding after the base of what is set (collections only when not empty).
-    private func coding(of properties: [MetadataProperty]) -> [[String]] {
+    private func coding(of type: MetadataType) -> [[String]] {
+        let properties = type.properties
         var groups: [[String]] = []
         if !properties.isEmpty {
             groups.append(["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }"])
@@ -102,15 +113,15 @@ struct SwiftTypeWriter {
         }
         for property in properties {
             let name = propertyName(property)
-            let type = SwiftTypeMap.name(of: property.type)
+            let swiftType = SwiftTypeMap.name(of: property.type)
             if SwiftTypeMap.isCollection(property.type) {
                 let empty = SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]"
-                decoding.append("        \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name)) ?? \(empty)")
-                encoding.append(options.flag("InitializeCollections")
+                decoding.append("        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name)) ?? \(empty)")
+                encoding.append(initialises(property, in: type)
                     ? "        if \(name).count > 0 { try container.encode(\(name), forKey: .\(name)) }"
                     : "        if \(name) != nil && \(name)!.count > 0 { try container.encode(\(name), forKey: .\(name)) }")
             } else {
-                decoding.append("        \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
+                decoding.append("        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name))")
                 encoding.append("        if \(name) != nil { try container.encode(\(name), forKey: .\(name)) }")
             }
         }
@@ -121,12 +132,12 @@ struct SwiftTypeWriter {
 
     /// Properties in groups: a run of plain members is one group, a member with attribute
     /// comments is a group of its own.
-    private func propertyGroups(_ properties: [MetadataProperty]) -> [[String]] {
+    private func propertyGroups(_ properties: [MetadataProperty], of type: MetadataType) -> [[String]] {
         var groups: [[String]] = []
         var run: [String] = []
         for property in properties {
             let attributes = attributeComments(property.json["attributes"], isRequired: property.isRequired)
-            let declaration = "    " + propertyDeclaration(property)
+            let declaration = "    " + propertyDeclaration(property, in: type)
             if attributes.isEmpty {
                 run.append(declaration)
             } else {
@@ -139,17 +150,24 @@ struct SwiftTypeWriter {
     }
 
     /// `public var name:Type?`, `public var tags:[String] = []`, `@TimeSpan public var t:TimeInterval?`.
-    func propertyDeclaration(_ property: MetadataProperty) -> String {
-        let type = SwiftTypeMap.name(of: property.type)
+    func propertyDeclaration(_ property: MetadataProperty, in type: MetadataType) -> String {
+        let swiftType = SwiftTypeMap.name(of: property.type)
         let name = propertyName(property)
         if SwiftTypeMap.isCollection(property.type) {
-            if options.flag("InitializeCollections") {
-                return "public var \(name):\(type) = \(SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]")"
-            }
-            return "public var \(name):\(type)?"
+            return initialises(property, in: type)
+                ? "public var \(name):\(swiftType) = \(SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]")"
+                : "public var \(name):\(swiftType)?"
         }
         let prefix = SwiftTypeMap.isTimeSpan(property.type) ? "@TimeSpan " : ""
-        return "\(prefix)public var \(name):\(type)?"
+        return "\(prefix)public var \(name):\(swiftType)?"
+    }
+
+    /// A collection starts empty when it is required or collections are initialised, unless
+    /// it belongs to an AutoQuery request, whose unset filters must stay unset.
+    func initialises(_ property: MetadataProperty, in type: MetadataType) -> Bool {
+        guard SwiftTypeMap.isCollection(property.type) else { return false }
+        let isAutoQuery = type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
+        return (property.isRequired || options.flag("InitializeCollections")) && !isAutoQuery
     }
 
     /// The JSON key clients use: a DataMember name as it is, else camelCase; `Description`
@@ -176,29 +194,51 @@ struct SwiftTypeWriter {
         return lines + attributeComments(type.json["attributes"], isRequired: false)
     }
 
-    /// `// @Name(Arg="text", Flag=true)` per attribute (`// @DataContract` without arguments);
-    /// `// @Required()` for a required member.
+    /// `// @Name(Arg="text", Flag=true)` per exported attribute, named arguments sorted by name
+    /// (`// @DataContract` bare, other attributes without arguments with `()`); `// @Required()`
+    /// for a member marked required.
     private func attributeComments(_ attributes: JSONValue?, isRequired: Bool) -> [String] {
         var lines: [String] = []
-        if isRequired { lines.append("// @Required()") }
-        guard case .array(let items)? = attributes else { return lines }
-        for item in items {
-            guard let name = item["name"]?.stringValue, name != "Route" else { continue }
-            var arguments: [String] = []
-            for key in ["constructorArgs", "args"] {
-                guard case .array(let args)? = item[key] else { continue }
-                for arg in args {
-                    let value = arg["value"]?.stringValue ?? ""
-                    let quoted = ["Boolean", "Int32", "Int64", "Double"].contains(arg["type"]?.stringValue ?? "String") ? value : "\"\(value)\""
-                    if key == "args", let argName = arg["name"]?.stringValue {
-                        arguments.append("\(argName)=\(quoted)")
-                    } else {
-                        arguments.append(quoted)
-                    }
+        var wroteRequired = false
+        if case .array(let items)? = attributes {
+            for item in items {
+                guard let name = item["name"]?.stringValue, Self.isExported(name) else { continue }
+                var positional: [String] = []
+                var named: [(String, String)] = []
+                if case .array(let args)? = item["constructorArgs"] { positional = args.map(Self.argumentValue) }
+                if case .array(let args)? = item["args"] {
+                    named = args.compactMap { arg in arg["name"]?.stringValue.map { ($0, Self.argumentValue(arg)) } }.sorted { $0.0 < $1.0 }
                 }
+                let arguments = positional + named.map { "\($0.0)=\($0.1)" }
+                if arguments.isEmpty, Self.bareAttributes.contains(name) {
+                    lines.append("// @\(name)")
+                } else {
+                    lines.append("// @\(name)(\(arguments.joined(separator: ", ")))")
+                }
+                wroteRequired = wroteRequired || name == "Required"
             }
-            lines.append(arguments.isEmpty ? "// @\(name)" : "// @\(name)(\(arguments.joined(separator: ", ")))")
         }
+        if isRequired, !wroteRequired { lines.insert("// @Required()", at: 0) }
         return lines
+    }
+
+    private static func isExported(_ name: String) -> Bool {
+        exportedAttributes.contains(name) || name.hasPrefix("Validate") || (name.hasPrefix("Is") && name.count > 2)
+    }
+
+    /// Strings quoted (with `"` and `\` escaped), numbers and booleans as they are.
+    private static func argumentValue(_ argument: JSONValue) -> String {
+        let value = argument["value"]?.stringValue ?? ""
+        switch argument["type"]?.stringValue ?? "String" {
+        case "Boolean", "Int16", "Int32", "Int64", "UInt16", "UInt32", "UInt64", "Double", "Single", "Decimal", "Byte":
+            return value
+        default:
+            var escaped = ""
+            for character in value {
+                if character == "\"" || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return "\"" + escaped + "\""
+        }
     }
 }

@@ -1,0 +1,108 @@
+/// A whole `/types/swift` file from an app's metadata (spec §13): the options header, one
+/// `import` per `DefaultImports` entry, then the request DTOs and their responses in operation
+/// order, then every other type in the order the requests and responses lead to it, each
+/// followed by a blank line.
+public struct SwiftGenerator: Sendable {
+    public let metadata: MetadataTypes
+    public let header: SwiftHeader
+
+    /// Types the Swift generator leaves to the ServiceStack Swift package (by name without arity).
+    static let ignoredTypes: Set<String> = [
+        "QueryBase", "QueryDb", "QueryData", "QueryResponse", "AuditBase", "EmptyResponse", "ResponseStatus",
+        "ResponseError", "ErrorResponse", "Service",
+    ]
+
+    public init(metadata: MetadataTypes, header: SwiftHeader = SwiftHeader()) {
+        self.metadata = metadata
+        self.header = header
+    }
+
+    /// The file for a request's query options.
+    /// - Parameters:
+    ///   - date: the `Date:` of the header;
+    ///   - baseURL: where the file is served from (the header's `BaseUrl:` unless the query sets it).
+    public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
+        let options = NativeTypesOptions(query: query, config: metadata.config)
+        let selection = MetadataDocument.Selection(query: query, document: MetadataDocument(metadata: metadata))
+        let writer = SwiftTypeWriter(options: options)
+        var out = ""
+        if !options.withoutOptions {
+            out += header.render(options, date: date, baseURL: baseURL) + "\n"
+        }
+        for module in options.list("DefaultImports") { out += "import \(module)\n" }
+        out += "\n"
+
+        var written: Set<String> = []
+        func emit(_ text: String, name: String) {
+            out += text + "\n"
+            written.insert(MetadataDocument.key(name))
+        }
+        func skips(_ name: String) -> Bool {
+            let key = MetadataDocument.key(name)
+            return written.contains(key) || Self.ignoredTypes.contains(key) || !selection.includesType(name)
+        }
+        let operations = metadata.operations.filter { selection.includesOperation($0) && !Self.ignoredTypes.contains(MetadataDocument.key($0.name)) }
+        for operation in operations where !written.contains(MetadataDocument.key(operation.name)) {
+            emit(writer.writeClass(operation.request, operation: operation), name: operation.name)
+        }
+        for operation in operations {
+            guard let response = operation.response, !skips(response.name) else { continue }
+            emit(writer.writeClass(response), name: response.name)
+        }
+        for type in discoveryOrder(from: operations) where !skips(type.name) {
+            if type.isEnum {
+                emit(writer.writeEnum(type), name: type.name)
+            } else if type.isInterface {
+                emit(writer.writeProtocol(type), name: type.name)
+            } else if !type.genericArgs.isEmpty {
+                // Generic definitions of the app's own are not written yet; the shipped apps
+                // declare none outside the ignored ServiceStack types.
+                continue
+            } else {
+                emit(writer.writeClass(type), name: type.name)
+            }
+        }
+        return out
+    }
+
+    /// The metadata's types in the order the operations reach them: each request, then each
+    /// response, then what those refer to, breadth first (properties, base classes, generic
+    /// arguments); types nothing reaches follow in metadata order.
+    func discoveryOrder(from operations: [MetadataOperation]) -> [MetadataType] {
+        var byName: [String: MetadataType] = [:]
+        for type in metadata.types { byName[MetadataDocument.key(type.name)] = byName[MetadataDocument.key(type.name)] ?? type }
+        var order: [MetadataType] = []
+        var seen: Set<String> = []
+        var queue: [MetadataType] = operations.map(\.request) + operations.compactMap(\.response)
+        var index = 0
+        while index < queue.count {
+            let type = queue[index]
+            index += 1
+            for name in Self.referencedNames(type) where seen.insert(name).inserted {
+                if let found = byName[name] {
+                    order.append(found)
+                    queue.append(found)
+                }
+            }
+        }
+        return order + metadata.types.filter { !seen.contains(MetadataDocument.key($0.name)) }
+    }
+
+    /// What a type refers to, in declaration order: its base class and its arguments, the
+    /// interfaces it implements, then each property's type and generic arguments.
+    static func referencedNames(_ type: MetadataType) -> [String] {
+        var names: [String] = []
+        func add(_ reference: TypeReference) {
+            switch reference {
+            case .array(let element): add(element)
+            case .named(let name, let arguments):
+                names.append(MetadataDocument.key(name))
+                arguments.forEach(add)
+            }
+        }
+        if let base = type.inherits { add(base.reference) }
+        for interface in type.implements { add(interface.reference) }
+        for property in type.properties { add(property.type) }
+        return names
+    }
+}

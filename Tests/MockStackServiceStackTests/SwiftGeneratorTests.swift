@@ -1,0 +1,70 @@
+import Foundation
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// `/types/swift` for the shipped apps: served as text with the header, and type-checked by
+/// `swiftc` against a shim of the ServiceStack Swift package (Tests/SwiftShim).
+@Suite struct SwiftGeneratorTests {
+    static let apps = ["test", "ai", "techstacks"].map { (name: $0, app: try! TestHost.load($0)) }
+
+    private func dtos(_ app: ServiceStackApp, _ target: String = "/types/swift", headers: HTTPHeaders = ["Host": "127.0.0.1:8080"]) -> HTTPResponse {
+        TestHost.call(.get, target, headers: headers, app: app)
+    }
+
+    @Test func servedAsTextWithTheHeader() {
+        for (name, app) in Self.apps {
+            let response = dtos(app)
+            #expect(response.status == 200)
+            #expect(response.contentType == "text/plain; charset=utf-8")
+            let version = name == "techstacks" ? "5.0" : "6.0"
+            #expect(response.text.hasPrefix("/* Options:\nDate: 2025-11-21 22:15:03\nSwiftVersion: \(version)\nVersion: 8.41\n"), "\(name)")
+            // Called without the server in front, the app has no mount to add.
+            #expect(response.text.contains("\nBaseUrl: http://127.0.0.1:8080\n\n//BaseClass: \n"), "\(name)")
+            #expect(response.text.contains("*/\n\nimport Foundation\nimport ServiceStack\n\n"), "\(name)")
+            #expect(dtos(app, "/types/swift4").text == response.text)
+        }
+        let proxied = dtos(Self.apps[2].app, headers: ["Host": "10.0.0.5:8080", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "mock.example.org"])
+        #expect(proxied.text.contains("\nBaseUrl: https://mock.example.org\n"))
+        let bare = dtos(Self.apps[0].app, "/types/swift?WithoutOptions=true")
+        #expect(bare.text.hasPrefix("import Foundation\nimport ServiceStack\n\n"))
+    }
+
+    @Test func includeTypesSelectsAndTheHeaderSaysSo() {
+        let text = dtos(Self.apps[2].app, "/types/swift?IncludeTypes=GetTechnology.*").text
+        #expect(text.contains("\nIncludeTypes: GetTechnology.*\n"))
+        #expect(text.contains("public class GetTechnology : IReturn, IGet, Codable"))
+        #expect(text.contains("public class GetTechnologyResponse : Codable"))
+        #expect(text.contains("public enum TechnologyTier : String, Codable"))
+        #expect(!text.contains("class FindTechnologies"))
+    }
+
+    /// Every shipped app's file type-checks against the shim (what `x swift` users compile).
+    @Test(.timeLimit(.minutes(3))) func generatedFilesTypeCheck() throws {
+        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? ProcessInfo.processInfo.environment["SWIFTC"]
+        let compiler = try #require(swiftc, "swiftc not found")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-dtos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shim = TestHost.packageRoot.appendingPathComponent("Tests/SwiftShim/ServiceStackShim.swift")
+        for (name, app) in Self.apps {
+            // The shim stands in for the ServiceStack module, so its import goes; each app is
+            // checked on its own, as each would be compiled into its own client.
+            let text = dtos(app).text.replacingOccurrences(of: "import ServiceStack\n", with: "")
+            let file = directory.appendingPathComponent("\(name).dtos.swift")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let files = [shim.path, file.path]
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: compiler)
+            process.arguments = ["-typecheck"] + files
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(name): \(output.prefix(2000))")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+// What the generated DTOs need from the ServiceStack Swift package, for `swiftc -typecheck` in
+// SwiftGeneratorTests: the marker protocols, the AutoQuery base classes, QueryResponse,
+// ResponseStatus and the @TimeSpan wrapper. Not part of any target.
+import Foundation
+public protocol IReturn { associatedtype Return: Codable }
+public protocol IReturnVoid {}
+public protocol IGet {}
+public protocol IPost {}
+public protocol IPut {}
+public protocol IDelete {}
+public protocol IPatch {}
+open class QueryBase: Codable {
+    public var skip: Int?
+    public var take: Int?
+    public var orderBy: String?
+    public var orderByDesc: String?
+    public var include: String?
+    public var fields: String?
+    public var meta: [String: String] = [:]
+    required public init() {}
+}
+open class QueryDb<T: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
+open class QueryDb2<From: Codable, Into: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
+public class QueryResponse<T: Codable>: Codable { public var offset: Int?; public var total: Int?; public var results: [T] = []; public var meta: [String: String] = [:]; public var responseStatus: ResponseStatus? }
+public class ResponseStatus: Codable { public var errorCode: String?; public var message: String? }
+public class ResponseError: Codable {}
+@propertyWrapper public struct TimeSpan: Codable { public var wrappedValue: TimeInterval?; public init(wrappedValue: TimeInterval?) { self.wrappedValue = wrappedValue } }
+public struct KeyValuePair<K: Codable, V: Codable>: Codable { public var key: K; public var value: V }
+public protocol IRequiresRequestStream {}
+public protocol IGeneration { var refId: String? { get set }; var tag: String? { get set } }
+public class EmptyResponse: Codable { public var responseStatus: ResponseStatus? }

@@ -94,11 +94,12 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(5) == [
+        #expect(lines.prefix(6) == [
             "APP MOUNT OPERATION VERBS ROUTE",
             "ai /ai SpeechToText POST /ai/api/SpeechToText",
             "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
             "ai /ai metadata GET /ai/types/metadata",
+            "ai /ai swift GET /ai/types/swift",
             "example /example hello.json GET /example/hello",
         ])
         #expect(lines.contains("example /example widget-created.json POST /example/widgets"))

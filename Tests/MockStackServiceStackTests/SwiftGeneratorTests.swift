@@ -67,4 +67,39 @@ import Testing
             #expect(process.terminationStatus == 0, "\(name): \(output.prefix(2000))")
         }
     }
+
+    /// The options that change the code (spec §13; rules from ServiceStack's Swift generator).
+    @Test func optionsChangeTheCode() {
+        let techstacks = Self.apps[2].app
+        let excluded = dtos(techstacks, "/types/swift?ExcludeGenericBaseTypes=true&IncludeTypes=FindTechnologies.*").text
+        #expect(excluded.contains("\nExcludeGenericBaseTypes: True\n"))
+        #expect(excluded.contains("\n//Excluded FindTechnologies : QueryDb<Technology,TechnologyView>\n"))
+        #expect(!excluded.contains("public class FindTechnologies"))
+
+        let versioned = dtos(techstacks, "/types/swift?AddImplicitVersion=3&AddResponseStatus=true&IncludeTypes=GetTechnology.*").text
+        #expect(versioned.contains("""
+            public typealias Return = GetTechnologyResponse
+
+            public var version:Int = 3
+            public var slug:String?
+
+        """))
+        // A response that declares its ResponseStatus keeps its own; one without gets it last.
+        #expect(versioned.components(separatedBy: "public var responseStatus:ResponseStatus?").count == 2)
+        let config = dtos(techstacks, "/types/swift?AddResponseStatus=true&IncludeTypes=GetConfig.*").text
+        #expect(config.contains("""
+            public var allFlagTypes:[Option] = []
+            public var responseStatus:ResponseStatus?
+
+            required public init(){}
+        """))
+
+        let based = dtos(techstacks, "/types/swift?BaseClass=NSObject&TreatTypesAsStrings=TechnologyTier&IncludeTypes=TechnologyInfo").text
+        #expect(based.contains("""
+        public class TechnologyInfo : NSObject, Codable
+        {
+            public var tier:String?
+        """))
+        #expect(based.contains("    required public init(){ super.init() }"))
+    }
 }

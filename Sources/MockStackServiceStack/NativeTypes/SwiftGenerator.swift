@@ -25,6 +25,9 @@ public struct SwiftGenerator: Sendable {
         let options = NativeTypesOptions(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: MetadataDocument(metadata: metadata))
         let writer = SwiftTypeWriter(options: options)
+        func excludesGenericBase(_ type: MetadataType) -> Bool {
+            options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
+        }
         var out = ""
         if !options.withoutOptions {
             out += header.render(options, date: date, baseURL: baseURL) + "\n"
@@ -43,11 +46,16 @@ public struct SwiftGenerator: Sendable {
         }
         let operations = metadata.operations.filter { selection.includesOperation($0) && !Self.ignoredTypes.contains(MetadataDocument.key($0.name)) }
         for operation in operations where !written.contains(MetadataDocument.key(operation.name)) {
-            emit(writer.writeClass(operation.request, operation: operation), name: operation.name)
+            if excludesGenericBase(operation.request) {
+                out += Self.exclusion(of: operation.request)
+                written.insert(MetadataDocument.key(operation.name))
+            } else {
+                emit(writer.writeClass(operation.request, operation: operation), name: operation.name)
+            }
         }
         for operation in operations {
             guard let response = operation.response, !skips(response.name) else { continue }
-            emit(writer.writeClass(response), name: response.name)
+            emit(writer.writeClass(response, isResponse: true), name: response.name)
         }
         for type in discoveryOrder(from: operations) where !skips(type.name) {
             if type.isEnum {
@@ -58,11 +66,21 @@ public struct SwiftGenerator: Sendable {
                 // Generic definitions of the app's own are not written yet; the shipped apps
                 // declare none outside the ignored ServiceStack types.
                 continue
+            } else if excludesGenericBase(type) {
+                out += Self.exclusion(of: type)
+                written.insert(MetadataDocument.key(type.name))
             } else {
                 emit(writer.writeClass(type), name: type.name)
             }
         }
         return out
+    }
+
+    /// `//Excluded Name : Base<A,B>`, written in place of a type under `ExcludeGenericBaseTypes`
+    /// (with no blank line after it).
+    static func exclusion(of type: MetadataType) -> String {
+        guard let base = type.inherits else { return "" }
+        return "//Excluded \(type.name) : \(MetadataDocument.key(base.name))<\(base.genericArgs.joined(separator: ","))>\n"
     }
 
     /// The metadata's types in the order the operations reach them: each request, then each

@@ -18,32 +18,36 @@ enum SwiftTypeMap {
     static let sequences: Set<String> = ["List", "IList", "ICollection", "IEnumerable", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection"]
     static let dictionaries: Set<String> = ["Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary"]
 
-    /// The Swift spelling of a type.
-    static func name(of reference: TypeReference) -> String {
+    /// The Swift spelling of a type; the types named in `strings` (`TreatTypesAsStrings`)
+    /// are written `String`.
+    static func name(of reference: TypeReference, strings: Set<String> = []) -> String {
+        if !strings.isEmpty, case .named(let name, let arguments) = reference, strings.contains(name), arguments.isEmpty { return "String" }
+        func spell(_ reference: TypeReference) -> String { Self.name(of: reference, strings: strings) }
+        func element(_ reference: TypeReference) -> String { Self.elementName(of: reference, strings: strings) }
         switch reference {
         case .array(.named("Byte", [])):
             return "[UInt8]"
-        case .array(let element):
-            return "[\(elementName(of: element))]"
+        case .array(let item):
+            return "[\(element(item))]"
         case .named(let name, let arguments):
             if let scalar = scalars[name], arguments.isEmpty { return scalar }
             switch (name, arguments.count) {
-            case ("Nullable", 1): return Self.name(of: arguments[0])
-            case (_, 1) where sequences.contains(name): return "[\(elementName(of: arguments[0]))]"
-            case (_, 2) where dictionaries.contains(name): return "[\(elementName(of: arguments[0])):\(elementName(of: arguments[1]))]"
-            case ("KeyValuePair", 2): return "KeyValuePair<\(Self.name(of: arguments[0])), \(Self.name(of: arguments[1]))>"
+            case ("Nullable", 1): return spell(arguments[0])
+            case (_, 1) where sequences.contains(name): return "[\(element(arguments[0]))]"
+            case (_, 2) where dictionaries.contains(name): return "[\(element(arguments[0])):\(element(arguments[1]))]"
+            case ("KeyValuePair", 2): return "KeyValuePair<\(spell(arguments[0])), \(spell(arguments[1]))>"
             case (_, 0): return name
             default:
                 let base = genericAliases["\(name)`\(arguments.count)"] ?? name
-                return "\(base)<\(arguments.map { Self.name(of: $0) }.joined(separator: ", "))>"
+                return "\(base)<\(arguments.map(spell).joined(separator: ", "))>"
             }
         }
     }
 
     /// A collection's element: `Nullable<T>` stays optional there (`[EnumType?]`).
-    private static func elementName(of reference: TypeReference) -> String {
-        if case .named("Nullable", let arguments) = reference, arguments.count == 1 { return name(of: arguments[0]) + "?" }
-        return name(of: reference)
+    private static func elementName(of reference: TypeReference, strings: Set<String>) -> String {
+        if case .named("Nullable", let arguments) = reference, arguments.count == 1 { return name(of: arguments[0], strings: strings) + "?" }
+        return name(of: reference, strings: strings)
     }
 
     /// Whether properties of this type carry `@TimeSpan`.

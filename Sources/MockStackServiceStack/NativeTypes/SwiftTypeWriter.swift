@@ -6,6 +6,16 @@ import MockStackCore
 /// coding: `CodingKeys` for its own properties, `init(from:)` and `encode(to:)` after the base's.
 struct SwiftTypeWriter {
     let options: NativeTypesOptions
+    /// `TreatTypesAsStrings`.
+    let strings: Set<String>
+
+    init(options: NativeTypesOptions) {
+        self.options = options
+        strings = Set(options.list("TreatTypesAsStrings"))
+    }
+
+    /// A type's Swift spelling under the request's options.
+    func swiftName(_ reference: TypeReference) -> String { SwiftTypeMap.name(of: reference, strings: strings) }
 
     /// The words ServiceStack's Swift generator back-ticks in property names (`is`, `operator`).
     static let keywords: Set<String> = [
@@ -52,7 +62,7 @@ struct SwiftTypeWriter {
     func writeProtocol(_ type: MetadataType) -> String {
         var lines = ["public protocol \(type.name)", "{"]
         for property in type.properties {
-            lines.append("    var \(propertyName(property)):\(SwiftTypeMap.name(of: property.type))? { get set }")
+            lines.append("    var \(propertyName(property)):\(swiftName(property.type))? { get set }")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -62,7 +72,10 @@ struct SwiftTypeWriter {
 
     /// A class with no base class. `operation` makes it a request: routes, `IReturn` or
     /// `IReturnVoid`, and the verb marker.
-    func writeClass(_ type: MetadataType, operation: MetadataOperation? = nil) -> String {
+    /// - Parameters:
+    ///   - operation: makes the class a request (routes, `IReturn`, `AddImplicitVersion`);
+    ///   - isResponse: a response gets `responseStatus` under `AddResponseStatus` when it lacks one.
+    func writeClass(_ type: MetadataType, operation: MetadataOperation? = nil, isResponse: Bool = false) -> String {
         var lines = comments(for: type, routes: operation?.routes ?? [])
         var conformances: [String] = []
         var returnType: String?
@@ -71,22 +84,31 @@ struct SwiftTypeWriter {
                 conformances.append("IReturnVoid")
             } else if let returns = operation.returnType {
                 conformances.append("IReturn")
-                returnType = SwiftTypeMap.name(of: returns.reference)
+                returnType = swiftName(returns.reference)
             }
         }
         let interfaces = type.implements.map { TypeReference.stripArity($0.name) }
             .filter { !["IReturn", "IReturnVoid"].contains($0) }
         conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
-        let base = type.inherits.map { SwiftTypeMap.name(of: $0.reference) }
+        let base = type.inherits.map { swiftName($0.reference) }
+        // `BaseClass` goes under a class that has none, which then still declares Codable.
+        let extraBase = base == nil ? options.text("BaseClass").flatMap { $0.isEmpty ? nil : $0 } : nil
         // A subclass is Codable through its base.
-        conformances = (base.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
+        conformances = (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
         lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")
         lines.append("{")
         var body: [[String]] = []
         if let returnType { body.append(["    public typealias Return = \(returnType)"]) }
-        body += propertyGroups(type.properties, of: type)
+        var groups = propertyGroups(type.properties, of: type)
+        if operation != nil, let version = options.text("AddImplicitVersion"), Int(version) != nil {
+            groups.insert(["    public var version:Int = \(version)"], at: 0)
+        }
+        if isResponse, options.flag("AddResponseStatus"), !type.properties.contains(where: { $0.name == "ResponseStatus" }) {
+            groups.append(["    public var responseStatus:ResponseStatus?"])
+        }
+        body += Self.merged(groups)
         if base == nil {
-            body.append(["    required public init(){}"])
+            body.append([extraBase == "NSObject" ? "    required public init(){ super.init() }" : "    required public init(){}"])
         } else {
             body.append(["    required public init(){ super.init() }"])
             body += coding(of: type)
@@ -95,6 +117,20 @@ struct SwiftTypeWriter {
         lines += body.enumerated().flatMap { index, group in (index == 0 ? [] : [""]) + group }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs of plain member lines joined into one group (attributed members stay apart).
+    private static func merged(_ groups: [[String]]) -> [[String]] {
+        var result: [[String]] = []
+        for group in groups {
+            let plain = !group.contains { $0.hasPrefix("    //") }
+            if plain, let last = result.last, !last.contains(where: { $0.hasPrefix("    //") }) {
+                result[result.count - 1] += group
+            } else {
+                result.append(group)
+            }
+        }
+        return result
     }
 
     /// A subclass's own coding: its keys, decoding after the base (collections default to
@@ -113,7 +149,7 @@ struct SwiftTypeWriter {
         }
         for property in properties {
             let name = propertyName(property)
-            let swiftType = SwiftTypeMap.name(of: property.type)
+            let swiftType = swiftName(property.type)
             if SwiftTypeMap.isCollection(property.type) {
                 let empty = SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]"
                 decoding.append("        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name)) ?? \(empty)")
@@ -151,7 +187,7 @@ struct SwiftTypeWriter {
 
     /// `public var name:Type?`, `public var tags:[String] = []`, `@TimeSpan public var t:TimeInterval?`.
     func propertyDeclaration(_ property: MetadataProperty, in type: MetadataType) -> String {
-        let swiftType = SwiftTypeMap.name(of: property.type)
+        let swiftType = swiftName(property.type)
         let name = propertyName(property)
         if SwiftTypeMap.isCollection(property.type) {
             return initialises(property, in: type)

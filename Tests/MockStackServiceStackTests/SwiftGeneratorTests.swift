@@ -102,4 +102,23 @@ import Testing
         """))
         #expect(based.contains("    required public init(){ super.init() }"))
     }
+
+    /// `x swift File.dtos.swift`: the header's options read back (every line after `BaseUrl:`
+    /// up to `*/` that has a `:` and does not start with `//`), sent again, give the same file.
+    @Test func updatingFromTheHeaderReproducesTheFile() {
+        let techstacks = Self.apps[2].app
+        let first = dtos(techstacks, "/types/swift?IncludeTypes=GetTechnology.*&AddResponseStatus=true&ExcludeTypes=TechnologyTier").text
+        var query: [String] = []
+        var afterBaseURL = false
+        for line in first.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "*/" { break }
+            if line.hasPrefix("BaseUrl: ") { afterBaseURL = true; continue }
+            guard afterBaseURL, !line.hasPrefix("//"), let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon], value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            query.append("\(key)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)")
+        }
+        #expect(query == ["IncludeTypes=GetTechnology%2E%2A", "ExcludeTypes=TechnologyTier", "AddResponseStatus=True"])
+        #expect(dtos(techstacks, "/types/swift?" + query.joined(separator: "&")).text == first)
+        #expect(!first.contains("enum TechnologyTier"))
+    }
 }

@@ -8,6 +8,6 @@ struct MockStackCommand: ParsableCommand {
         commandName: "mockstack",
         abstract: "A fast, offline, deterministic mock ServiceStack / FeathersJS server for client-library tests.",
         version: MockStackVersion.current,
-        subcommands: [Serve.self, Validate.self, Routes.self, Health.self]
+        subcommands: [Serve.self, Validate.self, Routes.self, Health.self, Codegen.self]
     )
 }

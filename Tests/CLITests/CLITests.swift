@@ -80,6 +80,20 @@ struct CLITests {
         #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, techstacks, test)"))
     }
 
+    @Test func codegenPrintsTheSwiftFileOffline() throws {
+        let result = try Self.run(["codegen", "swift", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--base-url", "https://techstacks.io"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("/* Options:\nDate: "))
+        #expect(result.stdout.contains("\nSwiftVersion: 5.0\n"))
+        #expect(result.stdout.contains("\nBaseUrl: https://techstacks.io\n\n//BaseClass: \n"))
+        #expect(result.stdout.contains("\nIncludeTypes: GetTechnology.*\n"))
+        #expect(result.stdout.contains("// @Route(\"/technology/{Slug}\")\npublic class GetTechnology : IReturn, IGet, Codable\n"))
+        let unknown = try Self.run(["codegen", "swift", "--app", "example"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("app 'example' is not a ServiceStack app"))
+        #expect(try Self.run(["codegen", "kotlin", "--app", "test"]).status == 2)
+    }
+
     @Test func sigtermFinishesAndExitsZero() throws {
         let (process, line, stderr) = try Self.serve()
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)

@@ -53,7 +53,7 @@ public struct ServiceStackApp: MockApp {
             return .json(200, bytes: body)
         }
         if request.path.equalsIgnoringASCIICase("/types/swift") || request.path.equalsIgnoringASCIICase("/types/swift4") {
-            let text = swift.render(query: input.query, date: now, baseURL: baseURL(of: request))
+            let text = swiftDTOs(query: input.query, baseURL: baseURL(of: request))
             return HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
@@ -116,6 +116,11 @@ public struct ServiceStackApp: MockApp {
         let response = render(results[0], operation: operation, jsconfig: jsconfig)
         if let cacheKey { operation.cache?.store(response, for: cacheKey, now: now) }
         return response
+    }
+
+    /// The `/types/swift` file for these query options, dated now.
+    public func swiftDTOs(query: [(name: String, value: String)], baseURL: String) -> String {
+        swift.render(query: query, date: context.host.clock(), baseURL: baseURL)
     }
 
     /// The app's own base URL as the client reached it: scheme and host (a proxy's

@@ -1,0 +1,25 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import MockStackCore
+import MockStackServiceStack
+
+/// DTO source generated offline, as a running server would serve it (`mockstack codegen`).
+public enum CodeGeneration {
+    /// The `/types/swift` file of the ServiceStack app named `app` in `fixtures`.
+    /// - Parameters:
+    ///   - options: the query options (`IncludeTypes`, `AddResponseStatus`, …);
+    ///   - baseURL: the header's `BaseUrl:` (what a client would have fetched from).
+    /// - Throws: ``FixtureErrors`` for broken fixtures, ``MockStackError`` for an unknown or
+    ///   non-ServiceStack app.
+    public static func swift(fixtures: URL, app name: String, options: [(name: String, value: String)], baseURL: String) throws -> String {
+        let source = try SelectedFixtureSource(DirectoryFixtureSource(root: fixtures, displayRoot: fixtures.relativePath), folders: [name])
+        let apps = try AppLoader.standard.load(from: source)
+        guard let app = apps.first as? ServiceStackApp else {
+            throw MockStackError("app '\(name)' is not a ServiceStack app: /types/swift is generated for ServiceStack apps only")
+        }
+        return app.swiftDTOs(query: options, baseURL: baseURL)
+    }
+}

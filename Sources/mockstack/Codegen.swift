@@ -1,0 +1,59 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MockStack
+import MockStackCore
+
+/// `mockstack codegen swift --app test [--option Key=Value …]`: the DTO file `/types/swift`
+/// would serve, without a running server.
+struct Codegen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.")
+
+    @Argument(help: "The language: swift.")
+    var language: String
+
+    @Option(help: "The app (its folder name).")
+    var app: String
+
+    @Option(help: "The fixtures folder. [default: the shipped Fixtures/]")
+    var fixtures: String?
+
+    @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/swift?Key=Value (repeatable).", valueName: "key=value"))
+    var options: [String] = []
+
+    @Option(help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]")
+    var baseUrl: String?
+
+    func run() throws {
+        guard language.lowercased() == "swift" else {
+            printError("mockstack: unknown language '\(language)' (expected swift)")
+            throw ExitCode(2)
+        }
+        guard let root = fixtures.map({ URL(fileURLWithPath: $0) }) ?? FixturesLocator.shippedFixtures() else {
+            printError("mockstack: no fixtures folder found; pass --fixtures")
+            throw ExitCode(2)
+        }
+        var query: [(name: String, value: String)] = []
+        for option in options {
+            guard let equals = option.firstIndex(of: "=") else {
+                printError("mockstack: --option expects Key=Value, got '\(option)'")
+                throw ExitCode(2)
+            }
+            query.append((String(option[..<equals]), String(option[option.index(after: equals)...])))
+        }
+        do {
+            let text = try CodeGeneration.swift(fixtures: root, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)")
+            print(text, terminator: "")
+        } catch let errors as FixtureErrors {
+            for diagnostic in errors.diagnostics { printError(diagnostic.description) }
+            throw ExitCode(2)
+        } catch {
+            printError("mockstack: \(error)")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -19,6 +19,9 @@ public struct MockStackConfiguration: Sendable {
     /// The app folders to load (`["test"]`), or nil for all of them: a test that needs one app
     /// starts faster and smaller without the others' data.
     public var apps: [String]?
+    /// The `Date:` line of generated DTO files (`2025-11-21T22:15:03Z`), fixed for golden
+    /// files; nil: the time of generation.
+    public var fixedDate: String?
     /// Transport settings (threads, limits, timeouts, signals, logger). Its `host` is
     /// overwritten by ``host``.
     public var transport: TransportConfiguration

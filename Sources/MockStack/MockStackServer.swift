@@ -5,6 +5,7 @@ public import Foundation
 #endif
 import Synchronization
 import Logging
+import MockStackServiceStack
 public import MockStackCore
 public import MockStackTransport
 
@@ -30,7 +31,11 @@ public final class MockStackServer: Sendable {
     /// Loads and checks every fixture; nothing listens yet.
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
     ///   fixtures folder or an exposed app cannot be found.
-    public init(configuration: MockStackConfiguration, loader: AppLoader = .standard) throws {
+    public init(configuration: MockStackConfiguration, loader: AppLoader? = nil) throws {
+        let loader = loader ?? .standard(typesDate: configuration.fixedDate)
+        if let date = configuration.fixedDate, DateTimeValue(parsing: date) == nil {
+            throw MockStackError("--fixed-date \(date): not an ISO-8601 date (2025-11-21T22:15:03Z)")
+        }
         guard let directory = configuration.fixtures ?? FixturesLocator.shippedFixtures() else {
             throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
         }

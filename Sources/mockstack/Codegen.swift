@@ -28,6 +28,9 @@ struct Codegen: ParsableCommand {
     @Option(help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]")
     var baseUrl: String?
 
+    @Option(help: ArgumentHelp("The header's Date, as an ISO-8601 time (for golden files). [default: now]", valueName: "date"))
+    var fixedDate: String?
+
     func run() throws {
         guard language.lowercased() == "swift" else {
             printError("mockstack: unknown language '\(language)' (expected swift)")
@@ -46,7 +49,8 @@ struct Codegen: ParsableCommand {
             query.append((String(option[..<equals]), String(option[option.index(after: equals)...])))
         }
         do {
-            let text = try CodeGeneration.swift(fixtures: root, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)")
+            let text = try CodeGeneration.swift(fixtures: root, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)",
+                                                  fixedDate: fixedDate)
             print(text, terminator: "")
         } catch let errors as FixtureErrors {
             for diagnostic in errors.diagnostics { printError(diagnostic.description) }

@@ -40,6 +40,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
     var apps: String?
 
+    @Option(help: ArgumentHelp("Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
+    var fixedDate: String?
+
     @Option(help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
     var expose: [Exposure] = []
 
@@ -75,6 +78,7 @@ struct Serve: ParsableCommand {
             exposed: expose.map { (app: $0.app, port: $0.port) },
             apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )
+        configuration.fixedDate = fixedDate
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger

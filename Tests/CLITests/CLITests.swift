@@ -81,9 +81,10 @@ struct CLITests {
     }
 
     @Test func codegenPrintsTheSwiftFileOffline() throws {
-        let result = try Self.run(["codegen", "swift", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--base-url", "https://techstacks.io"])
+        let result = try Self.run(["codegen", "swift", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--base-url", "https://techstacks.io",
+                                   "--fixed-date", "2024-10-21T14:05:14Z"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("/* Options:\nDate: "))
+        #expect(result.stdout.hasPrefix("/* Options:\nDate: 2024-10-21 14:05:14\n"))
         #expect(result.stdout.contains("\nSwiftVersion: 5.0\n"))
         #expect(result.stdout.contains("\nBaseUrl: https://techstacks.io\n\n//BaseClass: \n"))
         #expect(result.stdout.contains("\nIncludeTypes: GetTechnology.*\n"))

@@ -121,4 +121,19 @@ import Testing
         #expect(dtos(techstacks, "/types/swift?" + query.joined(separator: "&")).text == first)
         #expect(!first.contains("enum TechnologyTier"))
     }
+
+    /// `serve --fixed-date` (the kind's `typesDate`) and `host.typesDate` date the file, not the clock.
+    @Test func aFixedDateDatesTheFile() throws {
+        let directory = TestHost.packageRoot.appendingPathComponent("Fixtures/ai")
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            files["ai/" + name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        }
+        let kind = ServiceStackAppKind(clock: { TestHost.fixedNow }, typesDate: DateTimeValue(parsing: "2024-10-21T14:05:14Z"))
+        let app = try AppLoader(kinds: [kind]).load(from: InMemoryFixtureSource(files: files))[0] as! ServiceStackApp
+        #expect(dtos(app).text.hasPrefix("/* Options:\nDate: 2024-10-21 14:05:14\n"))
+        files["ai/app.json"] = files["ai/app.json"]!.replacingOccurrences(of: #""debugMode": false,"#, with: #""debugMode": false, "typesDate": "2020-01-02T03:04:05Z","#)
+        let hosted = try AppLoader(kinds: [ServiceStackAppKind(clock: { TestHost.fixedNow })]).load(from: InMemoryFixtureSource(files: files))[0] as! ServiceStackApp
+        #expect(dtos(hosted).text.hasPrefix("/* Options:\nDate: 2020-01-02 03:04:05\n"))
+    }
 }

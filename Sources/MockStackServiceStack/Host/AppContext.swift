@@ -19,6 +19,8 @@ public struct HostSettings: Sendable {
     public var clock: @Sendable () -> DateTimeValue
     /// `SwiftVersion:` in `/types/swift` headers (`6.0` for the test host and AI Server, `5.0` for TechStacks).
     public var swiftVersion = "6.0"
+    /// The `Date:` of generated DTO files, when fixed (golden files); else the clock's time.
+    public var typesDate: DateTimeValue?
 
     public init(dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false, serviceClass: String = "MyServices",
                 limits: RequestInput.Limits = RequestInput.Limits(), clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock) {

@@ -15,6 +15,9 @@ public struct ServiceStackApp: MockApp {
     private let apiKeys: APIKeyPolicy?
     private let document: MetadataDocument
     private let swift: SwiftGenerator
+    /// Generated DTO files by request target and base URL: generation takes milliseconds, a
+    /// repeat is served as it was (its `Date:` at most a minute old).
+    private let typesCache = ResponseCache(seconds: 60, byteLimit: 16 << 20, entryLimit: 256, largestBody: 4 << 20)
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
@@ -53,8 +56,13 @@ public struct ServiceStackApp: MockApp {
             return .json(200, bytes: body)
         }
         if request.path.equalsIgnoringASCIICase("/types/swift") || request.path.equalsIgnoringASCIICase("/types/swift4") {
-            let text = swiftDTOs(query: input.query, baseURL: baseURL(of: request))
-            return HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
+            let base = baseURL(of: request)
+            let key = request.target + "\n" + base
+            if let cached = typesCache.response(for: key, now: now) { return cached }
+            let text = swiftDTOs(query: input.query, baseURL: base)
+            let response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8)).preparingHead()
+            typesCache.store(response, for: key, now: now)
+            return response
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
@@ -118,9 +126,9 @@ public struct ServiceStackApp: MockApp {
         return response
     }
 
-    /// The `/types/swift` file for these query options, dated now.
+    /// The `/types/swift` file for these query options, dated now (or at the fixed date).
     public func swiftDTOs(query: [(name: String, value: String)], baseURL: String) -> String {
-        swift.render(query: query, date: context.host.clock(), baseURL: baseURL)
+        swift.render(query: query, date: context.host.typesDate ?? context.host.clock(), baseURL: baseURL)
     }
 
     /// The app's own base URL as the client reached it: scheme and host (a proxy's

@@ -15,13 +15,17 @@ public import MockStackCore
 /// served. Operations the manifest does not name echo their request (or answer 204 when void).
 public struct ServiceStackAppKind: AppKind {
     public static let kindName = "servicestack"
-    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion"]
+    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion", "typesDate"]
 
     /// Replaces the wall clock of every app built (tests pin dates with it).
     public var clock: (@Sendable () -> DateTimeValue)?
 
-    public init(clock: (@Sendable () -> DateTimeValue)? = nil) {
+    /// The `Date:` of every generated DTO file (`serve --fixed-date`), for golden files.
+    public var typesDate: DateTimeValue?
+
+    public init(clock: (@Sendable () -> DateTimeValue)? = nil, typesDate: DateTimeValue? = nil) {
         self.clock = clock
+        self.typesDate = typesDate
     }
 
     public var name: String { Self.kindName }
@@ -114,6 +118,12 @@ public struct ServiceStackAppKind: AppKind {
         if let serviceClass = manifest.string("/host/serviceClass") { host.serviceClass = serviceClass }
         if let maximum = manifest.int("/host/maximumFields", in: 1...1_000_000) { host.limits.maximumFields = maximum }
         if let version = manifest.string("/host/swiftVersion") { host.swiftVersion = version }
+        if let text = manifest.string("/host/typesDate") {
+            if let date = DateTimeValue(parsing: text) { host.typesDate = date } else {
+                manifest.report("'\(text)' is not an ISO-8601 date (2025-11-21T22:15:03Z)", at: "/host/typesDate")
+            }
+        }
+        if let typesDate { host.typesDate = typesDate }
         if let clock { host.clock = clock }
         return host
     }

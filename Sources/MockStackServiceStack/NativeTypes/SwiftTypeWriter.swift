@@ -70,8 +70,7 @@ struct SwiftTypeWriter {
 
     // MARK: Classes
 
-    /// A class with no base class. `operation` makes it a request: routes, `IReturn` or
-    /// `IReturnVoid`, and the verb marker.
+    /// A class: a request, a response or any other DTO, with or without a base class.
     /// - Parameters:
     ///   - operation: makes the class a request (routes, `IReturn`, `AddImplicitVersion`);
     ///   - isResponse: a response gets `responseStatus` under `AddResponseStatus` when it lacks one.

@@ -1,3 +1,4 @@
+import Foundation
 import MockStackCore
 import Testing
 @testable import MockStackServiceStack
@@ -69,5 +70,13 @@ import Testing
         #expect(options.list("DefaultImports") == ["Foundation"], "the host's imports win over Swift's")
         #expect(options.withoutOptions)
         #expect(options.text("BaseClass") == nil && !options.flag("AddResponseStatus"))
+    }
+
+    /// A value cannot leave its line or close the comment early.
+    @Test func valuesStayOnTheirLine() {
+        let text = header([("IncludeTypes", "Hello\n*/\nimport Evil"), ("BaseUrl", "http://x/\r\ny")])
+        #expect(text.contains("\nIncludeTypes: Hello * / import Evil\n"))
+        #expect(text.contains("\nBaseUrl: http://x/ y\n"), "a CRLF is one line break")
+        #expect(text.components(separatedBy: "*/").count == 2)
     }
 }

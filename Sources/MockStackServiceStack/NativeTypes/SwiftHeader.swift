@@ -31,7 +31,7 @@ public struct SwiftHeader: Sendable {
             "SwiftVersion: \(swiftVersion)",
             "Version: \(serviceStackVersion)",
             "Tip: \(Self.tip)",
-            "BaseUrl: \(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL)",
+            "BaseUrl: \(Self.oneLine(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL))",
             "",
         ]
         for name in NativeTypesOptions.swiftHeaderOptions {
@@ -44,10 +44,24 @@ public struct SwiftHeader: Sendable {
                 value = options.text(name) ?? ""
             }
             // An empty value keeps the space after the colon, as the real header does.
-            lines.append((options.isGiven(name) ? "" : "//") + name + ": " + value)
+            lines.append((options.isGiven(name) ? "" : "//") + name + ": " + Self.oneLine(value))
         }
         lines.append("*/")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A value that stays on its line and inside the comment: line breaks become spaces and
+    /// `*/` is broken up, whatever a query sent.
+    static func oneLine(_ value: String) -> String {
+        var text = ""
+        var previous: Character?
+        for original in value {
+            let character: Character = original.isNewline ? " " : original
+            if character == "/", previous == "*" { text.append(" ") }
+            text.append(character)
+            previous = character
+        }
+        return text
     }
 
     /// `2025-11-21 22:15:03`.

@@ -91,7 +91,7 @@ struct SwiftTypeWriter {
         conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
         let base = type.inherits.map { swiftName($0.reference) }
         // `BaseClass` goes under a class that has none, which then still declares Codable.
-        let extraBase = base == nil ? options.text("BaseClass").flatMap { $0.isEmpty ? nil : $0 } : nil
+        let extraBase = base == nil ? options.text("BaseClass").map(SwiftHeader.oneLine).flatMap { $0.isEmpty ? nil : $0 } : nil
         // A subclass is Codable through its base.
         conformances = (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
         lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")

@@ -48,10 +48,14 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let shim = TestHost.packageRoot.appendingPathComponent("Tests/SwiftShim/ServiceStackShim.swift")
-        for (name, app) in Self.apps {
+        let variants = Self.apps.map { (name: $0.name, app: $0.app, target: "/types/swift") }
+            + [(name: "test-options", app: Self.apps[0].app,
+                target: "/types/swift?BaseClass=NSObject&InitializeCollections=false&AddResponseStatus=true&AddImplicitVersion=2"),
+               (name: "techstacks-options", app: Self.apps[2].app, target: "/types/swift?ExcludeGenericBaseTypes=true&TreatTypesAsStrings=TechnologyTier")]
+        for (name, app, target) in variants {
             // The shim stands in for the ServiceStack module, so its import goes; each app is
             // checked on its own, as each would be compiled into its own client.
-            let text = dtos(app).text.replacingOccurrences(of: "import ServiceStack\n", with: "")
+            let text = dtos(app, target).text.replacingOccurrences(of: "import ServiceStack\n", with: "")
             let file = directory.appendingPathComponent("\(name).dtos.swift")
             try text.write(to: file, atomically: true, encoding: .utf8)
             let files = [shim.path, file.path]
@@ -100,7 +104,13 @@ import Testing
         {
             public var tier:String?
         """))
-        #expect(based.contains("    required public init(){ super.init() }"))
+        #expect(based.contains("    required public override init(){ super.init() }"))
+        // Only names go where code is written.
+        let hostile = dtos(techstacks, "/types/swift?DefaultImports=Foundation,Evil%0Aclass%20X%7B%7D&BaseClass=A%7B%7D&IncludeTypes=TechnologyInfo").text
+        #expect(hostile.contains("*/\n\nimport Foundation\n\npublic class TechnologyInfo : Codable\n"))
+        // A proxy chain's first host and scheme are the client's.
+        let chained = dtos(techstacks, "/types/swift?IncludeTypes=Option", headers: ["Host": "h", "X-Forwarded-Host": "a.example, b.internal", "X-Forwarded-Proto": "https,http"]).text
+        #expect(chained.contains("\nBaseUrl: https://a.example\n"))
     }
 
     /// `x swift File.dtos.swift`: the header's options read back (every line after `BaseUrl:`

@@ -74,8 +74,8 @@ import Testing
 
     /// A value cannot leave its line or close the comment early.
     @Test func valuesStayOnTheirLine() {
-        let text = header([("IncludeTypes", "Hello\n*/\nimport Evil"), ("BaseUrl", "http://x/\r\ny")])
-        #expect(text.contains("\nIncludeTypes: Hello * / import Evil\n"))
+        let text = header([("IncludeTypes", "Hello\n*/\nimport Evil /*"), ("BaseUrl", "http://x/\r\ny")])
+        #expect(text.contains("\nIncludeTypes: Hello * / import Evil / *\n"))
         #expect(text.contains("\nBaseUrl: http://x/ y\n"), "a CRLF is one line break")
         #expect(text.components(separatedBy: "*/").count == 2)
     }

@@ -34,7 +34,8 @@ import Testing
 
     private func writer(_ query: [(String, String)] = []) -> SwiftTypeWriter {
         SwiftTypeWriter(options: NativeTypesOptions(query: query.map { (name: $0.0, value: $0.1) },
-                                                    config: ["initializeCollections": true, "addDescriptionAsComments": true]))
+                                                    config: ["initializeCollections": true, "addDescriptionAsComments": true]),
+                        interfaces: ["IRegisterStats"])
     }
 
     private func type(_ name: String) -> MetadataType { Self.metadata.types.first { $0.name == name }! }

@@ -26,6 +26,4 @@ public class ResponseStatus: Codable { public var errorCode: String?; public var
 public class ResponseError: Codable {}
 @propertyWrapper public struct TimeSpan: Codable { public var wrappedValue: TimeInterval?; public init(wrappedValue: TimeInterval?) { self.wrappedValue = wrappedValue } }
 public struct KeyValuePair<K: Codable, V: Codable>: Codable { public var key: K; public var value: V }
-public protocol IRequiresRequestStream {}
-public protocol IGeneration { var refId: String? { get set }; var tag: String? { get set } }
 public class EmptyResponse: Codable { public var responseStatus: ResponseStatus? }

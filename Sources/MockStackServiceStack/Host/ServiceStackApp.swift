@@ -134,8 +134,12 @@ public struct ServiceStackApp: MockApp {
     /// The app's own base URL as the client reached it: scheme and host (a proxy's
     /// `X-Forwarded-Proto` / `X-Forwarded-Host` first, as in Docker behind one) and mount.
     private func baseURL(of request: HTTPRequest) -> String {
-        let host = request.headers["X-Forwarded-Host"] ?? request.headers["Host"] ?? "localhost"
-        let scheme = request.headers["X-Forwarded-Proto"] ?? "http"
+        // A proxy chain lists several: the first is the client's.
+        func first(_ name: String) -> String? {
+            request.headers[name].flatMap { $0.split(separator: ",").first.map { String($0.trimmingASCIISpace()) } }
+        }
+        let host = first("X-Forwarded-Host") ?? request.headers["Host"] ?? "localhost"
+        let scheme = first("X-Forwarded-Proto") ?? "http"
         return "\(scheme)://\(host)\(request.mountPath)"
     }
 

@@ -24,7 +24,7 @@ public struct SwiftGenerator: Sendable {
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: MetadataDocument(metadata: metadata))
-        let writer = SwiftTypeWriter(options: options)
+        let writer = SwiftTypeWriter(options: options, interfaces: Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) }))
         func excludesGenericBase(_ type: MetadataType) -> Bool {
             options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
         }
@@ -32,7 +32,8 @@ public struct SwiftGenerator: Sendable {
         if !options.withoutOptions {
             out += header.render(options, date: date, baseURL: baseURL) + "\n"
         }
-        for module in options.list("DefaultImports") { out += "import \(module)\n" }
+        // Only module names: an import line is code, and a query must not write code.
+        for module in options.list("DefaultImports") where SwiftTypeWriter.isQualifiedName(module) { out += "import \(module)\n" }
         out += "\n"
 
         var written: Set<String> = []

@@ -50,14 +50,14 @@ public struct SwiftHeader: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A value that stays on its line and inside the comment: line breaks become spaces and
-    /// `*/` is broken up, whatever a query sent.
+    /// A value that stays on its line and inside the comment: line breaks become spaces, and
+    /// `*/` and `/*` (Swift comments nest) are broken up, whatever a query sent.
     static func oneLine(_ value: String) -> String {
         var text = ""
         var previous: Character?
         for original in value {
             let character: Character = original.isNewline ? " " : original
-            if character == "/", previous == "*" { text.append(" ") }
+            if (character == "/" && previous == "*") || (character == "*" && previous == "/") { text.append(" ") }
             text.append(character)
             previous = character
         }

@@ -8,10 +8,23 @@ struct SwiftTypeWriter {
     let options: NativeTypesOptions
     /// `TreatTypesAsStrings`.
     let strings: Set<String>
+    /// The interfaces the metadata declares (written as protocols); a class conforms only to
+    /// these and the verb markers, so an interface the file does not define (AutoCrud's
+    /// generic ones, server-side markers) is left out.
+    let interfaces: Set<String>
 
-    init(options: NativeTypesOptions) {
+    init(options: NativeTypesOptions, interfaces: Set<String> = []) {
         self.options = options
+        self.interfaces = interfaces
         strings = Set(options.list("TreatTypesAsStrings"))
+    }
+
+    /// `Name` or `Module.Name`: what may go where the file names a type or module.
+    static func isQualifiedName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) &- UInt8(ascii: "a") < 26 else { return false }
+        return text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
+        }
     }
 
     /// A type's Swift spelling under the request's options.
@@ -49,9 +62,9 @@ struct SwiftTypeWriter {
         for (index, name) in type.enumNames.enumerated() {
             if isInt {
                 let value = type.enumValues.indices.contains(index) ? type.enumValues[index] : String(index)
-                lines.append("    case \(name) = \(value)")
+                lines.append("    case \(Self.identifier(name)) = \(value)")
             } else {
-                lines.append("    case \(name)")
+                lines.append("    case \(Self.identifier(name))")
             }
         }
         lines.append("}")
@@ -87,11 +100,11 @@ struct SwiftTypeWriter {
             }
         }
         let interfaces = type.implements.map { TypeReference.stripArity($0.name) }
-            .filter { !["IReturn", "IReturnVoid"].contains($0) }
+            .filter { Self.verbMarkers.contains($0) || self.interfaces.contains($0) }
         conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
         let base = type.inherits.map { swiftName($0.reference) }
         // `BaseClass` goes under a class that has none, which then still declares Codable.
-        let extraBase = base == nil ? options.text("BaseClass").map(SwiftHeader.oneLine).flatMap { $0.isEmpty ? nil : $0 } : nil
+        let extraBase = base == nil ? options.text("BaseClass").flatMap { Self.isQualifiedName($0) ? $0 : nil } : nil
         // A subclass is Codable through its base.
         conformances = (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
         lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")
@@ -107,7 +120,7 @@ struct SwiftTypeWriter {
         }
         body += Self.merged(groups)
         if base == nil {
-            body.append([extraBase == "NSObject" ? "    required public init(){ super.init() }" : "    required public init(){}"])
+            body.append([extraBase == "NSObject" ? "    required public override init(){ super.init() }" : "    required public init(){}"])
         } else {
             body.append(["    required public init(){ super.init() }"])
             body += coding(of: type)
@@ -209,10 +222,17 @@ struct SwiftTypeWriter {
     /// keeps its capital (a `description` would clash with `CustomStringConvertible`); Swift
     /// keywords are back-ticked.
     func propertyName(_ property: MetadataProperty) -> String {
-        if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue { return name }
+        if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue { return Self.identifier(name) }
         if property.name == "Description" { return "Description" }
-        let camel = property.name.prefix(1).lowercased() + property.name.dropFirst()
-        return Self.keywords.contains(camel) ? "`\(camel)`" : camel
+        return Self.identifier(property.name.prefix(1).lowercased() + property.name.dropFirst())
+    }
+
+    /// A name as a Swift identifier: characters other than letters, digits and `_` become `_`,
+    /// and keywords are back-ticked.
+    static func identifier(_ name: String) -> String {
+        var text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if text.first?.isNumber == true { text = "_" + text }
+        return keywords.contains(text) ? "`\(text)`" : text
     }
 
     // MARK: Comments

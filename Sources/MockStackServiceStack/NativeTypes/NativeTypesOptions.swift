@@ -19,10 +19,9 @@ public struct NativeTypesOptions: Sendable {
         "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
     ]
 
-    /// Swift's own defaults where the host's config says nothing: `MakePropertiesOptional` is
-    /// forced on unless the query sets it, and the imports the client package needs.
+    /// Swift's own defaults where the host's config says nothing: the imports the client
+    /// package needs.
     static let swiftDefaults: [String: JSONValue] = [
-        "makepropertiesoptional": .bool(true),
         "defaultimports": .array([.string("Foundation"), .string("ServiceStack")]),
     ]
 

@@ -12,9 +12,20 @@ public struct SwiftGenerator: Sendable {
         "ResponseError", "ErrorResponse", "Service",
     ]
 
+    /// Worked out once per app rather than per request: the selection's document, the
+    /// interfaces the file defines, and types by name for the discovery order.
+    private let document: MetadataDocument
+    private let interfaces: Set<String>
+    private let typesByName: [String: MetadataType]
+
     public init(metadata: MetadataTypes, header: SwiftHeader = SwiftHeader()) {
         self.metadata = metadata
         self.header = header
+        document = MetadataDocument(metadata: metadata)
+        interfaces = Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) })
+        var byName: [String: MetadataType] = [:]
+        for type in metadata.types { byName[MetadataDocument.key(type.name)] = byName[MetadataDocument.key(type.name)] ?? type }
+        typesByName = byName
     }
 
     /// The file for a request's query options.
@@ -23,8 +34,8 @@ public struct SwiftGenerator: Sendable {
     ///   - baseURL: where the file is served from (the header's `BaseUrl:` unless the query sets it).
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions(query: query, config: metadata.config)
-        let selection = MetadataDocument.Selection(query: query, document: MetadataDocument(metadata: metadata))
-        let writer = SwiftTypeWriter(options: options, interfaces: Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) }))
+        let selection = MetadataDocument.Selection(query: query, document: document)
+        let writer = SwiftTypeWriter(options: options, interfaces: interfaces)
         func excludesGenericBase(_ type: MetadataType) -> Bool {
             options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
         }
@@ -88,8 +99,6 @@ public struct SwiftGenerator: Sendable {
     /// response, then what those refer to, breadth first (properties, base classes, generic
     /// arguments); types nothing reaches follow in metadata order.
     func discoveryOrder(from operations: [MetadataOperation]) -> [MetadataType] {
-        var byName: [String: MetadataType] = [:]
-        for type in metadata.types { byName[MetadataDocument.key(type.name)] = byName[MetadataDocument.key(type.name)] ?? type }
         var order: [MetadataType] = []
         var seen: Set<String> = []
         var queue: [MetadataType] = operations.map(\.request) + operations.compactMap(\.response)
@@ -98,7 +107,7 @@ public struct SwiftGenerator: Sendable {
             let type = queue[index]
             index += 1
             for name in Self.referencedNames(type) where seen.insert(name).inserted {
-                if let found = byName[name] {
+                if let found = typesByName[name] {
                     order.append(found)
                     queue.append(found)
                 }

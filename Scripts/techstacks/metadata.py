@@ -71,7 +71,12 @@ def enum(name, namespace, names, descriptions):
 
 
 def attribute(name, **args):
-    return {"name": name, "args": [{"name": k, "type": "String", "value": v} for k, v in args.items()]}
+    # /types/metadata lists an attribute's named arguments sorted by name.
+    return {"name": name, "args": [{"name": k, "type": "String", "value": args[k]} for k in sorted(args)]}
+
+
+# `[StringLength(StringLengthAttribute.MaxText)]` on the model's long text columns.
+MAX_TEXT = {"attributes": [{"name": "StringLength", "constructorArgs": [{"name": "maximumLength", "type": "Int32", "value": "2147483647"}]}]}
 
 
 def returns(response, namespace=MODEL):
@@ -126,7 +131,7 @@ def document():
         ("Id", "Int64", {"isPrimaryKey": True}), ("Name", "String"), ("VendorName", "String"), ("Description", "String"),
         ("AppUrl", "String"), ("ScreenshotUrl", "String"), ("Created", "DateTime"), ("CreatedBy", "String"),
         ("LastModified", "DateTime"), ("LastModifiedBy", "String"), ("IsLocked", "Boolean"), ("OwnerId", "String"),
-        ("Slug", "String"), ("Details", "String"), ("DetailsHtml", "String"), ("LastStatusUpdate", "DateTime?"),
+        ("Slug", "String"), ("Details", "String", MAX_TEXT), ("DetailsHtml", "String", MAX_TEXT), ("LastStatusUpdate", "DateTime?"),
         ("OrganizationId", "Int32?"), ("CommentsPostId", "Int64?"), ("ViewCount", "Int32"), ("FavCount", "Int32"),
     ]
 
@@ -146,7 +151,7 @@ def document():
     post_fields = [
         ("Id", "Int64", {"isPrimaryKey": True}), ("OrganizationId", "Int32"), ("UserId", "Int32"), ("Type", "PostType"),
         ("CategoryId", "Int32"), ("Title", "String"), ("Slug", "String"), ("Url", "String"), ("ImageUrl", "String"),
-        ("Content", "String"), ("ContentHtml", "String"), ("PinCommentId", "Int64?"), ("TechnologyIds", "Int32[]"),
+        ("Content", "String", MAX_TEXT), ("ContentHtml", "String", MAX_TEXT), ("PinCommentId", "Int64?"), ("TechnologyIds", "Int32[]"),
         ("FromDate", "DateTime?"), ("ToDate", "DateTime?"), ("Location", "String"), ("MetaType", "String"),
         ("Meta", "String"), ("Approved", "Boolean"), ("UpVotes", "Int64"), ("DownVotes", "Int64"), ("Points", "Int64"),
         ("Views", "Int64"), ("Favorites", "Int64"), ("Subscribers", "Int32"), ("ReplyCount", "Int32"),
@@ -178,6 +183,8 @@ def document():
                                           ("Meta", "Dictionary<String,String>"), ("ResponseStatus", "ResponseStatus")]),
             genericArgs=["T"], isGenericTypeDef=True, dataContract={}),
         *enums,
+        # The marker the page-view counting services implement.
+        dto("IRegisterStats", MODEL, [], isInterface=True),
         dto("TechnologyBase", TYPES, props(technology_fields), isAbstract=True),
         dto("Technology", TYPES, [], inherits=name_ref("TechnologyBase", TYPES)),
         dto("TechnologyView", TYPES, view(technology_fields)),
@@ -255,7 +262,9 @@ def document():
        response_props=props([("AllTiers", "List<Option>"), ("AllPostTypes", "List<Option>"), ("AllFlagTypes", "List<Option>")]),
        tags=["Site"])
 
+    registers_stats = [name_ref("IRegisterStats", MODEL), name_ref("IGet", SS)]
     op("GetTechnology", props([("Slug", "String")]), "GetTechnologyResponse", "GET", [("/technology/{Slug}", None)],
+       implements=[returns("GetTechnologyResponse")] + registers_stats,
        response_props=props([("Created", "DateTime"), ("Technology", "Technology"),
                              ("TechnologyStacks", "List<TechnologyStack>")]) + status, tags=["Tech"])
     op("GetAllTechnologies", [], "GetAllTechnologiesResponse", "GET", [("/technology", "GET")],
@@ -278,6 +287,7 @@ def document():
     writes("Technology", "/technology", write_props, props([("Result", "Technology")]) + status, "Tech")
 
     op("GetTechnologyStack", props([("Slug", "String")]), "GetTechnologyStackResponse", "GET", [("/techstacks/{Slug}", "GET")],
+       implements=[returns("GetTechnologyStackResponse")] + registers_stats,
        response_props=props([("Created", "DateTime"), ("Result", "TechStackDetails")]) + status, tags=["TechStacks"])
     op("GetAllTechnologyStacks", [], "GetAllTechnologyStacksResponse", "GET", [("/techstacks", "GET")],
        response_props=props([("Results", "List<TechnologyStack>"), ("Total", "Int64")]), tags=["TechStacks"])

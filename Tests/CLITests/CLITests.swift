@@ -88,7 +88,7 @@ struct CLITests {
         #expect(result.stdout.contains("\nSwiftVersion: 5.0\n"))
         #expect(result.stdout.contains("\nBaseUrl: https://techstacks.io\n\n//BaseClass: \n"))
         #expect(result.stdout.contains("\nIncludeTypes: GetTechnology.*\n"))
-        #expect(result.stdout.contains("// @Route(\"/technology/{Slug}\")\npublic class GetTechnology : IReturn, IGet, Codable\n"))
+        #expect(result.stdout.contains("// @Route(\"/technology/{Slug}\")\npublic class GetTechnology : IReturn, IRegisterStats, IGet, Codable\n"))
         let unknown = try Self.run(["codegen", "swift", "--app", "example"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("app 'example' is not a ServiceStack app"))

@@ -26,7 +26,7 @@ import Testing
         let hello = try #require(full["operations"]?.arrayValue?.first { $0["request"]?["name"] == "Hello" })
         #expect(hello["routes"] == [["path": "/hello"], ["path": "/hello/{Name}"]])
         #expect(hello["request"]?["properties"] == [
-            ["name": "Name", "type": "String", "namespace": "System", "isRequired": true],
+            ["name": "Name", "type": "String", "namespace": "System", "isRequired": true, "attributes": [["name": "Required"]]],
             ["name": "Title", "type": "String", "namespace": "System"],
         ])
         #expect(hello["request"]?["implements"] == [["name": "IReturn`1", "namespace": "ServiceStack", "genericArgs": ["HelloResponse"]]])

@@ -33,7 +33,8 @@ import Testing
     @Test func includeTypesSelectsAndTheHeaderSaysSo() {
         let text = dtos(Self.apps[2].app, "/types/swift?IncludeTypes=GetTechnology.*").text
         #expect(text.contains("\nIncludeTypes: GetTechnology.*\n"))
-        #expect(text.contains("public class GetTechnology : IReturn, IGet, Codable"))
+        #expect(text.contains("public class GetTechnology : IReturn, IRegisterStats, IGet, Codable"))
+        #expect(text.contains("public protocol IRegisterStats\n{\n}\n"))
         #expect(text.contains("public class GetTechnologyResponse : Codable"))
         #expect(text.contains("public enum TechnologyTier : String, Codable"))
         #expect(!text.contains("class FindTechnologies"))

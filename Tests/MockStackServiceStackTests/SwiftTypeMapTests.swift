@@ -1,3 +1,4 @@
+import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
@@ -5,7 +6,7 @@ import Testing
 /// test DTOs show.
 @Suite struct SwiftTypeMapTests {
     private func swift(_ type: String, _ genericArgs: [String] = []) -> String {
-        SwiftTypeMap.name(of: TypeReference(type: type, genericArgs: genericArgs))
+        SwiftTypeMap().name(of: TypeReference(type: type, genericArgs: genericArgs))
     }
 
     @Test(arguments: [
@@ -34,5 +35,29 @@ import Testing
         #expect(SwiftTypeMap.isTimeSpan(TypeReference(type: "Nullable`1", genericArgs: ["TimeSpan"])))
         #expect(SwiftTypeMap.isCollection(TypeReference(type: "Dictionary`2", genericArgs: ["String", "String"])))
         #expect(!SwiftTypeMap.isCollection(TypeReference(type: "KeyValuePair`2", genericArgs: ["String", "String"])))
+    }
+
+    /// Swift cannot overload a name by arity, so a name declared with several takes `_N`;
+    /// the Swift package's own aliases win.
+    @Test func namesDeclaredWithSeveralArities() throws {
+        let metadata = try MetadataTypes(json: JSONParser().parse(#"""
+        {"types":[{"name":"Page","implements":[],"properties":[]},{"name":"Page`1","genericArgs":["T"],"implements":[],"properties":[]},
+                  {"name":"Box`1","genericArgs":["T"],"implements":[],"properties":[]}]}
+        """#).root)
+        let map = SwiftTypeMap(conflicts: SwiftTypeMap.conflicts(among: metadata.types))
+        #expect(map.conflicts == ["Page"])
+        #expect(map.name(of: TypeReference(parsing: "Page")) == "Page")
+        #expect(map.name(of: TypeReference(type: "Page`1", genericArgs: ["Poco"])) == "Page_1<Poco>")
+        #expect(map.name(of: TypeReference(type: "Box`1", genericArgs: ["Poco"])) == "Box<Poco>")
+        #expect(SwiftTypeMap(conflicts: ["QueryDb"]).name(of: TypeReference(type: "QueryDb`1", genericArgs: ["Poco"])) == "QueryDb<Poco>")
+    }
+
+    @Test func untypedDictionariesAndTypesAsStrings() {
+        #expect(swift("Dictionary") == "[String:String]")
+        #expect(SwiftTypeMap.isAlwaysOptional(TypeReference(parsing: "Dictionary")))
+        #expect(SwiftTypeMap.isAlwaysOptional(TypeReference(type: "Nullable`1", genericArgs: ["Int32"])))
+        #expect(!SwiftTypeMap.isAlwaysOptional(TypeReference(parsing: "String")))
+        let strings = SwiftTypeMap(strings: ["Poco"])
+        #expect(strings.name(of: TypeReference(type: "List`1", genericArgs: ["Poco"])) == "[String]")
     }
 }

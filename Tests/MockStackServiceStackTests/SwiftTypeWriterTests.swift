@@ -11,23 +11,36 @@ import Testing
       {"name":"TechnologyTier","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["ProgrammingLanguage","Client"]},
       {"name":"EnumWithValues","namespace":"Demo","implements":[],"isEnum":true,"enumNames":["None","Value1"],"enumValues":["0","1"]},
       {"name":"IRegisterStats","namespace":"Demo","implements":[],"isInterface":true,"properties":[]},
+      {"name":"EnumFlags","namespace":"Demo","implements":[],"isEnum":true,"attributes":[{"name":"Flags"}],"enumNames":["Value0","Value1","Value123"],"enumValues":["0","1","7"]},
+      {"name":"IHasId","namespace":"Demo","implements":[],"isInterface":true,"properties":[{"name":"Id","type":"Int32","isValueType":true}]},
+      {"name":"IHasKey","namespace":"Demo","genericArgs":["T"],"implements":[{"name":"IHasId","namespace":"Demo"}],"isInterface":true,
+       "properties":[{"name":"Key","type":"T"}]},
+      {"name":"Page","namespace":"Demo","implements":[],"properties":[{"name":"Number","type":"Int32","isValueType":true}]},
+      {"name":"Page`1","namespace":"Demo","genericArgs":["T"],"implements":[],"properties":[{"name":"Items","type":"List`1","genericArgs":["T"]}]},
+      {"name":"Entry","namespace":"Demo","implements":[],"dataContract":{"name":"entry","namespace":"urn:demo"},
+       "properties":[{"name":"Id","type":"Int32","isValueType":true,"description":"The key","dataMember":{"order":1,"isRequired":true}},
+                     {"name":"Owner","type":"IHasId"},
+                     {"name":"Title","type":"String"},
+                     {"name":"Body","type":"String","attributes":[{"name":"StringLength","constructorArgs":[{"type":"Int32","value":"2147483647"}]},{"name":"Tag","constructorArgs":[{"type":"String","value":"x"}]}]},
+                     {"name":"Count","type":"Nullable`1","genericArgs":["Int32"]},
+                     {"name":"Extra","type":"Dictionary"},
+                     {"name":"Score","type":"Double","isValueType":true}]},
       {"name":"TechnologyStack","namespace":"Demo","inherits":{"name":"TechnologyStackBase","namespace":"Demo"},"implements":[],"properties":[]},
       {"name":"AllowedAttributes","namespace":"Demo","implements":[],"description":"AllowedAttributes Description",
-       "attributes":[{"name":"DataContract"}],
+       "dataContract":{},
        "properties":[{"name":"Range","type":"Double","isValueType":true,"dataMember":{"name":"Aliased"},
-                      "attributes":[{"name":"DataMember","args":[{"name":"Name","type":"String","value":"Aliased"}]},
-                                    {"name":"ApiMember","args":[{"name":"Description","type":"String","value":"Range Description"},{"name":"IsRequired","type":"Boolean","value":"true"}]}]},
+                      "attributes":[{"name":"ApiMember","args":[{"name":"Description","type":"String","value":"Range Description"},{"name":"IsRequired","type":"Boolean","value":"true"}]}]},
                      {"name":"Is","type":"String[]"},{"name":"Description","type":"String"},{"name":"Span","type":"Nullable`1","genericArgs":["TimeSpan"]},
                      {"name":"Map","type":"Dictionary`2","genericArgs":["String","List<Int32>"]}]}
     ],"operations":[
       {"request":{"name":"GetWidget","namespace":"Demo","implements":[{"name":"IReturn`1","genericArgs":["GetWidgetResponse"]},{"name":"IGet"},{"name":"IRegisterStats"}],
-        "properties":[{"name":"Name","type":"String","isRequired":true},{"name":"Id","type":"Int32","isValueType":true},{"name":"Tags","type":"List`1","genericArgs":["String"]}]},
+        "properties":[{"name":"Name","type":"String","isRequired":true,"attributes":[{"name":"Required"}]},{"name":"Id","type":"Int32","isValueType":true},{"name":"Tags","type":"List`1","genericArgs":["String"]}]},
        "returnType":{"name":"GetWidgetResponse","namespace":"Demo"},"routes":[{"path":"/widgets/{Id}","verbs":"GET"}]},
       {"request":{"name":"DeleteWidget","namespace":"Demo","implements":[{"name":"IReturnVoid"},{"name":"IDelete"}],"properties":[{"name":"Id","type":"Int32","isValueType":true}]},
        "returnsVoid":true,"routes":[{"path":"/widgets/{Id}","verbs":"DELETE"}]},
       {"request":{"name":"QueryPosts","namespace":"Demo","inherits":{"name":"QueryDb`1","namespace":"ServiceStack","genericArgs":["Post"]},
         "implements":[{"name":"IReturn`1","genericArgs":["QueryResponse<Post>"]}],
-        "properties":[{"name":"Ids","type":"Int32[]","isRequired":true},{"name":"OrganizationId","type":"Nullable`1","genericArgs":["Int32"]},{"name":"Is","type":"String[]"}]},
+        "properties":[{"name":"Ids","type":"Int32[]","isRequired":true,"attributes":[{"name":"Required"}]},{"name":"OrganizationId","type":"Nullable`1","genericArgs":["Int32"]},{"name":"Is","type":"String[]"}]},
        "returnType":{"name":"QueryResponse`1","namespace":"ServiceStack","genericArgs":["Post"]},"routes":[{"path":"/posts","verbs":"GET"}]}
     ]}
     """#).root)
@@ -35,7 +48,7 @@ import Testing
     private func writer(_ query: [(String, String)] = []) -> SwiftTypeWriter {
         SwiftTypeWriter(options: NativeTypesOptions(query: query.map { (name: $0.0, value: $0.1) },
                                                     config: ["initializeCollections": true, "addDescriptionAsComments": true]),
-                        interfaces: ["IRegisterStats"])
+                        interfaces: ["IRegisterStats", "IHasId", "IHasKey"], conflicts: ["Page"])
     }
 
     private func type(_ name: String) -> MetadataType { Self.metadata.types.first { $0.name == name }! }
@@ -172,5 +185,92 @@ import Testing
         #expect(writer().writeEnum(type("EnumWithValues")) == "public enum EnumWithValues : Int, Codable\n{\n    case None = 0\n    case Value1 = 1\n}\n")
         #expect(writer().writeProtocol(type("IRegisterStats")) == "public protocol IRegisterStats\n{\n}\n")
     }
-}
 
+    /// `[Flags]` shows as `// @Flags()` over an Int-backed enum with the members' values.
+    @Test func flagsEnums() {
+        #expect(writer().writeEnum(type("EnumFlags")) == """
+        // @Flags()
+        public enum EnumFlags : Int, Codable
+        {
+            case Value0 = 0
+            case Value1 = 1
+            case Value123 = 7
+        }
+
+        """)
+    }
+
+    /// A protocol lists the interfaces it extends, its generic parameters as associated types,
+    /// and its members followed by a blank line.
+    @Test func protocolsExtendAndTakeAssociatedTypes() {
+        #expect(writer().writeProtocol(type("IHasKey")) == """
+        public protocol IHasKey : IHasId
+        {
+            associatedtype T
+
+            var key:T? { get set }
+
+        }
+
+        """)
+    }
+
+    /// A generic definition constrains its parameters to Codable; a name declared with
+    /// several arities gets `_N`.
+    @Test func genericDefinitions() {
+        #expect(writer().writeClass(type("Page`1")) == """
+        public class Page_1<T : Codable> : Codable
+        {
+            public var items:[T] = []
+
+            required public init(){}
+        }
+
+        """)
+        #expect(writer().writeClass(type("Page")).hasPrefix("public class Page : Codable\n"))
+    }
+
+    /// The data contract with its arguments, member descriptions (no blank line of their own),
+    /// an interface-typed member as a comment, marked members followed by a blank line, and
+    /// the attributes the metadata does not export (`Tag`) left out.
+    @Test func membersMarksAndIgnoredInterfaces() {
+        #expect(writer().writeClass(type("Entry")) == """
+        // @DataContract(Name="entry", Namespace="urn:demo")
+        public class Entry : Codable
+        {
+            /**
+            * The key
+            */
+            // @DataMember(Order=1, IsRequired=true)
+            public var id:Int?
+
+            //owner:IHasId ignored. Swift doesn't support interface properties
+
+            public var title:String?
+            // @StringLength(Int32.max)
+            public var body:String?
+
+            public var count:Int?
+            public var extra:[String:String]?
+            public var score:Double?
+
+            required public init(){}
+        }
+
+        """)
+    }
+
+    /// `MakePropertiesOptional=False`: only nullable values, untyped dictionaries and required
+    /// members stay optional (ServiceStack's rule; the result does not compile with
+    /// `required public init(){}`, there as here).
+    @Test func propertiesMadeNonOptional() {
+        let strict = writer([("MakePropertiesOptional", "False")])
+        let entry = type("Entry")
+        #expect(entry.properties.map { strict.propertyDeclaration($0, in: entry) } == [
+            "public var id:Int", "public var owner:IHasId", "public var title:String", "public var body:String",
+            "public var count:Int?", "public var extra:[String:String]?", "public var score:Double",
+        ])
+        let request = Self.metadata.operations[0].request
+        #expect(strict.propertyDeclaration(request.properties[0], in: request) == "public var name:String?")
+    }
+}

@@ -37,11 +37,23 @@ public struct ServiceStackApp: MockApp {
             let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
             return [RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")]
                 + operation.routes.map { RouteDescription(name: operation.name, methods: $0.verbs.isEmpty ? verbs : $0.verbs, path: $0.path) }
-        } + [RouteDescription(name: "metadata", methods: ["GET"], path: "/types/metadata"),
-             RouteDescription(name: "swift", methods: ["GET"], path: "/types/swift")]
+        } + [RouteDescription(name: "TypeLinks", methods: ["ANY"], path: "/types"),
+             RouteDescription(name: "TypesMetadata", methods: ["ANY"], path: "/types/metadata"),
+             RouteDescription(name: "TypesSwift", methods: ["ANY"], path: "/types/swift"),
+             RouteDescription(name: "TypesSwift4", methods: ["ANY"], path: "/types/swift4")]
     }
 
-    /// Parses what binding needs, serves `/types/metadata`, and routes to an operation.
+    /// `/types`: each language's DTO link, by the names ServiceStack gives them. Only
+    /// `Metadata` and `Swift` are generated here; the other links answer 404.
+    static let typeLinks: [(name: String, path: String)] = [
+        ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"), ("TypeScript", "typescript"),
+        ("TypeScriptDefinition", "typescript.d"), ("CommonJs", "js"), ("Mjs", "mjs"), ("Php", "php"), ("Dart", "dart"),
+        ("Java", "java"), ("Kotlin", "kotlin"), ("Swift", "swift"), ("Python", "python"), ("Ruby", "ruby"), ("Go", "go"),
+        ("Rust", "rust"), ("Zig", "zig"),
+    ]
+
+    /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any
+    /// verb, as ServiceStack's `Any` services do), and routes to an operation.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
@@ -50,6 +62,10 @@ public struct ServiceStackApp: MockApp {
             input = try RequestInput(request, limits: context.host.limits)
         } catch {
             return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
+        }
+        if request.path.equalsIgnoringASCIICase("/types") {
+            let base = baseURL(of: request)
+            return .json(200, .object(JSONObject(Self.typeLinks.map { (key: $0.name, value: .string("\(base)/types/\($0.path)")) })))
         }
         if request.path.equalsIgnoringASCIICase("/types/metadata") {
             let body = document.render(query: input.query, baseURL: baseURL(of: request))

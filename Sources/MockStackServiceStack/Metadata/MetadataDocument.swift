@@ -144,8 +144,10 @@ public struct MetadataDocument: Sendable {
     /// Names compare without the generic arity (``QueryResponse`1`` is `QueryResponse`).
     static func key(_ name: String) -> String { TypeReference.stripArity(name) }
 
+    /// What a type refers to: its base and its arguments, the interfaces it implements (as
+    /// ServiceStack includes a request's interfaces with it), and its properties' types.
     private static func referencedNames(_ type: MetadataType) -> Set<String> {
-        var names: Set<String> = []
+        var names: Set<String> = Set(type.implements.map { key($0.name) })
         if let base = type.inherits { names.formUnion(Self.names(in: base.reference)) }
         for property in type.properties { names.formUnion(Self.names(in: property.type)) }
         return names

@@ -13,9 +13,11 @@ public struct SwiftGenerator: Sendable {
     ]
 
     /// Worked out once per app rather than per request: the selection's document, the
-    /// interfaces the file defines, and types by name for the discovery order.
+    /// interfaces the file defines, the names declared with several arities, and types by
+    /// name (with arity) for the discovery order.
     private let document: MetadataDocument
     private let interfaces: Set<String>
+    private let conflicts: Set<String>
     private let typesByName: [String: MetadataType]
 
     public init(metadata: MetadataTypes, header: SwiftHeader = SwiftHeader()) {
@@ -23,9 +25,16 @@ public struct SwiftGenerator: Sendable {
         self.header = header
         document = MetadataDocument(metadata: metadata)
         interfaces = Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) })
+        conflicts = SwiftTypeMap.conflicts(among: metadata.types + metadata.operations.map(\.request) + metadata.operations.compactMap(\.response))
         var byName: [String: MetadataType] = [:]
-        for type in metadata.types { byName[MetadataDocument.key(type.name)] = byName[MetadataDocument.key(type.name)] ?? type }
+        for type in metadata.types { byName[Self.fullName(type.name, arity: type.genericArgs.count)] = byName[Self.fullName(type.name, arity: type.genericArgs.count)] ?? type }
         typesByName = byName
+    }
+
+    /// ``Name`N`` for a generic type, `Name` otherwise: what tells `Page` and ``Page`1`` apart.
+    static func fullName(_ name: String, arity: Int) -> String {
+        let bare = TypeReference.stripArity(name)
+        return arity == 0 ? bare : "\(bare)`\(arity)"
     }
 
     /// The file for a request's query options.
@@ -35,7 +44,7 @@ public struct SwiftGenerator: Sendable {
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
-        let writer = SwiftTypeWriter(options: options, interfaces: interfaces)
+        let writer = SwiftTypeWriter(options: options, interfaces: interfaces, conflicts: conflicts)
         func excludesGenericBase(_ type: MetadataType) -> Bool {
             options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
         }
@@ -47,42 +56,39 @@ public struct SwiftGenerator: Sendable {
         for module in options.list("DefaultImports") where SwiftTypeWriter.isQualifiedName(module) { out += "import \(module)\n" }
         out += "\n"
 
+        // By full name, so `Page` and ``Page`1`` are both written.
         var written: Set<String> = []
-        func emit(_ text: String, name: String) {
+        func emit(_ text: String, for type: MetadataType) {
             out += text + "\n"
-            written.insert(MetadataDocument.key(name))
+            written.insert(Self.fullName(type.name, arity: type.genericArgs.count))
         }
-        func skips(_ name: String) -> Bool {
-            let key = MetadataDocument.key(name)
-            return written.contains(key) || Self.ignoredTypes.contains(key) || !selection.includesType(name)
+        func skips(_ type: MetadataType) -> Bool {
+            written.contains(Self.fullName(type.name, arity: type.genericArgs.count))
+                || Self.ignoredTypes.contains(MetadataDocument.key(type.name)) || !selection.includesType(type.name)
         }
         let operations = metadata.operations.filter { selection.includesOperation($0) && !Self.ignoredTypes.contains(MetadataDocument.key($0.name)) }
-        for operation in operations where !written.contains(MetadataDocument.key(operation.name)) {
+        for operation in operations where !written.contains(Self.fullName(operation.name, arity: operation.request.genericArgs.count)) {
             if excludesGenericBase(operation.request) {
                 out += Self.exclusion(of: operation.request)
-                written.insert(MetadataDocument.key(operation.name))
+                written.insert(Self.fullName(operation.name, arity: operation.request.genericArgs.count))
             } else {
-                emit(writer.writeClass(operation.request, operation: operation), name: operation.name)
+                emit(writer.writeClass(operation.request, operation: operation), for: operation.request)
             }
         }
         for operation in operations {
-            guard let response = operation.response, !skips(response.name) else { continue }
-            emit(writer.writeClass(response, isResponse: true), name: response.name)
+            guard let response = operation.response, !skips(response) else { continue }
+            emit(writer.writeClass(response, isResponse: true), for: response)
         }
-        for type in discoveryOrder(from: operations) where !skips(type.name) {
+        for type in discoveryOrder(from: operations) where !skips(type) {
             if type.isEnum {
-                emit(writer.writeEnum(type), name: type.name)
+                emit(writer.writeEnum(type), for: type)
             } else if type.isInterface {
-                emit(writer.writeProtocol(type), name: type.name)
-            } else if !type.genericArgs.isEmpty {
-                // Generic definitions of the app's own are not written yet; the shipped apps
-                // declare none outside the ignored ServiceStack types.
-                continue
+                emit(writer.writeProtocol(type), for: type)
             } else if excludesGenericBase(type) {
                 out += Self.exclusion(of: type)
-                written.insert(MetadataDocument.key(type.name))
+                written.insert(Self.fullName(type.name, arity: type.genericArgs.count))
             } else {
-                emit(writer.writeClass(type), name: type.name)
+                emit(writer.writeClass(type), for: type)
             }
         }
         return out
@@ -113,18 +119,18 @@ public struct SwiftGenerator: Sendable {
                 }
             }
         }
-        return order + metadata.types.filter { !seen.contains(MetadataDocument.key($0.name)) }
+        return order + metadata.types.filter { !seen.contains(Self.fullName($0.name, arity: $0.genericArgs.count)) }
     }
 
-    /// What a type refers to, in declaration order: its base class and its arguments, the
-    /// interfaces it implements, then each property's type and generic arguments.
+    /// What a type refers to (full names), in declaration order: its base class and its
+    /// arguments, the interfaces it implements, then each property's type and generic arguments.
     static func referencedNames(_ type: MetadataType) -> [String] {
         var names: [String] = []
         func add(_ reference: TypeReference) {
             switch reference {
             case .array(let element): add(element)
             case .named(let name, let arguments):
-                names.append(MetadataDocument.key(name))
+                names.append(fullName(name, arity: arguments.count))
                 arguments.forEach(add)
             }
         }

@@ -6,17 +6,20 @@ import MockStackCore
 /// coding: `CodingKeys` for its own properties, `init(from:)` and `encode(to:)` after the base's.
 struct SwiftTypeWriter {
     let options: NativeTypesOptions
-    /// `TreatTypesAsStrings`.
-    let strings: Set<String>
     /// The interfaces the metadata declares (written as protocols); a class conforms only to
     /// these and the verb markers, so an interface the file does not define (AutoCrud's
-    /// generic ones, server-side markers) is left out.
+    /// generic ones, server-side markers) is left out, and a property of one of these types
+    /// is left out as Swift cannot decode it.
     let interfaces: Set<String>
+    let types: SwiftTypeMap
+    let annotations: SwiftAnnotations
 
-    init(options: NativeTypesOptions, interfaces: Set<String> = []) {
+    /// - Parameter conflicts: names the metadata declares with several arities (see `SwiftTypeMap`).
+    init(options: NativeTypesOptions, interfaces: Set<String> = [], conflicts: Set<String> = []) {
         self.options = options
         self.interfaces = interfaces
-        strings = Set(options.list("TreatTypesAsStrings"))
+        types = SwiftTypeMap(strings: Set(options.list("TreatTypesAsStrings")), conflicts: conflicts)
+        annotations = SwiftAnnotations(describes: options.flag("AddDescriptionAsComments"))
     }
 
     /// `Name` or `Module.Name`: what may go where the file names a type or module.
@@ -28,7 +31,7 @@ struct SwiftTypeWriter {
     }
 
     /// A type's Swift spelling under the request's options.
-    func swiftName(_ reference: TypeReference) -> String { SwiftTypeMap.name(of: reference, strings: strings) }
+    func swiftName(_ reference: TypeReference) -> String { types.name(of: reference) }
 
     /// The words ServiceStack's Swift generator back-ticks in property names (`is`, `operator`).
     static let keywords: Set<String> = [
@@ -39,44 +42,49 @@ struct SwiftTypeWriter {
         "precedence", "prefix", "private", "public", "right", "set", "unowned", "weak", "willSet",
     ]
 
-    /// Attributes written as comments; others (`Tag`, `QueryDb`, …) are not. `Route` is written
-    /// from the operation's routes.
-    static let exportedAttributes: Set<String> = [
-        "Flags", "Api", "ApiResponse", "ApiMember", "StringLength", "Ignore", "IgnoreDataMember", "Computed", "Meta",
-        "Required", "References", "AutoQueryViewer", "AutoQueryViewerField", "DataContract", "DataMember",
-    ]
-
-    /// Written without parentheses when they have no arguments.
-    static let bareAttributes: Set<String> = ["DataContract", "DataMember"]
-
     /// The verb marker interfaces, written after the others.
     static let verbMarkers: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions"]
 
+    /// Properties left out by name: ServiceStack's session types hold this one, which Swift cannot decode.
+    static let ignoredPropertyNames: Set<String> = ["ProviderOAuthAccess"]
+
+    /// A type's declared name: a generic one with its parameters, each constrained to
+    /// `Codable` (`Page<T : Codable>`), unless it is a protocol.
+    func declaredName(_ type: MetadataType, constrained: Bool = true) -> String {
+        let name = TypeReference.stripArity(type.name)
+        guard !type.genericArgs.isEmpty else { return name }
+        let parameters = type.genericArgs.map { String($0.drop { $0 == "'" }) }
+        return types.genericName(name, arity: parameters.count)
+            + "<" + parameters.map { constrained ? "\($0) : Codable" : $0 }.joined(separator: ", ") + ">"
+    }
+
     // MARK: Enums and protocols
 
-    /// `public enum Name : String, Codable` with a case per member, or `: Int` with each
-    /// member's value when the enum declares values or is written as numbers.
+    /// `public enum Name : String, Codable` with a case per member, or `: Int` when the
+    /// metadata gives the members' values (explicit values, `[Flags]`), each `case X = value`.
     func writeEnum(_ type: MetadataType) -> String {
-        let isInt = type.isEnumInt || !type.enumValues.isEmpty
-        var lines = comments(for: type) + ["public enum \(type.name) : \(isInt ? "Int" : "String"), Codable", "{"]
+        let isInt = type.enumValues.count > 1
+        var lines = annotations.typeComments(type, routes: [])
+        lines += ["public enum \(TypeReference.stripArity(type.name)) : \(isInt ? "Int" : "String"), Codable", "{"]
         for (index, name) in type.enumNames.enumerated() {
-            if isInt {
-                let value = type.enumValues.indices.contains(index) ? type.enumValues[index] : String(index)
-                lines.append("    case \(Self.identifier(name)) = \(value)")
-            } else {
-                lines.append("    case \(Self.identifier(name))")
-            }
+            let value = type.enumValues.indices.contains(index) ? " = \(type.enumValues[index])" : ""
+            lines.append("    case \(Self.identifier(name))\(value)")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `public protocol Name` with `var name:Type? { get set }` per property.
+    /// `public protocol Name : Base` with `associatedtype T` per generic parameter and
+    /// `var name:Type? { get set }` per property.
     func writeProtocol(_ type: MetadataType) -> String {
-        var lines = ["public protocol \(type.name)", "{"]
-        for property in type.properties {
-            lines.append("    var \(propertyName(property)):\(swiftName(property.type))? { get set }")
-        }
+        var lines = annotations.typeComments(type, routes: [])
+        let bases = type.implements.map { swiftName($0.reference) }
+        lines.append("public protocol \(TypeReference.stripArity(type.name))" + (bases.isEmpty ? "" : " : " + bases.joined(separator: ", ")))
+        lines.append("{")
+        let parameters = type.genericArgs.map { String($0.drop { $0 == "'" }) }
+        if !parameters.isEmpty { lines += parameters.map { "    associatedtype \($0)" } + [""] }
+        lines += propertyLines(type.properties, of: type)
+        if !type.properties.isEmpty { lines.append("") }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -88,7 +96,7 @@ struct SwiftTypeWriter {
     ///   - operation: makes the class a request (routes, `IReturn`, `AddImplicitVersion`);
     ///   - isResponse: a response gets `responseStatus` under `AddResponseStatus` when it lacks one.
     func writeClass(_ type: MetadataType, operation: MetadataOperation? = nil, isResponse: Bool = false) -> String {
-        var lines = comments(for: type, routes: operation?.routes ?? [])
+        var lines = annotations.typeComments(type, routes: operation?.routes ?? [])
         var conformances: [String] = []
         var returnType: String?
         if let operation {
@@ -107,51 +115,57 @@ struct SwiftTypeWriter {
         let extraBase = base == nil ? options.text("BaseClass").flatMap { Self.isQualifiedName($0) ? $0 : nil } : nil
         // A subclass is Codable through its base.
         conformances = (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
-        lines.append("public class \(type.name) : \(conformances.joined(separator: ", "))")
+        lines.append("public class \(declaredName(type)) : \(conformances.joined(separator: ", "))")
         lines.append("{")
-        var body: [[String]] = []
-        if let returnType { body.append(["    public typealias Return = \(returnType)"]) }
-        var groups = propertyGroups(type.properties, of: type)
+        if let returnType { lines += ["    public typealias Return = \(returnType)", ""] }
         if operation != nil, let version = options.text("AddImplicitVersion"), Int(version) != nil {
-            groups.insert(["    public var version:Int = \(version)"], at: 0)
+            lines.append("    public var version:Int = \(version)")
         }
-        if isResponse, options.flag("AddResponseStatus"), !type.properties.contains(where: { $0.name == "ResponseStatus" }) {
-            groups.append(["    public var responseStatus:ResponseStatus?"])
-        }
-        body += Self.merged(groups)
-        if base == nil {
-            body.append([extraBase == "NSObject" ? "    required public override init(){ super.init() }" : "    required public init(){}"])
+        let addsStatus = isResponse && options.flag("AddResponseStatus") && !type.properties.contains { $0.name == "ResponseStatus" }
+        lines += propertyLines(type.properties, of: type, addingResponseStatus: addsStatus)
+        if !type.properties.isEmpty { lines.append("") }
+        if base != nil {
+            lines.append("    required public init(){ super.init() }")
+            lines += coding(of: type)
         } else {
-            body.append(["    required public init(){ super.init() }"])
-            body += coding(of: type)
+            // ServiceStack leaves out `override` under NSObject, which Swift rejects; written so it compiles.
+            lines.append(extraBase == "NSObject" ? "    required public override init(){ super.init() }" : "    required public init(){}")
         }
-        // Groups are set apart by blank lines; plain members run together in one group.
-        lines += body.enumerated().flatMap { index, group in (index == 0 ? [] : [""]) + group }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs of plain member lines joined into one group (attributed members stay apart).
-    private static func merged(_ groups: [[String]]) -> [[String]] {
-        var result: [[String]] = []
-        for group in groups {
-            let plain = !group.contains { $0.hasPrefix("    //") }
-            if plain, let last = result.last, !last.contains(where: { $0.hasPrefix("    //") }) {
-                result[result.count - 1] += group
-            } else {
-                result.append(group)
+    /// The members, indented: a member with marks (attributes, data member) is followed by a
+    /// blank line, a plain one is not; a property of an interface type becomes a comment.
+    private func propertyLines(_ properties: [MetadataProperty], of type: MetadataType, addingResponseStatus: Bool = false) -> [String] {
+        var lines: [String] = []
+        var marked = false
+        for property in properties {
+            if marked { lines.append("") }
+            if interfaces.contains(property.type.name) || Self.ignoredPropertyNames.contains(property.name) {
+                let name = Self.identifier(property.name.prefix(1).lowercased() + property.name.dropFirst())
+                lines.append("    //\(name):\(swiftName(property.type)) ignored. Swift doesn't support interface properties")
+                continue
             }
+            let (description, marks) = annotations.memberComments(property)
+            marked = !marks.isEmpty
+            lines += (description + marks).map { "    " + $0 }
+            lines.append("    " + (type.isInterface ? requirement(property) : propertyDeclaration(property, in: type)))
         }
-        return result
+        if addingResponseStatus {
+            if marked { lines.append("") }
+            lines.append("    public var responseStatus:ResponseStatus?")
+        }
+        return lines
     }
 
     /// A subclass's own coding: its keys, decoding after the base (collections default to
     /// empty), and encoding after the base of what is set (collections only when not empty).
-    private func coding(of type: MetadataType) -> [[String]] {
+    private func coding(of type: MetadataType) -> [String] {
         let properties = type.properties
-        var groups: [[String]] = []
+        var lines: [String] = [""]
         if !properties.isEmpty {
-            groups.append(["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }"])
+            lines += ["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }", ""]
         }
         var decoding = ["    required public init(from decoder: Decoder) throws {", "        try super.init(from: decoder)"]
         var encoding = ["    public override func encode(to encoder: Encoder) throws {", "        try super.encode(to: encoder)"]
@@ -173,47 +187,41 @@ struct SwiftTypeWriter {
                 encoding.append("        if \(name) != nil { try container.encode(\(name), forKey: .\(name)) }")
             }
         }
-        groups.append(decoding + ["    }"])
-        groups.append(encoding + ["    }"])
-        return groups
-    }
-
-    /// Properties in groups: a run of plain members is one group, a member with attribute
-    /// comments is a group of its own.
-    private func propertyGroups(_ properties: [MetadataProperty], of type: MetadataType) -> [[String]] {
-        var groups: [[String]] = []
-        var run: [String] = []
-        for property in properties {
-            let attributes = attributeComments(property.json["attributes"], isRequired: property.isRequired)
-            let declaration = "    " + propertyDeclaration(property, in: type)
-            if attributes.isEmpty {
-                run.append(declaration)
-            } else {
-                if !run.isEmpty { groups.append(run); run = [] }
-                groups.append(attributes.map { "    " + $0 } + [declaration])
-            }
-        }
-        if !run.isEmpty { groups.append(run) }
-        return groups
+        return lines + decoding + ["    }", ""] + encoding + ["    }"]
     }
 
     /// `public var name:Type?`, `public var tags:[String] = []`, `@TimeSpan public var t:TimeInterval?`.
     func propertyDeclaration(_ property: MetadataProperty, in type: MetadataType) -> String {
         let swiftType = swiftName(property.type)
         let name = propertyName(property)
-        if SwiftTypeMap.isCollection(property.type) {
-            return initialises(property, in: type)
-                ? "public var \(name):\(swiftType) = \(SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]")"
-                : "public var \(name):\(swiftType)?"
+        if initialises(property, in: type) {
+            return "public var \(name):\(swiftType) = \(SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]")"
         }
         let prefix = SwiftTypeMap.isTimeSpan(property.type) ? "@TimeSpan " : ""
-        return "\(prefix)public var \(name):\(swiftType)?"
+        return "\(prefix)public var \(name):\(swiftType)\(isOptional(property) ? "?" : "")"
+    }
+
+    /// A protocol's `var name:Type? { get set }`.
+    private func requirement(_ property: MetadataProperty) -> String {
+        "var \(propertyName(property)):\(swiftName(property.type))\(isOptional(property) ? "?" : "") { get set }"
+    }
+
+    /// Whether a property is written `T?`: every one while `MakePropertiesOptional` holds (the
+    /// Swift default); otherwise `Nullable<T>` values, untyped dictionaries and required
+    /// members, which ServiceStack always leaves optional.
+    func isOptional(_ property: MetadataProperty) -> Bool {
+        options.flag("MakePropertiesOptional") || SwiftTypeMap.isAlwaysOptional(property.type) || isMarkedRequired(property)
+    }
+
+    private func isMarkedRequired(_ property: MetadataProperty) -> Bool {
+        guard case .array(let attributes)? = property.json["attributes"] else { return false }
+        return attributes.contains { $0["name"]?.stringValue == "Required" }
     }
 
     /// A collection starts empty when it is required or collections are initialised, unless
     /// it belongs to an AutoQuery request, whose unset filters must stay unset.
     func initialises(_ property: MetadataProperty, in type: MetadataType) -> Bool {
-        guard SwiftTypeMap.isCollection(property.type) else { return false }
+        guard SwiftTypeMap.isCollection(property.type), !type.isInterface else { return false }
         let isAutoQuery = type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
         return (property.isRequired || options.flag("InitializeCollections")) && !isAutoQuery
     }
@@ -233,67 +241,5 @@ struct SwiftTypeWriter {
         var text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         if text.first?.isNumber == true { text = "_" + text }
         return keywords.contains(text) ? "`\(text)`" : text
-    }
-
-    // MARK: Comments
-
-    /// The description as a doc comment, then `// @Route(…)` per route, then the type's attributes.
-    private func comments(for type: MetadataType, routes: [MetadataRoute] = []) -> [String] {
-        var lines: [String] = []
-        if options.flag("AddDescriptionAsComments"), let description = type.json["description"]?.stringValue, !description.isEmpty {
-            lines += ["/**", "* \(description)", "*/"]
-        }
-        for route in routes {
-            lines.append(route.verbs.isEmpty ? "// @Route(\"\(route.path)\")" : "// @Route(\"\(route.path)\", \"\(route.verbs.joined(separator: ","))\")")
-        }
-        return lines + attributeComments(type.json["attributes"], isRequired: false)
-    }
-
-    /// `// @Name(Arg="text", Flag=true)` per exported attribute, named arguments sorted by name
-    /// (`// @DataContract` bare, other attributes without arguments with `()`); `// @Required()`
-    /// for a member marked required.
-    private func attributeComments(_ attributes: JSONValue?, isRequired: Bool) -> [String] {
-        var lines: [String] = []
-        var wroteRequired = false
-        if case .array(let items)? = attributes {
-            for item in items {
-                guard let name = item["name"]?.stringValue, Self.isExported(name) else { continue }
-                var positional: [String] = []
-                var named: [(String, String)] = []
-                if case .array(let args)? = item["constructorArgs"] { positional = args.map(Self.argumentValue) }
-                if case .array(let args)? = item["args"] {
-                    named = args.compactMap { arg in arg["name"]?.stringValue.map { ($0, Self.argumentValue(arg)) } }.sorted { $0.0 < $1.0 }
-                }
-                let arguments = positional + named.map { "\($0.0)=\($0.1)" }
-                if arguments.isEmpty, Self.bareAttributes.contains(name) {
-                    lines.append("// @\(name)")
-                } else {
-                    lines.append("// @\(name)(\(arguments.joined(separator: ", ")))")
-                }
-                wroteRequired = wroteRequired || name == "Required"
-            }
-        }
-        if isRequired, !wroteRequired { lines.insert("// @Required()", at: 0) }
-        return lines
-    }
-
-    private static func isExported(_ name: String) -> Bool {
-        exportedAttributes.contains(name) || name.hasPrefix("Validate") || (name.hasPrefix("Is") && name.count > 2)
-    }
-
-    /// Strings quoted (with `"` and `\` escaped), numbers and booleans as they are.
-    private static func argumentValue(_ argument: JSONValue) -> String {
-        let value = argument["value"]?.stringValue ?? ""
-        switch argument["type"]?.stringValue ?? "String" {
-        case "Boolean", "Int16", "Int32", "Int64", "UInt16", "UInt32", "UInt64", "Double", "Single", "Decimal", "Byte":
-            return value
-        default:
-            var escaped = ""
-            for character in value {
-                if character == "\"" || character == "\\" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return "\"" + escaped + "\""
-        }
     }
 }

@@ -318,6 +318,21 @@ def document():
             "System", "System.Collections", "System.Collections.Generic", "System.Runtime.Serialization",
             "ServiceStack", "ServiceStack.DataAnnotations"]),
         "namespaces": [COLL, SYS, SS, MODEL, TYPES],
-        "types": types,
-        "operations": operations,
+        "types": sorted(types, key=lambda t: TYPE_ORDER.index(t["name"]) if t["name"] in TYPE_ORDER else -1),
+        "operations": sorted(operations, key=lambda o: OPERATION_ORDER.index(o["request"]["name"])),
     }
+
+
+# The order techstacks.io's /types/metadata lists them in (its /types/swift follows it); the
+# ServiceStack types it declares come first.
+OPERATION_ORDER = [
+    "QueryPosts", "GetAllTechnologies", "FindTechnologies", "QueryTechnology", "GetTechnology", "CreateTechnology",
+    "UpdateTechnology", "DeleteTechnology", "FindTechStacks", "QueryTechStacks", "Overview", "AppOverview",
+    "GetAllTechnologyStacks", "GetTechnologyStack", "GetConfig", "CreateTechnologyStack", "UpdateTechnologyStack",
+    "DeleteTechnologyStack",
+]
+TYPE_ORDER = [
+    "Post", "PostType", "FlagType", "Technology", "TechnologyView", "IRegisterStats", "TechnologyTier", "TechnologyStack",
+    "TechnologyStackView", "UserInfo", "TechnologyInfo", "TechStackDetails", "OrganizationInfo", "Option", "TechnologyBase",
+    "TechnologyStackBase", "TechnologyInStack", "LabelInfo", "CategoryInfo",
+]

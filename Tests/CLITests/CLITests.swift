@@ -157,7 +157,7 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS     ROUTE\nai          /ai          SpeechToText               POST      /ai/api/SpeechToText\n"))
+        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS     ROUTE\nai          /ai          OpenAiChatCompletion       POST      /ai/api/OpenAiChatCompletion\n"))
         #expect(result.stdout.contains("\nexample     /example     hello.json                 GET       /example/hello\n"))
         #expect(result.stdout.contains("\ntest        /test        Hello                      ANY       /test/hello/{Name}\n"))
     }

@@ -67,7 +67,7 @@ import Testing
         let ai = try TestHost.load("ai")
         let response = TestHost.call(.get, "/types/metadata?IncludeTypes={AI}", app: ai)
         let json = try JSONParser().parse(response.body).root
-        #expect(names(json).operations == ["SpeechToText", "OpenAiChatCompletion"])
+        #expect(names(json).operations == ["OpenAiChatCompletion", "SpeechToText"])
         #expect(names(json).types.contains("TextOutput"))
         #expect(!names(json).types.contains("ErrorResponse"))
     }

@@ -40,19 +40,18 @@ import Testing
         #expect(!text.contains("class FindTechnologies"))
     }
 
-    /// Every shipped app's file type-checks against the shim (what `x swift` users compile).
+    /// Option variants type-check against the shim too (each app's full file is compiled and
+    /// run in SwiftRoundTripTests).
     @Test(.timeLimit(.minutes(3))) func generatedFilesTypeCheck() throws {
-        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-            ?? ProcessInfo.processInfo.environment["SWIFTC"]
-        let compiler = try #require(swiftc, "swiftc not found")
+        let compiler = try #require(SwiftRoundTripTests.swiftc, "swiftc not found")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-dtos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let shim = TestHost.packageRoot.appendingPathComponent("Tests/SwiftShim/ServiceStackShim.swift")
-        let variants = Self.apps.map { (name: $0.name, app: $0.app, target: "/types/swift") }
-            + [(name: "test-options", app: Self.apps[0].app,
-                target: "/types/swift?BaseClass=NSObject&InitializeCollections=false&AddResponseStatus=true&AddImplicitVersion=2"),
-               (name: "techstacks-options", app: Self.apps[2].app, target: "/types/swift?ExcludeGenericBaseTypes=true&TreatTypesAsStrings=TechnologyTier")]
+        let variants = [(name: "test-options", app: Self.apps[0].app,
+                         target: "/types/swift?BaseClass=NSObject&InitializeCollections=true&AddResponseStatus=true&AddImplicitVersion=2"),
+                        (name: "techstacks-options", app: Self.apps[2].app,
+                         target: "/types/swift?ExcludeGenericBaseTypes=true&TreatTypesAsStrings=TechnologyTier&InitializeCollections=false")]
         for (name, app, target) in variants {
             // The shim stands in for the ServiceStack module, so its import goes; each app is
             // checked on its own, as each would be compiled into its own client.
@@ -112,25 +111,6 @@ import Testing
         // A proxy chain's first host and scheme are the client's.
         let chained = dtos(techstacks, "/types/swift?IncludeTypes=Option", headers: ["Host": "h", "X-Forwarded-Host": "a.example, b.internal", "X-Forwarded-Proto": "https,http"]).text
         #expect(chained.contains("\nBaseUrl: https://a.example\n"))
-    }
-
-    /// `x swift File.dtos.swift`: the header's options read back (every line after `BaseUrl:`
-    /// up to `*/` that has a `:` and does not start with `//`), sent again, give the same file.
-    @Test func updatingFromTheHeaderReproducesTheFile() {
-        let techstacks = Self.apps[2].app
-        let first = dtos(techstacks, "/types/swift?IncludeTypes=GetTechnology.*&AddResponseStatus=true&ExcludeTypes=TechnologyTier").text
-        var query: [String] = []
-        var afterBaseURL = false
-        for line in first.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "*/" { break }
-            if line.hasPrefix("BaseUrl: ") { afterBaseURL = true; continue }
-            guard afterBaseURL, !line.hasPrefix("//"), let colon = line.firstIndex(of: ":") else { continue }
-            let key = line[..<colon], value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            query.append("\(key)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)")
-        }
-        #expect(query == ["IncludeTypes=GetTechnology%2E%2A", "ExcludeTypes=TechnologyTier", "AddResponseStatus=True"])
-        #expect(dtos(techstacks, "/types/swift?" + query.joined(separator: "&")).text == first)
-        #expect(!first.contains("enum TechnologyTier"))
     }
 
     /// `serve --fixed-date` (the kind's `typesDate`) and `host.typesDate` date the file, not the clock.

@@ -94,12 +94,14 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(6) == [
+        #expect(lines.prefix(8) == [
             "APP MOUNT OPERATION VERBS ROUTE",
-            "ai /ai SpeechToText POST /ai/api/SpeechToText",
             "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
-            "ai /ai metadata GET /ai/types/metadata",
-            "ai /ai swift GET /ai/types/swift",
+            "ai /ai SpeechToText POST /ai/api/SpeechToText",
+            "ai /ai TypeLinks ANY /ai/types",
+            "ai /ai TypesMetadata ANY /ai/types/metadata",
+            "ai /ai TypesSwift ANY /ai/types/swift",
+            "ai /ai TypesSwift4 ANY /ai/types/swift4",
             "example /example hello.json GET /example/hello",
         ])
         #expect(lines.contains("example /example widget-created.json POST /example/widgets"))

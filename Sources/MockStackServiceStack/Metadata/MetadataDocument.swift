@@ -118,8 +118,10 @@ public struct MetadataDocument: Sendable {
                 let target = Self.key(String(item.dropFirst(2)))
                 selected.insert(target)
                 for (name, names) in references where names.contains(target) { selected.insert(name) }
-            } else if item.hasSuffix("/*") {
-                let prefix = String(item.dropLast(2))
+            } else if item.hasSuffix("/*") || item.hasSuffix("/ *") {
+                // `/ *` is how a Swift header writes `/*` (which would open a nested comment),
+                // so a file updated from its own header selects the same namespace.
+                let prefix = String(item.dropLast(item.hasSuffix("/*") ? 2 : 3))
                 for type in metadata.types where type.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(type.name)) }
                 for operation in metadata.operations where operation.request.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(operation.name)) }
             } else {

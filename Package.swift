@@ -4,7 +4,8 @@
 // The layers read straight off this manifest (see ../shared/design/architecture.md §6):
 //
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─► MockStackAuth (JWTs: jwt-kit + swift-crypto)
+//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (JWTs: jwt-kit + swift-crypto)
+//                              ├──────────► MockStackFeathers ─────┘
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
@@ -65,6 +66,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MockStackFeathers",
+            dependencies: ["MockStackCore", "MockStackAuth"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
@@ -78,6 +84,7 @@ let package = Package(
             dependencies: [
                 "MockStackCore",
                 "MockStackServiceStack",
+                "MockStackFeathers",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -110,6 +117,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MockStackFeathersTests",
+            dependencies: ["MockStackFeathers", "MockStackCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AutoQueryDifferentialTests",
             dependencies: ["MockStackServiceStack", "MockStackCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
@@ -121,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackCore", "MockStackServiceStack", "MockStackTesting", "TestSupport"],
+            dependencies: ["MockStack", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -42,6 +42,8 @@ public struct TokenClaims: JWTPayload, Equatable {
     public var userId: String { subject.value }
     /// The token's id (`jti`).
     public var tokenId: String? { id?.value }
+    /// When the token was issued, in whole seconds since 1970.
+    public var issuedAtSeconds: Int64 { Int64(issuedAt.value.timeIntervalSince1970.rounded(.down)) }
     /// When the token expires, in whole seconds since 1970.
     public var expirySeconds: Int64 { Int64(expiration.value.timeIntervalSince1970.rounded(.down)) }
 

@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// Reads ServiceStack's JSV notation, the format of query-string and form values:
 /// `A,B,C`, `[A,B,C]`, `{A:D,B:E}`, `{id:1,name:foo}`, with `"…"` quoting for values holding
 /// `,` `"` `:` `{` `}` `[` `]` or line breaks (JSV doubles an inner `"`; Swift sends `\"`:

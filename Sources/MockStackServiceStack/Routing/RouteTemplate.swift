@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// A `[Route]` path template (`/hello/{Name}`, `/technology/{Slug}`, `/files/{Path*}`) compiled
 /// for matching against request paths.
 struct RouteTemplate: Sendable {

@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// A .NET `TimeSpan`, in 100-ns ticks. ServiceStack writes it as an XSD duration (`PT1H`,
 /// `P1DT2H`, `PT0.5S`, `PT0S`) and reads that or .NET's constant form (`1.02:00:00`).
 public struct TimeSpanValue: Sendable, Equatable {

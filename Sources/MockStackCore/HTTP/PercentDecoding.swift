@@ -1,8 +1,8 @@
 /// Decoding of `%XX` escapes in paths, query strings and urlencoded forms.
-enum PercentDecoding {
+public enum PercentDecoding {
     /// Decodes `%XX` (invalid escapes are kept as they are); with `plusAsSpace`, `+` is a space
     /// (query strings and forms, not paths). Invalid UTF-8 is repaired with U+FFFD.
-    static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String {
+    public static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
@@ -10,7 +10,7 @@ enum PercentDecoding {
     }
 
     /// The same for bytes already split out of a request.
-    static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {
+    public static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {
         var plain = true
         for byte in bytes where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
             plain = false
@@ -32,6 +32,27 @@ enum PercentDecoding {
             index += 1
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// JavaScript's `decodeURIComponent` after `+` → space, as qs decodes: nil when an escape
+    /// is not two hex digits or the bytes are not UTF-8, where JavaScript throws.
+    public static func decodeStrictly(_ text: some StringProtocol, plusAsSpace: Bool) -> String? {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 3 <= bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                output.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(validating: output, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,0 +1,96 @@
+public import MockStackCore
+
+/// A FeathersError as the REST transport renders it (spec §7): `name`, `message`, `code`,
+/// `className`, then `data` when there is any, then `errors` — always in v4 (`{}` by default),
+/// only when set in v5. The HTTP status is the code.
+public struct FeathersError: Error, Sendable, Equatable {
+    public var kind: Kind
+    public var message: String
+    public var data: JSONValue?
+    public var errors: JSONValue?
+
+    public init(_ kind: Kind, _ message: String, data: JSONValue? = nil, errors: JSONValue? = nil) {
+        self.kind = kind
+        self.message = message
+        self.data = data
+        self.errors = errors
+    }
+
+    /// The error classes, by HTTP code (identical in v4 and v5).
+    public enum Kind: Int, Sendable, CaseIterable {
+        case badRequest = 400, notAuthenticated = 401, paymentError = 402, forbidden = 403, notFound = 404
+        case methodNotAllowed = 405, notAcceptable = 406, timeout = 408, conflict = 409, gone = 410
+        case lengthRequired = 411, unprocessable = 422, tooManyRequests = 429, generalError = 500
+        case notImplemented = 501, badGateway = 502, unavailable = 503
+
+        public var name: String {
+            switch self {
+            case .badRequest: "BadRequest"
+            case .notAuthenticated: "NotAuthenticated"
+            case .paymentError: "PaymentError"
+            case .forbidden: "Forbidden"
+            case .notFound: "NotFound"
+            case .methodNotAllowed: "MethodNotAllowed"
+            case .notAcceptable: "NotAcceptable"
+            case .timeout: "Timeout"
+            case .conflict: "Conflict"
+            case .gone: "Gone"
+            case .lengthRequired: "LengthRequired"
+            case .unprocessable: "Unprocessable"
+            case .tooManyRequests: "TooManyRequests"
+            case .generalError: "GeneralError"
+            case .notImplemented: "NotImplemented"
+            case .badGateway: "BadGateway"
+            case .unavailable: "Unavailable"
+            }
+        }
+
+        /// The name in kebab case: `bad-request`, `method-not-allowed`.
+        public var className: String {
+            var result = ""
+            for character in name {
+                if character.isUppercase, !result.isEmpty { result.append("-") }
+                result += character.lowercased()
+            }
+            return result
+        }
+    }
+
+    public var status: Int { kind.rawValue }
+
+    /// The JSON body in the dialect's shape.
+    public func json(_ dialect: FeathersDialect) -> JSONValue {
+        var object: JSONObject = [
+            "name": .string(kind.name), "message": .string(message), "code": .number(JSONNumber(kind.rawValue)),
+            "className": .string(kind.className),
+        ]
+        if let data { object["data"] = data }
+        if let errors {
+            object["errors"] = errors
+        } else if dialect == .v4 {
+            object["errors"] = .object([:])
+        }
+        return .object(object)
+    }
+
+    /// The error as a response: `application/json; charset=utf-8`, status = code.
+    public func response(_ dialect: FeathersDialect, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        .json(status, json(dialect), headers: headers)
+    }
+
+    // MARK: The messages of spec §7.3
+
+    public static func notFound(id: String) -> FeathersError { FeathersError(.notFound, "No record found for id '\(id)'") }
+
+    public static func methodNotSupported(_ method: String) -> FeathersError {
+        FeathersError(.methodNotAllowed, "Method `\(method)` is not supported by this endpoint.")
+    }
+
+    public static func multiNotAllowed(_ method: String) -> FeathersError {
+        FeathersError(.methodNotAllowed, "Can not \(method) multiple entries")
+    }
+
+    public static let replaceMultiple = FeathersError(.badRequest, "You can not replace multiple instances. Did you mean 'patch'?")
+    public static let notAuthenticated = FeathersError(.notAuthenticated, "Not authenticated")
+    public static let invalidLogin = FeathersError(.notAuthenticated, "Invalid login")
+}

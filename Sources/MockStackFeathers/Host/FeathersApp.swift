@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import MockStackCore
+
+/// An emulated FeathersJS server (spec `feathers.md`): memory services under their paths, the
+/// REST transport's verb mapping and status rules for its dialect, and, when configured, the
+/// authentication service with the local and jwt strategies.
+public final class FeathersApp: MockApp, Sendable {
+    public let name: String
+    public let mount: String
+    public var kind: String { FeathersAppKind.kindName }
+    public let dialect: FeathersDialect
+    /// Services in manifest order.
+    public let services: [MemoryService]
+    public let authentication: FeathersAuthentication?
+    let clock: @Sendable () -> Date
+    private let servicesByPath: [String: MemoryService]
+
+    public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
+                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.name = name
+        self.mount = mount
+        self.dialect = dialect
+        self.services = services
+        self.authentication = authentication
+        self.clock = clock
+        var byPath: [String: MemoryService] = [:]
+        for service in services { byPath[dialect == .v4 ? service.options.path.lowercased() : service.options.path] = service }
+        servicesByPath = byPath
+    }
+
+    /// Every service back to its fixture records (the control plane's reset).
+    public func reset() {
+        for service in services { service.reset() }
+    }
+
+    public var routes: [RouteDescription] {
+        services.flatMap { service -> [RouteDescription] in
+            let options = service.options
+            func verbs(_ pairs: [(String, ServiceMethod)], multi: Bool) -> [String] {
+                pairs.filter { options.methods.contains($0.1) && (!multi || $0.1 == .find || $0.1 == .create || options.multi.contains($0.1)) }.map(\.0)
+            }
+            let collection = verbs([("GET", .find), ("POST", .create), ("PATCH", .patch), ("DELETE", .remove)], multi: true)
+            let item = verbs([("GET", .get), ("PUT", .update), ("PATCH", .patch), ("DELETE", .remove)], multi: false)
+            return [RouteDescription(name: options.path, methods: collection, path: "/" + options.path),
+                    RouteDescription(name: options.path, methods: item, path: "/" + options.path + "/:id")]
+        } + (authentication == nil ? [] : [RouteDescription(name: "authentication", methods: ["POST", "DELETE"], path: "/authentication")])
+    }
+
+    // MARK: Routing
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let (target, id) = resolve(request.path) else {
+            // Express's notFound middleware: the URL as the app saw it, query included.
+            let url = request.path + (request.query.map { "?" + $0 } ?? "")
+            return FeathersError(.notFound, "Page not found", data: ["url": .string(url)]).response(dialect)
+        }
+        var response: HTTPResponse
+        do {
+            response = try call(target, id: id, request: request)
+        } catch {
+            response = error.response(dialect)
+        }
+        if dialect == .v4, case .service(let service) = target { response.headers.set("Allow", allow(service)) }
+        return response
+    }
+
+    enum Target {
+        case service(MemoryService)
+        case authentication
+    }
+
+    /// The service and id a path names: `svc` or `svc/:id`, nothing deeper. v5 matches case
+    /// and keeps a percent-encoded id as it is; v4 (Express) ignores case and decodes the id.
+    private func resolve(_ path: String) -> (Target, String?)? {
+        let trimmed = path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        func lookup(_ name: Substring) -> Target? {
+            let key = dialect == .v4 ? name.lowercased() : String(name)
+            if authentication != nil, key == "authentication" { return .authentication }
+            return servicesByPath[key].map(Target.service)
+        }
+        if let target = lookup(Substring(trimmed)) { return (target, nil) }
+        guard let slash = trimmed.lastIndex(of: "/") else { return nil }
+        guard let target = lookup(trimmed[..<slash]) else { return nil }
+        let rawId = String(trimmed[trimmed.index(after: slash)...])
+        return (target, dialect == .v4 ? PercentDecoding.decode(rawId) : rawId)
+    }
+
+    /// The method a verb calls on a route, and the 405s of spec §2.3.
+    private func call(_ target: Target, id: String?, request: HTTPRequest) throws(FeathersError) -> HTTPResponse {
+        let method: ServiceMethod
+        switch request.method {
+        case .get: method = id == nil ? .find : .get
+        case .post:
+            if dialect == .v5, let custom = request.headers["X-Service-Method"] {
+                // No custom methods are declared, and a standard one may not be named this way.
+                throw FeathersError.methodNotSupported(custom)
+            }
+            method = .create
+        case .put: method = .update
+        case .patch: method = .patch
+        case .delete: method = .remove
+        case .options:
+            // `cors()` answers preflights before Feathers sees them (Unverified).
+            return HTTPResponse(status: 204, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
+                                                       "Vary": "Access-Control-Request-Headers"])
+        case .head where dialect == .v4:
+            // Express answers HEAD from the GET handler (Unverified for Feathers apps).
+            var response = try call(target, id: id, request: HTTPRequest(method: .get, target: request.target, headers: request.headers, mountPath: request.mountPath))
+            response.body = []
+            return response
+        default:
+            throw FeathersError(.methodNotAllowed, "Method \(request.method == .unknown ? "UNKNOWN" : request.method.rawValue) not allowed")
+        }
+        let body = try RequestBody.parse(request)
+        let query = QSParser().parse(request.query ?? "")
+        let result: (status: Int, value: JSONValue)
+        switch target {
+        case .authentication:
+            result = try authenticationCall(method, id: id, body: body, request: request)
+        case .service(let service):
+            guard service.options.methods.contains(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
+            if service.options.authenticate.contains(method) { _ = try authenticatedUser(request) }
+            result = try ServiceCall(service: service, dialect: dialect, authentication: authentication)
+                .perform(method, id: id, body: body, query: query)
+        }
+        // Express's res.format runs after the method: a client that takes no JSON gets an error
+        // once the work is done (406 here; Express's error handler may make it a 500, Unverified).
+        guard RequestBody.acceptsJSON(request.headers["Accept"]) else { throw FeathersError(.notAcceptable, "Not Acceptable") }
+        return status(result.status, result.value)
+    }
+
+    /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy
+    /// result, v4 the other way round.
+    private func status(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        let falsy = !MemoryStore.isTruthy(value)
+        if dialect == .v4, falsy { return HTTPResponse(status: 204) }
+        if status == 201 { return .json(201, value) }
+        return falsy ? HTTPResponse(status: 204) : .json(status, value)
+    }
+
+    /// v4's `Allow`: the verbs of the methods the service has, in route order.
+    private func allow(_ service: MemoryService) -> String {
+        let methods = service.options.methods
+        var verbs: [String] = []
+        if methods.contains(.find) || methods.contains(.get) { verbs.append("GET") }
+        if methods.contains(.create) { verbs.append("POST") }
+        if methods.contains(.patch) { verbs.append("PATCH") }
+        if methods.contains(.update) { verbs.append("PUT") }
+        if methods.contains(.remove) { verbs.append("DELETE") }
+        return verbs.joined(separator: ",")
+    }
+}

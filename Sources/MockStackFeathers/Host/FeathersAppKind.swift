@@ -1,0 +1,185 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import MockStackAuth
+public import MockStackCore
+
+/// Builds ``FeathersApp``s from manifests with `"kind": "feathers"`:
+///
+/// ```json
+/// {
+///   "kind": "feathers",
+///   "dialect": "v5",
+///   "authentication": { "secret": "…", "service": "users", "usernameField": "email" },
+///   "services": {
+///     "users": { "seed": "users.json", "authenticate": ["find", "get", "update", "patch", "remove"] },
+///     "messages": { "paginate": { "default": 10, "max": 50 }, "seed": "messages.json", "authenticate": true },
+///     "people": { "schema": { "name": "string", "age": "number" }, "coerce": true }
+///   }
+/// }
+/// ```
+///
+/// A service takes `id` (the id field, `id`), `paginate` (`{default, max}`), `multi` (true or a
+/// list of `create`/`patch`/`remove`), `methods` (the exposed ones, all six by default),
+/// `startId`, `seed` (a JSON array of records in the app folder), `authenticate` (true or a
+/// list of methods that need a JWT), and `schema` with `coerce` (spec §4.3). The entity
+/// service's password field is stored hashed (seeds may give it in the clear) and never returned.
+public struct FeathersAppKind: AppKind {
+    public static let kindName = "feathers"
+    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce"]
+    static let authenticationKeys: Set<String> = [
+        "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer", "expiresIn",
+    ]
+
+    /// Replaces the wall clock of every app built (tests pin token times with it).
+    public var clock: (@Sendable () -> Date)?
+
+    public init(clock: (@Sendable () -> Date)? = nil) {
+        self.clock = clock
+    }
+
+    public var name: String { Self.kindName }
+    public var manifestKeys: Set<String> { ["dialect", "authentication", "services"] }
+
+    public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
+        var dialect = FeathersDialect.v5
+        if let text = manifest.string("/dialect") {
+            if let parsed = FeathersDialect(rawValue: text) { dialect = parsed } else { manifest.report("expected \"v5\" or \"v4\", found \"\(text)\"", at: "/dialect") }
+        }
+        let authentication = readAuthentication(manifest, dialect: dialect)
+        guard case .object(let declared)? = manifest.value(at: "/services") else {
+            manifest.report(manifest.value(at: "/services") == nil ? "required object of services is missing" : "expected an object of path → service", at: "/services")
+            return nil
+        }
+        var services: [MemoryService] = []
+        for (path, _) in declared {
+            let pointer = JSONPointer.appending(path, to: "/services")
+            guard let options = readService(path, at: pointer, manifest, dialect: dialect, authentication: authentication) else { continue }
+            services.append(MemoryService(options: options, seed: readSeed(at: pointer, manifest, secretField: options.secretField)))
+        }
+        if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {
+            manifest.report("the entity service \"\(authentication.service)\" is not among the services", at: "/authentication/service")
+        }
+        return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() })
+    }
+
+    private func readService(_ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,
+                             authentication: FeathersAuthentication?) -> ServiceOptions? {
+        let trimmed = path.split(separator: "/").joined(separator: "/")
+        guard !trimmed.isEmpty, trimmed != "authentication" || authentication == nil else {
+            manifest.report("a service needs a path of its own", at: pointer)
+            return nil
+        }
+        manifest.rejectUnknownKeys(at: pointer, allowed: Self.serviceKeys)
+        var options = ServiceOptions(path: trimmed)
+        options.dialect = dialect
+        if let id = manifest.string(pointer + "/id") { options.idField = id }
+        if let start = manifest.int(pointer + "/startId", in: 0...Int(Int32.max)) { options.startId = start }
+        if manifest.value(at: pointer + "/paginate") != nil {
+            manifest.rejectUnknownKeys(at: pointer + "/paginate", allowed: ["default", "max"])
+            options.pagination = Pagination(defaultLimit: manifest.int(pointer + "/paginate/default", in: 0...1_000_000),
+                                            maxLimit: manifest.int(pointer + "/paginate/max", in: 0...1_000_000))
+        }
+        options.multi = methods(at: pointer + "/multi", manifest, allowed: [.create, .patch, .remove])
+        if manifest.value(at: pointer + "/methods") != nil { options.methods = methods(at: pointer + "/methods", manifest, allowed: Set(ServiceMethod.allCases)) }
+        options.authenticate = methods(at: pointer + "/authenticate", manifest, allowed: Set(ServiceMethod.allCases))
+        if !options.authenticate.isEmpty, authentication == nil {
+            manifest.report("services that need a JWT need an \"authentication\" section", at: pointer + "/authenticate")
+        }
+        if let schema = readSchema(at: pointer + "/schema", manifest) {
+            let coerce = manifest.value(at: pointer + "/coerce")
+            if let coerce, coerce.boolValue == nil { manifest.report("expected true or false, found \(coerce.typeName)", at: pointer + "/coerce") }
+            if coerce?.boolValue == true { options.schema = schema }
+        } else if manifest.value(at: pointer + "/coerce")?.boolValue == true {
+            manifest.report("coerce needs a schema of the properties' types", at: pointer + "/coerce")
+        }
+        if let authentication, authentication.service == trimmed { options.secretField = authentication.passwordField }
+        return options
+    }
+
+    /// `true` (every allowed method), `false`, or a list of method names.
+    private func methods(at pointer: String, _ manifest: ManifestReader, allowed: Set<ServiceMethod>) -> Set<ServiceMethod> {
+        switch manifest.value(at: pointer) {
+        case nil, .bool(false)?: return []
+        case .bool(true)?: return allowed
+        case .array(let names)?:
+            var result: Set<ServiceMethod> = []
+            for (index, name) in names.enumerated() {
+                guard let method = name.stringValue.flatMap(ServiceMethod.init(rawValue:)), allowed.contains(method) else {
+                    manifest.report("expected one of \(allowed.map(\.rawValue).sorted().joined(separator: ", "))", at: pointer + "/\(index)")
+                    continue
+                }
+                result.insert(method)
+            }
+            return result
+        case let other?:
+            manifest.report("expected true, false or a list of methods, found \(other.typeName)", at: pointer)
+            return []
+        }
+    }
+
+    private func readSchema(at pointer: String, _ manifest: ManifestReader) -> QuerySchema? {
+        guard let value = manifest.value(at: pointer) else { return nil }
+        guard case .object(let declared) = value else {
+            manifest.report("expected an object of property → type", at: pointer)
+            return nil
+        }
+        var properties: [(String, QuerySchema.PropertyType)] = []
+        for (name, type) in declared {
+            guard let parsed = type.stringValue.flatMap(QuerySchema.PropertyType.init(rawValue:)) else {
+                manifest.report("expected \"string\", \"number\", \"integer\" or \"boolean\"", at: JSONPointer.appending(name, to: pointer))
+                continue
+            }
+            properties.append((name, parsed))
+        }
+        return QuerySchema(properties: properties)
+    }
+
+    /// The seed records; the entity service's passwords are hashed on the way in.
+    private func readSeed(at pointer: String, _ manifest: ManifestReader, secretField: String?) -> [JSONObject] {
+        guard let fileName = manifest.string(pointer + "/seed"), let file = manifest.appFile(named: fileName, at: pointer + "/seed") else { return [] }
+        let display = manifest.displayPath(file.path)
+        let document: JSONParser.Document
+        do {
+            document = try JSONParser().parse(file.bytes, recordPositions: true)
+        } catch {
+            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            return []
+        }
+        guard case .array(let items) = document.root else {
+            manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "expected an array of records"))
+            return []
+        }
+        var records: [JSONObject] = []
+        for (index, item) in items.enumerated() {
+            guard var record = item.objectValue else {
+                manifest.report(FixtureDiagnostic(file: display, position: document.position(of: "/\(index)"), pointer: "/\(index)", message: "expected a record (an object)"))
+                continue
+            }
+            if let field = secretField, let password = record[field]?.stringValue, !PasswordHasher.isHash(password) {
+                record[field] = .string(PasswordHasher.hash(password))
+            }
+            records.append(record)
+        }
+        return records
+    }
+
+    private func readAuthentication(_ manifest: ManifestReader, dialect: FeathersDialect) -> FeathersAuthentication? {
+        guard manifest.value(at: "/authentication") != nil else { return nil }
+        manifest.rejectUnknownKeys(at: "/authentication", allowed: Self.authenticationKeys)
+        var authentication = FeathersAuthentication(secret: manifest.string("/authentication/secret") ?? "mockstack-feathers-insecure-test-secret", dialect: dialect)
+        if let service = manifest.string("/authentication/service") { authentication.service = service }
+        if let entity = manifest.string("/authentication/entity") { authentication.entity = entity }
+        if let field = manifest.string("/authentication/usernameField") { authentication.usernameField = field }
+        if let field = manifest.string("/authentication/passwordField") { authentication.passwordField = field }
+        if manifest.value(at: "/authentication/strategies") != nil {
+            authentication.strategies = manifest.array("/authentication/strategies").compactMap(\.stringValue)
+        }
+        if let audience = manifest.string("/authentication/audience") { authentication.audience = audience }
+        if let issuer = manifest.string("/authentication/issuer") { authentication.issuer = issuer }
+        if let seconds = manifest.int("/authentication/expiresIn", in: 1...(3650 * 86_400)) { authentication.lifetime = TimeInterval(seconds) }
+        return authentication
+    }
+}

@@ -1,0 +1,39 @@
+import MockStackCore
+
+/// A REST request's body as Express's parsers read it for a Feathers app (spec §2.5): JSON,
+/// or urlencoded through qs in extended mode (every value text); any other content type, or
+/// none, is an empty object.
+enum RequestBody {
+    static func parse(_ request: HTTPRequest) throws(FeathersError) -> JSONValue {
+        let type = request.headers["Content-Type"]?.lowercased() ?? ""
+        let bytes = request.body
+        if type.contains("json") {
+            guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
+            do {
+                return try JSONParser().parse(bytes).root
+            } catch {
+                // A body-parser failure; Express's handler may report it as 500 (spec §2.5,
+                // Unverified), but bad input gets a 4xx here, with the parser's reason.
+                throw FeathersError(.badRequest, "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
+            }
+        }
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+            return .object(QSParser().parse(String(decoding: bytes, as: UTF8.self)))
+        }
+        return .object([:])
+    }
+
+    /// Whether the client takes JSON: no `Accept`, or one that admits `application/json`
+    /// (`*/*`, `application/*`, `application/json`, `+json` types) with a non-zero quality.
+    static func acceptsJSON(_ accept: String?) -> Bool {
+        guard let accept, !accept.trimmingASCIISpace().isEmpty else { return true }
+        for item in accept.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingASCIISpace().lowercased() }
+            guard let range = parts.first else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            guard quality > 0 else { continue }
+            if range == "*/*" || range == "application/*" || range == "application/json" || range.hasSuffix("+json") { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,159 @@
+public import MockStackCore
+import Synchronization
+
+/// The six service methods (spec §2.1).
+public enum ServiceMethod: String, Sendable, CaseIterable {
+    case find, get, create, update, patch, remove
+}
+
+/// What `find` answers: a plain array, or a page `{total, limit, skip, data}` (spec §5).
+public enum FindResult: Sendable, Equatable {
+    case records([JSONObject])
+    case page(total: Int, limit: Double?, skip: Double, data: [JSONObject])
+
+    public var json: JSONValue {
+        switch self {
+        case .records(let records): return .array(records.map(JSONValue.object))
+        case .page(let total, let limit, let skip, let data):
+            // A NaN limit is JSON null, as JSON.stringify writes NaN.
+            let limitValue: JSONValue = limit.map { $0.isNaN ? .null : .number(JSONNumber($0)) } ?? .null
+            return .object(["total": .number(JSONNumber(total)), "limit": limitValue, "skip": .number(JSONNumber(skip)),
+                            "data": .array(data.map(JSONValue.object))])
+        }
+    }
+}
+
+/// One `@feathersjs/memory` service (spec §6): its records behind a lock, so requests on every
+/// event-loop thread see one consistent store, and the query semantics of spec §4–5.
+public final class MemoryService: Sendable {
+    public let options: ServiceOptions
+    private let seed: MemoryStore
+    private let store: Mutex<MemoryStore>
+
+    public init(options: ServiceOptions, seed: [JSONObject]) {
+        self.options = options
+        self.seed = MemoryStore(idField: options.idField, startId: options.startId, seed: seed)
+        store = Mutex(self.seed)
+    }
+
+    /// Back to the fixture's records and automatic ids.
+    public func reset() { store.withLock { $0 = seed } }
+
+    public var idField: String { options.idField }
+
+    // MARK: Methods
+
+    public func find(_ query: FeathersQuery) throws(FeathersError) -> FindResult {
+        let all = store.withLock { $0.values }
+        let paginated = options.pagination?.pages(options.dialect) ?? false
+        let limit = paginated ? options.pagination?.limit(query.limit, options.dialect) : query.limit
+        let sorted = query.sort.map { RecordOrder.sorted(all, by: $0) } ?? all
+        let matched = query.conditions.members.isEmpty ? sorted : sorted.filter { RecordMatcher.matches($0, query.conditions) }
+        var data: [JSONObject] = []
+        if limit != 0 {
+            let skip = query.skip.map { $0.isNaN ? 0 : max(0, $0) } ?? 0
+            for record in matched.dropFirst(Int(min(skip, Double(matched.count)))) {
+                data.append(try select(record, query))
+                if let limit, Double(data.count) == limit { break }
+            }
+        }
+        guard paginated else { return .records(data) }
+        let skipShown = query.skip.map { $0.isNaN ? 0 : $0 } ?? 0
+        return .page(total: matched.count, limit: limit, skip: skipShown, data: data)
+    }
+
+    public func get(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
+        try select(existing(id, query), query)
+    }
+
+    /// Adds one record (an array body calls this once per element, in order).
+    public func create(_ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
+        let record = store.withLock { $0.create(data) }
+        return try select(record, query)
+    }
+
+    /// Full replace: the record becomes the body plus the id, which keeps its stored type when
+    /// the URL's text equals it loosely (`'1'` and `1`).
+    public func update(_ id: String, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
+        let record: JSONObject = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
+            let old = try Self.existing(id, query, in: store)
+            let oldId = old[options.idField] ?? .string(id)
+            var replaced = data
+            replaced[options.idField] = MemoryStore.key(oldId) == id ? oldId : .string(id)
+            store.store(replaced, key: id)
+            return replaced
+        }
+        return try select(record, query)
+    }
+
+    /// Merge, ignoring an id in the body; `id == nil` patches every match and returns them
+    /// re-read by id, without running the query again.
+    public func patch(_ id: String?, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
+        let changes = JSONObject(data.members.filter { $0.key != options.idField })
+        let records: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
+            var targets = Self.matches(query, in: store)
+            if let id { targets = [try Self.existing(id, query, in: store)] }
+            return targets.map { target in
+                let key = MemoryStore.key(target[options.idField] ?? .null)
+                var merged = store.record(forKey: key) ?? target
+                for (field, value) in changes { merged[field] = value }
+                store.store(merged, key: key)
+                return merged
+            }
+        }
+        return try records.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }
+    }
+
+    /// Removes one record, or (`id == nil`) every match.
+    public func remove(_ id: String?, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
+        let removed: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
+            if let id {
+                let record = try Self.existing(id, query, in: store)
+                store.remove(key: id)
+                return [record]
+            }
+            let targets = Self.matches(query, in: store)
+            for target in targets { store.remove(key: MemoryStore.key(target[options.idField] ?? .null)) }
+            return targets
+        }
+        return try removed.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }
+    }
+
+    // MARK: Helpers
+
+    private func existing(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
+        try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in try Self.existing(id, query, in: store) }
+    }
+
+    /// The record stored under the id's text that also matches the query, else 404.
+    private static func existing(_ id: String, _ query: FeathersQuery, in store: MemoryStore) throws(FeathersError) -> JSONObject {
+        guard let record = store.record(forKey: id), RecordMatcher.matches(record, query.conditions) else {
+            throw FeathersError.notFound(id: id)
+        }
+        return record
+    }
+
+    /// Multi patch and remove: every match, ignoring `$limit`, `$skip` and pagination.
+    private static func matches(_ query: FeathersQuery, in store: MemoryStore) -> [JSONObject] {
+        store.values.filter { RecordMatcher.matches($0, query.conditions) }
+    }
+
+    /// `$select`: the listed fields and the id, in that order (lodash's `pick`). A `$select`
+    /// that is text picks its single characters, as spreading a string does in JavaScript
+    /// (the FeathersSwift client's `$select=["a", "b"]` so selects nothing); anything else
+    /// fails as `concat` does on it.
+    func select(_ record: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
+        guard let select = query.select else { return record }
+        let fields: [String]
+        switch select {
+        case .array(let items): fields = items.compactMap(\.stringValue) + [options.idField]
+        case .string(let text): fields = (text + options.idField).map(String.init)
+        default: throw FeathersError(.generalError, "queryFields.concat is not a function")
+        }
+        var picked = JSONObject()
+        for field in fields where picked[field] == nil {
+            if let value = record[field] { picked[field] = value }
+        }
+        return picked
+    }
+}

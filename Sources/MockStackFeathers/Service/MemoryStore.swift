@@ -1,0 +1,94 @@
+public import MockStackCore
+
+/// The records of one memory service, as `@feathersjs/memory` keeps them (spec §6): in a
+/// JavaScript object keyed by the id's text, so `'1'` finds `1`, and listed in that object's
+/// key order — integer-like keys ascending, then the others as inserted.
+public struct MemoryStore: Sendable {
+    public let idField: String
+    private var records: [String: JSONObject] = [:]
+    /// Keys that are not integer-like, in insertion order.
+    private var namedKeys: [String] = []
+    /// The next automatic id (`startId`, then one more each time one is used).
+    private var nextId: Int
+
+    /// - Parameter seed: records added as if created through the service, in order; automatic
+    ///   ids then continue after the highest numeric id they hold.
+    public init(idField: String, startId: Int = 0, seed: [JSONObject] = []) {
+        self.idField = idField
+        nextId = startId
+        for record in seed { create(record) }
+        let highest = records.values.compactMap { $0[idField]?.intValue }.max()
+        if let highest, highest >= nextId { nextId = highest + 1 }
+    }
+
+    public var count: Int { records.count }
+
+    /// Every record in the store's order.
+    public var values: [JSONObject] {
+        let numbered = records.keys.compactMap { key in Self.integerKey(key).map { ($0, key) } }.sorted { $0.0 < $1.0 }
+        return numbered.map { records[$0.1]! } + namedKeys.map { records[$0]! }
+    }
+
+    public func record(forKey key: String) -> JSONObject? { records[key] }
+
+    /// Adds a record: its id if truthy, else the next automatic id (memory's `data[id] || uId++`).
+    /// An existing record with that id is replaced.
+    @discardableResult
+    public mutating func create(_ data: JSONObject) -> JSONObject {
+        var record = data
+        let id: JSONValue
+        if let given = data[idField], Self.isTruthy(given) {
+            id = given
+        } else {
+            id = .number(JSONNumber(nextId))
+            nextId += 1
+        }
+        record[idField] = id
+        store(record, key: Self.key(id))
+        return record
+    }
+
+    /// Stores a record under a key (replacing one there).
+    public mutating func store(_ record: JSONObject, key: String) {
+        if records.updateValue(record, forKey: key) == nil, Self.integerKey(key) == nil { namedKeys.append(key) }
+    }
+
+    @discardableResult
+    public mutating func remove(key: String) -> JSONObject? {
+        guard let removed = records.removeValue(forKey: key) else { return nil }
+        if Self.integerKey(key) == nil { namedKeys.removeAll { $0 == key } }
+        return removed
+    }
+
+    /// An id as a JavaScript object key: `1` → `"1"`, `"a"` → `"a"`, `true` → `"true"`.
+    public static func key(_ id: JSONValue) -> String {
+        switch id {
+        case .string(let text): return text
+        case .number(let number):
+            let value = number.doubleValue
+            if value.rounded() == value, abs(value) < 1e21 { return String(Int(value)) }
+            return String(value)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .array(let items): return items.map { $0 == .null ? "" : key($0) }.joined(separator: ",")
+        case .object: return "[object Object]"
+        }
+    }
+
+    /// JavaScript truthiness.
+    public static func isTruthy(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: false
+        case .bool(let flag): flag
+        case .number(let number): number.doubleValue != 0 && !number.doubleValue.isNaN
+        case .string(let text): !text.isEmpty
+        case .array, .object: true
+        }
+    }
+
+    /// A canonical array index, which JavaScript lists first and in numeric order.
+    private static func integerKey(_ key: String) -> UInt32? {
+        guard let value = UInt32(key), value < UInt32.max, String(value) == key else { return nil }
+        return value
+    }
+}

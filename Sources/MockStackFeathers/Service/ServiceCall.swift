@@ -1,0 +1,82 @@
+import MockStackAuth
+import MockStackCore
+
+/// One REST call on a memory service, as the adapter's public methods run it (spec §2, §4,
+/// §6): the schema's coercion first (all methods, as generated apps validate every query),
+/// the multi checks, the query's filters (not for `create`, which ignores the query but for
+/// `$select`), then the store. For the authentication entity the secret field is hashed on
+/// the way in and never returned.
+struct ServiceCall {
+    let service: MemoryService
+    let dialect: FeathersDialect
+    let authentication: FeathersAuthentication?
+
+    private var options: ServiceOptions { service.options }
+
+    /// The status and the result.
+    func perform(_ method: ServiceMethod, id: String?, body: JSONValue, query raw: JSONObject) throws(FeathersError) -> (Int, JSONValue) {
+        let query = try options.schema?.coerce(raw) ?? raw
+        switch method {
+        case .find:
+            return (200, try service.find(FeathersQuery(query, dialect: dialect)).json.mapRecords(hidingSecret))
+        case .get:
+            return (200, .object(hidingSecret(try service.get(id ?? "", FeathersQuery(query, dialect: dialect)))))
+        case .create:
+            let selection = FeathersQuery.selecting(query)
+            if case .array(let items) = body {
+                guard options.multi.contains(.create) else { throw FeathersError.multiNotAllowed("create") }
+                var created: [JSONValue] = []
+                for item in items { created.append(.object(hidingSecret(try service.create(storing(item.objectValue ?? [:]), selection)))) }
+                return (201, .array(created))
+            }
+            return (201, .object(hidingSecret(try service.create(storing(body.objectValue ?? [:]), selection))))
+        case .update:
+            guard let id else { throw FeathersError.replaceMultiple }
+            if dialect == .v5, case .array = body { throw FeathersError.replaceMultiple }
+            return (200, .object(hidingSecret(try service.update(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect)))))
+        case .patch:
+            if id == nil, !options.multi.contains(.patch) { throw FeathersError.multiNotAllowed("patch") }
+            let patched = try service.patch(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect)).map(hidingSecret)
+            return (200, id == nil ? .array(patched.map(JSONValue.object)) : .object(patched[0]))
+        case .remove:
+            if id == nil, !options.multi.contains(.remove) { throw FeathersError.multiNotAllowed("remove") }
+            let removed = try service.remove(id, FeathersQuery(query, dialect: dialect)).map(hidingSecret)
+            return (200, id == nil ? .array(removed.map(JSONValue.object)) : .object(removed[0]))
+        }
+    }
+
+    /// The body as stored: the secret field hashed, as a generated app's `passwordHash` resolver does.
+    private func storing(_ data: JSONObject) -> JSONObject {
+        guard let field = options.secretField, let password = data[field]?.stringValue else { return data }
+        var stored = data
+        stored[field] = .string(PasswordHasher.hash(password))
+        return stored
+    }
+
+    /// A record as an external caller sees it: without the secret field.
+    func hidingSecret(_ record: JSONObject) -> JSONObject {
+        guard let field = options.secretField, record[field] != nil else { return record }
+        return JSONObject(record.members.filter { $0.key != field })
+    }
+}
+
+extension FeathersQuery {
+    /// `create`'s view of the query: only `$select` (the memory adapter reads nothing else and
+    /// checks nothing).
+    static func selecting(_ query: JSONObject) -> FeathersQuery {
+        FeathersQuery(select: query["$select"])
+    }
+}
+
+extension JSONValue {
+    /// The records of a find result (a list or a page's `data`) passed through a transform.
+    fileprivate func mapRecords(_ transform: (JSONObject) -> JSONObject) -> JSONValue {
+        switch self {
+        case .array(let items): return .array(items.map { $0.objectValue.map { .object(transform($0)) } ?? $0 })
+        case .object(var page):
+            if case .array(let items)? = page["data"] { page["data"] = .array(items.map { $0.objectValue.map { .object(transform($0)) } ?? $0 }) }
+            return .object(page)
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// How one service behaves (spec §1), from the app's manifest.
+public struct ServiceOptions: Sendable {
+    /// The path under the app (`messages`, `people-paginated`), without slashes at either end.
+    public var path: String
+    public var idField = "id"
+    public var dialect: FeathersDialect = .v5
+    public var pagination: Pagination?
+    /// The methods that may act on several records (`create` with an array, `patch` and
+    /// `remove` without an id).
+    public var multi: Set<ServiceMethod> = []
+    /// The methods the service exposes; the others answer 405.
+    public var methods: Set<ServiceMethod> = Set(ServiceMethod.allCases)
+    public var startId = 0
+    /// The methods that need a valid JWT (`authenticate('jwt')`).
+    public var authenticate: Set<ServiceMethod> = []
+    /// `coerce: schema`: the query is validated and converted by this schema first.
+    public var schema: QuerySchema?
+    /// For the authentication entity (`users`): the field stored hashed and never returned.
+    public var secretField: String?
+
+    public init(path: String) {
+        self.path = path
+    }
+}

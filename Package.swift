@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackFeathersTests",
-            dependencies: ["MockStackFeathers", "MockStackCore"],
+            dependencies: ["MockStackFeathers", "MockStackAuth", "MockStackCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport"],
+            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -63,7 +63,7 @@ struct CLITests {
         #expect(json["host"] == "127.0.0.1")
         #expect(port > 0)
         #expect(json["url"]?.stringValue == "http://127.0.0.1:\(port)")
-        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "techstacks": "/techstacks", "test": "/test"])
+        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "feathers": "/feathers", "techstacks": "/techstacks", "test": "/test"])
         #expect(json["pid"]?.intValue == Int(process.processIdentifier))
         #expect(line.hasSuffix("}\n"))
         #expect(try String(contentsOf: readyFile, encoding: .utf8) == line)
@@ -77,7 +77,7 @@ struct CLITests {
         let unknown = try Self.run(["serve", "--apps", "example,nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, techstacks, test)"))
+        #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, feathers, techstacks, test)"))
     }
 
     @Test func codegenPrintsTheSwiftFileOffline() throws {
@@ -141,7 +141,7 @@ struct CLITests {
         #expect(result.stderr == "1 problem(s) in \(root.path)\n")
         let shipped = try Self.run(["validate", packageRoot.appendingPathComponent("Fixtures").path])
         #expect(shipped.status == 0)
-        #expect(shipped.stdout.hasPrefix("ok: 4 app(s) (ai, example, techstacks, test), "))
+        #expect(shipped.stdout.hasPrefix("ok: 5 app(s) (ai, example, feathers, techstacks, test), "))
     }
 
     @Test func serveRefusesBrokenFixtures() throws {
@@ -157,9 +157,10 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS     ROUTE\nai          /ai          OpenAiChatCompletion       POST      /ai/api/OpenAiChatCompletion\n"))
-        #expect(result.stdout.contains("\nexample     /example     hello.json                 GET       /example/hello\n"))
-        #expect(result.stdout.contains("\ntest        /test        Hello                      ANY       /test/hello/{Name}\n"))
+        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS                  ROUTE\nai          /ai          OpenAiChatCompletion       POST                   /ai/api/OpenAiChatCompletion\n"))
+        #expect(result.stdout.contains("\nexample     /example     hello.json                 GET                    /example/hello\n"))
+        #expect(result.stdout.contains("\nfeathers    /feathers    people-paginated           GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
+        #expect(result.stdout.contains("\ntest        /test        Hello                      ANY                    /test/hello/{Name}\n"))
     }
 
     @Test func healthProbesARunningServer() throws {

@@ -8,28 +8,9 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// A server running one Feathers app from a manifest written for the test, and a small REST
-/// client for it (URLSession, JSON parsed with mockstack's own parser).
-final class FeathersTestServer: @unchecked Sendable {
-    let mock: InProcessMockStack
-    let root: URL
+/// A small REST client for a Feathers app (URLSession; JSON parsed with mockstack's own parser).
+struct FeathersClient: Sendable {
     let base: String
-
-    /// - Parameter services: the `services` object of the manifest, as JSON text.
-    init(dialect: String = "v5", services: String, authentication: Bool = false, files: [String: String] = [:]) throws {
-        root = try makeTemporaryDirectory()
-        let auth = authentication ? #""authentication": {"secret": "conformance-secret", "service": "users"},"# : ""
-        var all = files
-        all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) "services": \#(services)}"#
-        try writeFiles(all, under: root)
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: root))
-        base = mock.url(for: "suite").absoluteString
-    }
-
-    deinit {
-        mock.stop()
-        try? FileManager.default.removeItem(at: root)
-    }
 
     struct Reply {
         var status: Int
@@ -75,6 +56,36 @@ final class FeathersTestServer: @unchecked Sendable {
         }
         return created
     }
+}
+
+/// A server running one Feathers app (mounted at `/suite`) from a manifest written for the test.
+final class FeathersTestServer: @unchecked Sendable {
+    let mock: InProcessMockStack
+    let root: URL
+    let client: FeathersClient
+
+    /// - Parameter services: the `services` object of the manifest, as JSON text.
+    init(dialect: String = "v5", services: String, authentication: Bool = false, files: [String: String] = [:]) throws {
+        root = try makeTemporaryDirectory()
+        let auth = authentication ? #""authentication": {"secret": "conformance-secret", "service": "users"},"# : ""
+        var all = files
+        all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) "services": \#(services)}"#
+        try writeFiles(all, under: root)
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: root))
+        client = FeathersClient(base: mock.url(for: "suite").absoluteString)
+    }
+
+    deinit {
+        mock.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func send(_ method: String, _ path: String, json: String? = nil, form: String? = nil, headers: [String: String] = [:]) async throws -> FeathersClient.Reply {
+        try await client.send(method, path, json: json, form: form, headers: headers)
+    }
+
+    @discardableResult
+    func seed(_ path: String, _ records: [String]) async throws -> [JSONValue] { try await client.seed(path, records) }
 }
 
 extension JSONValue {

@@ -49,6 +49,8 @@ SAME_BYTES_PATH = "/findtechnologies.json"
 SWIFT_BYTES = "nginx, the /types/swift file's bytes"
 SWIFT_BYTES_PATH = "/techstacks.dtos.swift"
 GENERATION_TARGET_MS = 20.0  # issue 5: the techstacks file generated in at most this
+FEATHERS_CRUD_TARGET = 20_000  # issue 6: the Feathers CRUD mix at -c32, req/s
+FEATHERS_SCRIPT = os.path.join(HERE, "feathers-crud.lua")
 
 
 def free_port():
@@ -204,13 +206,13 @@ def nginx_rss_kib(master):
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def run_wrk(port, connections, duration, server_pids=(), path=FIXTURE_PATH, expected_status=200):
+def run_wrk(port, connections, duration, server_pids=(), path=FIXTURE_PATH, expected_status=200, script=None):
     """One wrk run; returns req/s, p50 and p99 in ms, the server's CPU µs per request (user,
     system), and any errors wrk reported (non-2xx answers only when 2xx was expected)."""
     cpu_before = cpu_seconds(server_pids)
     output = subprocess.run(
-        CLIENT_CPU + ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency",
-         f"http://127.0.0.1:{port}{path}"],
+        CLIENT_CPU + ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency"]
+        + (["-s", script] if script else []) + [f"http://127.0.0.1:{port}{path}"],
         capture_output=True, text=True, check=True).stdout
     cpu_after = cpu_seconds(server_pids)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
@@ -256,6 +258,24 @@ def compare_under_load(servers, connections, duration, rounds):
         if name in ratios:
             summary[name]["ratio"] = statistics.median(ratios[name])
             summary[name]["ratios"] = ratios[name]
+    return summary
+
+
+def measure_feathers_crud(port, pids, duration, rounds):
+    """The Feathers CRUD mix (feathers-crud.lua) at -c32: each round first creates the records
+    the script's first gets, patches and removes name (r-100 … r0); medians over the rounds."""
+    results = []
+    for _ in range(rounds):
+        for n in range(-100, 1):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("POST", "/feathers/people-paginated", body=json.dumps({"id": f"r{n}", "name": f"n{n % 10}", "age": 1}),
+                               headers={"Content-Type": "application/json"})
+            assert connection.getresponse().status == 201, "cannot seed the Feathers service"
+            connection.close()
+        results.append(run_wrk(port, 32, duration, pids, "/", 200, script=FEATHERS_SCRIPT))
+    summary = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50", "p99", "user_us", "system_us")}
+    summary["errors"] = sorted({e for r in results for e in r["errors"]})
+    summary["all"] = [r["rps"] for r in results]
     return summary
 
 
@@ -423,6 +443,8 @@ def main():
             endpoints[name] = (mock_port, [mockstack.pid], path, expected)
         print(f"bench: endpoints -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
         emulated = compare_under_load(endpoints, 32, args.duration, args.rounds)
+        print(f"bench: Feathers CRUD mix -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+        feathers = measure_feathers_crud(mock_port, [mockstack.pid], args.duration, args.rounds)
         peak_rss = rss_kib(mockstack.pid, "VmHWM")
         nginx_after = nginx_rss_kib(nginx)
     finally:
@@ -468,6 +490,8 @@ def main():
         lines.append(f"| {name}: `{path}` | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
     errors = {f"-c{c} {n}": loads[c][n]["errors"] for c in loads for n in ("mockstack", "nginx") if loads[c][n]["errors"]}
     errors.update({f"endpoint {n}": emulated[n]["errors"] for n in emulated if emulated[n]["errors"]})
+    if feathers["errors"]:
+        errors["Feathers CRUD mix"] = feathers["errors"]
     lines += [
         "",
         f"- start-up (exec → first 200, port 0), the `example` app alone: median {startup:.1f} ms, "
@@ -495,6 +519,10 @@ def main():
         f"- techstacks /types/swift generated (uncached, one request at a time): median {statistics.median(generation_ms):.2f} ms, "
         f"max {max(generation_ms):.2f} over {len(generation_ms)} — "
         f"{verdict(statistics.median(generation_ms) <= GENERATION_TARGET_MS)} (≤ {GENERATION_TARGET_MS:.0f} ms)",
+        f"- Feathers CRUD mix (create, get, patch, find with a filter, remove on /feathers/people-paginated) at -c32: "
+        f"{feathers['rps']:,.0f} req/s (rounds: {', '.join(f'{r:,.0f}' for r in feathers['all'])}), p50 {feathers['p50']:.3f} ms, "
+        f"p99 {feathers['p99']:.3f} ms, server CPU {feathers['user_us'] + feathers['system_us']:.1f} µs/req — "
+        f"{verdict(feathers['rps'] >= FEATHERS_CRUD_TARGET)} (≥ {FEATHERS_CRUD_TARGET:,})",
     ] + [
         f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
         f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",

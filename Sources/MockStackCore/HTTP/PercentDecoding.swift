@@ -17,42 +17,35 @@ public enum PercentDecoding {
             break
         }
         if plain { return String(decoding: bytes, as: UTF8.self) }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                output.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
+        // Lenient decoding never fails: a bad escape is kept as it is.
+        return String(decoding: decodedBytes(bytes, plusAsSpace: plusAsSpace, strict: false) ?? [], as: UTF8.self)
     }
 
     /// JavaScript's `decodeURIComponent` after `+` → space, as qs decodes: nil when an escape
     /// is not two hex digits or the bytes are not UTF-8, where JavaScript throws.
     public static func decodeStrictly(_ text: some StringProtocol, plusAsSpace: Bool) -> String? {
-        let bytes = Array(text.utf8)
+        decodedBytes(Array(text.utf8)[...], plusAsSpace: plusAsSpace, strict: true).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The bytes with escapes (and `+`) decoded; a bad escape is kept, or, when `strict`, nil.
+    private static func decodedBytes(_ bytes: ArraySlice<UInt8>, plusAsSpace: Bool, strict: Bool) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 3 <= bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                output.append(high << 4 | low)
-                index += 3
-                continue
+                if index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                    output.append(high << 4 | low)
+                    index += 3
+                    continue
+                }
+                if strict { return nil }
             }
             output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
             index += 1
         }
-        return String(validating: output, as: UTF8.self)
+        return output
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -87,7 +87,7 @@ extension FeathersApp {
     private func entity(_ id: String, _ authentication: FeathersAuthentication) throws(FeathersError) -> JSONObject {
         let service = try entityService(authentication)
         let user = try service.get(id, FeathersQuery(select: nil))
-        return ServiceCall(service: service, dialect: dialect, authentication: authentication).hidingSecret(user)
+        return service.external(user)
     }
 
     private func entityService(_ authentication: FeathersAuthentication) throws(FeathersError) -> MemoryService {

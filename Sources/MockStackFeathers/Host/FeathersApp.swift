@@ -124,7 +124,7 @@ public final class FeathersApp: MockApp, Sendable {
         case .service(let service):
             guard service.options.methods.contains(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
             if service.options.authenticate.contains(method) { _ = try authenticatedUser(request) }
-            result = try ServiceCall(service: service, dialect: dialect, authentication: authentication)
+            result = try ServiceCall(service: service, dialect: dialect)
                 .perform(method, id: id, body: body, query: query)
         }
         // Express's res.format runs after the method: a client that takes no JSON gets an error

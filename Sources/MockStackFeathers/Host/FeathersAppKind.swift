@@ -24,7 +24,8 @@ public import MockStackCore
 /// A service takes `id` (the id field, `id`), `paginate` (`{default, max}`), `multi` (true or a
 /// list of `create`/`patch`/`remove`), `methods` (the exposed ones, all six by default),
 /// `startId`, `seed` (a JSON array of records in the app folder), `authenticate` (true or a
-/// list of methods that need a JWT), and `schema` with `coerce` (spec §4.3). The entity
+/// list of methods that need a JWT), and `schema` (property → `string`, `number`, `integer`,
+/// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
@@ -127,14 +128,17 @@ public struct FeathersAppKind: AppKind {
             return nil
         }
         var properties: [(String, QuerySchema.PropertyType)] = []
+        var nullable: Set<String> = []
         for (name, type) in declared {
-            guard let parsed = type.stringValue.flatMap(QuerySchema.PropertyType.init(rawValue:)) else {
-                manifest.report("expected \"string\", \"number\", \"integer\" or \"boolean\"", at: JSONPointer.appending(name, to: pointer))
+            let text = type.stringValue ?? ""
+            guard let parsed = QuerySchema.PropertyType(rawValue: text.hasSuffix("?") ? String(text.dropLast()) : text) else {
+                manifest.report("expected \"string\", \"number\", \"integer\" or \"boolean\", with a ? when it may be null", at: JSONPointer.appending(name, to: pointer))
                 continue
             }
             properties.append((name, parsed))
+            if text.hasSuffix("?") { nullable.insert(name) }
         }
-        return QuerySchema(properties: properties)
+        return QuerySchema(properties: properties, nullable: nullable)
     }
 
     /// The seed records; the entity service's passwords are hashed on the way in.

@@ -17,11 +17,14 @@ public struct QuerySchema: Sendable, Equatable {
     }
 
     public var properties: [String: PropertyType]
+    /// Properties that may also be null (`Type.Union([Type.Number(), Type.Null()])`).
+    public var nullable: Set<String>
     /// Declared order, for `$select`'s enum.
     public var order: [String]
 
-    public init(properties: [(String, PropertyType)]) {
+    public init(properties: [(String, PropertyType)], nullable: Set<String> = []) {
         self.properties = Dictionary(properties, uniquingKeysWith: { $1 })
+        self.nullable = nullable
         order = properties.map(\.0)
     }
 
@@ -72,17 +75,17 @@ public struct QuerySchema: Sendable, Equatable {
                 result[key] = .array(coerced)
             default:
                 guard let type = properties[key] else { throw Self.additional(key, path: path, schemaPath: schemaPath) }
-                result[key] = try coerceProperty(value, type, path: here, schemaPath: schemaHere)
+                result[key] = try coerceProperty(value, type, nullable: nullable.contains(key), path: here, schemaPath: schemaHere)
             }
         }
         return result
     }
 
     /// A value of the type, or an object of operators; Ajv reports both branches of the anyOf.
-    private func coerceProperty(_ value: JSONValue, _ type: PropertyType, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
+    private func coerceProperty(_ value: JSONValue, _ type: PropertyType, nullable: Bool, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
         guard case .object(let operators) = value else {
             do {
-                return try coerceScalar(value, type, path: path, schemaPath: schemaPath + "/anyOf/0")
+                return try coerceScalar(value, type, nullable: nullable, path: path, schemaPath: schemaPath + "/anyOf/0")
             } catch {
                 let branchErrors = (error.data?.arrayValue ?? []) + [Self.error(path, schemaPath + "/anyOf/1/type", "type", ["type": "object"], "must be object")]
                 throw FeathersError(.badRequest, "validation failed",
@@ -95,12 +98,12 @@ public struct QuerySchema: Sendable, Equatable {
             let here = path + "/" + name, schemaHere = branch + "/properties/" + Self.escape(name)
             switch name {
             case "$gt", "$gte", "$lt", "$lte", "$ne":
-                result[name] = try coerceScalar(argument, type, path: here, schemaPath: schemaHere)
+                result[name] = try coerceScalar(argument, type, nullable: nullable, path: here, schemaPath: schemaHere)
             case "$in", "$nin":
                 guard case .array(let items) = argument else { throw Self.typeFailure(here, schemaHere, "array") }
                 var coerced: [JSONValue] = []
                 for (index, item) in items.enumerated() {
-                    coerced.append(try coerceScalar(item, type, path: here + "/\(index)", schemaPath: schemaHere + "/items"))
+                    coerced.append(try coerceScalar(item, type, nullable: nullable, path: here + "/\(index)", schemaPath: schemaHere + "/items"))
                 }
                 result[name] = .array(coerced)
             default:
@@ -110,8 +113,18 @@ public struct QuerySchema: Sendable, Equatable {
         return .object(result)
     }
 
-    /// Ajv's `coerceTypes: true` conversions to a scalar type.
-    private func coerceScalar(_ value: JSONValue, _ type: PropertyType, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
+    /// Ajv's `coerceTypes: true` conversions to a scalar type; a nullable one keeps null and
+    /// reads `""` (and `0`, `false`) as null when its own type does not take them.
+    private func coerceScalar(_ value: JSONValue, _ type: PropertyType, nullable: Bool = false, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
+        if nullable {
+            if value == .null { return .null }
+            do {
+                return try coerceScalar(value, type, path: path, schemaPath: schemaPath)
+            } catch {
+                if value == "" || value == 0 || value == false { return .null }
+                throw Self.typeFailure(path, schemaPath, type.rawValue + ",null")
+            }
+        }
         switch (type, value) {
         case (.string, .string): return value
         case (.string, .number(let n)): return .string(n.literal)

@@ -119,6 +119,13 @@ public final class MemoryService: Sendable {
         return try removed.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }
     }
 
+    /// A record as an external caller sees it: without the secret field (the entity
+    /// service's password).
+    public func external(_ record: JSONObject) -> JSONObject {
+        guard let field = options.secretField, record[field] != nil else { return record }
+        return JSONObject(record.members.filter { $0.key != field })
+    }
+
     // MARK: Helpers
 
     private func existing(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {

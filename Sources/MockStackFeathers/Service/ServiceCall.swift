@@ -9,7 +9,6 @@ import MockStackCore
 struct ServiceCall {
     let service: MemoryService
     let dialect: FeathersDialect
-    let authentication: FeathersAuthentication?
 
     private var options: ServiceOptions { service.options }
 
@@ -53,11 +52,7 @@ struct ServiceCall {
         return stored
     }
 
-    /// A record as an external caller sees it: without the secret field.
-    func hidingSecret(_ record: JSONObject) -> JSONObject {
-        guard let field = options.secretField, record[field] != nil else { return record }
-        return JSONObject(record.members.filter { $0.key != field })
-    }
+    private func hidingSecret(_ record: JSONObject) -> JSONObject { service.external(record) }
 }
 
 extension FeathersQuery {

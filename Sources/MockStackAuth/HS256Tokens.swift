@@ -21,11 +21,12 @@ public struct HS256Tokens: Sendable {
 
     /// A compact JWT: header `{"alg":"HS256","typ":type}`, the claims, the signature.
     public func sign(_ claims: TokenClaims, type: String = "JWT") -> String {
-        let header: JWTHeader = ["alg": .string("HS256"), "typ": .string(type)]
+        // Written out, so `alg` comes first as jsonwebtoken and ServiceStack write it (jwt-kit's
+        // header is a dictionary, whose order changes from run to run); `type` is a plain token.
+        let headerJSON = Array(#"{"alg":"HS256","typ":""#.utf8) + Array(type.utf8.filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) + Array(#""}"#.utf8)
         // Encoding these Codable values cannot fail: they hold only strings, numbers and arrays.
-        let headerJSON = (try? JSONEncoder.defaultForJWT.encode(header)) ?? Data("{}".utf8)
         let payload = (try? DefaultJWTSerializer().serialize(claims)) ?? Data()
-        let signingInput = Base64URL.encode(Array(headerJSON)) + "." + String(decoding: payload, as: UTF8.self)
+        let signingInput = Base64URL.encode(headerJSON) + "." + String(decoding: payload, as: UTF8.self)
         let signature = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
         return signingInput + "." + Base64URL.encode(Array(signature))
     }

@@ -30,6 +30,16 @@ import Testing
         #expect(withData.json(.v5).jsonText == #"{"name":"BadRequest","message":"Invalid query parameter $like","code":400,"className":"bad-request","data":{"$like":"a"}}"#)
     }
 
+    /// Feathers' constructor: object data gives up `message` and `errors`.
+    @Test func objectDataGivesUpMessageAndErrors() {
+        let error = FeathersError(.badRequest, "Invalid query parameter $foo", data: ["$foo": "1", "message": "x", "errors": ["a": "b"]])
+        #expect(error.json(.v5).jsonText == #"{"name":"BadRequest","message":"x","code":400,"className":"bad-request","data":{"$foo":"1"},"errors":{"a":"b"}}"#)
+        // A converted JavaScript error shows `data` and `errors` in v4.
+        #expect(FeathersError(.generalError, "boom", converted: true).json(.v4).jsonText
+            == #"{"name":"GeneralError","message":"boom","code":500,"className":"general-error","data":{},"errors":{}}"#)
+        #expect(FeathersError(.generalError, "boom", converted: true).json(.v5).jsonText == #"{"name":"GeneralError","message":"boom","code":500,"className":"general-error"}"#)
+    }
+
     @Test func authorizationForms() {
         #expect(FeathersAuthentication.token(fromAuthorization: "Bearer abc") == "abc")
         #expect(FeathersAuthentication.token(fromAuthorization: "jwt abc") == "abc")

@@ -9,12 +9,15 @@ extension FeathersApp {
         guard let authentication else { throw FeathersError.methodNotSupported(method.rawValue) }
         switch method {
         case .create:
+            guard !authentication.strategies.isEmpty else {
+                throw FeathersError(.notAuthenticated, "No authentication strategies allowed for creating a JWT (`authStrategies`)")
+            }
             return (201, try authenticate(body.objectValue ?? [:], with: authentication))
         case .remove:
             let headerToken = FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"])
             guard let headerToken else {
                 // Without a header the service reads `authentication.accessToken` of nothing.
-                if id != nil { throw FeathersError(.generalError, "Cannot read properties of undefined (reading 'accessToken')") }
+                if id != nil { throw FeathersError(.generalError, "Cannot read properties of undefined (reading 'accessToken')", converted: true) }
                 throw FeathersError(.notAuthenticated, "Invalid authentication information (no `strategy` set)")
             }
             if let id, id != headerToken { throw FeathersError(.notAuthenticated, "Invalid access token") }
@@ -36,7 +39,7 @@ extension FeathersApp {
 
     /// The strategies: `local` checks the username and password, `jwt` a token it returns as is.
     private func authenticate(_ data: JSONObject, with authentication: FeathersAuthentication) throws(FeathersError) -> JSONValue {
-        guard let strategy = data["strategy"]?.stringValue else {
+        guard let strategy = data["strategy"]?.stringValue, !strategy.isEmpty else {
             throw FeathersError(.notAuthenticated, "Invalid authentication information (no `strategy` set)")
         }
         guard authentication.strategies.contains(strategy) else {
@@ -45,7 +48,7 @@ extension FeathersApp {
         switch strategy {
         case "local":
             let user = try localUser(data, authentication)
-            let idField = try entityService(authentication).idField
+            let idField = try entityService(authentication).options.idField
             let id = MemoryStore.key(user[idField] ?? .null)
             let (token, payload) = authentication.issue(subject: id, now: clock())
             var details: JSONObject = ["strategy": "local"]
@@ -71,7 +74,8 @@ extension FeathersApp {
         guard let password = data[authentication.passwordField], MemoryStore.isTruthy(password), let username = data[authentication.usernameField],
               MemoryStore.isTruthy(username) else { throw FeathersError.invalidLogin }
         let service = try entityService(authentication)
-        let query = try FeathersQuery([authentication.usernameField: username], dialect: dialect)
+        // The strategy's entity query: the username, one record at most.
+        let query = try FeathersQuery([authentication.usernameField: username, "$limit": 1], dialect: dialect)
         let found: [JSONObject]
         switch try service.find(query) {
         case .records(let records): found = records

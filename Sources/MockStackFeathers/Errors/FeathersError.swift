@@ -8,12 +8,24 @@ public struct FeathersError: Error, Sendable, Equatable {
     public var message: String
     public var data: JSONValue?
     public var errors: JSONValue?
+    /// A JavaScript error the error handler turned into a GeneralError: v4 shows it with
+    /// `"data":{}` as well as `"errors":{}`.
+    public var converted: Bool
 
-    public init(_ kind: Kind, _ message: String, data: JSONValue? = nil, errors: JSONValue? = nil) {
+    /// As Feathers' constructor builds one: object data gives up its `message` (replacing the
+    /// message when not empty) and its `errors` (which become `errors`); the rest is `data`.
+    public init(_ kind: Kind, _ message: String, data: JSONValue? = nil, errors: JSONValue? = nil, converted: Bool = false) {
         self.kind = kind
         self.message = message
-        self.data = data
         self.errors = errors
+        self.converted = converted
+        guard case .object(let object) = data else {
+            self.data = data
+            return
+        }
+        if let text = object["message"]?.stringValue, !text.isEmpty { self.message = text }
+        if let nested = object["errors"] { self.errors = nested }
+        self.data = .object(JSONObject(object.members.filter { $0.key != "message" && $0.key != "errors" }))
     }
 
     /// The error classes, by HTTP code (identical in v4 and v5).
@@ -64,7 +76,11 @@ public struct FeathersError: Error, Sendable, Equatable {
             "name": .string(kind.name), "message": .string(message), "code": .number(JSONNumber(kind.rawValue)),
             "className": .string(kind.className),
         ]
-        if let data { object["data"] = data }
+        if let data {
+            object["data"] = data
+        } else if dialect == .v4, converted {
+            object["data"] = .object([:])
+        }
         if let errors {
             object["errors"] = errors
         } else if dialect == .v4 {

@@ -64,7 +64,7 @@ public final class FeathersApp: MockApp, Sendable {
         } catch {
             response = error.response(dialect)
         }
-        if dialect == .v4, case .service(let service) = target { response.headers.set("Allow", allow(service)) }
+        if dialect == .v4 { response.headers.set("Allow", allow(target)) }
         return response
     }
 
@@ -95,7 +95,7 @@ public final class FeathersApp: MockApp, Sendable {
         switch request.method {
         case .get: method = id == nil ? .find : .get
         case .post:
-            if dialect == .v5, let custom = request.headers["X-Service-Method"] {
+            if dialect == .v5, let custom = request.headers["X-Service-Method"], !custom.isEmpty {
                 // No custom methods are declared, and a standard one may not be named this way.
                 throw FeathersError.methodNotSupported(custom)
             }
@@ -103,6 +103,10 @@ public final class FeathersApp: MockApp, Sendable {
         case .put: method = .update
         case .patch: method = .patch
         case .delete: method = .remove
+        case .options where dialect == .v4:
+            // Express answers OPTIONS itself with the route's verbs (Unverified for Feathers apps).
+            let verbs = allow(target).replacing("GET", with: "GET,HEAD")
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(verbs.utf8))
         case .options:
             // `cors()` answers preflights before Feathers sees them (Unverified).
             return HTTPResponse(status: 204, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
@@ -124,7 +128,7 @@ public final class FeathersApp: MockApp, Sendable {
         case .service(let service):
             guard service.options.methods.contains(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
             if service.options.authenticate.contains(method) { _ = try authenticatedUser(request) }
-            result = try ServiceCall(service: service, dialect: dialect)
+            result = try ServiceCall(service: service)
                 .perform(method, id: id, body: body, query: query)
         }
         // Express's res.format runs after the method: a client that takes no JSON gets an error
@@ -143,7 +147,8 @@ public final class FeathersApp: MockApp, Sendable {
     }
 
     /// v4's `Allow`: the verbs of the methods the service has, in route order.
-    private func allow(_ service: MemoryService) -> String {
+    private func allow(_ target: Target) -> String {
+        guard case .service(let service) = target else { return "POST,DELETE" }
         let methods = service.options.methods
         var verbs: [String] = []
         if methods.contains(.find) || methods.contains(.get) { verbs.append("GET") }

@@ -9,12 +9,18 @@ enum RequestBody {
         let bytes = request.body
         if type.contains("json") {
             guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
+            let root: JSONValue
             do {
-                return try JSONParser().parse(bytes).root
+                root = try JSONParser().parse(bytes).root
             } catch {
                 // A body-parser failure; Express's handler may report it as 500 (spec §2.5,
                 // Unverified), but bad input gets a 4xx here, with the parser's reason.
                 throw FeathersError(.badRequest, "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
+            }
+            // body-parser's strict mode takes only objects and arrays.
+            switch root {
+            case .object, .array: return root
+            default: throw FeathersError(.badRequest, "Invalid JSON: the body must be an object or an array")
             }
         }
         if type.hasPrefix("application/x-www-form-urlencoded") {

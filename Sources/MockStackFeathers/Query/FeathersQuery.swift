@@ -110,18 +110,17 @@ public struct Pagination: Sendable, Equatable {
         self.maxLimit = maxLimit
     }
 
-    /// Whether `find` answers with a page: v5 whenever a default or a max is set, v4 only
-    /// with a default (spec §5).
+    /// Whether `find` answers with a page: v5 whenever `paginate` is set at all (an object is
+    /// truthy), v4 only with a default (spec §5).
     public func pages(_ dialect: FeathersDialect) -> Bool {
-        dialect == .v5 ? (defaultLimit ?? 0) != 0 || (maxLimit ?? 0) != 0 : (defaultLimit ?? 0) != 0
+        dialect == .v5 || (defaultLimit ?? 0) != 0
     }
 
     /// The effective `$limit` (adapter-commons' getLimit): a usable value (a number, and in
-    /// v5 not negative) else the default (0 when only a max is set), capped by the max. v4
-    /// keeps a NaN, which the page then shows as `null` (Unverified).
+    /// v5 not negative) else the default (0 without one), capped by the max. v4's getLimit
+    /// also falls back to the default for a NaN (the spec's table leaves this Unverified).
     public func limit(_ requested: Double?, _ dialect: FeathersDialect) -> Double? {
         let usable = requested.flatMap { $0.isNaN || (dialect == .v5 && $0 < 0) ? nil : $0 }
-        if dialect == .v4, let requested, requested.isNaN { return requested }
         let lower = usable ?? Double(defaultLimit ?? 0)
         return min(lower, maxLimit.map(Double.init) ?? .greatestFiniteMagnitude)
     }

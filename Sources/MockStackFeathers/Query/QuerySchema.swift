@@ -5,8 +5,8 @@ public import MockStackCore
 /// types (`'30'` → 30, `'true'` → true) and anything the schema does not allow is a 400
 /// `validation failed` with Ajv's errors as `data`.
 ///
-/// The schema allows `$limit` and `$skip` (numbers ≥ 0), `$sort` (declared properties → -1 or
-/// 1), `$select` (a list of declared properties), `$or` and `$and` (lists of sub-queries), and
+/// The schema allows `$limit` and `$skip` (numbers ≥ 0), `$sort` (declared properties → an
+/// integer from -1 to 1), `$select` (a list of declared properties), `$or` and `$and` (lists of sub-queries), and
 /// per declared property either a value of its type or an object of `$gt $gte $lt $lte $ne`
 /// (its type) and `$in $nin` (lists of it); nothing else. Ajv's error texts and schema paths
 /// follow its formats for TypeBox's `querySyntax` (Unverified beyond that).
@@ -51,9 +51,13 @@ public struct QuerySchema: Sendable, Equatable {
                 for (field, direction) in keys {
                     guard properties[field] != nil else { throw Self.additional(field, path: here, schemaPath: schemaHere) }
                     let fieldPath = here + "/" + field, fieldSchema = schemaHere + "/properties/" + Self.escape(field)
+                    // TypeBox's sort definition: an integer from -1 to 1 (0 adds no ordering).
                     let coerced = try coerceScalar(direction, .integer, path: fieldPath, schemaPath: fieldSchema)
-                    guard case .number(let n) = coerced, n.doubleValue == 1 || n.doubleValue == -1 else {
-                        throw Self.failure(fieldPath, fieldSchema + "/enum", "enum", ["allowedValues": [-1, 1]], "must be equal to one of the allowed values")
+                    if case .number(let n) = coerced, n.doubleValue < -1 {
+                        throw Self.failure(fieldPath, fieldSchema + "/minimum", "minimum", ["comparison": ">=", "limit": -1], "must be >= -1")
+                    }
+                    if case .number(let n) = coerced, n.doubleValue > 1 {
+                        throw Self.failure(fieldPath, fieldSchema + "/maximum", "maximum", ["comparison": "<=", "limit": 1], "must be <= 1")
                     }
                     sort[field] = coerced
                 }

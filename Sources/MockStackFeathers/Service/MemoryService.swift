@@ -8,6 +8,12 @@ public enum ServiceMethod: String, Sendable, CaseIterable {
 
 /// What `find` answers: a plain array, or a page `{total, limit, skip, data}` (spec §5).
 public enum FindResult: Sendable, Equatable {
+    /// A number as JSON.stringify writes it: NaN and the infinities as null.
+    private static func number(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return value.rounded() == value && abs(value) < 9.0e18 ? .number(JSONNumber(Int(value))) : .number(JSONNumber(value))
+    }
+
     case records([JSONObject])
     case page(total: Int, limit: Double?, skip: Double, data: [JSONObject])
 
@@ -15,9 +21,7 @@ public enum FindResult: Sendable, Equatable {
         switch self {
         case .records(let records): return .array(records.map(JSONValue.object))
         case .page(let total, let limit, let skip, let data):
-            // A NaN limit is JSON null, as JSON.stringify writes NaN.
-            let limitValue: JSONValue = limit.map { $0.isNaN ? .null : .number(JSONNumber($0)) } ?? .null
-            return .object(["total": .number(JSONNumber(total)), "limit": limitValue, "skip": .number(JSONNumber(skip)),
+            return .object(["total": .number(JSONNumber(total)), "limit": Self.number(limit), "skip": Self.number(skip),
                             "data": .array(data.map(JSONValue.object))])
         }
     }
@@ -38,8 +42,6 @@ public final class MemoryService: Sendable {
 
     /// Back to the fixture's records and automatic ids.
     public func reset() { store.withLock { $0 = seed } }
-
-    public var idField: String { options.idField }
 
     // MARK: Methods
 
@@ -77,9 +79,9 @@ public final class MemoryService: Sendable {
     public func update(_ id: String, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
         let record: JSONObject = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
             let old = try Self.existing(id, query, in: store)
-            let oldId = old[options.idField] ?? .string(id)
+            // Found under the URL's text, so the stored id keeps its own type.
             var replaced = data
-            replaced[options.idField] = MemoryStore.key(oldId) == id ? oldId : .string(id)
+            replaced[options.idField] = old[options.idField] ?? .string(id)
             store.store(replaced, key: id)
             return replaced
         }
@@ -155,7 +157,7 @@ public final class MemoryService: Sendable {
         switch select {
         case .array(let items): fields = items.compactMap(\.stringValue) + [options.idField]
         case .string(let text): fields = (text + options.idField).map(String.init)
-        default: throw FeathersError(.generalError, "queryFields.concat is not a function")
+        default: throw FeathersError(.generalError, "queryFields.concat is not a function", converted: true)
         }
         var picked = JSONObject()
         for field in fields where picked[field] == nil {

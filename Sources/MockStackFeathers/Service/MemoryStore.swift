@@ -21,8 +21,6 @@ public struct MemoryStore: Sendable {
         if let highest, highest >= nextId { nextId = highest + 1 }
     }
 
-    public var count: Int { records.count }
-
     /// Every record in the store's order.
     public var values: [JSONObject] {
         let numbered = records.keys.compactMap { key in Self.integerKey(key).map { ($0, key) } }.sorted { $0.0 < $1.0 }
@@ -66,8 +64,9 @@ public struct MemoryStore: Sendable {
         case .string(let text): return text
         case .number(let number):
             let value = number.doubleValue
-            if value.rounded() == value, abs(value) < 1e21 { return String(Int(value)) }
-            return String(value)
+            // Whole numbers as integers where Int64 holds them; beyond, Swift's own form.
+            if value.rounded() == value, abs(value) < 9.0e18 { return String(Int64(value)) }
+            return value.description
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
         case .array(let items): return items.map { $0 == .null ? "" : key($0) }.joined(separator: ",")

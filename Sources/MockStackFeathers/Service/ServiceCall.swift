@@ -8,9 +8,9 @@ import MockStackCore
 /// the way in and never returned.
 struct ServiceCall {
     let service: MemoryService
-    let dialect: FeathersDialect
 
     private var options: ServiceOptions { service.options }
+    private var dialect: FeathersDialect { options.dialect }
 
     /// The status and the result.
     func perform(_ method: ServiceMethod, id: String?, body: JSONValue, query raw: JSONObject) throws(FeathersError) -> (Int, JSONValue) {
@@ -34,12 +34,15 @@ struct ServiceCall {
             if dialect == .v5, case .array = body { throw FeathersError.replaceMultiple }
             return (200, .object(hidingSecret(try service.update(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect)))))
         case .patch:
+            // The query is checked before the multi rule, as the adapter sanitizes it first.
+            let filters = try FeathersQuery(query, dialect: dialect)
             if id == nil, !options.multi.contains(.patch) { throw FeathersError.multiNotAllowed("patch") }
-            let patched = try service.patch(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect)).map(hidingSecret)
+            let patched = try service.patch(id, storing(body.objectValue ?? [:]), filters).map(hidingSecret)
             return (200, id == nil ? .array(patched.map(JSONValue.object)) : .object(patched[0]))
         case .remove:
+            let filters = try FeathersQuery(query, dialect: dialect)
             if id == nil, !options.multi.contains(.remove) { throw FeathersError.multiNotAllowed("remove") }
-            let removed = try service.remove(id, FeathersQuery(query, dialect: dialect)).map(hidingSecret)
+            let removed = try service.remove(id, filters).map(hidingSecret)
             return (200, id == nil ? .array(removed.map(JSONValue.object)) : .object(removed[0]))
         }
     }

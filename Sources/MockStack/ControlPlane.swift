@@ -1,3 +1,4 @@
+import Foundation
 import MockStackCore
 
 /// The test-control plane under `/__mockstack/` (architecture §4): everything a test uses to
@@ -7,7 +8,10 @@ struct ControlPlane: Sendable {
     static let prefix = "/__mockstack"
 
     let apps: [any MockApp]
+    let journal: RequestJournal
     let exposedPorts: @Sendable () -> [String: Int]
+
+    static let endpoints = ["health", "apps", "requests", "reset"]
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
@@ -16,9 +20,74 @@ struct ControlPlane: Sendable {
             return readOnly(request) { .json(200, ["status": "ok"]) }
         case "/apps":
             return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
+        case "/requests":
+            switch request.method {
+            case .get, .head: return requests(request)
+            case .delete:
+                journal.clear()
+                return HTTPResponse(status: 204)
+            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
+            }
+        case "/reset":
+            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
+            return reset(request)
         default:
-            return PlainError.response(404, "No control endpoint \(request.path); available: \(Self.prefix)/health, \(Self.prefix)/apps")
+            let available = Self.endpoints.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
+            return PlainError.response(404, "No control endpoint \(request.path); available: \(available)")
         }
+    }
+
+    // MARK: Journal
+
+    /// `GET requests?app=&method=&path=&operation=&since=&limit=`: matching entries oldest
+    /// first (`limit`: the newest N of them), with how many the ring has dropped.
+    private func requests(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = QueryParameters(request.query)
+        var filters: [(JournalEntry) -> Bool] = []
+        for name in parameters.names where !["app", "method", "path", "operation", "since", "limit"].contains(name) {
+            return PlainError.response(400, "Unknown filter '\(name)' (filters: app, method, path, operation, since, limit)")
+        }
+        if let app = parameters["app"] { filters.append { $0.app == app } }
+        if let method = parameters["method"]?.uppercased() { filters.append { $0.request.method.rawValue == method } }
+        if let path = parameters["path"] { filters.append { $0.request.path.hasPrefix(path) } }
+        if let operation = parameters["operation"] { filters.append { $0.operation == operation } }
+        if let since = parameters["since"] {
+            if let id = Int(since) {
+                filters.append { $0.id > id }
+            } else if let time = (try? Date(since, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(since, strategy: .iso8601)) {
+                filters.append { $0.time > time }
+            } else {
+                return PlainError.response(400, "since: expected an entry id or an ISO-8601 time, found '\(since)'")
+            }
+        }
+        var limit = Int.max
+        if let text = parameters["limit"] {
+            guard let value = Int(text), value >= 0 else { return PlainError.response(400, "limit: expected a whole number ≥ 0, found '\(text)'") }
+            limit = value
+        }
+        let (entries, dropped) = journal.snapshot()
+        let matching = entries.filter { entry in filters.allSatisfy { $0(entry) } }
+        let shown = matching.suffix(limit)
+        return .json(200, ["requests": .array(shown.map(\.json)), "total": .number(JSONNumber(matching.count)),
+                           "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(journal.capacity))])
+    }
+
+    // MARK: Reset
+
+    /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, and the
+    /// journal emptied.
+    private func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = QueryParameters(request.query)
+        var targets = apps
+        if let name = parameters["app"] {
+            guard let app = apps.first(where: { $0.name == name }) else {
+                return PlainError.response(404, "No app named '\(name)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
+            }
+            targets = [app]
+        }
+        for app in targets { app.reset() }
+        journal.clear()
+        return .json(200, ["reset": .array(targets.map { .string($0.name) })])
     }
 
     private func readOnly(_ request: HTTPRequest, _ answer: () -> HTTPResponse) -> HTTPResponse {
@@ -26,6 +95,23 @@ struct ControlPlane: Sendable {
             return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET", "HEAD"])
         }
         return answer()
+    }
+
+    /// A control request's query parameters, decoded (the last value of a repeated name wins).
+    struct QueryParameters {
+        private(set) var names: [String] = []
+        private var values: [String: String] = [:]
+
+        init(_ query: String?) {
+            for pair in (query ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
+                if values[name] == nil { names.append(name) }
+                values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
+            }
+        }
+
+        subscript(name: String) -> String? { values[name] }
     }
 
     private func describe(_ app: any MockApp) -> JSONValue {

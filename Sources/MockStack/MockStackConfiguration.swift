@@ -25,6 +25,10 @@ public struct MockStackConfiguration: Sendable {
     /// Transport settings (threads, limits, timeouts, signals, logger). Its `host` is
     /// overwritten by ``host``.
     public var transport: TransportConfiguration
+    /// Requests the journal keeps (`/__mockstack/requests`); 0 turns it off.
+    public var journalSize = 1000
+    /// Bytes of each request body the journal keeps.
+    public var journalBodyBytes = 16 * 1024
 
     public init(
         host: String = "127.0.0.1",

@@ -1,16 +1,18 @@
 import MockStackCore
 
-/// The main port: the control plane, then the apps by mount, then a 404 naming what is mounted.
+/// The main port: the control plane, then the apps by mount (each answer journaled), then a
+/// 404 naming what is mounted.
 struct RootResponder: Responder {
     let controlPlane: ControlPlane
     let mounts: MountTable
+    let journal: RequestJournal
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if MountTable.mount(ControlPlane.prefix, owns: request.path) {
             return controlPlane.respond(to: request)
         }
         if let app = mounts.app(owning: request.path) {
-            return app.respond(to: request.routed(toMount: app.mount))
+            return journal.answer(request, by: app, routed: request.routed(toMount: app.mount))
         }
         let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
         return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")
@@ -20,8 +22,21 @@ struct RootResponder: Responder {
 /// An exposed port: one app answering at the root, for clients that cannot carry a base path.
 struct ExposedAppResponder: Responder {
     let app: any MockApp
+    let journal: RequestJournal
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        app.respond(to: request.routed(toMount: ""))
+        journal.answer(request, by: app, routed: request.routed(toMount: ""))
+    }
+}
+
+extension RequestJournal {
+    /// The app's answer, recorded with how long it took (when the journal is on).
+    func answer(_ request: HTTPRequest, by app: any MockApp, routed: HTTPRequest) -> HTTPResponse {
+        guard isEnabled else { return app.respond(to: routed) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = app.respond(to: routed)
+        record(app: app.name, request: request, response: response, duration: clock.now - start)
+        return response
     }
 }

@@ -55,6 +55,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a connection may idle or take to send a request.")
     var timeout: Int = TransportConfiguration().timeoutSeconds
 
+    @Option(help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
+    var journalSize: Int = 1000
+
+    @Option(help: "Bytes of each request body the journal keeps.")
+    var journalBodyBytes: Int = 16 * 1024
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -65,6 +71,9 @@ struct Serve: ParsableCommand {
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
         guard maxBodyBytes > 0, maxHeaderBytes >= 256 else { throw ValidationError("--max-body-bytes must be positive and --max-header-bytes at least 256") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (0...1_000_000).contains(journalSize), (0...(64 << 20)).contains(journalBodyBytes) else {
+            throw ValidationError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
+        }
         if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
     }
 
@@ -79,6 +88,8 @@ struct Serve: ParsableCommand {
             apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )
         configuration.fixedDate = fixedDate
+        configuration.journalSize = journalSize
+        configuration.journalBodyBytes = journalBodyBytes
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger

@@ -13,6 +13,13 @@ public protocol MockApp: Responder {
     /// Every operation, service or route the app answers, for `mockstack routes` and
     /// `/__mockstack/apps`.
     var routes: [RouteDescription] { get }
+    /// Back to the fixture state: records, sessions, caches (`POST /__mockstack/reset`).
+    func reset()
+}
+
+extension MockApp {
+    /// Apps without state have nothing to restore.
+    public func reset() {}
 }
 
 /// One line of the routes table: what answers, to which verbs, at which path.

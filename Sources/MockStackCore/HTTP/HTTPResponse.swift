@@ -6,6 +6,9 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: HTTPHeaders { didSet { preparedHead = nil } }
     public var body: [UInt8] { didSet { preparedHead = nil } }
     public var delivery: Delivery
+    /// What answered — an operation, a service method, a fixture — for the request journal;
+    /// never sent, and not part of equality.
+    public var operation: String?
     /// The head rendered ahead of time; cleared by any change to what it was rendered from.
     private var preparedHead: RenderedHead?
 

@@ -16,7 +16,7 @@ public struct StaticApp: MockApp {
     public var kind: String { StaticAppKind.kindName }
     private let ordered: [Route]
     /// One hash per request: the answer by method and path (the first route wins).
-    private let answers: [RouteKey: FixtureResponse]
+    private let answers: [RouteKey: Route]
     /// Consulted only on a miss, to tell 405 (known path) from 404.
     private let methodsByPath: [String: Set<HTTPMethod>]
 
@@ -29,7 +29,7 @@ public struct StaticApp: MockApp {
         self.name = name
         self.mount = mount
         ordered = routes
-        answers = Dictionary(routes.map { (RouteKey(method: $0.method, path: $0.path), $0.answer) },
+        answers = Dictionary(routes.map { (RouteKey(method: $0.method, path: $0.path), $0) },
                              uniquingKeysWith: { first, _ in first })
         methodsByPath = Dictionary(grouping: routes, by: \.path).mapValues { Set($0.map(\.method)) }
     }
@@ -40,8 +40,10 @@ public struct StaticApp: MockApp {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let method = request.method == .head ? HTTPMethod.get : request.method
-        if let answer = answers[RouteKey(method: method, path: request.path)] {
-            return answer.respond(to: request)
+        if let route = answers[RouteKey(method: method, path: request.path)] {
+            var response = route.answer.respond(to: request)
+            response.operation = route.fixtureName
+            return response
         }
         guard let methods = methodsByPath[request.path] else {
             return PlainError.response(404, "No route \(request.path) in app '\(name)' (mounted at \(mount))")

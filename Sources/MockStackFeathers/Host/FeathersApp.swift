@@ -64,6 +64,7 @@ public final class FeathersApp: MockApp, Sendable {
         } catch {
             response = error.response(dialect)
         }
+        response.operation = operationName(target, method: request.method, id: id)
         if dialect == .v4 { response.headers.set("Allow", allow(target)) }
         return response
     }
@@ -135,6 +136,20 @@ public final class FeathersApp: MockApp, Sendable {
         // once the work is done (406 here; Express's error handler may make it a 500, Unverified).
         guard RequestBody.acceptsJSON(request.headers["Accept"]) else { throw FeathersError(.notAcceptable, "Not Acceptable") }
         return status(result.status, result.value)
+    }
+
+    /// `messages.find`, `authentication.create`: the service and the method a verb calls.
+    private func operationName(_ target: Target, method: HTTPMethod, id: String?) -> String {
+        let service = if case .service(let service) = target { service.options.path } else { "authentication" }
+        let name: String = switch method {
+        case .get: id == nil ? "find" : "get"
+        case .post: "create"
+        case .put: "update"
+        case .patch: "patch"
+        case .delete: "remove"
+        default: method.rawValue
+        }
+        return service + "." + name
     }
 
     /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy

@@ -52,6 +52,13 @@ public struct ServiceStackApp: MockApp {
         ("Rust", "rust"), ("Zig", "zig"),
     ]
 
+    /// Forgets sessions, invalidated tokens and cached answers: the app as its fixtures made it.
+    public func reset() {
+        context.auth?.reset()
+        typesCache.removeAll()
+        for operation in operations { operation.cache?.removeAll() }
+    }
+
     /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any
     /// verb, as ServiceStack's `Any` services do), and routes to an operation.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -65,18 +72,22 @@ public struct ServiceStackApp: MockApp {
         }
         if request.path.equalsIgnoringASCIICase("/types") {
             let base = baseURL(of: request)
-            return .json(200, .object(JSONObject(Self.typeLinks.map { (key: $0.name, value: .string("\(base)/types/\($0.path)")) })))
+            var response = HTTPResponse.json(200, .object(JSONObject(Self.typeLinks.map { (key: $0.name, value: .string("\(base)/types/\($0.path)")) })))
+            response.operation = "TypeLinks"
+            return response
         }
         if request.path.equalsIgnoringASCIICase("/types/metadata") {
-            let body = document.render(query: input.query, baseURL: baseURL(of: request))
-            return .json(200, bytes: body)
+            var response = HTTPResponse.json(200, bytes: document.render(query: input.query, baseURL: baseURL(of: request)))
+            response.operation = "TypesMetadata"
+            return response
         }
         if request.path.equalsIgnoringASCIICase("/types/swift") || request.path.equalsIgnoringASCIICase("/types/swift4") {
             let base = baseURL(of: request)
             let key = request.target + "\n" + base
             if let cached = typesCache.response(for: key, now: now) { return cached }
             let text = swiftDTOs(query: input.query, baseURL: base)
-            let response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8)).preparingHead()
+            var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8)).preparingHead()
+            response.operation = "TypesSwift"
             typesCache.store(response, for: key, now: now)
             return response
         }
@@ -91,7 +102,10 @@ public struct ServiceStackApp: MockApp {
         case .unknownOperation:
             return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         case .operation(let match):
-            return invoke(operations[match.index], match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
+            let operation = operations[match.index]
+            var response = invoke(operation, match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
+            response.operation = operation.name
+            return response
         }
     }
 

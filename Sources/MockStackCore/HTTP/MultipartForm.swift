@@ -1,5 +1,3 @@
-import MockStackCore
-
 /// A `multipart/form-data` body split into its parts (RFC 7578), strictly: a missing boundary,
 /// a truncated body or a part without a name is an error the caller answers with a 400.
 public struct MultipartForm: Sendable, Equatable {

@@ -1,0 +1,76 @@
+import Foundation
+import MockStackCore
+import Synchronization
+
+/// Every request the apps answered, newest last, in a bounded ring: at most `capacity`
+/// entries, each keeping at most `bodyLimit` bytes of its body, so memory stays flat however
+/// long the server runs (`GET` / `DELETE /__mockstack/requests`).
+final class RequestJournal: Sendable {
+    let capacity: Int
+    let bodyLimit: Int
+    private let state: Mutex<State>
+
+    private struct State {
+        var entries: [JournalEntry] = []
+        /// Where the next entry goes once the ring is full.
+        var next = 0
+        var lastId = 0
+        /// Entries pushed out of the ring since the last clear.
+        var dropped = 0
+    }
+
+    /// - Parameters:
+    ///   - capacity: entries kept (0 records nothing);
+    ///   - bodyLimit: bytes of each body kept.
+    init(capacity: Int = 1000, bodyLimit: Int = 16 * 1024) {
+        self.capacity = max(0, capacity)
+        self.bodyLimit = max(0, bodyLimit)
+        state = Mutex(State())
+    }
+
+    var isEnabled: Bool { capacity > 0 }
+
+    /// Records one answered request.
+    func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
+                duration: Duration, time: Date = Date()) {
+        guard isEnabled else { return }
+        var kept = request
+        let size = request.body.count
+        if size > bodyLimit { kept.body = Array(request.body.prefix(bodyLimit)) }
+        var parts: [JournalEntry.Part]?
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data"),
+           let boundary = MultipartForm.boundary(in: type),
+           let form = try? MultipartForm(body: request.body, boundary: boundary, maximumParts: 1000) {
+            // Names, file names, types and sizes only: the bytes are in the body already.
+            parts = form.parts.map { JournalEntry.Part(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, size: $0.body.count) }
+        }
+        state.withLock { state in
+            state.lastId += 1
+            let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, bodySize: size, parts: parts,
+                                     operation: response.operation, stub: stub, status: response.status, duration: duration)
+            if state.entries.count < capacity {
+                state.entries.append(entry)
+            } else {
+                state.entries[state.next] = entry
+                state.next = (state.next + 1) % capacity
+                state.dropped += 1
+            }
+        }
+    }
+
+    /// The entries oldest first, with how many were pushed out of the ring.
+    func snapshot() -> (entries: [JournalEntry], dropped: Int) {
+        state.withLock { state in
+            (Array(state.entries[state.next...] + state.entries[..<state.next]), state.dropped)
+        }
+    }
+
+    /// Forgets every entry; ids keep counting up, so `since=` stays meaningful.
+    func clear() {
+        state.withLock { state in
+            state.entries.removeAll(keepingCapacity: true)
+            state.next = 0
+            state.dropped = 0
+        }
+    }
+}

@@ -9,9 +9,10 @@ struct ControlPlane: Sendable {
 
     let apps: [any MockApp]
     let journal: RequestJournal
+    let stubs: StubStore
     let exposedPorts: @Sendable () -> [String: Int]
 
-    static let endpoints = ["health", "apps", "requests", "reset"]
+    static let endpoints = ["health", "apps", "requests", "reset", "stubs"]
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
@@ -31,6 +32,19 @@ struct ControlPlane: Sendable {
         case "/reset":
             guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
             return reset(request)
+        case "/stubs":
+            switch request.method {
+            case .get, .head: return listStubs()
+            case .post: return addStub(request)
+            case .delete:
+                stubs.removeAll()
+                return HTTPResponse(status: 204)
+            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD", "POST"])
+            }
+        case let path where path.hasPrefix("/stubs/"):
+            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
+            let id = String(path.dropFirst("/stubs/".count))
+            return stubs.remove(id: id) ? HTTPResponse(status: 204) : PlainError.response(404, "No stub '\(id)'")
         default:
             let available = Self.endpoints.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
             return PlainError.response(404, "No control endpoint \(request.path); available: \(available)")
@@ -72,6 +86,44 @@ struct ControlPlane: Sendable {
                            "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(journal.capacity))])
     }
 
+    // MARK: Stubs
+
+    /// `POST stubs`: 201 with the stub's id, or 400 naming the field that is wrong.
+    private func addStub(_ request: HTTPRequest) -> HTTPResponse {
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(request.body).root
+        } catch {
+            return PlainError.response(400, "The stub is not JSON: \(error)")
+        }
+        do {
+            let stub = try stubs.add(json)
+            return .json(201, stub.json)
+        } catch {
+            return PlainError.response(400, "Invalid stub: \(error.description)")
+        }
+    }
+
+    /// `GET stubs`: each stub with its hits; one that never matched lists why the latest
+    /// journal entries (for its app, if it names one) did not match it.
+    private func listStubs() -> HTTPResponse {
+        let entries = journal.snapshot().entries
+        let listed = stubs.all.map { stub -> JSONValue in
+            guard case .object(var object) = stub.json else { return stub.json }
+            if stub.hits == 0 {
+                let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
+                object["nearMisses"] = .array(candidates.compactMap { entry in
+                    entry.stub == nil ? stub.match.mismatch(entry.request, app: entry.app.isEmpty ? nil : entry.app).map { reason in
+                        ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
+                         "path": .string(entry.request.path), "reason": .string(reason)]
+                    } : nil
+                })
+            }
+            return .object(object)
+        }
+        return .json(200, ["stubs": .array(listed)])
+    }
+
     // MARK: Reset
 
     /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, and the
@@ -86,6 +138,7 @@ struct ControlPlane: Sendable {
             targets = [app]
         }
         for app in targets { app.reset() }
+        if let name = parameters["app"] { stubs.removeAll(app: name) } else { stubs.removeAll() }
         journal.clear()
         return .json(200, ["reset": .array(targets.map { .string($0.name) })])
     }

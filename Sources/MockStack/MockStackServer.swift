@@ -49,14 +49,15 @@ public final class MockStackServer: Sendable {
         let mounts = MountTable(apps: apps)
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
-        let root = RootResponder(controlPlane: ControlPlane(apps: apps, journal: journal, exposedPorts: { portsBox.value }), mounts: mounts,
-                                 journal: journal)
+        let stubs = StubStore(files: directory)
+        let root = RootResponder(controlPlane: ControlPlane(apps: apps, journal: journal, stubs: stubs, exposedPorts: { portsBox.value }),
+                                 mounts: mounts, journal: journal, stubs: stubs)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {
             guard let app = mounts.app(named: exposure.app) else {
                 throw MockStackError("--expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
             }
-            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app, journal: journal)))
+            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app, journal: journal, stubs: stubs)))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host

@@ -18,4 +18,26 @@ public enum JSONPointer {
     public static func appending(_ index: Int, to pointer: String) -> String {
         pointer + "/" + String(index)
     }
+
+    /// The value a pointer names in a document (`""` is the whole document); nil when it
+    /// names nothing.
+    public static func value(at pointer: String, in document: JSONValue) -> JSONValue? {
+        guard !pointer.isEmpty else { return document }
+        guard pointer.hasPrefix("/") else { return nil }
+        var current = document
+        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let key = unescaped(token)
+            switch current {
+            case .object(let object):
+                guard let next = object[key] else { return nil }
+                current = next
+            case .array(let items):
+                guard let index = Int(key), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import MockStackCore
+
+/// A response override added at runtime (`POST /__mockstack/stubs`): requests that match get
+/// the answer instead of the app's, highest `priority` first (the newest among equals), at most
+/// `times` times when a limit is set — "fail the first two calls, then fall through".
+struct Stub: Sendable {
+    var id: String
+    var match: StubMatch
+    var answer: StubAnswer
+    var priority = 0
+    var times: Int?
+    var hits = 0
+    /// The request as given, echoed by `GET stubs`.
+    var definition: JSONValue
+
+    var isExhausted: Bool { times.map { hits >= $0 } ?? false }
+
+    /// A problem with a stub definition, naming its field (a 400).
+    struct Problem: Error {
+        var field: String
+        var message: String
+        var description: String { "\(field): \(message)" }
+    }
+
+    /// Reads `{"match": {…}, "answer": {…}, "priority": 0, "times": 2}`.
+    /// - Parameter files: where `answer.bodyFile` is read from (the fixtures folder).
+    init(id: String, json: JSONValue, files: URL?) throws(Problem) {
+        guard case .object(let root) = json else { throw Problem(field: "stub", message: "expected an object with match and answer") }
+        try Self.only(root, ["match", "answer", "priority", "times"], at: "")
+        self.id = id
+        definition = json
+        if let value = root["priority"] {
+            guard let number = value.intValue else { throw Problem(field: "priority", message: "expected a whole number") }
+            priority = number
+        }
+        if let value = root["times"] {
+            guard let number = value.intValue, number > 0 else { throw Problem(field: "times", message: "expected a whole number above 0") }
+            times = number
+        }
+        match = try Self.readMatch(root["match"] ?? .object([:]))
+        answer = try Self.readAnswer(root["answer"] ?? .object([:]), files: files)
+    }
+
+    private static func only(_ object: JSONObject, _ keys: Set<String>, at field: String) throws(Problem) {
+        for key in object.keys where !keys.contains(key) {
+            throw Problem(field: field.isEmpty ? key : field + "." + key, message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private static func string(_ value: JSONValue?, _ field: String) throws(Problem) -> String? {
+        guard let value else { return nil }
+        guard let text = value.stringValue else { throw Problem(field: field, message: "expected a string") }
+        return text
+    }
+
+    private static func pairs(_ value: JSONValue?, _ field: String) throws(Problem) -> [(name: String, value: String)] {
+        guard let value else { return [] }
+        guard case .object(let object) = value else { throw Problem(field: field, message: "expected an object of names to strings") }
+        var result: [(name: String, value: String)] = []
+        for (name, item) in object {
+            guard let text = item.stringValue else { throw Problem(field: field + "." + name, message: "expected a string") }
+            result.append((name, text))
+        }
+        return result
+    }
+
+    private static func readMatch(_ json: JSONValue) throws(Problem) -> StubMatch {
+        guard case .object(let object) = json else { throw Problem(field: "match", message: "expected an object") }
+        try only(object, ["method", "path", "pathPrefix", "pathRegex", "query", "headers", "body", "bodyPointers", "app", "session"], at: "match")
+        var match = StubMatch()
+        if let name = try string(object["method"], "match.method") {
+            guard let method = HTTPMethod(name: name.uppercased()) else { throw Problem(field: "match.method", message: "'\(name)' is not an HTTP method") }
+            match.method = method
+        }
+        match.path = try string(object["path"], "match.path")
+        match.pathPrefix = try string(object["pathPrefix"], "match.pathPrefix")
+        if let pattern = try string(object["pathRegex"], "match.pathRegex") {
+            do {
+                _ = try Regex(pattern)
+            } catch {
+                throw Problem(field: "match.pathRegex", message: "does not compile: \(error)")
+            }
+            match.pathRegex = pattern
+        }
+        match.query = try pairs(object["query"], "match.query")
+        match.headers = try pairs(object["headers"], "match.headers")
+        match.body = object["body"]
+        if let pointers = object["bodyPointers"] {
+            guard case .object(let entries) = pointers else { throw Problem(field: "match.bodyPointers", message: "expected an object of JSON pointers to values") }
+            for (pointer, value) in entries {
+                guard pointer.isEmpty || pointer.hasPrefix("/") else { throw Problem(field: "match.bodyPointers", message: "'\(pointer)' is not a JSON pointer") }
+                match.bodyPointers.append((pointer, value))
+            }
+        }
+        match.app = try string(object["app"], "match.app")
+        match.session = try string(object["session"], "match.session")
+        return match
+    }
+
+    private static func readAnswer(_ json: JSONValue, files: URL?) throws(Problem) -> StubAnswer {
+        guard case .object(let object) = json else { throw Problem(field: "answer", message: "expected an object") }
+        try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "fault"], at: "answer")
+        var answer = StubAnswer()
+        if let value = object["status"] {
+            guard let status = value.intValue, (100...599).contains(status) else { throw Problem(field: "answer.status", message: "expected a status from 100 to 599") }
+            answer.status = status
+        }
+        answer.headers = try pairs(object["headers"], "answer.headers")
+        switch object["body"] {
+        case nil: break
+        case .string(let text)?: answer.body = .text(text)
+        case let value?: answer.body = .json(value)
+        }
+        if let name = try string(object["bodyFile"], "answer.bodyFile") {
+            guard object["body"] == nil else { throw Problem(field: "answer.bodyFile", message: "give body or bodyFile, not both") }
+            guard let folder = files, !name.split(separator: "/").contains(".."), !name.hasPrefix("/"),
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+                throw Problem(field: "answer.bodyFile", message: "no file '\(name)' in the fixtures folder")
+            }
+            answer.body = .bytes(Array(data))
+            if name.hasSuffix(".json") { answer.body = (try? JSONParser().parse(Array(data)).root).map(StubAnswer.Body.json) ?? .bytes(Array(data)) }
+        }
+        if let value = object["template"] {
+            guard let flag = value.boolValue else { throw Problem(field: "answer.template", message: "expected true or false") }
+            answer.template = flag
+        }
+        if let value = object["delayMs"] {
+            guard let delay = value.intValue, (0...600_000).contains(delay) else { throw Problem(field: "answer.delayMs", message: "expected milliseconds from 0 to 600000") }
+            answer.delivery = .delayed(milliseconds: delay)
+        }
+        if let name = try string(object["fault"], "answer.fault") {
+            guard let fault = StubAnswer.faults[name] else {
+                throw Problem(field: "answer.fault", message: "unknown fault '\(name)' (faults: \(StubAnswer.faults.keys.sorted().joined(separator: ", ")))")
+            }
+            answer.delivery = .fault(fault)
+        }
+        return answer
+    }
+
+    /// The stub as `GET stubs` lists it.
+    var json: JSONValue {
+        var object: JSONObject = ["id": .string(id), "priority": .number(JSONNumber(priority)), "times": times.map { .number(JSONNumber($0)) } ?? .null,
+                                  "hits": .number(JSONNumber(hits)), "exhausted": .bool(isExhausted)]
+        object["definition"] = definition
+        return .object(object)
+    }
+}

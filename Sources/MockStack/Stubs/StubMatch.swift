@@ -1,0 +1,51 @@
+import MockStackCore
+
+/// Which requests a runtime stub answers: every criterion given must hold.
+struct StubMatch: Sendable {
+    var method: HTTPMethod?
+    /// The full path (mount included), exactly.
+    var path: String?
+    var pathPrefix: String?
+    /// A regular expression the whole path must match.
+    var pathRegex: String?
+    /// Query parameters that must be present with these values (decoded).
+    var query: [(name: String, value: String)] = []
+    /// Headers that must be present with these values (names ignore case).
+    var headers: [(name: String, value: String)] = []
+    /// The JSON body, equal to this.
+    var body: JSONValue?
+    /// JSON pointers into the body and the values they must hold.
+    var bodyPointers: [(pointer: String, value: JSONValue)] = []
+    /// The app the request is for (by name).
+    var app: String?
+    var session: String?
+
+    /// Why the request does not match — the first criterion that fails — or nil when it does.
+    func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil) -> String? {
+        if let app, app != appName { return "app \(appName ?? "none") is not \(app)" }
+        if let session, session != sessionId { return "session \(sessionId ?? "none") is not \(session)" }
+        if let method, method != request.method { return "method \(request.method.rawValue) is not \(method.rawValue)" }
+        if let path, path != request.path { return "path \(request.path) is not \(path)" }
+        if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return "path \(request.path) does not start with \(pathPrefix)" }
+        if let pathRegex, let regex = try? Regex(pathRegex), (try? regex.wholeMatch(in: request.path)) == nil {
+            return "path \(request.path) does not match /\(pathRegex)/"
+        }
+        if !query.isEmpty {
+            let given = ControlPlane.QueryParameters(request.query)
+            for (name, value) in query where given[name] != value {
+                return "query \(name) is \(given[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
+            }
+        }
+        for (name, value) in headers where request.headers[name] != value {
+            return "header \(name) is \(request.headers[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
+        }
+        if body != nil || !bodyPointers.isEmpty {
+            guard let json = try? JSONParser().parse(request.body).root else { return "the body is not JSON" }
+            if let body, body != json { return "the body is not the JSON expected" }
+            for (pointer, value) in bodyPointers where JSONPointer.value(at: pointer, in: json) != value {
+                return "\(pointer) is \(JSONPointer.value(at: pointer, in: json)?.jsonText ?? "absent"), not \(value.jsonText)"
+            }
+        }
+        return nil
+    }
+}

@@ -150,23 +150,6 @@ struct ControlPlane: Sendable {
         return answer()
     }
 
-    /// A control request's query parameters, decoded (the last value of a repeated name wins).
-    struct QueryParameters {
-        private(set) var names: [String] = []
-        private var values: [String: String] = [:]
-
-        init(_ query: String?) {
-            for pair in (query ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
-                if values[name] == nil { names.append(name) }
-                values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
-            }
-        }
-
-        subscript(name: String) -> String? { values[name] }
-    }
-
     private func describe(_ app: any MockApp) -> JSONValue {
         var object: JSONObject = [
             "name": .string(app.name),

@@ -50,14 +50,15 @@ public final class MockStackServer: Sendable {
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
         let stubs = StubStore(files: directory)
+        let pipeline = AppPipeline(journal: journal, stubs: stubs)
         let root = RootResponder(controlPlane: ControlPlane(apps: apps, journal: journal, stubs: stubs, exposedPorts: { portsBox.value }),
-                                 mounts: mounts, journal: journal, stubs: stubs)
+                                 mounts: mounts, pipeline: pipeline)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {
             guard let app = mounts.app(named: exposure.app) else {
                 throw MockStackError("--expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
             }
-            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app, journal: journal, stubs: stubs)))
+            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app, pipeline: pipeline)))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host

@@ -191,6 +191,7 @@ struct FeathersConformanceTests {
         (".find + equal multiple", "name=Alice&age=20", []),
         (".find + $sort", "$sort[name]=1", ["Alice", "Bob", "Doug"]),
         (".find + $sort (descending)", "$sort[name]=-1", ["Doug", "Bob", "Alice"]),
+        // Over REST every value is text already, so this is the same request as `.find + $sort`.
         (".find + $sort + string", "$sort[name]=1", ["Alice", "Bob", "Doug"]),
         (".find + $limit", "$limit=2", ["Bob", "Doug"]),
         (".find + $skip", "$sort[name]=1&$skip=1", ["Bob", "Doug"]),

@@ -87,6 +87,9 @@ struct StubTests {
         let started = Date()
         #expect(try await client.send("GET", "/example/hello", headers: ["X-MockStack-Delay": "120"]).status == 200)
         #expect(Date().timeIntervalSince(started) >= 0.11)
+        // A stubbed answer honours the header too.
+        try await stub(#"{"match": {"path": "/test/stubbed"}, "answer": {"body": "ok"}}"#)
+        await #expect(throws: (any Error).self) { try await client.send("GET", "/test/stubbed", headers: ["X-MockStack-Fault": "reset"]) }
         // The server is healthy after every fault.
         #expect(try await client.send("GET", "/__mockstack/health").status == 200)
     }

@@ -77,11 +77,10 @@ struct Stub: Sendable {
         match.pathPrefix = try string(object["pathPrefix"], "match.pathPrefix")
         if let pattern = try string(object["pathRegex"], "match.pathRegex") {
             do {
-                _ = try Regex(pattern)
+                match.pathRegex = try PathPattern(pattern)
             } catch {
                 throw Problem(field: "match.pathRegex", message: "does not compile: \(error)")
             }
-            match.pathRegex = pattern
         }
         match.query = try pairs(object["query"], "match.query")
         match.headers = try pairs(object["headers"], "match.headers")

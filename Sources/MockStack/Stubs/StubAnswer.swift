@@ -78,7 +78,7 @@ struct StubAnswer: Sendable {
     private static func lookup(_ name: String, in request: HTTPRequest) -> JSONValue? {
         if name == "method" { return .string(request.method.rawValue) }
         if name == "path" { return .string(request.path) }
-        if name.hasPrefix("query.") { return ControlPlane.QueryParameters(request.query)[String(name.dropFirst(6))].map(JSONValue.string) }
+        if name.hasPrefix("query.") { return QueryParameters(request.query)[String(name.dropFirst(6))].map(JSONValue.string) }
         if name.hasPrefix("header.") { return request.headers[String(name.dropFirst(7))].map(JSONValue.string) }
         if name.hasPrefix("body") {
             guard let json = try? JSONParser().parse(request.body).root else { return nil }

@@ -6,8 +6,8 @@ struct StubMatch: Sendable {
     /// The full path (mount included), exactly.
     var path: String?
     var pathPrefix: String?
-    /// A regular expression the whole path must match.
-    var pathRegex: String?
+    /// A regular expression the whole path must match, compiled when the stub is added.
+    var pathRegex: PathPattern?
     /// Query parameters that must be present with these values (decoded).
     var query: [(name: String, value: String)] = []
     /// Headers that must be present with these values (names ignore case).
@@ -27,11 +27,11 @@ struct StubMatch: Sendable {
         if let method, method != request.method { return "method \(request.method.rawValue) is not \(method.rawValue)" }
         if let path, path != request.path { return "path \(request.path) is not \(path)" }
         if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return "path \(request.path) does not start with \(pathPrefix)" }
-        if let pathRegex, let regex = try? Regex(pathRegex), (try? regex.wholeMatch(in: request.path)) == nil {
-            return "path \(request.path) does not match /\(pathRegex)/"
+        if let pathRegex, !pathRegex.matches(request.path) {
+            return "path \(request.path) does not match /\(pathRegex.source)/"
         }
         if !query.isEmpty {
-            let given = ControlPlane.QueryParameters(request.query)
+            let given = QueryParameters(request.query)
             for (name, value) in query where given[name] != value {
                 return "query \(name) is \(given[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
             }
@@ -48,4 +48,18 @@ struct StubMatch: Sendable {
         }
         return nil
     }
+}
+
+/// A compiled path pattern. The regex is only read after it is built, so sharing it between
+/// loop threads is safe.
+struct PathPattern: @unchecked Sendable {
+    let source: String
+    private let regex: Regex<AnyRegexOutput>
+
+    init(_ source: String) throws {
+        self.source = source
+        regex = try Regex(source)
+    }
+
+    func matches(_ path: String) -> Bool { (try? regex.wholeMatch(in: path)) != nil }
 }

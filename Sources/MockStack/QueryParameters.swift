@@ -1,0 +1,19 @@
+import MockStackCore
+
+/// A request's query parameters as the control plane and stubs read them: decoded, the last
+/// value of a repeated name winning.
+struct QueryParameters {
+    private(set) var names: [String] = []
+    private var values: [String: String] = [:]
+
+    init(_ query: String?) {
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
+            if values[name] == nil { names.append(name) }
+            values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
+        }
+    }
+
+    subscript(name: String) -> String? { values[name] }
+}

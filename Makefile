@@ -20,7 +20,8 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 
 all: build
 
-## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing.
+## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing;
+## make test also installs headless Chromium for the control page's test.
 deps:
 	@Scripts/ensure-system-libraries.sh
 
@@ -34,7 +35,8 @@ serve: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
 ## test: a warning in our own sources fails the build, as does any failing test.
-test: deps
+test:
+	@Scripts/ensure-system-libraries.sh --test
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)

@@ -7,25 +7,55 @@ import MockStackCore
 struct ControlPlane: Sendable {
     static let prefix = "/__mockstack"
 
-    let apps: [any MockApp]
+    let registry: AppRegistry
     let journal: RequestJournal
     let stubs: StubStore
+    let sessions: SessionStore
+    let faults: RequestFaults
     let exposedPorts: @Sendable () -> [String: Int]
+    /// What `serve --watch` last did, when it watches.
+    let lastReload: @Sendable () -> FixtureWatcher.ReloadOutcome?
+    /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
+    /// journal and stubs only. `nil`: the whole server.
+    private(set) var session: Session?
 
-    static let endpoints = ["health", "apps", "requests", "reset", "stubs"]
+    init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults,
+         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> FixtureWatcher.ReloadOutcome? = { nil }) {
+        self.registry = registry
+        self.journal = journal
+        self.stubs = stubs
+        self.sessions = sessions
+        self.faults = faults
+        self.exposedPorts = exposedPorts
+        self.lastReload = lastReload
+    }
+
+    /// The same endpoints for one session.
+    func scoped(to session: Session) -> ControlPlane {
+        var scoped = self
+        scoped.session = session
+        return scoped
+    }
+
+    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "sessions"]
+
+    private var apps: [any MockApp] { session?.apps ?? registry.apps }
+    private var scopedJournal: RequestJournal { session?.journal ?? journal }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
         switch endpoint {
+        case "", "/":
+            return readOnly(request) { HTTPResponse(status: 200, headers: ["Content-Type": MediaType.html], body: ControlPage.html) }
         case "/health":
-            return readOnly(request) { .json(200, ["status": "ok"]) }
+            return readOnly(request) { .json(200, health) }
         case "/apps":
             return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
         case "/requests":
             switch request.method {
             case .get, .head: return requests(request)
             case .delete:
-                journal.clear()
+                scopedJournal.clear()
                 return HTTPResponse(status: 204)
             default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
             }
@@ -37,14 +67,20 @@ struct ControlPlane: Sendable {
             case .get, .head: return listStubs()
             case .post: return addStub(request)
             case .delete:
-                stubs.removeAll()
+                stubs.removeAll(session: session?.id)
                 return HTTPResponse(status: 204)
             default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD", "POST"])
             }
         case let path where path.hasPrefix("/stubs/"):
             guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
             let id = String(path.dropFirst("/stubs/".count))
-            return stubs.remove(id: id) ? HTTPResponse(status: 204) : PlainError.response(404, "No stub '\(id)'")
+            return stubs.remove(id: id, session: session?.id) ? HTTPResponse(status: 204) : PlainError.response(404, "No stub '\(id)'")
+        case "/sessions" where session == nil:
+            return readOnly(request) { .json(200, ["sessions": .array(sessions.all.map(describe)), "limit": .number(JSONNumber(sessions.limit))]) }
+        case let path where path.hasPrefix("/sessions/") && session == nil:
+            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
+            let id = String(path.dropFirst("/sessions/".count))
+            return sessions.remove(id) ? HTTPResponse(status: 204) : PlainError.response(404, "No session '\(id)'")
         default:
             let available = Self.endpoints.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
             return PlainError.response(404, "No control endpoint \(request.path); available: \(available)")
@@ -58,10 +94,12 @@ struct ControlPlane: Sendable {
     private func requests(_ request: HTTPRequest) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         var filters: [(JournalEntry) -> Bool] = []
-        for name in parameters.names where !["app", "method", "path", "operation", "since", "limit"].contains(name) {
-            return PlainError.response(400, "Unknown filter '\(name)' (filters: app, method, path, operation, since, limit)")
+        let known = ["app", "session", "method", "path", "operation", "since", "limit"]
+        for name in parameters.names where !known.contains(name) {
+            return PlainError.response(400, "Unknown filter '\(name)' (filters: \(known.joined(separator: ", ")))")
         }
         if let app = parameters["app"] { filters.append { $0.app == app } }
+        if let session = parameters["session"] { filters.append { $0.session == session } }
         if let method = parameters["method"]?.uppercased() { filters.append { $0.request.method.rawValue == method } }
         if let path = parameters["path"] { filters.append { $0.request.path.hasPrefix(path) } }
         if let operation = parameters["operation"] { filters.append { $0.operation == operation } }
@@ -79,11 +117,11 @@ struct ControlPlane: Sendable {
             guard let value = Int(text), value >= 0 else { return PlainError.response(400, "limit: expected a whole number ≥ 0, found '\(text)'") }
             limit = value
         }
-        let (entries, dropped) = journal.snapshot()
+        let (entries, dropped) = scopedJournal.snapshot()
         let matching = entries.filter { entry in filters.allSatisfy { $0(entry) } }
         let shown = matching.suffix(limit)
         return .json(200, ["requests": .array(shown.map(\.json)), "total": .number(JSONNumber(matching.count)),
-                           "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(journal.capacity))])
+                           "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(scopedJournal.capacity))])
     }
 
     // MARK: Stubs
@@ -96,8 +134,18 @@ struct ControlPlane: Sendable {
         } catch {
             return PlainError.response(400, "The stub is not JSON: \(error)")
         }
+        var definition = json
+        if let session, case .object(var root) = json {
+            // A session's stub answers only that session's requests.
+            // (A match that is not an object is left for the stub's parser to refuse.)
+            if var match = root["match"].map({ $0.objectValue }) ?? JSONObject() {
+                match["session"] = .string(session.id)
+                root["match"] = .object(match)
+                definition = .object(root)
+            }
+        }
         do {
-            let stub = try stubs.add(json)
+            let stub = try stubs.add(definition)
             return .json(201, stub.json)
         } catch {
             return PlainError.response(400, "Invalid stub: \(error.description)")
@@ -107,13 +155,13 @@ struct ControlPlane: Sendable {
     /// `GET stubs`: each stub with its hits; one that never matched lists why the latest
     /// journal entries (for its app, if it names one) did not match it.
     private func listStubs() -> HTTPResponse {
-        let entries = journal.snapshot().entries
-        let listed = stubs.all.map { stub -> JSONValue in
+        let entries = scopedJournal.snapshot().entries
+        let listed = stubs.all.filter { session == nil || $0.match.session == session?.id }.map { stub -> JSONValue in
             guard case .object(var object) = stub.json else { return stub.json }
             if stub.hits == 0 {
                 let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
                 object["nearMisses"] = .array(candidates.compactMap { entry in
-                    entry.stub == nil ? stub.match.mismatch(entry.request, app: entry.app.isEmpty ? nil : entry.app).map { reason in
+                    entry.stub == nil ? stub.match.mismatch(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session).map { reason in
                         ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
                          "path": .string(entry.request.path), "reason": .string(reason)]
                     } : nil
@@ -126,20 +174,30 @@ struct ControlPlane: Sendable {
 
     // MARK: Reset
 
-    /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, and the
-    /// journal emptied.
+    /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, its stubs
+    /// removed and the journal emptied. The whole server's reset also drops every session and
+    /// starts random delays over; a session's resets only what is its own.
     private func reset(_ request: HTTPRequest) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
+        let name = parameters["app"]
         var targets = apps
-        if let name = parameters["app"] {
+        if let name {
             guard let app = apps.first(where: { $0.name == name }) else {
                 return PlainError.response(404, "No app named '\(name)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
             }
             targets = [app]
         }
         for app in targets { app.reset() }
-        if let name = parameters["app"] { stubs.removeAll(app: name) } else { stubs.removeAll() }
-        journal.clear()
+        stubs.removeAll(app: name, session: session?.id)
+        scopedJournal.clear()
+        if session == nil {
+            if let name {
+                for session in sessions.all { session.mounts.app(named: name)?.reset() }
+            } else {
+                sessions.removeAll()
+                faults.reseed()
+            }
+        }
         return .json(200, ["reset": .array(targets.map { .string($0.name) })])
     }
 
@@ -148,6 +206,29 @@ struct ControlPlane: Sendable {
             return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET", "HEAD"])
         }
         return answer()
+    }
+
+    /// `{"status": "ok"}`, and under `serve --watch` what the last reload did.
+    private var health: JSONValue {
+        var object: JSONObject = ["status": "ok"]
+        if let reload = lastReload() {
+            object["lastReload"] = [
+                "time": .string(reload.time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
+                "ok": .bool(reload.problems.isEmpty),
+                "reloaded": .array(reload.reloaded.map(JSONValue.string)),
+                "problems": .array(reload.problems.map(JSONValue.string)),
+            ]
+        }
+        return .object(object)
+    }
+
+    private func describe(_ session: Session) -> JSONValue {
+        [
+            "id": .string(session.id),
+            "prefix": .string(session.prefix),
+            "created": .string(session.created.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
+            "requests": .number(JSONNumber(session.journal.snapshot().entries.count)),
+        ]
     }
 
     private func describe(_ app: any MockApp) -> JSONValue {

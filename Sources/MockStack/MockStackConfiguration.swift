@@ -29,6 +29,12 @@ public struct MockStackConfiguration: Sendable {
     public var journalSize = 1000
     /// Bytes of each request body the journal keeps.
     public var journalBodyBytes = 16 * 1024
+    /// Sessions (`/__session/{id}/…`) kept at once; past it the least recently used is dropped.
+    public var maxSessions = 256
+    /// Where seeded-random delays start (`X-MockStack-Delay: 100-500`, a stub's `delayMs` range).
+    public var seed: UInt64 = 0
+    /// Whether `serve --watch` reloads an app when its fixtures folder changes.
+    public var watchesFixtures = false
 
     public init(
         host: String = "127.0.0.1",

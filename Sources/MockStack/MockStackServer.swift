@@ -21,11 +21,14 @@ public import MockStackTransport
 /// ```
 public final class MockStackServer: Sendable {
     public let configuration: MockStackConfiguration
-    /// The loaded apps, in load order.
-    public let apps: [any MockApp]
+    /// The apps being served, in load order (``reload(app:)`` may swap one).
+    public var apps: [any MockApp] { registry.apps }
     /// The fixtures folder the apps came from.
     public let fixturesDirectory: URL
     private let transport: HTTPServer
+    private let registry: AppRegistry
+    private let sessions: SessionStore
+    private let watcher: FixtureWatcher?
     private let exposedPorts = LockedValue<[String: Int]>([:])
 
     /// Loads and checks every fixture; nothing listens yet.
@@ -44,26 +47,37 @@ public final class MockStackServer: Sendable {
         let everything = DirectoryFixtureSource(root: directory, displayRoot: directory.relativePath)
         let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
         let apps = try loader.load(from: source)
-        self.apps = apps
+        registry = AppRegistry(apps: apps)
+        sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
+                                journalBodyLimit: configuration.journalBodyBytes)
+        let watcher = configuration.watchesFixtures
+            ? FixtureWatcher(root: directory, folders: configuration.apps, loader: loader, registry: registry, sessions: sessions,
+                             logger: configuration.logger)
+            : nil
+        self.watcher = watcher
 
-        let mounts = MountTable(apps: apps)
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
-        let stubs = StubStore(files: directory)
-        let pipeline = AppPipeline(journal: journal, stubs: stubs)
-        let root = RootResponder(controlPlane: ControlPlane(apps: apps, journal: journal, stubs: stubs, exposedPorts: { portsBox.value }),
-                                 mounts: mounts, pipeline: pipeline)
+        let stubs = StubStore(files: directory, seed: configuration.seed)
+        let faults = RequestFaults(seed: configuration.seed)
+        let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
+        let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults,
+                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome })
+        let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {
-            guard let app = mounts.app(named: exposure.app) else {
+            guard apps.contains(where: { $0.name == exposure.app }) else {
                 throw MockStackError("--expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
             }
-            listeners.append(ListenerSpec(label: app.name, port: exposure.port, responder: ExposedAppResponder(app: app, pipeline: pipeline)))
+            listeners.append(ListenerSpec(label: exposure.app, port: exposure.port,
+                                          responder: ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host
         transport = HTTPServer(configuration: transportConfiguration, listeners: listeners)
     }
+
+    deinit { watcher?.stop() }
 
     /// Binds every port and starts serving.
     /// - Returns: what to announce; the sockets accept connections when this returns.
@@ -73,6 +87,7 @@ public final class MockStackServer: Sendable {
         let exposed = bound.dropFirst().map { (name: $0.label, port: $0.port) }
         exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
         configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
+        watcher?.start()
         return ReadyEvent(
             host: configuration.host,
             port: bound[0].port,
@@ -84,7 +99,14 @@ public final class MockStackServer: Sendable {
     }
 
     /// Begins a graceful stop: no new connections, in-flight replies finish. Any thread.
-    public func stop() { transport.stop() }
+    public func stop() {
+        watcher?.stop()
+        transport.stop()
+    }
+
+    /// With ``MockStackConfiguration/watchesFixtures``: looks for changed fixtures now rather
+    /// than at the next poll, and reloads them.
+    public func reloadChangedFixtures() { watcher?.reloadIfChanged() }
 
     /// Blocks until the server has stopped (after ``stop()`` or SIGINT/SIGTERM).
     public func wait() { transport.wait() }

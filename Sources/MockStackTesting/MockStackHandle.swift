@@ -2,7 +2,7 @@ public import Foundation
 public import MockStack
 
 /// A running mockstack a test talks to, spawned or in-process.
-public protocol MockStackHandle: Sendable {
+public protocol MockStackHandle: MockStackControlling {
     /// What the server announced when it became ready.
     var ready: ReadyEvent { get }
     /// Stops the server; waits until it has. Idempotent.

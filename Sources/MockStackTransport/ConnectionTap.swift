@@ -36,6 +36,8 @@ final class ConnectionTap {
     private var foreignStart: Int?
     private var foreignHead: (end: Int, status: Int, version: String, contentLength: Int?)?
     private var rewriting = false
+    /// The token bucket of a throttled reply, while one limits the connection's writes.
+    private var writeLimit: OpaquePointer?
 
     init(worker: Worker, bufferevent: OpaquePointer) {
         self.worker = worker
@@ -60,10 +62,35 @@ final class ConnectionTap {
     /// Removes the callbacks; called while the bufferevent is still alive (evhttp's close
     /// callback runs before it frees the connection).
     func detach() {
+        liftWriteLimit()
         if let inputEntry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferevent), inputEntry) }
         if let outputEntry { evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputEntry) }
         inputEntry = nil
         outputEntry = nil
+    }
+
+    /// Lets the connection write at most `bytesPerSecond`, refilled every 100 ms (every second
+    /// under 10 B/s), until ``liftWriteLimit()``.
+    func limitWrites(bytesPerSecond: Int) {
+        liftWriteLimit()
+        let tickMilliseconds = bytesPerSecond >= 10 ? 100 : 1000
+        let perTick = max(1, bytesPerSecond * tickMilliseconds / 1000)
+        var tick = timeval(tv_sec: tickMilliseconds / 1000, tv_usec: Int((tickMilliseconds % 1000) * 1000))
+        // Reads stay unlimited (the largest rate libevent accepts).
+        guard let bucket = ev_token_bucket_cfg_new(Int.max, Int.max, perTick, perTick, &tick) else { return }
+        if bufferevent_set_rate_limit(bufferevent, bucket) == 0 {
+            writeLimit = bucket
+        } else {
+            ev_token_bucket_cfg_free(bucket)
+        }
+    }
+
+    /// Removes a write limit; the bucket is freed only once the bufferevent no longer uses it.
+    func liftWriteLimit() {
+        guard let bucket = writeLimit else { return }
+        bufferevent_set_rate_limit(bufferevent, nil)
+        ev_token_bucket_cfg_free(bucket)
+        writeLimit = nil
     }
 
     /// Runs `write` (which adds one of our replies to the output) with the output callback

@@ -10,21 +10,30 @@ import MockStackCore
 extension Endpoint {
     /// Sends `response` the way its ``Delivery`` asks.
     func deliver(_ response: HTTPResponse, _ exchange: Exchange) {
-        switch response.delivery {
+        deliver(response, as: response.delivery, exchange)
+    }
+
+    private func deliver(_ response: HTTPResponse, as delivery: Delivery, _ exchange: Exchange) {
+        switch delivery {
         case .immediate:
             sendWhole(response, exchange)
-        case .delayed(let milliseconds):
+        case .delayed(let milliseconds, let then):
             // evhttp turned reading off before calling us, so nothing times this wait out; if
             // the client leaves meanwhile, evhttp detaches the request and the send frees it.
-            worker.runOnLoop(after: max(0, milliseconds)) { _ in self.sendWhole(response, exchange) }
+            worker.runOnLoop(after: max(0, milliseconds)) { _ in self.deliver(response, as: then, exchange) }
         case .chunked(let chunkSize, let interval):
             if exchange.isHead || response.forbidsBody {
                 sendWhole(response, exchange)
             } else {
                 sendChunked(response, exchange, chunkSize: max(1, chunkSize), interval: max(0, interval))
             }
+        case .throttled(let bytesPerSecond):
+            // libevent's own rate limit on the connection's writes; the tap lifts it when the
+            // connection's next request arrives or the connection closes.
+            exchange.tap?.limitWrites(bytesPerSecond: max(1, bytesPerSecond))
+            sendWhole(response, exchange)
         case .fault(let fault):
-            perform(fault, exchange)
+            perform(fault, on: response, exchange)
         }
     }
 
@@ -141,28 +150,75 @@ extension Endpoint {
         send(0)
     }
 
-    private func perform(_ fault: Fault, _ exchange: Exchange) {
-        guard let connection = evhttp_request_get_connection(exchange.request) else {
-            finish(exchange, status: 0, bytes: 0)
+    private func perform(_ fault: Fault, on response: HTTPResponse, _ exchange: Exchange) {
+        guard let connection = evhttp_request_get_connection(exchange.request),
+              let bufferevent = evhttp_connection_get_bufferevent(connection) else {
+            // The client left during a delay: evhttp detached the request, and ending it frees it.
+            evhttp_send_reply_end(exchange.request)
+            finish(exchange, status: 0, bytes: 0, note: "client gone")
             return
         }
-        if fault == .reset, let bev = evhttp_connection_get_bufferevent(connection) {
+        let socket = bufferevent_getfd(bufferevent)
+        switch fault {
+        case .hang:
+            // Not in flight any more: a graceful stop need not wait for it.
+            finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
+            let deadline = Clock.nowNanoseconds() + UInt64(max(0, worker.configuration.hangLimitMilliseconds)) * 1_000_000
+            hold(exchange.request, until: deadline)
+            return
+        case .reset:
             // RST instead of FIN: linger 0, then close the socket now by putting /dev/null over
             // its descriptor; the number stays taken until evhttp frees the connection, so
             // nothing else can reuse it meanwhile (libevent-notes §6).
-            let fd = bufferevent_getfd(bev)
             var linger = linger(l_onoff: 1, l_linger: 0)
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
             let devNull = open("/dev/null", O_RDWR)
             if devNull >= 0 {
-                dup2(devNull, fd)
+                dup2(devNull, socket)
                 close(devNull)
             }
+        case .empty, .truncate, .malformedChunk, .randomThenClose:
+            // Straight to the socket, which is idle (evhttp reads the next request only after
+            // this one is answered): the bytes are in the kernel before the FIN that follows.
+            let bytes = FaultBytes.bytes(for: fault, of: response)
+            if !bytes.isEmpty { bytes.withUnsafeBytes { _ = send(socket, $0.baseAddress, $0.count, Self.noSignal) } }
         }
         // Never free a connection inside its own callback chain: one loop turn later.
         let address = UnsafeMutableRawPointer(connection)
         worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) }
         finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
+    }
+
+    #if canImport(Glibc)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let noSignal: Int32 = 0
+    #endif
+
+    /// Keeps a `hang` request unanswered, looking every 200 ms whether its client has gone;
+    /// closes the connection once it has, at `deadline`, or when the server stops.
+    private func hold(_ request: OpaquePointer, until deadline: UInt64) {
+        worker.runOnLoop(after: 200) { worker in
+            guard let connection = evhttp_request_get_connection(request) else {
+                evhttp_send_reply_end(request)
+                return
+            }
+            let gone = evhttp_connection_get_bufferevent(connection).map { Self.peerHasLeft(bufferevent_getfd($0)) } ?? true
+            if gone || worker.isDraining || Clock.nowNanoseconds() >= deadline {
+                evhttp_connection_free(connection)
+            } else {
+                self.hold(request, until: deadline)
+            }
+        }
+    }
+
+    /// Whether the peer has closed its end: a peek that finds end-of-file or an error.
+    private static func peerHasLeft(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let received = recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        if received > 0 { return false }
+        if received == 0 { return true }
+        return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
     }
 
     private func finish(_ exchange: Exchange, status: Int, bytes: Int, note: String? = nil) {

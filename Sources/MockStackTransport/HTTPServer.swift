@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 public import MockStackCore
+import Dispatch
 import Synchronization
 
 /// An HTTP/1.1 server on libevent's evhttp: one event loop per thread, each with its own
@@ -114,6 +115,25 @@ public final class HTTPServer: Sendable {
         state.withLock { state in
             if case .stopping = state { state = .stopped }
         }
+    }
+
+    /// Connections the loops have open, counted on their own threads (a fault's cleanup is
+    /// observable this way).
+    public func openConnectionCount() -> Int {
+        let workers: [Worker] = state.withLock { state in
+            if case .running(let workers, _) = state { workers } else { [] }
+        }
+        let counted = Mutex(0)
+        let done = DispatchSemaphore(value: 0)
+        for worker in workers {
+            worker.runOnLoop { worker in
+                let open = worker.taps.values.count { $0.closeCallbackInstalled }
+                counted.withLock { $0 += open }
+                done.signal()
+            }
+        }
+        for _ in workers { done.wait() }
+        return counted.withLock { $0 }
     }
 
     /// Stops and waits: the whole graceful shutdown.

@@ -13,6 +13,8 @@ public struct TransportConfiguration: Sendable {
     /// Seconds a connection may stay idle or take to send a request or accept a reply
     /// (evhttp 2.1 has one value for reads and writes).
     public var timeoutSeconds: Int
+    /// The longest a `hang` fault holds a connection whose client is still there.
+    public var hangLimitMilliseconds: Int
     /// How long a graceful stop waits for in-flight replies before closing anyway.
     public var shutdownGraceMilliseconds: Int
     /// Whether SIGINT and SIGTERM stop the server gracefully (the CLI wants this; a server
@@ -27,6 +29,7 @@ public struct TransportConfiguration: Sendable {
         maxBodyBytes: Int = 16 * 1024 * 1024,
         maxHeaderBytes: Int = 32 * 1024,
         timeoutSeconds: Int = 30,
+        hangLimitMilliseconds: Int = 300_000,
         shutdownGraceMilliseconds: Int = 5_000,
         handlesSignals: Bool = false,
         logger: Logger = Logger(label: "mockstack.transport", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -36,6 +39,7 @@ public struct TransportConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.timeoutSeconds = timeoutSeconds
+        self.hangLimitMilliseconds = hangLimitMilliseconds
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
         self.handlesSignals = handlesSignals
         self.logger = logger

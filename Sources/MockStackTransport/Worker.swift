@@ -118,6 +118,7 @@ final class Worker: @unchecked Sendable {
               let bev = evhttp_connection_get_bufferevent(connection),
               let tap = taps[UnsafeMutableRawPointer(bev)] else { return nil }
         tap.consumedSinceDispatch = 0
+        tap.liftWriteLimit()
         if !tap.closeCallbackInstalled {
             tap.closeCallbackInstalled = true
             evhttp_connection_set_closecb(connection, { _, arg in
@@ -182,6 +183,9 @@ final class Worker: @unchecked Sendable {
     func requestDrain() {
         runOnLoop { $0.beginDrain() }
     }
+
+    /// Whether a graceful stop has begun.
+    var isDraining: Bool { drainTimer != nil }
 
     private func beginDrain() {
         guard drainTimer == nil else { return }

@@ -61,6 +61,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Bytes of each request body the journal keeps.")
     var journalBodyBytes: Int = 16 * 1024
 
+    @Flag(help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
+    var watch = false
+
+    @Option(help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
+    var seed: UInt64 = 0
+
+    @Option(help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
+    var maxSessions: Int = 256
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -74,6 +83,7 @@ struct Serve: ParsableCommand {
         guard (0...1_000_000).contains(journalSize), (0...(64 << 20)).contains(journalBodyBytes) else {
             throw ValidationError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
         }
+        guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100,000") }
         if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
     }
 
@@ -90,6 +100,9 @@ struct Serve: ParsableCommand {
         configuration.fixedDate = fixedDate
         configuration.journalSize = journalSize
         configuration.journalBodyBytes = journalBodyBytes
+        configuration.watchesFixtures = watch
+        configuration.seed = seed
+        configuration.maxSessions = maxSessions
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger

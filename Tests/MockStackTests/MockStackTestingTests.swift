@@ -1,5 +1,6 @@
 import Foundation
 import MockStack
+import MockStackCore
 import MockStackTesting
 import Testing
 import TestSupport
@@ -94,5 +95,118 @@ final class FailingCase: XCTestCase {
         let mock = try startMockStack(.inProcess)
         startedPort = mock.ready.port
         XCTFail("deliberate failure")
+    }
+}
+
+/// The typed control-plane helpers (issue 7 §8): journal, reset, stubs, sessions, and
+/// expectations that fail at the caller's line.
+@Suite(.timeLimit(.minutes(1)))
+struct ControlHelperTests {
+    let mock: InProcessMockStack
+    let client: FeathersClient
+
+    init() throws {
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"]))
+        client = FeathersClient(base: mock.baseURL.absoluteString)
+    }
+
+    @Test func requestsResetAndStubsAreTyped() async throws {
+        _ = try await client.send("POST", "/test/api/Hello", json: #"{"name": "Typed"}"#)
+        _ = try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#)
+        let sent = try await mock.requests(app: "test")
+        #expect(sent.count == 1)
+        #expect(sent.first?.method == "POST" && sent.first?.path == "/test/api/Hello" && sent.first?.operation == "Hello")
+        #expect(sent.first?.bodyJSON == ["name": "Typed"] && sent.first?.header("content-type") == "application/json")
+        #expect(sent.first?.responseText == #"{"result":"Hello, Typed!"}"#)
+
+        let id = try await mock.stub(.get("/example/hello"), .json(["stubbed": true], status: 503), times: 1)
+        #expect(id == "stub-1")
+        #expect(try await client.send("GET", "/example/hello").status == 503)
+        #expect(try await client.send("GET", "/example/hello").status == 200)
+        #expect(try await mock.requests(path: "/example/hello").map(\.stub) == ["stub-1", nil])
+
+        try await mock.reset()
+        #expect(try await mock.requests().isEmpty)
+        #expect(try await client.send("GET", "/feathers/people").json.names == [])
+        await #expect(throws: MockStackControlError.self) { try await mock.reset(app: "nope") }
+    }
+
+    @Test func aSessionIsPrivateAndEnds() async throws {
+        let first = mock.session()
+        let second = mock.session()
+        #expect(first.id != second.id && first.id.count == 16)
+        #expect(first.url(for: "feathers").absoluteString == "\(mock.baseURL.absoluteString)/__session/\(first.id)/feathers")
+        let inFirst = FeathersClient(base: first.controlBase.absoluteString)
+        _ = try await inFirst.send("POST", "/feathers/people", json: #"{"name": "Only here"}"#)
+        try await first.stub(.get("/example/hello"), .status(418))
+        #expect(try await inFirst.send("GET", "/example/hello").status == 418)
+        #expect(try await first.requests().map(\.path) == ["/feathers/people", "/example/hello"])
+        #expect(try await second.requests().isEmpty)
+        #expect(try await FeathersClient(base: second.controlBase.absoluteString).send("GET", "/feathers/people").json.names == [])
+        try await first.end()
+        #expect(try await inFirst.send("GET", "/feathers/people").json.names == [])
+        try await second.end()
+    }
+
+    @Test func expectationsPassAndReturnWhatMatched() async throws {
+        _ = try await client.send("GET", "/example/hello?x=1")
+        let found = try await mock.expectRequests(app: "example", method: "GET", path: "/example/hello", count: 1)
+        #expect(found.first?.query == "x=1")
+        try await mock.expectNoRequests(app: "test")
+    }
+
+    @Test func aFailedExpectationIsReportedAtTheCallersLine() async throws {
+        _ = try await client.send("GET", "/example/hello")
+        let line = #line + 2
+        await withKnownIssue {
+            _ = try? await mock.expectRequests(path: "/feathers", count: 1)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "MockStackTestingTests.swift"
+                && text.contains("expected 1 request(s) with path /feathers…, found 0")
+                && text.contains("the journal's newest entries:\n  #1 GET /example/hello → 200 [app example")
+        }
+    }
+
+    @Test func theSharedServerGivesEachCallAFreshSession() async throws {
+        let ids = try await withMockStackSession { first in
+            try await withMockStackSession { second in
+                let client = FeathersClient(base: first.controlBase.absoluteString)
+                _ = try await client.send("POST", "/feathers/people", json: #"{"name": "First"}"#)
+                #expect(try await FeathersClient(base: second.controlBase.absoluteString).send("GET", "/feathers/people").json.names == [])
+                return [first.id, second.id]
+            }
+        }
+        #expect(Set(ids).count == 2)
+        #expect(try SharedMockStack.server().ready.port == SharedMockStack.server().ready.port)
+    }
+}
+
+/// Under XCTest the same expectation fails through XCTFail, at the caller's line.
+final class XCTestExpectationLineTests: XCTestCase {
+    private var captured: [(message: String, line: Int)] = []
+    private var capturing = false
+
+    #if os(Linux)
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturing { captured.append((description, lineNumber)) } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+    #else
+    override func record(_ issue: XCTIssue) {
+        if capturing { captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0)) } else { super.record(issue) }
+    }
+    #endif
+
+    func testAFailedExpectationPointsAtTheCall() async throws {
+        let session = try startMockStackSession()
+        capturing = true
+        let line = #line + 1
+        try await session.expectRequests(app: "test", count: 2)
+        capturing = false
+        XCTAssertEqual(captured.count, 1)
+        XCTAssertEqual(captured.first?.line, line)
+        XCTAssertTrue(captured.first?.message.contains("expected 2 request(s) with app test, found 0") == true, captured.first?.message ?? "")
     }
 }

@@ -116,7 +116,7 @@ struct TransportTests {
         try Self.withServer(respond: { request in
             switch request.path {
             case "/reset": HTTPResponse(status: 200, delivery: .fault(.reset))
-            case "/close": HTTPResponse(status: 200, delivery: .fault(.close))
+            case "/close": HTTPResponse(status: 200, delivery: .fault(.empty))
             default: .json(200, ["ok": true])
             }
         }) { port, _ in
@@ -217,5 +217,136 @@ extension RawConnection {
         var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return readToEnd().bytes
+    }
+}
+
+/// The faults that send something broken, hang, or throttle, seen byte by byte from a raw socket.
+@Suite(.timeLimit(.minutes(1)))
+struct TransportFaultTests {
+    static let body = Array(#"{"message":"twenty-six bytes"}"#.utf8)
+
+    static func respond(_ request: HTTPRequest) -> HTTPResponse {
+        var response = HTTPResponse.json(200, bytes: body)
+        switch request.path {
+        case "/truncate": response.delivery = .fault(.truncate)
+        case "/malformed": response.delivery = .fault(.malformedChunk)
+        case "/garbage": response.delivery = .fault(.randomThenClose)
+        case "/hang": response.delivery = .fault(.hang)
+        case "/late-reset": response.delivery = .delayed(milliseconds: 100, then: .fault(.reset))
+        case "/slow": response.body = Array(repeating: UInt8(ascii: "a"), count: 3000); response.delivery = .throttled(bytesPerSecond: 5000)
+        default: break
+        }
+        return response
+    }
+
+    @Test func truncateDeclaresTheWholeBodyAndSendsHalf() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /truncate HTTP/1.1\r\nHost: t\r\n\r\n")
+            let (bytes, end) = connection.readToEnd()
+            #expect(end == .closed)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.contains("\r\nContent-Length: \(Self.body.count)\r\n"))
+            #expect(text.hasSuffix("\r\n\r\n" + String(decoding: Self.body.prefix(Self.body.count / 2), as: UTF8.self)))
+            #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").body == Self.body)
+        }
+    }
+
+    @Test func malformedChunkSendsAGoodChunkThenABadSizeLine() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /malformed HTTP/1.1\r\nHost: t\r\n\r\n")
+            let (bytes, end) = connection.readToEnd()
+            #expect(end == .closed)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n"))
+            #expect(!text.contains("Content-Length"))
+            let half = String(decoding: Self.body.prefix(Self.body.count / 2), as: UTF8.self)
+            #expect(text.hasSuffix("\r\n\r\nf\r\n\(half)\r\nzz\r\nnot a chunk\r\n"))
+            #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        }
+    }
+
+    @Test func randomThenCloseSendsTheSameNonHTTPBytesEachTime() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            var seen: [[UInt8]] = []
+            for _ in 0..<2 {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /garbage HTTP/1.1\r\nHost: t\r\n\r\n")
+                let (bytes, end) = connection.readToEnd()
+                #expect(end == .closed)
+                #expect(bytes.count == 512)
+                #expect(!bytes.starts(with: Array("HTTP/".utf8)))
+                seen.append(bytes)
+            }
+            #expect(seen[0] == seen[1])
+            #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        }
+    }
+
+    @Test func hangSendsNothingUntilTheLimitThenCloses() throws {
+        var configuration = TransportConfiguration()
+        configuration.hangLimitMilliseconds = 600
+        try TransportTests.withServer(configuration, respond: Self.respond) { port, _ in
+            // A client that gives up first: its read times out with nothing received.
+            let impatient = try RawConnection(port: port, timeoutSeconds: 1)
+            try impatient.send("GET /hang HTTP/1.1\r\nHost: t\r\n\r\n")
+            let started = Date()
+            let (bytes, end) = impatient.readToEnd()
+            #expect(bytes.isEmpty)
+            // The server closed it at its limit (600 ms), before the client's 1 s timeout.
+            #expect(end == .closed)
+            #expect(Date().timeIntervalSince(started) >= 0.55)
+            // Meanwhile and afterwards, others are served.
+            #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        }
+    }
+
+    @Test func aHangingConnectionIsFreedWhenItsClientLeaves() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, server in
+            var hanging: [RawConnection] = []
+            for _ in 0..<20 {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /hang HTTP/1.1\r\nHost: t\r\n\r\n")
+                hanging.append(connection)
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(server.openConnectionCount() == 20)
+            hanging.removeAll()
+            // The server's 200 ms poll sees each client gone and closes its end.
+            Thread.sleep(forTimeInterval: 0.6)
+            #expect(server.openConnectionCount() == 0)
+            #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        }
+    }
+
+    @Test func aDelayedFaultWaitsThenResets() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            let connection = try RawConnection(port: port)
+            let started = Date()
+            try connection.send("GET /late-reset HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(connection.readToEnd() == ([], .reset))
+            #expect(Date().timeIntervalSince(started) >= 0.09)
+        }
+    }
+
+    @Test func throttledRepliesArriveWholeAtTheRate() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            let connection = try RawConnection(port: port)
+            let started = Date()
+            // Two requests on one connection: the limit ends with the first reply.
+            try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            let slow = try connection.readResponse()
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(slow.body == Array(repeating: UInt8(ascii: "a"), count: 3000))
+            #expect(slow.header("Content-Length") == "3000")
+            // 3,000 bytes plus the head at 5,000 B/s, 500 B a tick: at least 0.5 s.
+            #expect(elapsed >= 0.5)
+            let fastStart = Date()
+            try connection.send("GET /ok HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try connection.readResponse().body == Self.body)
+            #expect(Date().timeIntervalSince(fastStart) < 0.5)
+        }
     }
 }

@@ -25,11 +25,17 @@ struct JournalEntry: Sendable {
     var operation: String?
     var stub: String?
     var status: Int
+    /// The answer's headers and body (cut at the capture limit, like the request's).
+    var responseHeaders: HTTPHeaders
+    var responseBody: [UInt8]
+    var responseBodySize: Int
+    /// How the answer was sent: late, slowly, chunked or broken on purpose.
+    var delivery: Delivery
     var duration: Duration
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "status", "durationMs"}`; the body as text when it is UTF-8 of a
-    /// textual type, else base64, with its full size and whether it was cut.
+    /// "operation", "stub", "status", "response", "durationMs"}`; each body as text when it is
+    /// UTF-8 of a textual type, else base64, with its full size and whether it was cut.
     var json: JSONValue {
         var object: JSONObject = [
             "id": .number(JSONNumber(id)),
@@ -40,12 +46,8 @@ struct JournalEntry: Sendable {
             "path": .string(request.path),
             "query": request.query.map(JSONValue.string) ?? .null,
         ]
-        var headers = JSONObject()
-        for field in request.headers {
-            headers[field.name] = .string(headers[field.name]?.stringValue.map { $0 + ", " + field.value } ?? field.value)
-        }
-        object["headers"] = .object(headers)
-        object["body"] = bodyJSON
+        object["headers"] = Self.json(request.headers)
+        object["body"] = Self.bodyJSON(request.body, size: bodySize, type: request.headers["Content-Type"])
         if let parts {
             object["parts"] = .array(parts.map { part in
                 ["name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
@@ -55,18 +57,49 @@ struct JournalEntry: Sendable {
         object["operation"] = operation.map(JSONValue.string) ?? .null
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(status))
+        object["response"] = ["status": .number(JSONNumber(status)), "headers": Self.json(responseHeaders),
+                              "body": Self.bodyJSON(responseBody, size: responseBodySize, type: responseHeaders["Content-Type"])]
+        object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components
         // Milliseconds to the microsecond.
         object["durationMs"] = .number(JSONNumber(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000).rounded() / 1000))
         return .object(object)
     }
 
-    private var bodyJSON: JSONValue {
-        guard bodySize > 0 else { return .null }
-        let kept = request.body
-        var body: JSONObject = ["size": .number(JSONNumber(bodySize)), "truncated": .bool(kept.count < bodySize)]
-        let type = request.headers["Content-Type"]?.lowercased() ?? ""
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked"}`
+    /// with what applies.
+    private static func json(_ delivery: Delivery) -> JSONValue {
+        var object = JSONObject()
+        var step = delivery
+        while true {
+            switch step {
+            case .immediate: return object.isEmpty ? .null : .object(object)
+            case .delayed(let milliseconds, let then):
+                object["delayMs"] = .number(JSONNumber(milliseconds))
+                step = then
+                continue
+            case .throttled(let rate): object["throttleBytesPerSecond"] = .number(JSONNumber(rate))
+            case .fault(let fault): object["fault"] = .string(fault.rawValue)
+            case .chunked: object["chunked"] = .bool(true)
+            }
+            return .object(object)
+        }
+    }
+
+    private static func json(_ headers: HTTPHeaders) -> JSONValue {
+        var object = JSONObject()
+        for field in headers {
+            object[field.name] = .string(object[field.name]?.stringValue.map { $0 + ", " + field.value } ?? field.value)
+        }
+        return .object(object)
+    }
+
+    private static func bodyJSON(_ kept: [UInt8], size: Int, type: String?) -> JSONValue {
+        guard size > 0 else { return .null }
+        var body: JSONObject = ["size": .number(JSONNumber(size)), "truncated": .bool(kept.count < size)]
+        let type = type?.lowercased() ?? ""
         let textual = type.isEmpty || type.hasPrefix("text/") || type.contains("json") || type.contains("xml") || type.contains("x-www-form-urlencoded")
+            || type.contains("javascript")
         if textual, let text = String(validating: kept, as: UTF8.self) {
             body["text"] = .string(text)
         } else {

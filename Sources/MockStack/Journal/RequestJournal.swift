@@ -44,10 +44,15 @@ final class RequestJournal: Sendable {
             // Names, file names, types and sizes only: the bytes are in the body already.
             parts = form.parts.map { JournalEntry.Part(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, size: $0.body.count) }
         }
+        // A fixture's body is shared, not copied, unless it must be cut.
+        let answer = response.body.count > bodyLimit ? Array(response.body.prefix(bodyLimit)) : response.body
         state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, bodySize: size, parts: parts,
-                                     operation: response.operation, stub: stub, status: response.status, duration: duration)
+                                     operation: response.operation, stub: stub, status: response.status,
+                                     responseHeaders: response.headers, responseBody: answer, responseBodySize: response.body.count,
+                                     delivery: response.delivery,
+                                     duration: duration)
             if state.entries.count < capacity {
                 state.entries.append(entry)
             } else {

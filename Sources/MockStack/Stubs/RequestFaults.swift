@@ -1,31 +1,61 @@
 import MockStackCore
+import Synchronization
 
-/// Misbehaviour a request asks for itself: `X-MockStack-Delay: <ms>` answers late,
-/// `X-MockStack-Fault: reset|empty` breaks the connection instead of answering (the app still
-/// runs, so its state and the journal show the call).
-enum RequestFaults {
+/// Misbehaviour a request asks for itself: `X-MockStack-Delay: <ms>` (or `<min>-<max>` for a
+/// seeded random wait) answers late, `X-MockStack-Throttle: <bytes/s>` answers slowly, and
+/// `X-MockStack-Fault: <name>` breaks the connection instead of answering. The app still runs,
+/// so its state and the journal show the call.
+final class RequestFaults: Sendable {
     static let delayHeader = "X-MockStack-Delay"
+    static let throttleHeader = "X-MockStack-Throttle"
     static let faultHeader = "X-MockStack-Fault"
 
-    /// A 400 naming the header when one of them holds a value mockstack cannot act on.
-    static func refusal(_ request: HTTPRequest) -> HTTPResponse? {
-        if let delay = request.headers[delayHeader], Int(delay).map({ !(0...600_000).contains($0) }) ?? true {
-            return PlainError.response(400, "\(delayHeader): expected milliseconds from 0 to 600000, found '\(delay)'")
-        }
-        if let fault = request.headers[faultHeader], StubAnswer.faults[fault.lowercased()] == nil {
-            return PlainError.response(400, "\(faultHeader): unknown fault '\(fault)' (faults: \(StubAnswer.faults.keys.sorted().joined(separator: ", ")))")
-        }
-        return nil
+    private let seed: UInt64
+    private let generator: Mutex<SeededRandom>
+
+    /// - Parameter seed: where random delays start; ``reseed()`` starts them over.
+    init(seed: UInt64) {
+        self.seed = seed
+        generator = Mutex(SeededRandom(seed: seed))
     }
 
-    /// The answer with the delivery the headers ask for.
-    static func applied(to response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
-        var response = response
-        if let fault = request.headers[faultHeader].flatMap({ StubAnswer.faults[$0.lowercased()] }) {
-            response.delivery = .fault(fault)
-        } else if let delay = request.headers[delayHeader].flatMap(Int.init) {
-            response.delivery = .delayed(milliseconds: delay)
+    /// Random delays start over from the seed (part of a reset).
+    func reseed() { generator.withLock { $0 = SeededRandom(seed: seed) } }
+
+    /// What the headers ask for, or a message naming the header whose value cannot be acted on.
+    static func misbehaviour(of request: HTTPRequest) -> Result<Misbehaviour, HeaderProblem> {
+        var wanted = Misbehaviour()
+        if let text = request.headers[delayHeader] {
+            guard let delay = Misbehaviour.Delay(text) else {
+                return .failure(HeaderProblem("\(delayHeader): expected milliseconds from 0 to 600000, or a range like 100-500, found '\(text)'"))
+            }
+            wanted.delay = delay
         }
+        if let text = request.headers[throttleHeader] {
+            guard let rate = Int(text.trimmingASCIISpace()), Misbehaviour.throttleRange.contains(rate) else {
+                return .failure(HeaderProblem("\(throttleHeader): expected bytes per second from 1 to 1000000000, found '\(text)'"))
+            }
+            wanted.throttle = rate
+        }
+        if let name = request.headers[faultHeader] {
+            guard let fault = Fault(rawValue: name.trimmingASCIISpace().lowercased()) else {
+                return .failure(HeaderProblem("\(faultHeader): unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))"))
+            }
+            wanted.fault = fault
+        }
+        return .success(wanted)
+    }
+
+    struct HeaderProblem: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// The answer with the delivery `wanted` asks for (the answer's own when it asks nothing).
+    func apply(_ wanted: Misbehaviour, to response: HTTPResponse) -> HTTPResponse {
+        guard !wanted.isNone else { return response }
+        var response = response
+        response.delivery = generator.withLock { wanted.delivery(using: &$0) }
         return response
     }
 }

@@ -11,6 +11,8 @@ struct Stub: Sendable {
     var priority = 0
     var times: Int?
     var hits = 0
+    /// Draws the stub's random delays: its own, so other traffic does not change its sequence.
+    var generator: SeededRandom
     /// The request as given, echoed by `GET stubs`.
     var definition: JSONValue
 
@@ -25,7 +27,8 @@ struct Stub: Sendable {
 
     /// Reads `{"match": {…}, "answer": {…}, "priority": 0, "times": 2}`.
     /// - Parameter files: where `answer.bodyFile` is read from (the fixtures folder).
-    init(id: String, json: JSONValue, files: URL?) throws(Problem) {
+    ///   - seed: where random delays start when the answer names no `seed`.
+    init(id: String, json: JSONValue, files: URL?, seed: UInt64 = 0) throws(Problem) {
         guard case .object(let root) = json else { throw Problem(field: "stub", message: "expected an object with match and answer") }
         try Self.only(root, ["match", "answer", "priority", "times"], at: "")
         self.id = id
@@ -40,6 +43,7 @@ struct Stub: Sendable {
         }
         match = try Self.readMatch(root["match"] ?? .object([:]))
         answer = try Self.readAnswer(root["answer"] ?? .object([:]), files: files)
+        generator = SeededRandom(seed: answer.seed ?? seed)
     }
 
     private static func only(_ object: JSONObject, _ keys: Set<String>, at field: String) throws(Problem) {
@@ -99,7 +103,7 @@ struct Stub: Sendable {
 
     private static func readAnswer(_ json: JSONValue, files: URL?) throws(Problem) -> StubAnswer {
         guard case .object(let object) = json else { throw Problem(field: "answer", message: "expected an object") }
-        try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "fault"], at: "answer")
+        try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"], at: "answer")
         var answer = StubAnswer()
         if let value = object["status"] {
             guard let status = value.intValue, (100...599).contains(status) else { throw Problem(field: "answer.status", message: "expected a status from 100 to 599") }
@@ -125,16 +129,38 @@ struct Stub: Sendable {
             answer.template = flag
         }
         if let value = object["delayMs"] {
-            guard let delay = value.intValue, (0...600_000).contains(delay) else { throw Problem(field: "answer.delayMs", message: "expected milliseconds from 0 to 600000") }
-            answer.delivery = .delayed(milliseconds: delay)
+            answer.misbehaviour.delay = try readDelay(value)
+        }
+        if let value = object["seed"] {
+            guard let seed = value.intValue, seed >= 0 else { throw Problem(field: "answer.seed", message: "expected a whole number ≥ 0") }
+            answer.seed = UInt64(seed)
+        }
+        if let value = object["throttleBytesPerSecond"] {
+            guard let rate = value.intValue, Misbehaviour.throttleRange.contains(rate) else {
+                throw Problem(field: "answer.throttleBytesPerSecond", message: "expected bytes per second from 1 to 1000000000")
+            }
+            answer.misbehaviour.throttle = rate
         }
         if let name = try string(object["fault"], "answer.fault") {
-            guard let fault = StubAnswer.faults[name] else {
-                throw Problem(field: "answer.fault", message: "unknown fault '\(name)' (faults: \(StubAnswer.faults.keys.sorted().joined(separator: ", ")))")
+            guard let fault = Fault(rawValue: name) else {
+                throw Problem(field: "answer.fault", message: "unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))")
             }
-            answer.delivery = .fault(fault)
+            answer.misbehaviour.fault = fault
         }
         return answer
+    }
+
+    /// `250`, or `{"min": 100, "max": 500}` for a seeded random wait between the two.
+    private static func readDelay(_ value: JSONValue) throws(Problem) -> Misbehaviour.Delay {
+        let message = "expected milliseconds from 0 to 600000, or {\"min\": ms, \"max\": ms}"
+        if let fixed = value.intValue, Misbehaviour.delayRange.contains(fixed) { return .fixed(fixed) }
+        guard case .object(let range) = value else { throw Problem(field: "answer.delayMs", message: message) }
+        try only(range, ["min", "max"], at: "answer.delayMs")
+        guard let low = range["min"]?.intValue, let high = range["max"]?.intValue, low <= high,
+              Misbehaviour.delayRange.contains(low), Misbehaviour.delayRange.contains(high) else {
+            throw Problem(field: "answer.delayMs", message: message)
+        }
+        return .random(low...high)
     }
 
     /// The stub as `GET stubs` lists it.

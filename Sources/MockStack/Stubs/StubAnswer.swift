@@ -2,8 +2,8 @@ import Foundation
 import MockStackCore
 
 /// What a runtime stub answers: a status, headers and a body — JSON (templated from the
-/// request when asked), text, or a file's bytes — sent at once, after a delay, or replaced by a
-/// connection fault.
+/// request when asked), text, or a file's bytes — sent at once, after a fixed or seeded-random
+/// delay, throttled, or replaced by a connection fault.
 struct StubAnswer: Sendable {
     var status = 200
     var headers: [(name: String, value: String)] = []
@@ -11,7 +11,9 @@ struct StubAnswer: Sendable {
     /// `{{method}}`, `{{path}}`, `{{query.NAME}}`, `{{header.NAME}}`, `{{body/json/pointer}}`
     /// in the body's text are replaced by the request's values.
     var template = false
-    var delivery: Delivery = .immediate
+    var misbehaviour = Misbehaviour()
+    /// Where the stub's random delays start.
+    var seed: UInt64?
 
     enum Body: Sendable {
         case none
@@ -20,10 +22,7 @@ struct StubAnswer: Sendable {
         case bytes([UInt8])
     }
 
-    /// The faults a stub (or `X-MockStack-Fault`) can ask for, by name.
-    static let faults: [String: Fault] = ["reset": .reset, "empty": .close]
-
-    func response(to request: HTTPRequest) -> HTTPResponse {
+    func response(to request: HTTPRequest, delivery: Delivery) -> HTTPResponse {
         var headers = HTTPHeaders()
         var bytes: [UInt8] = []
         switch body {

@@ -13,8 +13,12 @@ final class StubStore: Sendable {
         var lastId = 0
     }
 
-    init(files: URL?) {
+    /// Where stubs' random delays start unless they name a seed.
+    let seed: UInt64
+
+    init(files: URL?, seed: UInt64 = 0) {
         self.files = files
+        self.seed = seed
     }
 
     /// Adds a stub from its JSON definition.
@@ -23,7 +27,7 @@ final class StubStore: Sendable {
             state.lastId += 1
             return "stub-\(state.lastId)"
         }
-        let stub = try Stub(id: id, json: json, files: files)
+        let stub = try Stub(id: id, json: json, files: files, seed: seed)
         state.withLock { $0.stubs.append(stub) }
         return stub
     }
@@ -32,33 +36,37 @@ final class StubStore: Sendable {
 
     /// The stub that answers this request, its hit counted: the highest priority, then the
     /// newest, among those that match and are not exhausted.
-    func answer(_ request: HTTPRequest, app: String?) -> (stub: String, response: HTTPResponse)? {
-        let chosen: Stub? = state.withLock { state in
+    func answer(_ request: HTTPRequest, app: String?, session: String?) -> (stub: String, response: HTTPResponse)? {
+        let chosen: (stub: Stub, delivery: Delivery)? = state.withLock { state in
             var best: Int?
-            for index in state.stubs.indices where !state.stubs[index].isExhausted && state.stubs[index].match.mismatch(request, app: app) == nil {
+            for index in state.stubs.indices where !state.stubs[index].isExhausted && state.stubs[index].match.mismatch(request, app: app, session: session) == nil {
                 if let current = best, state.stubs[current].priority > state.stubs[index].priority { continue }
                 best = index
             }
             guard let best else { return nil }
             state.stubs[best].hits += 1
-            return state.stubs[best]
+            let delivery = state.stubs[best].answer.misbehaviour.delivery(using: &state.stubs[best].generator)
+            return (state.stubs[best], delivery)
         }
-        return chosen.map { ($0.id, $0.answer.response(to: request)) }
+        return chosen.map { ($0.stub.id, $0.stub.answer.response(to: request, delivery: $0.delivery)) }
     }
 
     var all: [Stub] { state.withLock { $0.stubs } }
 
-    /// Removes one stub; false when there is none with that id.
-    func remove(id: String) -> Bool {
+    /// Removes one stub (when `session` is given, only if it is that session's); false when
+    /// there is no such stub.
+    func remove(id: String, session: String? = nil) -> Bool {
         state.withLock { state in
             let before = state.stubs.count
-            state.stubs.removeAll { $0.id == id }
+            state.stubs.removeAll { $0.id == id && (session == nil || $0.match.session == session) }
             return state.stubs.count < before
         }
     }
 
-    /// Removes every stub, or those for one app.
-    func removeAll(app: String? = nil) {
-        state.withLock { state in state.stubs.removeAll { app == nil || $0.match.app == app } }
+    /// Removes every stub, or those for one app, or one session's (or one app's in one session).
+    func removeAll(app: String? = nil, session: String? = nil) {
+        state.withLock { state in
+            state.stubs.removeAll { (app == nil || $0.match.app == app) && (session == nil || $0.match.session == session) }
+        }
     }
 }

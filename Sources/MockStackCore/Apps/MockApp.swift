@@ -15,11 +15,16 @@ public protocol MockApp: Responder {
     var routes: [RouteDescription] { get }
     /// Back to the fixture state: records, sessions, caches (`POST /__mockstack/reset`).
     func reset()
+    /// A private copy in the fixture state for a session (`/__session/{id}/…`): its own records,
+    /// sessions and tokens; what never changes may be shared.
+    func makeSession() -> any MockApp
 }
 
 extension MockApp {
     /// Apps without state have nothing to restore.
     public func reset() {}
+    /// Apps without state can serve every session themselves.
+    public func makeSession() -> any MockApp { self }
 }
 
 /// One line of the routes table: what answers, to which verbs, at which path.

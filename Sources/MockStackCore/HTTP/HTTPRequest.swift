@@ -68,10 +68,11 @@ public struct HTTPRequest: Sendable, Equatable {
         return bytes.index(colon, offsetBy: 3)
     }
 
-    /// The same request as an app mounted at `prefix` sees it: `path` relative to the mount.
+    /// The same request as an app mounted at `prefix` sees it: `path` relative to the mount,
+    /// and `prefix` added to ``mountPath`` (so a session's prefix and an app's mount compose).
     public func routed(toMount prefix: String) -> HTTPRequest {
         var copy = self
-        copy.mountPath = prefix
+        copy.mountPath = mountPath + prefix
         let relative = path.utf8.dropFirst(prefix.utf8.count)
         if !prefix.isEmpty { copy.path = relative.isEmpty ? "/" : String(Substring(relative)) }
         return copy

@@ -61,25 +61,39 @@ public struct HTTPResponse: Sendable, Equatable {
     public var forbidsBody: Bool { HTTPStatus.forbidsBody(status) }
 }
 
-/// How the transport sends a response: at once, later, in chunks, or not at all.
-public enum Delivery: Sendable, Equatable {
+/// How the transport sends a response: at once, later, in chunks, slowly, or not at all.
+public indirect enum Delivery: Sendable, Equatable {
     /// Send the whole response now.
     case immediate
-    /// Send the response after this many milliseconds; the loop stays free meanwhile.
-    case delayed(milliseconds: Int)
+    /// Wait this many milliseconds (the loop stays free meanwhile), then deliver as `then` says.
+    case delayed(milliseconds: Int, then: Delivery = .immediate)
     /// Send the head now, then the body as chunked transfer coding, one chunk every
     /// `intervalMilliseconds` (the body is split into `chunkSize`-byte chunks).
     case chunked(chunkSize: Int, intervalMilliseconds: Int)
+    /// Send the whole response with its `Content-Length`, but no faster than this many bytes a
+    /// second (a slow network).
+    case throttled(bytesPerSecond: Int)
     /// Misbehave on purpose instead of answering.
     case fault(Fault)
 }
 
-/// Connection-level misbehaviour the transport can produce for fault-injection tests.
+/// Connection-level misbehaviour the transport can produce for fault-injection tests; the raw
+/// values are the names `X-MockStack-Fault` and stubs use.
 public enum Fault: String, Sendable, Equatable, CaseIterable {
     /// Abort the connection with a TCP RST (clients see "connection reset by peer").
     case reset
     /// Close the connection without sending a byte (clients see an empty reply).
-    case close
+    case empty
+    /// Send the head with `Transfer-Encoding: chunked`, half the body as a good chunk, then a
+    /// chunk whose size line is not hexadecimal, and close.
+    case malformedChunk = "malformed-chunk"
+    /// Send the head with the full `Content-Length` but only half the body, and close.
+    case truncate
+    /// Never answer: hold the connection until the client gives up (or the transport's hang
+    /// limit passes), then close it.
+    case hang
+    /// Send bytes that are not HTTP, then close.
+    case randomThenClose = "random-then-close"
 }
 
 /// Media types mockstack sends.

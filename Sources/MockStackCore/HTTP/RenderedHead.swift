@@ -16,7 +16,16 @@ public struct RenderedHead: Sendable, Equatable {
     /// The response's own `Connection` value, if it has one.
     public let connection: String?
 
-    public init(_ response: HTTPResponse) {
+    /// How the body is framed when the head says so itself rather than by the response's own
+    /// headers; fault injection declares lengths it will not keep.
+    public enum Framing: Sendable {
+        case contentLength(Int)
+        case chunked
+    }
+
+    /// - Parameter framing: `nil` keeps the response's own `Content-Length` or adds the body's;
+    ///   a value replaces any `Content-Length` or `Transfer-Encoding` the response has.
+    public init(_ response: HTTPResponse, framing: Framing? = nil) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + response.headers.count * 48)
         if response.reason == nil, (100...599).contains(response.status), let line = Self.standardStatusLines[response.status - 100] {
@@ -29,6 +38,9 @@ public struct RenderedHead: Sendable, Equatable {
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
         for field in response.headers where Self.isSafe(field) {
+            if framing != nil, field.name.equalsIgnoringASCIICase("Content-Length") || field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                continue
+            }
             Self.append(field.name, to: &bytes)
             bytes += Self.separator
             Self.append(field.value, to: &bytes)
@@ -40,6 +52,18 @@ public struct RenderedHead: Sendable, Equatable {
             case 10: if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
             default: break
             }
+        }
+        switch framing {
+        case .contentLength(let length)?:
+            bytes += Self.contentLengthPrefix
+            Self.append(String(length), to: &bytes)
+            bytes += Self.lineEnd
+            hasLength = true
+        case .chunked?:
+            bytes += Self.chunkedLine
+            hasLength = true
+        case nil:
+            break
         }
         if !response.forbidsBody {
             if !hasLength {
@@ -64,6 +88,7 @@ public struct RenderedHead: Sendable, Equatable {
     }
 
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let chunkedLine = Array("Transfer-Encoding: chunked\r\n".utf8)
     private static let jsonContentTypeLine = Array("Content-Type: \(MediaType.json)\r\n".utf8)
     /// `HTTP/1.1 200 OK\r\n` and the like, rendered once: dynamic answers render a head per reply.
     /// Indexed by status - 100.

@@ -37,6 +37,12 @@ public final class FeathersApp: MockApp, Sendable {
         for service in services { service.reset() }
     }
 
+    /// Services of its own with the fixture's records.
+    public func makeSession() -> any MockApp {
+        FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
+                    authentication: authentication, clock: clock)
+    }
+
     public var routes: [RouteDescription] {
         services.flatMap { service -> [RouteDescription] in
             let options = service.options

@@ -40,6 +40,15 @@ public final class MemoryService: Sendable {
         store = Mutex(self.seed)
     }
 
+    /// The same service with the fixture's records, for a session of its own.
+    public func freshCopy() -> MemoryService { MemoryService(options: options, store: seed) }
+
+    private init(options: ServiceOptions, store seed: MemoryStore) {
+        self.options = options
+        self.seed = seed
+        store = Mutex(seed)
+    }
+
     /// Back to the fixture's records and automatic ids.
     public func reset() { store.withLock { $0 = seed } }
 

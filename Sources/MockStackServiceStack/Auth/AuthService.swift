@@ -61,6 +61,18 @@ public final class AuthService: Sendable {
         self.refreshTokenLifetime = refreshTokenLifetime
     }
 
+    /// The same users, secret and lifetimes with no sessions or invalidated tokens yet.
+    public func freshCopy() -> AuthService {
+        AuthService(users: users, tokens: tokens, accessTokenLifetime: accessTokenLifetime, refreshTokenLifetime: refreshTokenLifetime)
+    }
+
+    private init(users: [User], tokens: HS256Tokens, accessTokenLifetime: Int64, refreshTokenLifetime: Int64) {
+        self.users = users
+        self.tokens = tokens
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+    }
+
     // MARK: Who is calling
 
     /// The identity a request's credentials establish: a bearer token first, then the `ss-tok`

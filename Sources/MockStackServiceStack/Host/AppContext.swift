@@ -54,6 +54,11 @@ public final class AppContext: Sendable {
         self.auth = auth
     }
 
+    /// The same app with authentication state of its own (for a session).
+    public func withFreshAuth() -> AppContext {
+        AppContext(catalog: catalog, host: host, auth: auth?.freshCopy())
+    }
+
     /// `11/21/2025 10:15:03 PM` for stack traces, formatted once per second.
     private let debugDate = Mutex<(second: Int64, text: String)>((Int64.min, ""))
 

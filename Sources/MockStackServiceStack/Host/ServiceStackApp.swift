@@ -7,7 +7,7 @@ public struct ServiceStackApp: MockApp {
     public let name: String
     public let mount: String
     public var kind: String { ServiceStackAppKind.kindName }
-    public let context: AppContext
+    public private(set) var context: AppContext
     public let metadata: MetadataTypes
     private let router: OperationRouter
     /// In metadata order: the router's matches index into it.
@@ -57,6 +57,14 @@ public struct ServiceStackApp: MockApp {
         context.auth?.reset()
         typesCache.removeAll()
         for operation in operations { operation.cache?.removeAll() }
+    }
+
+    /// Its own sign-ins and invalidated tokens; the metadata, routes and caches (which only
+    /// hold what any caller would get) are shared.
+    public func makeSession() -> any MockApp {
+        var copy = self
+        copy.context = context.withFreshAuth()
+        return copy
     }
 
     /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any

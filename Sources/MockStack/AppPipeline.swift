@@ -1,0 +1,42 @@
+import MockStackCore
+
+/// What every app request goes through, on any port and in any session: the misbehaviour
+/// headers' checks, then a runtime stub or the app (journaled either way), then the delay,
+/// throttle or fault the request asked for.
+struct AppPipeline: Sendable {
+    let journal: RequestJournal
+    let stubs: StubStore
+    let faults: RequestFaults
+
+    /// - Parameters:
+    ///   - request: the request, its path relative to the session when there is one;
+    ///   - mount: where `app` is mounted;
+    ///   - otherwise: the answer when neither a stub nor an app takes the request.
+    func respond(to request: HTTPRequest, app: (any MockApp)?, mount: String, session: Session? = nil,
+                 otherwise: () -> HTTPResponse) -> HTTPResponse {
+        let wanted: Misbehaviour
+        switch RequestFaults.misbehaviour(of: request) {
+        case .success(let asked): wanted = asked
+        case .failure(let problem): return PlainError.response(400, problem.message)
+        }
+        if let stubbed = stubs.answer(request, app: app?.name, session: session?.id) {
+            let response = faults.apply(wanted, to: stubbed.response)
+            record(request, app: app?.name ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)
+            return response
+        }
+        guard let app else { return otherwise() }
+        let routed = request.routed(toMount: mount)
+        guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = faults.apply(wanted, to: app.respond(to: routed))
+        record(request, app: app.name, session: session, response: response, stub: nil, duration: clock.now - start)
+        return response
+    }
+
+    /// Into the server's journal, and the session's own when there is one.
+    private func record(_ request: HTTPRequest, app: String, session: Session?, response: HTTPResponse, stub: String?, duration: Duration) {
+        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration)
+        session?.journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration)
+    }
+}

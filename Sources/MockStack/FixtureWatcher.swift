@@ -1,0 +1,129 @@
+import Foundation
+import Dispatch
+import Logging
+import MockStackCore
+import Synchronization
+
+/// `serve --watch`: looks at the fixtures folder a few times a second and, when an app
+/// folder's files change, validates the whole tree and swaps the changed apps in at once. A
+/// broken edit is reported (`file:line:column: message`) and the last good version keeps
+/// serving; unchanged apps keep their state.
+///
+/// Polling, not inotify: it works the same on macOS, on Linux and on a folder bind-mounted
+/// into a Docker container, where file events from the host do not arrive.
+final class FixtureWatcher: Sendable {
+    private let root: URL
+    /// The folders to watch, or nil for every app folder (new ones included).
+    private let folders: [String]?
+    private let loader: AppLoader
+    private let registry: AppRegistry
+    private let sessions: SessionStore
+    private let logger: Logger
+    private let state: Mutex<State>
+    private let stopSignal = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var fingerprints: [String: Fingerprint]
+        var outcome: ReloadOutcome?
+    }
+
+    /// What the last reload did, for `/__mockstack/health`.
+    struct ReloadOutcome: Sendable {
+        var time: Date
+        /// The apps swapped in, when it worked.
+        var reloaded: [String]
+        /// `file:line:column: message` for each problem, when it did not.
+        var problems: [String]
+    }
+
+    init(root: URL, folders: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore, logger: Logger) {
+        self.root = root
+        self.folders = folders
+        self.loader = loader
+        self.registry = registry
+        self.sessions = sessions
+        self.logger = logger
+        state = Mutex(State(fingerprints: Self.fingerprints(root: root, folders: folders), outcome: nil))
+    }
+
+    /// Starts looking every `intervalMilliseconds`, on a thread of its own, until ``stop()``.
+    func start(intervalMilliseconds: Int = 250) {
+        Thread.detachNewThread { [weak self] in
+            while let signal = self?.stopSignal, signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
+                self?.reloadIfChanged()
+            }
+        }
+    }
+
+    func stop() { stopSignal.signal() }
+
+    var lastOutcome: ReloadOutcome? { state.withLock { $0.outcome } }
+
+    /// Reloads the app folders whose files changed since the last look, if any did.
+    func reloadIfChanged() {
+        let now = Self.fingerprints(root: root, folders: folders)
+        let changed: [String] = state.withLock { state in
+            let changed = Set(now.keys).union(state.fingerprints.keys).filter { now[$0] != state.fingerprints[$0] }.sorted()
+            // Remembered even when the reload fails: the next edit, not the next poll, retries.
+            state.fingerprints = now
+            return changed
+        }
+        guard !changed.isEmpty else { return }
+        let outcome = reload(changed)
+        state.withLock { $0.outcome = outcome }
+    }
+
+    private func reload(_ changed: [String]) -> ReloadOutcome {
+        let everything = DirectoryFixtureSource(root: root, displayRoot: root.relativePath)
+        do {
+            // The whole tree is checked (names and mounts must stay unique across apps), but
+            // only the changed folders' apps replace what is serving.
+            let source: any FixtureSource = try folders.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
+            let all = try loader.load(from: source)
+            // A folder being created may not have its manifest yet: not an app until it does.
+            let folders = (try? source.appFolders()) ?? []
+            let present = changed.filter { folders.contains($0) && source.fileExists($0 + "/" + AppLoader.manifestName) }
+            let fresh = present.isEmpty ? [] : try loader.load(from: SelectedFixtureSource(everything, folders: present))
+            registry.install(all, replacing: fresh)
+            // Sessions hold copies of the old apps.
+            sessions.removeAll()
+            let names = fresh.map(\.name)
+            logger.notice("reloaded \(names.isEmpty ? "fixtures (an app folder went away)" : names.joined(separator: ", "))")
+            return ReloadOutcome(time: Date(), reloaded: names, problems: [])
+        } catch {
+            let problems = (error as? FixtureErrors)?.diagnostics.map(\.description) ?? ["\(error)"]
+            for problem in problems { logger.error("reload refused: \(problem)") }
+            logger.error("kept the last good fixtures (\(problems.count) problem(s) in \(changed.joined(separator: ", ")))")
+            return ReloadOutcome(time: Date(), reloaded: [], problems: problems)
+        }
+    }
+
+    /// Each app folder's files, sizes and modification times.
+    private static func fingerprints(root: URL, folders: [String]?) -> [String: Fingerprint] {
+        let manager = FileManager.default
+        let names = folders ?? ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
+        var result: [String: Fingerprint] = [:]
+        for name in names {
+            let folder = root.appendingPathComponent(name)
+            guard let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey],
+                                                  options: [.skipsHiddenFiles]) else { continue }
+            var files: [Fingerprint.File] = []
+            for case let url as URL in walker {
+                guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]),
+                      values.isRegularFile == true else { continue }
+                files.append(.init(path: url.path, size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast))
+            }
+            result[name] = Fingerprint(files: files.sorted { $0.path < $1.path })
+        }
+        return result
+    }
+
+    private struct Fingerprint: Equatable, Sendable {
+        struct File: Equatable, Sendable {
+            var path: String
+            var size: Int
+            var modified: Date
+        }
+        var files: [File]
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MockStackCore
+
+/// One parallel test worker's private world under `/__session/{id}/`: its own copy of every
+/// app in the fixture state and its own journal, so its writes and requests never reach
+/// another session.
+final class Session: Sendable {
+    let id: String
+    let mounts: MountTable
+    let journal: RequestJournal
+    let created: Date
+
+    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int) {
+        self.id = id
+        mounts = MountTable(apps: apps.map { $0.makeSession() })
+        journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit)
+        created = Date()
+    }
+
+    var apps: [any MockApp] { mounts.apps }
+
+    /// Where the session's paths start: `/__session/{id}`.
+    var prefix: String { SessionStore.prefix + "/" + id }
+
+    /// Whether `text` can name a session: 1 to 64 letters, digits, `.`, `_`, `-` or `~`.
+    static func isValidId(_ text: Substring) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"): true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import MockStackCore
+
+/// How an answer is spoiled on purpose — late, slow, or broken — whether a stub asks for it or
+/// the request itself (`X-MockStack-Delay`, `-Throttle`, `-Fault`).
+struct Misbehaviour: Sendable, Equatable {
+    var delay: Delay?
+    /// Bytes a second the answer is sent at.
+    var throttle: Int?
+    var fault: Fault?
+
+    static let delayRange = 0...600_000
+    static let throttleRange = 1...1_000_000_000
+
+    /// A wait before answering: fixed, or drawn evenly from a range by a seeded generator, so
+    /// the same seed and the same order of requests give the same waits.
+    enum Delay: Sendable, Equatable {
+        case fixed(Int)
+        case random(ClosedRange<Int>)
+
+        /// `250`, or `100-500` for a random wait between the two.
+        init?(_ text: String) {
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingASCIISpace()) }
+            switch bounds.count {
+            case 1:
+                guard let value = bounds[0], Misbehaviour.delayRange.contains(value) else { return nil }
+                self = .fixed(value)
+            case 2:
+                guard let low = bounds[0], let high = bounds[1], low <= high,
+                      Misbehaviour.delayRange.contains(low), Misbehaviour.delayRange.contains(high) else { return nil }
+                self = .random(low...high)
+            default:
+                return nil
+            }
+        }
+
+        func milliseconds(using generator: inout SeededRandom) -> Int {
+            switch self {
+            case .fixed(let value): value
+            case .random(let range): Int.random(in: range, using: &generator)
+            }
+        }
+    }
+
+    var isNone: Bool { delay == nil && throttle == nil && fault == nil }
+
+    /// The transport's instructions: the fault, or a throttled or plain send, after the delay.
+    func delivery(using generator: inout SeededRandom) -> Delivery {
+        let send: Delivery = fault.map(Delivery.fault) ?? throttle.map { .throttled(bytesPerSecond: $0) } ?? .immediate
+        guard let milliseconds = delay?.milliseconds(using: &generator), milliseconds > 0 else { return send }
+        return .delayed(milliseconds: milliseconds, then: send)
+    }
+
+    /// Every fault's name, for messages.
+    static var faultNames: String { Fault.allCases.map(\.rawValue).joined(separator: ", ") }
+}

@@ -1,0 +1,45 @@
+/// The bytes a fault writes before it closes the connection: a reply broken in one precise
+/// way, built here as plain values so the transport only has to send them.
+public enum FaultBytes {
+    /// What `fault` sends for `response` before closing; empty for faults that send nothing
+    /// (`reset`, `empty`, `hang`).
+    public static func bytes(for fault: Fault, of response: HTTPResponse) -> [UInt8] {
+        switch fault {
+        case .reset, .empty, .hang: []
+        case .truncate: truncated(response)
+        case .malformedChunk: malformedChunk(response)
+        case .randomThenClose: garbage(count: 512, seed: 0x6D6F_636B_7374_6B21)
+        }
+    }
+
+    /// The head declaring the whole body's length (at least one byte), then half the body.
+    static func truncated(_ response: HTTPResponse) -> [UInt8] {
+        let declared = max(1, response.body.count)
+        var bytes = RenderedHead(response, framing: .contentLength(declared)).bytes + RenderedHead.lineEnd
+        bytes += response.body.prefix(declared / 2)
+        return bytes
+    }
+
+    /// The head with chunked coding, half the body as a well-formed chunk, then a chunk whose
+    /// size line is not hexadecimal — a parser must fail there, not at the first byte.
+    static func malformedChunk(_ response: HTTPResponse) -> [UInt8] {
+        var bytes = RenderedHead(response, framing: .chunked).bytes + RenderedHead.lineEnd
+        let half = response.body.prefix(response.body.count / 2)
+        if !half.isEmpty {
+            bytes += String(half.count, radix: 16).utf8
+            bytes += RenderedHead.lineEnd
+            bytes += half
+            bytes += RenderedHead.lineEnd
+        }
+        bytes += "zz\r\nnot a chunk\r\n".utf8
+        return bytes
+    }
+
+    /// `count` bytes that are not an HTTP response (the first is never `H`), the same every time.
+    static func garbage(count: Int, seed: UInt64) -> [UInt8] {
+        var generator = SeededRandom(seed: seed)
+        var bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        if bytes.first == UInt8(ascii: "H") { bytes[0] = 0 }
+        return bytes
+    }
+}

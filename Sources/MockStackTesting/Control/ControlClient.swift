@@ -1,0 +1,106 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockStackCore
+
+/// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
+/// over HTTP: the same calls work for an in-process server, a spawned one and a container.
+public protocol MockStackControlling: Sendable {
+    /// Where the control plane's paths start: the server's root, or a session's prefix.
+    var controlBase: URL { get }
+}
+
+/// A control-plane call that did not get the answer it needed.
+public struct MockStackControlError: Error, Sendable, CustomStringConvertible {
+    public var status: Int
+    public var message: String
+    public var description: String { "mockstack control plane answered \(status): \(message)" }
+}
+
+extension MockStackControlling {
+    /// The journaled requests that pass the filters, oldest first (`GET requests`).
+    /// - Parameters:
+    ///   - path: a path prefix (`/feathers/messages`);
+    ///   - since: only entries after this id;
+    ///   - limit: only the newest N.
+    public func requests(app: String? = nil, method: String? = nil, path: String? = nil, operation: String? = nil,
+                         since: Int? = nil, limit: Int? = nil) async throws -> [RecordedRequest] {
+        var query: [URLQueryItem] = []
+        for (name, value) in [("app", app), ("method", method), ("path", path), ("operation", operation),
+                              ("since", since.map(String.init)), ("limit", limit.map(String.init))] {
+            if let value { query.append(URLQueryItem(name: name, value: value)) }
+        }
+        let answer = try await call("GET", "requests", query: query)
+        return answer["requests"]?.arrayValue?.map(RecordedRequest.init) ?? []
+    }
+
+    /// Empties the journal (`DELETE requests`).
+    public func clearRequests() async throws {
+        _ = try await call("DELETE", "requests")
+    }
+
+    /// Back to the fixture state: every app, or one (`POST reset[?app=]`), with stubs and the
+    /// journal. On a server that also drops every session; on a session, only its own state.
+    public func reset(app: String? = nil) async throws {
+        _ = try await call("POST", "reset", query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [])
+    }
+
+    /// Adds a runtime stub and returns its id (`POST stubs`).
+    @discardableResult
+    public func stub(_ stub: MockStub) async throws -> String {
+        let answer = try await call("POST", "stubs", body: stub.json)
+        return answer["id"]?.stringValue ?? ""
+    }
+
+    /// Adds a stub: `try await mock.stub(.get("/test/hello/World"), .status(503), times: 2)`.
+    @discardableResult
+    public func stub(_ match: MockStub.Match, _ answer: MockStub.Answer, priority: Int = 0, times: Int? = nil) async throws -> String {
+        try await stub(MockStub(match: match, answer: answer, priority: priority, times: times))
+    }
+
+    /// Removes one stub, or every stub (`DELETE stubs[/id]`).
+    public func removeStubs(id: String? = nil) async throws {
+        _ = try await call("DELETE", id.map { "stubs/" + $0 } ?? "stubs")
+    }
+
+    /// One control-plane call; throws unless it answered 2xx.
+    func call(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil) async throws -> JSONValue {
+        var components = URLComponents(url: controlBase.appendingPathComponent("__mockstack/" + endpoint), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty { components.queryItems = query }
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.encoded())
+        }
+        let (data, response) = try await ControlSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONParser().parse(Array(data)).root) ?? .null
+        guard (200..<300).contains(status) else {
+            throw MockStackControlError(status: status, message: json["message"]?.stringValue ?? String(decoding: data, as: UTF8.self))
+        }
+        return json
+    }
+}
+
+/// One URLSession for control calls: no cookies, no caching, no proxies.
+enum ControlSession {
+    static let shared: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.connectionProxyDictionary = [:]
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+}
+
+extension MockStackHandle {
+    public var controlBase: URL { baseURL }
+
+    /// A session of its own on this server (`/__session/{id}/…`): private app state, journal
+    /// and stubs. A fresh random id unless one is given.
+    public func session(_ id: String = MockStackSession.freshId()) -> MockStackSession {
+        MockStackSession(id: id, server: self)
+    }
+}

@@ -1,0 +1,62 @@
+public import Foundation
+import MockStack
+
+/// One session on a running mockstack: apps in their fixture state that only this session
+/// sees, with a journal and stubs of its own, so parallel tests can share one server.
+///
+/// ```swift
+/// let session = mock.session()
+/// let client = JsonServiceClient(baseUrl: session.url(for: "test").absoluteString)
+/// // …
+/// let sent = try await session.requests(app: "test")
+/// ```
+public struct MockStackSession: MockStackControlling {
+    public let id: String
+    /// The server's root URL.
+    public let serverURL: URL
+    private let ready: ReadyEvent
+
+    init(id: String, server: any MockStackHandle) {
+        self.id = id
+        serverURL = server.baseURL
+        ready = server.ready
+    }
+
+    /// `http://127.0.0.1:54321/__session/{id}`.
+    public var controlBase: URL { serverURL.appendingPathComponent("__session").appendingPathComponent(id) }
+
+    /// The base URL a client library should use for `app` in this session:
+    /// `http://127.0.0.1:54321/__session/{id}/test`.
+    public func url(for app: String) -> URL {
+        guard let mount = ready.apps.first(where: { $0.name == app })?.mount else {
+            preconditionFailure("mockstack has no app named '\(app)'; apps: \(ready.apps.map(\.name).joined(separator: ", "))")
+        }
+        return URL(string: controlBase.absoluteString + mount)!
+    }
+
+    /// Forgets the session on the server (its state and journal); a later request starts a
+    /// fresh one under the same id. Ending a session that was never used is not an error.
+    public func end() async throws {
+        do {
+            _ = try await ServerControl(controlBase: serverURL).call("DELETE", "sessions/" + id)
+        } catch let error as MockStackControlError where error.status == 404 {
+            return
+        }
+    }
+
+    /// A random id: 16 hexadecimal digits.
+    public static func freshId() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
+    }
+}
+
+/// The whole server's control plane, for calls a session makes on its behalf.
+struct ServerControl: MockStackControlling {
+    let controlBase: URL
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

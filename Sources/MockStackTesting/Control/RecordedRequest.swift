@@ -1,0 +1,79 @@
+public import Foundation
+public import MockStackCore
+
+/// One request the server journaled, as `GET /__mockstack/requests` lists it.
+public struct RecordedRequest: Sendable, Equatable {
+    /// Increasing from 1 for the life of the server.
+    public var id: Int
+    public var app: String
+    public var session: String?
+    public var method: String
+    /// The path as sent (relative to the session, in a session).
+    public var path: String
+    /// The raw query string, still percent-encoded.
+    public var query: String?
+    /// Header names as sent; repeated headers joined with ", ".
+    public var headers: [String: String]
+    /// The body as text when it was textual UTF-8 (cut at the journal's capture limit).
+    public var bodyText: String?
+    /// The body's bytes, however they were kept.
+    public var body: Data?
+    /// The whole body's size, even when the kept part is shorter.
+    public var bodySize: Int
+    /// Multipart parts, described.
+    public var parts: [Part]
+    /// The operation, service method or fixture that answered.
+    public var operation: String?
+    /// The runtime stub that answered instead, if one did.
+    public var stub: String?
+    public var status: Int
+    /// The answer's body as text, when it was textual.
+    public var responseText: String?
+    /// The fault that broke the answer on purpose, if any (`reset`, `truncate`, …).
+    public var fault: String?
+    /// Everything the journal said, for what the typed fields leave out.
+    public var json: JSONValue
+
+    public struct Part: Sendable, Equatable {
+        public var name: String
+        public var fileName: String?
+        public var contentType: String?
+        public var size: Int
+    }
+
+    public init(_ json: JSONValue) {
+        self.json = json
+        id = json["id"]?.intValue ?? 0
+        app = json["app"]?.stringValue ?? ""
+        session = json["session"]?.stringValue
+        method = json["method"]?.stringValue ?? ""
+        path = json["path"]?.stringValue ?? ""
+        query = json["query"]?.stringValue
+        var headers: [String: String] = [:]
+        for (name, value) in json["headers"]?.objectValue ?? [:] { headers[name] = value.stringValue }
+        self.headers = headers
+        let body = json["body"]
+        bodyText = body?["text"]?.stringValue
+        self.body = bodyText.map { Data($0.utf8) } ?? body?["base64"]?.stringValue.flatMap { Data(base64Encoded: $0) }
+        bodySize = body?["size"]?.intValue ?? 0
+        parts = json["parts"]?.arrayValue?.map { part in
+            Part(name: part["name"]?.stringValue ?? "", fileName: part["fileName"]?.stringValue,
+                 contentType: part["contentType"]?.stringValue, size: part["size"]?.intValue ?? 0)
+        } ?? []
+        operation = json["operation"]?.stringValue
+        stub = json["stub"]?.stringValue
+        status = json["status"]?.intValue ?? 0
+        responseText = json["response"]?["body"]?["text"]?.stringValue
+        fault = json["delivery"]?["fault"]?.stringValue
+    }
+
+    /// A header's value, its name matched in any case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The body parsed as JSON, when it is.
+    public var bodyJSON: JSONValue? {
+        bodyText.flatMap { try? JSONParser().parse(Array($0.utf8)).root }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import MockStack
+import MockStackCore
+import MockStackTesting
+import Testing
+import TestSupport
+
+/// The page for people at `/__mockstack/` (issue 7 §7), checked as served and as Chromium
+/// renders it.
+@Suite(.timeLimit(.minutes(1)))
+struct ControlPageTests {
+    let mock: InProcessMockStack
+    let client: FeathersClient
+
+    init() throws {
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"]))
+        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+    }
+
+    /// Debian's headless browser, which `make test` installs.
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", ProcessInfo.processInfo.environment["CHROMIUM"] ?? ""]
+        .first { !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test func isOneSelfContainedHTMLPage() async throws {
+        for path in ["/__mockstack/", "/__mockstack", "/__session/alpha/__mockstack/"] {
+            let page = try await client.send("GET", path)
+            #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(page.text.hasPrefix("<!doctype html>"))
+            // Nothing is fetched from elsewhere: no absolute URLs in attributes, CSS or script.
+            for external in ["src=\"http", "href=\"http", "url(http", "@import", "//cdn", "fetch('http", "fetch(\"http"] {
+                #expect(!page.text.contains(external), "\(path) has \(external)")
+            }
+        }
+        #expect(try await client.send("POST", "/__mockstack/").status == 405)
+    }
+
+    @Test(.enabled(if: chromium != nil, "needs Debian's chromium (make test installs it)"))
+    func chromiumShowsTheAppsAndTheJournal() async throws {
+        let chromium = try #require(Self.chromium)
+        _ = try await client.send("GET", "/example/hello")
+        _ = try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#)
+        let page = "http://127.0.0.1:\(mock.ready.port)/__mockstack/"
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let dom = try Self.run(chromium, ["--dump-dom", page], profile: folder.appendingPathComponent("dump"))
+        // The journal, newest first, with method and path visible.
+        let journal = try #require(dom.range(of: "<tbody id=\"journal\">").map { String(dom[$0.upperBound...]) })
+        let people = try #require(journal.range(of: "/feathers/people"))
+        let hello = try #require(journal.range(of: "/example/hello"))
+        #expect(people.lowerBound < hello.lowerBound)
+        #expect(journal.contains("class=\"entry\"") && journal.contains("GET") && journal.contains("POST"))
+        // The apps with their routes and DTO links.
+        #expect(dom.contains("href=\"/test/types/metadata\"") && dom.contains("href=\"/test/types/swift\""))
+        #expect(dom.contains("people") && dom.contains("Hello"))
+
+        let screenshot = folder.appendingPathComponent("page.png")
+        _ = try Self.run(chromium, ["--window-size=1280,900", "--screenshot=\(screenshot.path)", page], profile: folder.appendingPathComponent("shot"))
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(png.count > 10_000)
+    }
+
+    /// Runs headless Chromium to completion and returns what it printed.
+    private static func run(_ chromium: String, _ arguments: [String], profile: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        // Virtual time lets the page's 1 s poll run without waiting for it.
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
+                             "--user-data-dir=\(profile.path)"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

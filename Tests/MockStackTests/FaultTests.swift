@@ -1,0 +1,181 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockStack
+import MockStackCore
+import MockStackTesting
+import MockStackTransport
+import Testing
+import TestSupport
+
+/// Every fault, delay and throttle of issue 7 §4 as clients see them — URLSession and a raw
+/// socket — asked for by header or by stub, with the server healthy after each.
+@Suite(.timeLimit(.minutes(1)))
+struct FaultTests {
+    let mock: InProcessMockStack
+    let client: FeathersClient
+    var port: Int { mock.ready.port }
+
+    init() throws {
+        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["example", "feathers"])
+        configuration.transport.hangLimitMilliseconds = 3_000
+        configuration.seed = 7
+        mock = try InProcessMockStack(configuration: configuration)
+        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+    }
+
+    /// What URLSession reports for a request that asks for `fault`.
+    private func urlSessionError(_ fault: String, timeout: TimeInterval = 5) async -> URLError.Code? {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/example/hello")!)
+        request.setValue(fault, forHTTPHeaderField: "X-MockStack-Fault")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        do {
+            _ = try await session.data(for: request)
+            return nil
+        } catch let error as URLError {
+            return error.code
+        } catch {
+            return .unknown
+        }
+    }
+
+    /// The codes are swift-corelibs-foundation's on Linux (libcurl underneath: "empty reply",
+    /// "partial file", a chunk error, and HTTP/0.9 refused); Darwin's differ, so there any
+    /// URLError will do.
+    @Test(arguments: [
+        ("reset", URLError.Code.networkConnectionLost),
+        ("empty", .badServerResponse),
+        ("truncate", .unknown),
+        ("malformed-chunk", .unknown),
+        ("random-then-close", .unsupportedURL),
+    ])
+    func urlSessionSeesEachFault(_ fault: String, _ linuxCode: URLError.Code) async throws {
+        let seen = await urlSessionError(fault)
+        #if canImport(FoundationNetworking)
+        #expect(seen == linuxCode, "\(String(describing: seen?.rawValue))")
+        #else
+        #expect(seen != nil)
+        #endif
+        #expect(try await client.send("GET", "/example/hello").status == 200)
+    }
+
+    @Test func urlSessionGivesUpOnAHang() async throws {
+        let started = Date()
+        let seen = await urlSessionError("hang", timeout: 1)
+        #expect(seen == .timedOut, "\(String(describing: seen?.rawValue))")
+        // The client's timeout, not the server's 3 s hang limit, ended it.
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        #expect(try await client.send("GET", "/example/hello").status == 200)
+    }
+
+    /// The raw bytes of each fault, through the whole server (headers, app, journal).
+    @Test func rawSocketSeesEachFault() throws {
+        let hello = try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        func faulted(_ name: String) throws -> (bytes: [UInt8], end: RawConnection.StreamEnd) {
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /example/hello HTTP/1.1\r\nHost: t\r\nX-MockStack-Fault: \(name)\r\n\r\n")
+            return connection.readToEnd()
+        }
+        #expect(try faulted("reset") == ([], .reset))
+        #expect(try faulted("empty") == ([], .closed))
+        let truncated = try faulted("truncate")
+        let truncatedText = String(decoding: truncated.bytes, as: UTF8.self)
+        #expect(truncated.end == .closed)
+        #expect(truncatedText.contains("Content-Length: \(hello.body.count)\r\n"))
+        #expect(truncatedText.hasSuffix("\r\n\r\n" + String(decoding: hello.body.prefix(hello.body.count / 2), as: UTF8.self)))
+        let malformed = String(decoding: try faulted("malformed-chunk").bytes, as: UTF8.self)
+        #expect(malformed.contains("Transfer-Encoding: chunked\r\n") && malformed.hasSuffix("zz\r\nnot a chunk\r\n"))
+        let garbage = try faulted("random-then-close")
+        #expect(garbage.bytes.count == 512 && garbage.end == .closed)
+        #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").body == hello.body)
+    }
+
+    @Test func stubsAskForFaultsToo() async throws {
+        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/broken"}, "answer": {"body": {"a": 1}, "fault": "truncate"}}"#).status == 201)
+        let connection = try RawConnection(port: port)
+        try connection.send("GET /example/broken HTTP/1.1\r\nHost: t\r\n\r\n")
+        let text = String(decoding: connection.readToEnd().bytes, as: UTF8.self)
+        #expect(text.contains("Content-Length: 7\r\n") && text.hasSuffix("\r\n\r\n{\"a"))
+    }
+
+    @Test func theAppRunsAndTheJournalSaysWhatWasSpoilt() async throws {
+        await #expect(throws: URLError.self) {
+            try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#, headers: ["X-MockStack-Fault": "truncate"])
+        }
+        #expect(try await client.send("GET", "/feathers/people").json.names == ["Ann"])
+        let entry = try await client.send("GET", "/__mockstack/requests?method=POST").json["requests"]?.arrayValue?.last
+        #expect(entry?["status"] == 201 && entry?["delivery"] == ["fault": "truncate"])
+    }
+
+    @Test func seededRandomDelaysRepeatAfterAReset() async throws {
+        func delays() async throws -> [JSONValue] {
+            for _ in 0..<4 { _ = try await client.send("GET", "/example/hello", headers: ["X-MockStack-Delay": "1-40"]) }
+            let entries = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+            return entries.map { $0["delivery"]?["delayMs"] ?? .null }
+        }
+        let first = try await delays()
+        #expect(first.count == 4 && first.allSatisfy { ($0.intValue ?? 0) >= 1 && ($0.intValue ?? 99) <= 40 })
+        #expect(Set(first.compactMap(\.intValue)).count > 1)
+        _ = try await client.send("POST", "/__mockstack/reset")
+        #expect(try await delays() == first)
+    }
+
+    @Test func aStubsRandomDelayHasItsOwnSeed() async throws {
+        let stub = #"{"match": {"path": "/example/r"}, "answer": {"body": "r", "delayMs": {"min": 1, "max": 30}, "seed": 99}}"#
+        func delays() async throws -> [JSONValue] {
+            #expect(try await client.send("POST", "/__mockstack/stubs", json: stub).status == 201)
+            for _ in 0..<3 { _ = try await client.send("GET", "/example/r") }
+            let entries = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+            _ = try await client.send("POST", "/__mockstack/reset")
+            return entries.map { $0["delivery"]?["delayMs"] ?? .null }
+        }
+        let first = try await delays()
+        #expect(first.count == 3 && first.allSatisfy { $0.intValue != nil })
+        #expect(try await delays() == first)
+    }
+
+    @Test func throttleSendsTheWholeAnswerSlowly() async throws {
+        let plain = try await client.send("GET", "/example/hello")
+        let started = Date()
+        let slow = try await client.send("GET", "/example/hello", headers: ["X-MockStack-Throttle": "200"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(slow.text == plain.text)
+        // Head and body, at 20 bytes a 100 ms tick.
+        #expect(elapsed >= Double(plain.text.utf8.count) / 200 * 0.9)
+        let stubbed = try await client.send("POST", "/__mockstack/stubs",
+                                            json: #"{"match": {"path": "/example/slow"}, "answer": {"body": "0123456789012345678901234567890123456789", "throttleBytesPerSecond": 100}}"#)
+        #expect(stubbed.status == 201)
+        let before = Date()
+        #expect(try await client.send("GET", "/example/slow").text.utf8.count == 40)
+        #expect(Date().timeIntervalSince(before) >= 0.4)
+    }
+
+    @Test(arguments: [
+        (["X-MockStack-Fault": "explode"], "X-MockStack-Fault: unknown fault 'explode' (faults: reset, empty, malformed-chunk, truncate, hang, random-then-close)"),
+        (["X-MockStack-Delay": "soon"], "X-MockStack-Delay: expected milliseconds from 0 to 600000, or a range like 100-500, found 'soon'"),
+        (["X-MockStack-Delay": "50-10"], "X-MockStack-Delay: expected milliseconds from 0 to 600000, or a range like 100-500, found '50-10'"),
+        (["X-MockStack-Throttle": "0"], "X-MockStack-Throttle: expected bytes per second from 1 to 1000000000, found '0'"),
+    ])
+    func badHeadersAre400s(_ headers: [String: String], _ message: String) async throws {
+        let reply = try await client.send("GET", "/example/hello", headers: headers)
+        #expect(reply.status == 400)
+        #expect(reply.json == ["status": 400, "error": "Bad Request", "message": .string(message)])
+    }
+
+    @Test(arguments: [
+        (#"{"answer": {"fault": "explode"}}"#, "answer.fault: unknown fault 'explode' (faults: reset, empty, malformed-chunk, truncate, hang, random-then-close)"),
+        (#"{"answer": {"delayMs": {"min": 5}}}"#, "answer.delayMs: expected milliseconds from 0 to 600000, or {\"min\": ms, \"max\": ms}"),
+        (#"{"answer": {"delayMs": {"min": 5, "max": 1, "step": 2}}}"#, "answer.delayMs.step: unknown field (expected one of max, min)"),
+        (#"{"answer": {"throttleBytesPerSecond": -3}}"#, "answer.throttleBytesPerSecond: expected bytes per second from 1 to 1000000000"),
+        (#"{"answer": {"seed": "x"}}"#, "answer.seed: expected a whole number ≥ 0"),
+    ])
+    func badStubMisbehaviourIs400(_ body: String, _ message: String) async throws {
+        let reply = try await client.send("POST", "/__mockstack/stubs", json: body)
+        #expect(reply.status == 400)
+        #expect(reply.json["message"] == .string("Invalid stub: " + message))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MockStack
+import MockStackCore
+import MockStackTesting
+import Testing
+import TestSupport
+
+/// `serve --watch` (issue 7 §6): a good edit is swapped in, a broken one is reported with its
+/// position while the last good version keeps serving.
+@Suite(.timeLimit(.minutes(1)))
+final class HotReloadTests {
+    let root: URL
+    let mock: InProcessMockStack
+    let client: FeathersClient
+
+    static let manifest = #"{"kind": "static", "mount": "/shop", "routes": [{"method": "GET", "path": "/hello", "fixture": "hello.json"}]}"#
+
+    init() throws {
+        root = try makeTemporaryDirectory()
+        try writeFiles([
+            "shop/app.json": Self.manifest,
+            "shop/hello.json": #"{"greeting": "v1"}"#,
+            "people/app.json": #"{"kind": "feathers", "mount": "/people", "services": {"people": {}}}"#,
+        ], under: root)
+        var configuration = MockStackConfiguration(fixtures: root)
+        configuration.watchesFixtures = true
+        mock = try InProcessMockStack(configuration: configuration)
+        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+    }
+
+    deinit {
+        mock.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Waits for the watcher (it looks every 250 ms) to answer `expected`.
+    private func eventually(_ path: String, is expected: String) async throws {
+        for _ in 0..<40 {
+            if try await client.send("GET", path).text == expected { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("\(path) never answered \(expected)")
+    }
+
+    private var lastReload: JSONValue {
+        get async throws { try await client.send("GET", "/__mockstack/health").json["lastReload"] ?? .null }
+    }
+
+    @Test func aGoodEditIsServedAndOtherAppsKeepTheirState() async throws {
+        #expect(try await client.send("POST", "/people/people", json: #"{"name": "Kept"}"#).status == 201)
+        _ = try await client.send("GET", "/__session/s1/shop/hello")
+        try writeFiles(["shop/hello.json": #"{"greeting": "v2, a longer answer"}"#], under: root)
+        try await eventually("/shop/hello", is: #"{"greeting":"v2, a longer answer"}"#)
+        let report = try await lastReload
+        #expect(report["ok"] == true && report["reloaded"] == ["shop"])
+        #expect(try await client.send("GET", "/people/people").json.names == ["Kept"])
+        // Sessions held copies of the old apps; they start over.
+        #expect(try await client.send("GET", "/__mockstack/sessions").json["sessions"] == [])
+    }
+
+    @Test func aBrokenEditIsReportedAndTheLastGoodVersionKeepsServing() async throws {
+        try writeFiles(["shop/app.json": "{\"kind\": \"static\",\n  \"mount\": \"/shop\",\n  \"routes\": [ {\"path\": \"/hello\" \"fixture\": 1} ]\n}"], under: root)
+        for _ in 0..<40 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
+        let report = try await lastReload
+        #expect(report["ok"] == false && report["reloaded"] == [])
+        let problem = report["problems"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(problem.hasPrefix(root.relativePath + "/shop/app.json:3:"), "\(problem)")
+        #expect(try await client.send("GET", "/shop/hello").text == #"{"greeting":"v1"}"#)
+        // Fixing it reloads.
+        try writeFiles(["shop/app.json": Self.manifest.replacingOccurrences(of: "/hello", with: "/hi")], under: root)
+        try await eventually("/shop/hi", is: #"{"greeting":"v1"}"#)
+        #expect(try await client.send("GET", "/shop/hello").status == 404)
+    }
+
+    @Test func aNewAppFolderIsPickedUp() async throws {
+        try writeFiles(["extra/hello.json": #"{"new": true}"#], under: root)
+        try writeFiles(["extra/app.json": #"{"kind": "static", "mount": "/extra", "routes": [{"method": "GET", "path": "/", "fixture": "hello.json"}]}"#], under: root)
+        try await eventually("/extra", is: #"{"new":true}"#)
+        #expect(try await client.send("GET", "/__mockstack/apps").json["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["extra", "people", "shop"])
+    }
+}

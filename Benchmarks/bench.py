@@ -11,7 +11,10 @@ Measures, with the same wrk settings back to back:
   * AutoQuery scaling: the same query over generated data sets of 10k and 100k rows, one request
     at a time, p50 latency and server CPU per request, and how the cost grows between them;
   * start-up: exec of `mockstack serve --port 0` to the first 200 from it, median of N;
-  * resident memory: idle after start-up, and the high-water mark after the load.
+  * resident memory: idle after start-up, and the high-water mark after the load;
+  * the control plane (issue 7): req/s of the fixture GET with the journal on against a server
+    with it off, in alternating rounds; a 1,000,000-request run with the journal on and its RSS;
+    the time of POST /__mockstack/reset with state to restore.
 Prints a table and writes it, with the machine description, to Benchmarks/.work/results.md.
 """
 
@@ -51,6 +54,13 @@ SWIFT_BYTES_PATH = "/techstacks.dtos.swift"
 GENERATION_TARGET_MS = 20.0  # issue 5: the techstacks file generated in at most this
 FEATHERS_CRUD_TARGET = 20_000  # issue 6: the Feathers CRUD mix at -c32, req/s
 FEATHERS_SCRIPT = os.path.join(HERE, "feathers-crud.lua")
+JOURNAL_SCRIPT = os.path.join(HERE, "journal-mix.lua")
+# Issue 7: the journal costs at most 10% of the fixture GET's req/s; a million requests keep RSS
+# within 48 MiB; a reset takes at most 5 ms.
+JOURNAL_COST_TARGET = 0.10
+LONG_RUN_REQUESTS = 1_000_000
+LONG_RUN_RSS_MIB = 48.0
+RESET_TARGET_MS = 5.0
 
 
 def free_port():
@@ -96,10 +106,10 @@ def cpu_seconds(pids):
     return user / ticks, system / ticks
 
 
-def start_mockstack(binary, fixtures, pinned=False):
+def start_mockstack(binary, fixtures, pinned=False, extra=()):
     """Starts `mockstack serve` on port 0; returns (process, port) once its ready line is read."""
     process = subprocess.Popen(
-        (SERVER_CPU if pinned else []) + [binary, "serve", "--port", "0", "--fixtures", fixtures, "--log-level", "warning"],
+        (SERVER_CPU if pinned else []) + [binary, "serve", "--port", "0", "--fixtures", fixtures, "--log-level", "warning", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = process.stdout.readline()
     if not line:
@@ -291,6 +301,79 @@ def measure_generation(port, samples=40):
     return times
 
 
+def measure_control_plane(binary, fixtures, duration, rounds):
+    """Issue 7's figures: the journal's cost on the fixture GET (journal on against off, the order
+    alternating each round, -c32), a long run of LONG_RUN_REQUESTS with the journal on (the
+    journal-mix.lua script) and its RSS, and POST /__mockstack/reset timed one at a time."""
+    on, on_port = start_mockstack(binary, fixtures, pinned=True)
+    off, off_port = start_mockstack(binary, fixtures, pinned=True, extra=("--journal-size", "0"))
+    try:
+        for port in (on_port, off_port):
+            run_wrk(port, 32, 2)  # warm-up
+        costs, on_runs, off_runs = [], [], []
+        for round_index in range(rounds):
+            pair = [("on", on_port, on), ("off", off_port, off)]
+            results = {}
+            for name, port, process in (pair if round_index % 2 == 0 else pair[::-1]):
+                results[name] = run_wrk(port, 32, duration, [process.pid])
+            on_runs.append(results["on"]["rps"])
+            off_runs.append(results["off"]["rps"])
+            costs.append(1 - results["on"]["rps"] / results["off"]["rps"])
+    finally:
+        stop(off)
+    try:
+        served, chunks = 0, []
+        while served < LONG_RUN_REQUESTS:
+            result = run_wrk(on_port, 32, 10, [on.pid], path="/", script=JOURNAL_SCRIPT)
+            assert not result["errors"], f"long run: {result['errors']}"
+            served += round(result["rps"] * 10)
+            chunks.append(result["rps"])
+        long_rss, long_peak = rss_kib(on.pid), rss_kib(on.pid, "VmHWM")
+        status, body = http_get(on_port, "/__mockstack/requests?limit=1")
+        journal = json.loads(body)
+        assert status == 200 and journal["capacity"] == 1000, "the journal did not answer"
+
+        connection = http.client.HTTPConnection("127.0.0.1", on_port, timeout=5)
+        reset_ms = []
+        for index in range(200):
+            # State to restore each time: a Feathers record and a ServiceStack sign-in.
+            connection.request("POST", "/feathers/people", body=json.dumps({"name": f"p{index}"}),
+                               headers={"Content-Type": "application/json"})
+            connection.getresponse().read()
+            connection.request("POST", "/test/api/Authenticate", body=json.dumps({"provider": "credentials", "userName": "test", "password": "test"}),
+                               headers={"Content-Type": "application/json"})
+            connection.getresponse().read()
+            began = time.perf_counter_ns()
+            connection.request("POST", "/__mockstack/reset")
+            response = connection.getresponse()
+            response.read()
+            reset_ms.append((time.perf_counter_ns() - began) / 1e6)
+            assert response.status == 200
+        connection.close()
+    finally:
+        stop(on)
+    return {"costs": costs, "on": on_runs, "off": off_runs, "served": served, "chunks": chunks,
+            "rss": long_rss, "peak": long_peak, "total": journal["total"] + journal["dropped"], "reset_ms": reset_ms}
+
+
+def control_plane_report(control):
+    cost = statistics.median(control["costs"])
+    peak = control["peak"] / 1024
+    reset = statistics.median(control["reset_ms"])
+    return [
+        f"- journal on vs off, fixture GET at -c32: {statistics.median(control['on']):,.0f} against "
+        f"{statistics.median(control['off']):,.0f} req/s, cost {cost * 100:.1f}% (per round: "
+        f"{', '.join(f'{c * 100:.1f}%' for c in control['costs'])}) — {verdict(cost <= JOURNAL_COST_TARGET)} "
+        f"(≤ {JOURNAL_COST_TARGET * 100:.0f}%)",
+        f"- {control['served']:,} requests with the journal on (journal-mix.lua: fixture GET and a JSON POST in turn, "
+        f"{statistics.median(control['chunks']):,.0f} req/s): RSS {control['rss'] / 1024:.1f} MiB after, peak {peak:.1f} MiB "
+        f"— {verdict(peak <= LONG_RUN_RSS_MIB)} (≤ {LONG_RUN_RSS_MIB:.0f} MiB)",
+        f"- POST /__mockstack/reset (after a Feathers create and a ServiceStack sign-in, every shipped app): median "
+        f"{reset:.3f} ms, max {max(control['reset_ms']):.3f} over {len(control['reset_ms'])} (client round trip included) "
+        f"— {verdict(reset <= RESET_TARGET_MS)} (≤ {RESET_TARGET_MS:.0f} ms)",
+    ]
+
+
 def write_scaled_app(fixtures, rows, folder):
     """A fixtures folder with one app, `techstacks` cut down to FindTechnologies, whose
     technologies are the shipped ones repeated (with new ids, names and view counts) to `rows`."""
@@ -394,8 +477,12 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--only", choices=["control-plane"], help="run one part alone (its report lines only)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
+    if args.only == "control-plane":
+        print("\n".join(control_plane_report(measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds))))
+        return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
     # Issue 2's targets were set with the `example` app alone: that setting measures the server's
@@ -452,6 +539,8 @@ def main():
         if nginx is not None:
             stop(nginx)
     scaling = measure_scaling(args.mockstack, args.fixtures, args.duration, args.rounds)
+    print(f"bench: control plane (journal on/off, {LONG_RUN_REQUESTS:,} requests, reset)", file=sys.stderr)
+    control = measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds)
 
     startup = statistics.median(startup_ms)
     idle = statistics.median(idle_rss) / 1024
@@ -526,7 +615,7 @@ def main():
     ] + [
         f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
         f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
-    ] + scaling_report(scaling, args.duration) + [
+    ] + scaling_report(scaling, args.duration) + control_plane_report(control) + [
         f"- wrk errors: {errors if errors else 'none'}",
     ]
     report = "\n".join(lines) + "\n"

@@ -19,7 +19,7 @@ struct FaultTests {
 
     init() throws {
         var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["example", "feathers"])
-        configuration.transport.hangLimitMilliseconds = 3_000
+        configuration.transport.hangLimitMilliseconds = 10_000
         configuration.seed = 7
         mock = try InProcessMockStack(configuration: configuration)
         client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
@@ -67,8 +67,9 @@ struct FaultTests {
         let started = Date()
         let seen = await urlSessionError("hang", timeout: 1)
         #expect(seen == .timedOut, "\(String(describing: seen?.rawValue))")
-        // The client's timeout, not the server's 3 s hang limit, ended it.
-        #expect(Date().timeIntervalSince(started) < 2.5)
+        // The client's timeout (1 s; corelibs' timer is coarse on a busy machine), not the
+        // server's 10 s hang limit, ended it.
+        #expect(Date().timeIntervalSince(started) < 8)
         #expect(try await client.send("GET", "/example/hello").status == 200)
     }
 

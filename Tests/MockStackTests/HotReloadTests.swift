@@ -35,7 +35,7 @@ final class HotReloadTests {
 
     /// Waits for the watcher (it looks every 250 ms) to answer `expected`.
     private func eventually(_ path: String, is expected: String) async throws {
-        for _ in 0..<40 {
+        for _ in 0..<100 {
             if try await client.send("GET", path).text == expected { return }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -60,7 +60,7 @@ final class HotReloadTests {
 
     @Test func aBrokenEditIsReportedAndTheLastGoodVersionKeepsServing() async throws {
         try writeFiles(["shop/app.json": "{\"kind\": \"static\",\n  \"mount\": \"/shop\",\n  \"routes\": [ {\"path\": \"/hello\" \"fixture\": 1} ]\n}"], under: root)
-        for _ in 0..<40 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
+        for _ in 0..<100 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
         let report = try await lastReload
         #expect(report["ok"] == false && report["reloaded"] == [])
         let problem = report["problems"]?.arrayValue?.first?.stringValue ?? ""

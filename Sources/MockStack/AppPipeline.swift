@@ -19,6 +19,7 @@ struct AppPipeline: Sendable {
         case .success(let asked): wanted = asked
         case .failure(let problem): return PlainError.response(400, problem.message)
         }
+        let faults = session?.faults ?? self.faults
         if let stubbed = stubs.answer(request, app: app?.name, session: session?.id) {
             let response = faults.apply(wanted, to: stubbed.response)
             record(request, app: app?.name ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)

@@ -82,7 +82,7 @@ struct ControlPlane: Sendable {
             let id = String(path.dropFirst("/sessions/".count))
             return sessions.remove(id) ? HTTPResponse(status: 204) : PlainError.response(404, "No session '\(id)'")
         default:
-            let available = Self.endpoints.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
+            let available = Self.endpoints.filter { session == nil || $0 != "sessions" }.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
             return PlainError.response(404, "No control endpoint \(request.path); available: \(available)")
         }
     }
@@ -175,8 +175,8 @@ struct ControlPlane: Sendable {
     // MARK: Reset
 
     /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, its stubs
-    /// removed and the journal emptied. The whole server's reset also drops every session and
-    /// starts random delays over; a session's resets only what is its own.
+    /// removed and the journal emptied, random delays started over. The whole server's reset
+    /// also drops every session; a session's, and one with `?app=`, touch nothing else.
     private func reset(_ request: HTTPRequest) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         let name = parameters["app"]
@@ -190,9 +190,9 @@ struct ControlPlane: Sendable {
         for app in targets { app.reset() }
         stubs.removeAll(app: name, session: session?.id)
         scopedJournal.clear()
-        if session == nil {
-            if let name {
-                for session in sessions.all { session.mounts.app(named: name)?.reset() }
+        if name == nil {
+            if let session {
+                session.faults.reseed()
             } else {
                 sessions.removeAll()
                 faults.reseed()
@@ -227,7 +227,7 @@ struct ControlPlane: Sendable {
             "id": .string(session.id),
             "prefix": .string(session.prefix),
             "created": .string(session.created.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
-            "requests": .number(JSONNumber(session.journal.snapshot().entries.count)),
+            "requests": .number(JSONNumber(session.journal.count)),
         ]
     }
 

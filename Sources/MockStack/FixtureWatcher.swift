@@ -21,9 +21,14 @@ final class FixtureWatcher: Sendable {
     private let logger: Logger
     private let state: Mutex<State>
     private let stopSignal = DispatchSemaphore(value: 0)
+    /// Held for a whole reload: the poller and ``reloadIfChanged()`` callers take turns.
+    private let reloading = Mutex(())
 
     private struct State {
         var fingerprints: [String: Fingerprint]
+        /// Folders changed since the last reload that worked: a failed reload leaves them here,
+        /// so fixing one app also brings in what was edited beside it meanwhile.
+        var pending: Set<String> = []
         var outcome: ReloadOutcome?
     }
 
@@ -61,16 +66,23 @@ final class FixtureWatcher: Sendable {
 
     /// Reloads the app folders whose files changed since the last look, if any did.
     func reloadIfChanged() {
-        let now = Self.fingerprints(root: root, folders: folders)
-        let changed: [String] = state.withLock { state in
-            let changed = Set(now.keys).union(state.fingerprints.keys).filter { now[$0] != state.fingerprints[$0] }.sorted()
-            // Remembered even when the reload fails: the next edit, not the next poll, retries.
-            state.fingerprints = now
-            return changed
+        reloading.withLock { _ in
+            let now = Self.fingerprints(root: root, folders: folders)
+            let changed: [String]? = state.withLock { state in
+                let fresh = Set(now.keys).union(state.fingerprints.keys).filter { now[$0] != state.fingerprints[$0] }
+                // Remembered even when the reload fails: the next edit, not the next poll, retries.
+                state.fingerprints = now
+                guard !fresh.isEmpty else { return nil }
+                state.pending.formUnion(fresh)
+                return state.pending.sorted()
+            }
+            guard let changed else { return }
+            let outcome = reload(changed)
+            state.withLock { state in
+                state.outcome = outcome
+                if outcome.problems.isEmpty { state.pending.removeAll() }
+            }
         }
-        guard !changed.isEmpty else { return }
-        let outcome = reload(changed)
-        state.withLock { $0.outcome = outcome }
     }
 
     private func reload(_ changed: [String]) -> ReloadOutcome {

@@ -48,8 +48,9 @@ public final class MockStackServer: Sendable {
         let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
         let apps = try loader.load(from: source)
         registry = AppRegistry(apps: apps)
+        let stubs = StubStore(files: directory, seed: configuration.seed)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
-                                journalBodyLimit: configuration.journalBodyBytes)
+                                journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
         let watcher = configuration.watchesFixtures
             ? FixtureWatcher(root: directory, folders: configuration.apps, loader: loader, registry: registry, sessions: sessions,
                              logger: configuration.logger)
@@ -58,7 +59,6 @@ public final class MockStackServer: Sendable {
 
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
-        let stubs = StubStore(files: directory, seed: configuration.seed)
         let faults = RequestFaults(seed: configuration.seed)
         let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
         let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults,

@@ -38,6 +38,8 @@ final class ConnectionTap {
     private var rewriting = false
     /// The token bucket of a throttled reply, while one limits the connection's writes.
     private var writeLimit: OpaquePointer?
+    /// Runs once the output buffer has been written out (a fault's bytes, before it closes).
+    var whenDrained: (() -> Void)?
 
     init(worker: Worker, bufferevent: OpaquePointer) {
         self.worker = worker
@@ -54,8 +56,12 @@ final class ConnectionTap {
         }, me)
         outputEntry = evbuffer_add_cb(bufferevent_get_output(bufferevent), { buffer, info, arg in
             guard let buffer, let info, let arg else { return }
-            Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
-                .outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
+            let tap = Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
+            if info.pointee.n_deleted > 0, evbuffer_get_length(buffer) == 0, let drained = tap.whenDrained {
+                tap.whenDrained = nil
+                drained()
+            }
+            tap.outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
         }, me)
     }
 
@@ -67,13 +73,17 @@ final class ConnectionTap {
         if let outputEntry { evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputEntry) }
         inputEntry = nil
         outputEntry = nil
+        whenDrained = nil
     }
 
     /// Lets the connection write at most `bytesPerSecond`, refilled every 100 ms (every second
-    /// under 10 B/s), until ``liftWriteLimit()``.
+    /// under 100 B/s), until ``liftWriteLimit()``.
     func limitWrites(bytesPerSecond: Int) {
+        // Once the connection has closed, the bufferevent is gone.
+        guard outputEntry != nil else { return }
         liftWriteLimit()
-        let tickMilliseconds = bytesPerSecond >= 10 ? 100 : 1000
+        // A tick short enough to be smooth, long enough that each one's share is exact.
+        let tickMilliseconds = bytesPerSecond >= 100 ? 100 : 1000
         let perTick = max(1, bytesPerSecond * tickMilliseconds / 1000)
         var tick = timeval(tv_sec: tickMilliseconds / 1000, tv_usec: Int((tickMilliseconds % 1000) * 1000))
         // Reads stay unlimited (the largest rate libevent accepts).

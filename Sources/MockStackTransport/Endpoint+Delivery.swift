@@ -177,11 +177,23 @@ extension Endpoint {
                 dup2(devNull, socket)
                 close(devNull)
             }
-        case .empty, .truncate, .malformedChunk, .randomThenClose:
-            // Straight to the socket, which is idle (evhttp reads the next request only after
-            // this one is answered): the bytes are in the kernel before the FIN that follows.
+        case .empty:
+            break
+        case .truncate, .malformedChunk, .randomThenClose:
+            // Through the connection's output, however large: the connection is freed once
+            // the last byte is written (or when the client has gone and evhttp frees it).
             let bytes = FaultBytes.bytes(for: fault, of: response)
-            if !bytes.isEmpty { bytes.withUnsafeBytes { _ = send(socket, $0.baseAddress, $0.count, Self.noSignal) } }
+            if let tap = exchange.tap, let output = bufferevent_get_output(bufferevent) {
+                let address = UnsafeMutableRawPointer(connection)
+                tap.whenDrained = { [worker] in worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) } }
+                exchange.writingOwnReply {
+                    Self.add(bytes, to: output)
+                    bufferevent_enable(bufferevent, Int16(EV_WRITE))
+                }
+                finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
+                return
+            }
+            bytes.withUnsafeBytes { _ = send(socket, $0.baseAddress, $0.count, Self.noSignal) }
         }
         // Never free a connection inside its own callback chain: one loop turn later.
         let address = UnsafeMutableRawPointer(connection)

@@ -132,7 +132,7 @@ public final class HTTPServer: Sendable {
                 done.signal()
             }
         }
-        for _ in workers { done.wait() }
+        for _ in workers where done.wait(timeout: .now() + 5) == .timedOut { break }
         return counted.withLock { $0 }
     }
 

@@ -12,9 +12,15 @@ struct FaultBytesTests {
         #expect(text == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"abc\":\"d")
     }
 
-    @Test func truncateOfAnEmptyBodyStillPromisesAByte() {
-        let text = String(decoding: FaultBytes.bytes(for: .truncate, of: HTTPResponse(status: 204)), as: UTF8.self)
-        #expect(text == "HTTP/1.1 204 No Content\r\nContent-Length: 1\r\n\r\n")
+    @Test(arguments: [Fault.truncate, .malformedChunk])
+    func anAnswerWithoutABodyIsCutInItsHead(_ fault: Fault) {
+        let noContent = HTTPResponse(status: 204, headers: ["X-Request-Id": "abc"])
+        let text = String(decoding: FaultBytes.bytes(for: fault, of: noContent), as: UTF8.self)
+        // (Bytes, not characters: "\r\n" is one Character.)
+        func half(_ head: String) -> String { String(decoding: Array(head.utf8).prefix(head.utf8.count / 2), as: UTF8.self) }
+        #expect(text == half("HTTP/1.1 204 No Content\r\nX-Request-Id: abc\r\n"))
+        let emptyOK = String(decoding: FaultBytes.bytes(for: fault, of: HTTPResponse(status: 200)), as: UTF8.self)
+        #expect(emptyOK == half("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n"))
     }
 
     @Test func malformedChunkBreaksAfterAGoodChunk() {

@@ -103,6 +103,19 @@ struct FaultTests {
         #expect(text.contains("Content-Length: 7\r\n") && text.hasSuffix("\r\n\r\n{\"a"))
     }
 
+    /// A header lays its field over a stub's: the stub's fault stays, the header's delay is added.
+    @Test func headersAddToAStubsMisbehaviour() async throws {
+        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/flaky"}, "answer": {"fault": "RESET"}, "times": 1}"#).status == 201)
+        await #expect(throws: URLError.self) { try await client.send("GET", "/example/flaky", headers: ["X-MockStack-Delay": "30"]) }
+        let entry = try await client.send("GET", "/__mockstack/requests?path=/example/flaky").json["requests"]?.arrayValue?.last
+        #expect(entry?["delivery"] == ["delayMs": 30, "fault": "reset"])
+        // A header's fault replaces the stub's throttle; its throttle keeps the stub's delay.
+        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/slowly"}, "answer": {"body": "s", "delayMs": 20, "throttleBytesPerSecond": 1000}}"#).status == 201)
+        _ = try await client.send("GET", "/example/slowly", headers: ["X-MockStack-Throttle": "5000"])
+        let slowly = try await client.send("GET", "/__mockstack/requests?path=/example/slowly").json["requests"]?.arrayValue?.last
+        #expect(slowly?["delivery"] == ["delayMs": 20, "throttleBytesPerSecond": 5000])
+    }
+
     @Test func theAppRunsAndTheJournalSaysWhatWasSpoilt() async throws {
         await #expect(throws: URLError.self) {
             try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#, headers: ["X-MockStack-Fault": "truncate"])

@@ -72,6 +72,18 @@ final class HotReloadTests {
         #expect(try await client.send("GET", "/shop/hello").status == 404)
     }
 
+    /// An app edited while another is broken comes in with the fix.
+    @Test func anEditBesideABrokenAppWaitsForTheFix() async throws {
+        try writeFiles(["shop/app.json": "{ broken"], under: root)
+        for _ in 0..<100 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
+        try writeFiles(["people/app.json": #"{"kind": "feathers", "mount": "/people", "services": {"people": {}, "pets": {}}}"#], under: root)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try await client.send("GET", "/people/pets").status == 404)
+        try writeFiles(["shop/app.json": Self.manifest], under: root)
+        try await eventually("/people/pets", is: "[]")
+        #expect(try await lastReload["reloaded"] == ["people", "shop"])
+    }
+
     @Test func aNewAppFolderIsPickedUp() async throws {
         try writeFiles(["extra/hello.json": #"{"new": true}"#], under: root)
         try writeFiles(["extra/app.json": #"{"kind": "static", "mount": "/extra", "routes": [{"method": "GET", "path": "/", "fixture": "hello.json"}]}"#], under: root)

@@ -145,6 +145,8 @@ struct ControlHelperTests {
         #expect(try await FeathersClient(base: second.controlBase.absoluteString).send("GET", "/feathers/people").json.names == [])
         try await first.end()
         #expect(try await inFirst.send("GET", "/feathers/people").json.names == [])
+        // Its stubs went with it.
+        #expect(try await inFirst.send("GET", "/example/hello").status == 200)
         try await second.end()
     }
 

@@ -64,6 +64,10 @@ struct SessionTests {
         #expect(try await client.send("GET", "/__session/beta/example/hello").status == 200)
         #expect(try await client.send("GET", "/example/hello").status == 200)
         #expect(try await client.send("GET", "/__session/beta/__mockstack/stubs").json == ["stubs": []])
+        // The server's own stubs stay outside sessions, as a session's stay inside it.
+        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/widgets"}, "answer": {"status": 500}}"#).status == 201)
+        #expect(try await client.send("GET", "/example/widgets").status == 500)
+        #expect(try await client.send("GET", "/__session/beta/example/widgets").status == 200)
         // Another session cannot remove it; its own can.
         let id = created.json["id"]?.stringValue ?? ""
         #expect(try await client.send("DELETE", "/__session/beta/__mockstack/stubs/\(id)").status == 404)
@@ -112,7 +116,8 @@ struct SessionTests {
         #expect(swift.contains("BaseUrl: http://127.0.0.1:\(mock.ready.port)/__session/alpha/test\n"))
     }
 
-    @Test(arguments: ["/__session", "/__session/", "/__session/has space/example/hello", "/__session/\(String(repeating: "x", count: 65))/example"])
+    @Test(arguments: ["/__session", "/__session/", "/__session/has space/example/hello", "/__session/\(String(repeating: "x", count: 65))/example",
+                      "/__session/.../example/hello"])
     func badSessionIdsAre400s(_ path: String) async throws {
         let reply = try await client.send("GET", path.replacingOccurrences(of: " ", with: "%20"))
         #expect(reply.status == 400)

@@ -235,6 +235,8 @@ struct TransportFaultTests {
         case "/late-reset": response.delivery = .delayed(milliseconds: 100, then: .fault(.reset))
         case "/slow": response.body = Array(repeating: UInt8(ascii: "a"), count: 3000); response.delivery = .throttled(bytesPerSecond: 5000)
         case "/big": response.body = Array(repeating: UInt8(ascii: "b"), count: 50_000)
+        case "/big-truncate": response.body = Array(repeating: UInt8(ascii: "t"), count: 4 << 20); response.delivery = .fault(.truncate)
+        case "/big-malformed": response.body = Array(repeating: UInt8(ascii: "m"), count: 4 << 20); response.delivery = .fault(.malformedChunk)
         default: break
         }
         return response
@@ -261,6 +263,25 @@ struct TransportFaultTests {
             #expect(text.contains("\r\nContent-Length: \(Self.body.count)\r\n"))
             #expect(text.hasSuffix("\r\n\r\n" + String(decoding: Self.body.prefix(Self.body.count / 2), as: UTF8.self)))
             #expect(try rawExchange(port: port, "GET /ok HTTP/1.1\r\nHost: t\r\n\r\n").body == Self.body)
+        }
+    }
+
+    /// Megabytes do not fit a socket's buffer at once: every byte still goes out before the close.
+    @Test func faultsOnLargeBodiesSendEveryByte() throws {
+        try TransportTests.withServer(respond: Self.respond) { port, _ in
+            let truncated = try RawConnection(port: port)
+            try truncated.send("GET /big-truncate HTTP/1.1\r\nHost: t\r\n\r\n")
+            let (bytes, end) = truncated.readToEnd()
+            #expect(end == .closed)
+            let head = try #require(RawResponse.parse(bytes, headOnly: true))
+            #expect(head.header("Content-Length") == "\(4 << 20)")
+            #expect(bytes.count - head.length == 2 << 20)
+            let malformed = try RawConnection(port: port)
+            try malformed.send("GET /big-malformed HTTP/1.1\r\nHost: t\r\n\r\n")
+            let (chunked, chunkedEnd) = malformed.readToEnd()
+            #expect(chunkedEnd == .closed)
+            #expect(String(decoding: chunked.suffix(20), as: UTF8.self).hasSuffix("\r\nzz\r\nnot a chunk\r\n"))
+            #expect(chunked.count > 2 << 20)
         }
     }
 

@@ -63,6 +63,9 @@ final class RequestJournal: Sendable {
         }
     }
 
+    /// Entries held now.
+    var count: Int { state.withLock { $0.entries.count } }
+
     /// The entries oldest first, with how many were pushed out of the ring.
     func snapshot() -> (entries: [JournalEntry], dropped: Int) {
         state.withLock { state in

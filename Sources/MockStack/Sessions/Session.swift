@@ -12,12 +12,19 @@ final class Session: Sendable {
     let id: String
     let mounts: MountTable
     let journal: RequestJournal
+    /// Random delays asked for by this session's requests, from the server's seed: a session's
+    /// delays do not depend on what other sessions do.
+    let faults: RequestFaults
     let created: Date
 
-    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int) {
+    /// Entries a session's journal keeps at most: sessions are many, and a test reads its own few.
+    static let journalLimit = 200
+
+    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64) {
         self.id = id
         mounts = MountTable(apps: apps.map { $0.makeSession() })
-        journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit)
+        journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit)
+        faults = RequestFaults(seed: seed)
         created = Date()
     }
 
@@ -26,9 +33,10 @@ final class Session: Sendable {
     /// Where the session's paths start: `/__session/{id}`.
     var prefix: String { SessionStore.prefix + "/" + id }
 
-    /// Whether `text` can name a session: 1 to 64 letters, digits, `.`, `_`, `-` or `~`.
+    /// Whether `text` can name a session: 1 to 64 letters, digits, `.`, `_`, `-` or `~`, and not
+    /// dots alone (clients remove `.` and `..` segments from URLs).
     static func isValidId(_ text: Substring) -> Bool {
-        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+        (1...64).contains(text.utf8.count) && !text.utf8.allSatisfy { $0 == UInt8(ascii: ".") } && text.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"): true

@@ -3,50 +3,66 @@ import Synchronization
 
 /// The sessions in use, created on first use and bounded: past ``limit`` the least recently
 /// used one is dropped (a server left running in CI meets many test runs that never reset).
+/// A session's stubs go with it.
 final class SessionStore: Sendable {
     static let prefix = "/__session"
 
     let limit: Int
     private let journalCapacity: Int
     private let journalBodyLimit: Int
+    private let seed: UInt64
+    private let stubs: StubStore
     private let state = Mutex(State())
 
     private struct State {
         var sessions: [String: (session: Session, lastUse: UInt64)] = [:]
         var uses: UInt64 = 0
+        /// Counts ``removeAll()`` calls: a session made from apps read before one is stale.
+        var generation = 0
     }
 
-    init(limit: Int, journalCapacity: Int, journalBodyLimit: Int) {
+    init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore) {
         self.limit = max(1, limit)
         self.journalCapacity = journalCapacity
         self.journalBodyLimit = journalBodyLimit
+        self.seed = seed
+        self.stubs = stubs
     }
 
     /// The session named `id`, made from `apps` if it does not exist yet.
     func session(_ id: String, apps: () -> [any MockApp]) -> Session {
-        if let found = touch(id) { return found }
-        // Copies are made outside the lock; if two requests race, the first one stored wins.
-        let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit)
-        return state.withLock { state in
-            state.uses += 1
-            if let existing = state.sessions[id] {
-                state.sessions[id]?.lastUse = state.uses
-                return existing.session
+        while true {
+            let (found, generation) = touch(id)
+            if let found { return found }
+            // Copies are made outside the lock; if two requests race, the first one stored wins,
+            // and a copy of apps that a reload replaced meanwhile is made again.
+            let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed)
+            let (stored, evicted): (Session?, String?) = state.withLock { state in
+                guard state.generation == generation else { return (nil, nil) }
+                state.uses += 1
+                if let existing = state.sessions[id] {
+                    state.sessions[id]?.lastUse = state.uses
+                    return (existing.session, nil)
+                }
+                var evicted: String?
+                if state.sessions.count >= limit, let oldest = state.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                    state.sessions[oldest] = nil
+                    evicted = oldest
+                }
+                state.sessions[id] = (made, state.uses)
+                return (made, evicted)
             }
-            if state.sessions.count >= limit, let oldest = state.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                state.sessions[oldest] = nil
-            }
-            state.sessions[id] = (made, state.uses)
-            return made
+            if let evicted { stubs.removeAll(session: evicted) }
+            if let stored { return stored }
         }
     }
 
-    private func touch(_ id: String) -> Session? {
+    private func touch(_ id: String) -> (Session?, generation: Int) {
         state.withLock { state in
-            guard let found = state.sessions[id]?.session else { return nil }
+            guard let found = state.sessions[id]?.session else { return (nil, state.generation) }
             state.uses += 1
             state.sessions[id]?.lastUse = state.uses
-            return found
+            return (found, state.generation)
         }
     }
 
@@ -55,13 +71,19 @@ final class SessionStore: Sendable {
         state.withLock { $0.sessions.values.map(\.session) }.sorted { $0.created < $1.created }
     }
 
-    /// Drops one session; false when there is none by that id.
+    /// Drops one session and its stubs; false when there is none by that id.
     func remove(_ id: String) -> Bool {
-        state.withLock { $0.sessions.removeValue(forKey: id) != nil }
+        let removed = state.withLock { $0.sessions.removeValue(forKey: id) != nil }
+        stubs.removeAll(session: id)
+        return removed
     }
 
-    /// Drops every session (a reset, or apps reloaded from changed fixtures).
+    /// Drops every session and their stubs (a reset, or apps reloaded from changed fixtures).
     func removeAll() {
-        state.withLock { $0.sessions.removeAll() }
+        state.withLock { state in
+            state.sessions.removeAll()
+            state.generation += 1
+        }
+        stubs.removeAllInSessions()
     }
 }

@@ -45,9 +45,24 @@ struct Misbehaviour: Sendable, Equatable {
 
     /// The transport's instructions: the fault, or a throttled or plain send, after the delay.
     func delivery(using generator: inout SeededRandom) -> Delivery {
-        let send: Delivery = fault.map(Delivery.fault) ?? throttle.map { .throttled(bytesPerSecond: $0) } ?? .immediate
-        guard let milliseconds = delay?.milliseconds(using: &generator), milliseconds > 0 else { return send }
-        return .delayed(milliseconds: milliseconds, then: send)
+        delivery(over: .immediate, using: &generator)
+    }
+
+    /// `base` (a stub's own delivery) with what this asks for laid over it field by field: a
+    /// header's delay replaces the stub's delay but keeps its fault, and so on.
+    func delivery(over base: Delivery, using generator: inout SeededRandom) -> Delivery {
+        var baseDelay = 0
+        var baseSend = base
+        if case .delayed(let milliseconds, let then) = base {
+            baseDelay = milliseconds
+            baseSend = then
+        }
+        var send = baseSend
+        if let throttle, case .immediate = send { send = .throttled(bytesPerSecond: throttle) }
+        if let throttle, case .throttled = send { send = .throttled(bytesPerSecond: throttle) }
+        if let fault { send = .fault(fault) }
+        let milliseconds = delay?.milliseconds(using: &generator) ?? baseDelay
+        return milliseconds > 0 ? .delayed(milliseconds: milliseconds, then: send) : send
     }
 
     /// Every fault's name, for messages.

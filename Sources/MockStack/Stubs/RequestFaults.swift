@@ -51,11 +51,12 @@ final class RequestFaults: Sendable {
         init(_ message: String) { self.message = message }
     }
 
-    /// The answer with the delivery `wanted` asks for (the answer's own when it asks nothing).
+    /// The answer with what `wanted` asks for laid over its own delivery (a stub's fault
+    /// stays unless the request names another).
     func apply(_ wanted: Misbehaviour, to response: HTTPResponse) -> HTTPResponse {
         guard !wanted.isNone else { return response }
         var response = response
-        response.delivery = generator.withLock { wanted.delivery(using: &$0) }
+        response.delivery = generator.withLock { wanted.delivery(over: response.delivery, using: &$0) }
         return response
     }
 }

@@ -142,7 +142,7 @@ struct Stub: Sendable {
             answer.misbehaviour.throttle = rate
         }
         if let name = try string(object["fault"], "answer.fault") {
-            guard let fault = Fault(rawValue: name) else {
+            guard let fault = Fault(rawValue: name.lowercased()) else {
                 throw Problem(field: "answer.fault", message: "unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))")
             }
             answer.misbehaviour.fault = fault

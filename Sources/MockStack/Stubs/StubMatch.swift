@@ -23,7 +23,8 @@ struct StubMatch: Sendable {
     /// Why the request does not match — the first criterion that fails — or nil when it does.
     func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil) -> String? {
         if let app, app != appName { return "app \(appName ?? "none") is not \(app)" }
-        if let session, session != sessionId { return "session \(sessionId ?? "none") is not \(session)" }
+        // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
+        if session != sessionId { return "session \(sessionId ?? "none") is not \(session ?? "none")" }
         if let method, method != request.method { return "method \(request.method.rawValue) is not \(method.rawValue)" }
         if let path, path != request.path { return "path \(request.path) is not \(path)" }
         if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return "path \(request.path) does not start with \(pathPrefix)" }

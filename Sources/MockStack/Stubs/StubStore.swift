@@ -63,6 +63,11 @@ final class StubStore: Sendable {
         }
     }
 
+    /// Removes every session's stubs, keeping the server's own.
+    func removeAllInSessions() {
+        state.withLock { state in state.stubs.removeAll { $0.match.session != nil } }
+    }
+
     /// Removes every stub, or those for one app, or one session's (or one app's in one session).
     func removeAll(app: String? = nil, session: String? = nil) {
         state.withLock { state in

@@ -4,20 +4,27 @@ public enum FaultBytes {
     /// What `fault` sends for `response` before closing; empty for faults that send nothing
     /// (`reset`, `empty`, `hang`).
     public static func bytes(for fault: Fault, of response: HTTPResponse) -> [UInt8] {
-        switch fault {
+        // An answer with no body can only be broken in its head: cut the head in half.
+        let bodiless = response.forbidsBody || response.body.isEmpty
+        return switch fault {
         case .reset, .empty, .hang: []
-        case .truncate: truncated(response)
-        case .malformedChunk: malformedChunk(response)
+        case .truncate: bodiless ? halfHead(response) : truncated(response)
+        case .malformedChunk: bodiless ? halfHead(response) : malformedChunk(response)
         case .randomThenClose: garbage(count: 512, seed: 0x6D6F_636B_7374_6B21)
         }
     }
 
-    /// The head declaring the whole body's length (at least one byte), then half the body.
+    /// The head declaring the whole body's length, then half the body.
     static func truncated(_ response: HTTPResponse) -> [UInt8] {
-        let declared = max(1, response.body.count)
-        var bytes = RenderedHead(response, framing: .contentLength(declared)).bytes + RenderedHead.lineEnd
-        bytes += response.body.prefix(declared / 2)
+        var bytes = RenderedHead(response, framing: .contentLength(response.body.count)).bytes + RenderedHead.lineEnd
+        bytes += response.body.prefix(response.body.count / 2)
         return bytes
+    }
+
+    /// The first half of the head, which never reaches its blank line.
+    static func halfHead(_ response: HTTPResponse) -> [UInt8] {
+        let head = RenderedHead(response).bytes
+        return Array(head.prefix(head.count / 2))
     }
 
     /// The head with chunked coding, half the body as a well-formed chunk, then a chunk whose

@@ -9,7 +9,7 @@ set -euo pipefail
 missing=()
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v chromium >/dev/null 2>&1 \
    && ! command -v chromium-browser >/dev/null 2>&1; then
-  missing+=(chromium)
+  missing+=(chromium fonts-liberation)
 fi
 if ! pkg-config --exists libevent libevent_pthreads 2>/dev/null; then
   missing+=(libevent-dev pkg-config)

@@ -158,7 +158,6 @@ extension Endpoint {
             finish(exchange, status: 0, bytes: 0, note: "client gone")
             return
         }
-        let socket = bufferevent_getfd(bufferevent)
         switch fault {
         case .hang:
             // Not in flight any more: a graceful stop need not wait for it.
@@ -170,6 +169,7 @@ extension Endpoint {
             // RST instead of FIN: linger 0, then close the socket now by putting /dev/null over
             // its descriptor; the number stays taken until evhttp frees the connection, so
             // nothing else can reuse it meanwhile (libevent-notes §6).
+            let socket = bufferevent_getfd(bufferevent)
             var linger = linger(l_onoff: 1, l_linger: 0)
             setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
             let devNull = open("/dev/null", O_RDWR)
@@ -180,32 +180,27 @@ extension Endpoint {
         case .empty:
             break
         case .truncate, .malformedChunk, .randomThenClose:
-            // Through the connection's output, however large: the connection is freed once
-            // the last byte is written (or when the client has gone and evhttp frees it).
+            // Through the connection's output, however large; the tap (every connection has
+            // one) frees the connection once the last byte is written.
+            guard let tap = exchange.tap, let output = bufferevent_get_output(bufferevent) else { break }
             let bytes = FaultBytes.bytes(for: fault, of: response)
-            if let tap = exchange.tap, let output = bufferevent_get_output(bufferevent) {
-                let address = UnsafeMutableRawPointer(connection)
-                tap.whenDrained = { [worker] in worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) } }
-                exchange.writingOwnReply {
-                    Self.add(bytes, to: output)
-                    bufferevent_enable(bufferevent, Int16(EV_WRITE))
-                }
-                finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
-                return
+            tap.whenDrained = { [self] in freeOnNextTurn(connection) }
+            exchange.writingOwnReply {
+                Self.add(bytes, to: output)
+                bufferevent_enable(bufferevent, Int16(EV_WRITE))
             }
-            bytes.withUnsafeBytes { _ = send(socket, $0.baseAddress, $0.count, Self.noSignal) }
+            finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
+            return
         }
-        // Never free a connection inside its own callback chain: one loop turn later.
-        let address = UnsafeMutableRawPointer(connection)
-        worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) }
+        freeOnNextTurn(connection)
         finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
     }
 
-    #if canImport(Glibc)
-    private static let noSignal = Int32(MSG_NOSIGNAL)
-    #else
-    private static let noSignal: Int32 = 0
-    #endif
+    /// Frees a connection one loop turn later: never inside its own callback chain.
+    private func freeOnNextTurn(_ connection: OpaquePointer) {
+        let address = UnsafeMutableRawPointer(connection)
+        worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) }
+    }
 
     /// Keeps a `hang` request unanswered, looking every 200 ms whether its client has gone;
     /// closes the connection once it has, at `deadline`, or when the server stops.

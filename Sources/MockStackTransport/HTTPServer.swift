@@ -117,9 +117,9 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Connections the loops have open, counted on their own threads (a fault's cleanup is
-    /// observable this way).
-    public func openConnectionCount() -> Int {
+    /// Connections the loops have open, counted on their own threads: how tests see that a
+    /// fault's connection was cleaned up.
+    func openConnectionCount() -> Int {
         let workers: [Worker] = state.withLock { state in
             if case .running(let workers, _) = state { workers } else { [] }
         }

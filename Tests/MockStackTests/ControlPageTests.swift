@@ -13,8 +13,8 @@ struct ControlPageTests {
     let client: FeathersClient
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"]))
-        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+        mock = try InProcessMockStack.shipped()
+        client = FeathersClient(mock)
     }
 
     /// Debian's headless browser, which `make test` installs.
@@ -50,9 +50,14 @@ struct ControlPageTests {
         let hello = try #require(journal.range(of: "/example/hello"))
         #expect(people.lowerBound < hello.lowerBound)
         #expect(journal.contains("class=\"entry\"") && journal.contains("GET") && journal.contains("POST"))
-        // The apps with their routes and DTO links.
-        #expect(dom.contains("href=\"/test/types/metadata\"") && dom.contains("href=\"/test/types/swift\""))
-        #expect(dom.contains("people") && dom.contains("Hello"))
+        // The apps with their routes and DTO links, before the journal.
+        let appsStart = try #require(dom.range(of: "<div id=\"apps\">"))
+        let journalStart = try #require(dom.range(of: "<tbody id=\"journal\">"))
+        let apps = String(dom[appsStart.upperBound..<journalStart.lowerBound])
+        for app in ["test", "feathers", "example"] { #expect(apps.contains("data-app=\"\(app)\"")) }
+        #expect(apps.contains("href=\"/test/types/metadata\"") && apps.contains("href=\"/test/types/swift\""))
+        #expect(!apps.contains("href=\"/feathers/types/swift\""))
+        #expect(apps.contains("people-paginated") && apps.contains("ThrowValidation"))
 
         let screenshot = folder.appendingPathComponent("page.png")
         _ = try Self.run(chromium, ["--window-size=1280,900", "--screenshot=\(screenshot.path)", page], profile: folder.appendingPathComponent("shot"))

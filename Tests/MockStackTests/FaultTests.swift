@@ -18,11 +18,11 @@ struct FaultTests {
     var port: Int { mock.ready.port }
 
     init() throws {
-        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["example", "feathers"])
-        configuration.transport.hangLimitMilliseconds = 10_000
-        configuration.seed = 7
-        mock = try InProcessMockStack(configuration: configuration)
-        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+        mock = try InProcessMockStack.shipped(["example", "feathers"]) {
+            $0.transport.hangLimitMilliseconds = 10_000
+            $0.seed = 7
+        }
+        client = FeathersClient(mock)
     }
 
     /// What URLSession reports for a request that asks for `fault`.

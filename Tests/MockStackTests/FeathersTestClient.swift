@@ -58,6 +58,22 @@ struct FeathersClient: Sendable {
     }
 }
 
+extension InProcessMockStack {
+    /// The shipped fixtures' apps — `test`, `feathers` and `example` unless named — on a free
+    /// loopback port, with `adjust` applied to the configuration first.
+    static func shipped(_ apps: [String] = ["test", "feathers", "example"],
+                        _ adjust: (inout MockStackConfiguration) -> Void = { _ in }) throws -> InProcessMockStack {
+        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: apps)
+        adjust(&configuration)
+        return try InProcessMockStack(configuration: configuration)
+    }
+}
+
+extension FeathersClient {
+    /// A client for the whole server (paths start with an app's mount).
+    init(_ mock: InProcessMockStack) { self.init(base: mock.baseURL.absoluteString) }
+}
+
 /// A server running one Feathers app (mounted at `/suite`) from a manifest written for the test.
 final class FeathersTestServer: @unchecked Sendable {
     let mock: InProcessMockStack

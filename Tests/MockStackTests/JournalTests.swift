@@ -11,11 +11,11 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct JournalTests {
     private func server(journalSize: Int = 1000, bodyBytes: Int = 16 * 1024) throws -> (InProcessMockStack, FeathersClient) {
-        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"])
-        configuration.journalSize = journalSize
-        configuration.journalBodyBytes = bodyBytes
-        let mock = try InProcessMockStack(configuration: configuration)
-        return (mock, FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)"))
+        let mock = try InProcessMockStack.shipped {
+            $0.journalSize = journalSize
+            $0.journalBodyBytes = bodyBytes
+        }
+        return (mock, FeathersClient(mock))
     }
 
     @Test func jsonFormAndMultipartRequestsAreRecorded() async throws {

@@ -106,8 +106,8 @@ struct ControlHelperTests {
     let client: FeathersClient
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"]))
-        client = FeathersClient(base: mock.baseURL.absoluteString)
+        mock = try InProcessMockStack.shipped()
+        client = FeathersClient(mock)
     }
 
     @Test func requestsResetAndStubsAreTyped() async throws {

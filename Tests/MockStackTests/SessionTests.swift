@@ -15,10 +15,8 @@ struct SessionTests {
     let client: FeathersClient
 
     init(maxSessions: Int = 256) throws {
-        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"])
-        configuration.maxSessions = maxSessions
-        mock = try InProcessMockStack(configuration: configuration)
-        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+        mock = try InProcessMockStack.shipped { $0.maxSessions = maxSessions }
+        client = FeathersClient(mock)
     }
 
     @Test func concurrentSessionsKeepTheirFeathersWritesApart() async throws {

@@ -14,8 +14,8 @@ struct StubTests {
     let client: FeathersClient
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers", "example"]))
-        client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
+        mock = try InProcessMockStack.shipped()
+        client = FeathersClient(mock)
     }
 
     @discardableResult

@@ -242,6 +242,13 @@ struct TransportFaultTests {
         return response
     }
 
+    /// Everything a fresh connection receives for a GET of `path`, and how the stream ended.
+    static func everything(port: Int, _ path: String) throws -> (bytes: [UInt8], end: RawConnection.StreamEnd) {
+        let connection = try RawConnection(port: port)
+        try connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+        return connection.readToEnd()
+    }
+
     /// Whether `condition` holds within `seconds`, looking every 50 ms.
     static func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -254,9 +261,7 @@ struct TransportFaultTests {
 
     @Test func truncateDeclaresTheWholeBodyAndSendsHalf() throws {
         try TransportTests.withServer(respond: Self.respond) { port, _ in
-            let connection = try RawConnection(port: port)
-            try connection.send("GET /truncate HTTP/1.1\r\nHost: t\r\n\r\n")
-            let (bytes, end) = connection.readToEnd()
+            let (bytes, end) = try Self.everything(port: port, "/truncate")
             #expect(end == .closed)
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -269,16 +274,12 @@ struct TransportFaultTests {
     /// Megabytes do not fit a socket's buffer at once: every byte still goes out before the close.
     @Test func faultsOnLargeBodiesSendEveryByte() throws {
         try TransportTests.withServer(respond: Self.respond) { port, _ in
-            let truncated = try RawConnection(port: port)
-            try truncated.send("GET /big-truncate HTTP/1.1\r\nHost: t\r\n\r\n")
-            let (bytes, end) = truncated.readToEnd()
+            let (bytes, end) = try Self.everything(port: port, "/big-truncate")
             #expect(end == .closed)
             let head = try #require(RawResponse.parse(bytes, headOnly: true))
             #expect(head.header("Content-Length") == "\(4 << 20)")
             #expect(bytes.count - head.length == 2 << 20)
-            let malformed = try RawConnection(port: port)
-            try malformed.send("GET /big-malformed HTTP/1.1\r\nHost: t\r\n\r\n")
-            let (chunked, chunkedEnd) = malformed.readToEnd()
+            let (chunked, chunkedEnd) = try Self.everything(port: port, "/big-malformed")
             #expect(chunkedEnd == .closed)
             #expect(String(decoding: chunked.suffix(20), as: UTF8.self).hasSuffix("\r\nzz\r\nnot a chunk\r\n"))
             #expect(chunked.count > 2 << 20)
@@ -287,9 +288,7 @@ struct TransportFaultTests {
 
     @Test func malformedChunkSendsAGoodChunkThenABadSizeLine() throws {
         try TransportTests.withServer(respond: Self.respond) { port, _ in
-            let connection = try RawConnection(port: port)
-            try connection.send("GET /malformed HTTP/1.1\r\nHost: t\r\n\r\n")
-            let (bytes, end) = connection.readToEnd()
+            let (bytes, end) = try Self.everything(port: port, "/malformed")
             #expect(end == .closed)
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.contains("\r\nTransfer-Encoding: chunked\r\n"))
@@ -304,9 +303,7 @@ struct TransportFaultTests {
         try TransportTests.withServer(respond: Self.respond) { port, _ in
             var seen: [[UInt8]] = []
             for _ in 0..<2 {
-                let connection = try RawConnection(port: port)
-                try connection.send("GET /garbage HTTP/1.1\r\nHost: t\r\n\r\n")
-                let (bytes, end) = connection.readToEnd()
+                let (bytes, end) = try Self.everything(port: port, "/garbage")
                 #expect(end == .closed)
                 #expect(bytes.count == 512)
                 #expect(!bytes.starts(with: Array("HTTP/".utf8)))

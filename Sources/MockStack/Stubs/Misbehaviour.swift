@@ -52,15 +52,20 @@ struct Misbehaviour: Sendable, Equatable {
     /// header's delay replaces the stub's delay but keeps its fault, and so on.
     func delivery(over base: Delivery, using generator: inout SeededRandom) -> Delivery {
         var baseDelay = 0
-        var baseSend = base
+        var send = base
         if case .delayed(let milliseconds, let then) = base {
             baseDelay = milliseconds
-            baseSend = then
+            send = then
         }
-        var send = baseSend
-        if let throttle, case .immediate = send { send = .throttled(bytesPerSecond: throttle) }
-        if let throttle, case .throttled = send { send = .throttled(bytesPerSecond: throttle) }
-        if let fault { send = .fault(fault) }
+        if let fault {
+            send = .fault(fault)
+        } else if let throttle {
+            // A throttle replaces a plain or throttled send; a stub's fault or chunking stays.
+            switch send {
+            case .immediate, .throttled: send = .throttled(bytesPerSecond: throttle)
+            default: break
+            }
+        }
         let milliseconds = delay?.milliseconds(using: &generator) ?? baseDelay
         return milliseconds > 0 ? .delayed(milliseconds: milliseconds, then: send) : send
     }

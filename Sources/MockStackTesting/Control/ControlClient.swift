@@ -97,10 +97,4 @@ enum ControlSession {
 
 extension MockStackHandle {
     public var controlBase: URL { baseURL }
-
-    /// A session of its own on this server (`/__session/{id}/…`): private app state, journal
-    /// and stubs. A fresh random id unless one is given.
-    public func session(_ id: String = MockStackSession.freshId()) -> MockStackSession {
-        MockStackSession(id: id, server: self)
-    }
 }

@@ -50,6 +50,14 @@ public struct MockStackSession: MockStackControlling {
     }
 }
 
+extension MockStackHandle {
+    /// A session of its own on this server (`/__session/{id}/…`): private app state, journal
+    /// and stubs. A fresh random id unless one is given.
+    public func session(_ id: String = MockStackSession.freshId()) -> MockStackSession {
+        MockStackSession(id: id, server: self)
+    }
+}
+
 /// The whole server's control plane, for calls a session makes on its behalf.
 struct ServerControl: MockStackControlling {
     let controlBase: URL

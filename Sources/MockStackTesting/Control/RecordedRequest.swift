@@ -3,7 +3,7 @@ public import MockStackCore
 
 /// One request the server journaled, as `GET /__mockstack/requests` lists it.
 public struct RecordedRequest: Sendable, Equatable {
-    /// Increasing from 1 for the life of the server.
+    /// Increasing from 1 in the journal that listed it (the server's, or a session's own).
     public var id: Int
     public var app: String
     public var session: String?

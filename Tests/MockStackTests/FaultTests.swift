@@ -64,12 +64,11 @@ struct FaultTests {
     }
 
     @Test func urlSessionGivesUpOnAHang() async throws {
-        let started = Date()
+        // The client's 1 s timeout ended it: had the server's 10 s hang limit come first, the
+        // client would see an empty reply (badServerResponse). Elapsed time is not asserted:
+        // an async test resumes late when blocking suites hold the cooperative threads.
         let seen = await urlSessionError("hang", timeout: 1)
         #expect(seen == .timedOut, "\(String(describing: seen?.rawValue))")
-        // The client's timeout (1 s; corelibs' timer is coarse on a busy machine), not the
-        // server's 10 s hang limit, ended it.
-        #expect(Date().timeIntervalSince(started) < 8)
         #expect(try await client.send("GET", "/example/hello").status == 200)
     }
 
@@ -104,8 +103,9 @@ struct FaultTests {
     }
 
     /// A header lays its field over a stub's: the stub's fault stays, the header's delay is added.
+    /// (No hit limit: curl retries a request whose reused connection was reset, once.)
     @Test func headersAddToAStubsMisbehaviour() async throws {
-        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/flaky"}, "answer": {"fault": "RESET"}, "times": 1}"#).status == 201)
+        #expect(try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"path": "/example/flaky"}, "answer": {"fault": "RESET"}}"#).status == 201)
         await #expect(throws: URLError.self) { try await client.send("GET", "/example/flaky", headers: ["X-MockStack-Delay": "30"]) }
         let entry = try await client.send("GET", "/__mockstack/requests?path=/example/flaky").json["requests"]?.arrayValue?.last
         #expect(entry?["delivery"] == ["delayMs": 30, "fault": "reset"])

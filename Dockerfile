@@ -1,19 +1,38 @@
-# First draft (issue 2); issue 8 finishes it (static stdlib check, HEALTHCHECK, container smoke test).
-# jwt-kit 5 (MockStackAuth) declares swift-tools-version 6.2.
-FROM swift:6.2-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config && rm -rf /var/lib/apt/lists/*
+# mockstack's image: a release build with the Swift runtime linked in, on Debian bookworm-slim
+# with only the shared libraries that binary links.
+#
+#   docker build -t mockstack .
+#   docker run --rm -p 8080:8080 mockstack
+#   docker run --rm -p 8080:8080 -v ./fixtures:/fixtures -e MOCKSTACK_FIXTURES=/fixtures mockstack
+#
+# `make container-smoke` assembles this image's file system from this file, without Docker, and
+# runs it (Scripts/container_smoke). It reproduces FROM, WORKDIR, COPY [--from], RUN, ENV, USER,
+# EXPOSE, VOLUME, HEALTHCHECK, ENTRYPOINT and CMD; keep to those, and keep the build stage to
+# apt-get install and swift build, or the smoke test refuses the file.
+
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift VERSION ./
+COPY Plugins ./Plugins
 COPY Sources ./Sources
+COPY Tests ./Tests
+# The same flags as `make release` (see the Makefile for why the binary is not position-independent).
 RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie --product mockstack
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 \
-    && rm -rf /var/lib/apt/lists/* && useradd --system --uid 10001 mockstack
+# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond
+# libc, libstdc++ and libgcc, which the base image has. The smoke test checks this with ldd.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --uid 10001 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin mockstack
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack
 COPY Fixtures /usr/local/share/mockstack/Fixtures
 USER mockstack
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s CMD ["mockstack", "health", "--url", "http://127.0.0.1:8080"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s CMD ["mockstack", "health", "--url", "http://127.0.0.1:8080"]
 ENTRYPOINT ["mockstack"]
 CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

@@ -2,6 +2,7 @@
 #   make serve   build (release) and run the server on PORT (default 8080)
 #   make test    build and run the whole test suite
 #   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
+#   make container-smoke   the Docker image's contents, assembled and run without Docker
 
 SWIFT        ?= swift
 PORT         ?= 8080
@@ -16,7 +17,10 @@ TEST_WORKERS ?= 2
 # own image (Benchmarks/README.md).
 RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie,)
 
-.PHONY: all deps build release serve test bench clean
+# The client-library example: its own package, depending on this one by path.
+EXAMPLE      ?= Examples/ClientLibrary
+
+.PHONY: all deps build release serve test test-example bench container-smoke clean
 
 all: build
 
@@ -29,20 +33,32 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS)
 
 serve: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
-## test: a warning in our own sources fails the build, as does any failing test.
+## test: a warning in our own sources fails the build, as does any failing test; then the
+## client-library example builds and passes its own tests, so it cannot rot.
 test:
 	@Scripts/ensure-system-libraries.sh --test
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
+	@$(MAKE) --no-print-directory test-example
+
+## test-example: the example spawns the mockstack its own build made (no MOCKSTACK_BIN).
+test-example: deps
+	cd $(EXAMPLE) && ../../Scripts/build-checked.sh $(SWIFT) build --build-tests
+	cd $(EXAMPLE) && env -u MOCKSTACK_BIN $(SWIFT) test --skip-build
+
+## container-smoke: about 6 minutes the first time (debootstrap and a release build in a copy
+## of the build context), about a minute after; needs root (sudo) and Debian's packages.
+container-smoke: deps
+	Scripts/container-smoke
 
 bench: release
 	Benchmarks/bench.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-container $(EXAMPLE)/.build

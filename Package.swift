@@ -88,6 +88,17 @@ let package = Package(
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings,
+            plugins: ["BuildStamp"]
+        ),
+        // Build facts as Swift: the VERSION file, the git commit, the package's folder.
+        .plugin(
+            name: "BuildStamp",
+            capability: .buildTool(),
+            dependencies: ["build-stamp"]
+        ),
+        .executableTarget(
+            name: "build-stamp",
             swiftSettings: strictSettings
         ),
         .target(

@@ -5,8 +5,8 @@ public import Foundation
 #endif
 
 /// Finds the shipped `Fixtures/` folder when none is given, so a bare `mockstack serve` serves
-/// every shipped app: next to the binary, in the package checkout the binary was built in, or
-/// at the Docker image's install path.
+/// every shipped app: next to the binary, in the package the binary was built from (also when
+/// a client library built it as a dependency), or at the Docker image's install path.
 public enum FixturesLocator {
     /// Where the Docker image installs the fixtures.
     public static let installedPath = "/usr/local/share/mockstack/Fixtures"
@@ -16,21 +16,15 @@ public enum FixturesLocator {
         candidates(executable: executable).first { isFixturesFolder($0) }
     }
 
-    static func candidates(executable: URL?) -> [URL] {
+    static func candidates(executable: URL?, packageDirectory: String = embeddedPackageDirectory) -> [URL] {
         var found: [URL] = []
         if let directory = executable?.deletingLastPathComponent() {
             found.append(directory.appendingPathComponent("Fixtures"))
             found.append(directory.deletingLastPathComponent().appendingPathComponent("share/mockstack/Fixtures"))
-            // A package checkout: .build/<triple>/debug/mockstack → walk up to Package.swift.
-            var folder = directory
-            while folder.path != "/" && !folder.path.isEmpty {
-                if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                    found.append(folder.appendingPathComponent("Fixtures"))
-                    break
-                }
-                folder = folder.deletingLastPathComponent()
-            }
         }
+        // The package the binary was built from (a checkout, or another package's dependency),
+        // as the BuildStamp plugin recorded it.
+        found.append(URL(fileURLWithPath: packageDirectory).appendingPathComponent("Fixtures"))
         found.append(URL(fileURLWithPath: installedPath))
         return found
     }

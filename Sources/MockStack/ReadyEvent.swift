@@ -15,6 +15,16 @@ public struct ReadyEvent: Sendable, Equatable {
     public var pid: Int32
     public var version: String
 
+    public init(host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
+                pid: Int32, version: String) {
+        self.host = host
+        self.port = port
+        self.apps = apps
+        self.exposed = exposed
+        self.pid = pid
+        self.version = version
+    }
+
     /// The base URL of the main port (wildcard binds are reported as loopback, which is where
     /// a local client reaches them).
     public var url: String { Self.url(host: host, port: port) }

@@ -10,6 +10,19 @@ public enum MockStackMode: Sendable {
     case spawned(arguments: [String] = [])
     /// The server inside the test process.
     case inProcess
+    /// A server already running at this URL: a CI service container, `docker run`, `make serve`.
+    /// Stopping the handle leaves it running.
+    case attached(URL)
+
+    /// `.attached(MOCKSTACK_URL)` when that variable is set — CI runs mockstack as a service
+    /// container and says where — else `.spawned()`: the same tests run both ways.
+    public static var fromEnvironment: MockStackMode { from(environment: ProcessInfo.processInfo.environment) }
+
+    /// ``fromEnvironment`` for a given environment.
+    public static func from(environment: [String: String]) -> MockStackMode {
+        let url = environment["MOCKSTACK_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+        return url.map { .attached($0) } ?? .spawned()
+    }
 }
 
 /// Starts a mockstack for the duration of `body` and stops it afterwards, whether `body`
@@ -36,13 +49,16 @@ public func withMockStack<T>(
     }
 }
 
-/// Starts a mockstack; the caller stops it.
+/// Starts a mockstack (or attaches to a running one); the caller stops it. `fixtures` applies
+/// to the servers it starts.
 public func startMockStack(_ mode: MockStackMode = .spawned(), fixtures: URL? = nil) throws -> any MockStackHandle {
     switch mode {
     case .spawned(let arguments):
         return try MockStackProcess.launch(arguments: arguments, fixtures: fixtures)
     case .inProcess:
         return try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures))
+    case .attached(let url):
+        return try AttachedMockStack.attach(to: url)
     }
 }
 

@@ -101,7 +101,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
 }
 
 /// Why a mockstack could not be started.
-public struct MockStackLaunchError: Error, CustomStringConvertible {
+public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

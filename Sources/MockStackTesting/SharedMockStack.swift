@@ -18,6 +18,7 @@ public enum SharedMockStack {
         let key = switch mode {
         case .inProcess: "in-process"
         case .spawned(let arguments): "spawned " + arguments.joined(separator: " ")
+        case .attached(let url): "attached " + url.absoluteString
         }
         return try servers.withLock { servers in
             if let running = servers[key] { return running }

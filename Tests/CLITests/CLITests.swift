@@ -176,8 +176,27 @@ struct CLITests {
         #expect(down.stderr.hasPrefix("unhealthy: cannot connect to 127.0.0.1:"))
     }
 
-    @Test func versionAndHelp() throws {
-        #expect(try Self.run(["--version"]).stdout == "0.1.0\n")
+    /// The release from VERSION and, in a git checkout, the commit the binary was built from:
+    /// the BuildStamp plugin embeds both at build time (make test builds after every commit).
+    @Test func versionIsStampedAtBuildTime() throws {
+        let release = try String(contentsOf: packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", packageRoot.path, "rev-parse", "HEAD"]
+        let out = Pipe()
+        git.standardOutput = out
+        git.standardError = FileHandle.nullDevice
+        try git.run()
+        let head = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        git.waitUntilExit()
+        let expected = git.terminationStatus == 0 ? "\(release) (\(head.prefix(7)))" : release
+
+        #expect(release.split(separator: ".").count == 3)
+        #expect(try Self.run(["--version"]).stdout == expected + "\n")
+    }
+
+    @Test func help() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0)
         for command in ["serve", "validate", "routes", "health"] { #expect(help.stdout.contains(command)) }

@@ -50,6 +50,46 @@ struct MockStackTestingTests {
             #expect(error.message.contains("app.json:1:2: invalid JSON"))
         }
     }
+
+    @Test func attachesToARunningServerAndLeavesItRunning() async throws {
+        let running = try InProcessMockStack.shipped()
+        defer { running.stop() }
+
+        let attached = try AttachedMockStack.attach(to: running.baseURL)
+        #expect(attached.ready.apps.map(\.name) == running.ready.apps.map(\.name))
+        #expect(attached.url(for: "example") == running.url(for: "example"))
+        let hello = try rawExchange(port: running.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(hello.status == 200)
+        #expect(try await attached.requests(app: "example").map(\.path) == ["/example/hello"])
+
+        attached.stop()
+        #expect(try rawExchange(port: running.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+    }
+
+    @Test func attachingToNothingFailsWithinItsTimeout() throws {
+        let closed = try InProcessMockStack.shipped(["example"])
+        let url = closed.baseURL
+        closed.stop()
+        do {
+            _ = try AttachedMockStack.attach(to: url, timeout: .milliseconds(500))
+            Issue.record("attach should have failed")
+        } catch let error as MockStackLaunchError {
+            #expect(error.message.hasPrefix("mockstack at \(url) did not answer within"))
+        }
+    }
+
+    @Test func theEnvironmentChoosesAttachedOrSpawned() {
+        guard case .attached(let url) = MockStackMode.from(environment: ["MOCKSTACK_URL": "http://mockstack:8080"]) else {
+            Issue.record("MOCKSTACK_URL should attach")
+            return
+        }
+        #expect(url.absoluteString == "http://mockstack:8080")
+        guard case .spawned(let arguments) = MockStackMode.from(environment: ["MOCKSTACK_URL": ""]) else {
+            Issue.record("an empty MOCKSTACK_URL should spawn")
+            return
+        }
+        #expect(arguments == [])
+    }
 }
 
 final class LockedPort: @unchecked Sendable {

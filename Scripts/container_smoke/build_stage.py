@@ -1,0 +1,160 @@
+"""Reproduces the Dockerfile's build stage on this machine, which runs the same Debian release
+and Swift version as the stage's image: the stage's COPYs assemble a build context folder (with
+.dockerignore applied), its `apt-get install` packages must be installed here, and its
+`swift build` runs in that folder. What the stage does beyond that is refused."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path, PurePosixPath
+
+from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage
+from .report import step
+
+
+class BuildStage:
+    def __init__(self, stage: Stage, context: Path, workspace: Path):
+        self.stage = stage
+        self.context = context
+        self.root = workspace / "build-stage"        # stands for the stage's "/"
+        self.ignore = DockerIgnore.load(context)
+        self.workdir = PurePosixPath("/")
+
+    def host_path(self, image_path: str) -> Path:
+        """Where a path of the stage's file system lives here."""
+        absolute = self.workdir / image_path if not image_path.startswith("/") else PurePosixPath(image_path)
+        return self.root / str(absolute).lstrip("/")
+
+    def run(self) -> None:
+        self._check_image()
+        for instruction in self.stage.instructions:
+            if instruction.keyword == "WORKDIR":
+                self.workdir = self.workdir / instruction.arguments
+                self.host_path(".").mkdir(parents=True, exist_ok=True)
+            elif instruction.keyword == "COPY":
+                self._copy(instruction)
+            elif instruction.keyword == "RUN":
+                self._run(instruction)
+            else:
+                raise DockerfileError(instruction.line, f"the smoke test cannot reproduce {instruction.keyword} in the build stage")
+
+    def _check_image(self) -> None:
+        match = re.fullmatch(r"swift:(\d+\.\d+)(?:\.\d+)?-(\w+)", self.stage.image)
+        if not match:
+            raise SystemExit(f"the build stage's image '{self.stage.image}' is not an official swift:<version>-<debian release> image")
+        version, release = match.groups()
+        output = subprocess.run(["swift", "--version"], capture_output=True, text=True, check=True)
+        local = re.search(r"Swift version (\d+\.\d+)", output.stdout + output.stderr)
+        codename = _os_release().get("VERSION_CODENAME", "?")
+        if not local or local.group(1) != version or codename != release:
+            raise SystemExit(
+                f"the build stage runs Swift {version} on Debian {release}; this machine has Swift "
+                f"{local.group(1) if local else '?'} on {codename}, so its build would not be the image's")
+        step(f"build stage: {self.stage.image} matches this machine (Swift {version}, Debian {release})")
+
+    def _copy(self, instruction: Instruction) -> None:
+        flags, _ = instruction.flags_and_rest()
+        if flags:
+            raise DockerfileError(instruction.line, "the smoke test reproduces only plain COPY in the build stage")
+        *sources, destination = instruction.words()
+        target = self.host_path(destination)
+        for source in sources:
+            origin = self.context / source
+            if not origin.exists():
+                raise DockerfileError(instruction.line, f"COPY source '{source}' does not exist")
+            if self.ignore.excludes(source):
+                raise DockerfileError(instruction.line, f"COPY source '{source}' is excluded by .dockerignore")
+            if origin.is_dir():
+                sync_tree(origin, target, self.ignore, source)
+            else:
+                landing = target / origin.name if destination.endswith("/") else target
+                sync_file(origin, landing)
+
+    def _run(self, instruction: Instruction) -> None:
+        for command in instruction.arguments.split("&&"):
+            words = shlex.split(command)
+            if words[:2] == ["apt-get", "update"] or words == ["rm", "-rf", "/var/lib/apt/lists/*"]:
+                continue
+            if words[:2] == ["apt-get", "install"]:
+                ensure_host_packages([word for word in words[2:] if not word.startswith("-")])
+            elif words[:2] == ["swift", "build"]:
+                self._swift_build(words)
+            else:
+                raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{command.strip()}' in the build stage")
+
+
+    def _swift_build(self, words: list[str]) -> None:
+        """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""
+        folder = self.host_path(".")
+        step(f"build stage: {' '.join(words)}  (in {folder})")
+        process = subprocess.Popen(words, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        warnings: list[str] = []
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            if re.match(rf"({re.escape(str(folder))}/)?(Sources|Plugins|Tests)/[^:]+:\d+:\d+: warning:", line):
+                warnings.append(line.strip())
+        if process.wait() != 0:
+            raise SystemExit(f"the build stage's swift build failed with status {process.returncode}")
+        if warnings:
+            raise SystemExit("the build stage's swift build warned about mockstack's own files:\n" + "\n".join(warnings))
+        step("build stage: built with no warnings in mockstack's own files")
+
+
+def ensure_host_packages(packages: list[str]) -> None:
+    """The build stage's packages, installed here too (the host build uses them the same way)."""
+    missing = [name for name in packages if not _installed(name)]
+    if missing:
+        step(f"build stage: apt-get install {' '.join(missing)}")
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    step(f"build stage: packages present here: {' '.join(packages)}")
+
+
+def _installed(package: str) -> bool:
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return result.returncode == 0 and result.stdout.endswith("installed")
+
+
+def _os_release() -> dict[str, str]:
+    values: dict[str, str] = {}
+    for line in Path("/etc/os-release").read_text().splitlines():
+        key, _, value = line.partition("=")
+        values[key] = value.strip('"')
+    return values
+
+
+def sync_tree(source: Path, target: Path, ignore: DockerIgnore, relative: str) -> None:
+    """Makes `target` hold exactly what COPY would put there, touching only files that changed,
+    so an unchanged file keeps its timestamp and the build stays incremental."""
+    wanted: set[Path] = set()
+    for folder, folders, files in os.walk(source):
+        here = Path(folder)
+        inside = here.relative_to(source)
+        folders[:] = [name for name in folders if not ignore.excludes(str(PurePosixPath(relative) / inside / name))]
+        for name in files:
+            if ignore.excludes(str(PurePosixPath(relative) / inside / name)):
+                continue
+            wanted.add(inside / name)
+            sync_file(here / name, target / inside / name)
+    if target.exists():
+        for folder, _, files in os.walk(target, topdown=False):
+            for name in files:
+                path = Path(folder) / name
+                if path.relative_to(target) not in wanted:
+                    path.unlink()
+            if Path(folder) != target and not any(Path(folder).iterdir()):
+                Path(folder).rmdir()
+
+
+def sync_file(source: Path, target: Path) -> None:
+    if target.exists():
+        mine, theirs = source.stat(), target.stat()
+        if mine.st_size == theirs.st_size and int(mine.st_mtime) == int(theirs.st_mtime):
+            return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)

@@ -1,0 +1,130 @@
+"""What the smoke test asks of a running container: the HEALTHCHECK command passes, PID 1 runs as
+the image's user and serves on every address, and each app answers a real request."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from .container import Container
+from .report import expect
+
+
+class Answer:
+    def __init__(self, status: int, headers: dict[str, str], body: bytes):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body)
+
+
+def request(url: str, method: str = "GET", body: bytes | None = None, content_type: str | None = None) -> Answer:
+    call = urllib.request.Request(url, data=body, method=method)
+    if content_type:
+        call.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(call, timeout=5) as response:
+            return Answer(response.status, {k.lower(): v for k, v in response.headers.items()}, response.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read())
+
+
+def wait_until_healthy(container: Container, timeout: float = 15) -> float:
+    """Runs the image's HEALTHCHECK command until it exits 0, as Docker's health monitor would;
+    returns the seconds it took from the container's start."""
+    started = time.monotonic()
+    last: subprocess.CompletedProcess[str] | None = None
+    while time.monotonic() - started < timeout:
+        if container.process is not None and container.process.poll() is not None:
+            raise SystemExit(f"the container exited with {container.process.returncode}:\n{container.output()}")
+        last = container.exec(container.config.healthcheck)
+        if last.returncode == 0:
+            printed = last.stdout.strip()
+            expect(printed == "healthy", f"HEALTHCHECK {' '.join(container.config.healthcheck)} exits 0 and prints "
+                                         f"'healthy'{'' if printed == 'healthy' else f' (it printed {printed!r})'}")
+            return time.monotonic() - started
+        time.sleep(0.1)
+    raise SystemExit(f"HEALTHCHECK never passed; last: {last}\ncontainer output:\n{container.output()}")
+
+
+def check_user(container: Container) -> None:
+    status = Path(f"/proc/{container.init_pid()}/status").read_text()
+    uids = next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1:]
+    expect(all(int(uid) == container.account.uid for uid in uids) and container.account.uid != 0,
+           f"PID 1 runs as USER {container.account.name} (uid {container.account.uid}), not root")
+
+
+def check_every_address(port: str) -> None:
+    """The CMD binds every address, so a published port reaches it: try one that is not loopback."""
+    address = "192.0.2.10"                      # TEST-NET-1, added to this namespace's loopback only
+    subprocess.run(["ip", "addr", "add", f"{address}/32", "dev", "lo"], check=True)
+    answer = request(f"http://{address}:{port}/__mockstack/health")
+    expect(answer.status == 200, f"the server answers on {address}:{port}, not only on 127.0.0.1")
+
+
+def check_apps(base: str, fixtures: Path) -> list[str]:
+    """Every app folder in `fixtures` is mounted, and each one answers as its kind does."""
+    listed = request(f"{base}/__mockstack/apps").json()["apps"]
+    served = sorted(app["name"] for app in listed)
+    expected = sorted(folder.name for folder in fixtures.iterdir() if (folder / "app.json").exists())
+    expect(served == expected, f"the apps served are the fixtures' apps: {', '.join(served)}")
+    for app in listed:
+        {"servicestack": _servicestack, "feathers": _feathers, "static": _static}[app["kind"]](base, app, fixtures / app["name"])
+    return served
+
+
+def _servicestack(base: str, app: dict, _: Path) -> None:
+    answer = request(f"{base}{app['mount']}/types/metadata")
+    operations = answer.json().get("operations", []) if answer.status == 200 else []
+    expect(answer.status == 200 and answer.headers.get("content-type", "").startswith("application/json") and operations,
+           f"{app['name']}: GET {app['mount']}/types/metadata → 200 JSON with {len(operations)} operations")
+
+
+def _feathers(base: str, app: dict, _: Path) -> None:
+    services = sorted({route["path"] for route in app["routes"] if ":" not in route["path"] and "GET" in route["methods"]})
+    for path in services:
+        answer = request(f"{base}{app['mount']}{path}")
+        body = answer.json()
+        fine = (answer.status == 200 and (isinstance(body, list) or "data" in body)) or \
+               (answer.status == 401 and body.get("name") == "NotAuthenticated")
+        expect(fine, f"{app['name']}: GET {app['mount']}{path} → {answer.status} {'a page of records' if answer.status == 200 else 'NotAuthenticated'}")
+
+
+def _static(base: str, app: dict, folder: Path) -> None:
+    manifest = json.loads((folder / "app.json").read_text())
+    for route in manifest["routes"]:
+        if route["method"] != "GET" or "{" in route["path"] or ":" in route["path"]:
+            continue
+        answer = request(f"{base}{app['mount']}{route['path']}")
+        wanted = json.loads((folder / route["fixture"]).read_text())
+        expect(answer.status == route.get("status", 200) and answer.json() == wanted,
+               f"{app['name']}: GET {app['mount']}{route['path']} → {answer.status} with {route['fixture']}")
+
+
+def check_shipped_behaviour(base: str, served: list[str]) -> None:
+    """The README's quick-start answers, for the shipped apps the image serves."""
+    if "test" in served:
+        answer = request(f"{base}/test/api/Hello?name=World")
+        expect(answer.status == 200 and answer.json() == {"result": "Hello, World!"},
+               "test: GET /test/api/Hello?name=World → 200 {\"result\":\"Hello, World!\"}")
+        answer = request(f"{base}/test/api/ThrowType", "PUT", b'{"type":"NotFound","message":"not here"}', "application/json")
+        status = answer.json().get("responseStatus", {})
+        expect(answer.status == 404 and status.get("errorCode") == "NotFound" and status.get("message") == "not here",
+               "test: PUT /test/api/ThrowType NotFound → 404 errorCode NotFound")
+    if "techstacks" in served:
+        query = "vendorName=Google&take=3&orderByDesc=ViewCount&fields=Id,Name"
+        body = request(f"{base}/techstacks/api/FindTechnologies?{query}").json()
+        expect(body.get("total") == 23 and [row["id"] for row in body.get("results", [])] == [7, 18, 77],
+               "techstacks: FindTechnologies by Google → total 23, ids 7, 18, 77")
+    if "feathers" in served:
+        form = urllib.parse.urlencode({"strategy": "local", "email": "test@example.com", "password": "secret"}).encode()
+        answer = request(f"{base}/feathers/authentication", "POST", form, "application/x-www-form-urlencoded")
+        expect(answer.status == 201 and answer.json().get("accessToken", "").startswith("eyJ"),
+               "feathers: POST /feathers/authentication (local) → 201 with an accessToken")

@@ -1,0 +1,173 @@
+"""`make container-smoke`: builds the Docker image's contents without Docker and checks them.
+
+Everything it does is read from the Dockerfile, so the image and this test cannot drift:
+1. the build stage's `swift build` runs here, in a folder holding exactly what its COPYs copy;
+2. the runtime stage's file system is assembled in a folder: debootstrap for its Debian base,
+   its RUN lines inside it with chroot, its COPYs;
+3. the binary's shared libraries all resolve inside it, and each package the Dockerfile
+   installs provides one of them (nothing extra ships);
+4. in a network and mount namespace of its own, ENTRYPOINT + CMD run as PID 1 as the USER;
+   the HEALTHCHECK command passes, every app answers, SIGTERM stops it cleanly; then again
+   with user fixtures mounted at /fixtures as the README shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .build_stage import BuildStage
+from .checks import check_apps, check_every_address, check_shipped_behaviour, check_user, wait_until_healthy
+from .container import Container
+from .dockerfile import parse_dockerfile
+from .report import CheckFailed, expect, fail, step
+from .runtime_stage import ImageConfig, RuntimeStage
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKSPACE = ROOT / ".build-container"
+EXAMPLE = ROOT / "Examples" / "ClientLibrary"
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--run-container":
+        run_container(ImageConfig.load(Path(sys.argv[2])))
+        return
+    if os.geteuid() != 0:
+        if shutil.which("sudo"):
+            os.execvp("sudo", ["sudo", sys.executable, *sys.argv])
+        fail("debootstrap, chroot and namespaces need root; run it as root")
+    try:
+        config = assemble()
+        check_linked_libraries(config)
+    except CheckFailed as error:
+        fail(str(error))
+    step("building the client-library example's tests, to run them against the container")
+    subprocess.run(["swift", "build", "--build-tests", "--quiet"], cwd=EXAMPLE, check=True)
+    config_path = WORKSPACE / "image.json"
+    config.save(config_path)
+    # The container gets its own network (only loopback, port 8080 free whatever this machine
+    # runs) and its own mounts (volumes and /proc vanish with it), as under Docker.
+    result = subprocess.run(["unshare", "--net", "--mount", "--", sys.executable, "-m", "container_smoke",
+                             "--run-container", str(config_path)], cwd=ROOT / "Scripts")
+    if result.returncode != 0:
+        raise SystemExit(result.returncode)
+    step("container-smoke passed")
+
+
+def assemble() -> ImageConfig:
+    if shutil.which("debootstrap") is None:
+        step("installing debootstrap")
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "debootstrap"], check=True,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    WORKSPACE.mkdir(exist_ok=True)
+    stages = parse_dockerfile(ROOT / "Dockerfile")
+    built: dict[str, BuildStage] = {}
+    for index, stage in enumerate(stages[:-1]):
+        builder = BuildStage(stage, ROOT, WORKSPACE)
+        builder.run()
+        built[stage.name or str(index)] = builder
+    return RuntimeStage(stages[-1], built, ROOT, WORKSPACE).assemble()
+
+
+def check_linked_libraries(config: ImageConfig) -> None:
+    """`ldd` inside the image: every library resolves, and every package the Dockerfile installs
+    owns one of them (the image carries only what the binary links)."""
+    program = resolve_in_image(config, config.entrypoint[0])
+    listing = subprocess.run(["chroot", config.rootfs, "ldd", program], capture_output=True, text=True, check=True).stdout
+    missing = [line.strip() for line in listing.splitlines() if "not found" in line]
+    expect(not missing, f"ldd {program}: every shared library resolves inside the image")
+    owners: set[str] = set()
+    for line in listing.splitlines():
+        if "=>" not in line:
+            continue
+        library = line.split("=>")[1].split("(")[0].strip()
+        if not library:
+            continue
+        owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", library], capture_output=True, text=True)
+        if owner.returncode != 0:        # merged /usr: dpkg knows the path under /usr too, or not at all
+            owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", "/usr" + library], capture_output=True, text=True)
+        owners |= {entry.split(":")[0] for entry in owner.stdout.splitlines()}
+    unused = [package for package in config.apt_packages if package not in owners]
+    expect(not unused, f"each package the Dockerfile installs provides a linked library "
+                       f"({', '.join(config.apt_packages)})" + (f"; {', '.join(unused)} provides none" if unused else ""))
+
+
+def resolve_in_image(config: ImageConfig, program: str) -> str:
+    if program.startswith("/"):
+        return program
+    for folder in config.environment.get("PATH", "").split(":"):
+        candidate = Path(config.rootfs) / folder.lstrip("/") / program
+        if candidate.exists():
+            return f"{folder}/{program}"
+    fail(f"ENTRYPOINT {program} is not on the image's PATH")
+    return program
+
+
+def run_container(config: ImageConfig) -> None:
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    port = config.exposed[0].split("/")[0]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        shipped = Path(config.rootfs) / config.copied["Fixtures"].lstrip("/")
+        with running(Container(config)) as container:
+            seconds = wait_until_healthy(container)
+            step(f"healthy {seconds:.2f} s after start")
+            check_user(container)
+            check_every_address(port)
+            served = check_apps(base, shipped)
+            check_shipped_behaviour(base, served)
+            check_example_attached(base)
+            status = container.stop()
+            expect(status == 0, f"SIGTERM to PID 1 stops it with status 0 (got {status})")
+
+        user_fixtures = write_user_fixtures(ROOT / "Fixtures" / "example")
+        volume = {"/fixtures": user_fixtures}
+        with running(Container(config, environment={"MOCKSTACK_FIXTURES": "/fixtures"}, volumes=volume)) as container:
+            wait_until_healthy(container)
+            check_apps(base, user_fixtures)
+            expect(container.stop() == 0, "SIGTERM stops the volume run with status 0")
+    except CheckFailed as error:
+        fail(str(error))
+
+
+def check_example_attached(base: str) -> None:
+    """The client library's tests, pointed at the container as a CI service container would be."""
+    environment = {key: value for key, value in os.environ.items() if key != "MOCKSTACK_BIN"}
+    result = subprocess.run(["swift", "test", "--skip-build"], cwd=EXAMPLE, capture_output=True, text=True,
+                            env={**environment, "MOCKSTACK_URL": base})
+    summary = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("Executed")]
+    expect(result.returncode == 0, f"Examples/ClientLibrary's tests pass with MOCKSTACK_URL={base}: "
+                                   f"{summary[-1] if summary else result.stdout[-2000:] + result.stderr[-2000:]}")
+
+
+class running:
+    """Starts a container for a `with` block and always stops it (printing its output on failure)."""
+
+    def __init__(self, container: Container):
+        self.container = container
+
+    def __enter__(self) -> Container:
+        self.container.start()
+        return self.container
+
+    def __exit__(self, kind, error, trace) -> None:
+        if self.container.process is not None:
+            self.container.stop()
+        if kind is not None:
+            print(f"--- container output ---\n{self.container.output()}", file=sys.stderr)
+
+
+def write_user_fixtures(template: Path) -> Path:
+    """A user's own fixtures folder, as `-v ./fixtures:/fixtures` would mount: one app, `shop`,
+    made from the shipped example with its name and mount changed."""
+    folder = WORKSPACE / "user-fixtures"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(template, folder / "shop")
+    manifest = json.loads((folder / "shop/app.json").read_text())
+    manifest["name"], manifest["mount"] = "shop", "/shop"
+    (folder / "shop/app.json").write_text(json.dumps(manifest, indent=2))
+    return folder

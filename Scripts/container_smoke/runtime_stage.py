@@ -1,0 +1,174 @@
+"""Assembles the Dockerfile's last stage as a root file system in a folder, without Docker:
+its Debian base from Debian's own packages (debootstrap, minbase), its RUN lines run inside it
+with chroot, its COPYs from the build stage and the context, and its run-time settings (user,
+environment, ports, health check, entry point, command) kept for the container run."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .build_stage import BuildStage
+from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage
+from .report import step
+
+# What `docker run` starts a container with when the image sets no PATH of its own.
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+MIRROR = os.environ.get("MOCKSTACK_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+
+
+@dataclass
+class ImageConfig:
+    rootfs: str
+    user: str = "root"
+    workdir: str = "/"
+    environment: dict[str, str] = field(default_factory=lambda: {"PATH": DEFAULT_PATH})
+    exposed: list[str] = field(default_factory=list)
+    volumes: list[str] = field(default_factory=list)
+    healthcheck: list[str] = field(default_factory=list)
+    entrypoint: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    apt_packages: list[str] = field(default_factory=list)
+    # Context folders copied in, by source: {"Fixtures": "/usr/local/share/mockstack/Fixtures"}.
+    copied: dict[str, str] = field(default_factory=dict)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self), indent=2))
+
+    @classmethod
+    def load(cls, path: Path) -> "ImageConfig":
+        return cls(**json.loads(path.read_text()))
+
+
+class RuntimeStage:
+    def __init__(self, stage: Stage, stages: dict[str, BuildStage], context: Path, workspace: Path):
+        self.stage = stage
+        self.stages = stages
+        self.context = context
+        self.workspace = workspace
+        self.ignore = DockerIgnore.load(context)
+        self.rootfs = workspace / "rootfs"
+        self.config = ImageConfig(rootfs=str(self.rootfs))
+
+    def assemble(self) -> ImageConfig:
+        self._base()
+        for instruction in self.stage.instructions:
+            handler = getattr(self, f"_{instruction.keyword.lower()}", None)
+            if handler is None:
+                raise DockerfileError(instruction.line, f"the smoke test cannot reproduce {instruction.keyword}")
+            handler(instruction)
+        return self.config
+
+    # The base image: debootstrap once per release, then a fresh copy for every run.
+    def _base(self) -> None:
+        match = re.fullmatch(r"debian:(\w+)(-slim)?", self.stage.image)
+        if not match:
+            raise SystemExit(f"the runtime stage's image '{self.stage.image}' is not debian:<release>[-slim]")
+        release = match.group(1)
+        base = self.workspace / f"debootstrap-{release}-minbase"
+        if not (base / "etc/debian_version").exists():
+            shutil.rmtree(base, ignore_errors=True)
+            step(f"runtime stage: debootstrap --variant=minbase {release} from {MIRROR} (once; cached in {base})")
+            subprocess.run(["debootstrap", "--variant=minbase", release, str(base), MIRROR], check=True,
+                           stdout=subprocess.DEVNULL)
+        shutil.rmtree(self.rootfs, ignore_errors=True)
+        subprocess.run(["cp", "-a", str(base), str(self.rootfs)], check=True)
+        step(f"runtime stage: {self.stage.image} as a fresh copy of the {release} minbase tree")
+
+    def _run(self, instruction: Instruction) -> None:
+        # Docker's build containers get the host's DNS; apt-get needs it.
+        shutil.copy("/etc/resolv.conf", self.rootfs / "etc/resolv.conf")
+        self.config.apt_packages += _apt_packages(instruction.arguments)
+        step(f"runtime stage: RUN {instruction.arguments}")
+        subprocess.run(["chroot", str(self.rootfs), *instruction.command()], check=True,
+                       env={**self.config.environment, "HOME": "/root", "DEBIAN_FRONTEND": "noninteractive"},
+                       stdout=subprocess.DEVNULL)
+
+    def _copy(self, instruction: Instruction) -> None:
+        flags, _ = instruction.flags_and_rest()
+        unknown = set(flags) - {"from"}
+        if unknown:
+            raise DockerfileError(instruction.line, f"the smoke test cannot reproduce COPY --{', --'.join(sorted(unknown))}")
+        *sources, destination = instruction.words()
+        target = self.rootfs / str(PurePosixPath(self.config.workdir) / destination).lstrip("/")
+        for source in sources:
+            if "from" in flags:
+                stage = self.stages.get(flags["from"])
+                if stage is None:
+                    raise DockerfileError(instruction.line, f"no stage named '{flags['from']}'")
+                origin = stage.host_path(source)
+            else:
+                if self.ignore.excludes(source):
+                    raise DockerfileError(instruction.line, f"COPY source '{source}' is excluded by .dockerignore")
+                origin = self.context / source
+                self.config.copied[source.strip("/")] = str(PurePosixPath(self.config.workdir) / destination)
+            if not origin.exists():
+                raise DockerfileError(instruction.line, f"COPY source '{source}' does not exist (looked at {origin})")
+            step(f"runtime stage: COPY {source} → {destination}")
+            if origin.is_dir():
+                self._copy_tree(origin, target, source if "from" not in flags else None)
+            else:
+                landing = target / origin.name if destination.endswith("/") else target
+                landing.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(origin.resolve(), landing)
+                os.chown(landing, 0, 0)
+
+    def _copy_tree(self, origin: Path, target: Path, context_relative: str | None) -> None:
+        for folder, folders, files in os.walk(origin):
+            inside = Path(folder).relative_to(origin)
+            if context_relative is not None:
+                folders[:] = [name for name in folders
+                              if not self.ignore.excludes(str(PurePosixPath(context_relative) / inside / name))]
+            (target / inside).mkdir(parents=True, exist_ok=True)
+            os.chown(target / inside, 0, 0)
+            for name in files:
+                if context_relative is not None and self.ignore.excludes(str(PurePosixPath(context_relative) / inside / name)):
+                    continue
+                shutil.copy2(Path(folder) / name, target / inside / name)
+                os.chown(target / inside / name, 0, 0)
+
+    def _env(self, instruction: Instruction) -> None:
+        for word in instruction.words():
+            key, equals, value = word.partition("=")
+            if not equals:
+                raise DockerfileError(instruction.line, "ENV wants key=value pairs")
+            self.config.environment[key] = value
+
+    def _workdir(self, instruction: Instruction) -> None:
+        self.config.workdir = str(PurePosixPath(self.config.workdir) / instruction.arguments)
+        (self.rootfs / self.config.workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
+
+    def _user(self, instruction: Instruction) -> None:
+        self.config.user = instruction.arguments
+
+    def _expose(self, instruction: Instruction) -> None:
+        self.config.exposed += instruction.words()
+
+    def _volume(self, instruction: Instruction) -> None:
+        self.config.volumes += instruction.command() if instruction.arguments.startswith("[") else instruction.words()
+
+    def _healthcheck(self, instruction: Instruction) -> None:
+        self.config.healthcheck = instruction.command()
+
+    def _entrypoint(self, instruction: Instruction) -> None:
+        self.config.entrypoint = instruction.command()
+
+    def _cmd(self, instruction: Instruction) -> None:
+        self.config.command = instruction.command()
+
+    def _label(self, instruction: Instruction) -> None:
+        pass
+
+
+def _apt_packages(script: str) -> list[str]:
+    packages: list[str] = []
+    for command in script.split("&&"):
+        words = command.split()
+        if words[:2] == ["apt-get", "install"]:
+            packages += [word for word in words[2:] if not word.startswith("-")]
+    return packages

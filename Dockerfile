@@ -15,7 +15,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift VERSION ./
+COPY Package.swift ./
 COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
@@ -33,6 +33,6 @@ COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack
 COPY Fixtures /usr/local/share/mockstack/Fixtures
 USER mockstack
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s --start-period=5s CMD ["mockstack", "health", "--url", "http://127.0.0.1:8080"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --start-interval=1s CMD ["mockstack", "health", "--url", "http://127.0.0.1:8080"]
 ENTRYPOINT ["mockstack"]
 CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

@@ -88,10 +88,9 @@ let package = Package(
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings,
-            plugins: ["BuildStamp"]
+            swiftSettings: strictSettings
         ),
-        // Build facts as Swift: the VERSION file, the git commit, the package's folder.
+        // The git commit, stamped into the executable at build time (`mockstack --version`).
         .plugin(
             name: "BuildStamp",
             capability: .buildTool(),
@@ -115,7 +114,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildStamp"]
         ),
         .testTarget(
             name: "MockStackCoreTests",

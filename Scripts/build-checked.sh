@@ -11,7 +11,7 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
-warnings=$(grep -E "^($root/)?(Sources|Tests|Benchmarks|Examples)/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | sort -u || true)
+warnings=$(grep -E "^($root/)?(Sources|Tests|Plugins|Benchmarks|Examples)/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | sort -u || true)
 if [ -n "$warnings" ]; then
   echo "Build produced warnings in mockstack's own sources:" >&2
   echo "$warnings" >&2

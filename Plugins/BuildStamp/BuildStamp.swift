@@ -1,11 +1,11 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds three facts about the build in the target it is applied to: the release (the
-/// package's `VERSION` file), the git commit HEAD names in a checkout, and the package's own
-/// folder, where a spawned `mockstack` finds the shipped `Fixtures/` when it was built as
-/// another package's dependency. `build-stamp` writes them as Swift; its inputs are declared,
-/// so the file is written again only when one of them changes.
+/// Stamps the git commit a build was made from into the target it is applied to (the
+/// `mockstack` executable, so `mockstack --version` can say which commit it is). Only the
+/// executable takes it: a package that depends on the libraries alone never runs a plugin.
+/// The inputs are git's files for HEAD, so the stamp is rewritten only after a commit or a
+/// checkout; outside a git checkout it records none.
 @main
 struct BuildStamp: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -13,29 +13,12 @@ struct BuildStamp: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "BuildStamp.swift")
         return [
             .buildCommand(
-                displayName: "Stamping mockstack's version",
+                displayName: "Stamping mockstack's commit",
                 executable: try context.tool(named: "build-stamp").url,
                 arguments: [package.path(percentEncoded: false), output.path(percentEncoded: false)],
-                inputFiles: [package.appending(path: "VERSION")] + GitHead.files(in: package),
+                inputFiles: GitCheckout(package: package)?.headFiles ?? [],
                 outputFiles: [output]
             )
         ]
-    }
-}
-
-/// The files whose change means a different commit: `.git/HEAD` and the branch file it names
-/// (or `packed-refs`, where git keeps branches it has packed). None outside a git checkout.
-enum GitHead {
-    static func files(in package: URL) -> [URL] {
-        let git = package.appending(path: ".git")
-        let head = git.appending(path: "HEAD")
-        guard let text = try? String(contentsOf: head, encoding: .utf8) else { return [] }
-        var files = [head]
-        if text.hasPrefix("ref: ") {
-            let reference = text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)
-            files.append(git.appending(path: reference))
-            files.append(git.appending(path: "packed-refs"))
-        }
-        return files.filter { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) }
     }
 }

@@ -23,6 +23,8 @@ class BuildStage:
         self.root = workspace / "build-stage"        # stands for the stage's "/"
         self.ignore = DockerIgnore.load(context)
         self.workdir = PurePosixPath("/")
+        self.copied: set[Path] = set()               # every file the COPYs put in the stage
+        self.installed: list[str] = []               # every package its apt-get installs
 
     def host_path(self, image_path: str) -> Path:
         """Where a path of the stage's file system lives here."""
@@ -69,10 +71,11 @@ class BuildStage:
             if self.ignore.excludes(source):
                 raise DockerfileError(instruction.line, f"COPY source '{source}' is excluded by .dockerignore")
             if origin.is_dir():
-                sync_tree(origin, target, self.ignore, source)
+                self.copied |= sync_tree(origin, target, self.ignore, source)
             else:
                 landing = target / origin.name if destination.endswith("/") else target
                 sync_file(origin, landing)
+                self.copied.add(landing)
 
     def _run(self, instruction: Instruction) -> None:
         for command in instruction.arguments.split("&&"):
@@ -80,7 +83,9 @@ class BuildStage:
             if words[:2] == ["apt-get", "update"] or words == ["rm", "-rf", "/var/lib/apt/lists/*"]:
                 continue
             if words[:2] == ["apt-get", "install"]:
-                ensure_host_packages([word for word in words[2:] if not word.startswith("-")])
+                packages = [word for word in words[2:] if not word.startswith("-")]
+                self.installed += packages
+                ensure_host_packages(packages)
             elif words[:2] == ["swift", "build"]:
                 self._swift_build(words)
             else:
@@ -90,6 +95,8 @@ class BuildStage:
     def _swift_build(self, words: list[str]) -> None:
         """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""
         folder = self.host_path(".")
+        self._check_system_libraries(words)
+        self._remove_uncopied(keep=folder / ".build")
         step(f"build stage: {' '.join(words)}  (in {folder})")
         process = subprocess.Popen(words, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         warnings: list[str] = []
@@ -103,6 +110,35 @@ class BuildStage:
         if warnings:
             raise SystemExit("the build stage's swift build warned about mockstack's own files:\n" + "\n".join(warnings))
         step("build stage: built with no warnings in mockstack's own files")
+
+
+    def _check_system_libraries(self, command: list[str]) -> None:
+        """This machine has every library already, so the build passing here proves nothing about
+        the stage's apt-get line: check it against the manifest's own list instead (each system
+        library's apt provider, and pkg-config for those found through it)."""
+        manifest = self.host_path("Package.swift").read_text()
+        needed = {name for group in re.findall(r"\.apt\(\[([^\]]*)\]\)", manifest) for name in re.findall(r'"([^"]+)"', group)}
+        if "pkgConfig:" in manifest:
+            needed.add("pkg-config")
+        missing = sorted(needed - set(self.installed))
+        if missing:
+            raise SystemExit(f"the build stage installs {', '.join(self.installed) or 'nothing'} before "
+                             f"'{' '.join(command)}', but Package.swift needs {', '.join(missing)} too")
+        step(f"build stage: installs every system library Package.swift names ({', '.join(sorted(needed))})")
+
+    def _remove_uncopied(self, keep: Path) -> None:
+        """The stage holds only what its COPYs put there: a file a removed COPY once brought (or
+        a Package.resolved an earlier build wrote) goes, as it would not be in Docker's stage.
+        The build folder stays, so the build is incremental."""
+        for folder, folders, files in os.walk(self.root, topdown=True):
+            here = Path(folder)
+            folders[:] = [name for name in folders if here / name != keep]
+            for name in files:
+                if here / name not in self.copied:
+                    (here / name).unlink()
+        for folder, _, _ in sorted(os.walk(self.root), key=lambda entry: -len(entry[0])):
+            if Path(folder) != self.root and not any(Path(folder).iterdir()):
+                Path(folder).rmdir()
 
 
 def ensure_host_packages(packages: list[str]) -> None:
@@ -128,9 +164,9 @@ def _os_release() -> dict[str, str]:
     return values
 
 
-def sync_tree(source: Path, target: Path, ignore: DockerIgnore, relative: str) -> None:
-    """Makes `target` hold exactly what COPY would put there, touching only files that changed,
-    so an unchanged file keeps its timestamp and the build stays incremental."""
+def sync_tree(source: Path, target: Path, ignore: DockerIgnore, relative: str) -> set[Path]:
+    """Puts in `target` what COPY would, touching only files that changed, so an unchanged file
+    keeps its timestamp and the build stays incremental; returns the files it holds."""
     wanted: set[Path] = set()
     for folder, folders, files in os.walk(source):
         here = Path(folder)
@@ -139,16 +175,9 @@ def sync_tree(source: Path, target: Path, ignore: DockerIgnore, relative: str) -
         for name in files:
             if ignore.excludes(str(PurePosixPath(relative) / inside / name)):
                 continue
-            wanted.add(inside / name)
+            wanted.add(target / inside / name)
             sync_file(here / name, target / inside / name)
-    if target.exists():
-        for folder, _, files in os.walk(target, topdown=False):
-            for name in files:
-                path = Path(folder) / name
-                if path.relative_to(target) not in wanted:
-                    path.unlink()
-            if Path(folder) != target and not any(Path(folder).iterdir()):
-                Path(folder).rmdir()
+    return wanted
 
 
 def sync_file(source: Path, target: Path) -> None:

@@ -44,7 +44,11 @@ def wait_until_healthy(container: Container, timeout: float = 15) -> float:
     while time.monotonic() - started < timeout:
         if container.process is not None and container.process.poll() is not None:
             raise SystemExit(f"the container exited with {container.process.returncode}:\n{container.output()}")
-        last = container.exec(container.config.healthcheck)
+        try:
+            last = container.exec(container.config.healthcheck, timeout=container.config.healthcheck_timeout)
+        except subprocess.TimeoutExpired:
+            last = None                     # over HEALTHCHECK --timeout: a failed probe, as Docker counts it
+            continue
         if last.returncode == 0:
             printed = last.stdout.strip()
             expect(printed == "healthy", f"HEALTHCHECK {' '.join(container.config.healthcheck)} exits 0 and prints "
@@ -59,6 +63,16 @@ def check_user(container: Container) -> None:
     uids = next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1:]
     expect(all(int(uid) == container.account.uid for uid in uids) and container.account.uid != 0,
            f"PID 1 runs as USER {container.account.name} (uid {container.account.uid}), not root")
+
+
+def check_version(container: Container, changelog: Path) -> None:
+    """`docker run mockstack --version`: the CHANGELOG's newest release, with no commit, since a
+    Docker build's context has no .git."""
+    newest = next(line[3:].split()[0] for line in changelog.read_text().splitlines()
+                  if line.startswith("## ") and line[3:4].isdigit())
+    printed = container.exec(container.config.entrypoint + ["--version"]).stdout.strip()
+    expect(printed == newest, f"{' '.join(container.config.entrypoint)} --version prints {newest!r}"
+                              + ("" if printed == newest else f" (it printed {printed!r})"))
 
 
 def check_every_address(port: str) -> None:

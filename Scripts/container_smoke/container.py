@@ -12,27 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .runtime_stage import ImageConfig
-
-
-class Account:
-    """The image's USER, looked up in the image's own /etc/passwd and /etc/group."""
-
-    def __init__(self, config: ImageConfig):
-        rootfs = Path(config.rootfs)
-        name, _, group = config.user.partition(":")
-        entry = _lookup(rootfs / "etc/passwd", name)
-        if entry is None:
-            raise SystemExit(f"USER {config.user}: no such user in the image's /etc/passwd")
-        self.name = entry[0]
-        self.uid = int(entry[2])
-        self.gid = int(entry[3]) if not group else int(_lookup(rootfs / "etc/group", group)[2])
-        self.home = entry[5]
-        self.groups = [int(line[2]) for line in _entries(rootfs / "etc/group") if self.name in line[3].split(",")]
-
-    def userspec(self) -> list[str]:
-        groups = ",".join(str(gid) for gid in [self.gid, *self.groups])
-        return [f"--userspec={self.uid}:{self.gid}", f"--groups={groups}"]
+from .image import Account, ImageConfig, in_workdir
 
 
 class Container:
@@ -55,13 +35,8 @@ class Container:
         command = self.config.entrypoint + self.config.command
         self.process = subprocess.Popen(
             ["unshare", "--pid", "--fork", f"--mount-proc={self.rootfs / 'proc'}", "--kill-child",
-             "chroot", *self.account.userspec(), str(self.rootfs), *self._in_workdir(command)],
+             "chroot", *self.account.userspec(), str(self.rootfs), *in_workdir(self.config.workdir, command)],
             env=self.environment, stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
-
-    def _in_workdir(self, command: list[str]) -> list[str]:
-        if self.config.workdir == "/":
-            return command
-        return ["/bin/sh", "-c", 'cd "$0" && exec "$@"', self.config.workdir, *command]
 
     def exec(self, command: list[str], timeout: float = 10) -> subprocess.CompletedProcess[str]:
         """`docker exec`: a command in the container's mount and PID namespaces (so it sees its
@@ -104,14 +79,3 @@ class Container:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
-def _entries(path: Path) -> list[list[str]]:
-    return [line.split(":") for line in path.read_text().splitlines() if line and not line.startswith("#")]
-
-
-def _lookup(path: Path, name: str) -> list[str] | None:
-    for entry in _entries(path):
-        if entry[0] == name or entry[2] == name:
-            return entry
-    return None

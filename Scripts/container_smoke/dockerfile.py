@@ -104,8 +104,8 @@ def parse_dockerfile(path: Path) -> list[Stage]:
 
 class DockerIgnore:
     """Docker's .dockerignore rules: patterns relative to the context, `*` and `?` within one
-    path segment, `**` across any number, a leading `!` re-includes, the last match wins, and
-    a path is excluded when it or any folder above it is."""
+    path segment, `**` across any number, a leading `!` re-includes, and the last pattern that
+    matches the path or a folder above it decides."""
 
     def __init__(self, patterns: list[tuple[bool, re.Pattern[str]]]):
         self.patterns = patterns
@@ -149,15 +149,12 @@ class DockerIgnore:
         return out + r"\Z"
 
     def excludes(self, relative: str) -> bool:
+        """Docker's rule: a pattern matches a path when it matches the path or a folder above
+        it, and the last pattern that matches decides."""
         parts = relative.strip("/").split("/")
-        for depth in range(1, len(parts) + 1):
-            if self._last_verdict("/".join(parts[:depth])):
-                return True
-        return False
-
-    def _last_verdict(self, path: str) -> bool:
+        prefixes = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
         excluded = False
         for include, regex in self.patterns:
-            if regex.match(path):
+            if any(regex.match(prefix) for prefix in prefixes):
                 excluded = not include
         return excluded

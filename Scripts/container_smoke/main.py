@@ -21,11 +21,13 @@ import sys
 from pathlib import Path
 
 from .build_stage import BuildStage
-from .checks import check_apps, check_every_address, check_shipped_behaviour, check_user, wait_until_healthy
+from .checks import (check_apps, check_every_address, check_shipped_behaviour, check_user, check_version,
+                     wait_until_healthy)
 from .container import Container
-from .dockerfile import parse_dockerfile
+from .dockerfile import DockerfileError, parse_dockerfile
 from .report import CheckFailed, expect, fail, step
-from .runtime_stage import ImageConfig, RuntimeStage
+from .image import ImageConfig
+from .runtime_stage import RuntimeStage
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKSPACE = ROOT / ".build-container"
@@ -37,16 +39,12 @@ def main() -> None:
         run_container(ImageConfig.load(Path(sys.argv[2])))
         return
     if os.geteuid() != 0:
-        if shutil.which("sudo"):
-            os.execvp("sudo", ["sudo", sys.executable, *sys.argv])
-        fail("debootstrap, chroot and namespaces need root; run it as root")
+        fail("debootstrap, chroot and namespaces need root: run Scripts/container-smoke, which uses sudo")
     try:
         config = assemble()
         check_linked_libraries(config)
-    except CheckFailed as error:
+    except (CheckFailed, DockerfileError) as error:
         fail(str(error))
-    step("building the client-library example's tests, to run them against the container")
-    subprocess.run(["swift", "build", "--build-tests", "--quiet"], cwd=EXAMPLE, check=True)
     config_path = WORKSPACE / "image.json"
     config.save(config_path)
     # The container gets its own network (only loopback, port 8080 free whatever this machine
@@ -112,11 +110,14 @@ def run_container(config: ImageConfig) -> None:
     port = config.exposed[0].split("/")[0]
     base = f"http://127.0.0.1:{port}"
     try:
+        if "Fixtures" not in config.copied:
+            fail("the Dockerfile does not COPY Fixtures into the image")
         shipped = Path(config.rootfs) / config.copied["Fixtures"].lstrip("/")
         with running(Container(config)) as container:
             seconds = wait_until_healthy(container)
             step(f"healthy {seconds:.2f} s after start")
             check_user(container)
+            check_version(container, ROOT / "CHANGELOG.md")
             check_every_address(port)
             served = check_apps(base, shipped)
             check_shipped_behaviour(base, served)
@@ -135,7 +136,8 @@ def run_container(config: ImageConfig) -> None:
 
 
 def check_example_attached(base: str) -> None:
-    """The client library's tests, pointed at the container as a CI service container would be."""
+    """The client library's tests (built by Scripts/container-smoke), pointed at the container as a
+    CI service container would be."""
     environment = {key: value for key, value in os.environ.items() if key != "MOCKSTACK_BIN"}
     result = subprocess.run(["swift", "test", "--skip-build"], cwd=EXAMPLE, capture_output=True, text=True,
                             env={**environment, "MOCKSTACK_URL": base})

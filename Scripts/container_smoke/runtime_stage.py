@@ -5,44 +5,18 @@ environment, ports, health check, entry point, command) kept for the container r
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import subprocess
-from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .build_stage import BuildStage
 from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage
+from .image import Account, ImageConfig, in_workdir
 from .report import step
 
-# What `docker run` starts a container with when the image sets no PATH of its own.
-DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-MIRROR = os.environ.get("MOCKSTACK_DEBIAN_MIRROR", "http://deb.debian.org/debian")
-
-
-@dataclass
-class ImageConfig:
-    rootfs: str
-    user: str = "root"
-    workdir: str = "/"
-    environment: dict[str, str] = field(default_factory=lambda: {"PATH": DEFAULT_PATH})
-    exposed: list[str] = field(default_factory=list)
-    volumes: list[str] = field(default_factory=list)
-    healthcheck: list[str] = field(default_factory=list)
-    entrypoint: list[str] = field(default_factory=list)
-    command: list[str] = field(default_factory=list)
-    apt_packages: list[str] = field(default_factory=list)
-    # Context folders copied in, by source: {"Fixtures": "/usr/local/share/mockstack/Fixtures"}.
-    copied: dict[str, str] = field(default_factory=dict)
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(asdict(self), indent=2))
-
-    @classmethod
-    def load(cls, path: Path) -> "ImageConfig":
-        return cls(**json.loads(path.read_text()))
+MIRROR = os.environ.get("MOCKSTACK_DEBIAN_MIRROR") or "http://deb.debian.org/debian"
 
 
 class RuntimeStage:
@@ -81,13 +55,14 @@ class RuntimeStage:
         step(f"runtime stage: {self.stage.image} as a fresh copy of the {release} minbase tree")
 
     def _run(self, instruction: Instruction) -> None:
+        """As Docker runs it: as the current USER, in the current WORKDIR, with the ENV so far."""
         # Docker's build containers get the host's DNS; apt-get needs it.
         shutil.copy("/etc/resolv.conf", self.rootfs / "etc/resolv.conf")
         self.config.apt_packages += _apt_packages(instruction.arguments)
         step(f"runtime stage: RUN {instruction.arguments}")
-        subprocess.run(["chroot", str(self.rootfs), *instruction.command()], check=True,
-                       env={**self.config.environment, "HOME": "/root", "DEBIAN_FRONTEND": "noninteractive"},
-                       stdout=subprocess.DEVNULL)
+        account = Account(self.config)
+        subprocess.run(["chroot", *account.userspec(), str(self.rootfs), *in_workdir(self.config.workdir, instruction.command())],
+                       check=True, env={**self.config.environment, "HOME": account.home}, stdout=subprocess.DEVNULL)
 
     def _copy(self, instruction: Instruction) -> None:
         flags, _ = instruction.flags_and_rest()
@@ -101,12 +76,12 @@ class RuntimeStage:
                 stage = self.stages.get(flags["from"])
                 if stage is None:
                     raise DockerfileError(instruction.line, f"no stage named '{flags['from']}'")
-                origin = stage.host_path(source)
+                origin = stage.host_path("/" + source.lstrip("/"))   # relative to that stage's root, not its WORKDIR
             else:
                 if self.ignore.excludes(source):
                     raise DockerfileError(instruction.line, f"COPY source '{source}' is excluded by .dockerignore")
                 origin = self.context / source
-                self.config.copied[source.strip("/")] = str(PurePosixPath(self.config.workdir) / destination)
+                self.config.copied[str(PurePosixPath(source))] = str(PurePosixPath(self.config.workdir) / destination)
             if not origin.exists():
                 raise DockerfileError(instruction.line, f"COPY source '{source}' does not exist (looked at {origin})")
             step(f"runtime stage: COPY {source} → {destination}")
@@ -153,7 +128,10 @@ class RuntimeStage:
         self.config.volumes += instruction.command() if instruction.arguments.startswith("[") else instruction.words()
 
     def _healthcheck(self, instruction: Instruction) -> None:
+        flags, _ = instruction.flags_and_rest()
         self.config.healthcheck = instruction.command()
+        if "timeout" in flags:
+            self.config.healthcheck_timeout = _seconds(flags["timeout"], instruction)
 
     def _entrypoint(self, instruction: Instruction) -> None:
         self.config.entrypoint = instruction.command()
@@ -163,6 +141,14 @@ class RuntimeStage:
 
     def _label(self, instruction: Instruction) -> None:
         pass
+
+
+def _seconds(text: str, instruction: Instruction) -> float:
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s|m|h)", text)
+    if not match:
+        raise DockerfileError(instruction.line, f"'{text}' is not a duration such as 3s")
+    return float(match.group(1)) * units[match.group(2)]
 
 
 def _apt_packages(script: str) -> list[str]:

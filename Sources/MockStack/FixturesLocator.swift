@@ -16,18 +16,21 @@ public enum FixturesLocator {
         candidates(executable: executable).first { isFixturesFolder($0) }
     }
 
-    static func candidates(executable: URL?, packageDirectory: String = embeddedPackageDirectory) -> [URL] {
+    static func candidates(executable: URL?, packageDirectory: URL = builtFrom) -> [URL] {
         var found: [URL] = []
         if let directory = executable?.deletingLastPathComponent() {
             found.append(directory.appendingPathComponent("Fixtures"))
             found.append(directory.deletingLastPathComponent().appendingPathComponent("share/mockstack/Fixtures"))
         }
-        // The package the binary was built from (a checkout, or another package's dependency),
-        // as the BuildStamp plugin recorded it.
-        found.append(URL(fileURLWithPath: packageDirectory).appendingPathComponent("Fixtures"))
+        found.append(packageDirectory.appendingPathComponent("Fixtures"))
         found.append(URL(fileURLWithPath: installedPath))
         return found
     }
+
+    /// The package this file was compiled in — a checkout, or another package's dependency
+    /// (`.build/checkouts/mockstack`, or a path) — as the compiler recorded it.
+    static let builtFrom = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func isFixturesFolder(_ url: URL) -> Bool {
         FileManager.default.kind(ofEntryAt: url.path) == .directory

@@ -1,15 +1,12 @@
-/// The mockstack release this build reports (`mockstack --version`, the ready line, the health
-/// check), embedded at build time from the package's `VERSION` file by the BuildStamp plugin.
+/// The mockstack release this build is (the ready line, `mockstack --version`): the newest
+/// release in CHANGELOG.md, which a test keeps the two in step with. The `mockstack` executable
+/// adds the git commit it was built from, stamped at build time.
 public enum MockStackVersion {
     /// The release, e.g. `0.1.0`.
-    public static let current = embeddedVersion
+    public static let current = "0.1.0"
 
-    /// The abbreviated git commit the build was made from; `nil` outside a git checkout (a
-    /// Docker build's context leaves `.git` out).
-    public static let commit: String? = embeddedCommit
-
-    /// `0.1.0 (4581ba0)`, or just the release when the commit is unknown.
-    public static var description: String {
+    /// `0.1.0 (4581ba0)` given a commit, else just the release.
+    public static func description(commit: String?) -> String {
         commit.map { "\(current) (\($0))" } ?? current
     }
 }

@@ -17,11 +17,12 @@ public final class AttachedMockStack: MockStackHandle {
     }
 
     /// Waits until the server at `url` answers `GET /__mockstack/apps` (a container may still be
-    /// starting), then attaches to it.
+    /// starting), then attaches to it. It blocks the calling thread while it waits, as spawning
+    /// does; call it from setUp, not from many concurrent tasks.
     /// - Throws: ``MockStackLaunchError`` when it has not answered within `timeout`.
     public static func attach(to url: URL, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
-        guard url.scheme == "http", let host = url.host else {
-            throw MockStackLaunchError("cannot attach to \(url): mockstack serves http://host:port")
+        guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else {
+            throw MockStackLaunchError("cannot attach to \(url): give the server's root, http://host:port")
         }
         let deadline = ContinuousClock.now + timeout
         var lastProblem = "no answer"
@@ -45,7 +46,9 @@ public final class AttachedMockStack: MockStackHandle {
 
     private static func fetch(_ url: URL) -> Result<JSONValue, MockStackLaunchError> {
         let answer = BlockingAnswer()
-        ControlSession.shared.dataTask(with: url) { data, response, error in
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2          // one probe; attach(to:timeout:) keeps trying
+        ControlSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             if let data, status == 200, let json = try? JSONParser().parse(Array(data)).root {
                 answer.set(.success(json))

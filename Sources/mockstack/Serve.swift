@@ -140,7 +140,7 @@ struct Serve: ParsableCommand {
         // The file first, so whoever reads the line can also read the file. One write(2),
         // unbuffered, so a parent reading the pipe sees it at once.
         StandardStream.output.write(line)
-        logger.notice("mockstack \(MockStackVersion.description) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        logger.notice("mockstack \(MockStackVersion.description(commit: buildCommit)) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
         logger.debug("allocator: \(Allocator.description)")
         server.wait()
         logger.notice("mockstack stopped")

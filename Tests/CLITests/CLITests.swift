@@ -176,11 +176,12 @@ struct CLITests {
         #expect(down.stderr.hasPrefix("unhealthy: cannot connect to 127.0.0.1:"))
     }
 
-    /// The release from VERSION and, in a git checkout, the commit the binary was built from:
-    /// the BuildStamp plugin embeds both at build time (make test builds after every commit).
-    @Test func versionIsStampedAtBuildTime() throws {
-        let release = try String(contentsOf: packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The release, which is the CHANGELOG's newest, and in a git checkout the commit the binary
+    /// was built from, stamped by the BuildStamp plugin (make test builds after every commit).
+    @Test func versionIsTheChangelogsNewestReleaseAndTheBuildsCommit() throws {
+        let changelog = try String(contentsOf: packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true }
+        let release = try #require(newest?.dropFirst(3).split(separator: " ").first.map(String.init))
         let git = Process()
         git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         git.arguments = ["git", "-C", packageRoot.path, "rev-parse", "HEAD"]

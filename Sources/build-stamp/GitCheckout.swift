@@ -1,0 +1,1 @@
+../../Plugins/BuildStamp/GitCheckout.swift

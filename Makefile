@@ -52,8 +52,8 @@ test-example: deps
 	cd $(EXAMPLE) && ../../Scripts/build-checked.sh $(SWIFT) build --build-tests
 	cd $(EXAMPLE) && env -u MOCKSTACK_BIN $(SWIFT) test --skip-build
 
-## container-smoke: about 6 minutes the first time (debootstrap and a release build in a copy
-## of the build context), about a minute after; needs root (sudo) and Debian's packages.
+## container-smoke: about 5 minutes the first time (a release build in a copy of the build
+## context, debootstrap), about 20 s after; needs root (sudo) and Debian's package mirror.
 container-smoke: deps
 	Scripts/container-smoke
 

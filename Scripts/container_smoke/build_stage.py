@@ -91,7 +91,6 @@ class BuildStage:
             else:
                 raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{command.strip()}' in the build stage")
 
-
     def _swift_build(self, words: list[str]) -> None:
         """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""
         folder = self.host_path(".")

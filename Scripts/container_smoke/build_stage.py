@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import shutil
 import subprocess
 from pathlib import Path, PurePosixPath
 
-from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage
+from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage, apt_installs, shell_commands
+from .files import sync_file, sync_tree
 from .report import step
 
 
@@ -78,18 +77,17 @@ class BuildStage:
                 self.copied.add(landing)
 
     def _run(self, instruction: Instruction) -> None:
-        for command in instruction.arguments.split("&&"):
-            words = shlex.split(command)
+        for words in shell_commands(instruction.arguments):
+            packages = apt_installs(words)
             if words[:2] == ["apt-get", "update"] or words == ["rm", "-rf", "/var/lib/apt/lists/*"]:
                 continue
-            if words[:2] == ["apt-get", "install"]:
-                packages = [word for word in words[2:] if not word.startswith("-")]
+            if packages is not None:
                 self.installed += packages
                 ensure_host_packages(packages)
             elif words[:2] == ["swift", "build"]:
                 self._swift_build(words)
             else:
-                raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{command.strip()}' in the build stage")
+                raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{' '.join(words)}' in the build stage")
 
     def _swift_build(self, words: list[str]) -> None:
         """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""
@@ -161,28 +159,3 @@ def _os_release() -> dict[str, str]:
         key, _, value = line.partition("=")
         values[key] = value.strip('"')
     return values
-
-
-def sync_tree(source: Path, target: Path, ignore: DockerIgnore, relative: str) -> set[Path]:
-    """Puts in `target` what COPY would, touching only files that changed, so an unchanged file
-    keeps its timestamp and the build stays incremental; returns the files it holds."""
-    wanted: set[Path] = set()
-    for folder, folders, files in os.walk(source):
-        here = Path(folder)
-        inside = here.relative_to(source)
-        folders[:] = [name for name in folders if not ignore.excludes(str(PurePosixPath(relative) / inside / name))]
-        for name in files:
-            if ignore.excludes(str(PurePosixPath(relative) / inside / name)):
-                continue
-            wanted.add(target / inside / name)
-            sync_file(here / name, target / inside / name)
-    return wanted
-
-
-def sync_file(source: Path, target: Path) -> None:
-    if target.exists():
-        mine, theirs = source.stat(), target.stat()
-        if mine.st_size == theirs.st_size and int(mine.st_mtime) == int(theirs.st_mtime):
-            return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source, target)

@@ -1,5 +1,6 @@
-"""What the smoke test asks of a running container: the HEALTHCHECK command passes, PID 1 runs as
-the image's user and serves on every address, and each app answers a real request."""
+"""What the smoke test asks of the image (its binary links only what it installs) and of a running
+container of it: the HEALTHCHECK command passes, PID 1 runs as the image's user and serves on
+every address, and each app answers a real request."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import urllib.request
 from pathlib import Path
 
 from .container import Container
-from .report import expect
+from .image import ImageConfig
+from .report import expect, fail
 
 
 class Answer:
@@ -142,3 +144,37 @@ def check_shipped_behaviour(base: str, served: list[str]) -> None:
         answer = request(f"{base}/feathers/authentication", "POST", form, "application/x-www-form-urlencoded")
         expect(answer.status == 201 and answer.json().get("accessToken", "").startswith("eyJ"),
                "feathers: POST /feathers/authentication (local) → 201 with an accessToken")
+
+
+def check_linked_libraries(config: ImageConfig) -> None:
+    """`ldd` inside the image: every library resolves, and every package the Dockerfile installs
+    owns one of them (the image carries only what the binary links)."""
+    program = resolve_in_image(config, config.entrypoint[0])
+    listing = subprocess.run(["chroot", config.rootfs, "ldd", program], capture_output=True, text=True, check=True).stdout
+    missing = [line.strip() for line in listing.splitlines() if "not found" in line]
+    expect(not missing, f"ldd {program}: every shared library resolves inside the image")
+    owners: set[str] = set()
+    for line in listing.splitlines():
+        if "=>" not in line:
+            continue
+        library = line.split("=>")[1].split("(")[0].strip()
+        if not library:
+            continue
+        owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", library], capture_output=True, text=True)
+        if owner.returncode != 0:        # merged /usr: dpkg knows the path under /usr too, or not at all
+            owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", "/usr" + library], capture_output=True, text=True)
+        owners |= {entry.split(":")[0] for entry in owner.stdout.splitlines()}
+    unused = [package for package in config.apt_packages if package not in owners]
+    expect(not unused, f"each package the Dockerfile installs provides a linked library "
+                       f"({', '.join(config.apt_packages)})" + (f"; {', '.join(unused)} provides none" if unused else ""))
+
+
+def resolve_in_image(config: ImageConfig, program: str) -> str:
+    if program.startswith("/"):
+        return program
+    for folder in config.environment.get("PATH", "").split(":"):
+        candidate = Path(config.rootfs) / folder.lstrip("/") / program
+        if candidate.exists():
+            return f"{folder}/{program}"
+    fail(f"ENTRYPOINT {program} is not on the image's PATH")
+    return program

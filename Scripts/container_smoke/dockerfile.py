@@ -62,6 +62,18 @@ class Stage:
         return found[-1] if found else None
 
 
+def shell_commands(script: str) -> list[list[str]]:
+    """The `&&`-joined commands of a shell-form RUN line, each split into words."""
+    return [shlex.split(command) for command in script.split("&&")]
+
+
+def apt_installs(words: list[str]) -> list[str] | None:
+    """The packages of an `apt-get install …` command; None for any other command."""
+    if words[:2] != ["apt-get", "install"]:
+        return None
+    return [word for word in words[2:] if not word.startswith("-")]
+
+
 class DockerfileError(Exception):
     def __init__(self, line: int, message: str):
         super().__init__(f"Dockerfile:{line}: {message}")

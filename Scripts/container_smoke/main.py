@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from .build_stage import BuildStage
-from .checks import (check_apps, check_every_address, check_shipped_behaviour, check_user, check_version,
-                     wait_until_healthy)
+from .checks import (check_apps, check_every_address, check_linked_libraries, check_shipped_behaviour, check_user,
+                     check_version, wait_until_healthy)
 from .container import Container
 from .dockerfile import DockerfileError, parse_dockerfile
 from .report import CheckFailed, expect, fail, step
@@ -69,40 +69,6 @@ def assemble() -> ImageConfig:
         builder.run()
         built[stage.name or str(index)] = builder
     return RuntimeStage(stages[-1], built, ROOT, WORKSPACE).assemble()
-
-
-def check_linked_libraries(config: ImageConfig) -> None:
-    """`ldd` inside the image: every library resolves, and every package the Dockerfile installs
-    owns one of them (the image carries only what the binary links)."""
-    program = resolve_in_image(config, config.entrypoint[0])
-    listing = subprocess.run(["chroot", config.rootfs, "ldd", program], capture_output=True, text=True, check=True).stdout
-    missing = [line.strip() for line in listing.splitlines() if "not found" in line]
-    expect(not missing, f"ldd {program}: every shared library resolves inside the image")
-    owners: set[str] = set()
-    for line in listing.splitlines():
-        if "=>" not in line:
-            continue
-        library = line.split("=>")[1].split("(")[0].strip()
-        if not library:
-            continue
-        owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", library], capture_output=True, text=True)
-        if owner.returncode != 0:        # merged /usr: dpkg knows the path under /usr too, or not at all
-            owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", "/usr" + library], capture_output=True, text=True)
-        owners |= {entry.split(":")[0] for entry in owner.stdout.splitlines()}
-    unused = [package for package in config.apt_packages if package not in owners]
-    expect(not unused, f"each package the Dockerfile installs provides a linked library "
-                       f"({', '.join(config.apt_packages)})" + (f"; {', '.join(unused)} provides none" if unused else ""))
-
-
-def resolve_in_image(config: ImageConfig, program: str) -> str:
-    if program.startswith("/"):
-        return program
-    for folder in config.environment.get("PATH", "").split(":"):
-        candidate = Path(config.rootfs) / folder.lstrip("/") / program
-        if candidate.exists():
-            return f"{folder}/{program}"
-    fail(f"ENTRYPOINT {program} is not on the image's PATH")
-    return program
 
 
 def run_container(config: ImageConfig) -> None:

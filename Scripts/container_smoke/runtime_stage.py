@@ -12,7 +12,8 @@ import subprocess
 from pathlib import Path, PurePosixPath
 
 from .build_stage import BuildStage
-from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage
+from .dockerfile import DockerIgnore, DockerfileError, Instruction, Stage, apt_installs, shell_commands
+from .files import own_by_root, sync_file, sync_tree
 from .image import Account, ImageConfig, in_workdir
 from .report import step
 
@@ -58,7 +59,9 @@ class RuntimeStage:
         """As Docker runs it: as the current USER, in the current WORKDIR, with the ENV so far."""
         # Docker's build containers get the host's DNS; apt-get needs it.
         shutil.copy("/etc/resolv.conf", self.rootfs / "etc/resolv.conf")
-        self.config.apt_packages += _apt_packages(instruction.arguments)
+        if not instruction.arguments.startswith("["):
+            self.config.apt_packages += [package for words in shell_commands(instruction.arguments)
+                                         for package in apt_installs(words) or []]
         step(f"runtime stage: RUN {instruction.arguments}")
         account = Account(self.config)
         subprocess.run(["chroot", *account.userspec(), str(self.rootfs), *in_workdir(self.config.workdir, instruction.command())],
@@ -86,26 +89,12 @@ class RuntimeStage:
                 raise DockerfileError(instruction.line, f"COPY source '{source}' does not exist (looked at {origin})")
             step(f"runtime stage: COPY {source} → {destination}")
             if origin.is_dir():
-                self._copy_tree(origin, target, source if "from" not in flags else None)
+                copied = sync_tree(origin, target, None if "from" in flags else self.ignore, source)
             else:
                 landing = target / origin.name if destination.endswith("/") else target
-                landing.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(origin.resolve(), landing)
-                os.chown(landing, 0, 0)
-
-    def _copy_tree(self, origin: Path, target: Path, context_relative: str | None) -> None:
-        for folder, folders, files in os.walk(origin):
-            inside = Path(folder).relative_to(origin)
-            if context_relative is not None:
-                folders[:] = [name for name in folders
-                              if not self.ignore.excludes(str(PurePosixPath(context_relative) / inside / name))]
-            (target / inside).mkdir(parents=True, exist_ok=True)
-            os.chown(target / inside, 0, 0)
-            for name in files:
-                if context_relative is not None and self.ignore.excludes(str(PurePosixPath(context_relative) / inside / name)):
-                    continue
-                shutil.copy2(Path(folder) / name, target / inside / name)
-                os.chown(target / inside / name, 0, 0)
+                sync_file(origin, landing)
+                copied = {landing}
+            own_by_root(self.rootfs, copied)
 
     def _env(self, instruction: Instruction) -> None:
         for word in instruction.words():
@@ -149,12 +138,3 @@ def _seconds(text: str, instruction: Instruction) -> float:
     if not match:
         raise DockerfileError(instruction.line, f"'{text}' is not a duration such as 3s")
     return float(match.group(1)) * units[match.group(2)]
-
-
-def _apt_packages(script: str) -> list[str]:
-    packages: list[str] = []
-    for command in script.split("&&"):
-        words = command.split()
-        if words[:2] == ["apt-get", "install"]:
-            packages += [word for word in words[2:] if not word.startswith("-")]
-    return packages

@@ -16,13 +16,13 @@ public enum FixturesLocator {
         candidates(executable: executable).first { isFixturesFolder($0) }
     }
 
-    static func candidates(executable: URL?, packageDirectory: URL = builtFrom) -> [URL] {
+    static func candidates(executable: URL?) -> [URL] {
         var found: [URL] = []
         if let directory = executable?.deletingLastPathComponent() {
             found.append(directory.appendingPathComponent("Fixtures"))
             found.append(directory.deletingLastPathComponent().appendingPathComponent("share/mockstack/Fixtures"))
         }
-        found.append(packageDirectory.appendingPathComponent("Fixtures"))
+        found.append(builtFrom.appendingPathComponent("Fixtures"))
         found.append(URL(fileURLWithPath: installedPath))
         return found
     }

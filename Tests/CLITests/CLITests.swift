@@ -17,9 +17,10 @@ struct CLITests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs `mockstack` (or another program) to the end.
+    static func run(_ arguments: [String], executable: URL = binary, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
@@ -182,16 +183,8 @@ struct CLITests {
         let changelog = try String(contentsOf: packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true }
         let release = try #require(newest?.dropFirst(3).split(separator: " ").first.map(String.init))
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        git.arguments = ["git", "-C", packageRoot.path, "rev-parse", "HEAD"]
-        let out = Pipe()
-        git.standardOutput = out
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        let head = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        git.waitUntilExit()
-        let expected = git.terminationStatus == 0 ? "\(release) (\(head.prefix(7)))" : release
+        let git = try Self.run(["git", "-C", packageRoot.path, "rev-parse", "HEAD"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let expected = git.status == 0 ? "\(release) (\(git.stdout.prefix(7)))" : release
 
         #expect(release.split(separator: ".").count == 3)
         #expect(try Self.run(["--version"]).stdout == expected + "\n")

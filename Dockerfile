@@ -2,8 +2,11 @@
 # with only the shared libraries that binary links.
 #
 #   docker build -t mockstack .
-#   docker run --rm -p 8080:8080 mockstack
+#   docker run --rm -p 8080:8080 -e MOCKSTACK_ADMIN_TOKEN=choose-one mockstack
 #   docker run --rm -p 8080:8080 -v ./fixtures:/fixtures -e MOCKSTACK_FIXTURES=/fixtures mockstack
+#
+# It binds 0.0.0.0, so the control plane (/__mockstack/, health aside) wants the admin token:
+# MOCKSTACK_ADMIN_TOKEN's, or one the server makes and logs at start-up.
 #
 # `make container-smoke` assembles this image's file system from this file, without Docker, and
 # runs it (Scripts/container_smoke). It reproduces FROM, WORKDIR, COPY [--from], RUN, ENV, USER,

@@ -124,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackServiceStackTests",
-            dependencies: ["MockStackServiceStack", "MockStackCore"],
+            dependencies: ["MockStackServiceStack", "MockStackCore", "MockStackAuth"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -5,6 +5,7 @@ every address, and each app answers a real request."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 import urllib.error
@@ -27,8 +28,9 @@ class Answer:
         return json.loads(self.body)
 
 
-def request(url: str, method: str = "GET", body: bytes | None = None, content_type: str | None = None) -> Answer:
-    call = urllib.request.Request(url, data=body, method=method)
+def request(url: str, method: str = "GET", body: bytes | None = None, content_type: str | None = None,
+            headers: dict[str, str] | None = None) -> Answer:
+    call = urllib.request.Request(url, data=body, method=method, headers=headers or {})
     if content_type:
         call.add_header("Content-Type", content_type)
     try:
@@ -85,9 +87,30 @@ def check_every_address(port: str) -> None:
     expect(answer.status == 200, f"the server answers on {address}:{port}, not only on 127.0.0.1")
 
 
-def check_apps(base: str, fixtures: Path) -> list[str]:
+TOKEN_LINE = re.compile(r"not loopback: the control plane requires an admin token, and none was given, so this one was made: ([0-9a-f]{32}) ")
+
+
+def check_admin_token(container: Container, base: str) -> str:
+    """Bound to 0.0.0.0 with no token given, the server makes one and says so in its log; the
+    control plane refuses calls without it. Returns the token."""
+    found = TOKEN_LINE.search(container.output())
+    deadline = time.monotonic() + 3             # written just after the ready line
+    while found is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = TOKEN_LINE.search(container.output())
+    expect(found is not None, "bound to every address with no token given, the start-up log shows the control plane's token")
+    token = found.group(1)
+    refused = request(f"{base}/__mockstack/apps")
+    expect(refused.status == 401 and refused.json().get("error") == "Unauthorized",
+           f"GET /__mockstack/apps without the token → 401 (got {refused.status})")
+    admitted = request(f"{base}/__mockstack/apps", headers={"X-MockStack-Admin-Token": token})
+    expect(admitted.status == 200, f"GET /__mockstack/apps with the token → 200 (got {admitted.status})")
+    return token
+
+
+def check_apps(base: str, fixtures: Path, token: str) -> list[str]:
     """Every app folder in `fixtures` is mounted, and each one answers as its kind does."""
-    listed = request(f"{base}/__mockstack/apps").json()["apps"]
+    listed = request(f"{base}/__mockstack/apps", headers={"X-MockStack-Admin-Token": token}).json()["apps"]
     served = sorted(app["name"] for app in listed)
     expected = sorted(folder.name for folder in fixtures.iterdir() if (folder / "app.json").exists())
     expect(served == expected, f"the apps served are the fixtures' apps: {', '.join(served)}")

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from .build_stage import BuildStage
-from .checks import (check_apps, check_every_address, check_linked_libraries, check_shipped_behaviour, check_user,
+from .checks import (check_admin_token, check_apps, check_every_address, check_linked_libraries, check_shipped_behaviour, check_user,
                      check_version, wait_until_healthy)
 from .container import Container
 from .dockerfile import DockerfileError, parse_dockerfile
@@ -85,28 +85,30 @@ def run_container(config: ImageConfig) -> None:
             check_user(container)
             check_version(container, ROOT / "CHANGELOG.md")
             check_every_address(port)
-            served = check_apps(base, shipped)
+            token = check_admin_token(container, base)
+            served = check_apps(base, shipped, token)
             check_shipped_behaviour(base, served)
-            check_example_attached(base)
+            check_example_attached(base, token)
             status = container.stop()
             expect(status == 0, f"SIGTERM to PID 1 stops it with status 0 (got {status})")
 
         user_fixtures = write_user_fixtures(ROOT / "Fixtures" / "example")
         volume = {"/fixtures": user_fixtures}
-        with running(Container(config, environment={"MOCKSTACK_FIXTURES": "/fixtures"}, volumes=volume)) as container:
+        chosen = {"MOCKSTACK_FIXTURES": "/fixtures", "MOCKSTACK_ADMIN_TOKEN": "smoke-test-token"}
+        with running(Container(config, environment=chosen, volumes=volume)) as container:
             wait_until_healthy(container)
-            check_apps(base, user_fixtures)
+            check_apps(base, user_fixtures, chosen["MOCKSTACK_ADMIN_TOKEN"])
             expect(container.stop() == 0, "SIGTERM stops the volume run with status 0")
     except CheckFailed as error:
         fail(str(error))
 
 
-def check_example_attached(base: str) -> None:
+def check_example_attached(base: str, token: str) -> None:
     """The client library's tests (built by Scripts/container-smoke), pointed at the container as a
-    CI service container would be."""
+    CI service container would be, with its control plane's token."""
     environment = {key: value for key, value in os.environ.items() if key != "MOCKSTACK_BIN"}
     result = subprocess.run(["swift", "test", "--skip-build"], cwd=EXAMPLE, capture_output=True, text=True,
-                            env={**environment, "MOCKSTACK_URL": base})
+                            env={**environment, "MOCKSTACK_URL": base, "MOCKSTACK_ADMIN_TOKEN": token})
     summary = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("Executed")]
     expect(result.returncode == 0, f"Examples/ClientLibrary's tests pass with MOCKSTACK_URL={base}: "
                                    f"{summary[-1] if summary else result.stdout[-2000:] + result.stderr[-2000:]}")

@@ -94,6 +94,11 @@ const base = location.pathname.endsWith('/') ? location.pathname : location.path
 const cut = base.lastIndexOf('__mockstack/');
 const root = cut >= 0 ? base.slice(0, cut) : '/';
 const session = (root.match(/\/__session\/([^/]+)\/$/) || [])[1];
+// Off loopback the control plane wants the admin token. The page takes it from its URL's
+// fragment (#token=…), which a browser never sends to a server or writes to a log.
+const token = new URLSearchParams(location.hash.slice(1)).get('token');
+const api = (path, init = {}) =>
+  fetch(base + path, { cache: 'no-store', ...init, headers: token ? { 'X-MockStack-Admin-Token': token } : {} });
 const MAX_KEPT = 1000, MAX_ROWS = 500, COLUMNS = 7;
 const $ = id => document.getElementById(id);
 let entries = [], lastId = 0, dropped = 0, paused = false, needApps = true, resync = false;
@@ -122,7 +127,8 @@ $('server-info').textContent = `${location.host} · ${session ? 'session ' + ses
 
 // ---- Apps ----
 async function loadApps() {
-  const r = await fetch(base + 'apps', { cache: 'no-store' });
+  const r = await api('apps');
+  if (r.status === 401) throw new Error('this server wants its admin token: open the page as /__mockstack/#token=…');
   if (!r.ok) throw new Error('apps: HTTP ' + r.status);
   const apps = (await r.json()).apps || [];
   needApps = false;
@@ -254,7 +260,7 @@ async function poll() {
   if (!paused) {
     try {
       if (needApps) await loadApps();
-      const r = await fetch(`${base}requests?since=${resync ? 0 : lastId}`, { cache: 'no-store' });
+      const r = await api(`requests?since=${resync ? 0 : lastId}`);
       if (!r.ok) throw new Error('requests: HTTP ' + r.status);
       const data = await r.json();
       dropped = data.dropped || 0;
@@ -264,7 +270,7 @@ async function poll() {
       if (!paused) setStatus('live', 'live');
     } catch (err) {
       resync = needApps = true;
-      setStatus('disconnected — retrying', 'down');
+      setStatus(err.message.includes('admin token') ? err.message : 'disconnected — retrying', 'down');
       console.warn(err);
     }
   }
@@ -280,7 +286,7 @@ $('pause').addEventListener('click', () => {
 });
 $('clear').addEventListener('click', async () => {
   try {
-    const r = await fetch(base + 'requests', { method: 'DELETE' });
+    const r = await api('requests', { method: 'DELETE' });
     if (!r.ok) throw new Error('HTTP ' + r.status);
     entries = []; dropped = 0;
     render();

@@ -5,7 +5,9 @@ public import Foundation
 #endif
 public import MockStackCore
 
-/// A fixtures tree on disk.
+/// A fixtures tree on disk. Reads never leave it: a name with `..`, an absolute path or a
+/// symlink that leads outside the root is refused, and only regular files are read (a FIFO
+/// or a device would block the reader).
 public struct DirectoryFixtureSource: FixtureSource {
     public let root: URL
     public let displayRoot: String
@@ -26,14 +28,28 @@ public struct DirectoryFixtureSource: FixtureSource {
     }
 
     public func fileExists(_ path: String) -> Bool {
-        FileManager.default.kind(ofEntryAt: root.appendingPathComponent(path).path) == .file
+        FixturePath.problem(in: path) == nil && FileManager.default.kind(ofEntryAt: root.appendingPathComponent(path).path) == .file
     }
 
     public func read(_ path: String) throws -> [UInt8] {
-        let url = root.appendingPathComponent(path)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        let file = try contained(path)
+        guard let data = FileManager.default.contents(atPath: file) else {
             throw FixtureReadError(path: displayRoot + "/" + path, reason: "cannot be read")
         }
         return [UInt8](data)
+    }
+
+    /// The real path of `path`, once it is known to be a regular file inside the root.
+    private func contained(_ path: String) throws -> String {
+        let shown = displayRoot + "/" + path
+        if let problem = FixturePath.problem(in: path) { throw FixtureReadError(path: shown, reason: problem) }
+        let realRoot = root.resolvingSymlinksInPath().path
+        let real = root.appendingPathComponent(path).resolvingSymlinksInPath().path
+        guard real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
+            throw FixtureReadError(path: shown, reason: "leads outside the fixtures folder (through a symlink)")
+        }
+        let type = (try? FileManager.default.attributesOfItem(atPath: real))?[.type] as? FileAttributeType
+        guard type == .typeRegular else { throw FixtureReadError(path: shown, reason: "is not a regular file") }
+        return real
     }
 }

@@ -33,6 +33,9 @@ public struct MockStackConfiguration: Sendable {
     public var maxSessions = 256
     /// Where seeded-random delays start (`X-MockStack-Delay: 100-500`, a stub's `delayMs` range).
     public var seed: UInt64 = 0
+    /// The token the control plane requires (``AdminAccess``). nil: none on loopback, and a
+    /// random one, made at start-up, on any other address.
+    public var adminToken: String?
     /// Whether `serve --watch` reloads an app when its fixtures folder changes.
     public var watchesFixtures = false
 

@@ -30,6 +30,11 @@ public final class MockStackServer: Sendable {
     private let sessions: SessionStore
     private let watcher: FixtureWatcher?
     private let exposedPorts = LockedValue<[String: Int]>([:])
+    /// How the control plane is guarded (``AdminAccess``): open on loopback, else a token.
+    public let adminAccess: AdminAccess
+    /// Whether ``adminAccess``'s token was made at start-up (none was configured), so whoever
+    /// starts the server must show it.
+    public let adminTokenWasGenerated: Bool
 
     /// Loads and checks every fixture; nothing listens yet.
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
@@ -48,7 +53,7 @@ public final class MockStackServer: Sendable {
         let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
         let apps = try loader.load(from: source)
         registry = AppRegistry(apps: apps)
-        let stubs = StubStore(files: directory, seed: configuration.seed)
+        let stubs = StubStore(files: everything, seed: configuration.seed)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
                                 journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
         let watcher = configuration.watchesFixtures
@@ -63,7 +68,8 @@ public final class MockStackServer: Sendable {
         let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
         let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults,
                                         exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome })
-        let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline)
+        (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(host: configuration.host, token: configuration.adminToken)
+        let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {
             guard apps.contains(where: { $0.name == exposure.app }) else {
@@ -94,7 +100,8 @@ public final class MockStackServer: Sendable {
             apps: apps.map { (name: $0.name, mount: $0.mount) },
             exposed: exposed,
             pid: ProcessInfo.processInfo.processIdentifier,
-            version: MockStackVersion.current
+            version: MockStackVersion.current,
+            adminTokenRequired: adminAccess != .open
         )
     }
 

@@ -4,7 +4,7 @@ public import MockStackCore
 /// `--ready-file`, written only once fixtures are loaded and the sockets accept.
 ///
 /// `{"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321",
-///   "apps":{"example":"/example"},"exposed":{},"pid":4242,"version":"0.1.0"}`
+///   "apps":{"example":"/example"},"exposed":{},"pid":4242,"version":"0.1.0","adminTokenRequired":false}`
 public struct ReadyEvent: Sendable, Equatable {
     public var host: String
     public var port: Int
@@ -14,15 +14,18 @@ public struct ReadyEvent: Sendable, Equatable {
     public var exposed: [(name: String, port: Int)]
     public var pid: Int32
     public var version: String
+    /// Whether the control plane answers only requests carrying the admin token (``AdminAccess``).
+    public var adminTokenRequired: Bool
 
     public init(host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
-                pid: Int32, version: String) {
+                pid: Int32, version: String, adminTokenRequired: Bool = false) {
         self.host = host
         self.port = port
         self.apps = apps
         self.exposed = exposed
         self.pid = pid
         self.version = version
+        self.adminTokenRequired = adminTokenRequired
     }
 
     /// The base URL of the main port (wildcard binds are reported as loopback, which is where
@@ -54,6 +57,7 @@ public struct ReadyEvent: Sendable, Equatable {
             "exposed": .object(JSONObject(exposed.map { (key: $0.name, value: ["port": .number(JSONNumber($0.port)), "url": .string(Self.url(host: host, port: $0.port))]) })),
             "pid": .number(JSONNumber(Int(pid))),
             "version": .string(version),
+            "adminTokenRequired": .bool(adminTokenRequired),
         ]
     }
 
@@ -75,5 +79,6 @@ extension ReadyEvent {
         self.exposed = (json["exposed"]?.objectValue ?? [:]).compactMap { member in member.value["port"]?.intValue.map { (name: member.key, port: $0) } }
         self.pid = Int32(json["pid"]?.intValue ?? 0)
         self.version = json["version"]?.stringValue ?? ""
+        self.adminTokenRequired = json["adminTokenRequired"]?.boolValue ?? false
     }
 }

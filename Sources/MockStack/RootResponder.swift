@@ -7,10 +7,11 @@ struct RootResponder: Responder {
     let registry: AppRegistry
     let sessions: SessionStore
     let pipeline: AppPipeline
+    let access: AdminAccess
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if MountTable.mount(ControlPlane.prefix, owns: request.path) {
-            return controlPlane.respond(to: request)
+            return control(request) { controlPlane.respond(to: $0) }
         }
         if MountTable.mount(SessionStore.prefix, owns: request.path) {
             return respondInSession(request)
@@ -31,9 +32,15 @@ struct RootResponder: Responder {
         let session = sessions.session(String(id)) { registry.apps }
         let inner = request.routed(toMount: session.prefix)
         if MountTable.mount(ControlPlane.prefix, owns: inner.path) {
-            return controlPlane.scoped(to: session).respond(to: inner)
+            return control(inner) { controlPlane.scoped(to: session).respond(to: $0) }
         }
         return route(inner, in: session.mounts, session: session)
+    }
+
+    /// A control-plane request, answered only when ``AdminAccess`` admits it.
+    private func control(_ request: HTTPRequest, _ answer: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        let endpoint = request.path.dropFirst(ControlPlane.prefix.count)
+        return access.admits(request, endpoint: endpoint) ? answer(request) : access.refusal(request)
     }
 
     private func route(_ request: HTTPRequest, in mounts: MountTable, session: Session?) -> HTTPResponse {

@@ -73,6 +73,14 @@ public enum Base64URL {
         return text
     }
 
+    /// The bytes of a segment, or nil when it is not base64url.
+    public static func decode(_ segment: some StringProtocol) -> [UInt8]? {
+        guard isValid(segment) else { return nil }
+        var text = String(segment).replacing("-", with: "+").replacing("_", with: "/")
+        while text.utf8.count % 4 != 0 { text += "=" }
+        return Data(base64Encoded: text).map(Array.init)
+    }
+
     public static func isValid(_ segment: some StringProtocol) -> Bool {
         !segment.isEmpty && segment.utf8.allSatisfy { byte in
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)

@@ -11,29 +11,39 @@ import MockStackCore
 /// test that attaches, so tests reset it, or each take a session of it.
 public final class AttachedMockStack: MockStackHandle {
     public let ready: ReadyEvent
+    public let adminToken: String?
 
-    private init(ready: ReadyEvent) {
+    private init(ready: ReadyEvent, adminToken: String?) {
         self.ready = ready
+        self.adminToken = adminToken
     }
 
     /// Waits until the server at `url` answers `GET /__mockstack/apps` (a container may still be
     /// starting), then attaches to it. It blocks the calling thread while it waits, as spawning
     /// does; call it from setUp, not from many concurrent tasks.
-    /// - Throws: ``MockStackLaunchError`` when it has not answered within `timeout`.
-    public static func attach(to url: URL, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
+    /// - Parameter adminToken: the token its control plane wants when it is bound off loopback
+    ///   (a container); nil: `MOCKSTACK_ADMIN_TOKEN`, if set.
+    /// - Throws: ``MockStackLaunchError`` when it has not answered within `timeout`, or at once
+    ///   when it refuses the token.
+    public static func attach(to url: URL, adminToken: String? = nil, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
+        let adminToken = adminToken ?? ControlSession.environmentToken
         guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else {
             throw MockStackLaunchError("cannot attach to \(url): give the server's root, http://host:port")
         }
         let deadline = ContinuousClock.now + timeout
         var lastProblem = "no answer"
         repeat {
-            switch fetch(url.appendingPathComponent("__mockstack/apps")) {
+            switch fetch(url.appendingPathComponent("__mockstack/apps"), token: adminToken) {
             case .success(let json):
                 let apps = (json["apps"]?.arrayValue ?? []).compactMap { app -> (name: String, mount: String)? in
                     guard let name = app["name"]?.stringValue, let mount = app["mount"]?.stringValue else { return nil }
                     return (name: name, mount: mount)
                 }
-                return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: apps, pid: 0, version: ""))
+                return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: apps, pid: 0, version: "",
+                                                           adminTokenRequired: adminToken != nil),
+                                         adminToken: adminToken)
+            case .failure(let problem) where problem.message == unauthorized:
+                throw MockStackLaunchError("mockstack at \(url) wants its admin token (\(adminToken == nil ? "none was given" : "the one given is wrong")): set MOCKSTACK_ADMIN_TOKEN to the server's")
             case .failure(let problem):
                 lastProblem = problem.message
             }
@@ -44,9 +54,11 @@ public final class AttachedMockStack: MockStackHandle {
 
     public func stop() {}
 
-    private static func fetch(_ url: URL) -> Result<JSONValue, MockStackLaunchError> {
+    private static let unauthorized = "status 401"
+
+    private static func fetch(_ url: URL, token: String?) -> Result<JSONValue, MockStackLaunchError> {
         let answer = BlockingAnswer()
-        var request = URLRequest(url: url)
+        var request = ControlSession.request(url, token: token)
         request.timeoutInterval = 2          // one probe; attach(to:timeout:) keeps trying
         ControlSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0

@@ -83,7 +83,7 @@ extension XCTestCase {
 extension MockStackSession {
     /// ``end()`` for callers that cannot await (XCTest's synchronous teardown).
     func endWaiting() {
-        var request = URLRequest(url: serverURL.appendingPathComponent("__mockstack/sessions/" + id))
+        var request = ControlSession.request(serverURL.appendingPathComponent("__mockstack/sessions/" + id), token: adminToken)
         request.httpMethod = "DELETE"
         let done = DispatchSemaphore(value: 0)
         ControlSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()

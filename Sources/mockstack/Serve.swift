@@ -18,12 +18,18 @@ struct Serve: ParsableCommand {
               {"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321","apps":{…},…}
             Logs go to stderr. SIGINT/SIGTERM stop accepting, finish in-flight replies and exit 0.
             Exit status 2: a fixture is broken or a port cannot be bound.
-            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES.
+            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_ADMIN_TOKEN.
+            Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only
+            requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T);
+            without --admin-token one is made at start-up and logged.
             """
     )
 
     @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: 127.0.0.1]")
     var host: String?
+
+    @Option(help: ArgumentHelp("Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.", valueName: "token"))
+    var adminToken: String?
 
     @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: 0]")
     var port: Int?
@@ -103,6 +109,7 @@ struct Serve: ParsableCommand {
         configuration.watchesFixtures = watch
         configuration.seed = seed
         configuration.maxSessions = maxSessions
+        configuration.adminToken = adminToken ?? environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger
@@ -141,9 +148,28 @@ struct Serve: ParsableCommand {
         // unbuffered, so a parent reading the pipe sees it at once.
         StandardStream.output.write(line)
         logger.notice("mockstack \(MockStackVersion.description(commit: buildCommit)) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        announceAdminAccess(of: server, url: ready.url, logger: logger)
         logger.debug("allocator: \(Allocator.description)")
         server.wait()
         logger.notice("mockstack stopped")
+    }
+
+    /// Says at start-up whether the control plane needs a token, and shows one made here.
+    private func announceAdminAccess(of server: MockStackServer, url: String, logger: Logger) {
+        guard case .token(let token) = server.adminAccess else { return }
+        let host = server.configuration.host
+        guard server.adminTokenWasGenerated else {
+            logger.notice("the control plane (\(url)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN")
+            return
+        }
+        let message: Logger.Message = """
+            bound to \(host), not loopback: the control plane requires an admin token, and none was given, so this one was made: \(token) \
+            — send it as \(AdminAccess.header) or Authorization: Bearer; the control page is \(url)/__mockstack/#token=\(token); \
+            set --admin-token or MOCKSTACK_ADMIN_TOKEN to choose it
+            """
+        logger.warning(message)
+        // A log level above warning must not hide the only way in.
+        if logLevel > .warning { printError("mockstack: \(message)") }
     }
 
     private func resolvedPort() throws -> Int? {

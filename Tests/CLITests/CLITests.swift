@@ -59,7 +59,8 @@ struct CLITests {
         defer { process.terminate(); process.waitUntilExit() }
         let json = try JSONParser().parse(line).root
         let port = try #require(json["port"]?.intValue)
-        #expect(json.objectValue?.keys == ["event", "host", "port", "url", "apps", "exposed", "pid", "version"])
+        #expect(json.objectValue?.keys == ["event", "host", "port", "url", "apps", "exposed", "pid", "version", "adminTokenRequired"])
+        #expect(json["adminTokenRequired"] == false)
         #expect(json["event"] == "listening")
         #expect(json["host"] == "127.0.0.1")
         #expect(port > 0)
@@ -130,6 +131,35 @@ struct CLITests {
         let (process, line, _) = try Self.serve([], environment: ["MOCKSTACK_HOST": "127.0.0.2", "MOCKSTACK_FIXTURES": packageRoot.appendingPathComponent("Fixtures").path])
         defer { process.terminate(); process.waitUntilExit() }
         #expect(try JSONParser().parse(line).root["host"] == "127.0.0.2")
+    }
+
+    @Test func offLoopbackTheControlPlaneTokenIsMadeAndShownAtStartUp() throws {
+        let (process, line, stderr) = try Self.serve(["--host", "0.0.0.0", "--apps", "example", "--log-level", "error"],
+                                                     environment: ["MOCKSTACK_ADMIN_TOKEN": ""])
+        let json = try JSONParser().parse(line).root
+        let port = try #require(json["port"]?.intValue)
+        #expect(json["adminTokenRequired"] == true)
+        #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
+        process.terminate()
+        process.waitUntilExit()
+        // Shown even at --log-level error: it is the only way in.
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let token = try #require(log.firstMatch(of: #/bound to 0\.0\.0\.0, not loopback: the control plane requires an admin token, and none was given, so this one was made: ([0-9a-f]{32}) /#)?.1)
+        #expect(log.contains("the control page is http://127.0.0.1:\(port)/__mockstack/#token=\(token);"))
+    }
+
+    @Test func theAdminTokenComesFromTheEnvironmentOrTheFlag() throws {
+        for (arguments, environment) in [(["--admin-token", "from-flag"], [String: String]()), ([], ["MOCKSTACK_ADMIN_TOKEN": "from-flag"])] {
+            let (process, line, stderr) = try Self.serve(["--apps", "example"] + arguments, environment: environment)
+            let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+            #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
+            #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\nX-MockStack-Admin-Token: from-flag\r\n\r\n").status == 200)
+            process.terminate()
+            process.waitUntilExit()
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("the control plane (http://127.0.0.1:\(port)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN"))
+            #expect(!log.contains("from-flag"), "the token itself is not logged")
+        }
     }
 
     @Test func validateReportsPositions() throws {

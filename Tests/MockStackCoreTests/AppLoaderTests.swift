@@ -54,7 +54,7 @@ import Testing
             "Fixtures/demo/app.json:4:13: /rotues: unknown key 'rotues' (expected one of: $schema, description, kind, mount, name, routes)",
             "Fixtures/demo/app.json:6:32: /routes/0/fixture: no file 'missing.json' in Fixtures/demo",
             "Fixtures/demo/app.json:7:60: /routes/1/status: 99 is out of range 100...599",
-            "Fixtures/demo/app.json:7:32: /routes/1/fixture: '../secret.json' must be a relative path inside the app folder (no '/', '..' or hidden segments at its start)",
+            "Fixtures/demo/app.json:7:32: /routes/1/fixture: '../secret.json' must be a relative path inside the app folder (no leading '/', no '..', hidden or empty segments)",
             "Fixtures/demo/app.json:8:17: /routes/2/method: method 'BREW' is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
             "Fixtures/demo/app.json:8:33: /routes/2/path: path 'c' must start with '/' and carry no query",
             "Fixtures/demo/bad.json:2:8: /x: invalid JSON: invalid literal, expected 'true'",

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MockStackAuth
 import MockStackCore
 import Testing
 @testable import MockStackServiceStack
@@ -79,6 +85,30 @@ import Testing
         let refused = TestHost.call(.get, "/api/Hello?name=x", headers: ["Authorization": "Bearer \(expired)"])
         #expect(refused.status == 401)
         #expect(refused.text.contains(#""errorCode":"TokenException","message":"Token has expired""#))
+    }
+
+    /// A bearer token is taken only when HS256 under the app's own secret signed exactly what it
+    /// carries: no `alg: none`, no other key, no other algorithm named, no edited payload.
+    @Test func unsignedForgedAndForeignTokensAreRefused() throws {
+        let token = try #require(try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1"}"#))["token"]?.stringValue)
+        let parts = token.split(separator: ".").map(String.init)
+        let payload = parts[1]
+        func refusal(_ candidate: String) -> String {
+            let response = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Bearer \(candidate)"])
+            return response.status == 401 ? (try? json(response)["responseStatus"]?["message"]?.stringValue) ?? "401 without a message" : "status \(response.status)"
+        }
+        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        let none = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+        #expect(refusal(none + "." + payload + ".") == "Illegal base64url string!")
+        #expect(refusal(none + "." + payload + "." + parts[2]) == "Invalid Signature")
+        // The same signature under a header naming another algorithm.
+        let hs512 = Base64URL.encode(Array(#"{"alg":"HS512","typ":"JWT"}"#.utf8))
+        #expect(refusal(hs512 + "." + payload + "." + parts[2]) == "Invalid Signature")
+        let foreign = HS256Tokens(secret: "some-other-secret").sign(TokenClaims(subject: "1", issuedAt: Date(), expiration: Date().addingTimeInterval(600), id: "x"))
+        #expect(refusal(foreign) == "Invalid Signature")
+        var claims = try #require(JSONParser().parse(Base64URL.decode(payload) ?? []).root.objectValue)
+        claims["sub"] = "2"
+        #expect(refusal(parts[0] + "." + Base64URL.encode(JSONValue.object(claims).encoded()) + "." + parts[2]) == "Invalid Signature")
     }
 
     @Test func refreshTokensRenewAccessAndAreAcceptedAsBearers() throws {

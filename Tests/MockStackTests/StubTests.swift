@@ -121,7 +121,8 @@ struct StubTests {
         (#"{"answer": {"status": 99}}"#, "answer.status: expected a status from 100 to 599"),
         (#"{"match": {"method": "FETCH"}}"#, "match.method: 'FETCH' is not an HTTP method"),
         (#"{"times": 0}"#, "times: expected a whole number above 0"),
-        (#"{"answer": {"bodyFile": "../etc/passwd"}}"#, "answer.bodyFile: no file"),
+        (#"{"answer": {"bodyFile": "../etc/passwd"}}"#, "answer.bodyFile: '../etc/passwd' must be a relative path inside the folder"),
+        (#"{"answer": {"bodyFile": "example/nothing.json"}}"#, "answer.bodyFile: no file 'example/nothing.json'"),
         ("[1]", "stub: expected an object"),
     ])
     func badStubsAre400sNamingTheField(_ body: String, _ message: String) async throws {

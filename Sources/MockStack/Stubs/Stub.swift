@@ -28,7 +28,7 @@ struct Stub: Sendable {
     /// Reads `{"match": {…}, "answer": {…}, "priority": 0, "times": 2}`.
     /// - Parameter files: where `answer.bodyFile` is read from (the fixtures folder).
     ///   - seed: where random delays start when the answer names no `seed`.
-    init(id: String, json: JSONValue, files: URL?, seed: UInt64 = 0) throws(Problem) {
+    init(id: String, json: JSONValue, files: DirectoryFixtureSource?, seed: UInt64 = 0) throws(Problem) {
         guard case .object(let root) = json else { throw Problem(field: "stub", message: "expected an object with match and answer") }
         try Self.only(root, ["match", "answer", "priority", "times"], at: "")
         self.id = id
@@ -49,6 +49,19 @@ struct Stub: Sendable {
     private static func only(_ object: JSONObject, _ keys: Set<String>, at field: String) throws(Problem) {
         for key in object.keys where !keys.contains(key) {
             throw Problem(field: field.isEmpty ? key : field + "." + key, message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// `answer.bodyFile`: a regular file inside the fixtures folder, reached without leaving it.
+    private static func bodyFile(_ name: String, in files: DirectoryFixtureSource?) throws(Problem) -> [UInt8] {
+        let field = "answer.bodyFile"
+        guard let files else { throw Problem(field: field, message: "this server has no fixtures folder to read '\(name)' from") }
+        if let problem = FixturePath.problem(in: name) { throw Problem(field: field, message: "'\(name)' \(problem)") }
+        guard files.fileExists(name) else { throw Problem(field: field, message: "no file '\(name)' in the fixtures folder") }
+        do {
+            return try files.read(name)
+        } catch {
+            throw Problem(field: field, message: "\(error)")
         }
     }
 
@@ -101,7 +114,7 @@ struct Stub: Sendable {
         return match
     }
 
-    private static func readAnswer(_ json: JSONValue, files: URL?) throws(Problem) -> StubAnswer {
+    private static func readAnswer(_ json: JSONValue, files: DirectoryFixtureSource?) throws(Problem) -> StubAnswer {
         guard case .object(let object) = json else { throw Problem(field: "answer", message: "expected an object") }
         try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"], at: "answer")
         var answer = StubAnswer()
@@ -117,12 +130,9 @@ struct Stub: Sendable {
         }
         if let name = try string(object["bodyFile"], "answer.bodyFile") {
             guard object["body"] == nil else { throw Problem(field: "answer.bodyFile", message: "give body or bodyFile, not both") }
-            guard let folder = files, !name.split(separator: "/").contains(".."), !name.hasPrefix("/"),
-                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-                throw Problem(field: "answer.bodyFile", message: "no file '\(name)' in the fixtures folder")
-            }
-            answer.body = .bytes(Array(data))
-            if name.hasSuffix(".json") { answer.body = (try? JSONParser().parse(Array(data)).root).map(StubAnswer.Body.json) ?? .bytes(Array(data)) }
+            let data = try bodyFile(name, in: files)
+            answer.body = .bytes(data)
+            if name.hasSuffix(".json") { answer.body = (try? JSONParser().parse(data).root).map(StubAnswer.Body.json) ?? .bytes(data) }
         }
         if let value = object["template"] {
             guard let flag = value.boolValue else { throw Problem(field: "answer.template", message: "expected true or false") }

@@ -6,7 +6,7 @@ import Synchronization
 final class StubStore: Sendable {
     private let state = Mutex(State())
     /// Where `bodyFile` answers are read from.
-    let files: URL?
+    let files: DirectoryFixtureSource?
 
     private struct State {
         var stubs: [Stub] = []
@@ -16,7 +16,7 @@ final class StubStore: Sendable {
     /// Where stubs' random delays start unless they name a seed.
     let seed: UInt64
 
-    init(files: URL?, seed: UInt64 = 0) {
+    init(files: DirectoryFixtureSource?, seed: UInt64 = 0) {
         self.files = files
         self.seed = seed
     }

@@ -113,14 +113,11 @@ public final class ManifestReader {
         }
     }
 
-    /// Reads a file of this app named at `pointer`. The name must stay inside the app folder:
-    /// no absolute paths, no `..`, no hidden segments.
+    /// Reads a file of this app named at `pointer`. The name must stay inside the app folder
+    /// (``FixturePath``); the source refuses symlinks that lead out of the fixtures folder.
     public func appFile(named name: String, at pointer: String) -> (path: String, bytes: [UInt8])? {
-        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"),
-              segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\0") })
-        else {
-            report("'\(name)' must be a relative path inside the app folder (no '/', '..' or hidden segments at its start)", at: pointer)
+        if let problem = FixturePath.problem(in: name) {
+            report("'\(name)' \(problem.replacing("the folder", with: "the app folder"))", at: pointer)
             return nil
         }
         let path = folder + "/" + name

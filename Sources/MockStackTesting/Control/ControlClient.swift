@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MockStack
 import MockStackCore
 
 /// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
@@ -9,6 +10,9 @@ import MockStackCore
 public protocol MockStackControlling: Sendable {
     /// Where the control plane's paths start: the server's root, or a session's prefix.
     var controlBase: URL { get }
+    /// The token a server off loopback wants on control-plane calls (``AdminAccess``). By
+    /// default `MOCKSTACK_ADMIN_TOKEN` from the environment, which a spawned server also reads.
+    var adminToken: String? { get }
 }
 
 /// A control-plane call that did not get the answer it needed.
@@ -19,6 +23,8 @@ public struct MockStackControlError: Error, Sendable, CustomStringConvertible {
 }
 
 extension MockStackControlling {
+    public var adminToken: String? { ControlSession.environmentToken }
+
     /// The journaled requests that pass the filters, oldest first (`GET requests`).
     /// - Parameters:
     ///   - path: a path prefix (`/feathers/messages`);
@@ -68,7 +74,7 @@ extension MockStackControlling {
     func call(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil) async throws -> JSONValue {
         var components = URLComponents(url: controlBase.appendingPathComponent("__mockstack/" + endpoint), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
-        var request = URLRequest(url: components.url!)
+        var request = ControlSession.request(components.url!, token: adminToken)
         request.httpMethod = method
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -93,6 +99,18 @@ enum ControlSession {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return URLSession(configuration: configuration)
     }()
+
+    /// `MOCKSTACK_ADMIN_TOKEN`, when set and not empty.
+    static var environmentToken: String? {
+        ProcessInfo.processInfo.environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A request to the control plane, carrying the admin token when there is one.
+    static func request(_ url: URL, token: String?) -> URLRequest {
+        var request = URLRequest(url: url)
+        if let token { request.setValue(token, forHTTPHeaderField: AdminAccess.header) }
+        return request
+    }
 }
 
 extension MockStackHandle {

@@ -14,11 +14,13 @@ public struct MockStackSession: MockStackControlling {
     public let id: String
     /// The server's root URL.
     public let serverURL: URL
+    public let adminToken: String?
     private let ready: ReadyEvent
 
     init(id: String, server: any MockStackHandle) {
         self.id = id
         serverURL = server.baseURL
+        adminToken = server.adminToken
         ready = server.ready
     }
 
@@ -38,7 +40,7 @@ public struct MockStackSession: MockStackControlling {
     /// fresh one under the same id. Ending a session that was never used is not an error.
     public func end() async throws {
         do {
-            _ = try await ServerControl(controlBase: serverURL).call("DELETE", "sessions/" + id)
+            _ = try await ServerControl(controlBase: serverURL, adminToken: adminToken).call("DELETE", "sessions/" + id)
         } catch let error as MockStackControlError where error.status == 404 {
             return
         }
@@ -61,6 +63,7 @@ extension MockStackHandle {
 /// The whole server's control plane, for calls a session makes on its behalf.
 struct ServerControl: MockStackControlling {
     let controlBase: URL
+    let adminToken: String?
 }
 
 extension String {

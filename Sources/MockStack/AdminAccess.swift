@@ -1,0 +1,75 @@
+import MockStackCore
+
+/// Who may use the control plane (`/__mockstack/…`, a session's `/__session/{id}/__mockstack/…`).
+///
+/// On loopback it is open: only this machine can reach it. Bound anywhere else, anyone who can
+/// reach the port could reset the apps, read the journal (with its headers and bodies) or stub
+/// answers, so it takes a token: the one given (`--admin-token`, `MOCKSTACK_ADMIN_TOKEN`), or a
+/// random one made at start-up and logged. A token given on loopback is required there too.
+///
+/// Two things stay open whatever the binding: `health`, which probes (a Docker HEALTHCHECK, a
+/// load balancer) call without credentials, and the control page's HTML, which holds no data —
+/// its script sends the token it finds in the page URL's fragment (`/__mockstack/#token=…`),
+/// which browsers never send to the server or log.
+public enum AdminAccess: Sendable, Equatable {
+    case open
+    /// Requests must carry `X-MockStack-Admin-Token: T` or `Authorization: Bearer T`.
+    case token(String)
+
+    /// The request header a client sends the token in.
+    public static let header = "X-MockStack-Admin-Token"
+
+    /// How a server bound to `host` guards its control plane.
+    /// - Returns: the access, and whether the token was made here (so the start-up log shows it).
+    public static func forBinding(host: String, token: String?) -> (access: AdminAccess, generated: Bool) {
+        if let token, !token.isEmpty { return (.token(token), false) }
+        if isLoopback(host) { return (.open, false) }
+        return (.token(randomToken()), true)
+    }
+
+    /// `127.0.0.0/8`, `::1` and `localhost`; anything else — a wildcard, an interface's address,
+    /// a host name — may be reachable from elsewhere.
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Whether `request` may use the endpoint it names (its path relative to the control
+    /// plane's prefix: `/health`, `/reset`, …).
+    func admits(_ request: HTTPRequest, endpoint: Substring) -> Bool {
+        guard case .token(let expected) = self else { return true }
+        if endpoint == "/health" || endpoint.isEmpty || endpoint == "/" { return true }
+        let presented = request.headers[Self.header]
+            ?? request.headers["Authorization"].flatMap { value in
+                value.utf8.count > 7 && value.prefix(7).lowercased() == "bearer " ? String(value.dropFirst(7)) : nil
+            }
+        guard let presented else { return false }
+        return Self.constantTimeEqual(Array(presented.utf8), Array(expected.utf8))
+    }
+
+    /// The 401 a request without the right token gets, in the control plane's error format.
+    func refusal(_ request: HTTPRequest) -> HTTPResponse {
+        PlainError.response(401, "The control plane needs the admin token: send it as \(Self.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
+                            headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
+    }
+
+    /// Compares every byte whatever differs first, so the time taken says nothing about how
+    /// much of a guess was right.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    /// 128 random bits from the system's generator, as 32 hexadecimal digits.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let digits = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+}

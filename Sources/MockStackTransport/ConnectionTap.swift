@@ -201,6 +201,11 @@ final class ConnectionTap {
         headBytes.withUnsafeMutableBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         worker.logRejection(status: status, bytes: body.count)
+        // The client may still be sending the body it was refused: read it to its end after
+        // the answer, so a reset does not overtake the answer.
+        if status == 413, let drain = LingeringClose(worker: worker, socket: bufferevent_getfd(bufferevent)) {
+            worker.lingering.append(drain)
+        }
     }
 
     static func message(for status: Int, limits: TransportConfiguration) -> String {

@@ -1,3 +1,4 @@
+import CEvhttpRequest
 import CLibevent
 #if canImport(Glibc)
 import Glibc
@@ -97,6 +98,9 @@ extension Endpoint {
             // evhttp turned writing off while it read this request; reading stays off, as
             // evhttp must not parse the next request before this one is answered.
             bufferevent_enable(bufferevent, Int16(EV_WRITE))
+            // A chunked request body left evhttp's `chunked` flag set, which would append a
+            // last-chunk to this Content-Length reply.
+            mockstack_evhttp_request_clear_chunked(request)
             evhttp_send_reply_end(request)
         }
         finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0)

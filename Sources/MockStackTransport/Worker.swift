@@ -20,6 +20,8 @@ final class Worker: @unchecked Sendable {
     private(set) var endpoints: [Endpoint] = []
     /// Connection watchers by bufferevent address; see ``ConnectionTap``.
     var taps: [UnsafeMutableRawPointer: ConnectionTap] = [:]
+    /// Connections read to their end after a 413 (``LingeringClose``).
+    var lingering: [LingeringClose] = []
     /// The `Date` every reply of this loop carries.
     var date = HTTPDateCache()
     /// Requests received and not yet answered (or faulted).
@@ -84,9 +86,9 @@ final class Worker: @unchecked Sendable {
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
         evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))
         evhttp_set_default_content_type(http, Worker.defaultContentType)
-        // Read and discard an oversized body before answering 413, so the client sees the
-        // answer instead of a reset while it is still sending.
-        evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
+        // No EVHTTP_SERVER_LINGERING_CLOSE: it reads a whole declared body before answering
+        // 413, so an absurd Content-Length hears nothing until the timeout. The 413 goes out at
+        // once and the connection lingers after it instead (LingeringClose).
         evhttp_set_bevcb(http, { base, arg in
             guard let base, let arg else { return nil }
             return Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().makeBufferevent(base)
@@ -152,6 +154,7 @@ final class Worker: @unchecked Sendable {
         for endpoint in endpoints { evhttp_free(endpoint.http) }
         endpoints.removeAll()
         taps.removeAll()
+        for drain in lingering { drain.finish() }
         event_base_free(base)
     }
 

@@ -76,3 +76,14 @@ import Testing
         #expect(!tag.isMatched(byIfNoneMatch: "\"other\""))
     }
 }
+
+@Suite struct JSONDuplicateKeyTests {
+    /// As `JSON.parse` and System.Text.Json read it: the first place, the last value.
+    @Test func aRepeatedMemberKeepsItsFirstPlaceAndLastValue() throws {
+        let small = try JSONParser().parse(#"{"a":1,"b":2,"a":3}"#).root
+        #expect(small.objectValue?.keys == ["a", "b"] && small["a"] == 3)
+        let large = try JSONParser().parse("{" + (0..<40).map { #""k\#($0 % 20)":\#($0)"# }.joined(separator: ",") + "}").root
+        #expect(large.objectValue?.keys == (0..<20).map { "k\($0)" } && large["k0"] == 20 && large["k19"] == 39)
+        #expect(try JSONParser().parse(#"{"a":1,"b":2}"#).root.jsonText == #"{"a":1,"b":2}"#)
+    }
+}

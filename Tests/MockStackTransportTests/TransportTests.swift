@@ -165,6 +165,64 @@ struct TransportTests {
         }
     }
 
+    /// What evhttp would let through but HTTP/1.1 refuses (smuggling material) is a 400 in the
+    /// same JSON, before any responder runs.
+    @Test func refusesAmbiguousFraming() throws {
+        try Self.withServer { port, _ in
+            let cases: [(String, String)] = [
+                ("Content-Length: +5\r\n\r\nhello", "Content-Length must be digits, found '+5'"),
+                ("Content-Length: 5\r\nContent-Length: 3\r\n\r\nhello", "two Content-Length headers disagree (5, 3)"),
+                ("Transfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "Transfer-Encoding 'gzip, chunked' is not understood (only chunked is)"),
+                (": empty\r\n\r\n", "a header has an empty name"),
+                ("X-A : b\r\n\r\n", "the header name 'X-A ' has a character a token cannot (a space before the colon?)"),
+            ]
+            for (head, message) in cases {
+                let response = try rawExchange(port: port, "POST /p HTTP/1.1\r\nHost: t\r\n" + head)
+                #expect(response.status == 400 && response.header("Connection") == "close", "\(head)")
+                #expect(response.text == #"{"status":400,"error":"Bad Request","message":"Malformed request: \#(message)"}"#)
+            }
+            // evhttp refuses both framings at once itself (before our check would).
+            #expect(try rawExchange(port: port, "POST /p HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n").status == 400)
+            // Agreeing duplicates are one length.
+            #expect(try rawExchange(port: port, "POST /p HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab").status == 200)
+        }
+    }
+
+    /// evhttp marks a request whose body came chunked, and would end our Content-Length reply
+    /// with a last-chunk; the next response on the connection must start clean.
+    @Test func aChunkedRequestBodyLeavesKeepAliveClean() throws {
+        try Self.withServer { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("POST /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+            #expect(try connection.readResponse().text == #"{"method":"POST","path":"/a","body":"abc"}"#)
+            try connection.send("GET /b HTTP/1.1\r\nHost: t\r\n\r\n")
+            let second = try connection.readResponse()
+            #expect(second.statusLine == "HTTP/1.1 200 OK" && second.text == #"{"method":"GET","path":"/b","body":""}"#)
+        }
+    }
+
+    /// A body declared over the limit is refused at once — not after the client sends it all,
+    /// and not at the idle timeout when it never does — and the client still sending it reads
+    /// the answer, not a reset.
+    @Test func anOversizedBodyIsRefusedAtOnceAndTheAnswerSurvives() throws {
+        var configuration = TransportConfiguration()
+        configuration.maxBodyBytes = 1000
+        try Self.withServer(configuration) { port, _ in
+            for length in ["99999999999999999999999", "50000000000"] {
+                let connection = try RawConnection(port: port, timeoutSeconds: 3)
+                try connection.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(length)\r\n\r\nab")
+                #expect(try connection.readResponse().status == 413)
+            }
+            let sender = try RawConnection(port: port, timeoutSeconds: 5)
+            try sender.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 4000000\r\n\r\n")
+            // 4 MB more than loopback buffers hold: the server must keep reading after its answer.
+            try sender.send([UInt8](repeating: 0x61, count: 4_000_000))
+            let answer = try sender.readResponse()
+            #expect(answer.status == 413)
+            #expect(sender.readToEnd().end == .closed)
+        }
+    }
+
     @Test func answersExpect100ContinueAndReadsTheBody() throws {
         try Self.withServer { port, _ in
             let connection = try RawConnection(port: port)

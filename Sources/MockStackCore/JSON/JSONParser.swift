@@ -193,7 +193,37 @@ private struct Reader {
             throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
         depth -= 1
-        return .object(JSONObject(members))
+        return .object(JSONObject(Self.withoutDuplicateKeys(members)))
+    }
+
+    /// A repeated member name keeps its first place and its last value, as `JSON.parse` and
+    /// System.Text.Json's object readers do, so an echoed record never repeats a key.
+    static func withoutDuplicateKeys(_ members: [JSONObject.Member]) -> [JSONObject.Member] {
+        guard members.count > 1, hasDuplicateKeys(members) else { return members }
+        var firstPlace: [String: Int] = [:]
+        firstPlace.reserveCapacity(members.count)
+        var unique: [JSONObject.Member] = []
+        for member in members {
+            if let place = firstPlace[member.key] {
+                unique[place].value = member.value
+            } else {
+                firstPlace[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        return unique
+    }
+
+    /// Small objects, the usual case, are checked pairwise without allocating.
+    private static func hasDuplicateKeys(_ members: [JSONObject.Member]) -> Bool {
+        if members.count <= 16 {
+            for later in 1..<members.count {
+                for earlier in 0..<later where members[earlier].key == members[later].key { return true }
+            }
+            return false
+        }
+        var seen = Set<String>(minimumCapacity: members.count)
+        return !members.allSatisfy { seen.insert($0.key).inserted }
     }
 
     mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {

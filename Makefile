@@ -3,6 +3,7 @@
 #   make test    build and run the whole test suite
 #   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
+#   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
 
 SWIFT        ?= swift
 PORT         ?= 8080
@@ -20,7 +21,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve test test-example bench container-smoke clean
+.PHONY: all deps build release serve test test-example bench container-smoke fuzz clean
 
 all: build
 
@@ -57,8 +58,13 @@ test-example: deps
 container-smoke: deps
 	Scripts/container-smoke
 
+## fuzz: the six libFuzzer targets of Fuzz/ (its own package, built with -sanitize=fuzzer,address),
+## FUZZ_SECONDS each (600), FUZZ_JOBS at a time (2); fails on any crash.
+fuzz: deps
+	Scripts/fuzz.sh
+
 bench: release
 	Benchmarks/bench.sh
 
 clean:
-	rm -rf .build .build-container $(EXAMPLE)/.build
+	rm -rf .build .build-container $(EXAMPLE)/.build Fuzz/.build Fuzz/.work

@@ -20,6 +20,9 @@ BUILD=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-covera
 "$SWIFT" build "${BUILD[@]}"
 BIN="$("$SWIFT" build "${BUILD[@]}" --show-bin-path)"
 mkdir -p .work/crashes .work/logs
+for target in $TARGETS; do
+    [[ -x "$BIN/$target" ]] || { echo "fuzz.sh: no target named $target (there are: $(ls Sources | grep -v FuzzSupport | tr '\n' ' '))" >&2; exit 2; }
+done
 
 run_one() {
     local target="$1"

@@ -24,7 +24,7 @@ public enum AdminAccess: Sendable, Equatable {
     public static func forBinding(host: String, token: String?) -> (access: AdminAccess, generated: Bool) {
         if let token, !token.isEmpty { return (.token(token), false) }
         if isLoopback(host) { return (.open, false) }
-        return (.token(randomToken()), true)
+        return (.token(makeToken()), true)
     }
 
     /// `127.0.0.0/8`, `::1` and `localhost`; anything else — a wildcard, an interface's address,
@@ -39,8 +39,12 @@ public enum AdminAccess: Sendable, Equatable {
     /// Whether `request` may use the endpoint it names (its path relative to the control
     /// plane's prefix: `/health`, `/reset`, …).
     func admits(_ request: HTTPRequest, endpoint: Substring) -> Bool {
+        endpoint == "/health" || endpoint.isEmpty || endpoint == "/" || authorizes(request)
+    }
+
+    /// Whether `request` carries the token (always true when the control plane is open).
+    func authorizes(_ request: HTTPRequest) -> Bool {
         guard case .token(let expected) = self else { return true }
-        if endpoint == "/health" || endpoint.isEmpty || endpoint == "/" { return true }
         let presented = request.headers[Self.header]
             ?? request.headers["Authorization"].flatMap { value in
                 value.utf8.count > 7 && value.prefix(7).lowercased() == "bearer " ? String(value.dropFirst(7)) : nil
@@ -64,8 +68,8 @@ public enum AdminAccess: Sendable, Equatable {
         return difference == 0
     }
 
-    /// 128 random bits from the system's generator, as 32 hexadecimal digits.
-    static func randomToken() -> String {
+    /// A fresh token: 128 random bits from the system's generator, as 32 hexadecimal digits.
+    public static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let digits = String(generator.next() as UInt64, radix: 16)

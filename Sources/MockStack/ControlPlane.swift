@@ -13,19 +13,22 @@ struct ControlPlane: Sendable {
     let sessions: SessionStore
     let faults: RequestFaults
     let exposedPorts: @Sendable () -> [String: Int]
+    /// Who may see more than the health probe's `ok` (the gate itself is ``RootResponder``'s).
+    let access: AdminAccess
     /// What `serve --watch` last did, when it watches.
     let lastReload: @Sendable () -> FixtureWatcher.ReloadOutcome?
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
 
-    init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults,
+    init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
          exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> FixtureWatcher.ReloadOutcome? = { nil }) {
         self.registry = registry
         self.journal = journal
         self.stubs = stubs
         self.sessions = sessions
         self.faults = faults
+        self.access = access
         self.exposedPorts = exposedPorts
         self.lastReload = lastReload
     }
@@ -48,7 +51,8 @@ struct ControlPlane: Sendable {
         case "", "/":
             return readOnly(request) { HTTPResponse(status: 200, headers: ["Content-Type": MediaType.html], body: ControlPage.html) }
         case "/health":
-            return readOnly(request) { .json(200, health) }
+            // Open to probes without the token; they learn only that it is up.
+            return readOnly(request) { .json(200, access.authorizes(request) ? health : ["status": "ok"]) }
         case "/apps":
             return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
         case "/requests":

@@ -66,9 +66,9 @@ public final class MockStackServer: Sendable {
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
         let faults = RequestFaults(seed: configuration.seed)
         let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
-        let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults,
-                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome })
         (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(host: configuration.host, token: configuration.adminToken)
+        let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
+                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome })
         let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {

@@ -11,7 +11,7 @@ struct RootResponder: Responder {
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if MountTable.mount(ControlPlane.prefix, owns: request.path) {
-            return control(request) { controlPlane.respond(to: $0) }
+            return refusal(ofControl: request) ?? controlPlane.respond(to: request)
         }
         if MountTable.mount(SessionStore.prefix, owns: request.path) {
             return respondInSession(request)
@@ -29,18 +29,18 @@ struct RootResponder: Responder {
             let shown = id.isEmpty ? "an empty id" : "'\(id)'"
             return PlainError.response(400, "Session id: expected 1 to 64 letters, digits, '.', '_', '-' or '~' after \(SessionStore.prefix)/, found \(shown)")
         }
+        let inner = request.routed(toMount: SessionStore.prefix + "/" + id)
+        let isControl = MountTable.mount(ControlPlane.prefix, owns: inner.path)
+        // Refused before the session is made: a request without the token changes nothing.
+        if isControl, let refused = refusal(ofControl: inner) { return refused }
         let session = sessions.session(String(id)) { registry.apps }
-        let inner = request.routed(toMount: session.prefix)
-        if MountTable.mount(ControlPlane.prefix, owns: inner.path) {
-            return control(inner) { controlPlane.scoped(to: session).respond(to: $0) }
-        }
+        if isControl { return controlPlane.scoped(to: session).respond(to: inner) }
         return route(inner, in: session.mounts, session: session)
     }
 
-    /// A control-plane request, answered only when ``AdminAccess`` admits it.
-    private func control(_ request: HTTPRequest, _ answer: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
-        let endpoint = request.path.dropFirst(ControlPlane.prefix.count)
-        return access.admits(request, endpoint: endpoint) ? answer(request) : access.refusal(request)
+    /// The 401 for a control-plane request ``AdminAccess`` does not admit; nil when it may go on.
+    private func refusal(ofControl request: HTTPRequest) -> HTTPResponse? {
+        access.admits(request, endpoint: request.path.dropFirst(ControlPlane.prefix.count)) ? nil : access.refusal(request)
     }
 
     private func route(_ request: HTTPRequest, in mounts: MountTable, session: Session?) -> HTTPResponse {

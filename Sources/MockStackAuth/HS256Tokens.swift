@@ -27,8 +27,13 @@ public struct HS256Tokens: Sendable {
         // Encoding these Codable values cannot fail: they hold only strings, numbers and arrays.
         let payload = (try? DefaultJWTSerializer().serialize(claims)) ?? Data()
         let signingInput = Base64URL.encode(headerJSON) + "." + String(decoding: payload, as: UTF8.self)
-        let signature = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
-        return signingInput + "." + Base64URL.encode(Array(signature))
+        return signingInput + "." + signature(of: signingInput)
+    }
+
+    /// The base64url HMAC-SHA256 of `signingInput` (`header.payload`) under this key: what
+    /// ``sign(_:type:)`` appends, and what a test forging a header needs.
+    public func signature(of signingInput: some StringProtocol) -> String {
+        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)))
     }
 
     /// The claims and `typ` of a token this signer issued, checked for structure, signature

@@ -39,8 +39,17 @@ public final class AttachedMockStack: MockStackHandle {
                     guard let name = app["name"]?.stringValue, let mount = app["mount"]?.stringValue else { return nil }
                     return (name: name, mount: mount)
                 }
+                // Whether the token is needed, not only given: the same call without it.
+                let required: Bool
+                if adminToken == nil {
+                    required = false
+                } else if case .failure(let problem) = fetch(url.appendingPathComponent("__mockstack/apps"), token: nil) {
+                    required = problem.message == unauthorized
+                } else {
+                    required = false
+                }
                 return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: apps, pid: 0, version: "",
-                                                           adminTokenRequired: adminToken != nil),
+                                                           adminTokenRequired: required),
                                          adminToken: adminToken)
             case .failure(let problem) where problem.message == unauthorized:
                 throw MockStackLaunchError("mockstack at \(url) wants its admin token (\(adminToken == nil ? "none was given" : "the one given is wrong")): set MOCKSTACK_ADMIN_TOKEN to the server's")

@@ -15,6 +15,11 @@ public final class InProcessMockStack: MockStackHandle {
         ready = try server.start()
     }
 
+    /// The token the server's control plane wants, if any; every control call sends it.
+    public var adminToken: String? {
+        if case .token(let token) = server.adminAccess { token } else { nil }
+    }
+
     /// Stops gracefully and waits. Idempotent.
     public func stop() { server.shutdown() }
 

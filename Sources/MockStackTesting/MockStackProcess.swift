@@ -7,13 +7,16 @@ public import MockStack
 public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     // @unchecked: `process` is only touched under `lock`; the pipes are drained by their own threads.
     public let ready: ReadyEvent
+    /// The token the child's control plane wants, if any; every control call sends it.
+    public let adminToken: String?
     private let process: Process
     private let stderrTail: OutputTail
     private let lock = NSLock()
 
-    private init(process: Process, ready: ReadyEvent, stderrTail: OutputTail) {
+    private init(process: Process, ready: ReadyEvent, adminToken: String?, stderrTail: OutputTail) {
         self.process = process
         self.ready = ready
+        self.adminToken = adminToken
         self.stderrTail = stderrTail
     }
 
@@ -41,6 +44,15 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         var all = ["serve", "--port", "0", "--log-level", "warning"]
         if let fixtures { all += ["--fixtures", fixtures.path] }
         process.arguments = all + arguments
+        // The token the child will want: one in the arguments, else MOCKSTACK_ADMIN_TOKEN, which
+        // it inherits; bound off loopback with neither, one made here and handed to it.
+        var environment = ProcessInfo.processInfo.environment
+        var adminToken = Self.value(of: "--admin-token", in: arguments) ?? ControlSession.environmentToken
+        if adminToken == nil, let host = Self.value(of: "--host", in: arguments), !AdminAccess.isLoopback(host) {
+            adminToken = AdminAccess.makeToken()
+            environment["MOCKSTACK_ADMIN_TOKEN"] = adminToken
+        }
+        process.environment = environment
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -76,7 +88,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
             let reason = process.isRunning ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
             throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
         }
-        return MockStackProcess(process: process, ready: ready, stderrTail: tail)
+        return MockStackProcess(process: process, ready: ready, adminToken: adminToken, stderrTail: tail)
     }
 
     /// Sends SIGTERM and waits for the graceful exit (SIGKILL after 5 s).
@@ -98,6 +110,17 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
 
     /// The last part of what the child wrote to stderr.
     public var standardError: String { stderrTail.text }
+
+    /// The value of `--name value` or `--name=value` in `serve` arguments (the last one wins,
+    /// as the parser takes it).
+    static func value(of option: String, in arguments: [String]) -> String? {
+        var found: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == option, index + 1 < arguments.count { found = arguments[index + 1] }
+            if argument.hasPrefix(option + "=") { found = String(argument.dropFirst(option.count + 1)) }
+        }
+        return found
+    }
 }
 
 /// Why a mockstack could not be started.

@@ -40,6 +40,9 @@ final class ConnectionTap {
     private var writeLimit: OpaquePointer?
     /// Runs once the output buffer has been written out (a fault's bytes, before it closes).
     var whenDrained: (() -> Void)?
+    /// Set once our 413 has replaced evhttp's: when evhttp lets the connection go, its socket
+    /// is kept and read to its end (``LingeringClose``).
+    private var lingersAfterClose = false
 
     init(worker: Worker, bufferevent: OpaquePointer) {
         self.worker = worker
@@ -63,6 +66,21 @@ final class ConnectionTap {
             }
             tap.outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
         }, me)
+    }
+
+    /// evhttp is about to free the connection (its close callback; the socket is still open).
+    /// After a 413 the socket is taken from the bufferevent first, so that freeing it does not
+    /// close the socket — evhttp still shuts its sending side, which ends the answer with a FIN —
+    /// and it lingers. Then the tap lets go.
+    func connectionClosing() {
+        if lingersAfterClose {
+            let socket = bufferevent_getfd(bufferevent)
+            if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {
+                LingeringClose.start(worker: worker, socket: socket)
+            }
+        }
+        detach()
+        worker.taps[UnsafeMutableRawPointer(bufferevent)] = nil
     }
 
     /// Removes the callbacks; called while the bufferevent is still alive (evhttp's close
@@ -201,10 +219,16 @@ final class ConnectionTap {
         headBytes.withUnsafeMutableBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
         worker.logRejection(status: status, bytes: body.count)
-        // The client may still be sending the body it was refused: read it to its end after
-        // the answer, so a reset does not overtake the answer.
-        if status == 413, let drain = LingeringClose(worker: worker, socket: bufferevent_getfd(bufferevent)) {
-            worker.lingering.append(drain)
+        // The client may still be sending the body it was refused: once the answer is out, the
+        // socket is read to its end, so a reset does not overtake the answer. That happens as
+        // evhttp closes the connection, which it tells only a close callback; a connection
+        // refused before any request reached us has none yet. evhttp's connection is the
+        // argument of the callbacks it set on our bufferevent.
+        if status == 413 {
+            lingersAfterClose = true
+            var connection: UnsafeMutableRawPointer?
+            bufferevent_getcb(bufferevent, nil, nil, nil, &connection)
+            if let connection { worker.watchClose(of: OpaquePointer(connection), tap: self) }
         }
     }
 

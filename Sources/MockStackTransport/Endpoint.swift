@@ -31,7 +31,7 @@ final class Endpoint {
         worker.requestStarted()
         let tap = worker.noteDispatch(of: raw)
         let request = Self.makeRequest(raw)
-        let response = Self.framingProblem(in: request.headers).map { problem in
+        let response = RequestFraming.problem(method: request.method, headers: request.headers).map { problem in
             worker.logRejection(status: 400, bytes: 0)
             return HTTPResponse.json(400, bytes: worker.errorBody(400, "Malformed request: " + problem), headers: ["Connection": "close"])
         } ?? responder.respond(to: request)
@@ -64,46 +64,6 @@ final class Endpoint {
             }
         }
         return HTTPRequest(method: method, target: target, path: path, query: query, headers: HTTPHeaders(fields), body: body)
-    }
-
-    /// What evhttp accepts but HTTP/1.1 does not (RFC 9112 §6.3, §5.1), all of it the stuff of
-    /// request smuggling: a Content-Length that is not digits (evhttp reads `+5` as 5), two
-    /// that disagree (evhttp takes the first), Transfer-Encoding other than chunked, a header
-    /// name that is empty or not a token (`Host : x`). nil when the head is sound.
-    static func framingProblem(in headers: HTTPHeaders) -> String? {
-        var length: String?
-        var transferEncoding: String?
-        for field in headers {
-            if field.name.isEmpty { return "a header has an empty name" }
-            if !field.name.utf8.allSatisfy({ Self.tokenBytes[Int($0)] }) {
-                return "the header name '\(field.name)' has a character a token cannot (a space before the colon?)"
-            }
-            if field.name.equalsIgnoringASCIICase("Content-Length") {
-                guard !field.value.isEmpty, field.value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-                    return "Content-Length must be digits, found '\(field.value)'"
-                }
-                if let length, length != field.value { return "two Content-Length headers disagree (\(length), \(field.value))" }
-                length = field.value
-            } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
-                transferEncoding = field.value
-            }
-        }
-        // (Both Content-Length and Transfer-Encoding: evhttp refuses that itself.)
-        if let transferEncoding {
-            // evhttp decodes exactly `chunked` and nothing else (`gzip, chunked` it would misread).
-            if !transferEncoding.trimmingASCIISpace().equalsIgnoringASCIICase("chunked") {
-                return "Transfer-Encoding '\(transferEncoding)' is not understood (only chunked is)"
-            }
-        }
-        return nil
-    }
-
-    /// RFC 9110 §5.6.2's `tchar`s: the bytes a header name may hold.
-    private static let tokenBytes: [Bool] = (0..<256).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
-        }
     }
 
     static func method(of command: evhttp_cmd_type) -> HTTPMethod {

@@ -20,8 +20,10 @@ final class Worker: @unchecked Sendable {
     private(set) var endpoints: [Endpoint] = []
     /// Connection watchers by bufferevent address; see ``ConnectionTap``.
     var taps: [UnsafeMutableRawPointer: ConnectionTap] = [:]
-    /// Connections read to their end after a 413 (``LingeringClose``).
+    /// Sockets read to their end after a 413 (``LingeringClose``).
     var lingering: [LingeringClose] = []
+    /// Where lingering sockets' bytes are read into and dropped.
+    lazy var discardBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The `Date` every reply of this loop carries.
     var date = HTTPDateCache()
     /// Requests received and not yet answered (or faulted).
@@ -121,16 +123,18 @@ final class Worker: @unchecked Sendable {
               let tap = taps[UnsafeMutableRawPointer(bev)] else { return nil }
         tap.consumedSinceDispatch = 0
         tap.liftWriteLimit()
-        if !tap.closeCallbackInstalled {
-            tap.closeCallbackInstalled = true
-            evhttp_connection_set_closecb(connection, { _, arg in
-                guard let arg else { return }
-                let tap = Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
-                tap.detach()
-                tap.worker.taps[UnsafeMutableRawPointer(tap.bufferevent)] = nil
-            }, Unmanaged.passUnretained(tap).toOpaque())
-        }
+        watchClose(of: connection, tap: tap)
         return tap
+    }
+
+    /// Asks evhttp to tell `tap` when `connection` is about to close (its socket still open).
+    func watchClose(of connection: OpaquePointer, tap: ConnectionTap) {
+        guard !tap.closeCallbackInstalled else { return }
+        tap.closeCallbackInstalled = true
+        evhttp_connection_set_closecb(connection, { _, arg in
+            guard let arg else { return }
+            Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue().connectionClosing()
+        }, Unmanaged.passUnretained(tap).toOpaque())
     }
 
     func requestStarted() { inFlight += 1 }

@@ -12,9 +12,11 @@ and the control plane's `{"status","error","message"}`), "servicestack" (`respon
 
 `bounded` entries are hostile but, on the real servers, not errors (Feathers clamps a huge
 $limit to paginate.max; AutoQuery clamps take to MaxLimit); they must answer 200 within
-`maxItems` records and are not counted as bad input. `tolerated` entries are malformed in a way
-HTTP lets a server repair (obs-fold becomes a space, RFC 9112 §5.2) or that evhttp reads past
-(a NUL ends a header value; a chunk size may carry `0x`); they get the ordinary answer.
+`maxItems` records and are not counted as bad input. `tolerated` entries are malformed, and
+evhttp 2.1.12 reads them anyway: obs-fold, which HTTP lets a server replace with a space
+(RFC 9112 §5.2); a NUL, where evhttp's C strings end the header value (RFC 9110 §5.5 wants a
+400 or a space); a chunk size written `0x5`, which its `strtoll` accepts (refused upstream after
+2.1.12, libevent #1542). They get the ordinary answer; mockstack cannot see them to refuse them.
 
 Run it after changing the cases: `python3 Tests/BadInput/make_corpus.py`.
 """
@@ -111,6 +113,14 @@ for target in TARGETS:
     for coding in [b"gzip", b"gzip, chunked", b"chunked, gzip", b"identity", b"\xff"]:
         add(f"{app}: Transfer-Encoding {coding!r}",
             [b"POST " + target + b" HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + coding + b"\r\n\r\n5\r\nhello\r\n0\r\n\r\n"], [400], "plain")
+    add(f"{app}: two Transfer-Encoding headers",
+        [b"POST " + target + b" HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"],
+        [400], "plain")
+    # evhttp reads no body for these methods: the body would be taken for the next request.
+    for method in [b"HEAD", b"TRACE", b"FOO"]:
+        add(f"{app}: {method.decode()} with a body",
+            [method + b" " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 36\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"],
+            [400], "empty" if method == b"HEAD" else "plain")  # an answer to HEAD has no body
     add(f"{app}: two different Content-Lengths",
         [b"POST " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 3\r\n\r\nhello"], [400], "plain")
     add(f"{app}: Content-Length over the body limit",

@@ -101,9 +101,11 @@ import Testing
         let none = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
         #expect(refusal(none + "." + payload + ".") == "Illegal base64url string!")
         #expect(refusal(none + "." + payload + "." + parts[2]) == "Invalid Signature")
-        // The same signature under a header naming another algorithm.
-        let hs512 = Base64URL.encode(Array(#"{"alg":"HS512","typ":"JWT"}"#.utf8))
-        #expect(refusal(hs512 + "." + payload + "." + parts[2]) == "Invalid Signature")
+        // A header naming another algorithm, signed correctly with the app's secret: still refused.
+        let secret = HS256Tokens(secret: "mockstack-test-host-signing-secret-0001")
+        let hs512 = Base64URL.encode(Array(#"{"alg":"HS512","typ":"JWT"}"#.utf8)) + "." + payload
+        #expect(secret.signature(of: parts[0] + "." + payload) == parts[2], "the test knows the app's secret")
+        #expect(refusal(hs512 + "." + secret.signature(of: hs512)) == "Invalid Signature")
         let foreign = HS256Tokens(secret: "some-other-secret").sign(TokenClaims(subject: "1", issuedAt: Date(), expiration: Date().addingTimeInterval(600), id: "x"))
         #expect(refusal(foreign) == "Invalid Signature")
         var claims = try #require(JSONParser().parse(Base64URL.decode(payload) ?? []).root.objectValue)

@@ -53,18 +53,49 @@ struct BadInputTests {
         }
     }
 
-    /// One request on a connection of its own; the answer, or why there was none.
+    /// One request on a connection of its own; the answer, or why there was none. The
+    /// connection must then be in step: closed with nothing more when the answer said
+    /// `Connection: close`, else answering the next request with that request's answer (a
+    /// request whose body the server misread would answer something else first).
     static func exchange(_ request: [UInt8], port: Int) -> Result<RawResponse, RawHTTPError> {
         do {
             let connection = try RawConnection(port: port, timeoutSeconds: 10)
             // The server may answer (and stop reading) before the whole request is sent.
             try? connection.send(request)
-            return .success(try connection.readResponse())
+            // An answer to HEAD has a Content-Length but no body.
+            if request.starts(with: Array("HEAD ".utf8)) { return .success(try headOnlyResponse(connection)) }
+            let response = try connection.readResponse()
+            if response.header("Connection")?.lowercased() == "close" {
+                let rest = connection.readToEnd()
+                guard rest.bytes.isEmpty, rest.end != .timedOut else {
+                    throw RawHTTPError("\(rest.bytes.count) more bytes after a Connection: close answer (\(rest.end))")
+                }
+            } else {
+                // Closing here is in step too (an HTTP/1.0 exchange ends so); answering anything
+                // but the health probe is not.
+                try? connection.send("GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n")
+                do {
+                    let next = try connection.readResponse()
+                    guard next.status == 200, next.text == #"{"status":"ok"}"# else {
+                        throw RawHTTPError("out of step: the next request on the connection got \(next.status) \(next.text.prefix(80))")
+                    }
+                } catch let error as RawHTTPError where error.description == "connection closed after 0 bytes" {}
+            }
+            return .success(response)
         } catch let error as RawHTTPError {
             return .failure(error)
         } catch {
             return .failure(RawHTTPError("\(error)"))
         }
+    }
+
+    /// A whole answer to HEAD: its head; the connection must then close.
+    static func headOnlyResponse(_ connection: RawConnection) throws -> RawResponse {
+        let (bytes, end) = connection.readToEnd()
+        guard end == .closed, let response = RawResponse.parse(bytes, headOnly: true), response.length == bytes.count else {
+            throw RawHTTPError("no single closed HEAD answer (\(bytes.count) bytes, \(end))")
+        }
+        return response
     }
 
     /// Which error shape a body has.
@@ -121,6 +152,7 @@ struct BadInputTests {
 
     @Test func repairableRequestsGetTheOrdinaryAnswer() throws {
         let mock = try InProcessMockStack(configuration: MockStackConfiguration(apps: ["example"]))
+        #expect(!Self.cases("tolerated").isEmpty)
         for item in Self.cases("tolerated") {
             let response = try Self.exchange(item.request, port: mock.ready.port).get()
             #expect(item.statuses == [response.status], "\(item.name): \(response.status) \(response.text)")
@@ -129,6 +161,7 @@ struct BadInputTests {
 
     @Test func hostileButValidPagingIsClampedNotRefused() throws {
         let mock = try InProcessMockStack(configuration: MockStackConfiguration(apps: ["feathers", "techstacks"]))
+        #expect(!Self.cases("bounded").isEmpty)
         for item in Self.cases("bounded") {
             let response = try Self.exchange(item.request, port: mock.ready.port).get()
             let json = try JSONParser().parse(response.body).root

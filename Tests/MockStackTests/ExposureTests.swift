@@ -45,6 +45,8 @@ struct ExposureTests {
             #expect(refused.json["error"] == "Unauthorized" && refused.json["message"]?.stringValue?.hasPrefix("The control plane needs the admin token") == true)
             #expect(refused.headers["www-authenticate"] == #"Bearer realm="mockstack""#)
         }
+        // A refused session call made no session.
+        #expect(try await client.send("GET", "/__mockstack/sessions", headers: ["X-MockStack-Admin-Token": token]).json["sessions"] == [])
         for headers in [["X-MockStack-Admin-Token": "wrong"], ["X-MockStack-Admin-Token": token + "0"], ["Authorization": "Bearer " + token.dropLast()],
                         ["Authorization": token], ["Authorization": "Basic " + token]] {
             #expect(try await client.send("GET", "/__mockstack/apps", headers: headers).status == 401, "\(headers)")
@@ -54,8 +56,10 @@ struct ExposureTests {
         #expect(try await client.send("GET", "/__mockstack/apps", headers: ["Authorization": "bearer " + token]).status == 200)
         #expect(try await client.send("GET", "/__session/s1/__mockstack/requests", headers: ["X-MockStack-Admin-Token": token]).status == 200)
 
-        // Probes and the data-free page stay open; the apps answer everyone, sessions included.
-        #expect(try await client.send("GET", "/__mockstack/health").status == 200)
+        // Probes and the data-free page stay open (a probe learns only that it is up); the apps
+        // answer everyone, sessions included.
+        let probe = try await client.send("GET", "/__mockstack/health")
+        #expect(probe.status == 200 && probe.text == #"{"status":"ok"}"#)
         let page = try await client.send("GET", "/__mockstack/")
         #expect(page.status == 200 && page.text.contains("location.hash"))
         #expect(try await client.send("GET", "/example/hello").status == 200)
@@ -81,6 +85,22 @@ struct ExposureTests {
         let client = FeathersClient(mock)
         #expect(try await client.send("DELETE", "/__mockstack/requests").status == 401)
         #expect(try await client.send("DELETE", "/__mockstack/requests", headers: ["X-MockStack-Admin-Token": "s3cret"]).status == 204)
+        // The handle sends its server's token on its own control calls.
+        #expect(mock.adminToken == "s3cret")
+        _ = try await client.send("GET", "/example/hello")
+        #expect(try await mock.requests().map(\.path) == ["/example/hello"])
+        try await mock.reset()
+    }
+
+    @Test func aSpawnedServerOffLoopbackIsHandedATokenItsHandleSends() async throws {
+        let mock = try MockStackProcess.launch(arguments: ["--host", "0.0.0.0", "--apps", "example"])
+        defer { mock.stop() }
+        let token = try #require(mock.adminToken)
+        #expect(mock.ready.adminTokenRequired && token.count == 32)
+        let client = FeathersClient(base: mock.baseURL.absoluteString)
+        #expect(try await client.send("GET", "/__mockstack/apps").status == 401)
+        _ = try await client.send("GET", "/example/hello")
+        #expect(try await mock.requests().map(\.path) == ["/example/hello"])
     }
 
     @Test func onLoopbackWithoutATokenTheControlPlaneIsOpen() async throws {

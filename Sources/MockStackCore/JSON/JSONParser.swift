@@ -196,8 +196,9 @@ private struct Reader {
         return .object(JSONObject(Self.withoutDuplicateKeys(members)))
     }
 
-    /// A repeated member name keeps its first place and its last value, as `JSON.parse` and
-    /// System.Text.Json's object readers do, so an echoed record never repeats a key.
+    /// A repeated member name keeps its first place and its last value, as `JSON.parse` does
+    /// (and as System.Text.Json does binding a DTO: the last value wins), so an echoed record
+    /// never repeats a key.
     static func withoutDuplicateKeys(_ members: [JSONObject.Member]) -> [JSONObject.Member] {
         guard members.count > 1, hasDuplicateKeys(members) else { return members }
         var firstPlace: [String: Int] = [:]

@@ -98,9 +98,6 @@ public struct FeathersAuthentication: Sendable {
     }
 
     private static func decodeSegment(_ segment: Substring) -> JSONValue? {
-        var text = String(segment).replacing("-", with: "+").replacing("_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
-        return try? JSONParser().parse(Array(data)).root
+        Base64URL.decode(segment).flatMap { try? JSONParser().parse($0).root }
     }
 }

@@ -54,7 +54,7 @@ public enum AdminAccess: Sendable, Equatable {
     }
 
     /// The 401 a request without the right token gets, in the control plane's error format.
-    func refusal(_ request: HTTPRequest) -> HTTPResponse {
+    var refusal: HTTPResponse {
         PlainError.response(401, "The control plane needs the admin token: send it as \(Self.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
                             headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
     }

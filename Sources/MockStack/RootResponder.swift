@@ -40,7 +40,7 @@ struct RootResponder: Responder {
 
     /// The 401 for a control-plane request ``AdminAccess`` does not admit; nil when it may go on.
     private func refusal(ofControl request: HTTPRequest) -> HTTPResponse? {
-        access.admits(request, endpoint: request.path.dropFirst(ControlPlane.prefix.count)) ? nil : access.refusal(request)
+        access.admits(request, endpoint: request.path.dropFirst(ControlPlane.prefix.count)) ? nil : access.refusal
     }
 
     private func route(_ request: HTTPRequest, in mounts: MountTable, session: Session?) -> HTTPResponse {

@@ -32,29 +32,23 @@ public final class AttachedMockStack: MockStackHandle {
         }
         let deadline = ContinuousClock.now + timeout
         var lastProblem = "no answer"
+        let apps = url.appendingPathComponent("__mockstack/apps")
         repeat {
-            switch fetch(url.appendingPathComponent("__mockstack/apps"), token: adminToken) {
-            case .success(let json):
-                let apps = (json["apps"]?.arrayValue ?? []).compactMap { app -> (name: String, mount: String)? in
+            switch probe(apps, token: adminToken) {
+            case .answered(let json):
+                let listed = (json["apps"]?.arrayValue ?? []).compactMap { app -> (name: String, mount: String)? in
                     guard let name = app["name"]?.stringValue, let mount = app["mount"]?.stringValue else { return nil }
                     return (name: name, mount: mount)
                 }
                 // Whether the token is needed, not only given: the same call without it.
-                let required: Bool
-                if adminToken == nil {
-                    required = false
-                } else if case .failure(let problem) = fetch(url.appendingPathComponent("__mockstack/apps"), token: nil) {
-                    required = problem.message == unauthorized
-                } else {
-                    required = false
-                }
-                return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: apps, pid: 0, version: "",
+                let required = adminToken != nil && probe(apps, token: nil) == .refused
+                return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: listed, pid: 0, version: "",
                                                            adminTokenRequired: required),
                                          adminToken: adminToken)
-            case .failure(let problem) where problem.message == unauthorized:
+            case .refused:
                 throw MockStackLaunchError("mockstack at \(url) wants its admin token (\(adminToken == nil ? "none was given" : "the one given is wrong")): set MOCKSTACK_ADMIN_TOKEN to the server's")
-            case .failure(let problem):
-                lastProblem = problem.message
+            case .failed(let problem):
+                lastProblem = problem
             }
             Thread.sleep(forTimeInterval: 0.2)
         } while ContinuousClock.now < deadline
@@ -63,18 +57,26 @@ public final class AttachedMockStack: MockStackHandle {
 
     public func stop() {}
 
-    private static let unauthorized = "status 401"
+    /// What one `GET /__mockstack/apps` got.
+    enum Probe: Equatable {
+        case answered(JSONValue)
+        /// 401: the token is missing or wrong.
+        case refused
+        case failed(String)
+    }
 
-    private static func fetch(_ url: URL, token: String?) -> Result<JSONValue, MockStackLaunchError> {
+    private static func probe(_ url: URL, token: String?) -> Probe {
         let answer = BlockingAnswer()
         var request = ControlSession.request(url, token: token)
         request.timeoutInterval = 2          // one probe; attach(to:timeout:) keeps trying
         ControlSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             if let data, status == 200, let json = try? JSONParser().parse(Array(data)).root {
-                answer.set(.success(json))
+                answer.set(.answered(json))
+            } else if status == 401 {
+                answer.set(.refused)
             } else {
-                answer.set(.failure(MockStackLaunchError(error.map { "\($0.localizedDescription)" } ?? "status \(status)")))
+                answer.set(.failed(error.map { "\($0.localizedDescription)" } ?? "status \(status)"))
             }
         }.resume()
         return answer.wait()
@@ -85,14 +87,14 @@ public final class AttachedMockStack: MockStackHandle {
 private final class BlockingAnswer: @unchecked Sendable {
     // @unchecked: `result` is written once before `done` is signalled and read only after.
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<JSONValue, MockStackLaunchError> = .failure(MockStackLaunchError("no answer"))
+    private var result: AttachedMockStack.Probe = .failed("no answer")
 
-    func set(_ value: Result<JSONValue, MockStackLaunchError>) {
+    func set(_ value: AttachedMockStack.Probe) {
         result = value
         done.signal()
     }
 
-    func wait() -> Result<JSONValue, MockStackLaunchError> {
+    func wait() -> AttachedMockStack.Probe {
         done.wait()
         return result
     }

@@ -4,6 +4,7 @@
 #   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
+#   make soak    1,000 connections held, then SOAK_MINUTES (10) of mixed load with faults
 
 SWIFT        ?= swift
 PORT         ?= 8080
@@ -21,7 +22,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve test test-example bench container-smoke fuzz clean
+.PHONY: all deps build release serve test test-example bench soak container-smoke fuzz clean
 
 all: build
 
@@ -65,6 +66,12 @@ fuzz: deps
 
 bench: release
 	Benchmarks/bench.sh
+
+## soak: the release build under 1,000 held connections, then a mixed workload across every
+## shipped app at 64 connections with faults, slow and resetting clients (Benchmarks/soak.py);
+## fails on any failed request, a stall, RSS growth over 10%, or a crash.
+soak: release
+	python3 Benchmarks/soak.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" --fixtures Fixtures
 
 clean:
 	rm -rf .build .build-container $(EXAMPLE)/.build Fuzz/.build Fuzz/.work

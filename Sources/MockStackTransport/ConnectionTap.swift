@@ -1,4 +1,5 @@
 import CLibevent
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,7 +22,9 @@ import MockStackCore
 ///
 /// The input buffer's callback counts the bytes evhttp consumed since it last handed us a
 /// request, which tells an oversized head (431) from a malformed one (400): evhttp reports
-/// both as 400.
+/// both as 400. It also keeps the request deadline: evhttp's timeout starts over with every
+/// read, so a client sending a byte a second would hold its connection for ever; a request
+/// must arrive whole within the timeout of its first byte (``bytesArrived()``).
 final class ConnectionTap {
     unowned let worker: Worker
     /// The connection's bufferevent (evhttp frees it; we never do).
@@ -43,6 +46,13 @@ final class ConnectionTap {
     /// Set once our 413 has replaced evhttp's: when evhttp lets the connection go, its socket
     /// is kept and read to its end (``LingeringClose``).
     private var lingersAfterClose = false
+    /// When the request now arriving sent its first byte (coarse monotonic seconds); nil
+    /// between requests and while one is being answered.
+    private var requestBegan: Int?
+    /// From the dispatch of a request to the end of its answer: bytes arriving then belong to
+    /// a pipelined request, whose time starts once it can be read.
+    private var answering = false
+    private var expired = false
 
     init(worker: Worker, bufferevent: OpaquePointer) {
         self.worker = worker
@@ -55,7 +65,9 @@ final class ConnectionTap {
         let me = Unmanaged.passUnretained(self).toOpaque()
         inputEntry = evbuffer_add_cb(bufferevent_get_input(bufferevent), { _, info, arg in
             guard let info, let arg else { return }
-            Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue().consumedSinceDispatch += info.pointee.n_deleted
+            let tap = Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
+            tap.consumedSinceDispatch += info.pointee.n_deleted
+            if info.pointee.n_added > 0 { tap.bytesArrived() }
         }, me)
         outputEntry = evbuffer_add_cb(bufferevent_get_output(bufferevent), { buffer, info, arg in
             guard let buffer, let info, let arg else { return }
@@ -66,6 +78,36 @@ final class ConnectionTap {
             }
             tap.outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
         }, me)
+    }
+
+    /// evhttp handed the connection's request to us: its deadline is met.
+    func requestDispatched() {
+        consumedSinceDispatch = 0
+        requestBegan = nil
+        answering = true
+    }
+
+    /// The answer is handed over; the next request's time starts with its first byte.
+    func answerFinished() { answering = false }
+
+    /// Request bytes came in. The first of a request starts its clock; once the clock passes
+    /// the timeout, the connection is ended as evhttp ends one that stays silent: a read
+    /// timeout, delivered on a later turn (the buffer being filled is still in use), after
+    /// which evhttp frees the connection without an answer.
+    private func bytesArrived() {
+        guard !answering, !expired else { return }
+        let now = Clock.coarseSeconds()
+        guard let began = requestBegan else {
+            requestBegan = now
+            return
+        }
+        // A reply still going out (evhttp writing) is not cut; the next byte checks again.
+        // Whole seconds: past the timeout by up to one, never short of it.
+        guard now - began > worker.configuration.timeoutSeconds,
+              evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 else { return }
+        expired = true
+        worker.logger.info("closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
+        bufferevent_trigger_event(bufferevent, Int16(BEV_EVENT_READING | BEV_EVENT_TIMEOUT), Int32(BEV_TRIG_DEFER_CALLBACKS.rawValue))
     }
 
     /// evhttp is about to free the connection (its close callback; the socket is still open).

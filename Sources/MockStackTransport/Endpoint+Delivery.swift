@@ -234,6 +234,7 @@ extension Endpoint {
 
     private func finish(_ exchange: Exchange, status: Int, bytes: Int, note: String? = nil) {
         worker.requestFinished()
+        exchange.tap?.answerFinished()
         let logger = worker.logger
         guard logger.logLevel <= .info else { return }
         let elapsed = Double(Clock.nowNanoseconds() - exchange.started) / 1_000_000

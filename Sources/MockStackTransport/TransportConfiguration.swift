@@ -10,8 +10,8 @@ public struct TransportConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Largest accepted request line plus headers; larger ones get 431.
     public var maxHeaderBytes: Int
-    /// Seconds a connection may stay idle or take to send a request or accept a reply
-    /// (evhttp 2.1 has one value for reads and writes).
+    /// Seconds a connection may stay idle, wait for a read or write to progress, or take to
+    /// send one request whole, from its first byte (evhttp 2.1 has one value for all of these).
     public var timeoutSeconds: Int
     /// The longest a `hang` fault holds a connection whose client is still there.
     public var hangLimitMilliseconds: Int

@@ -121,7 +121,7 @@ final class Worker: @unchecked Sendable {
         guard let connection = evhttp_request_get_connection(request),
               let bev = evhttp_connection_get_bufferevent(connection),
               let tap = taps[UnsafeMutableRawPointer(bev)] else { return nil }
-        tap.consumedSinceDispatch = 0
+        tap.requestDispatched()
         tap.liftWriteLimit()
         watchClose(of: connection, tap: tap)
         return tap
@@ -255,5 +255,17 @@ enum Clock {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// Whole seconds of a monotonic clock, read as cheaply as the system allows (the coarse
+    /// clock on Linux: no system call, a few milliseconds of resolution).
+    static func coarseSeconds() -> Int {
+        var spec = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        #endif
+        return Int(spec.tv_sec)
     }
 }

@@ -58,7 +58,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest request line plus headers in bytes (431 above).")
     var maxHeaderBytes: Int = TransportConfiguration().maxHeaderBytes
 
-    @Option(help: "Seconds a connection may idle or take to send a request.")
+    @Option(help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
     var timeout: Int = TransportConfiguration().timeoutSeconds
 
     @Option(help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
@@ -114,6 +114,9 @@ struct Serve: ParsableCommand {
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger
         )
+
+        let openFiles = OpenFileLimit.raise()
+        logger.debug("open-file limit \(openFiles)")
 
         let server: MockStackServer
         do {

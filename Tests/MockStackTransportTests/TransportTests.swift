@@ -235,6 +235,41 @@ struct TransportTests {
         }
     }
 
+    /// A byte every 200 ms keeps evhttp's own (per-read) timeout of 1 s from ever firing; the
+    /// request deadline ends the connection once the request has taken over a second, and
+    /// other clients are answered at once meanwhile.
+    @Test func aRequestTricklingInIsCutAtTheTimeout() throws {
+        var configuration = TransportConfiguration()
+        configuration.timeoutSeconds = 1
+        try Self.withServer(configuration) { port, _ in
+            let slow = try RawConnection(port: port)
+            let other = try RawConnection(port: port)
+            let request = Array("GET /slow HTTP/1.1\r\nHost: t\r\nX-Padding: \(String(repeating: "p", count: 60))\r\n\r\n".utf8)
+            let started = Date()
+            var sent = 0
+            var closedAfter: TimeInterval?
+            while sent < request.count, Date().timeIntervalSince(started) < 5 {
+                try? slow.send([request[sent]])
+                sent += 1
+                var byte: UInt8 = 0
+                let peeked = recv(slow.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+                if peeked == 0 || (peeked < 0 && errno == ECONNRESET) {
+                    closedAfter = Date().timeIntervalSince(started)
+                    break
+                }
+                #expect(peeked < 0, "the trickled request was answered")
+                let quick = Date()
+                try other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try other.readResponse().status == 200)
+                #expect(Date().timeIntervalSince(quick) < 0.1)
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            let after = try #require(closedAfter, "still open after \(sent) bytes")
+            #expect(after > 1.0 && after < 2.6)
+            #expect(sent < request.count)
+        }
+    }
+
     @Test func answersExpect100ContinueAndReadsTheBody() throws {
         try Self.withServer { port, _ in
             let connection = try RawConnection(port: port)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackCore
 
 /// The test-control plane under `/__mockstack/` (architecture §4): everything a test uses to

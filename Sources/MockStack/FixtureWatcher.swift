@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Dispatch
 import Logging
 import MockStackCore
@@ -51,9 +55,9 @@ final class FixtureWatcher: Sendable {
         state = Mutex(State(fingerprints: Self.fingerprints(root: root, folders: folders), outcome: nil))
     }
 
-    /// Starts looking every `intervalMilliseconds`, on a thread of its own, until ``stop()``.
+    /// Starts looking every `intervalMilliseconds`, on a queue of its own, until ``stop()``.
     func start(intervalMilliseconds: Int = 250) {
-        Thread.detachNewThread { [weak self] in
+        DispatchQueue(label: "mockstack.fixture-watcher").async { [weak self] in
             while let signal = self?.stopSignal, signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
                 self?.reloadIfChanged()
             }
@@ -117,13 +121,16 @@ final class FixtureWatcher: Sendable {
         var result: [String: Fingerprint] = [:]
         for name in names {
             let folder = root.appendingPathComponent(name)
-            guard let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey],
-                                                  options: [.skipsHiddenFiles]) else { continue }
+            // Every file below the folder, hidden ones (and those in hidden folders) left out.
+            let paths = ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
             var files: [Fingerprint.File] = []
-            for case let url as URL in walker {
-                guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]),
-                      values.isRegularFile == true else { continue }
-                files.append(.init(path: url.path, size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast))
+            for path in paths {
+                let full = folder.path + "/" + path
+                guard let attributes = try? manager.attributesOfItem(atPath: full),
+                      attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                let size = attributes[.size].flatMap { ($0 as? UInt64).map(Int.init) ?? ($0 as? Int) } ?? 0
+                files.append(.init(path: full, size: size, modified: attributes[.modificationDate] as? Date ?? .distantPast))
             }
             result[name] = Fingerprint(files: files.sorted { $0.path < $1.path })
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackCore
 
 /// One request an app answered, as the journal keeps it: the request itself (its body cut at

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackCore
 
 /// A response override added at runtime (`POST /__mockstack/stubs`): requests that match get

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackCore
 
 /// What a runtime stub answers: a status, headers and a body — JSON (templated from the
@@ -61,7 +65,7 @@ struct StubAnswer: Sendable {
     private static func fill(_ text: String, from request: HTTPRequest) -> String {
         var result = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             result += rest[..<open.lowerBound]
             let name = String(rest[open.upperBound..<close.lowerBound])
             switch lookup(name, in: request) {

@@ -13,7 +13,7 @@ for tool in valgrind callgrind_control callgrind_annotate wrk curl objcopy; do
   command -v "$tool" >/dev/null || { echo "instructions: $tool is missing (apt-get install valgrind wrk curl binutils)" >&2; exit 1; }
 done
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP_CALLGRIND:-}" ] || trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF 5 the toolchain writes: count on a copy without it.
 objcopy --strip-debug "$binary" "$work/mockstack"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

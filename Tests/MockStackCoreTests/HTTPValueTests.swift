@@ -42,6 +42,28 @@ import Testing
         #expect(!MountTable.mount("/caf\u{E9}", owns: "/cafe\u{301}/x"))
     }
 
+    @Test func utf8PrefixesCompareBytes() {
+        #expect("/test/api".hasUTF8Prefix("/test"))
+        #expect("/test".hasUTF8Prefix(""))
+        #expect(!"/te".hasUTF8Prefix("/test"))
+        #expect(!"/cafe\u{301}".hasUTF8Prefix("/caf\u{E9}"))
+        // A bridged or otherwise non-contiguous string takes the generic path, with the same answer.
+        #expect(String(Substring("x/test/api").dropFirst()).hasUTF8Prefix("/test/"))
+    }
+
+    /// A request's fields live in a shared box: changing a copy leaves the original alone.
+    @Test func aChangedCopyOfARequestIsItsOwn() {
+        let original = HTTPRequest(method: .post, target: "/a?b", headers: ["X": "1"], body: [1, 2])
+        var copy = original
+        #expect(copy == original)
+        copy.path = "/changed"
+        copy.headers.add("Y", "2")
+        copy.body.append(3)
+        #expect(original.path == "/a" && original.headers.count == 1 && original.body == [1, 2])
+        #expect(copy.path == "/changed" && copy.headers.count == 2 && copy.body == [1, 2, 3] && copy.query == "b")
+        #expect(copy != original)
+    }
+
     @Test func headersAreCaseInsensitiveAndOrdered() {
         var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
         headers.add("x-one", "2")

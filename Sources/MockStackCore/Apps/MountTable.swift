@@ -4,20 +4,23 @@
 /// `/testing`); the longest mount wins so nested mounts work.
 public struct MountTable: Sendable {
     public let apps: [any MockApp]
-    /// Longest mount first; the mount is read once here rather than through the protocol on
-    /// every request.
-    private let byMountLength: [(mount: String, app: any MockApp)]
+    /// The mounts, longest first, read once here rather than through the protocol on every
+    /// request; `appsByMountLength` holds their apps in the same order. Two arrays, so that the
+    /// search walks strings only and just the winner's existential is copied out.
+    private let mountsByLength: [String]
+    private let appsByMountLength: [any MockApp]
 
     public init(apps: [any MockApp]) {
         self.apps = apps
-        byMountLength = apps.map { ($0.mount, $0) }.sorted { $0.mount.utf8.count > $1.mount.utf8.count }
+        let sorted = apps.sorted { $0.mount.utf8.count > $1.mount.utf8.count }
+        mountsByLength = sorted.map(\.mount)
+        appsByMountLength = sorted
     }
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        // By index, so that only the matching entry's existential is copied out.
-        for index in byMountLength.indices where Self.mount(byMountLength[index].mount, owns: path) {
-            return byMountLength[index].app
+        for index in mountsByLength.indices where Self.mount(mountsByLength[index], owns: path) {
+            return appsByMountLength[index]
         }
         return nil
     }
@@ -29,9 +32,7 @@ public struct MountTable: Sendable {
 
     /// Whether `mount` owns `path` on a segment boundary.
     public static func mount(_ mount: String, owns path: String) -> Bool {
-        // Byte-wise: `String.hasPrefix` compares canonically equivalent Unicode, which a path
-        // match does not want and which costs more on every request.
-        guard path.utf8.starts(with: mount.utf8) else { return false }
+        guard path.hasUTF8Prefix(mount) else { return false }
         let rest = path.utf8.dropFirst(mount.utf8.count)
         return rest.isEmpty || rest.first == UInt8(ascii: "/")
     }

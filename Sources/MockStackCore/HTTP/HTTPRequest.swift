@@ -1,17 +1,81 @@
 /// A complete HTTP request as the transport received it: plain values, no sockets.
+///
+/// Its fields share one box, copied only when a copy is changed: a request is passed and kept
+/// several times on its way (routed to a mount, matched against stubs, recorded in the
+/// journal), and each of those is then one reference count instead of a copy of seven fields.
 public struct HTTPRequest: Sendable, Equatable {
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { writable().method = newValue }
+    }
     /// The request target exactly as sent (`/test/api/Hello?name=World`).
-    public var target: String
+    public var target: String {
+        get { storage.target }
+        set { writable().target = newValue }
+    }
     /// The path part of ``target``, still percent-encoded, without the query.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { writable().path = newValue }
+    }
     /// The raw query string after `?`, still percent-encoded, or `nil` when there was no `?`.
-    public var query: String?
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var query: String? {
+        get { storage.query }
+        set { writable().query = newValue }
+    }
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { writable().headers = newValue }
+    }
+    public var body: [UInt8] {
+        get { storage.body }
+        set { writable().body = newValue }
+    }
     /// The path prefix an app is mounted at, once the request has been routed to one (`/test`).
     /// Empty for requests served at the root of a port.
-    public var mountPath: String
+    public var mountPath: String {
+        get { storage.mountPath }
+        set { writable().mountPath = newValue }
+    }
+
+    private var storage: Storage
+
+    /// The box, made this value's own first if another value shares it.
+    private mutating func writable() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// Changed only through ``writable()``, that is only while one value holds it, so sharing
+    /// it between threads is safe.
+    private final class Storage: @unchecked Sendable {
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var query: String?
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var mountPath: String
+
+        init(method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], mountPath: String) {
+            self.method = method
+            self.target = target
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.body = body
+            self.mountPath = mountPath
+        }
+
+        func copy() -> Storage {
+            Storage(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
+        }
+    }
+
+    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.storage === b.storage || (a.method == b.method && a.target == b.target && a.path == b.path && a.query == b.query
+            && a.headers == b.headers && a.body == b.body && a.mountPath == b.mountPath)
+    }
 
     public init(
         method: HTTPMethod,
@@ -35,13 +99,8 @@ public struct HTTPRequest: Sendable, Equatable {
         body: [UInt8] = [],
         mountPath: String = ""
     ) {
-        self.method = method
-        self.target = target
-        self.path = path.isEmpty ? "/" : path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.mountPath = mountPath
+        storage = Storage(method: method, target: target, path: path.isEmpty ? "/" : path, query: query,
+                          headers: headers, body: body, mountPath: mountPath)
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets

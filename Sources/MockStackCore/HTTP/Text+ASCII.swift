@@ -7,3 +7,18 @@ extension StringProtocol {
         return text[first...last]
     }
 }
+
+extension String {
+    /// Whether this string's UTF-8 begins with `prefix`'s, byte for byte: no Unicode
+    /// equivalence (which `hasPrefix` applies and a path match does not want), and for native
+    /// strings a plain loop over two buffers instead of the generic `starts(with:)` walk.
+    @inlinable
+    public func hasUTF8Prefix(_ prefix: String) -> Bool {
+        let compared: Bool?? = utf8.withContiguousStorageIfAvailable { own in
+            prefix.utf8.withContiguousStorageIfAvailable { wanted in
+                own.count >= wanted.count && own.prefix(wanted.count).elementsEqual(wanted)
+            }
+        }
+        return (compared ?? nil) ?? utf8.starts(with: prefix.utf8)
+    }
+}

@@ -120,16 +120,19 @@ final class FixtureWatcher: Sendable {
         let names = folders ?? ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
         var result: [String: Fingerprint] = [:]
         for name in names {
-            let folder = root.appendingPathComponent(name)
+            // Symlinks are followed, as the fixture source follows them: a linked app folder is
+            // walked, and a linked file is fingerprinted by what it points at.
+            let folder = root.appendingPathComponent(name).resolvingSymlinksInPath()
             // Every file below the folder, hidden ones (and those in hidden folders) left out.
             let paths = ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? [])
                 .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
             var files: [Fingerprint.File] = []
             for path in paths {
                 let full = folder.path + "/" + path
-                guard let attributes = try? manager.attributesOfItem(atPath: full),
+                guard let attributes = try? manager.attributesOfItem(atPath: URL(fileURLWithPath: full).resolvingSymlinksInPath().path),
                       attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-                let size = attributes[.size].flatMap { ($0 as? UInt64).map(Int.init) ?? ($0 as? Int) } ?? 0
+                // FoundationEssentials stores the size as UInt, corelibs Foundation as a number.
+                let size = (attributes[.size] as? any BinaryInteger).flatMap { Int(exactly: $0) } ?? 0
                 files.append(.init(path: full, size: size, modified: attributes[.modificationDate] as? Date ?? .distantPast))
             }
             result[name] = Fingerprint(files: files.sorted { $0.path < $1.path })

@@ -52,7 +52,8 @@ final class ConnectionTap {
     /// From the dispatch of a request to the end of its answer: bytes arriving then belong to
     /// a pipelined request, whose time starts once it can be read.
     private var answering = false
-    private var expired = false
+    /// Set while an end for lateness is scheduled, so that one is scheduled at a time.
+    private var endScheduled = false
 
     init(worker: Worker, bufferevent: OpaquePointer) {
         self.worker = worker
@@ -85,29 +86,49 @@ final class ConnectionTap {
         consumedSinceDispatch = 0
         requestBegan = nil
         answering = true
+        endScheduled = false
     }
 
     /// The answer is handed over; the next request's time starts with its first byte.
     func answerFinished() { answering = false }
 
-    /// Request bytes came in. The first of a request starts its clock; once the clock passes
-    /// the timeout, the connection is ended as evhttp ends one that stays silent: a read
-    /// timeout, delivered on a later turn (the buffer being filled is still in use), after
-    /// which evhttp frees the connection without an answer.
+    /// Request bytes came in. The first of a request starts its clock; once the clock has
+    /// passed the timeout, the connection is ended on a later turn (``endIfStillLate()``):
+    /// here the buffer being filled is still in use, and the same read may yet complete the
+    /// request, which evhttp would then hand to us.
     private func bytesArrived() {
-        guard !answering, !expired else { return }
-        let now = Clock.coarseSeconds()
-        guard let began = requestBegan else {
-            requestBegan = now
+        guard !answering else { return }
+        guard requestBegan != nil else {
+            requestBegan = Clock.coarseSeconds()
             return
         }
-        // A reply still going out (evhttp writing) is not cut; the next byte checks again.
-        // Whole seconds: past the timeout by up to one, never short of it.
-        guard now - began > worker.configuration.timeoutSeconds,
-              evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 else { return }
-        expired = true
+        guard isLate, !endScheduled else { return }
+        endScheduled = true
+        // evhttp tells only a close callback that it freed the connection; a connection whose
+        // first request is the late one has none yet. Its connection is the argument of the
+        // callbacks it set on our bufferevent.
+        var connection: UnsafeMutableRawPointer?
+        bufferevent_getcb(bufferevent, nil, nil, nil, &connection)
+        if let connection { worker.watchClose(of: OpaquePointer(connection), tap: self) }
+        worker.runOnLoop { [self] _ in endIfStillLate() }
+    }
+
+    /// Whether the request now arriving has taken longer than the timeout, counted in whole
+    /// seconds (past it by up to one, never short of it), with no reply still going out.
+    private var isLate: Bool {
+        guard !answering, let began = requestBegan else { return false }
+        return Clock.coarseSeconds() - began > worker.configuration.timeoutSeconds
+            && evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0
+    }
+
+    /// Ends the connection as evhttp ends one that stays silent, a read timeout after which it
+    /// frees the connection without an answer, unless it has closed meanwhile (the tap is then
+    /// detached) or its request arrived after all.
+    private func endIfStillLate() {
+        endScheduled = false
+        guard inputEntry != nil, isLate else { return }
         worker.logger.info("closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
-        bufferevent_trigger_event(bufferevent, Int16(BEV_EVENT_READING | BEV_EVENT_TIMEOUT), Int32(BEV_TRIG_DEFER_CALLBACKS.rawValue))
+        bufferevent_trigger_event(bufferevent, Int16(BEV_EVENT_READING | BEV_EVENT_TIMEOUT), 0)
     }
 
     /// evhttp is about to free the connection (its close callback; the socket is still open).

@@ -270,6 +270,26 @@ struct TransportTests {
         }
     }
 
+    /// The byte that passes the deadline may also complete the request: evhttp hands it over
+    /// in that same read, and it is answered, not cut with the answer half made. (Chunks stay
+    /// under evhttp's per-read timeout of 2 s; the last arrives after the 2 s deadline, which
+    /// whole seconds put between 2 and 3 s after the first.)
+    @Test func aRequestCompletedByItsLateByteIsAnswered() throws {
+        var configuration = TransportConfiguration()
+        configuration.timeoutSeconds = 2
+        try Self.withServer(configuration) { port, _ in
+            let connection = try RawConnection(port: port)
+            let chunks = ["GET /la", "te HTTP/1.1\r\n", "Host: t\r\n\r", "\n"]
+            for (chunk, pause) in zip(chunks, [1.0, 0.9, 1.6, 0]) {
+                try connection.send(chunk)
+                Thread.sleep(forTimeInterval: pause)
+            }
+            let answer = try connection.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.text == #"{"method":"GET","path":"/late","body":""}"#)
+        }
+    }
+
     @Test func answersExpect100ContinueAndReadsTheBody() throws {
         try Self.withServer { port, _ in
             let connection = try RawConnection(port: port)

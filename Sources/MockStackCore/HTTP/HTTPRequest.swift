@@ -26,10 +26,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: HTTPHeaders {
         get { storage.headers }
         set { writable().headers = newValue }
+        // In place: `request.headers.add(…)` changes the box's own array, not a copy of it.
+        _modify { yield &writable().headers }
     }
     public var body: [UInt8] {
         get { storage.body }
         set { writable().body = newValue }
+        _modify { yield &writable().body }
     }
     /// The path prefix an app is mounted at, once the request has been routed to one (`/test`).
     /// Empty for requests served at the root of a port.

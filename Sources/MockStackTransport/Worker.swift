@@ -47,11 +47,13 @@ final class Worker: @unchecked Sendable {
 
     /// An event base whose epoll backend batches interest changes: evhttp turns reading off and
     /// writing on and back for every request, and without the changelist each of those is an
-    /// `epoll_ctl` call of its own (four per request, measured with `strace -c`).
+    /// `epoll_ctl` call of its own (four per request, measured with `strace -c`). Its timers
+    /// read the precise monotonic clock: libevent's default on Linux is the coarse one, a tick
+    /// of up to 4 ms, which answered `X-MockStack-Delay: 20` after 18.4 ms in a soak.
     private static func makeBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return nil }
         defer { event_config_free(config) }
-        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue | EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
         return event_base_new_with_config(config)
     }
 

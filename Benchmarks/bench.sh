@@ -2,7 +2,8 @@
 # `make bench`: mockstack side by side with nginx on this machine, in one run.
 # Installs wrk and nginx from Debian when missing, then hands over to bench.py, which does the measuring.
 # Settings (environment): BENCH_DURATION (seconds per wrk run, default 10), BENCH_ROUNDS (default 5),
-# BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build).
+# BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build),
+# BENCH_PEERS=0 to leave out the Hummingbird peer (built here on first use, about 4 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,5 +26,13 @@ if [ ! -x "$bin" ]; then
   exit 1
 fi
 
-exec python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures \
+peer=()
+if [ "${BENCH_PEERS:-1}" != 0 ]; then
+  peer_package=Benchmarks/peers/hummingbird-peer
+  echo "bench: building the Hummingbird peer ($peer_package)" >&2
+  swift build -c release --package-path "$peer_package" >&2
+  peer=(--hummingbird "$(swift build -c release --package-path "$peer_package" --show-bin-path)/hummingbird-peer")
+fi
+
+exec python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures "${peer[@]}" \
   --duration "${BENCH_DURATION:-10}" --rounds "${BENCH_ROUNDS:-5}" --starts "${BENCH_STARTS:-20}"

@@ -639,7 +639,7 @@ def main():
     lines += load_rows("two loops (two CPUs, wrk's too), -t2 -c32", two_loops)
     lines += [
         "",
-        f"Emulated ServiceStack endpoints (the `test` and `techstacks` apps), -c32, each against nginx's static GET in the same rounds:",
+        "Emulated ServiceStack endpoints (the `test` and `techstacks` apps), -c32, each against nginx's static GET in the same rounds:",
         "",
         "| endpoint | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | ×nginx req/s (per round) |",
         "|---|---:|---:|---:|---:|---:|",

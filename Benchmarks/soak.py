@@ -19,7 +19,6 @@ healthy at the end and exiting 0 on SIGTERM. Prints a report and writes it to Be
 """
 
 import argparse
-from array import array
 import asyncio
 import datetime
 import json
@@ -33,7 +32,8 @@ import struct
 import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
+from array import array
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".work")

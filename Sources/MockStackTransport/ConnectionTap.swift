@@ -104,13 +104,19 @@ final class ConnectionTap {
         }
         guard isLate, !endScheduled else { return }
         endScheduled = true
-        // evhttp tells only a close callback that it freed the connection; a connection whose
-        // first request is the late one has none yet. Its connection is the argument of the
-        // callbacks it set on our bufferevent.
+        // Told when evhttp frees the connection, the tap knows not to end it a second time.
+        watchCloseBeforeAnyRequest()
+        worker.runOnLoop { [self] _ in endIfStillLate() }
+    }
+
+    /// Asks evhttp to call ``connectionClosing()`` when it frees this connection, even before
+    /// any request has reached us (``Worker/noteDispatch(of:)`` asks at the first request):
+    /// evhttp tells only a close callback, and its connection is the argument of the callbacks
+    /// it set on our bufferevent.
+    private func watchCloseBeforeAnyRequest() {
         var connection: UnsafeMutableRawPointer?
         bufferevent_getcb(bufferevent, nil, nil, nil, &connection)
         if let connection { worker.watchClose(of: OpaquePointer(connection), tap: self) }
-        worker.runOnLoop { [self] _ in endIfStillLate() }
     }
 
     /// Whether the request now arriving has taken longer than the timeout, counted in whole
@@ -284,14 +290,10 @@ final class ConnectionTap {
         worker.logRejection(status: status, bytes: body.count)
         // The client may still be sending the body it was refused: once the answer is out, the
         // socket is read to its end, so a reset does not overtake the answer. That happens as
-        // evhttp closes the connection, which it tells only a close callback; a connection
-        // refused before any request reached us has none yet. evhttp's connection is the
-        // argument of the callbacks it set on our bufferevent.
+        // evhttp closes the connection.
         if status == 413 {
             lingersAfterClose = true
-            var connection: UnsafeMutableRawPointer?
-            bufferevent_getcb(bufferevent, nil, nil, nil, &connection)
-            if let connection { worker.watchClose(of: OpaquePointer(connection), tap: self) }
+            watchCloseBeforeAnyRequest()
         }
     }
 

@@ -321,6 +321,36 @@ def measure_two_loops(args, www, body, fixture_file):
             stop(process)
 
 
+def fixture_get_report(args):
+    """The fixture GET alone, one loop at -c32 and two loops at -t2 -c32, against nginx (and the
+    peer when given): the quick check of a change to the request path."""
+    mockstack, mock_port = start_mockstack(args.mockstack, args.fixtures, pinned=True)
+    started = [mockstack]
+    try:
+        status, body = http_get(mock_port, FIXTURE_PATH)
+        assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
+        www = os.path.join(WORK, "www")
+        nginx, nginx_port = start_nginx(www, body)
+        started.append(nginx)
+        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200),
+                   "nginx": (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)}
+        fixture_file = os.path.join(www, FIXTURE_PATH.lstrip("/"))
+        if args.hummingbird:
+            peer, peer_port = start_peer(args.hummingbird, {FIXTURE_PATH: fixture_file})
+            started.append(peer)
+            servers[PEER] = (peer_port, [peer.pid], FIXTURE_PATH, 200)
+        print(f"bench: -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+        one_loop = compare_under_load(servers, 32, args.duration, args.rounds)
+    finally:
+        for process in started:
+            stop(process)
+    two_loops = measure_two_loops(args, www, body, fixture_file)
+    return (["| load | server | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | mockstack/nginx req/s (per round) | mockstack/Hummingbird (per round) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+            + load_rows("one loop (one CPU), -c32", one_loop)
+            + load_rows("two loops (two CPUs, wrk's too), -t2 -c32", two_loops))
+
+
 def load_rows(label, summary):
     """Table rows for one load: each server's figures, mockstack's ratios to nginx and the peer."""
     rows = []
@@ -544,12 +574,15 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--only", choices=["control-plane"], help="run one part alone (its report lines only)")
+    parser.add_argument("--only", choices=["control-plane", "fixture-get"], help="run one part alone (its report lines only)")
     parser.add_argument("--hummingbird", help="the Hummingbird peer's binary (Benchmarks/peers/hummingbird-peer)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     if args.only == "control-plane":
         print("\n".join(control_plane_report(measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds))))
+        return
+    if args.only == "fixture-get":
+        print("\n".join(fixture_get_report(args)))
         return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)

@@ -95,12 +95,19 @@ extension Endpoint {
             }
             Self.add(RenderedHead.lineEnd, to: output)
             if sendsBody { Self.add(response.body, to: output) }
-            // evhttp turned writing off while it read this request; reading stays off, as
-            // evhttp must not parse the next request before this one is answered.
-            bufferevent_enable(bufferevent, Int16(EV_WRITE))
             // A chunked request body left evhttp's `chunked` flag set, which would append a
             // last-chunk to this Content-Length reply.
             mockstack_evhttp_request_clear_chunked(request)
+            // Written now rather than on the loop's next turn: with the output empty,
+            // `evhttp_send_reply_end` finishes the request at once and reading resumes, so the
+            // poller is neither asked to watch for writability nor told to stop (two `epoll_ctl`s
+            // and a wake-up per request). What the socket does not take goes the usual way:
+            // evhttp turned writing off while it read this request, and turning it on lets the
+            // bufferevent send the rest and then finish the request. Reading stays off
+            // meanwhile, as evhttp must not parse the next request before this one is answered.
+            if !(exchange.tap?.writesThroughNow(output) ?? false) {
+                bufferevent_enable(bufferevent, Int16(EV_WRITE))
+            }
             evhttp_send_reply_end(request)
         }
         finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0)

@@ -20,18 +20,20 @@ struct AppPipeline: Sendable {
         case .failure(let problem): return PlainError.response(400, problem.message)
         }
         let faults = session?.faults ?? self.faults
-        if let stubbed = stubs.answer(request, app: app?.name, session: session?.id) {
+        // The name read once: each read through the optional existential copies it.
+        let appName = app?.name
+        if let stubbed = stubs.answer(request, app: appName, session: session?.id) {
             let response = faults.apply(wanted, to: stubbed.response)
-            record(request, app: app?.name ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)
+            record(request, app: appName ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response
         }
-        guard let app else { return otherwise() }
+        guard let app, let appName else { return otherwise() }
         let routed = request.routed(toMount: mount)
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         let clock = ContinuousClock()
         let start = clock.now
         let response = faults.apply(wanted, to: app.respond(to: routed))
-        record(request, app: app.name, session: session, response: response, stub: nil, duration: clock.now - start)
+        record(request, app: appName, session: session, response: response, stub: nil, duration: clock.now - start)
         return response
     }
 

@@ -190,24 +190,17 @@ final class ConnectionTap {
         writeLimit = nil
     }
 
-    /// Writes `output` (this connection's) to the socket now, as the bufferevent would on the
-    /// loop's next turn, and tells whether all of it went. Nothing is written while a throttle
-    /// limits the connection's writes (those go through the bufferevent's token bucket), nor
-    /// once the connection has closed.
-    func writesThroughNow(_ output: OpaquePointer) -> Bool {
-        guard writeLimit == nil, outputEntry != nil else { return false }
+    /// Writes as much of `reply` as the socket takes now, as the bufferevent would on the loop's
+    /// next turn, and returns how many bytes went (0 after an error, which the bufferevent then
+    /// meets and reports to evhttp as it always would). Nothing is written while a throttle
+    /// limits the connection's writes (those go through the bufferevent's token bucket), while
+    /// the output still holds bytes (they go first), or once the connection has closed.
+    func writeThroughNow(_ reply: WholeReply) -> Int {
+        guard writeLimit == nil, outputEntry != nil,
+              evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 else { return 0 }
         let socket = bufferevent_getfd(bufferevent)
-        guard socket >= 0 else { return false }
-        // The bufferevent keeps its output frozen at the front except while it writes
-        // (``outputGrew(_:added:originalSize:)``); do as it does.
-        evbuffer_unfreeze(output, 1)
-        defer { evbuffer_freeze(output, 1) }
-        while evbuffer_get_length(output) > 0 {
-            // An error (EAGAIN, or a peer that left) leaves the rest to the bufferevent, which
-            // then reports it to evhttp as it always would.
-            guard evbuffer_write(output, socket) > 0 else { return false }
-        }
-        return true
+        guard socket >= 0 else { return 0 }
+        return max(0, reply.write(to: socket))
     }
 
     /// Runs `write` (which adds one of our replies to the output) with the output callback

@@ -60,12 +60,11 @@ extension Endpoint {
         }
     }
 
-    /// Writes the whole reply straight to the connection: the response's rendered head
-    /// (``RenderedHead``, prepared once for fixtures) with `Date` and `Connection`, the body,
-    /// then `evhttp_send_reply_end`, which, for a reply not begun with
-    /// `evhttp_send_reply_start`, only arranges for evhttp to finish the request (keep-alive or
-    /// close) once the output has drained (http.c, 2.1.12). evhttp's own head formatting, a
-    /// `vsnprintf` per header line, never runs.
+    /// Sends the whole reply: the response's rendered head (``RenderedHead``, prepared once for
+    /// fixtures) with `Date` and `Connection`, then the body, written straight to the socket as
+    /// far as it takes them, then `evhttp_send_reply_end`, which finishes the request at once
+    /// when nothing is left in the output, or once the bufferevent has sent the rest (http.c,
+    /// 2.1.12). evhttp's own head formatting, a `vsnprintf` per header line, never runs.
     private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange) {
         let request = exchange.request
         let sendsBody = !exchange.isHead && !response.forbidsBody
@@ -86,26 +85,25 @@ extension Endpoint {
             evhttp_add_header(headers, "Connection", "close")
         }
         worker.date.refresh()
+        // Say what the client asked for; an HTTP/1.0 client needs `keep-alive` echoed.
+        let connectionLine = head.connection != nil || asked == nil ? [] : asked == "close" ? Self.connectionClose : Self.connectionKeepAlive
+        let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: connectionLine,
+                               body: sendsBody ? response.body : [])
         exchange.writingOwnReply {
-            Self.add(head.bytes, to: output)
-            if !head.hasDate { Self.add(worker.date.line, to: output) }
-            if head.connection == nil, let asked {
-                // Say what the client asked for; an HTTP/1.0 client needs `keep-alive` echoed.
-                Self.add(asked == "close" ? Self.connectionClose : Self.connectionKeepAlive, to: output)
-            }
-            Self.add(RenderedHead.lineEnd, to: output)
-            if sendsBody { Self.add(response.body, to: output) }
             // A chunked request body left evhttp's `chunked` flag set, which would append a
             // last-chunk to this Content-Length reply.
             mockstack_evhttp_request_clear_chunked(request)
-            // Written now rather than on the loop's next turn: with the output empty,
+            // Written now rather than on the loop's next turn: with the output left empty,
             // `evhttp_send_reply_end` finishes the request at once and reading resumes, so the
             // poller is neither asked to watch for writability nor told to stop (two `epoll_ctl`s
-            // and a wake-up per request). What the socket does not take goes the usual way:
-            // evhttp turned writing off while it read this request, and turning it on lets the
-            // bufferevent send the rest and then finish the request. Reading stays off
-            // meanwhile, as evhttp must not parse the next request before this one is answered.
-            if !(exchange.tap?.writesThroughNow(output) ?? false) {
+            // and a wake-up per request), and the bytes go from the response's own arrays.
+            // What the socket does not take goes the usual way: evhttp turned writing off while
+            // it read this request, and turning it on lets the bufferevent send the rest and
+            // then finish the request. Reading stays off meanwhile, as evhttp must not parse the
+            // next request before this one is answered.
+            let written = exchange.tap?.writeThroughNow(reply) ?? 0
+            if written < reply.count {
+                reply.append(to: output, after: written)
                 bufferevent_enable(bufferevent, Int16(EV_WRITE))
             }
             evhttp_send_reply_end(request)

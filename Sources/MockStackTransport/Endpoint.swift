@@ -42,12 +42,18 @@ final class Endpoint {
     /// Copies what evhttp parsed into a plain value.
     static func makeRequest(_ raw: OpaquePointer) -> HTTPRequest {
         let method = method(of: evhttp_request_get_command(raw))
-        let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
+        let rawTarget = evhttp_request_get_uri(raw)
+        let target = rawTarget.map { String(cString: $0) } ?? "/"
         // evhttp parsed the target before dispatching (it rejects what it cannot parse), so
         // take its path and query rather than splitting the target again.
         let uri = evhttp_request_get_evhttp_uri(raw)
-        let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
-        let query = uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) }
+        let rawQuery = uri.flatMap { evhttp_uri_get_query($0) }
+        let rawPath = uri.flatMap { evhttp_uri_get_path($0) }
+        // Most targets are a bare path: then the path shares the target's string.
+        let path = rawPath.map { rawPath in
+            rawQuery == nil && rawTarget.map({ strcmp($0, rawPath) == 0 }) == true ? target : String(cString: rawPath)
+        } ?? ""
+        let query = rawQuery.map { String(cString: $0) }
         var fields: [HTTPHeaders.Field] = []
         var entry = evhttp_request_get_input_headers(raw)?.pointee.tqh_first
         while let header = entry {

@@ -53,9 +53,8 @@ final class RequestFaults: Sendable {
 
     /// The answer with what `wanted` asks for laid over its own delivery (a stub's fault
     /// stays unless the request names another).
-    func apply(_ wanted: Misbehaviour, to response: HTTPResponse) -> HTTPResponse {
+    func apply(_ wanted: Misbehaviour, to response: consuming HTTPResponse) -> HTTPResponse {
         guard !wanted.isNone else { return response }
-        var response = response
         response.delivery = generator.withLock { wanted.delivery(over: response.delivery, using: &$0) }
         return response
     }

@@ -9,6 +9,9 @@ import Synchronization
 /// The runtime stubs, consulted before the apps on every request while any exist.
 final class StubStore: Sendable {
     private let state = Mutex(State())
+    /// The number of stubs, kept beside the lock so that a request finds "none" without taking
+    /// it: with no stubs, the usual case, each request costs one load.
+    private let stubCount = Atomic<Int>(0)
     /// Where `bodyFile` answers are read from.
     let files: DirectoryFixtureSource?
 
@@ -32,7 +35,7 @@ final class StubStore: Sendable {
             return "stub-\(state.lastId)"
         }
         let stub = try Stub(id: id, json: json, files: files, seed: seed)
-        state.withLock { $0.stubs.append(stub) }
+        changingStubs { $0.stubs.append(stub) }
         return stub
     }
 
@@ -41,6 +44,7 @@ final class StubStore: Sendable {
     /// The stub that answers this request, its hit counted: the highest priority, then the
     /// newest, among those that match and are not exhausted.
     func answer(_ request: HTTPRequest, app: String?, session: String?) -> (stub: String, response: HTTPResponse)? {
+        guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let chosen: (stub: Stub, delivery: Delivery)? = state.withLock { state in
             var best: Int?
             for index in state.stubs.indices where !state.stubs[index].isExhausted && state.stubs[index].match.mismatch(request, app: app, session: session) == nil {
@@ -60,7 +64,7 @@ final class StubStore: Sendable {
     /// Removes one stub (when `session` is given, only if it is that session's); false when
     /// there is no such stub.
     func remove(id: String, session: String? = nil) -> Bool {
-        state.withLock { state in
+        changingStubs { state in
             let before = state.stubs.count
             state.stubs.removeAll { $0.id == id && (session == nil || $0.match.session == session) }
             return state.stubs.count < before
@@ -69,13 +73,22 @@ final class StubStore: Sendable {
 
     /// Removes every session's stubs, keeping the server's own.
     func removeAllInSessions() {
-        state.withLock { state in state.stubs.removeAll { $0.match.session != nil } }
+        changingStubs { state in state.stubs.removeAll { $0.match.session != nil } }
     }
 
     /// Removes every stub, or those for one app, or one session's (or one app's in one session).
     func removeAll(app: String? = nil, session: String? = nil) {
-        state.withLock { state in
+        changingStubs { state in
             state.stubs.removeAll { (app == nil || $0.match.app == app) && (session == nil || $0.match.session == session) }
+        }
+    }
+
+    /// Changes the stubs under the lock and publishes their new number.
+    private func changingStubs<Result>(_ change: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            let result = change(&state)
+            stubCount.store(state.stubs.count, ordering: .releasing)
+            return result
         }
     }
 }

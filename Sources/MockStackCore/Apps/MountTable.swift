@@ -4,25 +4,29 @@
 /// `/testing`); the longest mount wins so nested mounts work.
 public struct MountTable: Sendable {
     public let apps: [any MockApp]
-    /// The mounts, longest first, read once here rather than through the protocol on every
-    /// request; `appsByMountLength` holds their apps in the same order. Two arrays, so that the
-    /// search walks strings only and just the winner's existential is copied out.
-    private let mountsByLength: [String]
+    /// The mounts' bytes, longest first, read once here rather than through the protocol on
+    /// every request; `appsByMountLength` holds their apps in the same order. Two arrays, so
+    /// that the search compares bytes only and just the winner's existential is copied out.
+    private let mountsByLength: [[UInt8]]
     private let appsByMountLength: [any MockApp]
 
     public init(apps: [any MockApp]) {
         self.apps = apps
         let sorted = apps.sorted { $0.mount.utf8.count > $1.mount.utf8.count }
-        mountsByLength = sorted.map(\.mount)
+        mountsByLength = sorted.map { Array($0.mount.utf8) }
         appsByMountLength = sorted
     }
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        for index in mountsByLength.indices where Self.mount(mountsByLength[index], owns: path) {
-            return appsByMountLength[index]
+        var path = path
+        let found = path.withUTF8 { path in
+            mountsByLength.firstIndex { mount in
+                path.count >= mount.count && path.prefix(mount.count).elementsEqual(mount)
+                    && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/"))
+            }
         }
-        return nil
+        return found.map { appsByMountLength[$0] }
     }
 
     /// The app with this name.

@@ -59,11 +59,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 }
 
 extension String {
-    /// ASCII case-insensitive comparison; identical strings (the usual case: a name as the code
-    /// spells it) are recognised by one comparison first.
+    /// ASCII case-insensitive comparison. The lengths first: `utf8.count` is stored in a
+    /// string, and most names a lookup passes differ in length; `==` would go through Unicode
+    /// comparison for two different strings before saying no.
     @inlinable
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        self == other || (utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { lowerASCII($0) == lowerASCII($1) })
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { lowerASCII($0) == lowerASCII($1) }
     }
 }
 

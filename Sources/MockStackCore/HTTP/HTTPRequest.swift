@@ -133,10 +133,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The same request as an app mounted at `prefix` sees it: `path` relative to the mount,
     /// and `prefix` added to ``mountPath`` (so a session's prefix and an app's mount compose).
     public func routed(toMount prefix: String) -> HTTPRequest {
-        var copy = self
-        copy.mountPath = mountPath + prefix
+        guard !prefix.isEmpty else { return self }
         let relative = path.utf8.dropFirst(prefix.utf8.count)
-        if !prefix.isEmpty { copy.path = relative.isEmpty ? "/" : String(Substring(relative)) }
-        return copy
+        // One new box, made directly: this runs for every request an app answers.
+        return HTTPRequest(storage: Storage(method: method, target: target, path: relative.isEmpty ? "/" : String(Substring(relative)),
+                                            query: query, headers: headers, body: body,
+                                            mountPath: mountPath.isEmpty ? prefix : mountPath + prefix))
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 }

@@ -14,9 +14,12 @@ extension String {
     /// strings a plain loop over two buffers instead of the generic `starts(with:)` walk.
     @inlinable
     public func hasUTF8Prefix(_ prefix: String) -> Bool {
+        // The length first: `utf8.count` is stored in a native string, and most mounts a
+        // path is tried against fail here.
+        guard utf8.count >= prefix.utf8.count else { return false }
         let compared: Bool?? = utf8.withContiguousStorageIfAvailable { own in
             prefix.utf8.withContiguousStorageIfAvailable { wanted in
-                own.count >= wanted.count && own.prefix(wanted.count).elementsEqual(wanted)
+                own.prefix(wanted.count).elementsEqual(wanted)
             }
         }
         return (compared ?? nil) ?? utf8.starts(with: prefix.utf8)

@@ -10,6 +10,7 @@ import MockStackCore
 /// JSON format.
 struct ControlPlane: Sendable {
     static let prefix = "/__mockstack"
+    static let prefixBytes = Array(prefix.utf8)
 
     let registry: AppRegistry
     let journal: RequestJournal

@@ -10,10 +10,10 @@ struct RootResponder: Responder {
     let access: AdminAccess
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        if MountTable.mount(ControlPlane.prefix, owns: request.path) {
+        if MountTable.mount(ControlPlane.prefixBytes, owns: request.path) {
             return refusal(ofControl: request) ?? controlPlane.respond(to: request)
         }
-        if MountTable.mount(SessionStore.prefix, owns: request.path) {
+        if MountTable.mount(SessionStore.prefixBytes, owns: request.path) {
             return respondInSession(request)
         }
         let mounts = registry.mounts
@@ -30,7 +30,7 @@ struct RootResponder: Responder {
             return PlainError.response(400, "Session id: expected 1 to 64 letters, digits, '.', '_', '-' or '~' after \(SessionStore.prefix)/, found \(shown)")
         }
         let inner = request.routed(toMount: SessionStore.prefix + "/" + id)
-        let isControl = MountTable.mount(ControlPlane.prefix, owns: inner.path)
+        let isControl = MountTable.mount(ControlPlane.prefixBytes, owns: inner.path)
         // Refused before the session is made: a request without the token changes nothing.
         if isControl, let refused = refusal(ofControl: inner) { return refused }
         let session = sessions.session(String(id)) { registry.apps }
@@ -45,7 +45,7 @@ struct RootResponder: Responder {
 
     private func route(_ request: HTTPRequest, in mounts: MountTable, session: Session?) -> HTTPResponse {
         let app = mounts.app(owning: request.path)
-        return pipeline.respond(to: request, app: app, mount: app?.mount ?? "", session: session) {
+        return pipeline.respond(to: request, app: app, mount: nil, session: session) {
             let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
             return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")
         }

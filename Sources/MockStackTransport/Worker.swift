@@ -18,16 +18,19 @@ final class Worker: @unchecked Sendable {
     let configuration: TransportConfiguration
     let logger: Logger
     private(set) var endpoints: [Endpoint] = []
+    // The fields read or changed on every request skip the runtime's exclusivity check: they
+    // are touched only on this loop's thread, and never while another access to them is open.
+
     /// Connection watchers by bufferevent address; see ``ConnectionTap``.
-    var taps: [UnsafeMutableRawPointer: ConnectionTap] = [:]
+    @exclusivity(unchecked) var taps: [UnsafeMutableRawPointer: ConnectionTap] = [:]
     /// Sockets read to their end after a 413 (``LingeringClose``).
     var lingering: [LingeringClose] = []
     /// Where lingering sockets' bytes are read into and dropped.
     lazy var discardBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The `Date` every reply of this loop carries.
-    var date = HTTPDateCache()
+    @exclusivity(unchecked) var date = HTTPDateCache()
     /// Requests received and not yet answered (or faulted).
-    private(set) var inFlight = 0
+    @exclusivity(unchecked) private(set) var inFlight = 0
     private var drainDeadline: UInt64 = 0
     private var drainTimer: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
@@ -88,7 +91,15 @@ final class Worker: @unchecked Sendable {
         evhttp_set_allowed_methods(http, UInt16(methods.reduce(0) { $0 | $1.rawValue }) | mockstack_evhttp_req_unknown)
         evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))
+        // One timeout for every connection of the loop, so libevent's "common timeout": a queue
+        // per duration instead of its timer heap, which each request's re-armed read timeout
+        // would otherwise re-sort. evhttp copies the value, and libevent knows it by its bits.
+        var timeout = timeval(tv_sec: configuration.timeoutSeconds, tv_usec: 0)
+        if let common = event_base_init_common_timeout(base, &timeout) {
+            evhttp_set_timeout_tv(http, common)
+        } else {
+            evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))
+        }
         evhttp_set_default_content_type(http, Worker.defaultContentType)
         // No EVHTTP_SERVER_LINGERING_CLOSE: it reads a whole declared body before answering
         // 413, so an absurd Content-Length hears nothing until the timeout. The 413 goes out at

@@ -6,6 +6,7 @@ import Synchronization
 /// A session's stubs go with it.
 final class SessionStore: Sendable {
     static let prefix = "/__session"
+    static let prefixBytes = Array(prefix.utf8)
 
     let limit: Int
     private let journalCapacity: Int

@@ -25,19 +25,20 @@ final class RequestFaults: Sendable {
     /// What the headers ask for, or a message naming the header whose value cannot be acted on.
     static func misbehaviour(of request: HTTPRequest) -> Result<Misbehaviour, HeaderProblem> {
         var wanted = Misbehaviour()
-        if let text = request.headers[delayHeader] {
+        let headers = request.headers
+        if let text = headers[delayHeader] {
             guard let delay = Misbehaviour.Delay(text) else {
                 return .failure(HeaderProblem("\(delayHeader): expected milliseconds from 0 to 600000, or a range like 100-500, found '\(text)'"))
             }
             wanted.delay = delay
         }
-        if let text = request.headers[throttleHeader] {
+        if let text = headers[throttleHeader] {
             guard let rate = Int(text.trimmingASCIISpace()), Misbehaviour.throttleRange.contains(rate) else {
                 return .failure(HeaderProblem("\(throttleHeader): expected bytes per second from 1 to 1000000000, found '\(text)'"))
             }
             wanted.throttle = rate
         }
-        if let name = request.headers[faultHeader] {
+        if let name = headers[faultHeader] {
             guard let fault = Fault(rawValue: name.trimmingASCIISpace().lowercased()) else {
                 return .failure(HeaderProblem("\(faultHeader): unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))"))
             }

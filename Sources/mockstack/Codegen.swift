@@ -11,6 +11,7 @@ import MockStackCore
 /// would serve, without a running server.
 struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "codegen",
         abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.")
 
     @Argument(help: "The language: swift.")

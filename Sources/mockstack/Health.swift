@@ -9,6 +9,7 @@ import MockStackTransport
 /// `mockstack health --url URL`: exit 0 when the server answers its health check with 200.
 struct Health: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "health",
         abstract: "Probe a running server (for Docker HEALTHCHECK); exit 0 when healthy.",
         discussion: "A URL without a path probes /__mockstack/health."
     )

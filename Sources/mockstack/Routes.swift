@@ -9,7 +9,9 @@ import MockStackCore
 
 /// `mockstack routes [DIR]`: a table of every app, mount, operation, verbs and route.
 struct Routes: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every app, its mount, and each operation or service with its verbs and route.")
+    static let configuration = CommandConfiguration(
+        commandName: "routes",
+        abstract: "List every app, its mount, and each operation or service with its verbs and route.")
 
     @Argument(help: "The fixtures folder. [default: the shipped Fixtures/]")
     var directory: String?

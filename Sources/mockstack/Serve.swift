@@ -12,6 +12,7 @@ import MockStackTransport
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve every app in the fixtures folder.",
         discussion: """
             Once fixtures are loaded and the port accepts, the first line on stdout is one JSON object:

@@ -10,6 +10,7 @@ import MockStackCore
 /// `mockstack validate DIR`: check a fixtures folder and point at every mistake.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check a fixtures folder; print every mistake as file:line:column: /json/pointer: message.",
         discussion: "Exit status 0 when the folder loads, 1 when it has mistakes."
     )

@@ -160,10 +160,19 @@ public struct ValueCoercion: Sendable {
         // At most one member per source member: no growth (and no spare capacity kept).
         result.reserveCapacity(members.count)
         if let reference, let shape = catalog.object(reference) {
+            // The properties set so far, by position (the first 64): a property met for the
+            // first time is appended without searching the members for it.
+            var seen: UInt64 = 0
             for (name, source) in members {
-                guard let property = shape.property(named: name) else { continue }
+                guard let position = shape.position(ofPropertyNamed: name) else { continue }
+                let property = shape.properties[position]
                 guard let value = convert(source, property.shape) else { return nil }
-                result[property.name] = value
+                if position < 64, seen & (1 << position) == 0 {
+                    seen |= 1 << position
+                    result.append(property.name, value)
+                } else {
+                    result[property.name] = value
+                }
             }
         } else {
             for (name, source) in members {

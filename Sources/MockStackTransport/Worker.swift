@@ -94,8 +94,9 @@ final class Worker: @unchecked Sendable {
         // One timeout for every connection of the loop, so libevent's "common timeout": a queue
         // per duration instead of its timer heap, which each request's re-armed read timeout
         // would otherwise re-sort. evhttp copies the value, and libevent knows it by its bits.
+        // (A timeout of 0 or less means none to evhttp, and must not become a common one.)
         var timeout = timeval(tv_sec: configuration.timeoutSeconds, tv_usec: 0)
-        if let common = event_base_init_common_timeout(base, &timeout) {
+        if configuration.timeoutSeconds > 0, let common = event_base_init_common_timeout(base, &timeout) {
             evhttp_set_timeout_tv(http, common)
         } else {
             evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))

@@ -215,11 +215,14 @@ private struct Reader {
         return unique
     }
 
-    /// Small objects, the usual case, are checked pairwise without allocating.
+    /// Objects of up to 64 members, the usual case, are checked pairwise without allocating;
+    /// comparing lengths first keeps most pairs to one comparison.
     private static func hasDuplicateKeys(_ members: [JSONObject.Member]) -> Bool {
-        if members.count <= 16 {
+        if members.count <= 64 {
             for later in 1..<members.count {
-                for earlier in 0..<later where members[earlier].key == members[later].key { return true }
+                let key = members[later].key
+                let length = key.utf8.count
+                for earlier in 0..<later where members[earlier].key.utf8.count == length && members[earlier].key == key { return true }
             }
             return false
         }

@@ -15,7 +15,7 @@ public struct StaticApp: MockApp {
     public let mount: String
     public var kind: String { StaticAppKind.kindName }
     private let ordered: [Route]
-    /// One hash per request: the answer by method and path (the first route wins).
+    /// The answer by method and path (the first route wins), for apps with many routes.
     private let answers: [RouteKey: Route]
     /// Consulted only on a miss, to tell 405 (known path) from 404.
     private let methodsByPath: [String: Set<HTTPMethod>]
@@ -34,13 +34,21 @@ public struct StaticApp: MockApp {
         methodsByPath = Dictionary(grouping: routes, by: \.path).mapValues { Set($0.map(\.method)) }
     }
 
+    /// The route answering `method` at `path`: a scan of a few routes (lengths compared
+    /// before bytes) costs less than hashing the path; larger apps use the table.
+    private func route(_ method: HTTPMethod, _ path: String) -> Route? {
+        guard ordered.count <= 16 else { return answers[RouteKey(method: method, path: path)] }
+        let length = path.utf8.count
+        return ordered.first { $0.method == method && $0.path.utf8.count == length && $0.path == path }
+    }
+
     public var routes: [RouteDescription] {
         ordered.map { RouteDescription(name: $0.fixtureName, methods: [$0.method.rawValue], path: $0.path) }
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let method = request.method == .head ? HTTPMethod.get : request.method
-        if let route = answers[RouteKey(method: method, path: request.path)] {
+        if let route = route(method, request.path) {
             var response = route.answer.respond(to: request)
             response.operation = route.fixtureName
             return response

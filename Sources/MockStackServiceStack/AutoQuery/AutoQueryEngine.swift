@@ -114,17 +114,35 @@ public struct AutoQueryEngine: Sendable {
     /// SQLite's order: NULL before every value ascending, after every value descending.
     static func precedes(_ lhs: DTOObject, _ rhs: DTOObject, by keys: [(field: String, descending: Bool)]) -> Bool {
         for key in keys {
-            let a = lhs[key.field], b = rhs[key.field]
-            let comparison: Int
-            switch (a.isNull, b.isNull) {
-            case (true, true): continue
-            case (true, false): comparison = -1
-            case (false, true): comparison = 1
-            case (false, false): comparison = SQLOrdering.compare(a, b) ?? 0
-            }
-            if comparison != 0 { return key.descending ? comparison > 0 : comparison < 0 }
+            if let order = order(lhs[key.field], rhs[key.field], descending: key.descending) { return order }
         }
         return false
+    }
+
+    /// The indices of `rows` in the order `keys` give (a stable sort), each row's key values
+    /// read once rather than at every comparison.
+    static func sortedIndices(of rows: [DTOObject], by keys: [(field: String, descending: Bool)]) -> [Int] {
+        let values = rows.map { row in keys.map { row[$0.field] } }
+        return rows.indices.sorted { a, b in
+            for (position, key) in keys.enumerated() {
+                if let order = order(values[a][position], values[b][position], descending: key.descending) { return order }
+            }
+            return false
+        }
+    }
+
+    /// Whether `a` goes before `b` (nulls first, then SQL's order, reversed when descending),
+    /// or nil when they tie.
+    private static func order(_ a: DTOValue, _ b: DTOValue, descending: Bool) -> Bool? {
+        let comparison: Int
+        switch (a.isNull, b.isNull) {
+        case (true, true): return nil
+        case (true, false): comparison = -1
+        case (false, true): comparison = 1
+        case (false, false): comparison = SQLOrdering.compare(a, b) ?? 0
+        }
+        if comparison != 0 { return descending ? comparison > 0 : comparison < 0 }
+        return nil
     }
 
     // MARK: Fields

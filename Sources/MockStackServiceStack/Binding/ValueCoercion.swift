@@ -227,8 +227,10 @@ public struct ValueCoercion: Sendable {
     /// A number normalised for its .NET type: integral types must be whole and in range;
     /// floating types are written the way .NET's shortest round-trip formatting does.
     static func number(_ raw: String, _ kind: NumberKind) -> JSONNumber? {
+        // The usual case first, a plain integer (an id, a count): no trimming, no Double.
+        if kind.isIntegral, let exact = Int64(raw), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
         let text = raw.trimmingASCIISpace()
-        guard !text.isEmpty, text.utf8.allSatisfy({ Self.numberBytes.contains($0) }), let value = Double(text), value.isFinite else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy(Self.isNumberByte), let value = Double(text), value.isFinite else { return nil }
         if kind.isIntegral {
             if let exact = Int64(text), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
             if kind == .uint64, let exact = UInt64(text) { return JSONNumber(literal: String(exact)) }
@@ -257,7 +259,12 @@ public struct ValueCoercion: Sendable {
         return false
     }
 
-    private static let numberBytes: Set<UInt8> = Set("0123456789+-.eE".utf8)
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
+    }
 
     /// A Guid in any of .NET's text forms, as 32 lowercase hex digits.
     static func guid(_ text: String) -> String? {

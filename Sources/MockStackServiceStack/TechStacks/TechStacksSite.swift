@@ -70,17 +70,12 @@ public final class TechStacksSite: Sendable {
         self.technologyBySlug = technologyBySlug
         self.stackById = stackById
         self.stackBySlug = stackBySlug
-        technologiesByLastModified = technologies.indices.sorted {
-            AutoQueryEngine.precedes(technologies[$0], technologies[$1], by: [("LastModified", true), ("Id", false)])
-        }
+        technologiesByLastModified = AutoQueryEngine.sortedIndices(of: technologies, by: [("LastModified", true), ("Id", false)])
 
         // Ties, which the real queries leave to the database, go by ascending id.
-        stacksByLastModified = stacks.indices.sorted {
-            AutoQueryEngine.precedes(stacks[$0].row, stacks[$1].row, by: [("LastModified", true), ("Id", false)])
-        }
-        stacksByViews = stacks.indices.sorted {
-            AutoQueryEngine.precedes(stacks[$0].row, stacks[$1].row, by: [("ViewCount", true), ("Id", false)])
-        }
+        let stackRows = stacks.map(\.row)
+        stacksByLastModified = AutoQueryEngine.sortedIndices(of: stackRows, by: [("LastModified", true), ("Id", false)])
+        stacksByViews = AutoQueryEngine.sortedIndices(of: stackRows, by: [("ViewCount", true), ("Id", false)])
 
         var choices: [[Choice]] = []
         var stacksByTechnology: [Int64: [Int]] = [:]

@@ -41,7 +41,12 @@ public struct DateTimeValue: Sendable, Equatable {
     /// ISO-8601 (`2001-01-01`, `2001-01-01T00:00:00.1234567Z`, `…+01:00`).
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingASCIISpace()
-        if let wcf = Self.parseWCF(trimmed) { self = wcf; return }
+        // Only a WCF date (`/Date(…)/` or `\/Date(…)\/`) starts with a slash.
+        if let first = trimmed.utf8.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\"),
+           let wcf = Self.parseWCF(trimmed) {
+            self = wcf
+            return
+        }
         guard let iso = Self.parseISO(Array(trimmed.utf8)) else { return nil }
         self = iso
     }

@@ -22,8 +22,9 @@ COPY Package.swift ./
 COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
-# The same flags as `make release` (see the Makefile for why the binary is not position-independent).
-RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie --product mockstack
+# The same flags as `make release` (see the Makefile for why the binary is not position-independent
+# and what the link order is for).
+RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
 
 FROM debian:bookworm-slim
 # libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond

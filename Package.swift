@@ -121,6 +121,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // The order release builds lay out the functions a server runs (Scripts/link-order.sh).
+            exclude: ["link-order.txt"],
             swiftSettings: strictSettings,
             plugins: ["BuildStamp"]
         ),

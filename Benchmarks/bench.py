@@ -321,6 +321,29 @@ def measure_two_loops(args, www, body, fixture_file):
             stop(process)
 
 
+def start_baselines(args, www, body):
+    """nginx, and the Hummingbird peer when given, serving `body` at FIXTURE_PATH, each checked
+    to serve exactly those bytes; returns (nginx, its port, their wrk targets by name, the
+    processes started, the fixture's file)."""
+    nginx, nginx_port = start_nginx(www, body)
+    started = [nginx]
+    try:
+        status, nginx_body = http_get(nginx_port, FIXTURE_PATH)
+        assert status == 200 and nginx_body == body, "nginx does not serve the same bytes"
+        targets = {"nginx": (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)}
+        fixture_file = os.path.join(www, FIXTURE_PATH.lstrip("/"))
+        if args.hummingbird:
+            peer, peer_port = start_peer(args.hummingbird, {FIXTURE_PATH: fixture_file})
+            started.append(peer)
+            assert http_get(peer_port, FIXTURE_PATH) == (200, body), "the Hummingbird peer does not serve the same bytes"
+            targets[PEER] = (peer_port, [peer.pid], FIXTURE_PATH, 200)
+    except BaseException:
+        for process in started:
+            stop(process)
+        raise
+    return nginx, nginx_port, targets, started, fixture_file
+
+
 def fixture_get_report(args):
     """The fixture GET alone, one loop at -c32 and two loops at -t2 -c32, against nginx (and the
     peer when given): the quick check of a change to the request path."""
@@ -330,15 +353,9 @@ def fixture_get_report(args):
         status, body = http_get(mock_port, FIXTURE_PATH)
         assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
         www = os.path.join(WORK, "www")
-        nginx, nginx_port = start_nginx(www, body)
-        started.append(nginx)
-        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200),
-                   "nginx": (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)}
-        fixture_file = os.path.join(www, FIXTURE_PATH.lstrip("/"))
-        if args.hummingbird:
-            peer, peer_port = start_peer(args.hummingbird, {FIXTURE_PATH: fixture_file})
-            started.append(peer)
-            servers[PEER] = (peer_port, [peer.pid], FIXTURE_PATH, 200)
+        _, _, baselines, more, fixture_file = start_baselines(args, www, body)
+        started += more
+        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200), **baselines}
         print(f"bench: -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
         one_loop = compare_under_load(servers, 32, args.duration, args.rounds)
     finally:
@@ -614,18 +631,11 @@ def main():
         with open(os.path.join(www, SWIFT_BYTES_PATH.lstrip("/")), "wb") as f:
             f.write(swift_body)
         generation_ms = measure_generation(mock_port)
-        nginx, nginx_port = start_nginx(www, body)
-        status, nginx_body = http_get(nginx_port, FIXTURE_PATH)
-        assert status == 200 and nginx_body == body, "nginx does not serve the same bytes"
+        nginx, nginx_port, baselines, started, fixture_file = start_baselines(args, www, body)
+        peers += started[1:]
         nginx_idle = nginx_rss_kib(nginx)
-        nginx_target = (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)
-        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200), "nginx": nginx_target}
-        fixture_file = os.path.join(www, FIXTURE_PATH.lstrip("/"))
-        if args.hummingbird:
-            peer, peer_port = start_peer(args.hummingbird, {FIXTURE_PATH: fixture_file})
-            peers.append(peer)
-            assert http_get(peer_port, FIXTURE_PATH) == (200, body), "the Hummingbird peer does not serve the same bytes"
-            servers[PEER] = (peer_port, [peer.pid], FIXTURE_PATH, 200)
+        nginx_target = baselines["nginx"]
+        servers = {"mockstack": (mock_port, [mockstack.pid], FIXTURE_PATH, 200), **baselines}
         loads = {}
         for connections in (32, 1):
             print(f"bench: -t1 -c{connections} -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)

@@ -12,7 +12,8 @@
 #   Scripts/link-order.sh [binary]      (default: the release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary="${1:-$(swift build -c release --show-bin-path)/mockstack}"
+release="$(swift build -c release --show-bin-path)/mockstack"
+binary="${1:-$release}"
 for tool in valgrind callgrind_annotate wrk curl objcopy; do
   command -v "$tool" >/dev/null || { echo "link-order: $tool is missing (apt-get install valgrind wrk curl binutils)" >&2; exit 1; }
 done
@@ -44,4 +45,4 @@ callgrind_annotate --threshold=100 --inclusive=no "$work/profile" 2>/dev/null \
   >Sources/mockstack/link-order.txt
 echo "link-order: $(wc -l <Sources/mockstack/link-order.txt) functions in Sources/mockstack/link-order.txt"
 # The linker reads the list only when it links: make the next release build do so.
-rm -f "$(dirname "$binary")/mockstack"
+rm -f "$release"

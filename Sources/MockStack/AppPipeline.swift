@@ -23,25 +23,18 @@ struct AppPipeline: Sendable {
         // The name read once: each read through the optional existential copies it.
         let appName = app.map { $0.name }
         if let stubbed = stubs.answer(request, app: appName, session: session?.id) {
-            let response = Self.applying(wanted, of: faults, to: stubbed.response)
+            let response = faults.apply(wanted, to: stubbed.response)
             record(request, app: appName ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response
         }
         guard let app, let appName else { return otherwise() }
         let routed = request.routed(toMount: mount ?? app.mount)
-        guard journal.isEnabled else { return Self.applying(wanted, of: faults, to: app.respond(to: routed)) }
+        guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         let clock = ContinuousClock()
         let start = clock.now
-        let response = Self.applying(wanted, of: faults, to: app.respond(to: routed))
+        let response = faults.apply(wanted, to: app.respond(to: routed))
         record(request, app: appName, session: session, response: response, stub: nil, duration: clock.now - start)
         return response
-    }
-
-    /// The answer with the misbehaviour laid over it; nothing to do, and no copy, in the usual
-    /// case of a request that asks for none.
-    @inline(__always)
-    private static func applying(_ wanted: Misbehaviour, of faults: RequestFaults, to response: consuming HTTPResponse) -> HTTPResponse {
-        wanted.isNone ? response : faults.apply(wanted, to: response)
     }
 
     /// Into the server's journal, and the session's own when there is one.

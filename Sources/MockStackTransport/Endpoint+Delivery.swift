@@ -101,6 +101,12 @@ extension Endpoint {
             // it read this request, and turning it on lets the bufferevent send the rest and
             // then finish the request. Reading stays off meanwhile, as evhttp must not parse the
             // next request before this one is answered.
+            // Finishing at once may free the connection (a `Connection: close` reply) inside
+            // evhttp's own read callback, which the fault paths avoid. In 2.1.12 that is safe
+            // here: after a server request's callback returns, neither evhttp_connection_done nor
+            // the read functions above it touch the connection again, and the bufferevent they
+            // run under holds a reference until its callback ends (http.c, bufferevent_sock.c).
+            // Nothing of the request or connection is used after this call.
             let written = exchange.tap?.writeThroughNow(reply) ?? 0
             if written < reply.count {
                 reply.append(to: output, after: written)

@@ -100,7 +100,8 @@ struct Exchange {
 
     var isHead: Bool { method == .head }
 
-    /// Runs `write`, which adds our reply (or part of it) to the connection's output.
+    /// Runs `write`, which sends our reply or part of it (straight to the socket, or through the
+    /// connection's output), with the tap's output watch paused.
     func writingOwnReply(_ write: () -> Void) {
         if let tap { tap.whileWritingOwnReply(write) } else { write() }
     }

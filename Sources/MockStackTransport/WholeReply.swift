@@ -1,4 +1,5 @@
 import CLibevent
+import MockStackCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,9 +14,7 @@ struct WholeReply {
     var connection: [UInt8]
     var body: [UInt8]
 
-    static let lineEnd: [UInt8] = [0x0D, 0x0A]
-
-    var count: Int { head.count + date.count + connection.count + Self.lineEnd.count + body.count }
+    var count: Int { head.count + date.count + connection.count + RenderedHead.lineEnd.count + body.count }
 
     /// Writes as much as `socket` takes now in one `writev`, straight from these arrays; returns
     /// the bytes written, or -1 with `errno` set (`EAGAIN` when the socket's buffer is full).
@@ -51,7 +50,7 @@ struct WholeReply {
         head.withUnsafeBytes { head in
             date.withUnsafeBytes { date in
                 connection.withUnsafeBytes { connection in
-                    Self.lineEnd.withUnsafeBytes { lineEnd in
+                    RenderedHead.lineEnd.withUnsafeBytes { lineEnd in
                         self.body.withUnsafeBytes { bodyBytes in
                             withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 5) { pieces in
                                 pieces.initializeElement(at: 0, to: head)

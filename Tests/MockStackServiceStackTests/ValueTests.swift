@@ -13,6 +13,7 @@ import Testing
         ("2025-01-01T12:00:00.5", "/Date(1735732800500-0000)/", "2025-01-01T12:00:00.5"),
         ("2001-01-01", "/Date(978307200000-0000)/", "2001-01-01T00:00:00"),
         ("/Date(-62135596800000)/", "/Date(-62135596800000)/", "0001-01-01T00:00:00Z"),
+        ("Date(978307200000)", "/Date(978307200000)/", "2001-01-01T00:00:00Z"),
     ])
     func datesParseAndWriteInBothDialects(input: String, wcf: String, iso: String) throws {
         let date = try #require(DateTimeValue(parsing: input))

@@ -60,6 +60,29 @@ struct TransportTests {
         }
     }
 
+    /// Each reply is written as soon as it is made and its request finished there, so the next
+    /// pipelined request (a body in between) is read only then, and a `Connection: close` reply
+    /// ends the connection after its own bytes.
+    @Test func pipelinedRequestsEndingInACloseAreEachAnsweredThenTheConnectionCloses() throws {
+        try Self.withServer { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "POST /b HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello"
+                + "GET /c HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let (stream, end) = connection.readToEnd()
+            let first = try #require(RawResponse.parse(stream))
+            let rest = Array(stream[first.length...])
+            let second = try #require(RawResponse.parse(rest))
+            let third = try #require(RawResponse.parse(Array(rest[second.length...])))
+            #expect(first.status == 200 && second.status == 200 && third.status == 200)
+            #expect(first.text.contains("\"path\":\"/a\"") && second.text.contains("\"path\":\"/b\"") && third.text.contains("\"path\":\"/c\""))
+            #expect(second.text.contains("\"body\":\"hello\""))
+            #expect(third.header("Connection") == "close")
+            #expect(first.length + second.length + third.length == stream.count, "nothing after the third reply")
+            #expect(end == .closed)
+        }
+    }
+
     @Test func headSendsTheLengthButNoBody() throws {
         try Self.withServer(respond: { _ in .json(200, bytes: Array(#"{"hello":"world"}"#.utf8)) }) { port, _ in
             let connection = try RawConnection(port: port)

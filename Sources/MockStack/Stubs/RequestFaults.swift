@@ -53,7 +53,8 @@ final class RequestFaults: Sendable {
     }
 
     /// The answer with what `wanted` asks for laid over its own delivery (a stub's fault
-    /// stays unless the request names another).
+    /// stays unless the request names another); the answer itself, not a copy, when a request
+    /// asks for nothing.
     func apply(_ wanted: Misbehaviour, to response: consuming HTTPResponse) -> HTTPResponse {
         guard !wanted.isNone else { return response }
         response.delivery = generator.withLock { wanted.delivery(over: response.delivery, using: &$0) }

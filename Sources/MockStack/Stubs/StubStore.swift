@@ -39,7 +39,6 @@ final class StubStore: Sendable {
         return stub
     }
 
-    var isEmpty: Bool { state.withLock { $0.stubs.isEmpty } }
 
     /// The stub that answers this request, its hit counted: the highest priority, then the
     /// newest, among those that match and are not exhausted.

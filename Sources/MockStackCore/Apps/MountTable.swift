@@ -19,21 +19,7 @@ public struct MountTable: Sendable {
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        var path = path
-        let found = path.withUTF8 { path in mountsByLength.firstIndex { Self.mount($0, owns: path) } }
-        return found.map { appsByMountLength[$0] }
-    }
-
-    /// Whether the mount whose UTF-8 is `mount` owns `path`, on a segment boundary: the form
-    /// for a prefix checked on every request.
-    public static func mount(_ mount: [UInt8], owns path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { Self.mount(mount, owns: $0) }
-    }
-
-    private static func mount(_ mount: [UInt8], owns path: UnsafeBufferPointer<UInt8>) -> Bool {
-        path.count >= mount.count && path.prefix(mount.count).elementsEqual(mount)
-            && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/"))
+        mountsByLength.firstIndex { Self.mount($0, owns: path) }.map { appsByMountLength[$0] }
     }
 
     /// The app with this name.
@@ -43,9 +29,14 @@ public struct MountTable: Sendable {
 
     /// Whether `mount` owns `path` on a segment boundary.
     public static func mount(_ mount: String, owns path: String) -> Bool {
+        Self.mount(Array(mount.utf8), owns: path)
+    }
+
+    /// Whether the mount whose UTF-8 is `mount` owns `path` on a segment boundary: the form for
+    /// a prefix checked on every request.
+    public static func mount(_ mount: [UInt8], owns path: String) -> Bool {
         guard path.hasUTF8Prefix(mount) else { return false }
-        let rest = path.utf8.dropFirst(mount.utf8.count)
+        let rest = path.utf8.dropFirst(mount.count)
         return rest.isEmpty || rest.first == UInt8(ascii: "/")
     }
 }
-

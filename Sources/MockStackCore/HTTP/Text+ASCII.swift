@@ -19,8 +19,7 @@ extension String {
     /// strings a plain loop over two buffers instead of the generic `starts(with:)` walk.
     @inlinable
     public func hasUTF8Prefix(_ prefix: String) -> Bool {
-        // The length first: `utf8.count` is stored in a native string, and most mounts a
-        // path is tried against fail here.
+        // The length first: `utf8.count` is stored in a native string.
         guard utf8.count >= prefix.utf8.count else { return false }
         let compared: Bool?? = utf8.withContiguousStorageIfAvailable { own in
             prefix.utf8.withContiguousStorageIfAvailable { wanted in
@@ -28,5 +27,22 @@ extension String {
             }
         }
         return (compared ?? nil) ?? utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether this string's UTF-8 begins with `prefix`: the form for a prefix checked on every
+    /// request, its bytes read once.
+    @inlinable
+    public func hasUTF8Prefix(_ prefix: [UInt8]) -> Bool {
+        guard utf8.count >= prefix.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { $0.prefix(prefix.count).elementsEqual(prefix) } ?? utf8.starts(with: prefix)
+    }
+
+    /// Whether the two strings hold the same UTF-8 bytes, lengths compared first: how names and
+    /// paths written by programs are matched (a DTO property, a JSON member, a route). `==` would
+    /// also equate two spellings of one accented text, and run a Unicode-aware comparison on
+    /// every pair that differs.
+    @inlinable
+    public func hasSameUTF8(as other: String) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
     }
 }

@@ -198,36 +198,37 @@ private struct Reader {
 
     /// A repeated member name keeps its first place and its last value, as `JSON.parse` does
     /// (and as System.Text.Json does binding a DTO: the last value wins), so an echoed record
-    /// never repeats a key.
+    /// never repeats a key. Names are the same when their UTF-8 is, as RFC 8259 §8.3 compares
+    /// strings.
     static func withoutDuplicateKeys(_ members: [JSONObject.Member]) -> [JSONObject.Member] {
         guard members.count > 1, hasDuplicateKeys(members) else { return members }
-        var firstPlace: [String: Int] = [:]
+        var firstPlace: [[UInt8]: Int] = [:]
         firstPlace.reserveCapacity(members.count)
         var unique: [JSONObject.Member] = []
         for member in members {
-            if let place = firstPlace[member.key] {
+            let name = Array(member.key.utf8)
+            if let place = firstPlace[name] {
                 unique[place].value = member.value
             } else {
-                firstPlace[member.key] = unique.count
+                firstPlace[name] = unique.count
                 unique.append(member)
             }
         }
         return unique
     }
 
-    /// Objects of up to 64 members, the usual case, are checked pairwise without allocating;
-    /// comparing lengths first keeps most pairs to one comparison.
+    /// Objects of up to 64 members, the usual case, are checked pairwise without allocating
+    /// (most pairs differ in length, one comparison each).
     private static func hasDuplicateKeys(_ members: [JSONObject.Member]) -> Bool {
         if members.count <= 64 {
             for later in 1..<members.count {
                 let key = members[later].key
-                let length = key.utf8.count
-                for earlier in 0..<later where members[earlier].key.utf8.count == length && members[earlier].key == key { return true }
+                for earlier in 0..<later where members[earlier].key.hasSameUTF8(as: key) { return true }
             }
             return false
         }
-        var seen = Set<String>(minimumCapacity: members.count)
-        return !members.allSatisfy { seen.insert($0.key).inserted }
+        var seen = Set<[UInt8]>(minimumCapacity: members.count)
+        return !members.allSatisfy { seen.insert(Array($0.key.utf8)).inserted }
     }
 
     mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {

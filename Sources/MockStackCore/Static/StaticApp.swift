@@ -15,31 +15,40 @@ public struct StaticApp: MockApp {
     public let mount: String
     public var kind: String { StaticAppKind.kindName }
     private let ordered: [Route]
+    /// Apps with more routes than this look them up in tables; fewer are scanned, which costs
+    /// less than hashing the path. Either way a path matches by its UTF-8 bytes.
+    private static let scanLimit = 16
     /// The answer by method and path (the first route wins), for apps with many routes.
     private let answers: [RouteKey: Route]
-    /// Consulted only on a miss, to tell 405 (known path) from 404.
-    private let methodsByPath: [String: Set<HTTPMethod>]
+    /// Consulted only on a miss, to tell 405 (known path) from 404; for apps with many routes.
+    private let methodsByPath: [[UInt8]: Set<HTTPMethod>]
 
     private struct RouteKey: Hashable {
         var method: HTTPMethod
-        var path: String
+        var path: [UInt8]
     }
 
     public init(name: String, mount: String, routes: [Route]) {
         self.name = name
         self.mount = mount
         ordered = routes
-        answers = Dictionary(routes.map { (RouteKey(method: $0.method, path: $0.path), $0) },
+        let tabled = routes.count > Self.scanLimit ? routes : []
+        answers = Dictionary(tabled.map { (RouteKey(method: $0.method, path: Array($0.path.utf8)), $0) },
                              uniquingKeysWith: { first, _ in first })
-        methodsByPath = Dictionary(grouping: routes, by: \.path).mapValues { Set($0.map(\.method)) }
+        methodsByPath = Dictionary(grouping: tabled) { Array($0.path.utf8) }.mapValues { Set($0.map(\.method)) }
     }
 
-    /// The route answering `method` at `path`: a scan of a few routes (lengths compared
-    /// before bytes) costs less than hashing the path; larger apps use the table.
+    /// The route answering `method` at `path` (the first one listed).
     private func route(_ method: HTTPMethod, _ path: String) -> Route? {
-        guard ordered.count <= 16 else { return answers[RouteKey(method: method, path: path)] }
-        let length = path.utf8.count
-        return ordered.first { $0.method == method && $0.path.utf8.count == length && $0.path == path }
+        guard ordered.count <= Self.scanLimit else { return answers[RouteKey(method: method, path: Array(path.utf8))] }
+        return ordered.first { $0.method == method && $0.path.hasSameUTF8(as: path) }
+    }
+
+    /// The methods routes answer at `path`, nil when none does.
+    private func methods(at path: String) -> Set<HTTPMethod>? {
+        guard ordered.count <= Self.scanLimit else { return methodsByPath[Array(path.utf8)] }
+        let methods = Set(ordered.lazy.filter { $0.path.hasSameUTF8(as: path) }.map(\.method))
+        return methods.isEmpty ? nil : methods
     }
 
     public var routes: [RouteDescription] {
@@ -53,7 +62,7 @@ public struct StaticApp: MockApp {
             response.operation = route.fixtureName
             return response
         }
-        guard let methods = methodsByPath[request.path] else {
+        guard let methods = methods(at: request.path) else {
             return PlainError.response(404, "No route \(request.path) in app '\(name)' (mounted at \(mount))")
         }
         var allowed = Set(methods.map(\.rawValue))

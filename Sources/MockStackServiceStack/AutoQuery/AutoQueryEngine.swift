@@ -111,15 +111,8 @@ public struct AutoQueryEngine: Sendable {
         return Ordering(keys: keys, randomSeed: nil)
     }
 
-    /// SQLite's order: NULL before every value ascending, after every value descending.
-    static func precedes(_ lhs: DTOObject, _ rhs: DTOObject, by keys: [(field: String, descending: Bool)]) -> Bool {
-        for key in keys {
-            if let order = order(lhs[key.field], rhs[key.field], descending: key.descending) { return order }
-        }
-        return false
-    }
-
-    /// The indices of `rows` in the order `keys` give (a stable sort), each row's key values
+    /// The indices of `rows` in the order `keys` give (a stable sort) in SQLite's order: NULL
+    /// before every value ascending, after every value descending. Each row's key values are
     /// read once rather than at every comparison.
     static func sortedIndices(of rows: [DTOObject], by keys: [(field: String, descending: Bool)]) -> [Int] {
         let values = rows.map { row in keys.map { row[$0.field] } }

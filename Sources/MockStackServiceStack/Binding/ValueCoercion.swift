@@ -227,12 +227,11 @@ public struct ValueCoercion: Sendable {
     /// A number normalised for its .NET type: integral types must be whole and in range;
     /// floating types are written the way .NET's shortest round-trip formatting does.
     static func number(_ raw: String, _ kind: NumberKind) -> JSONNumber? {
-        // The usual case first, a plain integer (an id, a count): no trimming, no Double.
-        if kind.isIntegral, let exact = Int64(raw), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
         let text = raw.trimmingASCIISpace()
+        // The usual case first, a plain integer (an id, a count), without parsing a Double.
+        if kind.isIntegral, let exact = Int64(text), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
         guard !text.isEmpty, text.utf8.allSatisfy(Self.isNumberByte), let value = Double(text), value.isFinite else { return nil }
         if kind.isIntegral {
-            if let exact = Int64(text), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
             if kind == .uint64, let exact = UInt64(text) { return JSONNumber(literal: String(exact)) }
             guard value == value.rounded(), kind.range.contains(value), abs(value) < 9e15 else { return nil }
             return JSONNumber(literal: String(Int64(value)))

@@ -43,14 +43,12 @@ public final class ObjectShape: Sendable {
     public func position(ofPropertyNamed name: String) -> Int? {
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
-            // Lengths first: `==` on two different strings costs a Unicode-aware comparison,
-            // and most names tried differ in length.
-            let length = name.utf8.count
-            func matches(_ candidate: String?) -> Bool {
-                guard let candidate else { return false }
-                return candidate.utf8.count == length && candidate == name
+            if let exact = properties.firstIndex(where: { property in
+                property.name.hasSameUTF8(as: name) || property.camelCaseName.hasSameUTF8(as: name)
+                    || property.dataMemberName?.hasSameUTF8(as: name) == true
+            }) {
+                return exact
             }
-            if let exact = properties.firstIndex(where: { matches($0.name) || matches($0.camelCaseName) || matches($0.dataMemberName) }) { return exact }
         } else if let position = indexByExactName[name] {
             return position
         }

@@ -81,9 +81,9 @@ public struct DTOObject: Sendable, Equatable {
 
     /// The value of a property (exact C# name), `.null` when unset.
     public subscript(name: String) -> DTOValue {
-        get { members.first { Self.same($0.name, name) }?.value ?? .null }
+        get { members.first { $0.name.hasSameUTF8(as: name) }?.value ?? .null }
         set {
-            if let index = members.firstIndex(where: { Self.same($0.name, name) }) {
+            if let index = members.firstIndex(where: { $0.name.hasSameUTF8(as: name) }) {
                 members[index].value = newValue
             } else {
                 members.append((name, newValue))
@@ -94,15 +94,8 @@ public struct DTOObject: Sendable, Equatable {
     /// The value of a property whose name matches ignoring case (for behaviours configured by
     /// hand, where `name` and `Name` mean the same).
     public func value(named name: String) -> DTOValue {
-        if let exact = members.first(where: { Self.same($0.name, name) }) { return exact.value }
+        if let exact = members.first(where: { $0.name.hasSameUTF8(as: name) }) { return exact.value }
         return members.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? .null
-    }
-
-    /// `==` with the lengths compared first: two different names usually differ in length,
-    /// and `==` on them would otherwise run a Unicode-aware comparison.
-    @inline(__always)
-    private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a == b
     }
 
     public mutating func reserveCapacity(_ count: Int) {

@@ -41,8 +41,8 @@ public struct DateTimeValue: Sendable, Equatable {
     /// ISO-8601 (`2001-01-01`, `2001-01-01T00:00:00.1234567Z`, `…+01:00`).
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingASCIISpace()
-        // Only a WCF date (`/Date(…)/` or `\/Date(…)\/`) starts with a slash.
-        if let first = trimmed.utf8.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\"),
+        // A WCF date starts with `/`, `\/` or (without its slashes) `Date(`; an ISO one with a digit.
+        if let first = trimmed.utf8.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") || first == UInt8(ascii: "D"),
            let wcf = Self.parseWCF(trimmed) {
             self = wcf
             return

@@ -35,8 +35,14 @@ public struct MountTable: Sendable {
     /// Whether the mount whose UTF-8 is `mount` owns `path` on a segment boundary: the form for
     /// a prefix checked on every request.
     public static func mount(_ mount: [UInt8], owns path: String) -> Bool {
-        guard path.hasUTF8Prefix(mount) else { return false }
-        let rest = path.utf8.dropFirst(mount.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: "/")
+        guard path.utf8.count >= mount.count else { return false }
+        // Over the path's own bytes when it has them in one piece (a native string always does).
+        if let owned = path.utf8.withContiguousStorageIfAvailable({ Self.mount(mount, owns: $0) }) { return owned }
+        return Self.mount(mount, owns: path.utf8)
+    }
+
+    private static func mount<Path: Collection<UInt8>>(_ mount: [UInt8], owns path: Path) -> Bool {
+        let rest = path.dropFirst(mount.count)
+        return path.starts(with: mount) && (rest.isEmpty || rest.first == UInt8(ascii: "/"))
     }
 }

@@ -86,10 +86,12 @@ public final class ResponseCache: Sendable {
         // What the entry holds: body, header text and key, plus a little for the bookkeeping.
         let bytes = response.body.count + key.utf8.count * 2 + 64
             + response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        // Served again and again: its head is rendered once, here.
+        let prepared = response.preparingHead()
         state.withLock { state in
             state.remove(key)
             state.sequence += 1
-            state.entries[key] = Entry(response: response, expires: now.ticks + duration, bytes: bytes, sequence: state.sequence)
+            state.entries[key] = Entry(response: prepared, expires: now.ticks + duration, bytes: bytes, sequence: state.sequence)
             state.order.append((key, state.sequence))
             state.bytes += bytes
             state.trim(byteLimit: byteLimit, entryLimit: entryLimit)

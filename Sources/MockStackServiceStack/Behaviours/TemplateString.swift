@@ -80,6 +80,10 @@ struct TemplateScope {
     var item: DTOValue?
 
     func value(_ name: String) -> DTOValue {
+        // A plain property name, the usual case, need not be compared with each special one.
+        guard let first = name.utf8.first, first == UInt8(ascii: "@") || first == UInt8(ascii: ".") else {
+            return call.request.value(named: name)
+        }
         switch name {
         case ".": return item ?? .null
         case "@verb": return .string(call.verb)

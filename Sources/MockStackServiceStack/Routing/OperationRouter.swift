@@ -118,7 +118,9 @@ public struct OperationRouter: Sendable {
     private func resolve(_ name: String, isBatch: Bool, isOneWay: Bool) -> Outcome {
         // An exact name is found by comparing strings (cheaper than hashing one), any other
         // spelling through the lower-cased index.
-        guard let position = names.firstIndex(of: name) ?? positionsByLowercasedName[name.lowercased()] else { return .unknownOperation(name) }
+        guard let position = names.firstIndex(where: { $0.hasSameUTF8(as: name) }) ?? positionsByLowercasedName[name.lowercased()] else {
+            return .unknownOperation(name)
+        }
         return .operation(Match(operation: names[position], index: position, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
     }
 }

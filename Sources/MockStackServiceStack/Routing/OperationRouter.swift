@@ -51,21 +51,8 @@ public struct OperationRouter: Sendable {
 
     /// Routes a path (relative to the app's mount, still percent-encoded) for a verb.
     public func route(path: String, verb: String) -> Outcome {
-        // `/api/{Op}` with a plain name, the route clients use nearly always, read straight
-        // from the path's bytes.
-        if let outcome = path.utf8.withContiguousStorageIfAvailable({ plainAPIRoute($0) }) ?? nil { return outcome }
-        // The same route with escapes in the name, without splitting the path.
-        let utf8 = path.utf8
-        if utf8.count > 5, utf8.prefix(5).elementsEqual(Self.apiPrefix, by: { Self.lowerASCII($0) == $1 }) {
-            let rest = path.utf8.dropFirst(5)
-            if !rest.contains(UInt8(ascii: "/")) {
-                var name = PercentDecoding.decode(Substring(rest))
-                let isBatch = name.hasSuffix("[]")
-                if isBatch { name.removeLast(2) }
-                if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(".json".utf8) { name.removeLast(5) }
-                return resolve(name, isBatch: isBatch, isOneWay: false)
-            }
-        }
+        // `/api/{Op}`, the route clients use nearly always, from the path's bytes in one piece.
+        if let outcome = path.utf8.withContiguousStorageIfAvailable({ apiRoute($0) }) ?? apiRoute(path.utf8) { return outcome }
         let segments = Self.segments(of: path)
         if let predefined = predefined(segments) { return predefined }
         let verb = verb.uppercased()
@@ -82,16 +69,21 @@ public struct OperationRouter: Sendable {
     private static let batchSuffix = Array("[]".utf8)
     private static let jsonSuffix = Array(".json".utf8)
 
-    /// `/api/{Op}` (`[]` for a batch, `.json` allowed) whose name has no escape to decode; nil
-    /// for any other path, which the general route handles.
-    private func plainAPIRoute(_ path: UnsafeBufferPointer<UInt8>) -> Outcome? {
+    /// `/api/{Op}` (`[]` for a batch, `.json` allowed), read without splitting the path; nil
+    /// for any other path, which the segment routes handle.
+    private func apiRoute<Path: Collection<UInt8>>(_ path: Path) -> Outcome? {
         guard path.count > 5, path.prefix(5).elementsEqual(Self.apiPrefix, by: { Self.lowerASCII($0) == $1 }) else { return nil }
-        var name = path.dropFirst(5)
-        guard !name.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") }) else { return nil }
-        let isBatch = name.count >= 2 && name.suffix(2).elementsEqual(Self.batchSuffix)
-        if isBatch { name = name.dropLast(2) }
-        if name.count > 5, name.suffix(5).elementsEqual(Self.jsonSuffix) { name = name.dropLast(5) }
-        return resolve(String(decoding: name, as: UTF8.self), isBatch: isBatch, isOneWay: false)
+        let rest = path.dropFirst(5)
+        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+        // Most names have no escape: their bytes are the name.
+        var name = rest.contains(UInt8(ascii: "%"))
+            ? PercentDecoding.decode(bytes: ArraySlice(rest), plusAsSpace: false)
+            : String(decoding: rest, as: UTF8.self)
+        // Decoded first, so that an escaped `%5B%5D` is a batch too.
+        let isBatch = name.utf8.count >= 2 && name.utf8.suffix(2).elementsEqual(Self.batchSuffix)
+        if isBatch { name.removeLast(2) }
+        if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(Self.jsonSuffix) { name.removeLast(5) }
+        return resolve(name, isBatch: isBatch, isOneWay: false)
     }
 
     private static func lowerASCII(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte }

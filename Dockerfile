@@ -24,7 +24,7 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 # The same flags as `make release` (see the Makefile for why the binary is not position-independent
 # and what the link order is for).
-RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
+RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
 
 FROM debian:bookworm-slim
 # libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond

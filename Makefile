@@ -24,7 +24,11 @@ TEST_WORKERS ?= 2
 # -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
 # frontend flag: a release build from before the layout gets it once .build/release is removed.)
 LINK_ORDER    = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt
-RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie $(LINK_ORDER),)
+# The static runtime's link arguments export every symbol of the executable (-export-dynamic):
+# 18,000 names nothing looks up, whose tables (0.9 MiB) the dynamic loader pages in at each
+# start while it resolves the shared libraries' symbols. --no-export-dynamic, given later, wins.
+NO_EXPORTS    = -Xlinker --no-export-dynamic
+RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie $(NO_EXPORTS) $(LINK_ORDER),)
 
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary

@@ -23,12 +23,14 @@ public struct DirectoryFixtureSource: FixtureSource {
     public func appFolders() throws -> [String] {
         let entries = try FileManager.default.contentsOfDirectory(atPath: root.path)
         return entries.filter { entry in
-            !entry.hasPrefix(".") && FileManager.default.kind(ofEntryAt: root.appendingPathComponent(entry).path) == .directory
+            !entry.hasPrefix(".") && FileStatus(path: root.appendingPathComponent(entry).path)?.kind == .directory
         }.sorted()
     }
 
     public func fileExists(_ path: String) -> Bool {
-        FixturePath.problem(in: path) == nil && FileManager.default.kind(ofEntryAt: root.appendingPathComponent(path).path) == .file
+        guard FixturePath.problem(in: path) == nil, let status = FileStatus(path: root.appendingPathComponent(path).path) else { return false }
+        // Anything but a folder: reading a FIFO or a device is then refused, by name.
+        return status.kind != .directory
     }
 
     public func read(_ path: String) throws -> [UInt8] {
@@ -48,8 +50,7 @@ public struct DirectoryFixtureSource: FixtureSource {
         guard real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
             throw FixtureReadError(path: shown, reason: "leads outside the fixtures folder (through a symlink)")
         }
-        let type = (try? FileManager.default.attributesOfItem(atPath: real))?[.type] as? FileAttributeType
-        guard type == .typeRegular else { throw FixtureReadError(path: shown, reason: "is not a regular file") }
+        guard FileStatus(path: real)?.kind == .regular else { throw FixtureReadError(path: shown, reason: "is not a regular file") }
         return real
     }
 }

@@ -129,11 +129,8 @@ final class FixtureWatcher: Sendable {
             var files: [Fingerprint.File] = []
             for path in paths {
                 let full = folder.path + "/" + path
-                guard let attributes = try? manager.attributesOfItem(atPath: URL(fileURLWithPath: full).resolvingSymlinksInPath().path),
-                      attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-                // FoundationEssentials stores the size as UInt, corelibs Foundation as a number.
-                let size = (attributes[.size] as? any BinaryInteger).flatMap { Int(exactly: $0) } ?? 0
-                files.append(.init(path: full, size: size, modified: attributes[.modificationDate] as? Date ?? .distantPast))
+                guard let status = FileStatus(path: full), status.kind == .regular else { continue }
+                files.append(.init(path: full, status: status))
             }
             result[name] = Fingerprint(files: files.sorted { $0.path < $1.path })
         }
@@ -143,8 +140,7 @@ final class FixtureWatcher: Sendable {
     private struct Fingerprint: Equatable, Sendable {
         struct File: Equatable, Sendable {
             var path: String
-            var size: Int
-            var modified: Date
+            var status: FileStatus
         }
         var files: [File]
     }

@@ -33,7 +33,7 @@ public enum FixturesLocator {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func isFixturesFolder(_ url: URL) -> Bool {
-        FileManager.default.kind(ofEntryAt: url.path) == .directory
+        FileStatus(path: url.path)?.kind == .directory
     }
 
     /// The running executable, symlinks resolved.

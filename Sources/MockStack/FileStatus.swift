@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+
+/// What one `stat` of a path says, symlinks followed. Fixture reads and the watcher use this
+/// rather than FileManager's attributes, which also look up the names of the file's owner and
+/// group: a read of /etc/passwd and /etc/group for every file.
+struct FileStatus: Equatable, Sendable {
+    enum Kind: Equatable, Sendable { case regular, directory, other }
+
+    var kind: Kind
+    var size: Int64
+    /// The last modification, in nanoseconds since the epoch.
+    var modified: Int64
+    /// The file's identity (device and inode): a file replaced by another is a change even when
+    /// its size and time are the same.
+    var device: UInt64
+    var inode: UInt64
+
+    /// `nil` when nothing is there (or a symlink leads nowhere).
+    init?(path: String) {
+        guard let status = try? FilePath(path).stat() else { return nil }
+        switch status.type {
+        case .regular: kind = .regular
+        case .directory: kind = .directory
+        default: kind = .other
+        }
+        size = status.size
+        let time = status.st_mtim
+        modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        device = UInt64(status.deviceID.rawValue)
+        inode = UInt64(status.inode.rawValue)
+    }
+}

@@ -88,3 +88,46 @@ extension SerializationTests {
         _ = try JSONParser().parse(text)
     }
 }
+
+extension SerializationTests {
+    @Test func membersBindTheSameWhateverTheirOrder() throws {
+        let coercion = ValueCoercion(catalog: catalog)
+        let shape = ValueShape.object(.named("Technology", []))
+        // Rows of a data set usually list members in declaration order; the lookup tries the
+        // next property first, and must not depend on it.
+        let rows = [#"{"id":1,"name":"Go","tier":"Server","alias_name":"golang","viewCount":3}"#,
+                    #"{"viewCount":3,"unknown":true,"alias_name":"golang","TIER":"Server","Name":"Go","Id":1}"#,
+                    #"{"name":"Go","id":1,"viewCount":3,"tier":"Server","alias_name":"golang"}"#]
+        for text in rows {
+            guard case .object(let row)? = coercion.fromJSON(try JSONParser().parse(text).root, as: shape) else {
+                Issue.record("\(text) did not bind")
+                continue
+            }
+            #expect(row["Id"] == .number(JSONNumber(1)), "\(text)")
+            #expect(row["Name"] == .string("Go"), "\(text)")
+            #expect(row["Tier"] == .enumMember("Server"), "\(text)")
+            #expect(row["Alias"] == .string("golang"), "\(text)")
+            #expect(row["ViewCount"] == .number(JSONNumber(3)), "\(text)")
+        }
+    }
+
+    @Test func aSharedSpellingMeansTheFirstPropertyWhateverPositionIsExpected() throws {
+        // `Id` and `ID` are both `id` in camelCase: the first declared answers to it.
+        let json = try JSONParser().parse(#"""
+        {"types":[
+          {"name":"Pair","namespace":"Demo","implements":[],"properties":[
+            {"name":"Id","type":"Int64","isValueType":true},{"name":"Name","type":"String"},{"name":"ID","type":"String"}]}
+        ],"operations":[]}
+        """#).root
+        let catalog = TypeCatalog(metadata: try MetadataTypes(json: json))
+        guard case .object(let reference) = catalog.shape(of: .named("Pair", [])), let type = catalog.object(reference) else {
+            Issue.record("no Pair")
+            return
+        }
+        #expect(type.properties.map(\.camelCaseName) == ["id", "name", "id"])
+        for expected in 0...3 {
+            #expect(type.position(ofPropertyNamed: "id", expected: expected) == 0)
+        }
+        #expect(type.position(ofPropertyNamed: "ID", expected: 0) == 2)
+    }
+}

@@ -163,8 +163,10 @@ public struct ValueCoercion: Sendable {
             // The properties set so far, by position (the first 64): a property met for the
             // first time is appended without searching the members for it.
             var seen: UInt64 = 0
+            var expected = 0
             for (name, source) in members {
-                guard let position = shape.position(ofPropertyNamed: name) else { continue }
+                guard let position = shape.position(ofPropertyNamed: name, expected: expected) else { continue }
+                expected = position + 1
                 let property = shape.properties[position]
                 guard let value = convert(source, property.shape) else { return nil }
                 if position < 64, seen & (1 << position) == 0 {

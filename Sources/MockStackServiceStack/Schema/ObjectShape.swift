@@ -14,21 +14,30 @@ public final class ObjectShape: Sendable {
     /// The C#, camelCase and DataMember spellings → index: the names clients and templates
     /// nearly always use, found without lower-casing.
     private let indexByExactName: [String: Int]
+    /// No two properties share a spelling (a C# `new` property can repeat an inherited name;
+    /// the first then wins), so the expected position, when it matches, is the answer.
+    private let spellingsAreUnique: Bool
 
     init(reference: TypeReference, properties: [PropertyShape]) {
         self.reference = reference
         self.properties = properties
         var index: [String: Int] = [:]
         var exact: [String: Int] = [:]
+        var spellingsAreUnique = true
         for (position, property) in properties.enumerated() {
             index[property.name.lowercased()] = index[property.name.lowercased()] ?? position
             if let alias = property.dataMemberName?.lowercased() { index[alias] = index[alias] ?? position }
             for spelling in [property.name, property.camelCaseName] + (property.dataMemberName.map { [$0] } ?? []) {
-                exact[spelling] = exact[spelling] ?? position
+                if let earlier = exact[spelling] {
+                    if earlier != position { spellingsAreUnique = false }
+                } else {
+                    exact[spelling] = position
+                }
             }
         }
         indexByLowercasedName = index
         indexByExactName = exact
+        self.spellingsAreUnique = spellingsAreUnique
         responseStatusProperty = properties.first { $0.shape == .responseStatus }
         takesRawBody = properties.contains { $0.shape == .stream }
         valueTypeDefaults = properties.compactMap { property in property.shape.defaultValue.map { (property.name, $0) } }
@@ -40,15 +49,15 @@ public final class ObjectShape: Sendable {
     }
 
     /// Where in ``properties`` the property a client-sent name means is.
-    public func position(ofPropertyNamed name: String) -> Int? {
+    ///
+    /// - Parameter expected: the position to try first. Objects read one after another (the
+    ///   rows of a data set, a list in a body) nearly always list their members in the same
+    ///   order, so a reader passes the position after the last one it found.
+    public func position(ofPropertyNamed name: String, expected: Int = 0) -> Int? {
+        if spellingsAreUnique, expected < properties.count, properties[expected].isSpelled(name) { return expected }
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
-            if let exact = properties.firstIndex(where: { property in
-                property.name.hasSameUTF8(as: name) || property.camelCaseName.hasSameUTF8(as: name)
-                    || property.dataMemberName?.hasSameUTF8(as: name) == true
-            }) {
-                return exact
-            }
+            if let exact = properties.firstIndex(where: { $0.isSpelled(name) }) { return exact }
         } else if let position = indexByExactName[name] {
             return position
         }
@@ -80,6 +89,11 @@ public struct PropertyShape: Sendable {
         self.dataMemberName = dataMemberName
         self.shape = shape
         camelCaseName = Self.camelCase(name)
+    }
+
+    /// Whether `key` is one of the exact spellings: C#, camelCase or DataMember.
+    func isSpelled(_ key: String) -> Bool {
+        name.hasSameUTF8(as: key) || camelCaseName.hasSameUTF8(as: key) || dataMemberName?.hasSameUTF8(as: key) == true
     }
 
     /// System.Text.Json's camel-casing, which ServiceStack.Text's agrees with for DTO names:

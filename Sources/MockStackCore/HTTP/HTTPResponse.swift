@@ -1,16 +1,68 @@
 /// A response value: what to send, and how the transport should deliver it.
+///
+/// What is sent (status, reason, headers, body and the head rendered from them) shares one box,
+/// copied only when a copy is changed: a response is returned from where it is kept (a
+/// fixture's, a cache's), passed through faults and the pipeline and recorded in the journal,
+/// and each of those is then one reference count instead of a copy of every field.
 public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int { didSet { preparedHead = nil } }
+    public var status: Int {
+        get { storage.status }
+        set { headChanging().status = newValue }
+    }
     /// The reason phrase; `nil` uses the standard one for ``status``.
-    public var reason: String? { didSet { preparedHead = nil } }
-    public var headers: HTTPHeaders { didSet { preparedHead = nil } }
-    public var body: [UInt8] { didSet { preparedHead = nil } }
+    public var reason: String? {
+        get { storage.reason }
+        set { headChanging().reason = newValue }
+    }
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { headChanging().headers = newValue }
+        // In place: `response.headers.set(…)` changes the box's own array, not a copy of it.
+        _modify { yield &headChanging().headers }
+    }
+    public var body: [UInt8] {
+        get { storage.body }
+        set { headChanging().body = newValue }
+        _modify { yield &headChanging().body }
+    }
     public var delivery: Delivery
     /// What answered — an operation, a service method, a fixture — for the request journal;
     /// never sent, and not part of equality.
     public var operation: String?
-    /// The head rendered ahead of time; cleared by any change to what it was rendered from.
-    private var preparedHead: RenderedHead?
+
+    private var storage: Storage
+
+    /// The box, made this value's own first if another value shares it, with the head rendered
+    /// ahead of time dropped: the caller is about to change what it was rendered from.
+    private mutating func headChanging() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.preparedHead = nil
+        return storage
+    }
+
+    /// Changed only through ``headChanging()`` or before it is shared, that is only while one
+    /// value holds it, so sharing it between threads is safe, and no two accesses to a field
+    /// can overlap (hence no runtime exclusivity checks, as in `HTTPRequest`'s box).
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var status: Int
+        @exclusivity(unchecked) var reason: String?
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var body: [UInt8]
+        /// The head rendered ahead of time (``preparingHead()``).
+        @exclusivity(unchecked) var preparedHead: RenderedHead?
+
+        init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8], preparedHead: RenderedHead? = nil) {
+            self.status = status
+            self.reason = reason
+            self.headers = headers
+            self.body = body
+            self.preparedHead = preparedHead
+        }
+
+        func copy() -> Storage {
+            Storage(status: status, reason: reason, headers: headers, body: body, preparedHead: preparedHead)
+        }
+    }
 
     public init(
         status: Int,
@@ -19,10 +71,7 @@ public struct HTTPResponse: Sendable, Equatable {
         body: [UInt8] = [],
         delivery: Delivery = .immediate
     ) {
-        self.status = status
-        self.reason = reason
-        self.headers = headers
-        self.body = body
+        storage = Storage(status: status, reason: reason, headers: headers, body: body)
         self.delivery = delivery
     }
 
@@ -39,19 +88,22 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The status line and headers as bytes: rendered ahead of time by ``preparingHead()``, or now.
-    public var head: RenderedHead { preparedHead ?? RenderedHead(self) }
+    public var head: RenderedHead { storage.preparedHead ?? RenderedHead(self) }
 
     /// The same response with its head rendered once, for answers served many times.
     public func preparingHead() -> HTTPResponse {
         var prepared = self
-        prepared.preparedHead = RenderedHead(self)
+        let head = RenderedHead(self)
+        // A box of its own, so that the head is not added to one this value shares.
+        prepared.storage = Storage(status: status, reason: reason, headers: headers, body: body, preparedHead: head)
         return prepared
     }
 
     /// Equal when they would send the same thing; a prepared head is only a cache.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers
-            && lhs.body == rhs.body && lhs.delivery == rhs.delivery
+        (lhs.storage === rhs.storage
+            || lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers && lhs.body == rhs.body)
+            && lhs.delivery == rhs.delivery
     }
 
     /// The reason phrase that will be sent.

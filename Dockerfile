@@ -22,8 +22,8 @@ COPY Package.swift ./
 COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
-# The same flags as `make release` (see the Makefile for why the binary is not position-independent
-# and what the link order is for).
+# The same flags as `make release` (see the Makefile for why the binary is not position-independent,
+# exports no symbols, and what the link order is for).
 RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
 
 FROM debian:bookworm-slim

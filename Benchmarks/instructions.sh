@@ -4,19 +4,67 @@
 # wall time on a shared machine, so it is the A/B measure behind "What moved the numbers".
 #
 #   Benchmarks/instructions.sh '/test/api/Hello?name=World' [seconds] [binary]
+#   Benchmarks/instructions.sh --nginx /example/widgets [seconds] [binary]
+#
+# With --nginx it counts nginx (one process, the settings bench.py gives it) serving the bytes
+# mockstack answers PATH with, saved as a file: the same measure for the baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-path="${1:?usage: Benchmarks/instructions.sh PATH [SECONDS] [BINARY]}"
+nginx=""
+if [ "${1:-}" = "--nginx" ]; then nginx=1; shift; fi
+path="${1:?usage: Benchmarks/instructions.sh [--nginx] PATH [SECONDS] [BINARY]}"
 seconds="${2:-3}"
 binary="${3:-$(swift build -c release --show-bin-path)/mockstack}"
-for tool in valgrind callgrind_control callgrind_annotate wrk curl objcopy; do
-  command -v "$tool" >/dev/null || { echo "instructions: $tool is missing (apt-get install valgrind wrk curl binutils)" >&2; exit 1; }
+for tool in valgrind callgrind_control callgrind_annotate wrk curl objcopy ${nginx:+nginx}; do
+  command -v "$tool" >/dev/null || { echo "instructions: $tool is missing (apt-get install valgrind wrk curl binutils nginx)" >&2; exit 1; }
 done
 work="$(mktemp -d)"
 [ -n "${KEEP_CALLGRIND:-}" ] || trap 'rm -rf "$work"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+if [ -n "$nginx" ]; then
+  # The bytes to serve, from mockstack itself (not under valgrind).
+  port=$(free_port)
+  "$binary" serve --port "$port" --fixtures Fixtures --log-level warning >/dev/null 2>&1 &
+  server=$!
+  for _ in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port/__mockstack/health" && break; sleep 0.1; done
+  mkdir -p "$work/www$(dirname "$path")" "$work/tmp"
+  curl -sf -o "$work/www$path" "http://127.0.0.1:$port$path"
+  kill "$server"; wait "$server" 2>/dev/null || true
+  port=$(free_port)
+  cat >"$work/nginx.conf" <<CONF
+master_process off;
+daemon off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off; keepalive_requests 100000000; keepalive_timeout 120s;
+    sendfile on; tcp_nopush on; tcp_nodelay on;
+    open_file_cache max=64 inactive=60s; open_file_cache_valid 3600s;
+    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
+    uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+    types { } default_type "application/json; charset=utf-8";
+    server { listen 127.0.0.1:$port; root $work/www; }
+}
+CONF
+  valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
+    nginx -c "$work/nginx.conf" >/dev/null 2>"$work/valgrind.log" &
+  server=$!
+  for _ in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port$path" && break; sleep 0.2; done
+  callgrind_control -i on "$server" >/dev/null
+  requests=$(wrk -t1 -c8 -d"${seconds}s" "http://127.0.0.1:$port$path" | awk '/requests in/ {print $1}')
+  callgrind_control -i off "$server" >/dev/null
+  kill -QUIT "$server"; wait "$server" 2>/dev/null || true
+  total=$(callgrind_annotate "$work"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+  echo "nginx $path: $requests requests, $((total / requests)) instructions per request"
+  exit 0
+fi
+
 # valgrind 3.19 cannot read the DWARF 5 the toolchain writes: count on a copy without it.
 objcopy --strip-debug "$binary" "$work/mockstack"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
   "$work/mockstack" serve --port "$port" --fixtures Fixtures --log-level warning >/dev/null 2>"$work/valgrind.log" &
 server=$!

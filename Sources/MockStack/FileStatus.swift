@@ -15,12 +15,14 @@ struct FileStatus: Equatable, Sendable {
 
     var kind: Kind
     var size: Int64
-    /// The last modification, in nanoseconds since the epoch.
-    var modified: Int64
-    /// The file's identity (device and inode): a file replaced by another is a change even when
-    /// its size and time are the same.
-    var device: UInt64
-    var inode: UInt64
+    /// The last modification: seconds since the epoch, and nanoseconds within the second (kept
+    /// apart, so no file date can overflow a sum; they are only ever compared).
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    /// The file's identity: a file replaced by another is a change even when its size and time
+    /// are the same.
+    var device: DeviceID
+    var inode: Inode
 
     /// `nil` when nothing is there (or a symlink leads nowhere).
     init?(path: String) {
@@ -32,8 +34,9 @@ struct FileStatus: Equatable, Sendable {
         }
         size = status.size
         let time = status.st_mtim
-        modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        device = UInt64(status.deviceID.rawValue)
-        inode = UInt64(status.inode.rawValue)
+        modifiedSeconds = Int64(time.tv_sec)
+        modifiedNanoseconds = Int64(time.tv_nsec)
+        device = status.deviceID
+        inode = status.inode
     }
 }

@@ -114,7 +114,7 @@ final class FixtureWatcher: Sendable {
         }
     }
 
-    /// Each app folder's files, sizes and modification times.
+    /// Each app folder's files: their sizes, modification times and identities (device, inode).
     private static func fingerprints(root: URL, folders: [String]?) -> [String: Fingerprint] {
         let manager = FileManager.default
         let names = folders ?? ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }

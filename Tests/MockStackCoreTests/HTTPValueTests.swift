@@ -96,4 +96,22 @@ import Testing
         response.status = 201
         #expect(response.head.bytes.starts(with: Array("HTTP/1.1 201 Created\r\n".utf8)))
     }
+
+    @Test func aChangedCopyOfAResponseIsItsOwnAndKeepsNoStaleHead() {
+        let original = HTTPResponse(status: 200, headers: ["X": "1"], body: [1, 2]).preparingHead()
+        var copy = original
+        #expect(copy == original)
+        copy.headers.set("X", "2")
+        copy.body.append(3)
+        copy.operation = "changed"
+        #expect(original.headers["X"] == "1" && original.body == [1, 2] && original.operation == nil)
+        #expect(String(decoding: original.head.bytes, as: UTF8.self).contains("X: 1\r\nContent-Length: 2\r\n"))
+        #expect(String(decoding: copy.head.bytes, as: UTF8.self).contains("X: 2\r\nContent-Length: 3\r\n"))
+        #expect(copy != original)
+        // Preparing a copy's head leaves the value it was copied from as it was.
+        let plain = HTTPResponse(status: 200, body: [7])
+        var prepared = plain.preparingHead()
+        prepared.delivery = .throttled(bytesPerSecond: 10)
+        #expect(plain.delivery == .immediate && prepared.head == plain.head && prepared != plain)
+    }
 }

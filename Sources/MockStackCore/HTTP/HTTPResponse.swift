@@ -4,26 +4,26 @@
 /// copied only when a copy is changed: a response is returned from where it is kept (a
 /// fixture's, a cache's), passed through faults and the pipeline and recorded in the journal,
 /// and each of those is then one reference count instead of a copy of every field.
-public struct HTTPResponse: Sendable, Equatable {
+public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     public var status: Int {
         get { storage.status }
-        set { headChanging().status = newValue }
+        set { writableDroppingHead().status = newValue }
     }
     /// The reason phrase; `nil` uses the standard one for ``status``.
     public var reason: String? {
         get { storage.reason }
-        set { headChanging().reason = newValue }
+        set { writableDroppingHead().reason = newValue }
     }
     public var headers: HTTPHeaders {
         get { storage.headers }
-        set { headChanging().headers = newValue }
+        set { writableDroppingHead().headers = newValue }
         // In place: `response.headers.set(…)` changes the box's own array, not a copy of it.
-        _modify { yield &headChanging().headers }
+        _modify { yield &writableDroppingHead().headers }
     }
     public var body: [UInt8] {
         get { storage.body }
-        set { headChanging().body = newValue }
-        _modify { yield &headChanging().body }
+        set { writableDroppingHead().body = newValue }
+        _modify { yield &writableDroppingHead().body }
     }
     public var delivery: Delivery
     /// What answered — an operation, a service method, a fixture — for the request journal;
@@ -34,13 +34,16 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The box, made this value's own first if another value shares it, with the head rendered
     /// ahead of time dropped: the caller is about to change what it was rendered from.
-    private mutating func headChanging() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        storage.preparedHead = nil
+    private mutating func writableDroppingHead() -> Storage {
+        if isKnownUniquelyReferenced(&storage) {
+            storage.preparedHead = nil
+        } else {
+            storage = storage.copy()
+        }
         return storage
     }
 
-    /// Changed only through ``headChanging()`` or before it is shared, that is only while one
+    /// Changed only through ``writableDroppingHead()`` or before it is shared, that is only while one
     /// value holds it, so sharing it between threads is safe, and no two accesses to a field
     /// can overlap (hence no runtime exclusivity checks, as in `HTTPRequest`'s box).
     private final class Storage: @unchecked Sendable {
@@ -51,16 +54,17 @@ public struct HTTPResponse: Sendable, Equatable {
         /// The head rendered ahead of time (``preparingHead()``).
         @exclusivity(unchecked) var preparedHead: RenderedHead?
 
-        init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8], preparedHead: RenderedHead? = nil) {
+        init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8]) {
             self.status = status
             self.reason = reason
             self.headers = headers
             self.body = body
-            self.preparedHead = preparedHead
         }
 
+        /// The same fields in a box of their own, without the prepared head (whoever copies is
+        /// about to change what it was rendered from, or to render it anew).
         func copy() -> Storage {
-            Storage(status: status, reason: reason, headers: headers, body: body, preparedHead: preparedHead)
+            Storage(status: status, reason: reason, headers: headers, body: body)
         }
     }
 
@@ -93,9 +97,9 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The same response with its head rendered once, for answers served many times.
     public func preparingHead() -> HTTPResponse {
         var prepared = self
-        let head = RenderedHead(self)
         // A box of its own, so that the head is not added to one this value shares.
-        prepared.storage = Storage(status: status, reason: reason, headers: headers, body: body, preparedHead: head)
+        prepared.storage = storage.copy()
+        prepared.storage.preparedHead = RenderedHead(self)
         return prepared
     }
 
@@ -108,6 +112,12 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The reason phrase that will be sent.
     public var reasonPhrase: String { reason ?? HTTPStatus.phrase(for: status) }
+
+    /// The fields, for test failures and the debugger (the box would otherwise hide them).
+    public var debugDescription: String {
+        "HTTPResponse(\(status) \(reasonPhrase), headers: \(headers.fields.map { "\($0.name): \($0.value)" }), "
+            + "body: \(body.count) bytes \(String(decoding: body.prefix(200), as: UTF8.self).debugDescription), delivery: \(delivery))"
+    }
 
     /// Whether this status forbids a body (1xx, 204, 304).
     public var forbidsBody: Bool { HTTPStatus.forbidsBody(status) }

@@ -80,9 +80,11 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Keeps a successful answer.
-    public func store(_ response: HTTPResponse, for key: String, now: DateTimeValue) {
-        guard response.status == 200, response.body.count <= largestBody else { return }
+    /// Keeps a successful answer; returns it as kept (with its head rendered), or as given
+    /// when it is not kept.
+    @discardableResult
+    public func store(_ response: HTTPResponse, for key: String, now: DateTimeValue) -> HTTPResponse {
+        guard response.status == 200, response.body.count <= largestBody else { return response }
         // What the entry holds: body, header text and key, plus a little for the bookkeeping.
         let bytes = response.body.count + key.utf8.count * 2 + 64
             + response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
@@ -96,6 +98,7 @@ public final class ResponseCache: Sendable {
             state.bytes += bytes
             state.trim(byteLimit: byteLimit, entryLimit: entryLimit)
         }
+        return prepared
     }
 
     /// Forgets every answer.

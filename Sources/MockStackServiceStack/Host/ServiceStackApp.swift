@@ -94,10 +94,9 @@ public struct ServiceStackApp: MockApp {
             let key = request.target + "\n" + base
             if let cached = typesCache.response(for: key, now: now) { return cached }
             let text = swiftDTOs(query: input.query, baseURL: base)
-            var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8)).preparingHead()
+            var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
             response.operation = "TypesSwift"
-            typesCache.store(response, for: key, now: now)
-            return response
+            return typesCache.store(response, for: key, now: now)
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).

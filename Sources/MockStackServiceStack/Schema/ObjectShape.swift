@@ -50,11 +50,11 @@ public final class ObjectShape: Sendable {
 
     /// Where in ``properties`` the property a client-sent name means is.
     ///
-    /// - Parameter expected: the position to try first. Objects read one after another (the
-    ///   rows of a data set, a list in a body) nearly always list their members in the same
-    ///   order, so a reader passes the position after the last one it found.
+    /// - Parameter expected: the position to try first. An object's members nearly always come
+    ///   in declaration order (a data set's rows are written from the DTOs), so a reader passes
+    ///   the position after the last one it found.
     public func position(ofPropertyNamed name: String, expected: Int = 0) -> Int? {
-        if spellingsAreUnique, expected < properties.count, properties[expected].isSpelled(name) { return expected }
+        if spellingsAreUnique, properties.indices.contains(expected), properties[expected].isSpelled(name) { return expected }
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
             if let exact = properties.firstIndex(where: { $0.isSpelled(name) }) { return exact }

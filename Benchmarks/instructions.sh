@@ -21,13 +21,14 @@ done
 work="$(mktemp -d)"
 [ -n "${KEEP_CALLGRIND:-}" ] || trap 'rm -rf "$work"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_for() { for _ in $(seq 1 150); do curl -sf -o /dev/null "$1" && return; sleep 0.2; done; }
+port=$(free_port)
 
 if [ -n "$nginx" ]; then
   # The bytes to serve, from mockstack itself (not under valgrind).
-  port=$(free_port)
   "$binary" serve --port "$port" --fixtures Fixtures --log-level warning >/dev/null 2>&1 &
   server=$!
-  for _ in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port/__mockstack/health" && break; sleep 0.1; done
+  wait_for "http://127.0.0.1:$port/__mockstack/health"
   mkdir -p "$work/www$(dirname "$path")" "$work/tmp"
   curl -sf -o "$work/www$path" "http://127.0.0.1:$port$path"
   kill "$server"; wait "$server" 2>/dev/null || true
@@ -49,30 +50,25 @@ http {
     server { listen 127.0.0.1:$port; root $work/www; }
 }
 CONF
+  name="nginx $path" stop=QUIT ready="$path"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
     nginx -c "$work/nginx.conf" >/dev/null 2>"$work/valgrind.log" &
   server=$!
-  for _ in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port$path" && break; sleep 0.2; done
-  callgrind_control -i on "$server" >/dev/null
-  requests=$(wrk -t1 -c8 -d"${seconds}s" "http://127.0.0.1:$port$path" | awk '/requests in/ {print $1}')
-  callgrind_control -i off "$server" >/dev/null
-  kill -QUIT "$server"; wait "$server" 2>/dev/null || true
-  total=$(callgrind_annotate "$work"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-  echo "nginx $path: $requests requests, $((total / requests)) instructions per request"
-  exit 0
+else
+  name="$path" stop=INT ready=/__mockstack/health
+  # valgrind 3.19 cannot read the DWARF 5 the toolchain writes: count on a copy without it.
+  objcopy --strip-debug "$binary" "$work/mockstack"
+  valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
+    "$work/mockstack" serve --port "$port" --fixtures Fixtures --log-level warning >/dev/null 2>"$work/valgrind.log" &
+  server=$!
 fi
 
-# valgrind 3.19 cannot read the DWARF 5 the toolchain writes: count on a copy without it.
-objcopy --strip-debug "$binary" "$work/mockstack"
-port=$(free_port)
-valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
-  "$work/mockstack" serve --port "$port" --fixtures Fixtures --log-level warning >/dev/null 2>"$work/valgrind.log" &
-server=$!
-for _ in $(seq 1 150); do curl -sf -o /dev/null "http://127.0.0.1:$port/__mockstack/health" && break; sleep 0.2; done
+# One request first (start-up and first-use costs stay out of the count), then the load.
+wait_for "http://127.0.0.1:$port$ready"
 curl -s -o /dev/null "http://127.0.0.1:$port$path"
 callgrind_control -i on "$server" >/dev/null
 requests=$(wrk -t1 -c8 -d"${seconds}s" "http://127.0.0.1:$port$path" | awk '/requests in/ {print $1}')
 callgrind_control -i off "$server" >/dev/null
-kill -INT "$server"; wait "$server" 2>/dev/null || true
+kill -"$stop" "$server"; wait "$server" 2>/dev/null || true
 total=$(callgrind_annotate "$work"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-echo "$path: $requests requests, $((total / requests)) instructions per request"
+echo "$name: $requests requests, $((total / requests)) instructions per request"

@@ -14,29 +14,6 @@ extension StringProtocol {
 }
 
 extension String {
-    /// Whether this string's UTF-8 begins with `prefix`'s, byte for byte: no Unicode
-    /// equivalence (which `hasPrefix` applies and a path match does not want), and for native
-    /// strings a plain loop over two buffers instead of the generic `starts(with:)` walk.
-    @inlinable
-    public func hasUTF8Prefix(_ prefix: String) -> Bool {
-        // The length first: `utf8.count` is stored in a native string.
-        guard utf8.count >= prefix.utf8.count else { return false }
-        let compared: Bool?? = utf8.withContiguousStorageIfAvailable { own in
-            prefix.utf8.withContiguousStorageIfAvailable { wanted in
-                own.prefix(wanted.count).elementsEqual(wanted)
-            }
-        }
-        return (compared ?? nil) ?? utf8.starts(with: prefix.utf8)
-    }
-
-    /// Whether this string's UTF-8 begins with `prefix`: the form for a prefix checked on every
-    /// request, its bytes read once.
-    @inlinable
-    public func hasUTF8Prefix(_ prefix: [UInt8]) -> Bool {
-        guard utf8.count >= prefix.count else { return false }
-        return utf8.withContiguousStorageIfAvailable { $0.prefix(prefix.count).elementsEqual(prefix) } ?? utf8.starts(with: prefix)
-    }
-
     /// How names and paths written by programs are matched (a DTO property, a JSON member, a
     /// route): the same length in UTF-8, then equal as strings. The length, stored in a string,
     /// rules out most pairs before `==` runs its comparison; and unlike `==` alone, two spellings

@@ -14,8 +14,9 @@ public final class ObjectShape: Sendable {
     /// The C#, camelCase and DataMember spellings → index: the names clients and templates
     /// nearly always use, found without lower-casing.
     private let indexByExactName: [String: Int]
-    /// No two properties share a spelling (a C# `new` property can repeat an inherited name;
-    /// the first then wins), so the expected position, when it matches, is the answer.
+    /// No two properties share a spelling (`Id` and `ID` are both `id` in camelCase, and a
+    /// DataMember name can be another property's; the first declared then wins), so the
+    /// expected position, when it matches, is the answer.
     private let spellingsAreUnique: Bool
 
     init(reference: TypeReference, properties: [PropertyShape]) {

@@ -154,7 +154,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport"],
+            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

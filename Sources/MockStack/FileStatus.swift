@@ -7,11 +7,11 @@ import Darwin
 #endif
 import SystemPackage
 
-/// What one `stat` of a path says, symlinks followed. Fixture reads and the watcher use this
+/// What one `stat` of a path says (symlinks followed unless asked not to). Fixture reads and the watcher use this
 /// rather than FileManager's attributes, which also look up the names of the file's owner and
 /// group: a read of /etc/passwd and /etc/group for every file.
 struct FileStatus: Equatable, Sendable {
-    enum Kind: Equatable, Sendable { case regular, directory, other }
+    enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
 
     var kind: Kind
     var size: Int64
@@ -24,12 +24,15 @@ struct FileStatus: Equatable, Sendable {
     var device: DeviceID
     var inode: Inode
 
-    /// `nil` when nothing is there (or a symlink leads nowhere).
-    init?(path: String) {
-        guard let status = try? FilePath(path).stat() else { return nil }
+    /// `nil` when nothing is there (or a followed symlink leads nowhere).
+    /// - Parameter followingSymlinks: false to describe a symlink itself (`lstat`), as
+    ///   ``kind`` `.symbolicLink`.
+    init?(path: String, followingSymlinks: Bool = true) {
+        guard let status = try? FilePath(path).stat(followTargetSymlink: followingSymlinks) else { return nil }
         switch status.type {
         case .regular: kind = .regular
         case .directory: kind = .directory
+        case .symbolicLink: kind = .symbolicLink
         default: kind = .other
         }
         size = status.size

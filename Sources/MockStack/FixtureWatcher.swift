@@ -52,7 +52,11 @@ final class FixtureWatcher: Sendable {
         self.registry = registry
         self.sessions = sessions
         self.logger = logger
-        state = Mutex(State(fingerprints: Self.fingerprints(root: root, folders: folders), outcome: nil))
+        let first = Self.fingerprints(root: root, folders: folders)
+        for folder in first.overLimit {
+            logger.warning("--watch looks at the first \(FixtureTree(root: root).fileLimit) files of \(folder) only")
+        }
+        state = Mutex(State(fingerprints: first.prints, outcome: nil))
     }
 
     /// Starts looking every `intervalMilliseconds`, on a queue of its own, until ``stop()``.
@@ -71,7 +75,7 @@ final class FixtureWatcher: Sendable {
     /// Reloads the app folders whose files changed since the last look, if any did.
     func reloadIfChanged() {
         reloading.withLock { _ in
-            let now = Self.fingerprints(root: root, folders: folders)
+            let now = Self.fingerprints(root: root, folders: folders).prints
             let changed: [String]? = state.withLock { state in
                 let fresh = Set(now.keys).union(state.fingerprints.keys).filter { now[$0] != state.fingerprints[$0] }
                 // Remembered even when the reload fails: the next edit, not the next poll, retries.
@@ -114,34 +118,23 @@ final class FixtureWatcher: Sendable {
         }
     }
 
-    /// Each app folder's files: their sizes, modification times and identities (device, inode).
-    private static func fingerprints(root: URL, folders: [String]?) -> [String: Fingerprint] {
-        let manager = FileManager.default
-        let names = folders ?? ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
+    /// Each app folder's files: their sizes, modification times and identities (device, inode),
+    /// as far as ``FixtureTree`` walks (inside the fixtures folder only).
+    /// Also names the folders holding more files than the walk looks at.
+    private static func fingerprints(root: URL, folders: [String]?) -> (prints: [String: Fingerprint], overLimit: [String]) {
+        let names = folders ?? ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
+        let tree = FixtureTree(root: root)
         var result: [String: Fingerprint] = [:]
+        var overLimit: [String] = []
         for name in names {
-            // Symlinks are followed, as the fixture source follows them: a linked app folder is
-            // walked, and a linked file is fingerprinted by what it points at.
-            let folder = root.appendingPathComponent(name).resolvingSymlinksInPath()
-            // Every file below the folder, hidden ones (and those in hidden folders) left out.
-            let paths = ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? [])
-                .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
-            var files: [Fingerprint.File] = []
-            for path in paths {
-                let full = folder.path + "/" + path
-                guard let status = FileStatus(path: full), status.kind == .regular else { continue }
-                files.append(.init(path: full, status: status))
-            }
-            result[name] = Fingerprint(files: files.sorted { $0.path < $1.path })
+            let found = tree.files(below: root.appendingPathComponent(name).path)
+            result[name] = Fingerprint(files: found.files)
+            if found.truncated { overLimit.append(name) }
         }
-        return result
+        return (result, overLimit.sorted())
     }
 
     private struct Fingerprint: Equatable, Sendable {
-        struct File: Equatable, Sendable {
-            var path: String
-            var status: FileStatus
-        }
-        var files: [File]
+        var files: [FixtureTree.File]
     }
 }

@@ -17,11 +17,14 @@ final class Endpoint {
     let boundSocket: OpaquePointer
     let responder: any Responder
     let label: String
+    /// Pauses accepting when descriptors run out (``AcceptBackoff``).
+    let acceptBackoff: AcceptBackoff
 
-    init(worker: Worker, http: OpaquePointer, boundSocket: OpaquePointer, spec: ListenerSpec) {
+    init(worker: Worker, http: OpaquePointer, boundSocket: OpaquePointer, spec: ListenerSpec, acceptBackoff: AcceptBackoff) {
         self.worker = worker
         self.http = http
         self.boundSocket = boundSocket
+        self.acceptBackoff = acceptBackoff
         self.responder = spec.responder
         self.label = spec.label
     }

@@ -74,7 +74,10 @@ final class Worker: @unchecked Sendable {
             evconnlistener_free(listener)
             throw TransportError("evhttp_bind_listener failed", call: "evhttp_bind_listener")
         }
-        let endpoint = Endpoint(worker: self, http: http, boundSocket: bound, spec: spec)
+        let backoff = AcceptBackoff(listener: listener, key: UnsafeMutableRawPointer(http), base: base, logger: logger) { [unowned self] in
+            taps.count
+        }
+        let endpoint = Endpoint(worker: self, http: http, boundSocket: bound, spec: spec, acceptBackoff: backoff)
         endpoints.append(endpoint)
         evhttp_set_gencb(http, { request, arg in
             guard let request, let arg else { return }
@@ -169,7 +172,10 @@ final class Worker: @unchecked Sendable {
         signalEvents.removeAll()
         if let drainTimer { event_free(drainTimer) }
         drainTimer = nil
-        for endpoint in endpoints { evhttp_free(endpoint.http) }
+        for endpoint in endpoints {
+            endpoint.acceptBackoff.cancel(key: UnsafeMutableRawPointer(endpoint.http))
+            evhttp_free(endpoint.http)
+        }
         endpoints.removeAll()
         taps.removeAll()
         for drain in lingering { drain.finish() }
@@ -210,7 +216,10 @@ final class Worker: @unchecked Sendable {
 
     private func beginDrain() {
         guard drainTimer == nil else { return }
-        for endpoint in endpoints { evhttp_del_accept_socket(endpoint.http, endpoint.boundSocket) }
+        for endpoint in endpoints {
+            endpoint.acceptBackoff.cancel(key: UnsafeMutableRawPointer(endpoint.http))
+            evhttp_del_accept_socket(endpoint.http, endpoint.boundSocket)
+        }
         drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }

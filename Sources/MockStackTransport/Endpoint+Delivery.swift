@@ -19,9 +19,15 @@ extension Endpoint {
         case .immediate:
             sendWhole(response, exchange)
         case .delayed(let milliseconds, let then):
-            // evhttp turned reading off before calling us, so nothing times this wait out; if
-            // the client leaves meanwhile, evhttp detaches the request and the send frees it.
-            worker.runOnLoop(after: max(0, milliseconds)) { _ in self.deliver(response, as: then, exchange) }
+            // evhttp turned reading off before calling us, so it would not notice the client
+            // leaving: looked for here, so that a delay of minutes does not keep the socket.
+            let due = Clock.nowNanoseconds() + UInt64(max(0, milliseconds)) * 1_000_000
+            watchClient(of: exchange.request, until: due, clientLeft: { connection in
+                guard let connection else { return self.deliver(response, as: then, exchange) }
+                // Freed before it is logged, so a log line reading "client gone" means it is.
+                evhttp_connection_free(connection)
+                self.finish(exchange, status: 0, bytes: 0, note: "client gone")
+            }, timeUp: { self.deliver(response, as: then, exchange) })
         case .chunked(let chunkSize, let interval):
             if exchange.isHead || response.forbidsBody {
                 sendWhole(response, exchange)
@@ -217,22 +223,40 @@ extension Endpoint {
         worker.runOnLoop { _ in evhttp_connection_free(OpaquePointer(address)) }
     }
 
-    /// Keeps a `hang` request unanswered, looking every 200 ms whether its client has gone;
-    /// closes the connection once it has, at `deadline`, or when the server stops.
+    /// Keeps a `hang` request unanswered; closes the connection once its client has gone, at
+    /// `deadline`, or when the server stops.
     private func hold(_ request: OpaquePointer, until deadline: UInt64) {
-        worker.runOnLoop(after: 200) { worker in
-            guard let connection = evhttp_request_get_connection(request) else {
-                evhttp_send_reply_end(request)
-                return
+        watchClient(of: request, until: deadline, untilDrain: true, clientLeft: { connection in
+            if let connection { evhttp_connection_free(connection) } else { evhttp_send_reply_end(request) }
+        }, timeUp: {
+            if let connection = evhttp_request_get_connection(request) { evhttp_connection_free(connection) } else { evhttp_send_reply_end(request) }
+        })
+    }
+
+    /// Waits until `deadline` while a request goes unanswered, looking every 200 ms whether its
+    /// client has closed its end (evhttp reads nothing meanwhile, so would not notice).
+    /// - Parameters:
+    ///   - untilDrain: also stop waiting once the server begins to stop.
+    ///   - clientLeft: called with the connection to free, or nil when evhttp has already
+    ///     detached the request from it.
+    ///   - timeUp: called at the deadline with the client still there.
+    private func watchClient(of request: OpaquePointer, until deadline: UInt64, untilDrain: Bool = false,
+                             clientLeft: @escaping (OpaquePointer?) -> Void, timeUp: @escaping () -> Void) {
+        let now = Clock.nowNanoseconds()
+        // Rounded up, so the last look falls at the deadline and not just before it.
+        let remaining = deadline > now ? Int((deadline - now + 999_999) / 1_000_000) : 0
+        worker.runOnLoop(after: min(Self.clientCheckMilliseconds, remaining)) { worker in
+            guard let connection = evhttp_request_get_connection(request) else { return clientLeft(nil) }
+            if evhttp_connection_get_bufferevent(connection).map({ Self.peerHasLeft(bufferevent_getfd($0)) }) ?? true {
+                return clientLeft(connection)
             }
-            let gone = evhttp_connection_get_bufferevent(connection).map { Self.peerHasLeft(bufferevent_getfd($0)) } ?? true
-            if gone || worker.isDraining || Clock.nowNanoseconds() >= deadline {
-                evhttp_connection_free(connection)
-            } else {
-                self.hold(request, until: deadline)
-            }
+            if Clock.nowNanoseconds() >= deadline || (untilDrain && worker.isDraining) { return timeUp() }
+            self.watchClient(of: request, until: deadline, untilDrain: untilDrain, clientLeft: clientLeft, timeUp: timeUp)
         }
     }
+
+    /// How often a waiting request's client is looked for.
+    private static let clientCheckMilliseconds = 200
 
     /// Whether the peer has closed its end: a peek that finds end-of-file or an error.
     private static func peerHasLeft(_ socket: Int32) -> Bool {

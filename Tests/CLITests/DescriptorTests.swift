@@ -3,13 +3,14 @@ import MockStackCore
 import Testing
 import TestSupport
 
-/// At the open-file limit the server stops accepting for a moment instead of retrying
-/// `accept` in a tight loop, says so once, and serves again as soon as descriptors free up
-/// (issue 22 §4).
+/// Descriptors the server holds (issue 22 §4): a delayed answer lets its socket go when the
+/// client leaves; at the open-file limit the server stops accepting for a moment instead of
+/// retrying `accept` in a tight loop, says so once, and serves again as soon as descriptors
+/// free up.
 @Suite(.timeLimit(.minutes(1)))
-struct DescriptorLimitTests {
+struct DescriptorTests {
     /// `serve` under a shell's `ulimit -n` (soft and hard both), so that it cannot raise it.
-    static func serve(openFileLimit: Int) throws -> (process: Process, port: Int, stderr: FileHandle) {
+    static func serve(openFileLimit: Int = 1024) throws -> (process: Process, port: Int, stderr: FileHandle) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --port 0 --apps example", CLITests.binary.path]
@@ -68,5 +69,32 @@ struct DescriptorLimitTests {
         output += String(decoding: log.readDataToEndOfFile(), as: UTF8.self)
         #expect(output.components(separatedBy: "cannot accept connections").count == 2, "\(output)")
         #expect(!output.contains("Error from accept"))
+    }
+
+    static func openDescriptors(of pid: Int32) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+    }
+
+    @Test func aDelayedAnswerLetsItsSocketGoWhenTheClientLeaves() throws {
+        let (process, port, log) = try Self.serve()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let stub = #"{"match": {"path": "/example/hello"}, "answer": {"status": 200, "delayMs": 600000}}"#
+        let added = try rawExchange(port: port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: \(stub.utf8.count)\r\nConnection: close\r\n\r\n" + stub)
+        #expect(added.status == 201)
+        let idle = try Self.openDescriptors(of: process.processIdentifier)
+        var client: RawConnection? = try RawConnection(port: port)
+        try client?.send("GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        // The stub counts its hit when the request arrives: then the delay has begun.
+        for _ in 0..<500 {
+            let stubs = try rawExchange(port: port, "GET /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            if try JSONParser().parse(stubs.body).root["stubs"]?.arrayValue?.first?["hits"]?.intValue == 1 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(try Self.openDescriptors(of: process.processIdentifier) == idle + 1)
+        client = nil
+        let output = Self.readLog(log, until: "GET /example/hello fault:client gone")
+        #expect(output.contains("GET /example/hello fault:client gone"))
+        #expect(try Self.openDescriptors(of: process.processIdentifier) == idle)
     }
 }

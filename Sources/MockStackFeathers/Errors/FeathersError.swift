@@ -98,6 +98,13 @@ public struct FeathersError: Error, Sendable, Equatable {
 
     public static func notFound(id: String) -> FeathersError { FeathersError(.notFound, "No record found for id '\(id)'") }
 
+    /// A write that would take a service's records past their limit. A real memory-adapter
+    /// server has no such limit (Unverified what it answers as it runs out of memory); a
+    /// refused write is bad input, so a 400 that says what to do.
+    public static func storeFull(_ service: String, limit: Int) -> FeathersError {
+        FeathersError(.badRequest, "The \(service) service holds at most \(limit) bytes of records (a mockstack limit, storeLimitBytes); remove some or reset the app")
+    }
+
     public static func methodNotSupported(_ method: String) -> FeathersError {
         FeathersError(.methodNotAllowed, "Method `\(method)` is not supported by this endpoint.")
     }

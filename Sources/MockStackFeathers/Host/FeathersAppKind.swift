@@ -24,12 +24,13 @@ public import MockStackCore
 /// A service takes `id` (the id field, `id`), `paginate` (`{default, max}`), `multi` (true or a
 /// list of `create`/`patch`/`remove`), `methods` (the exposed ones, all six by default),
 /// `startId`, `seed` (a JSON array of records in the app folder), `authenticate` (true or a
-/// list of methods that need a JWT), and `schema` (property → `string`, `number`, `integer`,
+/// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
+/// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
 /// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
-    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce"]
+    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes"]
     static let authenticationKeys: Set<String> = [
         "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer", "expiresIn",
     ]
@@ -78,6 +79,7 @@ public struct FeathersAppKind: AppKind {
         options.dialect = dialect
         if let id = manifest.string(pointer + "/id") { options.idField = id }
         if let start = manifest.int(pointer + "/startId", in: 0...Int(Int32.max)) { options.startId = start }
+        if let limit = manifest.int(pointer + "/storeLimitBytes", in: 1...(1 << 40)) { options.storeLimitBytes = limit }
         if manifest.value(at: pointer + "/paginate") != nil {
             manifest.rejectUnknownKeys(at: pointer + "/paginate", allowed: ["default", "max"])
             options.pagination = Pagination(defaultLimit: manifest.int(pointer + "/paginate/default", in: 0...1_000_000),

@@ -79,7 +79,13 @@ public final class MemoryService: Sendable {
 
     /// Adds one record (an array body calls this once per element, in order).
     public func create(_ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
-        let record = store.withLock { $0.create(data) }
+        let record = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
+            var record = data
+            let id = store.id(forCreating: data)
+            record[options.idField] = id
+            try checkRoom(store.growth(storing: record, key: MemoryStore.key(id)), in: store)
+            return store.create(data)
+        }
         return try select(record, query)
     }
 
@@ -91,6 +97,7 @@ public final class MemoryService: Sendable {
             // Found under the URL's text, so the stored id keeps its own type.
             var replaced = data
             replaced[options.idField] = old[options.idField] ?? .string(id)
+            try checkRoom(store.growth(storing: replaced, key: id), in: store)
             store.store(replaced, key: id)
             return replaced
         }
@@ -104,13 +111,16 @@ public final class MemoryService: Sendable {
         let records: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
             var targets = Self.matches(query, in: store)
             if let id { targets = [try Self.existing(id, query, in: store)] }
-            return targets.map { target in
+            let merged = targets.map { target in
                 let key = MemoryStore.key(target[options.idField] ?? .null)
                 var merged = store.record(forKey: key) ?? target
                 for (field, value) in changes { merged[field] = value }
-                store.store(merged, key: key)
-                return merged
+                return (key: key, record: merged)
             }
+            // All or nothing: a multi patch that would overflow the store changes no record.
+            try checkRoom(merged.reduce(0) { $0 + store.growth(storing: $1.record, key: $1.key) }, in: store)
+            for (key, record) in merged { store.store(record, key: key) }
+            return merged.map(\.record)
         }
         return try records.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }
     }
@@ -138,6 +148,12 @@ public final class MemoryService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Refuses a write that would take the records past ``ServiceOptions/storeLimitBytes``.
+    private func checkRoom(_ growth: Int, in store: MemoryStore) throws(FeathersError) {
+        guard growth > 0, store.byteCount + growth > options.storeLimitBytes else { return }
+        throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes)
+    }
 
     private func existing(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
         try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in try Self.existing(id, query, in: store) }

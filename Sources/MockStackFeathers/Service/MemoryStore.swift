@@ -10,6 +10,9 @@ public struct MemoryStore: Sendable {
     private var namedKeys: [String] = []
     /// The next automatic id (`startId`, then one more each time one is used).
     private var nextId: Int
+    /// The records' size written as JSON, kept up to date as they change: what a service's
+    /// ``ServiceOptions/storeLimitBytes`` counts.
+    public private(set) var byteCount = 0
 
     /// - Parameter seed: records added as if created through the service, in order; automatic
     ///   ids then continue after the highest numeric id they hold.
@@ -34,13 +37,8 @@ public struct MemoryStore: Sendable {
     @discardableResult
     public mutating func create(_ data: JSONObject) -> JSONObject {
         var record = data
-        let id: JSONValue
-        if let given = data[idField], Self.isTruthy(given) {
-            id = given
-        } else {
-            id = .number(JSONNumber(nextId))
-            nextId += 1
-        }
+        let id = id(forCreating: data)
+        if data[idField].map(Self.isTruthy) != true { nextId += 1 }
         record[idField] = id
         store(record, key: Self.key(id))
         return record
@@ -48,15 +46,32 @@ public struct MemoryStore: Sendable {
 
     /// Stores a record under a key (replacing one there).
     public mutating func store(_ record: JSONObject, key: String) {
-        if records.updateValue(record, forKey: key) == nil, Self.integerKey(key) == nil { namedKeys.append(key) }
+        let replaced = records.updateValue(record, forKey: key)
+        if replaced == nil, Self.integerKey(key) == nil { namedKeys.append(key) }
+        byteCount += Self.size(of: record) - (replaced.map(Self.size(of:)) ?? 0)
     }
 
     @discardableResult
     public mutating func remove(key: String) -> JSONObject? {
         guard let removed = records.removeValue(forKey: key) else { return nil }
         if Self.integerKey(key) == nil { namedKeys.removeAll { $0 == key } }
+        byteCount -= Self.size(of: removed)
         return removed
     }
+
+    /// The id `create` would give `data`: its own when truthy, else the next automatic one.
+    public func id(forCreating data: JSONObject) -> JSONValue {
+        if let given = data[idField], Self.isTruthy(given) { return given }
+        return .number(JSONNumber(nextId))
+    }
+
+    /// How many bytes storing `record` under `key` would add (less than 0 when it shrinks).
+    public func growth(storing record: JSONObject, key: String) -> Int {
+        Self.size(of: record) - (records[key].map(Self.size(of:)) ?? 0)
+    }
+
+    /// A record's size written as JSON.
+    public static func size(of record: JSONObject) -> Int { JSONValue.object(record).encoded().count }
 
     /// An id as a JavaScript object key: `1` → `"1"`, `"a"` → `"a"`, `true` → `"true"`.
     public static func key(_ id: JSONValue) -> String {

@@ -17,6 +17,13 @@ public struct ServiceOptions: Sendable {
     public var schema: QuerySchema?
     /// For the authentication entity (`users`): the field stored hashed and never returned.
     public var secretField: String?
+    /// The most the service's records may hold, written as JSON; a write past it is refused
+    /// (``FeathersError/storeFull(_:limit:)``). It bounds the store's memory, and with it what
+    /// an unpaginated `find` answers. Manifest: `storeLimitBytes`.
+    public var storeLimitBytes = ServiceOptions.defaultStoreLimitBytes
+
+    /// 16 MiB: a test's records are kilobytes; a store that grows past this is a runaway loop.
+    public static let defaultStoreLimitBytes = 16 * 1024 * 1024
 
     public init(path: String) {
         self.path = path

@@ -43,6 +43,8 @@ final class ConnectionTap {
     private var writeLimit: OpaquePointer?
     /// Runs once the output buffer has been written out (a fault's bytes, before it closes).
     var whenDrained: (() -> Void)?
+    /// Ends the connection when an answer is not written out in time (``armSendDeadline(seconds:)``).
+    private var sendTimer: OpaquePointer?
     /// Set once our 413 has replaced evhttp's: when evhttp lets the connection go, its socket
     /// is kept and read to its end (``LingeringClose``).
     private var lingersAfterClose = false
@@ -73,12 +75,50 @@ final class ConnectionTap {
         outputEntry = evbuffer_add_cb(bufferevent_get_output(bufferevent), { buffer, info, arg in
             guard let buffer, let info, let arg else { return }
             let tap = Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
-            if info.pointee.n_deleted > 0, evbuffer_get_length(buffer) == 0, let drained = tap.whenDrained {
-                tap.whenDrained = nil
-                drained()
+            if info.pointee.n_deleted > 0, evbuffer_get_length(buffer) == 0 {
+                tap.outputDrained()
             }
             tap.outputGrew(buffer, added: info.pointee.n_added, originalSize: info.pointee.orig_size)
         }, me)
+    }
+
+    /// The output was written out: an answer's deadline is met, and what waited for it runs.
+    private func outputDrained() {
+        if let sendTimer { event_del(sendTimer) }
+        if let drained = whenDrained {
+            whenDrained = nil
+            drained()
+        }
+    }
+
+    /// Gives what the output holds now `seconds` to be written out; past that the connection
+    /// is ended, as evhttp ends one whose write times out. evhttp's own write timeout starts
+    /// over with every byte written, and a throttled write waits on the token bucket outside
+    /// it, so without this a client reading a byte now and then (or a throttle of 1 B/s)
+    /// would pin the answer's bytes and the socket for as long as it liked.
+    func armSendDeadline(seconds: Int) {
+        guard outputEntry != nil, seconds > 0 else { return }
+        if sendTimer == nil {
+            sendTimer = event_new(worker.base, -1, 0, { _, _, arg in
+                guard let arg else { return }
+                let tap = Unmanaged<ConnectionTap>.fromOpaque(arg).takeUnretainedValue()
+                tap.sendDeadlinePassed()
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        var delay = timeval(tv_sec: seconds, tv_usec: 0)
+        if let sendTimer { event_add(sendTimer, &delay) }
+    }
+
+    private func sendDeadlinePassed() {
+        let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
+        guard outputEntry != nil, unsent > 0 else { return }
+        worker.logger.info("closing a connection whose answer was not taken in time (\(unsent) bytes unsent)")
+        // On the next turn, outside this timer's callback: evhttp frees the connection, and the
+        // tap's detach frees the timer.
+        worker.runOnLoop { [weak self] _ in
+            guard let self, outputEntry != nil else { return }
+            bufferevent_trigger_event(bufferevent, Int16(BEV_EVENT_WRITING | BEV_EVENT_TIMEOUT), 0)
+        }
     }
 
     /// evhttp handed the connection's request to us: its deadline is met.
@@ -156,6 +196,10 @@ final class ConnectionTap {
     /// callback runs before it frees the connection).
     func detach() {
         liftWriteLimit()
+        if let sendTimer {
+            event_free(sendTimer)
+            self.sendTimer = nil
+        }
         if let inputEntry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferevent), inputEntry) }
         if let outputEntry { evbuffer_remove_cb_entry(bufferevent_get_output(bufferevent), outputEntry) }
         inputEntry = nil

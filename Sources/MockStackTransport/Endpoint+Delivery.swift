@@ -38,7 +38,7 @@ extension Endpoint {
             // libevent's own rate limit on the connection's writes; the tap lifts it when the
             // connection's next request arrives or the connection closes.
             exchange.tap?.limitWrites(bytesPerSecond: max(1, bytesPerSecond))
-            sendWhole(response, exchange)
+            sendWhole(response, exchange, bytesPerSecond: max(1, bytesPerSecond))
         case .fault(let fault):
             perform(fault, on: response, exchange)
         }
@@ -71,7 +71,9 @@ extension Endpoint {
     /// far as it takes them, then `evhttp_send_reply_end`, which finishes the request at once
     /// when nothing is left in the output, or once the bufferevent has sent the rest (http.c,
     /// 2.1.12). evhttp's own head formatting, a `vsnprintf` per header line, never runs.
-    private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange) {
+    /// What the socket does not take at once must be written out within the send deadline
+    /// (``TransportConfiguration/sendDeadlineSeconds(bytes:bytesPerSecond:)``).
+    private func sendWhole(_ response: HTTPResponse, _ exchange: Exchange, bytesPerSecond: Int? = nil) {
         let request = exchange.request
         let sendsBody = !exchange.isHead && !response.forbidsBody
         guard let connection = evhttp_request_get_connection(request),
@@ -117,6 +119,8 @@ extension Endpoint {
             if written < reply.count {
                 reply.append(to: output, after: written)
                 bufferevent_enable(bufferevent, Int16(EV_WRITE))
+                let unsent = reply.count - written
+                exchange.tap?.armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: unsent, bytesPerSecond: bytesPerSecond))
             }
             evhttp_send_reply_end(request)
         }
@@ -151,6 +155,8 @@ extension Endpoint {
         // no-ops and reply_end frees it, so the sequence always runs to its end.
         func send(_ next: Int) {
             guard next < chunkStarts.count else {
+                // The chunks' own pace is the answer's; what is left unsent then has a deadline.
+                exchange.tap?.armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: 0))
                 exchange.writingOwnReply { evhttp_send_reply_end(request) }
                 finish(exchange, status: response.status, bytes: body.count)
                 return
@@ -210,6 +216,7 @@ extension Endpoint {
                 Self.add(bytes, to: output)
                 bufferevent_enable(bufferevent, Int16(EV_WRITE))
             }
+            tap.armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: bytes.count))
             finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
             return
         }

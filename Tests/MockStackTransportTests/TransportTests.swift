@@ -531,6 +531,28 @@ struct TransportFaultTests {
         }
     }
 
+    /// Every answer has a send deadline (issue 22 §6): a throttle cannot hold the connection
+    /// past ``TransportConfiguration/longestSendSeconds``, whatever the body's size.
+    @Test func aThrottledAnswerIsCutAtTheLongestSend() throws {
+        var configuration = TransportConfiguration(timeoutSeconds: 1)
+        configuration.longestSendSeconds = 2
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
+        try TransportTests.withServer(configuration, respond: { _ in
+            HTTPResponse(status: 200, body: body, delivery: .throttled(bytesPerSecond: 1000))
+        }) { port, _ in
+            #expect(configuration.sendDeadlineSeconds(bytes: body.count, bytesPerSecond: 1000) == 2)
+            #expect(configuration.sendDeadlineSeconds(bytes: 500, bytesPerSecond: 1000) == 2)
+            let connection = try RawConnection(port: port, timeoutSeconds: 20)
+            let started = Date()
+            try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            let (bytes, end) = connection.readToEnd()
+            #expect(end != .timedOut)
+            // About two seconds' worth at 1,000 B/s, the head included.
+            #expect(bytes.count > 1000 && bytes.count < 5000)
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+    }
+
     @Test func throttledRepliesArriveWholeAtTheRate() throws {
         try TransportTests.withServer(respond: Self.respond) { port, _ in
             let connection = try RawConnection(port: port)

@@ -5,6 +5,7 @@
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
 #   make soak    1,000 connections held, then SOAK_MINUTES (10) of mixed load with faults
+#   make hostile the requests that once crashed, stalled or bloated the server, with the loop watched
 
 SWIFT        ?= swift
 PORT         ?= 8080
@@ -34,7 +35,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve test test-example bench soak container-smoke fuzz clean
+.PHONY: all deps build release serve test test-example bench soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -84,6 +85,12 @@ bench: release
 ## fails on any failed request, a stall, RSS growth over 10%, or a crash.
 soak: release
 	python3 Benchmarks/soak.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" --fixtures Fixtures
+
+## hostile: issue 22's findings replayed against the release build while a probe times the
+## event loop (Benchmarks/hostile.py, about a minute); fails on a wrong answer, a stall over
+## 250 ms, RSS growth, descriptors left held or a busy idle --watch.
+hostile: release
+	python3 Benchmarks/hostile.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" --fixtures Fixtures
 
 clean:
 	rm -rf .build .build-container $(EXAMPLE)/.build Fuzz/.build Fuzz/.work

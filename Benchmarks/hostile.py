@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""make hostile: the requests that once crashed, stalled or bloated the server, sent again.
+
+Each of issue 22's findings is replayed against the release build, while a probe asks
+`/__mockstack/health` every 10 ms on a connection of its own: the longest the probe waits is the
+longest the event loop stalled. Every hostile request must get its documented answer (or the
+connection its documented end) within its time bound; at the end the server must be alive, hold
+no more descriptors than before, have grown little in RSS, and sit idle at a few percent of a core
+under `--watch` with a symlink to /usr/share in its fixtures.
+
+Pass: every case as documented, the loop's longest stall ≤ STALL_LIMIT_MS, RSS growth ≤ RSS_LIMIT_MIB,
+descriptors back to where they were, idle CPU ≤ IDLE_CPU_LIMIT. Prints a report and writes it to
+Benchmarks/.work/hostile.md; exits 1 on any failure.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, ".work")
+STALL_LIMIT_MS = 250
+RSS_LIMIT_MIB = 48
+IDLE_CPU_LIMIT = 0.05
+TIMEOUT_S = 2          # the server's --timeout for this run, so deadlines pass quickly
+
+
+# ---------------------------------------------------------------- plain HTTP/1.1 over sockets
+
+def read_reply(sock, deadline):
+    """One reply (Content-Length or chunked), or None if the connection ended first."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    length = int(headers.get("content-length", "0"))
+    while len(rest) < length:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        rest += chunk
+    return status, headers, rest[:length]
+
+
+def request(port, method, path, body=b"", headers=(), timeout=30.0, raw=None):
+    """Sends one request on a new connection; returns (status, headers, body, seconds)."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        if raw is None:
+            lines = [f"{method} {path} HTTP/1.1", "Host: hostile", f"Content-Length: {len(body)}", "Connection: close"]
+            lines += [f"{name}: {value}" for name, value in headers]
+            raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        sock.sendall(raw)
+        reply = read_reply(sock, started + timeout)
+    elapsed = time.monotonic() - started
+    if reply is None:
+        return None, {}, b"", elapsed
+    return reply[0], reply[1], reply[2], elapsed
+
+
+def control(port, method, path, document=None):
+    body = json.dumps(document).encode() if document is not None else b""
+    return request(port, method, "/__mockstack/" + path, body, [("Content-Type", "application/json")])
+
+
+# ---------------------------------------------------------------- the server and its vital signs
+
+def start_server(binary, fixtures, log):
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--fixtures", fixtures, "--watch",
+                                "--timeout", str(TIMEOUT_S), "--log-level", "warning"],
+                               stdout=subprocess.PIPE, stderr=log)
+    ready = json.loads(process.stdout.readline())
+    return process, ready["port"]
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def open_fds(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Probe(threading.Thread):
+    """Asks for health every 10 ms on one keep-alive connection; keeps the slowest answer."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port, self.worst, self.failures, self.stop = port, 0.0, 0, threading.Event()
+
+    def run(self):
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        while not self.stop.is_set():
+            started = time.monotonic()
+            try:
+                sock.sendall(b"GET /__mockstack/health HTTP/1.1\r\nHost: probe\r\n\r\n")
+                reply = read_reply(sock, started + 30)
+                if reply is None or reply[0] != 200:
+                    raise OSError("no health")
+            except OSError:
+                self.failures += 1
+                sock.close()
+                sock = socket.create_connection(("127.0.0.1", self.port))
+            self.worst = max(self.worst, time.monotonic() - started)
+            time.sleep(0.01)
+        sock.close()
+
+
+# ---------------------------------------------------------------- the cases, one per finding
+
+class Cases:
+    def __init__(self, port, pid):
+        self.port, self.pid, self.results = port, pid, []
+
+    def check(self, finding, what, ok, detail):
+        self.results.append((finding, what, bool(ok), detail))
+
+    def coercion_limits(self):
+        for value in ["10675199.23:59:59", "-10675199.02:48:05.4775808", "P99999999999999D"]:
+            status, _, body, took = request(self.port, "GET", "/test/api/EchoTypes?TimeSpan=" + value)
+            self.check(1, f"TimeSpan={value}", status == 400, f"{status} in {took * 1000:.0f} ms")
+        for name, value in [("Long", "9223372036854775808"), ("ULong", "18446744073709551616"),
+                            ("Decimal", "1e999999999"), ("DateTime", "/Date(99999999999999999999)/")]:
+            status, _, _, took = request(self.port, "GET", f"/test/api/EchoTypes?{name}={value}")
+            self.check(1, f"{name}={value}", status == 400, f"{status} in {took * 1000:.0f} ms")
+        document = json.dumps({"TimeSpan": "10675199.23:59:59"}).encode()
+        status, _, _, _ = request(self.port, "POST", "/test/api/EchoTypes", document, [("Content-Type", "application/json")])
+        self.check(1, "TimeSpan past its maximum in JSON", status == 400, str(status))
+
+    def multipart_backslashes(self):
+        boundary = "hostileboundary"
+        part = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + "\\" * 16_000 + "\"\r\n\r\nx\r\n")
+        body = (part * 60 + "--" + boundary + "--\r\n").encode()
+        status, _, _, took = request(self.port, "POST", "/test/api/TestFileUploads", body,
+                                     [("Content-Type", "multipart/form-data; boundary=" + boundary)])
+        self.check(2, "60 parts of 16 KB of backslashes", status is not None and status < 500 and took < 1.0,
+                   f"{status} in {took * 1000:.0f} ms")
+
+    def regex_stubs(self):
+        status, _, body, _ = control(self.port, "POST", "stubs", {"match": {"pathRegex": "/example/(a+)+b"}, "answer": {"status": 200}})
+        if status == 201:
+            status, _, _, took = request(self.port, "GET", "/example/" + "a" * 40)
+            self.check(3, "(a+)+b on 40 a's", status is not None and took < 0.5, f"{status} in {took * 1000:.0f} ms")
+        else:
+            self.check(3, "(a+)+b refused at creation", status == 400, f"{status} {body[:120]!r}")
+        status, _, _, _ = control(self.port, "POST", "stubs", {"match": {"pathRegex": "/example/.*x.*y.*z"}, "answer": {"status": 200}})
+        status, _, _, took = request(self.port, "GET", "/example/" + "a" * 30_000)
+        self.check(3, ".*x.*y.*z on a 30 KB path", status is not None and took < 0.5, f"{status} in {took * 1000:.0f} ms")
+        control(self.port, "DELETE", "stubs")
+
+    def delays_left_by_their_clients(self):
+        before = open_fds(self.pid)
+        for _ in range(50):
+            sock = socket.create_connection(("127.0.0.1", self.port))
+            sock.sendall(b"GET /example/hello HTTP/1.1\r\nHost: h\r\nX-MockStack-Delay: 600000\r\n\r\n")
+            time.sleep(0.005)
+            sock.close()
+        deadline = time.monotonic() + 3
+        while open_fds(self.pid) > before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.check(4, "50 delayed requests whose clients left", open_fds(self.pid) <= before,
+                   f"{open_fds(self.pid) - before} descriptors still held after 3 s")
+
+    def journal_bounds(self):
+        boundary = "b"
+        parts = "".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{'n' * 4000}{i}\"; filename=\"{'f' * 4000}\"\r\n\r\nx\r\n"
+                        for i in range(1000))
+        body = (parts + f"--{boundary}--\r\n").encode()
+        request(self.port, "POST", "/test/api/TestFileUploads", body, [("Content-Type", "multipart/form-data; boundary=" + boundary)])
+        headers = [(f"X-Filler-{i}", "v" * 1000) for i in range(28)]
+        for _ in range(200):
+            request(self.port, "GET", "/example/hello", headers=headers)
+        status, _, body, _ = control(self.port, "GET", "requests?limit=1000")
+        size = len(body)
+        self.check(5, "1,000-part upload and 200 requests with 28 KB of headers, as the journal lists them",
+                   status == 200 and size < 8 * 1024 * 1024, f"journal JSON {size / 1024 / 1024:.1f} MiB")
+
+    def slow_reader_of_a_large_answer(self):
+        record = json.dumps({"name": "x" * 100_000}).encode()
+        for _ in range(60):
+            request(self.port, "POST", "/feathers/people", record, [("Content-Type", "application/json")])
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", self.port))
+        sock.sendall(b"GET /feathers/people HTTP/1.1\r\nHost: h\r\n\r\n")
+        started, received, ended = time.monotonic(), 0, False
+        while time.monotonic() - started < TIMEOUT_S + 8:
+            sock.settimeout(1)
+            try:
+                chunk = sock.recv(64)
+            except socket.timeout:
+                continue
+            except ConnectionResetError:
+                ended = True
+                break
+            if not chunk:
+                ended = True
+                break
+            received += len(chunk)
+            time.sleep(0.05)
+        sock.close()
+        took = time.monotonic() - started
+        self.check(6, "a client reading 64 B at a time from a 6 MB answer", ended and took < TIMEOUT_S + 6,
+                   f"cut after {took:.1f} s, {received} bytes read" if ended else f"still open after {took:.1f} s")
+        control(self.port, "POST", "reset?app=feathers")
+
+    def template_amplification(self):
+        payload = json.dumps({"a": "y" * 1_000_000}).encode()
+        stub = {"match": {"path": "/example/echo"}, "answer": {"template": True, "body": {"k": " ".join(["{{body/a}}"] * 5000)}}}
+        status, _, _, _ = control(self.port, "POST", "stubs", stub)
+        if status == 201:
+            status, _, body, took = request(self.port, "POST", "/example/echo", payload, [("Content-Type", "application/json")])
+            self.check(7, "5,000 {{body/a}} over a 1 MB body", status is not None and took < 1.0 and len(body) < 64 * 1024 * 1024,
+                       f"{status}, {len(body) / 1024 / 1024:.1f} MiB in {took * 1000:.0f} ms")
+        else:
+            self.check(7, "5,000 {{body/a}} refused at creation", status == 400, str(status))
+        control(self.port, "DELETE", "stubs")
+
+    def reset_keeps_sessions_stubs(self):
+        control(self.port, "POST", "stubs", {"match": {"app": "example", "session": "s1", "path": "/example/hello"},
+                                             "answer": {"status": 418, "body": "session stub"}})
+        control(self.port, "POST", "reset?app=example")
+        status, _, body, _ = request(self.port, "GET", "/__session/s1/example/hello")
+        self.check(8, "a session's stub after a server-wide reset?app=", status == 418, f"{status} {body[:40]!r}")
+        control(self.port, "POST", "reset")
+
+    def framing_headers_in_stubs(self):
+        for answer in [{"status": 101}, {"status": 200, "headers": {"Content-Length": "0"}},
+                       {"status": 200, "headers": {"Transfer-Encoding": "chunked"}}]:
+            status, _, body, _ = control(self.port, "POST", "stubs", {"match": {"path": "/example/framing"}, "answer": answer})
+            self.check(9, f"stub answer {json.dumps(answer)}", status == 400, f"{status} {body[:80]!r}")
+        control(self.port, "DELETE", "stubs")
+
+    def chunked_bodies(self):
+        cases = [
+            ("a chunk extension", b"POST /example/hello HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+             b"5;name=value\r\nhello\r\n0\r\n\r\n", lambda s: s is not None and s != 413 and s < 500),
+            ("a negative chunk size", b"POST /example/hello HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+             b"-5\r\nhello\r\n0\r\n\r\n", lambda s: s == 400),
+            ("a chunk without its CRLF", b"POST /example/hello HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+             b"5\r\nhelloXX0\r\n\r\n", lambda s: s == 400),
+            ("an empty line before the request line", b"\r\nGET /example/hello HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n",
+             lambda s: s == 200),
+        ]
+        for name, raw, good in cases:
+            status, _, _, _ = request(self.port, None, None, raw=raw, timeout=5)
+            self.check(10, name, good(status), str(status))
+
+    def watcher_stays_idle(self):
+        before = cpu_seconds(self.pid)
+        time.sleep(3)
+        share = (cpu_seconds(self.pid) - before) / 3
+        self.check(11, "--watch idle with a symlink to /usr/share in the fixtures", share <= IDLE_CPU_LIMIT,
+                   f"{share * 100:.1f}% of a core")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mockstack", required=True, help="the mockstack binary (a release build)")
+    parser.add_argument("--fixtures", default=os.path.join(HERE, "..", "Fixtures"))
+    args = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+
+    fixtures = tempfile.mkdtemp(prefix="mockstack-hostile-")
+    try:
+        shutil.copytree(args.fixtures, fixtures, dirs_exist_ok=True)
+        os.symlink("/usr/share", os.path.join(fixtures, "example", "share"))
+        with open(os.path.join(WORK, "hostile.log"), "wb") as log:
+            process, port = start_server(args.mockstack, fixtures, log)
+            try:
+                return run(process, port)
+            finally:
+                process.terminate()
+                process.wait(timeout=10)
+    finally:
+        shutil.rmtree(fixtures, ignore_errors=True)
+
+
+def run(process, port):
+    pid = process.pid
+    for _ in range(20):
+        request(port, "GET", "/example/hello")
+    rss_before, fds_before = rss_mib(pid), open_fds(pid)
+    probe = Probe(port)
+    probe.start()
+    cases = Cases(port, pid)
+    for case in [cases.coercion_limits, cases.multipart_backslashes, cases.regex_stubs, cases.delays_left_by_their_clients,
+                 cases.journal_bounds, cases.slow_reader_of_a_large_answer, cases.template_amplification,
+                 cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies]:
+        try:
+            case()
+        except (OSError, ValueError) as error:
+            cases.check("?", case.__name__, False, f"{type(error).__name__}: {error}")
+        if process.poll() is not None:
+            cases.check("?", "the server is alive after " + case.__name__, False, f"exit status {process.returncode}")
+            break
+    probe.stop.set()
+    probe.join()
+    if process.poll() is None:
+        cases.watcher_stays_idle()
+        deadline = time.monotonic() + 5
+        while open_fds(pid) > fds_before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        status, _, _, _ = request(port, "GET", "/__mockstack/health")
+        cases.check("-", "healthy at the end", status == 200, str(status))
+        growth = rss_mib(pid) - rss_before
+        cases.check("-", "RSS growth", growth <= RSS_LIMIT_MIB, f"{growth:+.1f} MiB (from {rss_before:.1f})")
+        cases.check("-", "descriptors held at the end", open_fds(pid) <= fds_before, f"{open_fds(pid)} (from {fds_before})")
+    cases.check("-", "the loop's longest stall (health every 10 ms)", probe.worst * 1000 <= STALL_LIMIT_MS and probe.failures == 0,
+                f"{probe.worst * 1000:.0f} ms, {probe.failures} failed probes")
+
+    lines = ["| finding | case | result | measured |", "|---|---|---|---|"]
+    lines += [f"| {finding} | {what} | {'ok' if ok else 'FAILED'} | {detail} |" for finding, what, ok, detail in cases.results]
+    failed = sum(1 for result in cases.results if not result[2])
+    report = "\n".join(lines) + f"\n\n{len(cases.results) - failed} passed, {failed} failed\n"
+    print(report)
+    with open(os.path.join(WORK, "hostile.md"), "w") as out:
+        out.write(f"# make hostile, {time.strftime('%Y-%m-%d %H:%M')}\n\n" + report)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

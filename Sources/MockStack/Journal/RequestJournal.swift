@@ -34,20 +34,26 @@ final class RequestJournal: Sendable {
 
     var isEnabled: Bool { capacity > 0 }
 
-    /// Records one answered request.
+    /// The multipart parts of a request, described (names, file names, types and sizes: the
+    /// bytes are in the body already), or nil when it has none or they cannot be read. One
+    /// linear scan that copies no part; the pipeline makes it once for every journal a request
+    /// goes into.
+    static func parts(of request: HTTPRequest) -> [JournalEntry.Part]? {
+        guard let type = request.headers["Content-Type"], type.utf8.count >= 19,
+              type.utf8.prefix(19).elementsEqual("multipart/form-data".utf8, by: { ($0 | 0x20) == ($1 | 0x20) }),
+              let boundary = MultipartForm.boundary(in: type),
+              let summaries = try? MultipartForm.summaries(of: request.body, boundary: boundary, maximumParts: 1000) else { return nil }
+        return summaries.map { JournalEntry.Part(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, size: $0.size) }
+    }
+
+    /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
     func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
-                duration: Duration, time: Date = Date()) {
+                duration: Duration, time: Date = Date(), parts: [JournalEntry.Part]?? = nil) {
         guard isEnabled else { return }
         var kept = request
         let size = request.body.count
         if size > bodyLimit { kept.body = Array(request.body.prefix(bodyLimit)) }
-        var parts: [JournalEntry.Part]?
-        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data"),
-           let boundary = MultipartForm.boundary(in: type),
-           let form = try? MultipartForm(body: request.body, boundary: boundary, maximumParts: 1000) {
-            // Names, file names, types and sizes only: the bytes are in the body already.
-            parts = form.parts.map { JournalEntry.Part(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, size: $0.body.count) }
-        }
+        let parts = parts ?? Self.parts(of: request)
         // A fixture's body is shared, not copied, unless it must be cut.
         let answer = response.body.count > bodyLimit ? Array(response.body.prefix(bodyLimit)) : response.body
         state.withLock { state in

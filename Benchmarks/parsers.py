@@ -68,6 +68,13 @@ def feathers_qs(size):
     return "application/x-www-form-urlencoded", body.encode()
 
 
+def feathers_qs_prefix(size):
+    """qs: 1,000 sibling keys alike but for their last characters (each merge compares them)."""
+    width = max(1, size // 1000 - 12)
+    body = "&".join(f"a[{'k' * width}{i:06d}]=v" for i in range(1000))
+    return "application/x-www-form-urlencoded", body.encode()
+
+
 CASES = [
     ("multipart backslashes", "/test/api/Hello", multipart_backslashes),
     ("JSON string escapes", "/test/api/Hello", json_escapes),
@@ -77,6 +84,7 @@ CASES = [
     ("form percent escapes", "/test/api/Hello", form_percent),
     ("form long numbers", "/test/api/EchoTypes", form_digits),
     ("Feathers qs keys", "/feathers/authentication", feathers_qs),
+    ("Feathers qs like keys", "/feathers/authentication", feathers_qs_prefix),
 ]
 
 

@@ -2,6 +2,7 @@
 #   make serve   build (release) and run the server on PORT (default 8080)
 #   make test    build and run the whole test suite
 #   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
+#   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
 #   make soak    1,000 connections held, then SOAK_MINUTES (10) of mixed load with faults
@@ -35,7 +36,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve test test-example bench soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve test test-example bench bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -79,6 +80,11 @@ fuzz: deps
 
 bench: release
 	Benchmarks/bench.sh
+
+## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
+## larger takes more than 40 times as long (Benchmarks/parsers.py; issue 22).
+bench-parsers: release
+	python3 Benchmarks/parsers.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 
 ## soak: the release build under 1,000 held connections, then a mixed workload across every
 ## shipped app at 64 connections with faults, slow and resetting clients (Benchmarks/soak.py);

@@ -38,8 +38,13 @@ struct AppPipeline: Sendable {
     }
 
     /// Into the server's journal, and the session's own when there is one.
+    /// A multipart request's parts are described once for both.
     private func record(_ request: HTTPRequest, app: String, session: Session?, response: HTTPResponse, stub: String?, duration: Duration) {
-        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration)
-        session?.journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration)
+        let sessionJournal = session.flatMap { $0.journal.isEnabled ? $0.journal : nil }
+        guard journal.isEnabled || sessionJournal != nil else { return }
+        let parts = RequestJournal.parts(of: request)
+        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration, parts: parts)
+        sessionJournal?.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration,
+                               parts: parts)
     }
 }

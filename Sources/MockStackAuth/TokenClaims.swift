@@ -43,9 +43,17 @@ public struct TokenClaims: JWTPayload, Equatable {
     /// The token's id (`jti`).
     public var tokenId: String? { id?.value }
     /// When the token was issued, in whole seconds since 1970.
-    public var issuedAtSeconds: Int64 { Int64(issuedAt.value.timeIntervalSince1970.rounded(.down)) }
+    public var issuedAtSeconds: Int64 { Self.wholeSeconds(issuedAt.value) }
     /// When the token expires, in whole seconds since 1970.
-    public var expirySeconds: Int64 { Int64(expiration.value.timeIntervalSince1970.rounded(.down)) }
+    public var expirySeconds: Int64 { Self.wholeSeconds(expiration.value) }
+
+    /// Whole seconds since 1970, clamped to ±2^53 (a token's `exp` is whatever number its
+    /// signer wrote: `1e300` must not trap the conversion).
+    static func wholeSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite else { return seconds > 0 ? 1 << 53 : -(1 << 53) }
+        return Int64(min(max(seconds, -0x1p53), 0x1p53))
+    }
 
     /// Expiry is checked by ``HS256Tokens/verify(_:at:)`` against the app's clock.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}

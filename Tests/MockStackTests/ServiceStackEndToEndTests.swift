@@ -108,6 +108,36 @@ struct ServiceStackEndToEndTests {
         #expect(missing.text.contains("no boundary"))
     }
 
+    /// Issue 22, finding 1: a TimeSpan one tick past its range, in a query, JSON, a form or JSV,
+    /// is the binding error `?Int=abc` gets, and the server goes on serving; the range's own
+    /// ends (TimeSpan.MaxValue and MinValue, as .NET parses them) echo back exactly.
+    @Test func timeSpansPastTheirRangeAreBindingErrors() async throws {
+        func bindingError(_ value: String) -> String {
+            #"{"responseStatus":{"errorCode":"SerializationException","message":"Unable to bind to request 'EchoTypes'","#
+                + #""stackTrace":"System.Runtime.Serialization.SerializationException: Unable to bind to request 'EchoTypes'\n   at TestServices.Any(EchoTypes request)\n","#
+                + #""errors":[{"errorCode":"SerializationException","fieldName":"TimeSpan","message":"'\#(value)' is an Invalid value for 'TimeSpan'"}]}}"#
+        }
+        for value in ["10675199.23:59:59", "-10675199.02:48:05.4775809", "10675199.02:48:05.4775808", "P10675199DT2H48M5.4775808S"] {
+            let query = try await send("GET", "/api/EchoTypes?TimeSpan=" + value)
+            #expect(query.status == 400 && query.text == bindingError(value), "\(value)")
+            let json = try await send("POST", "/api/EchoTypes", json: #"{"TimeSpan":"\#(value)"}"#)
+            #expect(json.status == 400 && json.text == bindingError(value), "\(value)")
+            let form = try await send("POST", "/api/EchoTypes", body: Data("TimeSpan=\(value)".utf8),
+                                      headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            #expect(form.status == 400 && form.text == bindingError(value), "\(value)")
+            let jsv = try await send("POST", "/api/EchoTypes", body: Data("{TimeSpan:\(value)}".utf8), headers: ["Content-Type": "application/jsv"])
+            #expect(jsv.status == 400 && jsv.text == bindingError(value), "\(value)")
+        }
+        let echo = #"{"byte":0,"short":0,"int":0,"long":0,"uShort":0,"uInt":0,"uLong":0,"float":0,"double":0,"decimal":0,"#
+            + #""dateTime":"\/Date(-62135596800000-0000)\/","timeSpan":"TIMESPAN","dateTimeOffset":"\/Date(-62135596800000+0000)\/","#
+            + #""guid":"00000000000000000000000000000000","char":"\u0000"}"#
+        let maximum = try await send("GET", "/api/EchoTypes?TimeSpan=10675199.02:48:05.4775807")
+        #expect(maximum.status == 200 && maximum.text == echo.replacing("TIMESPAN", with: "P10675199DT2H48M5.4775807S"))
+        let minimum = try await send("GET", "/api/EchoTypes?TimeSpan=-10675199.02:48:05.4775808")
+        #expect(minimum.status == 200 && minimum.text == echo.replacing("TIMESPAN", with: "-P10675199DT2H48M5.4775808S"))
+        #expect(try await send("GET", "/api/Hello?name=alive").text == #"{"result":"Hello, alive!"}"#)
+    }
+
     @Test func bearerTokensAndSessionCookies() async throws {
         let signIn = try await send("POST", "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"test"}"#)
         #expect(signIn.status == 200)

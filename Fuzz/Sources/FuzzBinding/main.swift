@@ -2,7 +2,8 @@ import FuzzSupport
 import MockStackCore
 
 /// The ServiceStack request binder: query strings, form bodies and JSV values coerced into the
-/// test host's DTOs (Hello's string, ThrowValidation's int and strings). The input is split at
+/// test host's DTOs (Hello's string, ThrowValidation's int and strings, EchoTypes' every number,
+/// date and TimeSpan type, whose limits the seeds sit on). The input is split at
 /// its first NUL into a query and a body; a bad value must be a 4xx, never a 5xx.
 let app = Fuzz.app("test")
 
@@ -14,11 +15,15 @@ public func fuzzBinding(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let body = Array(bytes[min(bytes.count, cut + 1)...])
     let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
     let json: HTTPHeaders = ["Content-Type": "application/json"]
-    for target in ["/api/ThrowValidation?" + query, "/api/Hello?" + query, "/json/reply/ThrowValidation?" + query] {
+    for target in ["/api/ThrowValidation?" + query, "/api/Hello?" + query, "/json/reply/ThrowValidation?" + query, "/api/EchoTypes?" + query] {
         Fuzz.requireNoServerError(Fuzz.ask(app, .get, target), "GET \(target)")
     }
     Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/ThrowValidation", headers: form, body: body), "a form POST")
     Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/ThrowValidation", headers: json, body: body), "a JSON POST")
     Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/Hello?" + query, headers: form, body: body), "a form POST with a query")
+    Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/EchoTypes", headers: form, body: body), "an EchoTypes form POST")
+    Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/EchoTypes", headers: json, body: body), "an EchoTypes JSON POST")
+    Fuzz.requireNoServerError(Fuzz.ask(app, .post, "/api/EchoTypes", headers: ["Content-Type": "application/jsv"], body: body),
+                              "an EchoTypes JSV POST")
     return 0
 }

@@ -9,12 +9,20 @@ import MockStackCore
 /// the capture limit), the multipart parts when there were any, and how it was answered. JSON
 /// is rendered only when a test asks for it, so recording costs a few copies.
 struct JournalEntry: Sendable {
-    /// A multipart part, described.
+    /// A multipart part, described (its fields within ``JournalBounds/partFieldBytes``).
     struct Part: Sendable {
         var name: String
         var fileName: String?
         var contentType: String?
         var size: Int
+        /// Whether a field was cut.
+        var truncated = false
+    }
+
+    /// The parts described, and how many more the request had (``JournalBounds/parts``).
+    struct PartList: Sendable {
+        var parts: [Part]
+        var dropped: Int
     }
 
     /// Increasing from 1, never reused: `since=` takes one.
@@ -22,15 +30,25 @@ struct JournalEntry: Sendable {
     var time: Date
     var app: String
     var session: String?
+    /// The request within ``JournalBounds`` (path, query, headers) and its body cut.
     var request: HTTPRequest
+    /// What ``JournalBounds`` cut from the request.
+    var cuts = JournalBounds.Cuts()
     /// The full body's size (the kept body may be shorter).
     var bodySize: Int
-    var parts: [Part]?
+    /// The body's Content-Type as sent (within ``JournalBounds/headerValueBytes``), which
+    /// decides whether it is shown as text, even when the kept headers lost it.
+    var bodyType: String?
+    var parts: PartList?
     var operation: String?
     var stub: String?
     var status: Int
     /// The answer's headers and body (cut at the capture limit, like the request's).
     var responseHeaders: HTTPHeaders
+    /// Whether ``JournalBounds`` cut the answer's headers (a stub's, or an echo of the request's).
+    var responseHeadersTruncated = false
+    /// The answer's Content-Type as sent.
+    var responseBodyType: String?
     var responseBody: [UInt8]
     var responseBodySize: Int
     /// How the answer was sent: late, slowly, chunked or broken on purpose.
@@ -39,7 +57,10 @@ struct JournalEntry: Sendable {
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
     /// "operation", "stub", "status", "response", "durationMs"}`; each body as text when it is
-    /// UTF-8 of a textual type, else base64, with its full size and whether it was cut.
+    /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
+    /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
+    /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
+    /// `"truncated": true` on a part.
     var json: JSONValue {
         var object: JSONObject = [
             "id": .number(JSONNumber(id)),
@@ -50,19 +71,27 @@ struct JournalEntry: Sendable {
             "path": .string(request.path),
             "query": request.query.map(JSONValue.string) ?? .null,
         ]
+        if cuts.path { object["pathTruncated"] = .bool(true) }
+        if cuts.query { object["queryTruncated"] = .bool(true) }
         object["headers"] = Self.json(request.headers)
-        object["body"] = Self.bodyJSON(request.body, size: bodySize, type: request.headers["Content-Type"])
+        if cuts.headers { object["headersTruncated"] = .bool(true) }
+        object["body"] = Self.bodyJSON(request.body, size: bodySize, type: bodyType)
         if let parts {
-            object["parts"] = .array(parts.map { part in
-                ["name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
-                 "contentType": part.contentType.map(JSONValue.string) ?? .null, "size": .number(JSONNumber(part.size))]
+            object["parts"] = .array(parts.parts.map { part in
+                var described: JSONObject = ["name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
+                                             "contentType": part.contentType.map(JSONValue.string) ?? .null, "size": .number(JSONNumber(part.size))]
+                if part.truncated { described["truncated"] = .bool(true) }
+                return .object(described)
             })
+            if parts.dropped > 0 { object["partsDropped"] = .number(JSONNumber(parts.dropped)) }
         }
         object["operation"] = operation.map(JSONValue.string) ?? .null
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(status))
-        object["response"] = ["status": .number(JSONNumber(status)), "headers": Self.json(responseHeaders),
-                              "body": Self.bodyJSON(responseBody, size: responseBodySize, type: responseHeaders["Content-Type"])]
+        var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(responseHeaders)]
+        if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }
+        answer["body"] = Self.bodyJSON(responseBody, size: responseBodySize, type: responseBodyType)
+        object["response"] = .object(answer)
         object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components
         // Milliseconds to the microsecond.

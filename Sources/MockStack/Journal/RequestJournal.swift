@@ -7,8 +7,9 @@ import MockStackCore
 import Synchronization
 
 /// Every request the apps answered, newest last, in a bounded ring: at most `capacity`
-/// entries, each keeping at most `bodyLimit` bytes of its body, so memory stays flat however
-/// long the server runs (`GET` / `DELETE /__mockstack/requests`).
+/// entries, each keeping at most `bodyLimit` bytes of each body and the rest of the request
+/// within ``JournalBounds``, so memory stays flat however long the server runs
+/// (`GET` / `DELETE /__mockstack/requests`).
 final class RequestJournal: Sendable {
     let capacity: Int
     let bodyLimit: Int
@@ -34,27 +35,38 @@ final class RequestJournal: Sendable {
 
     var isEnabled: Bool { capacity > 0 }
 
-    /// Records one answered request.
+    /// The multipart parts of a request, described (names, file names, types and sizes: the
+    /// bytes are in the body already), or nil when it has none or they cannot be read. One
+    /// linear scan that copies no part; the pipeline makes it once for every journal a request
+    /// goes into.
+    static func parts(of request: HTTPRequest) -> JournalEntry.PartList? {
+        guard let type = request.headers["Content-Type"], type.utf8.count >= 19,
+              type.utf8.prefix(19).elementsEqual("multipart/form-data".utf8, by: { ($0 | 0x20) == ($1 | 0x20) }),
+              let boundary = MultipartForm.boundary(in: type),
+              let summaries = try? MultipartForm.summaries(of: request.body, boundary: boundary, maximumParts: 1000) else { return nil }
+        let bounded = JournalBounds.boundedParts(summaries)
+        return JournalEntry.PartList(parts: bounded.parts, dropped: bounded.dropped)
+    }
+
+    /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
     func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
-                duration: Duration, time: Date = Date()) {
+                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
         guard isEnabled else { return }
-        var kept = request
+        let (kept, cuts) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
-        if size > bodyLimit { kept.body = Array(request.body.prefix(bodyLimit)) }
-        var parts: [JournalEntry.Part]?
-        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data"),
-           let boundary = MultipartForm.boundary(in: type),
-           let form = try? MultipartForm(body: request.body, boundary: boundary, maximumParts: 1000) {
-            // Names, file names, types and sizes only: the bytes are in the body already.
-            parts = form.parts.map { JournalEntry.Part(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, size: $0.body.count) }
-        }
+        let bodyType = request.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
+        let parts = parts ?? Self.parts(of: request)
         // A fixture's body is shared, not copied, unless it must be cut.
         let answer = response.body.count > bodyLimit ? Array(response.body.prefix(bodyLimit)) : response.body
+        let answerHeaders = JournalBounds.boundedHeaders(response.headers)
+        let answerType = response.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
         state.withLock { state in
             state.lastId += 1
-            let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, bodySize: size, parts: parts,
+            let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
+                                     bodyType: bodyType, parts: parts,
                                      operation: response.operation, stub: stub, status: response.status,
-                                     responseHeaders: response.headers, responseBody: answer, responseBodySize: response.body.count,
+                                     responseHeaders: answerHeaders ?? response.headers, responseHeadersTruncated: answerHeaders != nil,
+                                     responseBodyType: answerType, responseBody: answer, responseBodySize: response.body.count,
                                      delivery: response.delivery,
                                      duration: duration)
             if state.entries.count < capacity {

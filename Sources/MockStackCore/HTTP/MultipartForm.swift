@@ -33,6 +33,36 @@ public struct MultipartForm: Sendable, Equatable {
 
     /// Splits `body` on `boundary`, accepting at most `maximumParts` parts.
     public init(body: [UInt8], boundary: String, maximumParts: Int) throws(Problem) {
+        var parts: [Part] = []
+        try Self.scan(body, boundary: boundary, maximumParts: maximumParts) { (headers, content) throws(Problem) in
+            let fields = try Self.fields(headers, index: parts.count + 1)
+            parts.append(Part(name: fields.name, fileName: fields.fileName, contentType: fields.contentType, body: Array(body[content])))
+        }
+        self.parts = parts
+    }
+
+    /// What the request journal keeps of a part: its fields and its size, not its bytes.
+    public struct Summary: Sendable, Equatable {
+        public var name: String
+        public var fileName: String?
+        public var contentType: String?
+        public var size: Int
+    }
+
+    /// The parts described without copying their bytes, by the same rules as ``init(body:boundary:maximumParts:)``.
+    public static func summaries(of body: [UInt8], boundary: String, maximumParts: Int) throws(Problem) -> [Summary] {
+        var summaries: [Summary] = []
+        try scan(body, boundary: boundary, maximumParts: maximumParts) { (headers, content) throws(Problem) in
+            let fields = try Self.fields(headers, index: summaries.count + 1)
+            summaries.append(Summary(name: fields.name, fileName: fields.fileName, contentType: fields.contentType, size: content.count))
+        }
+        return summaries
+    }
+
+    /// Finds each part's header bytes and content in one pass over the body (each byte is
+    /// looked at a bounded number of times), handing them over in order.
+    private static func scan(_ body: [UInt8], boundary: String, maximumParts: Int,
+                             _ part: (ArraySlice<UInt8>, Range<Int>) throws(Problem) -> Void) throws(Problem) {
         guard (1...70).contains(boundary.utf8.count) else {
             throw Problem(description: "the multipart boundary must be 1 to 70 characters")
         }
@@ -41,7 +71,7 @@ public struct MultipartForm: Sendable, Equatable {
         guard var cursor = Self.firstDelimiter(delimiter, in: body) else {
             throw Problem(description: "the multipart body does not contain its boundary '\(boundary)'")
         }
-        var parts: [Part] = []
+        var count = 0
         while true {
             cursor += delimiter.count
             if body[cursor...].starts(with: "--".utf8) { break }
@@ -53,30 +83,37 @@ public struct MultipartForm: Sendable, Equatable {
             guard let headerEnd = Self.search(Array("\r\n\r\n".utf8), in: body, from: cursor, limit: cursor + 16_384) else {
                 throw Problem(description: "a multipart part's headers are truncated or longer than 16 KiB")
             }
-            let headers = String(decoding: body[cursor..<headerEnd], as: UTF8.self)
             let contentStart = headerEnd + 4
             guard let contentEnd = Self.search(separator, in: body, from: contentStart) else {
-                throw Problem(description: "the multipart body is truncated: no closing boundary after part \(parts.count + 1)")
+                throw Problem(description: "the multipart body is truncated: no closing boundary after part \(count + 1)")
             }
-            guard parts.count < maximumParts else {
+            guard count < maximumParts else {
                 throw Problem(description: "the multipart body has more than \(maximumParts) parts")
             }
-            parts.append(try Self.part(headers: headers, body: Array(body[contentStart..<contentEnd]), index: parts.count + 1))
+            count += 1
+            try part(body[cursor..<headerEnd], contentStart..<contentEnd)
             cursor = contentEnd + 2
         }
-        self.parts = parts
     }
 
-    private static func part(headers: String, body: [UInt8], index: Int) throws(Problem) -> Part {
+    /// The name, file name and Content-Type of a part's header lines.
+    private static func fields(_ headers: ArraySlice<UInt8>, index: Int) throws(Problem) -> (name: String, fileName: String?, contentType: String?) {
         var name: String?
         var fileName: String?
         var contentType: String?
-        for line in headers.split(separator: "\r\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let field = line[..<colon].trimmingASCIISpace().lowercased()
-            let value = line[line.index(after: colon)...].trimmingASCIISpace()
-            if field == "content-type" { contentType = String(value) }
-            guard field == "content-disposition" else { continue }
+        var lineStart = headers.startIndex
+        while lineStart < headers.endIndex {
+            var lineEnd = lineStart
+            while lineEnd < headers.endIndex, !(headers[lineEnd] == 0x0D && lineEnd + 1 < headers.endIndex && headers[lineEnd + 1] == 0x0A) {
+                lineEnd += 1
+            }
+            let line = headers[lineStart..<lineEnd]
+            lineStart = lineEnd + 2
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let field = trimmed(line[..<colon])
+            let value = trimmed(line[(colon + 1)...])
+            if equalsIgnoringCase(field, "content-type") { contentType = String(decoding: value, as: UTF8.self) }
+            guard equalsIgnoringCase(field, "content-disposition") else { continue }
             for parameter in dispositionParameters(value) {
                 switch parameter.key {
                 case "name": name = parameter.value
@@ -88,36 +125,55 @@ public struct MultipartForm: Sendable, Equatable {
         guard let name else {
             throw Problem(description: "multipart part \(index) has no Content-Disposition name")
         }
-        return Part(name: name, fileName: fileName, contentType: contentType, body: body)
+        return (name, fileName, contentType)
     }
 
     /// `form-data; name="a"; filename="b.txt"` → `[(name, a), (filename, b.txt)]`, honouring
-    /// quoted values with `;` inside and `\"` escapes.
-    static func dispositionParameters(_ value: Substring) -> [(key: String, value: String)] {
+    /// quoted values with `;` inside and `\"` escapes. One pass over the bytes: every step
+    /// moves forward, so a value of backslashes costs its length, not its length squared.
+    static func dispositionParameters(_ value: ArraySlice<UInt8>) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
-        var rest = value.drop { $0 != ";" }
-        while !rest.isEmpty {
-            rest = rest.dropFirst().drop { $0 == " " }
-            guard let equals = rest.firstIndex(of: "=") else { break }
-            let key = rest[..<equals].trimmingASCIISpace().lowercased()
-            rest = rest[rest.index(after: equals)...]
-            var parsed = ""
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                while let character = rest.first, character != "\"" {
-                    if character == "\\", rest.count > 1 { rest = rest.dropFirst() }
-                    parsed.append(rest.first!)
-                    rest = rest.dropFirst()
+        let end = value.endIndex
+        var index = value.firstIndex(of: UInt8(ascii: ";")) ?? end
+        while index < end {
+            index += 1  // the `;`
+            while index < end, value[index] == UInt8(ascii: " ") { index += 1 }
+            guard let equals = value[index...].firstIndex(of: UInt8(ascii: "=")) else { break }
+            let key = String(decoding: trimmed(value[index..<equals]), as: UTF8.self).lowercased()
+            index = equals + 1
+            var parsed: [UInt8] = []
+            if index < end, value[index] == UInt8(ascii: "\"") {
+                index += 1
+                while index < end, value[index] != UInt8(ascii: "\"") {
+                    // `\x` is `x`; a backslash last of all stays itself.
+                    if value[index] == UInt8(ascii: "\\"), index + 1 < end { index += 1 }
+                    parsed.append(value[index])
+                    index += 1
                 }
-                rest = rest.dropFirst().drop { $0 != ";" }
+                index = value[min(index + 1, end)...].firstIndex(of: UInt8(ascii: ";")) ?? end
             } else {
-                let end = rest.firstIndex(of: ";") ?? rest.endIndex
-                parsed = String(rest[..<end].trimmingASCIISpace())
-                rest = rest[end...]
+                let stop = value[index...].firstIndex(of: UInt8(ascii: ";")) ?? end
+                parsed = Array(trimmed(value[index..<stop]))
+                index = stop
             }
-            result.append((key, parsed))
+            result.append((key, String(decoding: parsed, as: UTF8.self)))
         }
         return result
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// ASCII case-insensitive comparison with a lowercase name.
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
     }
 
     /// The first delimiter at the very start of the body or after a line break.

@@ -19,6 +19,18 @@ enum JSVNode: Equatable {
     }
 }
 
+extension JSVNode {
+    /// The node written back as JSV, for error messages (`'…' is an Invalid value`): text as it
+    /// was read (unquoted), lists as `[a,b]`, maps as `{k:v}`.
+    var jsvText: String {
+        switch self {
+        case .text(let text): text
+        case .list(let nodes): "[" + nodes.map(\.jsvText).joined(separator: ",") + "]"
+        case .map(let members): "{" + members.map { $0.key + ":" + $0.value.jsvText }.joined(separator: ",") + "}"
+        }
+    }
+}
+
 struct JSVReader {
     private let bytes: [UInt8]
     private var index = 0

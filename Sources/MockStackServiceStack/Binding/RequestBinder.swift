@@ -102,7 +102,7 @@ public struct RequestBinder: Sendable {
                 if let value = coercion.fromJSV(member.value, as: property.shape) {
                     dto[property.name] = value
                 } else {
-                    fail(property, "\(member.value)")
+                    fail(property, member.value.jsvText)
                 }
             }
         }

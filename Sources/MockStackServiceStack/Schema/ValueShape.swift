@@ -74,7 +74,7 @@ public enum NumberKind: String, Sendable, Equatable {
         }
     }
 
-    /// The accepted range of an integral type.
+    /// The accepted range of the type (integral ones must also be whole).
     var range: ClosedRange<Double> {
         switch self {
         case .byte: 0...255
@@ -86,7 +86,9 @@ public enum NumberKind: String, Sendable, Equatable {
         case .int64: -9.223372036854775808e18...9.223372036854775807e18
         case .uint64: 0...1.8446744073709551615e19
         case .single: -3.4028235e38...3.4028235e38
-        case .double, .decimal: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+        // System.Decimal's ±79,228,162,514,264,337,593,543,950,335 (as near as a Double says).
+        case .decimal: -7.9228162514264337593543950335e28...7.9228162514264337593543950335e28
+        case .double: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
         }
     }
 }

@@ -65,11 +65,25 @@ public struct DateTimeValue: Sendable, Equatable {
         // .NET's DateTime range: larger values are refused rather than overflowing the ticks.
         guard let ms = Int64(body), (-62_135_596_800_000...253_402_300_799_999).contains(ms) else { return nil }
         guard let offsetText else { return DateTimeValue(millisecondsSinceEpoch: ms, kind: .utc) }
-        guard offsetText.count == 5, let value = Int(offsetText.dropFirst()), value >= 0 else { return nil }
+        // `±hhmm`, four digits, at most 14 hours (.NET's offset range).
+        let digits = Array(offsetText.utf8.dropFirst())
+        guard digits.count == 4, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard value / 100 <= 14, value % 100 < 60 else { return nil }
         let minutes = (value / 100 * 60 + value % 100) * (offsetText.first == "-" ? -1 : 1)
         // `-0000` is how ServiceStack.Text writes an unspecified kind; `+0000` an explicit UTC offset.
         if minutes == 0 { return DateTimeValue(millisecondsSinceEpoch: ms, kind: offsetText.first == "-" ? .unspecified : .offset(minutes: 0)) }
-        return DateTimeValue(millisecondsSinceEpoch: ms, kind: .offset(minutes: minutes))
+        let date = DateTimeValue(millisecondsSinceEpoch: ms, kind: .offset(minutes: minutes))
+        // The wall-clock time it shows must be a DateTime too (year 1 to 9999).
+        return isInRange(date.ticks + Int64(minutes) * 60 * CivilTime.ticksPerSecond) ? date : nil
+    }
+
+    /// The ticks of `DateTime.MaxValue` (9999-12-31T23:59:59.9999999), since 1970.
+    static let maxTicks: Int64 = 253_402_300_800 * CivilTime.ticksPerSecond - 1
+
+    /// Whether an instant (or a wall-clock time) lies within .NET's `DateTime` range.
+    static func isInRange(_ ticks: Int64) -> Bool {
+        (minValue.ticks...maxTicks).contains(ticks)
     }
 
     private static func parseISO(_ bytes: [UInt8]) -> DateTimeValue? {
@@ -101,7 +115,8 @@ public struct DateTimeValue: Sendable, Equatable {
                 scanner.index += 1
                 guard let hours = scanner.digits(2) else { return nil }
                 _ = scanner.consume(":")
-                guard let minutes = scanner.digits(2) else { return nil }
+                // .NET's offsets reach ±14:00.
+                guard let minutes = scanner.digits(2), hours <= 14, minutes < 60 else { return nil }
                 let total = (hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1)
                 kind = total == 0 ? .utc : .offset(minutes: total)
             }
@@ -109,7 +124,8 @@ public struct DateTimeValue: Sendable, Equatable {
         guard scanner.atEnd, time.isValid else { return nil }
         var ticks = time.ticksSinceEpoch
         if case .offset(let minutes) = kind { ticks -= Int64(minutes) * 60 * CivilTime.ticksPerSecond }
-        return DateTimeValue(ticks: ticks, kind: kind)
+        // `0001-01-01T00:00:00+01:00` is an instant before DateTime.MinValue.
+        return isInRange(ticks) ? DateTimeValue(ticks: ticks, kind: kind) : nil
     }
 
     // MARK: Formatting

@@ -1,0 +1,98 @@
+import MockStackCore
+
+/// What one journal entry keeps of a request besides its body (issue 22): however long a
+/// request's target, however many or large its headers and multipart parts, an entry holds at
+/// most about 30 KiB of them, plus the two bodies (`--journal-body-bytes` each). Whatever is cut
+/// is marked in the entry's JSON (README, "The request journal").
+enum JournalBounds {
+    /// UTF-8 bytes of the path kept (`"pathTruncated": true` when cut).
+    static let pathBytes = 2_048
+    /// UTF-8 bytes of the raw query kept (`"queryTruncated": true` when cut).
+    static let queryBytes = 2_048
+    /// UTF-8 bytes of each header value kept.
+    static let headerValueBytes = 1_024
+    /// UTF-8 bytes of header names and (cut) values kept in all; the fields after are dropped.
+    /// A cut value or a dropped field sets `"headersTruncated": true`.
+    static let headerBytes = 8_192
+    /// Multipart parts described (`"partsDropped": N` counts the rest).
+    static let parts = 32
+    /// UTF-8 bytes kept of each part's name, file name and Content-Type (`"truncated": true` on
+    /// a part when one was cut).
+    static let partFieldBytes = 256
+
+    /// What was cut from a request.
+    struct Cuts: Sendable, Equatable {
+        var path = false
+        var query = false
+        var headers = false
+    }
+
+    /// The request as an entry keeps it: path, query and headers within their bounds and the
+    /// body cut at `bodyLimit`. A request within every bound is returned as it is (its storage
+    /// shared, not copied).
+    static func kept(_ request: HTTPRequest, bodyLimit: Int) -> (request: HTTPRequest, cuts: Cuts) {
+        var cuts = Cuts()
+        let path = cut(request.path, pathBytes)
+        let query = request.query.flatMap { cut($0, queryBytes) }
+        cuts.path = path != nil
+        cuts.query = query != nil
+        let headers = boundedHeaders(request.headers)
+        cuts.headers = headers != nil
+        guard cuts.path || cuts.query || cuts.headers else {
+            var kept = request
+            if request.body.count > bodyLimit { kept.body = Array(request.body.prefix(bodyLimit)) }
+            return (kept, cuts)
+        }
+        // A new request, so that nothing of the original's long strings stays referenced.
+        let keptPath = path ?? request.path
+        let keptQuery = query ?? request.query
+        let kept = HTTPRequest(method: request.method, target: keptPath + (keptQuery.map { "?" + $0 } ?? ""), path: keptPath,
+                               query: keptQuery, headers: headers ?? request.headers, body: Array(request.body.prefix(bodyLimit)),
+                               mountPath: request.mountPath)
+        return (kept, cuts)
+    }
+
+    /// The headers within ``headerValueBytes`` and ``headerBytes``, or nil when they already are.
+    static func boundedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders? {
+        var total = 0
+        var within = true
+        for field in headers {
+            total += field.name.utf8.count + min(field.value.utf8.count, headerValueBytes)
+            if field.value.utf8.count > headerValueBytes || total > headerBytes { within = false; break }
+        }
+        if within { return nil }
+        var kept = HTTPHeaders()
+        total = 0
+        for field in headers {
+            let value = cut(field.value, headerValueBytes) ?? field.value
+            total += field.name.utf8.count + value.utf8.count
+            guard total <= headerBytes else { break }
+            kept.add(field.name, value)
+        }
+        return kept
+    }
+
+    /// The parts an entry describes: the first ``parts``, each field within ``partFieldBytes``,
+    /// with how many more there were.
+    static func boundedParts(_ summaries: [MultipartForm.Summary]) -> (parts: [JournalEntry.Part], dropped: Int) {
+        let parts = summaries.prefix(Self.parts).map { summary in
+            let name = cut(summary.name, partFieldBytes)
+            let fileName = summary.fileName.flatMap { cut($0, partFieldBytes) }
+            let contentType = summary.contentType.flatMap { cut($0, partFieldBytes) }
+            return JournalEntry.Part(name: name ?? summary.name, fileName: fileName ?? summary.fileName,
+                                     contentType: contentType ?? summary.contentType, size: summary.size,
+                                     truncated: name != nil || fileName != nil || contentType != nil)
+        }
+        return (parts, summaries.count - parts.count)
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes, at the start of a scalar; nil when it fits.
+    static func cut(_ text: String, _ limit: Int) -> String? {
+        let bytes = text.utf8
+        guard bytes.count > limit else { return nil }
+        var end = bytes.index(bytes.startIndex, offsetBy: limit)
+        // Back to the first byte of the scalar that would be split.
+        while end > bytes.startIndex, bytes[end] & 0xC0 == 0x80 { end = bytes.index(before: end) }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}

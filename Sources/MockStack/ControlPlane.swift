@@ -75,9 +75,7 @@ struct ControlPlane: Sendable {
             switch request.method {
             case .get, .head: return listStubs()
             case .post: return addStub(request)
-            case .delete:
-                stubs.removeAll(session: session?.id)
-                return HTTPResponse(status: 204)
+            case .delete: return removeStubs(request)
             default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD", "POST"])
             }
         case let path where path.hasPrefix("/stubs/"):
@@ -161,6 +159,18 @@ struct ControlPlane: Sendable {
         }
     }
 
+    /// `DELETE stubs[?app=NAME]`: this scope's stubs (the server's own, or this session's),
+    /// all of them or one app's. A filter it does not know is a 400 rather than ignored, which
+    /// would remove more than was asked.
+    private func removeStubs(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = QueryParameters(request.query)
+        for name in parameters.names where name != "app" {
+            return PlainError.response(400, "Unknown filter '\(name)' (filters: app)")
+        }
+        stubs.removeAll(app: parameters["app"], session: session?.id)
+        return HTTPResponse(status: 204)
+    }
+
     /// `GET stubs`: each stub with its hits; one that never matched lists why the latest
     /// journal entries (for its app, if it names one) did not match it.
     private func listStubs() -> HTTPResponse {
@@ -185,7 +195,8 @@ struct ControlPlane: Sendable {
 
     /// `POST reset[?app=name]`: the app (or every app) back to its fixture state, its stubs
     /// removed and the journal emptied, random delays started over. The whole server's reset
-    /// also drops every session; a session's, and one with `?app=`, touch nothing else.
+    /// also drops every session; a session's, and one with `?app=`, touch nothing else: the
+    /// server's `reset?app=` removes the server's stubs for that app, never a session's.
     private func reset(_ request: HTTPRequest) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         let name = parameters["app"]

@@ -53,7 +53,7 @@ public final class MockStackServer: Sendable {
         let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
         let apps = try loader.load(from: source)
         registry = AppRegistry(apps: apps)
-        let stubs = StubStore(files: everything, seed: configuration.seed)
+        let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
                                 journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
         let watcher = configuration.watchesFixtures

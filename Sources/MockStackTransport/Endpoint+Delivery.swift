@@ -48,6 +48,8 @@ extension Endpoint {
     private func addHeaders(of response: HTTPResponse, to headers: UnsafeMutablePointer<evkeyvalq>) {
         var hasDate = false
         for field in response.headers {
+            // The framing is evhttp's here (chunked): a response's own would be sent beside it.
+            if field.name.equalsIgnoringASCIICase("Content-Length") || field.name.equalsIgnoringASCIICase("Transfer-Encoding") { continue }
             // evhttp refuses values with CR or LF (header injection); such a field is dropped.
             Self.add(field.name, field.value, to: headers)
             if !hasDate, field.name.equalsIgnoringASCIICase("Date") { hasDate = true }

@@ -53,11 +53,22 @@ import Testing
             "Fixtures/demo/app.json:3:12: /mount: mount 'test/' must start with '/' and name at least one segment (use --expose to serve an app at a port's root)",
             "Fixtures/demo/app.json:4:13: /rotues: unknown key 'rotues' (expected one of: $schema, description, kind, mount, name, routes)",
             "Fixtures/demo/app.json:6:32: /routes/0/fixture: no file 'missing.json' in Fixtures/demo",
-            "Fixtures/demo/app.json:7:60: /routes/1/status: 99 is out of range 100...599",
+            "Fixtures/demo/app.json:7:60: /routes/1/status: 99 is out of range 200...599",
             "Fixtures/demo/app.json:7:32: /routes/1/fixture: '../secret.json' must be a relative path inside the app folder (no leading '/', no '..', hidden or empty segments)",
             "Fixtures/demo/app.json:8:17: /routes/2/method: method 'BREW' is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
             "Fixtures/demo/app.json:8:33: /routes/2/path: path 'c' must start with '/' and carry no query",
             "Fixtures/demo/bad.json:2:8: /x: invalid JSON: invalid literal, expected 'true'",
+        ])
+    }
+
+    /// Issue 22: a fixture may not answer with an interim status or set the headers that frame
+    /// the answer on the connection.
+    @Test func refusesInterimStatusesAndFramingHeaders() {
+        let manifest = #"{"kind": "static", "routes": [{"path": "/a", "fixture": "a.json", "status": 101, "headers": {"Content-Length": "1", "transfer-encoding": "chunked", "X-Ok": "1"}}]}"#
+        #expect(diagnostics(["demo/app.json": manifest, "demo/a.json": "{}"]) == [
+            "Fixtures/demo/app.json:1:77: /routes/0/status: 101 is out of range 200...599",
+            "Fixtures/demo/app.json:1:112: /routes/0/headers/Content-Length: Content-Length is the server's to set (it frames the answer on the connection); a stub or fixture may not set it",
+            "Fixtures/demo/app.json:1:138: /routes/0/headers/transfer-encoding: transfer-encoding is the server's to set (it frames the answer on the connection); a stub or fixture may not set it",
         ])
     }
 

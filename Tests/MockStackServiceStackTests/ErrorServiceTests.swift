@@ -86,6 +86,24 @@ import Testing
         #expect(response.text == #"{"age":21,"required":"foo","email":"my@gmail.com"}"#)
     }
 
+    /// Issue 22: a status from the request that is not a final one (a 1xx would be sent as an
+    /// interim answer and break the connection's framing) answers 500, as a missing one does.
+    @Test(arguments: [100, 101, 199, 600])
+    func aRequestedStatusOutsideTheFinalOnesIsA500(status: Int) {
+        let response = TestHost.call(.get, "/throwhttperror/\(status)?message=Odd")
+        #expect(response.status == 500)
+        #expect(response.text.hasPrefix(#"{"responseStatus":{"errorCode":"Odd","message":"Odd","#))
+    }
+
+    /// `Matches` runs the linear-time ``Pattern`` (partly matching, as .NET's `IsMatch`).
+    @Test func matchesRulesUseTheLinearMatcher() throws {
+        let rule = ValidationRule(property: "Name", check: .matches(try Pattern("^[a-z]+\\d$")))
+        #expect(rule.failure(in: DTOObject([("Name", .string("abc1"))])) == nil)
+        #expect(rule.failure(in: DTOObject([("Name", .string("abc"))]))?.errorCode == "RegularExpression")
+        let pathological = ValidationRule(property: "Name", check: .matches(try Pattern("^(a+)+b$")))
+        #expect(pathological.failure(in: DTOObject([("Name", .string(String(repeating: "a", count: 20_000)))]))?.errorCode == "RegularExpression")
+    }
+
     @Test func relatedErrorServices() {
         let httpError = TestHost.call(.get, "/throwhttperror/409?message=Clash")
         #expect(httpError.status == 409)

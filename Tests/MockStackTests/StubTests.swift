@@ -117,8 +117,8 @@ struct StubTests {
     @Test(arguments: [
         ("{", "The stub is not JSON"),
         (#"{"match": {"colour": "red"}}"#, "match.colour: unknown field"),
-        (#"{"match": {"pathRegex": "("}}"#, "match.pathRegex: does not compile"),
-        (#"{"answer": {"status": 99}}"#, "answer.status: expected a status from 100 to 599"),
+        (#"{"match": {"pathRegex": "("}}"#, "match.pathRegex: missing ) for '(' at offset 0"),
+        (#"{"answer": {"status": 99}}"#, "answer.status: expected a status from 200 to 599"),
         (#"{"match": {"method": "FETCH"}}"#, "match.method: 'FETCH' is not an HTTP method"),
         (#"{"times": 0}"#, "times: expected a whole number above 0"),
         (#"{"answer": {"bodyFile": "../etc/passwd"}}"#, "answer.bodyFile: '../etc/passwd' must be a relative path inside the folder"),

@@ -47,6 +47,27 @@ struct ResponseHeadTests {
         }
     }
 
+    /// The framing is the transport's: a response's own `Content-Length` or
+    /// `Transfer-Encoding` never goes out beside the real one (issue 22), so the next
+    /// answer on the connection starts where the head says this one ends.
+    @Test func neverSendsAResponsesOwnFramingHeaders() throws {
+        try TransportTests.withServer(respond: { request in
+            request.path == "/own"
+                ? HTTPResponse(status: 200, headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "X-One": "1"], body: Array("made".utf8))
+                : HTTPResponse(status: 200, body: Array("next".utf8))
+        }) { port, _ in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /own HTTP/1.1\r\nHost: t\r\n\r\n")
+            let first = try connection.readResponse()
+            #expect(first.headers.filter { $0.0 == "Content-Length" }.map(\.1) == ["4"])
+            #expect(first.header("Transfer-Encoding") == nil)
+            #expect(first.header("X-One") == "1")
+            #expect(first.text == "made")
+            try connection.send("GET /b HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try connection.readResponse().text == "next")
+        }
+    }
+
     @Test func dropsInjectedHeadersAndFlattensTheReason() throws {
         try TransportTests.withServer(respond: { _ in
             HTTPResponse(status: 418, reason: "On a\r\ntea break", headers: ["X-Bad": "a\r\nSet-Cookie: x=1", "Bad Name": "v", "X-Good": "ok"])

@@ -50,18 +50,19 @@ public final class RawConnection {
         }
     }
 
-    /// Reads exactly one response (head plus Content-Length or chunked body).
-    public func readResponse() throws -> RawResponse {
-        guard let response = try readResponseUnlessClosed() else { throw RawHTTPError("connection closed after 0 bytes") }
+    /// Reads exactly one response (head plus Content-Length or chunked body; the head alone
+    /// with `headOnly`, for the answer to HEAD).
+    public func readResponse(headOnly: Bool = false) throws -> RawResponse {
+        guard let response = try readResponseUnlessClosed(headOnly: headOnly) else { throw RawHTTPError("connection closed after 0 bytes") }
         return response
     }
 
     /// One response, or nil when the peer closed the connection before sending a byte.
-    public func readResponseUnlessClosed() throws -> RawResponse? {
+    public func readResponseUnlessClosed(headOnly: Bool = false) throws -> RawResponse? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            if let response = RawResponse.parse(data) { return response }
+            if let response = RawResponse.parse(data, headOnly: headOnly) { return response }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count == 0, data.isEmpty { return nil }
             guard count > 0 else { throw RawHTTPError(count == 0 ? "connection closed after \(data.count) bytes" : "read failed: errno \(errno)") }

@@ -97,10 +97,10 @@ struct Stub: Sendable {
         match.path = try string(object["path"], "match.path")
         match.pathPrefix = try string(object["pathPrefix"], "match.pathPrefix")
         if let pattern = try string(object["pathRegex"], "match.pathRegex") {
-            do {
-                match.pathRegex = try PathPattern(pattern)
+            do throws(PatternError) {
+                match.pathRegex = try Pattern(pattern)
             } catch {
-                throw Problem(field: "match.pathRegex", message: "does not compile: \(error)")
+                throw Problem(field: "match.pathRegex", message: error.description)
             }
         }
         match.query = try pairs(object["query"], "match.query")
@@ -123,10 +123,16 @@ struct Stub: Sendable {
         try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"], at: "answer")
         var answer = StubAnswer()
         if let value = object["status"] {
-            guard let status = value.intValue, (100...599).contains(status) else { throw Problem(field: "answer.status", message: "expected a status from 100 to 599") }
+            // A 1xx is interim: sent as the answer, the client would wait for another after it.
+            guard let status = value.intValue, HTTPStatus.finalStatuses.contains(status) else {
+                throw Problem(field: "answer.status", message: "expected a status from 200 to 599")
+            }
             answer.status = status
         }
         answer.headers = try pairs(object["headers"], "answer.headers")
+        for (name, _) in answer.headers {
+            if let problem = FramingHeaders.problem(with: name) { throw Problem(field: "answer.headers." + name, message: problem) }
+        }
         switch object["body"] {
         case nil: break
         case .string(let text)?: answer.body = .text(text)
@@ -137,6 +143,9 @@ struct Stub: Sendable {
             let data = try bodyFile(name, in: files)
             answer.body = .bytes(data)
             if name.hasSuffix(".json") { answer.body = (try? JSONParser().parse(data).root).map(StubAnswer.Body.json) ?? .bytes(data) }
+        }
+        if HTTPStatus.forbidsBody(answer.status), object["body"] != nil || object["bodyFile"] != nil {
+            throw Problem(field: object["body"] != nil ? "answer.body" : "answer.bodyFile", message: "a \(answer.status) answer has no body (HTTP forbids one)")
         }
         if let value = object["template"] {
             guard let flag = value.boolValue else { throw Problem(field: "answer.template", message: "expected true or false") }

@@ -26,67 +26,42 @@ struct StubAnswer: Sendable {
         case bytes([UInt8])
     }
 
-    func response(to request: HTTPRequest, delivery: Delivery) -> HTTPResponse {
+    /// The least a template answer may fill in; a server accepting larger bodies allows as much
+    /// as it accepts (``StubStore/templateLimit``).
+    static let templateLimit = 16 * 1024 * 1024
+
+    /// The answer to `request`.
+    /// - Parameters:
+    ///   - json: the request's body as JSON, parsed once for the matching and the template.
+    ///   - stub: the stub's id, named when its template grows past `limit`.
+    ///   - limit: the most bytes a template may fill in; past it the answer is a 500 in the
+    ///     control plane's format that says so, which a test sees at once (cutting the answer
+    ///     short would hand it something that looks right).
+    func response(to request: HTTPRequest, json: RequestBodyJSON, stub: String, limit: Int, delivery: Delivery) -> HTTPResponse {
         var headers = HTTPHeaders()
         var bytes: [UInt8] = []
-        switch body {
-        case .none: break
-        case .json(let value):
-            headers.set("Content-Type", MediaType.json)
-            bytes = (template ? Self.fill(value, from: request) : value).encoded()
-        case .text(let text):
-            headers.set("Content-Type", MediaType.text)
-            bytes = Array((template ? Self.fill(text, from: request) : text).utf8)
-        case .bytes(let data):
-            headers.set("Content-Type", MediaType.octetStream)
-            bytes = data
+        var template = StubTemplate(request: request, json: json, limit: limit)
+        do throws(StubTemplate.TooLarge) {
+            switch body {
+            case .none: break
+            case .json(let value):
+                headers.set("Content-Type", MediaType.json)
+                bytes = (self.template ? try template.fill(value) : value).encoded()
+                // Escapes can make the encoding longer than what was filled in.
+                if self.template, bytes.count > limit { throw StubTemplate.TooLarge() }
+            case .text(let text):
+                headers.set("Content-Type", MediaType.text)
+                bytes = Array((self.template ? try template.fill(text) : text).utf8)
+            case .bytes(let data):
+                headers.set("Content-Type", MediaType.octetStream)
+                bytes = data
+            }
+        } catch {
+            var failure = PlainError.response(500, "Stub \(stub): its template: true answer would be larger than \(limit) bytes, the limit for a templated answer")
+            failure.delivery = delivery
+            return failure
         }
         for (name, value) in self.headers { headers.set(name, value) }
         return HTTPResponse(status: status, headers: headers, body: bytes, delivery: delivery)
-    }
-
-    // MARK: Templates
-
-    private static func fill(_ value: JSONValue, from request: HTTPRequest) -> JSONValue {
-        switch value {
-        case .string(let text):
-            // A string that is one placeholder naming a JSON value takes that value, type and all.
-            if text.hasPrefix("{{body"), text.hasSuffix("}}"), text.dropFirst(2).dropLast(2).allSatisfy({ $0 != "{" && $0 != "}" }),
-               let found = lookup(String(text.dropFirst(2).dropLast(2)), in: request) {
-                return found
-            }
-            return .string(fill(text, from: request))
-        case .array(let items): return .array(items.map { fill($0, from: request) })
-        case .object(let object): return .object(JSONObject(object.members.map { (key: $0.key, value: fill($0.value, from: request)) }))
-        default: return value
-        }
-    }
-
-    private static func fill(_ text: String, from request: HTTPRequest) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
-            result += rest[..<open.lowerBound]
-            let name = String(rest[open.upperBound..<close.lowerBound])
-            switch lookup(name, in: request) {
-            case .string(let value)?: result += value
-            case let value?: result += value.jsonText
-            case nil: result += ""
-            }
-            rest = rest[close.upperBound...]
-        }
-        return result + rest
-    }
-
-    private static func lookup(_ name: String, in request: HTTPRequest) -> JSONValue? {
-        if name == "method" { return .string(request.method.rawValue) }
-        if name == "path" { return .string(request.path) }
-        if name.hasPrefix("query.") { return QueryParameters(request.query)[String(name.dropFirst(6))].map(JSONValue.string) }
-        if name.hasPrefix("header.") { return request.headers[String(name.dropFirst(7))].map(JSONValue.string) }
-        if name.hasPrefix("body") {
-            guard let json = try? JSONParser().parse(request.body).root else { return nil }
-            return JSONPointer.value(at: String(name.dropFirst(4)), in: json)
-        }
-        return nil
     }
 }

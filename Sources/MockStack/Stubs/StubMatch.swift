@@ -6,8 +6,9 @@ struct StubMatch: Sendable {
     /// The full path (mount included), exactly.
     var path: String?
     var pathPrefix: String?
-    /// A regular expression the whole path must match, compiled when the stub is added.
-    var pathRegex: PathPattern?
+    /// A regular expression the whole path must match, compiled when the stub is added (by
+    /// ``Pattern``: linear-time, so no pattern can stall the loop that matches it).
+    var pathRegex: Pattern?
     /// Query parameters that must be present with these values (decoded).
     var query: [(name: String, value: String)] = []
     /// Headers that must be present with these values (names ignore case).
@@ -21,14 +22,15 @@ struct StubMatch: Sendable {
     var session: String?
 
     /// Why the request does not match — the first criterion that fails — or nil when it does.
-    func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil) -> String? {
+    /// - Parameter json: the request's body as JSON, read once for every stub that asks.
+    func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil, json: RequestBodyJSON? = nil) -> String? {
         if let app, app != appName { return "app \(appName ?? "none") is not \(app)" }
         // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
         if session != sessionId { return "session \(sessionId ?? "none") is not \(session ?? "none")" }
         if let method, method != request.method { return "method \(request.method.rawValue) is not \(method.rawValue)" }
         if let path, path != request.path { return "path \(request.path) is not \(path)" }
         if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return "path \(request.path) does not start with \(pathPrefix)" }
-        if let pathRegex, !pathRegex.matches(request.path) {
+        if let pathRegex, !pathRegex.wholeMatch(request.path) {
             return "path \(request.path) does not match /\(pathRegex.source)/"
         }
         if !query.isEmpty {
@@ -41,7 +43,7 @@ struct StubMatch: Sendable {
             return "header \(name) is \(request.headers[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
         }
         if body != nil || !bodyPointers.isEmpty {
-            guard let json = try? JSONParser().parse(request.body).root else { return "the body is not JSON" }
+            guard let json = (json ?? RequestBodyJSON(request)).value else { return "the body is not JSON" }
             if let body, body != json { return "the body is not the JSON expected" }
             for (pointer, value) in bodyPointers where JSONPointer.value(at: pointer, in: json) != value {
                 return "\(pointer) is \(JSONPointer.value(at: pointer, in: json)?.jsonText ?? "absent"), not \(value.jsonText)"
@@ -49,18 +51,4 @@ struct StubMatch: Sendable {
         }
         return nil
     }
-}
-
-/// A compiled path pattern. The regex is only read after it is built, so sharing it between
-/// loop threads is safe.
-struct PathPattern: @unchecked Sendable {
-    let source: String
-    private let regex: Regex<AnyRegexOutput>
-
-    init(_ source: String) throws {
-        self.source = source
-        regex = try Regex(source)
-    }
-
-    func matches(_ path: String) -> Bool { (try? regex.wholeMatch(in: path)) != nil }
 }

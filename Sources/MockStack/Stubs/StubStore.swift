@@ -22,10 +22,15 @@ final class StubStore: Sendable {
 
     /// Where stubs' random delays start unless they name a seed.
     let seed: UInt64
+    /// The most bytes a `template: true` answer may fill in (``StubAnswer/response(to:json:stub:limit:delivery:)``).
+    let templateLimit: Int
 
-    init(files: DirectoryFixtureSource?, seed: UInt64 = 0) {
+    /// - Parameter templateLimit: at least ``StubAnswer/templateLimit``; a server that accepts
+    ///   larger request bodies passes its limit, so that a template can echo any body it took.
+    init(files: DirectoryFixtureSource?, seed: UInt64 = 0, templateLimit: Int = StubAnswer.templateLimit) {
         self.files = files
         self.seed = seed
+        self.templateLimit = max(templateLimit, StubAnswer.templateLimit)
     }
 
     /// Adds a stub from its JSON definition.
@@ -42,20 +47,33 @@ final class StubStore: Sendable {
 
     /// The stub that answers this request, its hit counted: the highest priority, then the
     /// newest, among those that match and are not exhausted.
+    ///
+    /// Matching runs outside the lock, on a snapshot of the stubs (values: the copy is one
+    /// reference count), so a slow match holds up no other loop; the lock is taken again only
+    /// to count the hit, and the stub's exhaustion is checked again there, so that a stub with
+    /// `times` answers no more requests than that however many loops race for it. When the
+    /// best candidate was exhausted or removed meanwhile, the next one that matched answers.
     func answer(_ request: HTTPRequest, app: String?, session: String?) -> (stub: String, response: HTTPResponse)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
-        let chosen: (stub: Stub, delivery: Delivery)? = state.withLock { state in
-            var best: Int?
-            for index in state.stubs.indices where !state.stubs[index].isExhausted && state.stubs[index].match.mismatch(request, app: app, session: session) == nil {
-                if let current = best, state.stubs[current].priority > state.stubs[index].priority { continue }
-                best = index
+        let snapshot = state.withLock { $0.stubs }
+        let json = RequestBodyJSON(request)
+        let candidates = snapshot.indices
+            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.mismatch(request, app: app, session: session, json: json) == nil }
+            // The highest priority first, the newest among equals.
+            .sorted { (snapshot[$0].priority, $0) > (snapshot[$1].priority, $1) }
+        for candidate in candidates {
+            let id = snapshot[candidate].id
+            let chosen: (stub: Stub, delivery: Delivery)? = state.withLock { state in
+                guard let index = state.stubs.firstIndex(where: { $0.id == id }), !state.stubs[index].isExhausted else { return nil }
+                state.stubs[index].hits += 1
+                let delivery = state.stubs[index].answer.misbehaviour.delivery(using: &state.stubs[index].generator)
+                return (state.stubs[index], delivery)
             }
-            guard let best else { return nil }
-            state.stubs[best].hits += 1
-            let delivery = state.stubs[best].answer.misbehaviour.delivery(using: &state.stubs[best].generator)
-            return (state.stubs[best], delivery)
+            if let chosen {
+                return (chosen.stub.id, chosen.stub.answer.response(to: request, json: json, stub: chosen.stub.id, limit: templateLimit, delivery: chosen.delivery))
+            }
         }
-        return chosen.map { ($0.stub.id, $0.stub.answer.response(to: request, delivery: $0.delivery)) }
+        return nil
     }
 
     var all: [Stub] { state.withLock { $0.stubs } }
@@ -75,10 +93,12 @@ final class StubStore: Sendable {
         changingStubs { state in state.stubs.removeAll { $0.match.session != nil } }
     }
 
-    /// Removes every stub, or those for one app, or one session's (or one app's in one session).
-    func removeAll(app: String? = nil, session: String? = nil) {
+    /// Removes the stubs of one scope: the server's own (`session` nil: those outside every
+    /// session, never a session's) or one session's; all of them, or those for one app.
+    /// (Every session's stubs go with the sessions: ``removeAllInSessions()``.)
+    func removeAll(app: String? = nil, session: String?) {
         changingStubs { state in
-            state.stubs.removeAll { (app == nil || $0.match.app == app) && (session == nil || $0.match.session == session) }
+            state.stubs.removeAll { $0.match.session == session && (app == nil || $0.match.app == app) }
         }
     }
 

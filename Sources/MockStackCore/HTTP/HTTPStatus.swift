@@ -8,6 +8,11 @@ public enum HTTPStatus {
     /// The phrase for codes with no registered one.
     public static let unknownPhrase = "Unknown Status"
 
+    /// The statuses a configured answer (a stub, a fixture, a templated error) may give: the
+    /// final ones. A 1xx is interim: sent as the answer, the client would wait for the real
+    /// one after it, or (101) stop speaking HTTP.
+    public static let finalStatuses = 200...599
+
     /// Whether a response with this status must not carry a body.
     public static func forbidsBody(_ status: Int) -> Bool {
         (100..<200).contains(status) || status == 204 || status == 304

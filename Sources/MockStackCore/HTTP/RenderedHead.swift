@@ -4,7 +4,9 @@
 ///
 /// Rendering adds what the response leaves out: `Content-Length` (also for HEAD, where it says
 /// what a GET would send) and the JSON `Content-Type` for a non-empty body, unless the status
-/// forbids a body. Fields whose name or value could split the head (CR, LF, a name with spaces
+/// forbids a body. The framing is the transport's alone: a response's own `Content-Length` or
+/// `Transfer-Encoding` is never written (stubs and fixtures are refused one when read; this is
+/// the defence behind that), so the head always says exactly how long the body sent is. Fields whose name or value could split the head (CR, LF, a name with spaces
 /// or a colon) are dropped, and line breaks in the reason phrase become spaces: both can come
 /// from fixtures or requests.
 ///
@@ -23,8 +25,9 @@ public struct RenderedHead: Sendable, Equatable {
         case chunked
     }
 
-    /// - Parameter framing: `nil` keeps the response's own `Content-Length` or adds the body's;
-    ///   a value replaces any `Content-Length` or `Transfer-Encoding` the response has.
+    /// - Parameter framing: `nil` writes the body's `Content-Length`; a value declares this
+    ///   framing instead (fault injection). Either way any `Content-Length` or
+    ///   `Transfer-Encoding` of the response's own is left out.
     public init(_ response: HTTPResponse, framing: Framing? = nil) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + response.headers.count * 48)
@@ -38,16 +41,16 @@ public struct RenderedHead: Sendable, Equatable {
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
         for field in response.headers where Self.isSafe(field) {
-            if framing != nil, field.name.equalsIgnoringASCIICase("Content-Length") || field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+            let length = field.name.utf8.count
+            if length == 14 ? field.name.equalsIgnoringASCIICase("Content-Length") : length == 17 && field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
                 continue
             }
             Self.append(field.name, to: &bytes)
             bytes += Self.separator
             Self.append(field.value, to: &bytes)
             bytes += Self.lineEnd
-            switch field.name.utf8.count {
+            switch length {
             case 4: if field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
-            case 14: if field.name.equalsIgnoringASCIICase("Content-Length") { hasLength = true }
             case 12: if field.name.equalsIgnoringASCIICase("Content-Type") { hasType = true }
             case 10: if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
             default: break

@@ -112,9 +112,13 @@ public struct StaticAppKind: AppKind {
         if let path, !path.hasPrefix("/") || path.contains("?") {
             manifest.report("path '\(path)' must start with '/' and carry no query", at: at + "/path")
         }
-        let status = manifest.int(at + "/status", in: 100...599) ?? 200
+        let status = manifest.int(at + "/status", in: HTTPStatus.finalStatuses) ?? 200
         let contentType = manifest.string(at + "/contentType")
-        let headers = HTTPHeaders(manifest.stringMap(at + "/headers").map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+        let pairs = manifest.stringMap(at + "/headers")
+        for (name, _) in pairs {
+            if let problem = FramingHeaders.problem(with: name) { manifest.report(problem, at: at + "/headers/" + name) }
+        }
+        let headers = HTTPHeaders(pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
         guard let fixtureName = manifest.string(at + "/fixture", required: true),
               let file = manifest.appFile(named: fixtureName, at: at + "/fixture")
         else { return nil }

@@ -59,7 +59,9 @@ public struct ErrorBehaviour: OperationBehaviour {
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let scope = TemplateScope(call: call)
-        let code = status.render(scope).flatMap { Int($0) }.flatMap { (100...599).contains($0) ? $0 : nil } ?? 500
+        // A status from the request (`{{Status}}`) that is no final status is a 500: a 1xx
+        // sent as the answer would break the connection's framing.
+        let code = status.render(scope).flatMap { Int($0) }.flatMap { HTTPStatus.finalStatuses.contains($0) ? $0 : nil } ?? 500
         let message = message.render(scope) ?? exception
         var error: ServiceError
         if exception == "HttpError" {

@@ -1,4 +1,4 @@
-import MockStackCore
+public import MockStackCore
 
 /// `validate`: declared FluentValidation rules run in order before another behaviour (`echo`
 /// by default). Failures answer 400 with one field error per failed rule, FluentValidation's
@@ -32,7 +32,9 @@ public struct ValidationRule: Sendable {
         case greaterThan(Double), greaterThanOrEqual(Double), lessThan(Double), lessThanOrEqual(Double)
         case equal(String), notEqual(String)
         case length(min: Int, max: Int), minimumLength(Int), maximumLength(Int)
-        case matches(String)
+        /// FluentValidation's `Matches`: some part of the value matches (`Regex.IsMatch`), compiled
+        /// once when the fixture is read, by the linear-time ``Pattern``.
+        case matches(Pattern)
 
         /// The rule names a manifest may use, as FluentValidation names its validators.
         public static let names = ["NotEmpty", "NotNull", "Empty", "Null", "Email", "InclusiveBetween", "ExclusiveBetween",
@@ -102,8 +104,8 @@ public struct ValidationRule: Sendable {
             arguments = [("MaxLength", String(max)), ("TotalLength", String(length))]
             passes = text == nil || length <= max
         case .matches(let pattern):
-            arguments = [("RegularExpression", pattern)]
-            passes = text.map { subject in (try? Regex(pattern)).map { subject.contains($0) } ?? false } ?? true
+            arguments = [("RegularExpression", pattern.source)]
+            passes = text.map { pattern.occurs(in: $0) } ?? true
         }
         guard !passes else { return nil }
         let displayName = Self.displayName(property)

@@ -75,12 +75,19 @@ struct BehaviourReader {
     }
 
     private func headers(at pointer: String) -> [(name: String, value: TemplateString)] {
-        manifest.stringMap(pointer).map { (name: $0.0, value: TemplateString($0.1)) }
+        let pairs = manifest.stringMap(pointer)
+        for (name, _) in pairs {
+            if let problem = FramingHeaders.problem(with: name) { manifest.report(problem, at: pointer + "/" + name) }
+        }
+        return pairs.filter { !FramingHeaders.contains($0.0) }.map { (name: $0.0, value: TemplateString($0.1)) }
     }
 
     private func error(at pointer: String) -> (any OperationBehaviour)? {
         let exception = manifest.string(pointer + "/exception") ?? "HttpError"
         let status = manifest.value(at: pointer + "/status").map { $0.intValue.map(String.init) ?? $0.stringValue ?? "" } ?? (exception == "HttpError" ? "500" : "")
+        if let fixed = manifest.value(at: pointer + "/status")?.intValue, !HTTPStatus.finalStatuses.contains(fixed) {
+            manifest.report("\(fixed) is out of range 200...599", at: pointer + "/status")
+        }
         var fieldErrors: [FieldError] = []
         for index in manifest.array(pointer + "/errors").indices {
             let at = pointer + "/errors/\(index)"
@@ -152,9 +159,13 @@ struct BehaviourReader {
         case "MinimumLength": return number("min").map { .minimumLength(Int($0)) }
         case "MaximumLength": return number("max").map { .maximumLength(Int($0)) }
         case "Matches":
-            guard let pattern = text("pattern") else { return nil }
-            if (try? Regex(pattern)) == nil { manifest.report("'\(pattern)' is not a valid regular expression", at: pointer + "/pattern") }
-            return .matches(pattern)
+            guard let source = text("pattern") else { return nil }
+            do throws(PatternError) {
+                return .matches(try Pattern(source))
+            } catch {
+                manifest.report("'\(source)': \(error.description)", at: pointer + "/pattern")
+                return nil
+            }
         default:
             manifest.report("unknown rule '\(name)' (expected one of: \(ValidationRule.Check.names.joined(separator: ", ")))", at: pointer + "/rule")
             return nil

@@ -71,8 +71,32 @@ struct DescriptorTests {
         #expect(!output.contains("Error from accept"))
     }
 
-    static func openDescriptors(of pid: Int32) throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+    /// Whether process `pid` holds the server side of the loopback connection from
+    /// `clientPort` to `serverPort` (its socket's inode, from /proc/net/tcp, among its descriptors).
+    static func holdsConnection(pid: Int32, serverPort: Int, clientPort: Int) throws -> Bool {
+        // Read to its end: String(contentsOfFile:) stops at the first 4 KiB of a /proc file.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp"))
+        let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        let local = String(format: ":%04X", serverPort), remote = String(format: ":%04X", clientPort)
+        let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) else { return nil }
+            return String(fields[9])
+        }
+        guard !inodes.isEmpty else { return false }
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        return descriptors.contains { descriptor in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")) ?? ""
+            return inodes.contains { target == "socket:[\($0)]" }
+        }
+    }
+
+    /// The local port of a connected socket.
+    static func localPort(of socket: Int32) -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     @Test func aDelayedAnswerLetsItsSocketGoWhenTheClientLeaves() throws {
@@ -82,8 +106,8 @@ struct DescriptorTests {
         let added = try rawExchange(port: port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                                     + "Content-Length: \(stub.utf8.count)\r\nConnection: close\r\n\r\n" + stub)
         #expect(added.status == 201)
-        let idle = try Self.openDescriptors(of: process.processIdentifier)
         var client: RawConnection? = try RawConnection(port: port)
+        let clientPort = Self.localPort(of: try #require(client).fd)
         try client?.send("GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         // The stub counts its hit when the request arrives: then the delay has begun.
         for _ in 0..<500 {
@@ -91,10 +115,10 @@ struct DescriptorTests {
             if try JSONParser().parse(stubs.body).root["stubs"]?.arrayValue?.first?["hits"]?.intValue == 1 { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        #expect(try Self.openDescriptors(of: process.processIdentifier) == idle + 1)
+        #expect(try Self.holdsConnection(pid: process.processIdentifier, serverPort: port, clientPort: clientPort))
         client = nil
         let output = Self.readLog(log, until: "GET /example/hello fault:client gone")
         #expect(output.contains("GET /example/hello fault:client gone"))
-        #expect(try Self.openDescriptors(of: process.processIdentifier) == idle)
+        #expect(try !Self.holdsConnection(pid: process.processIdentifier, serverPort: port, clientPort: clientPort))
     }
 }

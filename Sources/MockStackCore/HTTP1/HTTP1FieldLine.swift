@@ -6,7 +6,7 @@ enum HTTP1FieldLine {
     /// server may refuse), no colon, a name that is empty or not a token (`Host : x`), and a
     /// value with a control character other than HTAB (a NUL included, RFC 9110 §5.5). The value
     /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
-    static func parse(_ line: UnsafeRawBufferPointer) -> Result<HTTPHeaders.Field, HTTP1ParseError> {
+    static func parse(_ line: UnsafeRawBufferPointer) -> Result<HTTP1ParsedField, HTTP1ParseError> {
         if let first = line.first, HTTP1Syntax.isWhitespace(first) {
             return .failure(.malformed("a header line starts with a space or tab (obs-fold is not accepted)"))
         }
@@ -24,6 +24,13 @@ enum HTTP1FieldLine {
         if value.contains(where: HTTP1Syntax.isForbiddenControl) {
             return .failure(.malformed("the value of the header '\(nameText)' has a control character"))
         }
-        return .success(HTTPHeaders.Field(name: nameText, value: String(decoding: value, as: UTF8.self)))
+        return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: String(decoding: value, as: UTF8.self)),
+                                         role: HTTP1FieldRole.of(name: name, value: value)))
     }
+}
+
+/// A field as ``HTTP1FieldLine`` read it: name and value, and what it means to the parser.
+struct HTTP1ParsedField: Sendable {
+    var field: HTTPHeaders.Field
+    var role: HTTP1FieldRole?
 }

@@ -1,13 +1,16 @@
-/// What a head's fields say about the message and the connection, gathered in one pass over
-/// them; ``HTTP1HeadRules`` then judges it.
-struct HTTP1FieldSummary {
+/// What a head's fields say about the message and the connection, noted field by field as the
+/// parser reads them; ``HTTP1HeadRules`` then judges it.
+struct HTTP1FieldSummary: Sendable {
     var hostCount = 0
     /// The first `Content-Length` value.
     var contentLength: String?
     /// The only `Transfer-Encoding` value (a second is a ``framingProblem``).
     var transferEncoding: String?
-    /// The first of the framing problems RequestFraming refused before (a `Content-Length` that
-    /// is not digits or disagrees with another, a second `Transfer-Encoding`), in field order.
+    /// Whether that value is exactly one `chunked`.
+    var transferEncodingIsChunkedOnly = false
+    /// The first of the framing problems the evhttp transport's RequestFraming refused (a
+    /// `Content-Length` that is not digits or disagrees with another, a second
+    /// `Transfer-Encoding`), in field order.
     var framingProblem: String?
     var connectionCloses = false
     var connectionKeepsAlive = false
@@ -16,41 +19,33 @@ struct HTTP1FieldSummary {
     var expectsContinue = false
     /// Whether `Expect` lists anything else.
     var expectsSomethingElse = false
+    /// The `Upgrade` values, in order.
     var upgradeValues: [String] = []
 
-    init(_ fields: [HTTPHeaders.Field]) {
-        for field in fields { note(field) }
-    }
-
-    private mutating func note(_ field: HTTPHeaders.Field) {
-        let name = field.name
-        if name.equalsIgnoringASCIICase("Host") {
+    mutating func note(_ parsed: HTTP1ParsedField) {
+        guard let role = parsed.role else { return }
+        switch role {
+        case .host:
             hostCount += 1
-        } else if name.equalsIgnoringASCIICase("Content-Length") {
-            noteContentLength(field.value)
-        } else if name.equalsIgnoringASCIICase("Transfer-Encoding") {
+        case .contentLength:
+            noteContentLength(parsed.field.value)
+        case .transferEncoding(let isChunkedOnly):
             if transferEncoding != nil {
                 // Two fields could hide a chunked the first lacks from a parser reading one.
                 recordFramingProblem("more than one Transfer-Encoding header")
             } else {
-                transferEncoding = field.value
+                transferEncoding = parsed.field.value
+                transferEncodingIsChunkedOnly = isChunkedOnly
             }
-        } else if name.equalsIgnoringASCIICase("Connection") {
-            for option in Self.listMembers(field.value) {
-                if option.equalsIgnoringASCIICase("close") { connectionCloses = true }
-                if option.equalsIgnoringASCIICase("keep-alive") { connectionKeepsAlive = true }
-                if option.equalsIgnoringASCIICase("upgrade") { connectionUpgrades = true }
-            }
-        } else if name.equalsIgnoringASCIICase("Expect") {
-            for expectation in Self.listMembers(field.value) {
-                if expectation.equalsIgnoringASCIICase("100-continue") {
-                    expectsContinue = true
-                } else {
-                    expectsSomethingElse = true
-                }
-            }
-        } else if name.equalsIgnoringASCIICase("Upgrade") {
-            upgradeValues.append(field.value)
+        case .connection(let closes, let keepsAlive, let upgrades):
+            connectionCloses = connectionCloses || closes
+            connectionKeepsAlive = connectionKeepsAlive || keepsAlive
+            connectionUpgrades = connectionUpgrades || upgrades
+        case .expect(let continues, let otherwise):
+            expectsContinue = expectsContinue || continues
+            expectsSomethingElse = expectsSomethingElse || otherwise
+        case .upgrade:
+            upgradeValues.append(parsed.field.value)
         }
     }
 
@@ -71,11 +66,5 @@ struct HTTP1FieldSummary {
 
     private mutating func recordFramingProblem(_ problem: String) {
         if framingProblem == nil { framingProblem = problem }
-    }
-
-    /// The members of a comma-separated list value (RFC 9110 §5.6.1), without whitespace;
-    /// empty members are skipped.
-    static func listMembers(_ value: String) -> [Substring] {
-        value.split(separator: ",").map { $0.trimmingASCIISpace() }.filter { !$0.isEmpty }
     }
 }

@@ -11,8 +11,8 @@ enum HTTP1HeadRules {
     ///   no body declared on HEAD or TRACE.
     /// - A declared length over the limit: 413 at once.
     /// - `Expect` other than `100-continue`: 417 (on any request, with a body or not).
-    static func head(_ line: HTTP1RequestLine, fields: [HTTPHeaders.Field], limits: HTTP1Limits) -> Result<HTTP1Head, HTTP1ParseError> {
-        let summary = HTTP1FieldSummary(fields)
+    static func head(_ line: HTTP1RequestLine, fields: [HTTPHeaders.Field], summary: HTTP1FieldSummary,
+                     limits: HTTP1Limits) -> Result<HTTP1Head, HTTP1ParseError> {
         if summary.hostCount == 0, line.version == .http11 {
             return .failure(.malformed("an HTTP/1.1 request must have a Host header"))
         }
@@ -42,8 +42,7 @@ enum HTTP1HeadRules {
                 return .failure(.malformed("Transfer-Encoding in an HTTP/1.0 request"))
             }
             if summary.contentLength != nil { return .failure(.malformed("Content-Length and Transfer-Encoding together")) }
-            let codings = HTTP1FieldSummary.listMembers(transferEncoding)
-            guard codings.count == 1, codings[0].equalsIgnoringASCIICase("chunked") else {
+            guard summary.transferEncodingIsChunkedOnly else {
                 return .failure(.malformed("Transfer-Encoding '\(HTTP1ParseError.excerpt(transferEncoding))': only chunked is understood"))
             }
             framing = .chunked

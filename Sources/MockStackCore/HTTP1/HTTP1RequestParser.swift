@@ -27,6 +27,7 @@ public struct HTTP1RequestParser: Sendable {
     private var headBytes = 0
     private var requestLine: HTTP1RequestLine?
     private var fields: [HTTPHeaders.Field] = []
+    private var summary = HTTP1FieldSummary()
     /// Header fields, then trailer fields, so far.
     private var fieldCount = 0
     private var head: HTTP1Head?
@@ -90,6 +91,7 @@ public struct HTTP1RequestParser: Sendable {
         headBytes = 0
         requestLine = nil
         fields = []
+        summary = HTTP1FieldSummary()
         fieldCount = 0
         head = nil
         body = []
@@ -130,18 +132,21 @@ public struct HTTP1RequestParser: Sendable {
         }
     }
 
-    private mutating func headerLine(_ line: HTTP1LineReader.Line<Result<HTTPHeaders.Field, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
+    private mutating func headerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
         switch line {
         case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
         case .empty: return headEnded(consumed: consumed)
         case .text(let parsed):
             if let error = countField(parsed) { return fail(error, consumed: consumed) }
-            if case .success(let field) = parsed { fields.append(field) }
+            if case .success(let field) = parsed {
+                fields.append(field.field)
+                summary.note(field)
+            }
             return nil
         }
     }
 
-    private mutating func trailerLine(_ line: HTTP1LineReader.Line<Result<HTTPHeaders.Field, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
+    private mutating func trailerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
         switch line {
         case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
         case .empty: return complete(consumed: consumed)
@@ -153,7 +158,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// Counts a header or trailer field: the error when there are too many or it is malformed.
-    private mutating func countField(_ parsed: Result<HTTPHeaders.Field, HTTP1ParseError>) -> HTTP1ParseError? {
+    private mutating func countField(_ parsed: Result<HTTP1ParsedField, HTTP1ParseError>) -> HTTP1ParseError? {
         guard fieldCount < limits.maxHeaderCount else { return .tooManyFields(limit: limits.maxHeaderCount) }
         fieldCount += 1
         if case .failure(let error) = parsed { return error }
@@ -163,7 +168,7 @@ public struct HTTP1RequestParser: Sendable {
     /// The empty line after the header fields: the head's rules, then the body, if any.
     private mutating func headEnded(consumed: Int) -> HTTP1ParseStep? {
         guard let requestLine else { return fail(.malformed("a head without a request line"), consumed: consumed) }
-        switch HTTP1HeadRules.head(requestLine, fields: fields, limits: limits) {
+        switch HTTP1HeadRules.head(requestLine, fields: fields, summary: summary, limits: limits) {
         case .failure(let error):
             return fail(error, consumed: consumed)
         case .success(let parsed):

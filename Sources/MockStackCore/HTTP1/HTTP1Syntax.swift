@@ -58,3 +58,28 @@ enum HTTP1Syntax {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 }
+
+extension HTTP1Syntax {
+    /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case.
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` with each member of a comma-separated list (RFC 9110 §5.6.1), without its
+    /// surrounding whitespace; empty members are skipped.
+    static func forEachListMember(_ list: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        for index in 0...list.count where index == list.count || list[index] == UInt8(ascii: ",") {
+            let member = trimmingWhitespace(UnsafeRawBufferPointer(rebasing: list[start..<index]))
+            if !member.isEmpty { body(member) }
+            start = index + 1
+        }
+    }
+}

@@ -6,7 +6,7 @@
 // `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`. Seed corpora: Fuzz/Corpus/<target>/.
 import PackageDescription
 
-let fuzzTargets = ["FuzzJSON", "FuzzQueryString", "FuzzMultipart", "FuzzBinding", "FuzzAutoQuery", "FuzzFeathersQuery"]
+let fuzzTargets = ["FuzzJSON", "FuzzQueryString", "FuzzMultipart", "FuzzBinding", "FuzzAutoQuery", "FuzzFeathersQuery", "FuzzHTTP1"]
 
 let package = Package(
     name: "MockStackFuzz",

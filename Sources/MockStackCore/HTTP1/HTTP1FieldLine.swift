@@ -1,0 +1,36 @@
+/// A field line of the head or the trailers, `field-name ":" OWS field-value OWS` (RFC 9112 §5).
+enum HTTP1FieldLine {
+    /// Reads `line` (without its line end, not empty) as a field.
+    ///
+    /// Refused with a 400: a line starting with a space or tab (obs-fold, RFC 9112 §5.2, which a
+    /// server may refuse), no colon, a name that is empty or not a token (`Host : x`), and a
+    /// value with a control character other than HTAB (a NUL included, RFC 9110 §5.5). The value
+    /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
+    static func parse(_ line: UnsafeRawBufferPointer) -> Result<HTTP1ParsedField, HTTP1ParseError> {
+        if let first = line.first, HTTP1Syntax.isWhitespace(first) {
+            return .failure(.malformed("a header line starts with a space or tab (obs-fold is not accepted)"))
+        }
+        guard let colon = line.firstIndex(of: HTTP1Syntax.colon) else {
+            return .failure(.malformed("the header line '\(HTTP1ParseError.excerpt(line))' has no colon"))
+        }
+        let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        if name.isEmpty { return .failure(.malformed("a header has an empty name")) }
+        guard HTTP1Syntax.isToken(name) else {
+            return .failure(.malformed(
+                "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)"))
+        }
+        let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        let nameText = String(decoding: name, as: UTF8.self)
+        if value.contains(where: HTTP1Syntax.isForbiddenControl) {
+            return .failure(.malformed("the value of the header '\(nameText)' has a control character"))
+        }
+        return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: String(decoding: value, as: UTF8.self)),
+                                         role: HTTP1FieldRole.of(name: name, value: value)))
+    }
+}
+
+/// A field as ``HTTP1FieldLine`` read it: name and value, and what it means to the parser.
+struct HTTP1ParsedField: Sendable {
+    var field: HTTPHeaders.Field
+    var role: HTTP1FieldRole?
+}

@@ -1,0 +1,90 @@
+/// A request line, `method SP request-target SP HTTP-version` (RFC 9112 §3), read and checked.
+struct HTTP1RequestLine: Sendable, Equatable {
+    var method: HTTPMethod
+    var target: String
+    var version: HTTP1Version
+
+    /// Reads `line` (without its line end, not empty).
+    ///
+    /// - The method must be a token; one ``HTTPMethod`` does not name is ``HTTPMethod/unknown``.
+    /// - The version must be `HTTP/1.1` or `HTTP/1.0`; another `HTTP/x.y` is a 505, anything
+    ///   else a 400 (so is `HTTP/2`: not the form of an HTTP/1 version at all).
+    /// - The target must be visible ASCII, and origin-form (`/p?q`), absolute-form
+    ///   (`scheme://authority…`, the scheme letters only, as ``HTTPRequest`` reduces it to its
+    ///   path), `*` for OPTIONS only, or authority-form (`host:port`) for CONNECT only.
+    static func parse(_ line: UnsafeRawBufferPointer) -> Result<Self, HTTP1ParseError> {
+        var firstSpace = -1, secondSpace = -1, moreSpaces = false
+        for index in line.indices where line[index] == HTTP1Syntax.space {
+            if firstSpace < 0 {
+                firstSpace = index
+            } else if secondSpace < 0 {
+                secondSpace = index
+            } else {
+                moreSpaces = true
+                break
+            }
+        }
+        guard !moreSpaces, firstSpace > 0, secondSpace > firstSpace + 1, secondSpace < line.count - 1 else {
+            return .failure(.malformed("the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'"))
+        }
+        let methodBytes = UnsafeRawBufferPointer(rebasing: line[..<firstSpace])
+        let targetBytes = UnsafeRawBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
+        let versionBytes = UnsafeRawBufferPointer(rebasing: line[(secondSpace + 1)...])
+        guard HTTP1Syntax.isToken(methodBytes) else {
+            return .failure(.malformed("the method '\(HTTP1ParseError.excerpt(methodBytes))' is not a token"))
+        }
+        let version: HTTP1Version
+        switch Self.version(versionBytes) {
+        case .success(let parsed): version = parsed
+        case .failure(let error): return .failure(error)
+        }
+        let method = HTTPMethod(name: String(decoding: methodBytes, as: UTF8.self)) ?? .unknown
+        if let problem = Self.targetProblem(targetBytes, method: method) { return .failure(.malformed(problem)) }
+        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version))
+    }
+
+    /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.
+    private static func version(_ bytes: UnsafeRawBufferPointer) -> Result<HTTP1Version, HTTP1ParseError> {
+        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), HTTP1Syntax.isDigit(bytes[5]),
+              bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7]) else {
+            return .failure(.malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)"))
+        }
+        switch (bytes[5], bytes[7]) {
+        case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .success(.http11)
+        case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .success(.http10)
+        default: return .failure(.unsupportedVersion(bytes))
+        }
+    }
+
+    /// What is wrong with the target for this method, or nil.
+    private static func targetProblem(_ target: UnsafeRawBufferPointer, method: HTTPMethod) -> String? {
+        guard target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            return "the request target has a control character or a byte outside ASCII"
+        }
+        let quoted = HTTP1ParseError.excerpt(target)
+        if method == .connect {
+            return isAuthorityForm(target) ? nil : "a CONNECT request's target must be host:port, found '\(quoted)'"
+        }
+        if target.count == 1, target[0] == UInt8(ascii: "*") {
+            return method == .options ? nil : "the target '*' is only for OPTIONS"
+        }
+        if target[0] == UInt8(ascii: "/") || isAbsoluteForm(target) { return nil }
+        return "the request target '\(quoted)' is neither a path ('/p?q'), an absolute URI ('http://host/p') nor '*'"
+    }
+
+    /// `scheme://authority[path]`, the scheme letters only and the authority not empty.
+    private static func isAbsoluteForm(_ target: UnsafeRawBufferPointer) -> Bool {
+        guard let colon = target.firstIndex(of: HTTP1Syntax.colon), colon > 0,
+              target[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
+              UnsafeRawBufferPointer(rebasing: target[colon...]).starts(with: "://".utf8) else { return false }
+        let authority = colon + 3
+        return authority < target.count && !"/?#".utf8.contains(target[authority])
+    }
+
+    /// `host:port`, the port digits, and nothing of a path, query or userinfo.
+    private static func isAuthorityForm(_ target: UnsafeRawBufferPointer) -> Bool {
+        guard !target.contains(where: { "/?#@".utf8.contains($0) }),
+              let colon = target.lastIndex(of: HTTP1Syntax.colon), colon > 0, colon < target.count - 1 else { return false }
+        return target[(colon + 1)...].allSatisfy(HTTP1Syntax.isDigit)
+    }
+}

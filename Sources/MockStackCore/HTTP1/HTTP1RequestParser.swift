@@ -1,0 +1,264 @@
+/// A streaming HTTP/1.1 request parser (RFC 9112): feed it a connection's bytes as they arrive,
+/// in any split, and it says when a whole request has come, or why it is refused. No I/O.
+///
+/// It reads one request at a time and never past its end, so pipelined requests stay with the
+/// caller; after `.complete` it is ready for the next one (``reset()`` does no harm). Each byte
+/// is looked at a bounded number of times however the bytes are split, so a request trickling
+/// in a byte at a time costs linear time; the head is gathered in one reused line buffer, the
+/// body in one array reserved from `Content-Length`.
+///
+/// Decisions the RFCs leave open:
+/// - A bare LF ends a line as CRLF does (RFC 9112 §2.2 allows it; nginx and evhttp do the
+///   same); a CR not followed by LF is a 400 anywhere in the head, a chunk size line or trailers.
+/// - Empty lines before the request line are skipped (RFC 9112 §2.2), but count toward
+///   ``HTTP1Limits/maxHeadBytes`` so that a stream of them ends in a 431.
+/// - `Content-Length` duplicates must be identical strings; a list (`5,5`) is a 400.
+/// - A chunk size past the body limit is a 413 as soon as its digits say so; more than 16 digits
+///   of a smaller one (leading zeros) a 400. Chunk extensions are ignored; a chunk size line
+///   may have 4 KiB (``HTTP1Limits/maxChunkSizeLineBytes``), past that a 400.
+/// - Trailer fields are checked as header fields, count toward the head's byte and field
+///   limits, and are dropped: merged into the headers they could smuggle in framing fields.
+/// - Unknown methods may carry a body (evhttp could not read one; this parser can).
+public struct HTTP1RequestParser: Sendable {
+    private let limits: HTTP1Limits
+    private var phase = Phase.requestLine
+    private var lines = HTTP1LineReader()
+    /// Bytes of the head so far, leading empty lines included, then of the trailers too.
+    private var headBytes = 0
+    private var requestLine: HTTP1RequestLine?
+    private var fields: [HTTPHeaders.Field] = []
+    private var summary = HTTP1FieldSummary()
+    /// Header fields, then trailer fields, so far.
+    private var fieldCount = 0
+    private var head: HTTP1Head?
+    private var body: [UInt8] = []
+    private var failure: HTTP1ParseError?
+
+    private enum Phase: Sendable {
+        /// Before the request line: leading empty lines, then the line itself.
+        case requestLine
+        case headerLines
+        /// A `Content-Length` body, with this many bytes still to come.
+        case fixedBody(remaining: Int)
+        case chunkSizeLine
+        /// Chunk data, with this many bytes still to come.
+        case chunkData(remaining: Int)
+        /// The line end after chunk data, its CR perhaps already read.
+        case chunkDataEnd(sawCarriageReturn: Bool)
+        case trailerLines
+    }
+
+    /// A parser for the first request of a connection.
+    public init(limits: HTTP1Limits = HTTP1Limits()) {
+        self.limits = limits
+    }
+
+    /// Reads bytes of the request now arriving, never past its end (pipelined requests stay unread).
+    /// Returns how many bytes it consumed and what that finished.
+    public mutating func parse(_ bytes: UnsafeRawBufferPointer) -> HTTP1ParseStep {
+        if let failure { return .failed(failure, consumed: 0) }
+        var position = 0
+        while position < bytes.count {
+            let step: HTTP1ParseStep? = switch phase {
+            case .requestLine, .headerLines, .trailerLines: headLine(bytes, at: &position)
+            case .chunkSizeLine: chunkSizeLine(bytes, at: &position)
+            case .fixedBody(let remaining): bodyBytes(bytes, at: &position, remaining: remaining)
+            case .chunkData(let remaining): chunkData(bytes, at: &position, remaining: remaining)
+            case .chunkDataEnd(let sawCarriageReturn): chunkDataEnd(bytes, at: &position, sawCarriageReturn: sawCarriageReturn)
+            }
+            if let step { return step }
+        }
+        return .needMore(consumed: bytes.count)
+    }
+
+    /// The head of the request being read once it is complete but its body is not yet (for
+    /// `Expect: 100-continue`), else nil.
+    public var pendingHead: HTTP1Head? { head }
+
+    /// Whether any byte of a request has arrived since the last one completed (leading empty
+    /// lines before a request line do not count): the transport starts the whole-request
+    /// deadline then.
+    public var isMidRequest: Bool {
+        if case .requestLine = phase { return !lines.partialLineMayBeEmpty }
+        return true
+    }
+
+    /// Back to the start, for the next request on the connection (called by the transport after
+    /// `.complete`), and out of a failure.
+    public mutating func reset() {
+        phase = .requestLine
+        lines.reset()
+        headBytes = 0
+        requestLine = nil
+        fields = []
+        summary = HTTP1FieldSummary()
+        fieldCount = 0
+        head = nil
+        body = []
+        failure = nil
+    }
+
+    // MARK: - The head and the trailers
+
+    /// The next line of the head or the trailers, if it ends within `bytes`.
+    private mutating func headLine(_ bytes: UnsafeRawBufferPointer, at position: inout Int) -> HTTP1ParseStep? {
+        let start = position
+        switch lines.scan(bytes, from: start, budget: limits.maxHeadBytes - headBytes) {
+        case .incomplete:
+            position = bytes.count
+            return nil
+        case .tooLong(let end):
+            return fail(.headTooLarge(limit: limits.maxHeadBytes), consumed: end)
+        case .ended(let lineFeed, let length):
+            headBytes += length
+            position = lineFeed + 1
+            switch phase {
+            case .requestLine: return requestLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1RequestLine.parse), consumed: position)
+            case .headerLines: return headerLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1FieldLine.parse), consumed: position)
+            default: return trailerLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1FieldLine.parse), consumed: position)
+            }
+        }
+    }
+
+    private mutating func requestLine(_ line: HTTP1LineReader.Line<Result<HTTP1RequestLine, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
+        switch line {
+        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
+        case .empty: return nil  // an empty line before the request line (RFC 9112 §2.2)
+        case .text(.failure(let error)): return fail(error, consumed: consumed)
+        case .text(.success(let parsed)):
+            requestLine = parsed
+            phase = .headerLines
+            return nil
+        }
+    }
+
+    private mutating func headerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
+        switch line {
+        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
+        case .empty: return headEnded(consumed: consumed)
+        case .text(let parsed):
+            if let error = countField(parsed) { return fail(error, consumed: consumed) }
+            if case .success(let field) = parsed {
+                fields.append(field.field)
+                summary.note(field)
+            }
+            return nil
+        }
+    }
+
+    private mutating func trailerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
+        switch line {
+        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
+        case .empty: return complete(consumed: consumed)
+        case .text(let parsed):
+            // Checked and counted, then dropped.
+            if let error = countField(parsed) { return fail(error, consumed: consumed) }
+            return nil
+        }
+    }
+
+    /// Counts a header or trailer field: the error when there are too many or it is malformed.
+    private mutating func countField(_ parsed: Result<HTTP1ParsedField, HTTP1ParseError>) -> HTTP1ParseError? {
+        guard fieldCount < limits.maxHeaderCount else { return .tooManyFields(limit: limits.maxHeaderCount) }
+        fieldCount += 1
+        if case .failure(let error) = parsed { return error }
+        return nil
+    }
+
+    /// The empty line after the header fields: the head's rules, then the body, if any.
+    private mutating func headEnded(consumed: Int) -> HTTP1ParseStep? {
+        guard let requestLine else { return fail(.malformed("a head without a request line"), consumed: consumed) }
+        switch HTTP1HeadRules.head(requestLine, fields: fields, summary: summary, limits: limits) {
+        case .failure(let error):
+            return fail(error, consumed: consumed)
+        case .success(let parsed):
+            head = parsed
+            switch parsed.framing {
+            case .none, .length(0):
+                return complete(consumed: consumed)
+            case .length(let count):
+                body.reserveCapacity(count)
+                phase = .fixedBody(remaining: count)
+            case .chunked:
+                phase = .chunkSizeLine
+            }
+            return nil
+        }
+    }
+
+    // MARK: - The body
+
+    private mutating func bodyBytes(_ bytes: UnsafeRawBufferPointer, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
+        let count = min(remaining, bytes.count - position)
+        append(bytes, from: position, count: count)
+        position += count
+        if count == remaining { return complete(consumed: position) }
+        phase = .fixedBody(remaining: remaining - count)
+        return nil
+    }
+
+    private mutating func chunkSizeLine(_ bytes: UnsafeRawBufferPointer, at position: inout Int) -> HTTP1ParseStep? {
+        let start = position
+        switch lines.scan(bytes, from: start, budget: HTTP1Limits.maxChunkSizeLineBytes) {
+        case .incomplete:
+            position = bytes.count
+            return nil
+        case .tooLong(let end):
+            return fail(.malformedChunkedBody("a chunk size line is longer than \(HTTP1Limits.maxChunkSizeLineBytes) bytes"), consumed: end)
+        case .ended(let lineFeed, _):
+            position = lineFeed + 1
+            let maxBodyBytes = limits.maxBodyBytes, budget = maxBodyBytes - body.count
+            let line = lines.read(bytes, from: start, lineFeed: lineFeed) { line in
+                HTTP1ChunkSizeLine.size(line, budget: budget, maxBodyBytes: maxBodyBytes)
+            }
+            switch line {
+            case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: position)
+            case .empty: return fail(.malformedChunkedBody("a chunk size line is empty"), consumed: position)
+            case .text(.failure(let error)): return fail(error, consumed: position)
+            case .text(.success(0)): phase = .trailerLines
+            case .text(.success(let size)): phase = .chunkData(remaining: size)
+            }
+            return nil
+        }
+    }
+
+    private mutating func chunkData(_ bytes: UnsafeRawBufferPointer, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
+        let count = min(remaining, bytes.count - position)
+        append(bytes, from: position, count: count)
+        position += count
+        phase = count == remaining ? .chunkDataEnd(sawCarriageReturn: false) : .chunkData(remaining: remaining - count)
+        return nil
+    }
+
+    private mutating func chunkDataEnd(_ bytes: UnsafeRawBufferPointer, at position: inout Int, sawCarriageReturn: Bool) -> HTTP1ParseStep? {
+        let byte = bytes[position]
+        position += 1
+        if byte == HTTP1Syntax.lineFeed {
+            phase = .chunkSizeLine
+        } else if byte == HTTP1Syntax.carriageReturn, !sawCarriageReturn {
+            phase = .chunkDataEnd(sawCarriageReturn: true)
+        } else {
+            return fail(.malformedChunkedBody("chunk data is not followed by CRLF"), consumed: position)
+        }
+        return nil
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int) {
+        UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]).withMemoryRebound(to: UInt8.self) { body.append(contentsOf: $0) }
+    }
+
+    // MARK: - Endings
+
+    private mutating func complete(consumed: Int) -> HTTP1ParseStep {
+        guard let head else { return fail(.malformed("a request without a head"), consumed: consumed) }
+        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        reset()
+        return .complete(head, request, consumed: consumed)
+    }
+
+    private mutating func fail(_ error: HTTP1ParseError, consumed: Int) -> HTTP1ParseStep {
+        failure = error
+        head = nil
+        return .failed(error, consumed: consumed)
+    }
+}

@@ -1,0 +1,85 @@
+/// The byte classes of RFC 9110 §5.6 and RFC 9112 the parser checks.
+enum HTTP1Syntax {
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let colon = UInt8(ascii: ":")
+
+    /// Whether `byte` is a `tchar`, a byte a token (a method, a field name) may hold.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether `bytes` is a token: one or more `tchar`s.
+    static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
+    }
+
+    /// Whether `byte` is optional whitespace (`OWS`, `BWS`): a space or a tab.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab
+    }
+
+    /// Whether `byte` is a control character a field value or chunk extension must not hold:
+    /// C0 controls except HTAB, and DEL.
+    static func isForbiddenControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != tab) || byte == 0x7F
+    }
+
+    /// Whether `byte` is a decimal digit.
+    static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    static func trimmingWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0, end = bytes.count
+        while start < end, isWhitespace(bytes[start]) { start += 1 }
+        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+}
+
+extension HTTP1Syntax {
+    /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case.
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` with each member of a comma-separated list (RFC 9110 §5.6.1), without its
+    /// surrounding whitespace; empty members are skipped.
+    static func forEachListMember(_ list: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        for index in 0...list.count where index == list.count || list[index] == UInt8(ascii: ",") {
+            let member = trimmingWhitespace(UnsafeRawBufferPointer(rebasing: list[start..<index]))
+            if !member.isEmpty { body(member) }
+            start = index + 1
+        }
+    }
+}

@@ -73,7 +73,7 @@ test-example: deps
 container-smoke: deps
 	Scripts/container-smoke
 
-## fuzz: the six libFuzzer targets of Fuzz/ (its own package, built with -sanitize=fuzzer,address),
+## fuzz: the seven libFuzzer targets of Fuzz/ (its own package, built with -sanitize=fuzzer,address),
 ## FUZZ_SECONDS each (600), FUZZ_JOBS at a time (2); fails on any crash.
 fuzz: deps
 	Scripts/fuzz.sh

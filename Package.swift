@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// mockstack — a mock ServiceStack / FeathersJS test server on libevent's evhttp.
+// mockstack — a mock ServiceStack / FeathersJS test server on libevent.
 //
 // The layers read straight off this manifest (see ../shared/design/architecture.md §6):
 //
@@ -8,8 +8,7 @@
 //                              ├──────────► MockStackFeathers ─────┘
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //
-// Only MockStackTransport imports CLibevent (and CEvhttpRequest, a few lines of C for one field
-// evhttp's API does not reach); every unsafe pointer and C callback lives there.
+// Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -43,11 +42,6 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
-        // The one field of evhttp's request struct its API does not reach (CEvhttpRequest.h).
-        .target(
-            name: "CEvhttpRequest",
-            dependencies: ["CLibevent"]
-        ),
         // The server's allocator on Linux: libevent allocates some thirty times per request,
         // and mimalloc does that in about a third of glibc's instructions (Benchmarks/README.md).
         .systemLibrary(
@@ -80,7 +74,6 @@ let package = Package(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
-                "CEvhttpRequest",
                 "MockStackCore",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -15,16 +15,10 @@
 #include <signal.h>
 
 #include <event2/event.h>
-#include <event2/http.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
-#include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 #include <event2/thread.h>
 #include <event2/util.h>
-
-/// evhttp's internal marker for a request line whose method it does not know (http-internal.h,
-/// EVHTTP_REQ_UNKNOWN_). Allowing it lets such requests reach our callback instead of a bare 501.
-static const unsigned short mockstack_evhttp_req_unknown = (unsigned short)(1u << 15);
 
 #endif

@@ -20,7 +20,7 @@ enum HTTPDate {
 }
 
 /// The current `Date` header, formatted at most once a second. One per loop: formatting it for
-/// every reply (as evhttp does, with `snprintf`) is a visible share of a fixture GET's cost.
+/// every reply with `snprintf` is a visible share of a fixture GET's cost.
 struct HTTPDateCache {
     private var second: time_t = -1
     private(set) var value = ""

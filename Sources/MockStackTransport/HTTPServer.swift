@@ -8,8 +8,9 @@ public import MockStackCore
 import Dispatch
 import Synchronization
 
-/// An HTTP/1.1 server on libevent's evhttp: one event loop per thread, each with its own
-/// evhttp per listener, sharing ports through `SO_REUSEPORT` when there is more than one loop.
+/// An HTTP/1.1 server on libevent: one event loop per thread, each with its own listener per
+/// port (sharing it through `SO_REUSEPORT` when there is more than one loop), its connections
+/// on bufferevents, and requests read by ``HTTP1RequestParser``.
 ///
 /// Handlers run synchronously on the loop threads; there is no hop through Swift tasks on the
 /// request path (architecture §7).
@@ -127,7 +128,7 @@ public final class HTTPServer: Sendable {
         let done = DispatchSemaphore(value: 0)
         for worker in workers {
             worker.runOnLoop { worker in
-                let open = worker.taps.values.count { $0.closeCallbackInstalled }
+                let open = worker.connections.count
                 counted.withLock { $0 += open }
                 done.signal()
             }

@@ -8,16 +8,14 @@ import Darwin
 /// Keeps reading (and discarding) from a socket after the 413 that refused its body, so the
 /// client, still sending, reads the answer instead of a reset.
 ///
-/// evhttp's own `EVHTTP_SERVER_LINGERING_CLOSE` reads the whole declared body *before* it
-/// answers, so a client that declares 10 GB — or a `Content-Length` that overflows — hears
-/// nothing until the idle timeout. Without it evhttp answers at once and then closes the
-/// socket, and closing with unread bytes makes the kernel send a reset, which can overtake
-/// the answer. So, as nginx does, the answer goes out at once and the socket lingers:
-/// ``ConnectionTap/connectionClosing()`` takes the socket from the bufferevent before evhttp
-/// frees it (evhttp then only shuts its sending side, which ends the answer with a FIN), and
-/// this reads it until the client stops, goes quiet for ``quietSeconds`` or ``limitSeconds``
-/// pass, then closes it. (Taking the descriptor, not duplicating it: a duplicate would keep
-/// the socket alive in epoll after evhttp's close, which the changelist backend forbids.)
+/// Closing a socket with unread bytes makes the kernel send a reset, which can overtake the
+/// answer; reading the whole declared body *before* answering would leave a client that
+/// declares 10 GB hearing nothing until the timeout. So, as nginx does, the answer goes out at
+/// once, the sending side is shut (a FIN ends the answer), and this reads the socket until the
+/// client stops, goes quiet for ``quietSeconds`` or ``limitSeconds`` pass, then closes it. The
+/// socket is taken from its bufferevent first (``HTTPConnection/close()``), not duplicated: a
+/// duplicate would keep it alive in epoll after the bufferevent's close, which the changelist
+/// backend forbids.
 final class LingeringClose {
     static let quietSeconds = 2
     static let limitSeconds = 10

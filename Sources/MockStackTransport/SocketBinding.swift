@@ -29,7 +29,7 @@ enum SocketBinding {
         while let info = candidate {
             if let listener = evconnlistener_new_bind(base, nil, nil, UInt32(flags), 1024, info.pointee.ai_addr, Int32(info.pointee.ai_addrlen)) {
                 // Accepted sockets inherit TCP_NODELAY from the listener on Linux: without it,
-                // a reply evhttp writes in two parts waits for the client's delayed ACK (40 ms).
+                // a reply written in two parts waits for the client's delayed ACK (40 ms).
                 var on: Int32 = 1
                 setsockopt(evconnlistener_get_fd(listener), Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
                 return listener

@@ -4,14 +4,17 @@ public import Logging
 public struct TransportConfiguration: Sendable {
     /// The address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
     public var host: String
-    /// Event-loop threads; each has its own evhttp on a shared `SO_REUSEPORT` port when > 1.
+    /// Event-loop threads; each has its own listener on a shared `SO_REUSEPORT` port when > 1.
     public var threads: Int
     /// Largest accepted request body; larger ones get 413.
     public var maxBodyBytes: Int
     /// Largest accepted request line plus headers; larger ones get 431.
     public var maxHeaderBytes: Int
+    /// Most header fields in one request; more get 431.
+    public var maxHeaderCount = 100
     /// Seconds a connection may stay idle, wait for a read or write to progress, or take to
-    /// send one request whole, from its first byte (evhttp 2.1 has one value for all of these).
+    /// send one request whole, from its first byte; and, with what a throttle needs, the most
+    /// an answer may take to be written out.
     public var timeoutSeconds: Int
     /// The longest a `hang` fault holds a connection whose client is still there.
     public var hangLimitMilliseconds: Int

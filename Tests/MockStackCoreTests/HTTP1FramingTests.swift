@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func readsTheBodyOfAnUnknownMethod() {
-        // evhttp could not, so the transport refused these; this parser reads them.
+        // Any method but HEAD and TRACE may carry a body; the app then answers the method.
         let step = HTTP1Feed.parse(Self.request("FOO", ["Content-Length: 3"], body: "abc"))
         #expect(step.head?.method == .unknown && step.request?.body == Array("abc".utf8))
     }

@@ -30,7 +30,7 @@ struct TransportTests {
         }
     }
 
-    /// The transport takes path and query from evhttp's parse; they must be what the core's
+    /// The transport takes path and query from its parser; they must be what the core's
     /// own split gives for the same target.
     @Test(arguments: ["/a/b?x=1&y", "/a", "/a?", "/caf%C3%A9/x?q=%20", "/a?x=1#frag", "http://host:1/p?q", "http://host", "/"])
     func pathAndQueryAgreeWithTheCore(target: String) throws {
@@ -178,14 +178,14 @@ struct TransportTests {
         }
     }
 
-    @Test func rendersEvhttpsOwnRejectionsAsJSON() throws {
+    @Test func rendersRejectionsAsJSON() throws {
         var configuration = TransportConfiguration()
         configuration.maxHeaderBytes = 1024
         configuration.maxBodyBytes = 100
         try Self.withServer(configuration) { port, _ in
             let cases: [(String, Int, String)] = [
-                ("GARBAGE\r\n\r\n", 400, "Malformed request: the request line or a header could not be parsed"),
-                ("GET / HTTP/1.1\r\nHost: t\r\nno colon here\r\n\r\n", 400, "Malformed request: the request line or a header could not be parsed"),
+                ("GARBAGE\r\n\r\n", 400, "Malformed request: the request line must be 'method target HTTP-version', found 'GARBAGE'"),
+                ("GET / HTTP/1.1\r\nHost: t\r\nno colon here\r\n\r\n", 400, "Malformed request: the header line 'no colon here' has no colon"),
                 ("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 2000))\r\n\r\n", 431, "Request line and headers are larger than the limit of 1024 bytes"),
                 ("GET /\(String(repeating: "a", count: 3000)) HTTP/1.1\r\n\r\n", 431, "Request line and headers are larger than the limit of 1024 bytes"),
                 ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n\(String(repeating: "x", count: 500))", 413, "Request body is larger than the limit of 100 bytes"),
@@ -213,7 +213,7 @@ struct TransportTests {
         }
     }
 
-    /// What evhttp would let through but HTTP/1.1 refuses (smuggling material) is a 400 in the
+    /// What HTTP/1.1 refuses (smuggling material) is a 400 in the
     /// same JSON, before any responder runs.
     @Test func refusesAmbiguousFraming() throws {
         try Self.withServer { port, _ in
@@ -230,7 +230,7 @@ struct TransportTests {
                 #expect(response.status == 400 && response.header("Connection") == "close", "\(head)")
                 #expect(response.text == #"{"status":400,"error":"Bad Request","message":"Malformed request: \#(message)"}"#)
             }
-            // evhttp reads no body for HEAD or TRACE: one declared there would be taken for the next request.
+            // A body on HEAD or TRACE means nothing; a client sending one may mean it as the next request.
             for method in ["HEAD", "TRACE"] {
                 let connection = try RawConnection(port: port)
                 try connection.send("\(method) /p HTTP/1.1\r\nHost: t\r\nContent-Length: 37\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -239,8 +239,7 @@ struct TransportTests {
                 #expect(refusal.status == 400 && end == .closed, "\(method)")
                 #expect(!String(decoding: bytes, as: UTF8.self).contains("/smuggled"), "\(method): the body was read as a request")
             }
-            // Chunked not last (evhttp 2.1.12 refuses it itself), and both framings (some evhttp
-            // builds refuse that themselves; otherwise ours does).
+            // Chunked not last, and both framings.
             #expect(try rawExchange(port: port, "POST /p HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n5\r\nhello\r\n0\r\n\r\n").status == 400)
             #expect(try rawExchange(port: port, "POST /p HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n").status == 400)
             // Agreeing duplicates are one length.
@@ -248,8 +247,8 @@ struct TransportTests {
         }
     }
 
-    /// evhttp marks a request whose body came chunked, and would end our Content-Length reply
-    /// with a last-chunk; the next response on the connection must start clean.
+    /// A request whose body came chunked is answered with a Content-Length reply, and the next
+    /// response on the connection starts clean.
     @Test func aChunkedRequestBodyLeavesKeepAliveClean() throws {
         try Self.withServer { port, _ in
             let connection = try RawConnection(port: port)
@@ -283,9 +282,9 @@ struct TransportTests {
         }
     }
 
-    /// A byte every 200 ms keeps evhttp's own (per-read) timeout of 1 s from ever firing; the
-    /// request deadline ends the connection once the request has taken over a second, and
-    /// other clients are answered at once meanwhile.
+    /// A byte every 200 ms keeps the per-read timeout of 1 s from ever firing; the request
+    /// deadline ends the connection once the request has taken over a second, without an
+    /// answer, and other clients are answered at once meanwhile.
     @Test func aRequestTricklingInIsCutAtTheTimeout() throws {
         var configuration = TransportConfiguration()
         configuration.timeoutSeconds = 1
@@ -315,26 +314,6 @@ struct TransportTests {
             let after = try #require(closedAfter, "still open after \(sent) bytes")
             #expect(after > 1.0 && after < 2.6)
             #expect(sent < request.count)
-        }
-    }
-
-    /// The byte that passes the deadline may also complete the request: evhttp hands it over
-    /// in that same read, and it is answered, not cut with the answer half made. (Chunks stay
-    /// under evhttp's per-read timeout of 2 s; the last arrives after the 2 s deadline, which
-    /// whole seconds put between 2 and 3 s after the first.)
-    @Test func aRequestCompletedByItsLateByteIsAnswered() throws {
-        var configuration = TransportConfiguration()
-        configuration.timeoutSeconds = 2
-        try Self.withServer(configuration) { port, _ in
-            let connection = try RawConnection(port: port)
-            let chunks = ["GET /la", "te HTTP/1.1\r\n", "Host: t\r\n\r", "\n"]
-            for (chunk, pause) in zip(chunks, [1.0, 0.9, 1.6, 0]) {
-                try connection.send(chunk)
-                Thread.sleep(forTimeInterval: pause)
-            }
-            let answer = try connection.readResponse()
-            #expect(answer.status == 200)
-            #expect(answer.text == #"{"method":"GET","path":"/late","body":""}"#)
         }
     }
 
@@ -548,7 +527,7 @@ struct TransportFaultTests {
             let (bytes, end) = connection.readToEnd()
             #expect(end != .timedOut)
             // About two seconds' worth at 1,000 B/s, the head included.
-            #expect(bytes.count > 1000 && bytes.count < 5000)
+            #expect(bytes.count > 1000 && bytes.count < 5000, "\(bytes.count) bytes after \(Date().timeIntervalSince(started)) s")
             #expect(Date().timeIntervalSince(started) < 10)
         }
     }

@@ -1,6 +1,6 @@
 /// An HTTP request method as the transport reports it.
 ///
-/// The transport recognises the methods evhttp parses; anything else arrives as ``unknown``
+/// The transport recognises the methods HTTP defines; any other token arrives as ``unknown``
 /// so that the router can answer it in the emulated server's own format instead of a bare 501.
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET"

@@ -93,7 +93,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.init(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
     }
 
-    /// For a transport whose HTTP parser has already split the target (evhttp does, for every
+    /// For a transport whose HTTP parser has already split the target (as it may, for every
     /// request): `path` and `query` as it found them, an empty path read as `/`.
     public init(
         method: HTTPMethod,
@@ -113,6 +113,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// are all ASCII, and `Character` iteration would segment graphemes for nothing.
     static func split(target: String) -> (path: String, query: String?) {
         let bytes = target.utf8
+        // Origin-form, nearly every request: one pass over the bytes, and a target without a
+        // query or fragment is its own path (no copy).
+        if bytes.first == UInt8(ascii: "/"), let marks = bytes.withContiguousStorageIfAvailable(Self.queryAndFragment) {
+            if marks.query == nil, marks.end == bytes.count { return (target, nil) }
+            let end = bytes.index(bytes.startIndex, offsetBy: marks.end)
+            guard let mark = marks.query else { return (String(target[..<end]), nil) }
+            let question = bytes.index(bytes.startIndex, offsetBy: mark)
+            return (String(target[..<question]), String(target[bytes.index(after: question)..<end]))
+        }
         var pathStart = bytes.startIndex
         if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
             pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
@@ -122,6 +131,20 @@ public struct HTTPRequest: Sendable, Equatable {
         let pathEnd = mark ?? end
         let path = pathStart == pathEnd ? "/" : String(target[pathStart..<pathEnd])
         return (path, mark.map { String(target[bytes.index(after: $0)..<end]) })
+    }
+
+    /// The offsets of the first `?` (if before any `#`) and of the end of the target before its
+    /// fragment.
+    private static func queryAndFragment(_ bytes: UnsafeBufferPointer<UInt8>) -> (query: Int?, end: Int) {
+        var query: Int?
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "?"): if query == nil { query = index }
+            case UInt8(ascii: "#"): return (query, index)
+            default: continue
+            }
+        }
+        return (query, bytes.count)
     }
 
     /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.

@@ -8,7 +8,7 @@ struct HTTP1FieldSummary: Sendable {
     var transferEncoding: String?
     /// Whether that value is exactly one `chunked`.
     var transferEncodingIsChunkedOnly = false
-    /// The first of the framing problems the evhttp transport's RequestFraming refused (a
+    /// The first of the framing problems refused field by field (a
     /// `Content-Length` that is not digits or disagrees with another, a second
     /// `Transfer-Encoding`), in field order.
     var framingProblem: String?

@@ -9,7 +9,7 @@ public struct HTTP1Head: Sendable, Equatable {
     /// HTTP/1.0 or HTTP/1.1.
     public var version: HTTP1Version
     /// Every field in the order sent, duplicates kept; values decoded as UTF-8, an invalid
-    /// sequence replaced by U+FFFD (as the evhttp transport's `String(cString:)` did).
+    /// sequence replaced by U+FFFD.
     public var headers: HTTPHeaders
     /// How the body is delimited.
     public var framing: BodyFraming

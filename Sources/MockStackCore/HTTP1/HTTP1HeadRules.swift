@@ -4,7 +4,7 @@ enum HTTP1HeadRules {
     /// The head of a request with this request line and these fields, or why it is refused.
     ///
     /// - HTTP/1.1 needs one `Host`; no request may have two (400).
-    /// - Framing, as the evhttp transport's RequestFraming refused it (400): `Content-Length`
+    /// - Framing (400): `Content-Length`
     ///   digits only, its duplicates identical (a list such as `5,5` is refused, not read as 5);
     ///   one `Transfer-Encoding`, not in HTTP/1.0, not beside `Content-Length`, and nothing but
     ///   `chunked` (RFC 9112 §6.1 suggests 501 for an unknown coding; bad input is a 4xx here);

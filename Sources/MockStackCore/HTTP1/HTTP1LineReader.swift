@@ -2,7 +2,7 @@
 /// keeping the start of a line whose end has not arrived yet.
 ///
 /// A line ends with CRLF or with a bare LF: RFC 9112 §2.2 lets a recipient take a bare LF for a
-/// line end, and nginx and evhttp both do, so clients that send one work. A CR anywhere
+/// line end, and nginx does, so clients that send one work. A CR anywhere
 /// else is refused (RFC 9112 §2.2 allows replacing it with a space; refusing is safer when
 /// another parser in front may read it as a line end).
 ///

@@ -8,7 +8,7 @@
 /// body in one array reserved from `Content-Length`.
 ///
 /// Decisions the RFCs leave open:
-/// - A bare LF ends a line as CRLF does (RFC 9112 §2.2 allows it; nginx and evhttp do the
+/// - A bare LF ends a line as CRLF does (RFC 9112 §2.2 allows it; nginx does the
 ///   same); a CR not followed by LF is a 400 anywhere in the head, a chunk size line or trailers.
 /// - Empty lines before the request line are skipped (RFC 9112 §2.2), but count toward
 ///   ``HTTP1Limits/maxHeadBytes`` so that a stream of them ends in a 431.
@@ -18,7 +18,7 @@
 ///   may have 4 KiB (``HTTP1Limits/maxChunkSizeLineBytes``), past that a 400.
 /// - Trailer fields are checked as header fields, count toward the head's byte and field
 ///   limits, and are dropped: merged into the headers they could smuggle in framing fields.
-/// - Unknown methods may carry a body (evhttp could not read one; this parser can).
+/// - Any method but HEAD and TRACE may carry a body, an unknown one included.
 public struct HTTP1RequestParser: Sendable {
     private let limits: HTTP1Limits
     private var phase = Phase.requestLine
@@ -74,6 +74,10 @@ public struct HTTP1RequestParser: Sendable {
     /// The head of the request being read once it is complete but its body is not yet (for
     /// `Expect: 100-continue`), else nil.
     public var pendingHead: HTTP1Head? { head }
+
+    /// The method of the request being read, once its request line has been read: the answer
+    /// to a HEAD request carries no body, a refusal included.
+    public var method: HTTPMethod? { requestLine?.method }
 
     /// Whether any byte of a request has arrived since the last one completed (leading empty
     /// lines before a request line do not count): the transport starts the whole-request
@@ -177,7 +181,8 @@ public struct HTTP1RequestParser: Sendable {
             case .none, .length(0):
                 return complete(consumed: consumed)
             case .length(let count):
-                body.reserveCapacity(count)
+                // Up to 64 KiB ahead: a head alone must not reserve the body limit.
+                body.reserveCapacity(min(count, 64 * 1024))
                 phase = .fixedBody(remaining: count)
             case .chunked:
                 phase = .chunkSizeLine

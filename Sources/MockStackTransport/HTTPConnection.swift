@@ -1,0 +1,483 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import MockStackCore
+
+/// One client connection, on a bufferevent of the worker's loop: requests are read off it with
+/// ``HTTP1RequestParser``, each whole one is answered by the endpoint's responder, and the
+/// answers go out in order. One request is answered at a time; pipelined requests wait in the
+/// input meanwhile.
+///
+/// Its deadlines: a request must arrive whole within the timeout of its first byte; a
+/// connection may idle that long between requests; an answer must be written out within its
+/// send deadline (``TransportConfiguration/sendDeadlineSeconds(bytes:bytesPerSecond:)``).
+///
+/// Lifetime: the worker's `connections` table holds it from accept to ``close()``. libevent's
+/// callbacks reach it unretained (``callbackTarget``) and keep it alive while they run.
+final class HTTPConnection {
+    unowned(unsafe) let worker: Worker
+    unowned(unsafe) let endpoint: Endpoint
+    let bufferevent: OpaquePointer
+    private var parser: HTTP1RequestParser
+
+    enum State {
+        /// Reading a request, or waiting for one.
+        case reading
+        /// A request was handed to the responder; its answer is not all handed to the socket.
+        case answering
+        /// The last answer is going out; the connection closes once it has.
+        case closing
+        case closed
+    }
+
+    private(set) var state = State.reading
+    /// Whether the answer being sent ends the connection.
+    private var closesAfterAnswer = false
+    /// Set when the connection ends after a 413: its socket is read to its end first
+    /// (``LingeringClose``), so that the client, still sending, reads the answer.
+    private var lingersAfterClose = false
+    /// Set once `100 Continue` went out for the request now arriving.
+    private var sentContinue = false
+    /// Whether the read callback is on the stack: an answer finished inside it must not read on
+    /// (the loop there does).
+    private var readingInput = false
+    /// Parsing waits while this much of earlier answers is still unsent: a client pipelining
+    /// requests without reading their answers cannot make the output grow without end.
+    static let outputHighWater = 1 << 20
+    private var waitingForOutput = false
+    /// Input kept unread while an answer is pending, at most; reading pauses past it.
+    static let pendingInputLimit = 1 << 20
+    private var readingPaused = false
+    /// Set when the client closed its sending side: what it sent before is still answered.
+    private var peerFinished = false
+
+    /// The request deadline, armed at a request's first byte.
+    private var requestTimer: OpaquePointer?
+    /// The send deadline of an answer still in the output, and when it falls (monotonic ns).
+    private var sendTimer: OpaquePointer?
+    private var sendDue: UInt64 = 0
+    /// A delayed answer's wait or a hang's hold: what to do at its end, and if the client
+    /// leaves first.
+    private var pending: (timer: OpaquePointer, then: () -> Void, clientLeft: () -> Void)?
+    /// The token bucket of a throttled answer, while one limits the connection's writes.
+    private var writeLimit: OpaquePointer?
+    /// Runs once the output has been written out (a fault's bytes, before the connection closes).
+    var whenDrained: (() -> Void)?
+    /// Set while a `hang` fault holds the connection: a graceful stop closes it at once.
+    var isHeld = false
+
+    /// - Returns: nil when libevent cannot take the socket (the caller closes it).
+    init?(worker: Worker, endpoint: Endpoint, socket: Int32) {
+        guard let bufferevent = bufferevent_socket_new(worker.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        self.worker = worker
+        self.endpoint = endpoint
+        self.bufferevent = bufferevent
+        let configuration = worker.configuration
+        parser = HTTP1RequestParser(limits: HTTP1Limits(maxHeadBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
+                                                        maxBodyBytes: configuration.maxBodyBytes))
+    }
+
+    private var callbackTarget: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Runs `body` on the connection behind a callback's argument, kept alive meanwhile: the
+    /// callback may close it, which drops the worker's reference.
+    private static func with(_ arg: UnsafeMutableRawPointer?, _ body: (HTTPConnection) -> Void) {
+        guard let arg else { return }
+        let connection = Unmanaged<HTTPConnection>.fromOpaque(arg).takeUnretainedValue()
+        withExtendedLifetime(connection) { body(connection) }
+    }
+
+    /// Starts reading. Called once, after the worker has recorded the connection.
+    func start() {
+        // libevent writes at most 16 KiB per call by default: a 34 KB reply took three writev
+        // calls (and, with TCP_NODELAY, three pushes). Up to 1 MiB goes in one.
+        bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite)
+        bufferevent_setcb(bufferevent, { _, arg in
+            HTTPConnection.with(arg) { $0.readable() }
+        }, { _, arg in
+            HTTPConnection.with(arg) { $0.outputDrained() }
+        }, { _, events, arg in
+            HTTPConnection.with(arg) { $0.happened(events) }
+        }, callbackTarget)
+        setIdleTimeout()
+        bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE))
+    }
+
+    // MARK: - Reading
+
+    /// Parses what has arrived, answering each request it completes, until the input is used
+    /// up, an answer is pending, or the connection is ending.
+    private func readable() {
+        guard state == .reading else {
+            // Bytes that arrive while an answer is pending wait in the input, up to a bound:
+            // past it reading stops until they are parsed. (A read watermark would do the same
+            // at the cost of a check and an event change on every read.)
+            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit {
+                bufferevent_disable(bufferevent, Int16(EV_READ))
+                readingPaused = true
+            }
+            return
+        }
+        guard !readingInput else { return }
+        if readingPaused {
+            readingPaused = false
+            bufferevent_enable(bufferevent, Int16(EV_READ))
+        }
+        readingInput = true
+        defer { readingInput = false }
+        guard let input = bufferevent_get_input(bufferevent) else { return }
+        while state == .reading, evbuffer_get_length(input) > 0 {
+            // The next request waits while earlier answers fill the output, and while a
+            // throttled one is still going out: its limit and deadline are its own.
+            let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
+            if unsent > Self.outputHighWater || (writeLimit != nil && unsent > 0) {
+                waitingForOutput = true
+                return
+            }
+            switch parseInput(input) {
+            case nil:
+                requestProgressed()
+            case .complete(let head, let request, _)?:
+                requestArrived(head, request)
+            case .failed(let error, _)?:
+                refuse(error)
+            case .needMore?:
+                break
+            }
+        }
+        if state == .reading { requestProgressed() }
+        // A client that closed its sending side has had every whole request it sent answered.
+        if peerFinished, state == .reading, evbuffer_get_length(input) == 0 { endAfterOutput() }
+    }
+
+    /// Closes once the output has been written out (at once when it is empty).
+    private func endAfterOutput() {
+        state = .closing
+        bufferevent_disable(bufferevent, Int16(EV_READ))
+        if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
+    }
+
+    /// Feeds the input's contiguous pieces to the parser, draining what it consumed; the step
+    /// that finished a request (or failed), or nil when it needs more.
+    private func parseInput(_ input: OpaquePointer) -> HTTP1ParseStep? {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 8) { vectors -> HTTP1ParseStep? in
+            let count = Int(evbuffer_peek(input, -1, nil, vectors.baseAddress, 8))
+            var consumed = 0
+            for index in 0..<min(count, vectors.count) {
+                let piece = UnsafeRawBufferPointer(start: vectors[index].iov_base, count: vectors[index].iov_len)
+                let step = parser.parse(piece)
+                switch step {
+                case .needMore(let used):
+                    consumed += used
+                case .complete(_, _, let used), .failed(_, let used):
+                    evbuffer_drain(input, consumed + used)
+                    return step
+                }
+            }
+            evbuffer_drain(input, consumed)
+            return nil
+        }
+    }
+
+    /// Part of a request has arrived: its deadline starts with its first byte, and a client
+    /// waiting for `100 Continue` is told to go on.
+    private func requestProgressed() {
+        guard parser.isMidRequest else { return }
+        if requestTimer == nil {
+            requestTimer = event_new(worker.base, -1, 0, { _, _, arg in
+                HTTPConnection.with(arg) { $0.requestTookTooLong() }
+            }, callbackTarget)
+            if worker.configuration.timeoutSeconds > 0, let requestTimer {
+                var timeout = timeval(tv_sec: worker.configuration.timeoutSeconds, tv_usec: 0)
+                event_add(requestTimer, &timeout)
+            }
+        }
+        if !sentContinue, let head = parser.pendingHead, head.expectsContinue {
+            sentContinue = true
+            Self.continueLine.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+        }
+    }
+
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private func requestTookTooLong() {
+        guard state == .reading, parser.isMidRequest else { return }
+        worker.logger.info("closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
+        close()
+    }
+
+    private func requestArrived(_ head: HTTP1Head, _ request: HTTPRequest) {
+        cancelRequestTimer()
+        sentContinue = false
+        state = .answering
+        closesAfterAnswer = !head.keepAlive
+        liftWriteLimit()
+        endpoint.dispatch(request, head: head, on: self)
+    }
+
+    /// A request the parser refused: its error answers, and the connection closes.
+    private func refuse(_ error: HTTP1ParseError) {
+        cancelRequestTimer()
+        state = .answering
+        closesAfterAnswer = true
+        // The client may still be sending what was refused (a body over the limit, the rest of
+        // an oversized head): read it to its end after the answer, so that a reset (the
+        // kernel's answer to closing with unread bytes) does not overtake the answer.
+        lingersAfterClose = error.status == 413 || evbuffer_get_length(bufferevent_get_input(bufferevent)) > 0
+        let body = worker.errorBody(error.status, error.message)
+        worker.logRejection(status: error.status, bytes: body.count)
+        let response = HTTPResponse.json(error.status, bytes: body, headers: ["Connection": "close"])
+        sendWhole(response, exchange: nil, withoutBody: parser.method == .head)
+    }
+
+    private func cancelRequestTimer() {
+        guard let requestTimer else { return }
+        event_free(requestTimer)
+        self.requestTimer = nil
+    }
+
+    /// A connection waiting for a request may stay idle this long.
+    private func setIdleTimeout() {
+        let seconds = worker.configuration.timeoutSeconds
+        guard seconds > 0 else { return }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        bufferevent_set_timeouts(bufferevent, &timeout, &timeout)
+    }
+
+    // MARK: - Answering
+
+    /// The answer to the request now being answered has been handed over whole: the next one
+    /// may be read, or the connection ends once the answer is out.
+    func answerFinished() {
+        guard state == .answering else { return }
+        if closesAfterAnswer { return endAfterOutput() }
+        // The parser is ready for the next request by itself.
+        state = .reading
+        if !readingInput { readable() }
+    }
+
+    /// Whether the request now answered asked to close, or the answer says so itself.
+    func answerCloses(_ closes: Bool) {
+        if closes { closesAfterAnswer = true }
+    }
+
+    var willClose: Bool { closesAfterAnswer }
+
+    /// Waits `milliseconds` before `then`, unless the client leaves first (its end of file
+    /// arrives, as reading stays on): then `clientLeft` runs and the connection closes.
+    func wait(milliseconds: Int, then: @escaping () -> Void, clientLeft: @escaping () -> Void) {
+        precondition(pending == nil, "one wait at a time")
+        guard let timer = event_new(worker.base, -1, 0, { _, _, arg in
+            HTTPConnection.with(arg) { $0.waitEnded() }
+        }, callbackTarget) else { return then() }
+        var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
+        event_add(timer, &delay)
+        pending = (timer, then, clientLeft)
+    }
+
+    private func waitEnded() {
+        guard let (timer, then, _) = pending else { return }
+        event_free(timer)
+        pending = nil
+        then()
+    }
+
+    /// The client has gone while an answer was pending.
+    private func clientLeftWhilePending() {
+        // Closing runs the wait's `clientLeft`.
+        close()
+    }
+
+    // MARK: - Writing
+
+    /// Lets the connection write at most `bytesPerSecond`, refilled every 100 ms (every second
+    /// under 100 B/s), until the next request or the end.
+    func limitWrites(bytesPerSecond: Int) {
+        liftWriteLimit()
+        // A tick short enough to be smooth, long enough that each one's share is exact.
+        let tickMilliseconds = bytesPerSecond >= 100 ? 100 : 1000
+        let perTick = max(1, bytesPerSecond * tickMilliseconds / 1000)
+        var tick = timeval(tv_sec: tickMilliseconds / 1000, tv_usec: Int((tickMilliseconds % 1000) * 1000))
+        // Reads stay unlimited (the largest rate libevent accepts).
+        guard let bucket = ev_token_bucket_cfg_new(Int.max, Int.max, perTick, perTick, &tick) else { return }
+        if bufferevent_set_rate_limit(bufferevent, bucket) == 0 {
+            writeLimit = bucket
+        } else {
+            ev_token_bucket_cfg_free(bucket)
+        }
+    }
+
+    var isWriteLimited: Bool { writeLimit != nil }
+
+    /// Removes a write limit; the bucket is freed only once the bufferevent no longer uses it.
+    private func liftWriteLimit() {
+        guard let bucket = writeLimit else { return }
+        bufferevent_set_rate_limit(bufferevent, nil)
+        ev_token_bucket_cfg_free(bucket)
+        writeLimit = nil
+    }
+
+    /// Writes as much of `reply` as the socket takes now (nothing while a throttle limits the
+    /// connection or earlier bytes wait in the output), and leaves the rest to the bufferevent,
+    /// with the send deadline for it.
+    func write(_ reply: WholeReply, bytesPerSecond: Int? = nil) {
+        guard let output = bufferevent_get_output(bufferevent) else { return }
+        var written = 0
+        if writeLimit == nil, evbuffer_get_length(output) == 0 {
+            written = max(0, reply.write(to: bufferevent_getfd(bufferevent)))
+        }
+        if written < reply.count {
+            reply.append(to: output, after: written)
+            armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: reply.count - written, bytesPerSecond: bytesPerSecond))
+        }
+    }
+
+    /// Adds bytes to the output, for the bufferevent to send, with a send deadline.
+    func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+        armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: bytes.count))
+    }
+
+    /// Gives what the output holds now `seconds` to be written out; past that the connection
+    /// closes. libevent's write timeout starts over with every byte written, and a throttled
+    /// write waits on the token bucket outside it, so without this a client reading a byte now
+    /// and then (or a throttle of 1 B/s) would pin the answer's bytes and the socket.
+    private func armSendDeadline(seconds: Int) {
+        guard seconds > 0 else { return }
+        // An earlier answer still going out keeps its later deadline.
+        let due = Clock.nowNanoseconds() + UInt64(seconds) * 1_000_000_000
+        if let sendTimer, event_pending(sendTimer, Int16(EV_TIMEOUT), nil) != 0, sendDue > due { return }
+        sendDue = due
+        if sendTimer == nil {
+            sendTimer = event_new(worker.base, -1, 0, { _, _, arg in
+                HTTPConnection.with(arg) { $0.sendDeadlinePassed() }
+            }, callbackTarget)
+        }
+        var delay = timeval(tv_sec: seconds, tv_usec: 0)
+        if let sendTimer { event_add(sendTimer, &delay) }
+    }
+
+    private func sendDeadlinePassed() {
+        let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
+        guard state != .closed, unsent > 0 else { return }
+        worker.logger.info("resetting a connection whose answer was not taken in time (\(unsent) bytes unsent)")
+        // A reset, not a FIN: the kernel drops what it still buffers for the slow reader too
+        // (megabytes, on loopback) instead of trickling it out after the socket is gone.
+        reset()
+    }
+
+    /// The output has been written out.
+    private func outputDrained() {
+        if let sendTimer { event_del(sendTimer) }
+        if let drained = whenDrained {
+            whenDrained = nil
+            drained()
+        }
+        switch state {
+        case .closing:
+            close()
+        case .reading where waitingForOutput:
+            waitingForOutput = false
+            readable()
+        default:
+            break
+        }
+    }
+
+    // MARK: - Events and the end
+
+    private func happened(_ events: Int16) {
+        let what = Int32(events)
+        if what & Int32(BEV_EVENT_EOF) != 0 || what & Int32(BEV_EVENT_ERROR) != 0 {
+            clientClosed(reset: what & Int32(BEV_EVENT_ERROR) != 0)
+        } else if what & Int32(BEV_EVENT_TIMEOUT) != 0 {
+            // A client owes nothing while its answer is pending or still going out: reading
+            // goes on (libevent stopped it), to hear the client leave. The answer has deadlines
+            // of its own.
+            if what & Int32(BEV_EVENT_READING) != 0,
+               state == .answering || evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 {
+                bufferevent_enable(bufferevent, Int16(EV_READ))
+                return
+            }
+            // Idle too long between requests, silent too long within one, or a write that
+            // made no progress for the timeout.
+            close()
+        }
+    }
+
+    /// The client closed its end (or the connection broke).
+    private func clientClosed(reset: Bool) {
+        switch state {
+        case .answering where pending != nil:
+            clientLeftWhilePending()
+        case .answering, .closing:
+            // An answer still going out to a client that only closed its sending side: it is
+            // sent, then the connection ends. After an error nothing more can be sent.
+            if reset || evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 && state == .closing {
+                close()
+            } else {
+                closesAfterAnswer = true
+                bufferevent_disable(bufferevent, Int16(EV_READ))
+            }
+        case .reading:
+            // A client that only closed its sending side still gets the answers to what it sent.
+            if reset { return close() }
+            peerFinished = true
+            if evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0 { endAfterOutput() }
+        case .closed:
+            break
+        }
+    }
+
+    /// Ends the connection now: the socket closes (or lingers, after a 413) and the worker
+    /// forgets it. Safe to call more than once.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        cancelRequestTimer()
+        if let sendTimer {
+            event_free(sendTimer)
+            self.sendTimer = nil
+        }
+        var unfinished: (() -> Void)?
+        if let (timer, _, clientLeft) = pending {
+            event_free(timer)
+            pending = nil
+            unfinished = clientLeft
+        }
+        liftWriteLimit()
+        whenDrained = nil
+        if lingersAfterClose {
+            let socket = bufferevent_getfd(bufferevent)
+            if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {
+                // The answer ends with a FIN; the client's remaining bytes are read and dropped.
+                shutdown(socket, Int32(SHUT_WR))
+                LingeringClose.start(worker: worker, socket: socket)
+            }
+        }
+        bufferevent_free(bufferevent)
+        worker.connections[ObjectIdentifier(self)] = nil
+        // A request still waiting to be answered is finished (and logged) as its client gone.
+        unfinished?()
+    }
+
+    /// Closes with a TCP reset instead of a FIN (the `reset` fault).
+    func reset() {
+        let socket = bufferevent_getfd(bufferevent)
+        var linger = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        close()
+    }
+
+    /// Whether the connection is idle: no request arriving or being answered (a graceful stop
+    /// closes these at once).
+    var isIdle: Bool { state == .reading && !parser.isMidRequest && !isSending }
+
+    /// Whether answers are still going out.
+    var isSending: Bool { state != .closed && evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 }
+}

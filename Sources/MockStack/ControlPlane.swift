@@ -137,7 +137,7 @@ struct ControlPlane: Sendable {
     private func addStub(_ request: HTTPRequest) -> HTTPResponse {
         let json: JSONValue
         do {
-            json = try JSONParser().parse(request.body).root
+            json = try JSONParser.forRequestBodies().parse(request.body).root
         } catch {
             return PlainError.response(400, "The stub is not JSON: \(error)")
         }

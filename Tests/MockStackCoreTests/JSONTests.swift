@@ -87,3 +87,27 @@ import Testing
         #expect(try JSONParser().parse(#"{"a":1,"b":2}"#).root.jsonText == #"{"a":1,"b":2}"#)
     }
 }
+
+/// Request bodies are read with a bound on their values (issue 22): linear as the parser is, 8
+/// million numbers held a loop for seconds.
+@Suite struct JSONValueLimitTests {
+    @Test func aDocumentPastItsValueLimitIsRefusedAndOneAtItIsRead() throws {
+        let parser = JSONParser(maximumValues: 4)
+        // The array and its three numbers: four values.
+        #expect(try parser.parse("[1,2,3]").root == [1, 2, 3])
+        #expect(throws: JSONSyntaxError.self) { try parser.parse("[1,2,3,4]") }
+        do {
+            _ = try parser.parse(#"{"a":[1,{"b":2}]}"#)
+            Issue.record("five values were read")
+        } catch {
+            #expect(error.message == "more than 4 values in one document")
+        }
+    }
+
+    @Test func requestBodiesStopAtAQuarterMillionValues() throws {
+        #expect(JSONParser.requestBodyValueLimit == 250_000)
+        let atLimit = "[" + Array(repeating: "1", count: 249_999).joined(separator: ",") + "]"
+        #expect(try JSONParser.forRequestBodies().parse(atLimit).root.arrayValue?.count == 249_999)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.forRequestBodies().parse("[" + atLimit + "]") }
+    }
+}

@@ -20,7 +20,7 @@ final class RequestBodyJSON {
     var value: JSONValue? {
         if let parsed { return parsed }
         parses += 1
-        let value = try? JSONParser().parse(body).root
+        let value = try? JSONParser.forRequestBodies().parse(body).root
         parsed = .some(value)
         return value
     }

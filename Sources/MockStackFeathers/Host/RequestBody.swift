@@ -11,7 +11,7 @@ enum RequestBody {
             guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
             let root: JSONValue
             do {
-                root = try JSONParser().parse(bytes).root
+                root = try JSONParser.forRequestBodies().parse(bytes).root
             } catch {
                 // A body-parser failure; Express's handler may report it as 500 (spec §2.5,
                 // Unverified), but bad input gets a 4xx here, with the parser's reason.

@@ -61,7 +61,7 @@ public struct RequestBinder: Sendable {
 
     private func parseJSON(_ bytes: [UInt8], operation: String) throws(ServiceError) -> JSONValue {
         do {
-            return try JSONParser(maximumDepth: 64).parse(bytes).root
+            return try JSONParser.forRequestBodies(maximumDepth: 64).parse(bytes).root
         } catch {
             // Mock choice: ServiceStack wraps the parser's message the same way; its wording is Unverified.
             throw ServiceError(.serialization, "Could not deserialize 'application/json' request using \(operation): \(error.message) at \(error.position)")

@@ -23,7 +23,7 @@ public struct ValueCoercion: Sendable {
         case .list, .map, .keyValuePair, .object, .responseStatus, .responseError, .any:
             let trimmed = text.trimmingASCIISpace()
             if let first = trimmed.first, first == "[" || first == "{",
-               let json = try? JSONParser(maximumDepth: 64).parse(String(trimmed)).root {
+               let json = try? JSONParser.forRequestBodies(maximumDepth: 64).parse(String(trimmed)).root {
                 return fromJSON(json, as: shape)
             }
             if case .list(let element) = shape.unwrapped {
@@ -256,7 +256,7 @@ public struct ValueCoercion: Sendable {
     }
 
     private static func isJSONNumber(_ text: String) -> Bool {
-        if case .number? = try? JSONParser().parse(text).root { return true }
+        if case .number? = try? JSONParser.forRequestBodies().parse(text).root { return true }
         return false
     }
 

@@ -25,6 +25,8 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from soak import open_fds, rss_mib  # noqa: E402  (the soak's own readings of /proc)
 WORK = os.path.join(HERE, ".work")
 STALL_LIMIT_MS = 250
 RSS_LIMIT_MIB = 48
@@ -86,18 +88,6 @@ def start_server(binary, fixtures, log):
                                stdout=subprocess.PIPE, stderr=log)
     ready = json.loads(process.stdout.readline())
     return process, ready["port"]
-
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def open_fds(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def cpu_seconds(pid):

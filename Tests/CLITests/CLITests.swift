@@ -35,9 +35,15 @@ struct CLITests {
 
     /// Starts `serve`, returns the process and its ready line.
     static func serve(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
+        try launch(binary, ["serve"] + arguments, environment: environment)
+    }
+
+    /// Starts a program that serves (mockstack, or a shell that execs it), returns the process
+    /// and the first line it printed: the ready line.
+    static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve"] + arguments
+        process.executableURL = executable
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

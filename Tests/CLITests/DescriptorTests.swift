@@ -11,20 +11,10 @@ import TestSupport
 struct DescriptorTests {
     /// `serve` under a shell's `ulimit -n` (soft and hard both), so that it cannot raise it.
     static func serve(openFileLimit: Int = 1024) throws -> (process: Process, port: Int, stderr: FileHandle) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --port 0 --apps example", CLITests.binary.path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let port = try #require(try JSONParser().parse(String(decoding: line, as: UTF8.self)).root["port"]?.intValue)
+        let (process, line, err) = try CLITests.launch(URL(fileURLWithPath: "/bin/sh"), [
+            "-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --port 0 --apps example", CLITests.binary.path,
+        ])
+        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         return (process, port, err.fileHandleForReading)
     }
 

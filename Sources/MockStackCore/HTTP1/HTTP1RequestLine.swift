@@ -38,7 +38,7 @@ struct HTTP1RequestLine: Sendable, Equatable {
         case .success(let parsed): version = parsed
         case .failure(let error): return .failure(error)
         }
-        let method = HTTPMethod(name: String(decoding: methodBytes, as: UTF8.self)) ?? .unknown
+        let method = Self.method(methodBytes)
         if let problem = Self.targetProblem(targetBytes, method: method) { return .failure(.malformed(problem)) }
         return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version))
     }
@@ -56,20 +56,28 @@ struct HTTP1RequestLine: Sendable, Equatable {
         }
     }
 
+    /// The method its bytes name (case-sensitive, as HTTP requires), compared without making
+    /// a string: this runs for every request.
+    private static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
+        for method in HTTPMethod.allCases where method != .unknown && method.rawValue.utf8.elementsEqual(bytes) {
+            return method
+        }
+        return .unknown
+    }
+
     /// What is wrong with the target for this method, or nil.
     private static func targetProblem(_ target: UnsafeRawBufferPointer, method: HTTPMethod) -> String? {
         guard target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             return "the request target has a control character or a byte outside ASCII"
         }
-        let quoted = HTTP1ParseError.excerpt(target)
         if method == .connect {
-            return isAuthorityForm(target) ? nil : "a CONNECT request's target must be host:port, found '\(quoted)'"
+            return isAuthorityForm(target) ? nil : "a CONNECT request's target must be host:port, found '\(HTTP1ParseError.excerpt(target))'"
         }
         if target.count == 1, target[0] == UInt8(ascii: "*") {
             return method == .options ? nil : "the target '*' is only for OPTIONS"
         }
         if target[0] == UInt8(ascii: "/") || isAbsoluteForm(target) { return nil }
-        return "the request target '\(quoted)' is neither a path ('/p?q'), an absolute URI ('http://host/p') nor '*'"
+        return "the request target '\(HTTP1ParseError.excerpt(target))' is neither a path ('/p?q'), an absolute URI ('http://host/p') nor '*'"
     }
 
     /// `scheme://authority[path]`, the scheme letters only and the authority not empty.

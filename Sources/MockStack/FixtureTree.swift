@@ -13,7 +13,8 @@ import SystemPackage
 struct FixtureTree {
     /// The fixtures folder with its own symlinks resolved: what "inside" means.
     let realRoot: String
-    /// Files listed at most, whatever the tree holds; past it the rest of the walk is skipped.
+    /// Entries (files, folders, links and the rest) looked at most, whatever the tree holds;
+    /// past it the rest of the walk is skipped.
     let fileLimit: Int
 
     init(root: URL, fileLimit: Int = 20_000) {
@@ -39,9 +40,12 @@ struct FixtureTree {
             walked.insert(DirectoryIdentity(status))
             pending.append(folder)
         }
+        var examined = 0
         while let directory = pending.popLast() {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
             for name in names where !name.hasPrefix(".") {
+                examined += 1
+                guard examined <= fileLimit else { return (files.sorted { $0.path < $1.path }, true) }
                 let path = directory + "/" + name
                 guard let entry = FileStatus(path: path, followingSymlinks: false) else { continue }
                 var status = entry
@@ -51,7 +55,6 @@ struct FixtureTree {
                 }
                 switch status.kind {
                 case .regular:
-                    guard files.count < fileLimit else { return (files.sorted { $0.path < $1.path }, true) }
                     files.append(File(path: path, status: status))
                 case .directory:
                     if walked.insert(DirectoryIdentity(status)).inserted { pending.append(path) }

@@ -54,7 +54,7 @@ final class FixtureWatcher: Sendable {
         self.logger = logger
         let first = Self.fingerprints(root: root, folders: folders)
         for folder in first.overLimit {
-            logger.warning("--watch looks at the first \(FixtureTree(root: root).fileLimit) files of \(folder) only")
+            logger.warning("--watch looks at the first \(FixtureTree(root: root).fileLimit) entries of \(folder) only")
         }
         state = Mutex(State(fingerprints: first.prints, outcome: nil))
     }

@@ -111,3 +111,17 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.forRequestBodies().parse("[" + atLimit + "]") }
     }
 }
+
+@Suite struct JSONObjectMergeTests {
+    @Test func mergeSetsLikeTheSubscriptInLinearTime() {
+        var object: JSONObject = ["a": 1, "b": 2]
+        object.merge(["b": 20, "c": 3, "a": 10])
+        // Present keys keep their place; new ones go last, in the other's order.
+        #expect(object.keys == ["a", "b", "c"])
+        #expect(object == ["a": 10, "b": 20, "c": 3])
+        // A quarter million new keys: one pass (each subscript set would scan them all).
+        var large = JSONObject()
+        large.merge(JSONObject((0..<250_000).map { (key: "k\($0)", value: JSONValue.number(JSONNumber($0))) }))
+        #expect(large.count == 250_000 && large["k249999"] == 249_999)
+    }
+}

@@ -48,7 +48,9 @@ import Testing
         for text in ["/Date(253402300800000)/", "/Date(-62135596800001)/", "/Date(9223372036854775807)/", "/Date(9223372036854775808)/",
                      "/Date(-9223372036854775808)/", "/Date(253402300799999+0100)/", "/Date(0+9999)/", "/Date(0-+123)/",
                      "/Date(0+1460)/", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "2001-01-01T00:00:00+15:00",
-                     "2001-01-01T00:00:00+01:60", "/Date(" + String(repeating: "9", count: 4096) + ")/"] {
+                     "2001-01-01T00:00:00+01:60", "/Date(" + String(repeating: "9", count: 4096) + ")/",
+                     // .NET's offsets stop at ±14:00.
+                     "/Date(0+1401)/", "/Date(0-1459)/", "2001-01-01T00:00:00+14:30", "2001-01-01T00:00:00-14:01"] {
             #expect(DateTimeValue(parsing: text) == nil, "\(text)")
         }
     }
@@ -127,5 +129,16 @@ import Testing
         #expect(huge.expirySeconds == -(1 << 53))
         let plain = TokenClaims(subject: "1", issuedAt: Date(timeIntervalSince1970: 1_763_763_303.9), expiration: Date(timeIntervalSince1970: -1.5))
         #expect(plain.issuedAtSeconds == 1_763_763_303 && plain.expirySeconds == -2)
+    }
+}
+
+/// JSV text is read with the same bound on its values as JSON request bodies (a field of
+/// 8 million `1,` was millions of nodes).
+struct JSVValueLimitTests {
+    @Test func aListPastTheLimitIsNotReadAndOneAtItIs() {
+        let atLimit = Array(repeating: "1", count: JSONParser.requestBodyValueLimit).joined(separator: ",")
+        #expect(JSVReader.readList(atLimit)?.count == JSONParser.requestBodyValueLimit)
+        #expect(JSVReader.readList(atLimit + ",1") == nil)
+        #expect(JSVReader.read("[" + atLimit + "]") == nil)
     }
 }

@@ -104,6 +104,24 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         }
     }
 
+    /// Sets each of `other`'s members in its order, as the subscript would one by one (a key
+    /// present takes the new value where it stands, a new key goes last), in linear time: one
+    /// subscript set per key scans the members, so K new keys cost K² comparisons.
+    public mutating func merge(_ other: JSONObject) {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(members.count + other.members.count)
+        // The last of duplicated keys is the one the subscript reads and sets.
+        for (position, member) in members.enumerated() { positions[member.key] = position }
+        for member in other.members {
+            if let position = positions[member.key] {
+                members[position].value = member.value
+            } else {
+                positions[member.key] = members.count
+                members.append(member)
+            }
+        }
+    }
+
     public var keys: [String] { members.map(\.key) }
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }

@@ -198,8 +198,9 @@ struct PatternParser {
         guard scalars[cursor] == "," else { return nil }
         cursor += 1
         let high = number()
-        guard cursor < scalars.count, scalars[cursor] == "}", low != nil || high != nil else { return nil }
-        return (low ?? 0, high, cursor + 1)
+        // `{,m}` has no lower bound, and RE2, JavaScript and .NET read it as the text itself.
+        guard cursor < scalars.count, scalars[cursor] == "}", let low else { return nil }
+        return (low, high, cursor + 1)
     }
 
     // MARK: Classes and escapes

@@ -114,7 +114,7 @@ public final class MemoryService: Sendable {
             let merged = targets.map { target in
                 let key = MemoryStore.key(target[options.idField] ?? .null)
                 var merged = store.record(forKey: key) ?? target
-                for (field, value) in changes { merged[field] = value }
+                merged.merge(changes)
                 return (key: key, record: merged)
             }
             // All or nothing: a multi patch that would overflow the store changes no record.
@@ -134,7 +134,7 @@ public final class MemoryService: Sendable {
                 return [record]
             }
             let targets = Self.matches(query, in: store)
-            for target in targets { store.remove(key: MemoryStore.key(target[options.idField] ?? .null)) }
+            store.remove(keys: targets.map { MemoryStore.key($0[options.idField] ?? .null) })
             return targets
         }
         return try removed.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }

@@ -59,6 +59,18 @@ public struct MemoryStore: Sendable {
         return removed
     }
 
+    /// Removes every record under `keys` at once (a multi remove): the named keys' order list
+    /// is filtered once, not once per key.
+    public mutating func remove(keys: [String]) {
+        var named: Set<String> = []
+        for key in keys {
+            guard let removed = records.removeValue(forKey: key) else { continue }
+            byteCount -= Self.size(of: removed)
+            if Self.integerKey(key) == nil { named.insert(key) }
+        }
+        if !named.isEmpty { namedKeys.removeAll { named.contains($0) } }
+    }
+
     /// The id `create` would give `data`: its own when truthy, else the next automatic one.
     public func id(forCreating data: JSONObject) -> JSONValue {
         if let given = data[idField], Self.isTruthy(given) { return given }

@@ -36,6 +36,9 @@ struct JSVReader {
     private var index = 0
     /// Nesting limit, so hostile input cannot exhaust the stack.
     private let maximumDepth = 64
+    /// Values read so far, refused past the limit JSON request bodies have: a field of
+    /// 8 million `1,` is millions of nodes otherwise.
+    private var valueCount = 0
 
     private init(_ text: String) { bytes = Array(text.utf8) }
 
@@ -71,7 +74,8 @@ struct JSVReader {
     }
 
     private mutating func value(depth: Int, terminators: Set<UInt8> = []) -> JSVNode? {
-        guard depth < maximumDepth else { return nil }
+        guard depth < maximumDepth, valueCount < JSONParser.requestBodyValueLimit else { return nil }
+        valueCount += 1
         guard index < bytes.count else { return .text("") }
         switch bytes[index] {
         case UInt8(ascii: "["):

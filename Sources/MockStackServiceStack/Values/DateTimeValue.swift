@@ -69,7 +69,7 @@ public struct DateTimeValue: Sendable, Equatable {
         let digits = Array(offsetText.utf8.dropFirst())
         guard digits.count == 4, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        guard value / 100 <= 14, value % 100 < 60 else { return nil }
+        guard value % 100 < 60, value <= 1400 else { return nil }
         let minutes = (value / 100 * 60 + value % 100) * (offsetText.first == "-" ? -1 : 1)
         // `-0000` is how ServiceStack.Text writes an unspecified kind; `+0000` an explicit UTC offset.
         if minutes == 0 { return DateTimeValue(millisecondsSinceEpoch: ms, kind: offsetText.first == "-" ? .unspecified : .offset(minutes: 0)) }
@@ -116,7 +116,7 @@ public struct DateTimeValue: Sendable, Equatable {
                 guard let hours = scanner.digits(2) else { return nil }
                 _ = scanner.consume(":")
                 // .NET's offsets reach ±14:00.
-                guard let minutes = scanner.digits(2), hours <= 14, minutes < 60 else { return nil }
+                guard let minutes = scanner.digits(2), minutes < 60, hours * 60 + minutes <= 14 * 60 else { return nil }
                 let total = (hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1)
                 kind = total == 0 ? .utc : .offset(minutes: total)
             }

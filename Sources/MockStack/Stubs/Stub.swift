@@ -14,9 +14,10 @@ struct Stub: Sendable {
     var answer: StubAnswer
     var priority = 0
     var times: Int?
-    var hits = 0
-    /// Draws the stub's random delays: its own, so other traffic does not change its sequence.
-    var generator: SeededRandom
+    /// Its hits, and the generator of its random delays (its own, so other traffic does not
+    /// change its sequence).
+    let usage: StubUsage
+    var hits: Int { usage.hits }
     /// The request as given, echoed by `GET stubs`.
     var definition: JSONValue
 
@@ -47,7 +48,7 @@ struct Stub: Sendable {
         }
         match = try Self.readMatch(root["match"] ?? .object([:]))
         answer = try Self.readAnswer(root["answer"] ?? .object([:]), files: files)
-        generator = SeededRandom(seed: answer.seed ?? seed)
+        usage = StubUsage(seed: answer.seed ?? seed)
     }
 
     private static func only(_ object: JSONObject, _ keys: Set<String>, at field: String) throws(Problem) {

@@ -21,32 +21,42 @@ struct StubMatch: Sendable {
     var app: String?
     var session: String?
 
+    /// Whether the request matches, with no reason written for a stub it does not: every stub is
+    /// tried on every request, and a reason can quote a large part of the body.
+    func matches(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil, json: RequestBodyJSON? = nil) -> Bool {
+        mismatch(request, app: appName, session: sessionId, json: json, explained: false) == nil
+    }
+
     /// Why the request does not match — the first criterion that fails — or nil when it does.
-    /// - Parameter json: the request's body as JSON, read once for every stub that asks.
-    func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil, json: RequestBodyJSON? = nil) -> String? {
-        if let app, app != appName { return "app \(appName ?? "none") is not \(app)" }
+    /// - Parameters:
+    ///   - json: the request's body as JSON, read once for every stub that asks.
+    ///   - explained: false to get "" instead of the reason, for a caller that only asks whether.
+    func mismatch(_ request: HTTPRequest, app appName: String?, session sessionId: String? = nil, json: RequestBodyJSON? = nil,
+                  explained: Bool = true) -> String? {
+        func because(_ reason: @autoclosure () -> String) -> String { explained ? reason() : "" }
+        if let app, app != appName { return because("app \(appName ?? "none") is not \(app)") }
         // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
-        if session != sessionId { return "session \(sessionId ?? "none") is not \(session ?? "none")" }
-        if let method, method != request.method { return "method \(request.method.rawValue) is not \(method.rawValue)" }
-        if let path, path != request.path { return "path \(request.path) is not \(path)" }
-        if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return "path \(request.path) does not start with \(pathPrefix)" }
+        if session != sessionId { return because("session \(sessionId ?? "none") is not \(session ?? "none")") }
+        if let method, method != request.method { return because("method \(request.method.rawValue) is not \(method.rawValue)") }
+        if let path, path != request.path { return because("path \(request.path) is not \(path)") }
+        if let pathPrefix, !request.path.hasPrefix(pathPrefix) { return because("path \(request.path) does not start with \(pathPrefix)") }
         if let pathRegex, !pathRegex.wholeMatch(request.path) {
-            return "path \(request.path) does not match /\(pathRegex.source)/"
+            return because("path \(request.path) does not match /\(pathRegex.source)/")
         }
         if !query.isEmpty {
             let given = QueryParameters(request.query)
             for (name, value) in query where given[name] != value {
-                return "query \(name) is \(given[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
+                return because("query \(name) is \(given[name].map { "'\($0)'" } ?? "absent"), not '\(value)'")
             }
         }
         for (name, value) in headers where request.headers[name] != value {
-            return "header \(name) is \(request.headers[name].map { "'\($0)'" } ?? "absent"), not '\(value)'"
+            return because("header \(name) is \(request.headers[name].map { "'\($0)'" } ?? "absent"), not '\(value)'")
         }
         if body != nil || !bodyPointers.isEmpty {
-            guard let json = (json ?? RequestBodyJSON(request)).value else { return "the body is not JSON" }
-            if let body, body != json { return "the body is not the JSON expected" }
+            guard let json = (json ?? RequestBodyJSON(request)).value else { return because("the body is not JSON") }
+            if let body, body != json { return because("the body is not the JSON expected") }
             for (pointer, value) in bodyPointers where JSONPointer.value(at: pointer, in: json) != value {
-                return "\(pointer) is \(JSONPointer.value(at: pointer, in: json)?.jsonText ?? "absent"), not \(value.jsonText)"
+                return because("\(pointer) is \(JSONPointer.value(at: pointer, in: json)?.jsonText ?? "absent"), not \(value.jsonText)")
             }
         }
         return nil

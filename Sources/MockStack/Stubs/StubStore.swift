@@ -49,29 +49,24 @@ final class StubStore: Sendable {
     /// newest, among those that match and are not exhausted.
     ///
     /// Matching runs outside the lock, on a snapshot of the stubs (values: the copy is one
-    /// reference count), so a slow match holds up no other loop; the lock is taken again only
-    /// to count the hit, and the stub's exhaustion is checked again there, so that a stub with
-    /// `times` answers no more requests than that however many loops race for it. When the
-    /// best candidate was exhausted or removed meanwhile, the next one that matched answers.
+    /// reference count), so a slow match holds up no other loop; the hit is counted under the
+    /// stub's own lock (``StubUsage``), where its exhaustion is checked again, so that a stub
+    /// with `times` answers no more requests than that however many loops race for it. When
+    /// the best candidate was exhausted meanwhile, the next one that matched answers.
     func answer(_ request: HTTPRequest, app: String?, session: String?) -> (stub: String, response: HTTPResponse)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let snapshot = state.withLock { $0.stubs }
         let json = RequestBodyJSON(request)
         let candidates = snapshot.indices
-            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.mismatch(request, app: app, session: session, json: json) == nil }
+            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(request, app: app, session: session, json: json) }
             // The highest priority first, the newest among equals.
             .sorted { (snapshot[$0].priority, $0) > (snapshot[$1].priority, $1) }
         for candidate in candidates {
-            let id = snapshot[candidate].id
-            let chosen: (stub: Stub, delivery: Delivery)? = state.withLock { state in
-                guard let index = state.stubs.firstIndex(where: { $0.id == id }), !state.stubs[index].isExhausted else { return nil }
-                state.stubs[index].hits += 1
-                let delivery = state.stubs[index].answer.misbehaviour.delivery(using: &state.stubs[index].generator)
-                return (state.stubs[index], delivery)
-            }
-            if let chosen {
-                return (chosen.stub.id, chosen.stub.answer.response(to: request, json: json, stub: chosen.stub.id, limit: templateLimit, delivery: chosen.delivery))
-            }
+            let stub = snapshot[candidate]
+            // Counted under the stub's own lock; a stub removed meanwhile still answers the
+            // requests that matched it before, as it would have a moment earlier.
+            guard let delivery = stub.usage.take(times: stub.times, { stub.answer.misbehaviour.delivery(using: &$0) }) else { continue }
+            return (stub.id, stub.answer.response(to: request, json: json, stub: stub.id, limit: templateLimit, delivery: delivery))
         }
         return nil
     }

@@ -37,7 +37,7 @@ struct StubTemplate {
                     return value
                 }
             }
-            return .string(try fill(text))
+            return .string(try fill(text, inJSON: true))
         case .array(let items):
             var filled: [JSONValue] = []
             filled.reserveCapacity(items.count)
@@ -56,20 +56,36 @@ struct StubTemplate {
         }
     }
 
-    mutating func fill(_ text: String) throws(TooLarge) -> String {
+    /// - Parameter inJSON: the text goes into a JSON string, so what it inserts is counted as
+    ///   written there, escapes included (a control character takes six bytes).
+    mutating func fill(_ text: String, inJSON: Bool = false) throws(TooLarge) -> String {
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             let literal = rest[..<open.lowerBound]
-            try spend(literal.utf8.count)
+            try spend(Self.length(of: literal, inJSON: inJSON))
             result += literal
             let found = lookup(String(rest[open.upperBound..<close.lowerBound]))
-            try spend(found.text.utf8.count)
+            try spend(Self.length(of: Substring(found.text), inJSON: inJSON))
             result += found.text
             rest = rest[close.upperBound...]
         }
-        try spend(rest.utf8.count)
+        try spend(Self.length(of: rest, inJSON: inJSON))
         return result + rest
+    }
+
+    /// The bytes `text` takes as written: in a JSON string, with its escapes.
+    private static func length(of text: Substring, inJSON: Bool) -> Int {
+        guard inJSON else { return text.utf8.count }
+        var length = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 2
+            case 0x00..<0x20: length += 6
+            default: length += 1
+            }
+        }
+        return length
     }
 
     private mutating func spend(_ bytes: Int) throws(TooLarge) {

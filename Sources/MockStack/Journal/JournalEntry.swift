@@ -55,6 +55,18 @@ struct JournalEntry: Sendable {
     var delivery: Delivery
     var duration: Duration
 
+    /// About what the entry holds in memory: its bodies, its headers, path and query, its
+    /// parts' descriptions, and a fixed share for the rest. What the journals' byte limits count.
+    var estimatedBytes: Int {
+        var bytes = 512 + request.body.count + responseBody.count + request.path.utf8.count + (request.query?.utf8.count ?? 0)
+        for field in request.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+        for field in responseHeaders { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+        for part in parts?.parts ?? [] {
+            bytes += 64 + part.name.utf8.count + (part.fileName?.utf8.count ?? 0) + (part.contentType?.utf8.count ?? 0)
+        }
+        return bytes
+    }
+
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
     /// "operation", "stub", "status", "response", "durationMs"}`; each body as text when it is
     /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What

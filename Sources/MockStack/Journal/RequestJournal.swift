@@ -6,30 +6,54 @@ import Foundation
 import MockStackCore
 import Synchronization
 
-/// Every request the apps answered, newest last, in a bounded ring: at most `capacity`
-/// entries, each keeping at most `bodyLimit` bytes of each body and the rest of the request
-/// within ``JournalBounds``, so memory stays flat however long the server runs
-/// (`GET` / `DELETE /__mockstack/requests`).
+/// Every request the apps answered, newest last, bounded twice: at most `capacity` entries,
+/// and at most `byteLimit` bytes of them in all, the oldest going first. Each entry keeps at
+/// most `bodyLimit` bytes of each body and the rest of the request within ``JournalBounds``,
+/// so memory stays flat however long the server runs and however many sessions keep journals
+/// of their own (`GET` / `DELETE /__mockstack/requests`).
 final class RequestJournal: Sendable {
     let capacity: Int
     let bodyLimit: Int
+    let byteLimit: Int
     private let state: Mutex<State>
 
     private struct State {
-        var entries: [JournalEntry] = []
-        /// Where the next entry goes once the ring is full.
-        var next = 0
+        /// Oldest first from `first`; the slots before it are dropped entries, compacted away
+        /// once they are half of the array.
+        var entries: [(entry: JournalEntry, bytes: Int)] = []
+        var first = 0
+        /// What the kept entries weigh (``JournalEntry/estimatedBytes``).
+        var bytes = 0
         var lastId = 0
-        /// Entries pushed out of the ring since the last clear.
+        /// Entries pushed out since the last clear.
         var dropped = 0
+
+        var count: Int { entries.count - first }
+
+        mutating func dropOldest() {
+            bytes -= entries[first].bytes
+            first += 1
+            dropped += 1
+            if first * 2 >= entries.count {
+                entries.removeFirst(first)
+                first = 0
+            }
+        }
     }
+
+    /// The server's journal weighs at most this much: its 1,000 entries of typical requests
+    /// are a few megabytes, and 1,000 of the largest (two 16 KiB bodies, bounded headers) a
+    /// few dozen.
+    static let serverByteLimit = 64 * 1024 * 1024
 
     /// - Parameters:
     ///   - capacity: entries kept (0 records nothing);
-    ///   - bodyLimit: bytes of each body kept.
-    init(capacity: Int = 1000, bodyLimit: Int = 16 * 1024) {
+    ///   - bodyLimit: bytes of each body kept;
+    ///   - byteLimit: what the kept entries may weigh in all; the newest is always kept.
+    init(capacity: Int = 1000, bodyLimit: Int = 16 * 1024, byteLimit: Int = RequestJournal.serverByteLimit) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
+        self.byteLimit = max(0, byteLimit)
         state = Mutex(State())
     }
 
@@ -69,23 +93,23 @@ final class RequestJournal: Sendable {
                                      responseBodyType: answerType, responseBody: answer, responseBodySize: response.body.count,
                                      delivery: response.delivery,
                                      duration: duration)
-            if state.entries.count < capacity {
-                state.entries.append(entry)
-            } else {
-                state.entries[state.next] = entry
-                state.next = (state.next + 1) % capacity
-                state.dropped += 1
-            }
+            let bytes = entry.estimatedBytes
+            while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
+            state.entries.append((entry, bytes))
+            state.bytes += bytes
         }
     }
 
     /// Entries held now.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.count } }
 
-    /// The entries oldest first, with how many were pushed out of the ring.
+    /// What the entries held now weigh.
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    /// The entries oldest first, with how many were pushed out.
     func snapshot() -> (entries: [JournalEntry], dropped: Int) {
         state.withLock { state in
-            (Array(state.entries[state.next...] + state.entries[..<state.next]), state.dropped)
+            (state.entries[state.first...].map(\.entry), state.dropped)
         }
     }
 
@@ -93,7 +117,8 @@ final class RequestJournal: Sendable {
     func clear() {
         state.withLock { state in
             state.entries.removeAll(keepingCapacity: true)
-            state.next = 0
+            state.first = 0
+            state.bytes = 0
             state.dropped = 0
         }
     }

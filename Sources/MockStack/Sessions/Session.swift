@@ -17,13 +17,15 @@ final class Session: Sendable {
     let faults: RequestFaults
     let created: Date
 
-    /// Entries a session's journal keeps at most: sessions are many, and a test reads its own few.
+    /// Entries a session's journal keeps at most, and what they may weigh: sessions are many
+    /// (256 by default), and a test reads its own few.
     static let journalLimit = 200
+    static let journalByteLimit = 1024 * 1024
 
     init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64) {
         self.id = id
         mounts = MountTable(apps: apps.map { $0.makeSession() })
-        journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit)
+        journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
         faults = RequestFaults(seed: seed)
         created = Date()
     }

@@ -1,0 +1,42 @@
+import Foundation
+@testable import MockStack
+import MockStackCore
+import Testing
+
+/// A journal is bounded by what its entries weigh as well as by their number (issue 22): 256
+/// sessions' journals of 200 entries each could otherwise hold gigabytes.
+struct JournalByteLimitTests {
+    static func request(bodyBytes: Int) -> HTTPRequest {
+        HTTPRequest(method: .post, target: "/x", headers: ["Content-Type": "text/plain"], body: [UInt8](repeating: 0x61, count: bodyBytes))
+    }
+
+    static func record(_ journal: RequestJournal, bodyBytes: Int) {
+        journal.record(app: "example", request: request(bodyBytes: bodyBytes), response: HTTPResponse(status: 204), duration: .zero)
+    }
+
+    @Test func theOldestGoFirstWhenTheBytesRunOut() {
+        let journal = RequestJournal(capacity: 1000, bodyLimit: 16 * 1024, byteLimit: 40 * 1024)
+        for _ in 0..<10 { Self.record(journal, bodyBytes: 10 * 1024) }
+        // Each entry weighs a little over 10 KiB: three fit in 40 KiB, and the ten ids count on.
+        let (entries, dropped) = journal.snapshot()
+        #expect(entries.count == 3 && dropped == 7)
+        #expect(entries.map(\.id) == [8, 9, 10])
+        #expect(journal.bytes <= 40 * 1024)
+        // The newest is kept even when it alone weighs more than the limit.
+        Self.record(journal, bodyBytes: 16 * 1024)
+        let small = RequestJournal(capacity: 10, bodyLimit: 16 * 1024, byteLimit: 1024)
+        Self.record(small, bodyBytes: 16 * 1024)
+        #expect(small.count == 1)
+        journal.clear()
+        #expect(journal.count == 0 && journal.bytes == 0)
+    }
+
+    @Test func sessionsKeepAMebibyteEachAndTheServerSixtyFour() {
+        #expect(Session.journalByteLimit == 1024 * 1024)
+        #expect(RequestJournal.serverByteLimit == 64 * 1024 * 1024)
+        // The count limit still holds below the byte limit.
+        let journal = RequestJournal(capacity: 5, bodyLimit: 16 * 1024)
+        for _ in 0..<8 { Self.record(journal, bodyBytes: 10) }
+        #expect(journal.snapshot().entries.map(\.id) == [4, 5, 6, 7, 8])
+    }
+}

@@ -56,4 +56,31 @@ struct StoreLimitTests {
     @Test func theDefaultIsSixteenMebibytes() {
         #expect(ServiceOptions(path: "x").storeLimitBytes == 16 * 1024 * 1024)
     }
+
+    /// An app's services and every session's copies share one budget.
+    @Test func servicesAndTheirSessionCopiesShareTheAppsBudget() throws {
+        let budget = StoreBudget(limit: 28 * 4)
+        var options = ServiceOptions(path: "notes")
+        options.budget = budget
+        let notes = MemoryService(options: options, seed: [Self.record])  // the seed: 28 bytes
+        #expect(budget.bytes == 28)
+        var session: MemoryService? = notes.freshCopy()  // a session's copy holds the seed too
+        #expect(budget.bytes == 56)
+        _ = try notes.create(Self.record, Self.none)
+        _ = try session?.create(Self.record, Self.none)
+        #expect(budget.bytes == 112)
+        let error = try #require(refusal { _ = try notes.create(Self.record, Self.none) })
+        #expect(error.message == "The notes service's app holds at most 112 bytes of records across its services and sessions (a mockstack limit); remove some or reset the app")
+        // A session that goes gives its records back; a reset returns to the seed's weight.
+        session = nil
+        #expect(budget.bytes == 56)
+        notes.reset()
+        #expect(budget.bytes == 28)
+        _ = try notes.remove(nil, Self.none)
+        #expect(budget.bytes == 0)
+    }
+
+    @Test func anAppsBudgetIsThirtyTwoMebibytes() {
+        #expect(StoreBudget().limit == 32 * 1024 * 1024)
+    }
 }

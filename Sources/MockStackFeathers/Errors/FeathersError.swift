@@ -101,6 +101,11 @@ public struct FeathersError: Error, Sendable, Equatable {
     /// A write that would take a service's records past their limit. A real memory-adapter
     /// server has no such limit (Unverified what it answers as it runs out of memory); a
     /// refused write is bad input, so a 400 that says what to do.
+    /// A write that would take all of an app's records, its sessions' included, past their budget.
+    public static func appStoresFull(_ service: String, limit: Int) -> FeathersError {
+        FeathersError(.badRequest, "The \(service) service's app holds at most \(limit) bytes of records across its services and sessions (a mockstack limit); remove some or reset the app")
+    }
+
     public static func storeFull(_ service: String, limit: Int) -> FeathersError {
         FeathersError(.badRequest, "The \(service) service holds at most \(limit) bytes of records (a mockstack limit, storeLimitBytes); remove some or reset the app")
     }

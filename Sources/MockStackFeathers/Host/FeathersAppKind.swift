@@ -56,9 +56,11 @@ public struct FeathersAppKind: AppKind {
             return nil
         }
         var services: [MemoryService] = []
+        let budget = StoreBudget()
         for (path, _) in declared {
             let pointer = JSONPointer.appending(path, to: "/services")
-            guard let options = readService(path, at: pointer, manifest, dialect: dialect, authentication: authentication) else { continue }
+            guard var options = readService(path, at: pointer, manifest, dialect: dialect, authentication: authentication) else { continue }
+            options.budget = budget
             services.append(MemoryService(options: options, seed: readSeed(at: pointer, manifest, secretField: options.secretField)))
         }
         if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {

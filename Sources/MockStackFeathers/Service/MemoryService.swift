@@ -38,6 +38,7 @@ public final class MemoryService: Sendable {
         self.options = options
         self.seed = MemoryStore(idField: options.idField, startId: options.startId, seed: seed)
         store = Mutex(self.seed)
+        options.budget?.adjust(by: self.seed.byteCount)
     }
 
     /// The same service with the fixture's records, for a session of its own.
@@ -47,10 +48,21 @@ public final class MemoryService: Sendable {
         self.options = options
         self.seed = seed
         store = Mutex(seed)
+        options.budget?.adjust(by: seed.byteCount)
+    }
+
+    deinit {
+        let held = store.withLock { $0.byteCount }
+        options.budget?.adjust(by: -held)
     }
 
     /// Back to the fixture's records and automatic ids.
-    public func reset() { store.withLock { $0 = seed } }
+    public func reset() {
+        store.withLock { store in
+            options.budget?.adjust(by: seed.byteCount - store.byteCount)
+            store = seed
+        }
+    }
 
     // MARK: Methods
 
@@ -128,6 +140,8 @@ public final class MemoryService: Sendable {
     /// Removes one record, or (`id == nil`) every match.
     public func remove(_ id: String?, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
         let removed: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
+            let before = store.byteCount
+            defer { options.budget?.adjust(by: store.byteCount - before) }
             if let id {
                 let record = try Self.existing(id, query, in: store)
                 store.remove(key: id)
@@ -149,10 +163,13 @@ public final class MemoryService: Sendable {
 
     // MARK: Helpers
 
-    /// Refuses a write that would take the records past ``ServiceOptions/storeLimitBytes``.
+    /// Refuses a write that would take the records past ``ServiceOptions/storeLimitBytes`` or
+    /// the app's ``StoreBudget``; else counts it against the budget (the write follows at once,
+    /// under the same lock).
     private func checkRoom(_ growth: Int, in store: MemoryStore) throws(FeathersError) {
-        guard growth > 0, store.byteCount + growth > options.storeLimitBytes else { return }
-        throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes)
+        guard growth > 0 else { return options.budget?.adjust(by: growth) ?? () }
+        if store.byteCount + growth > options.storeLimitBytes { throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes) }
+        if let budget = options.budget, !budget.reserve(growth) { throw FeathersError.appStoresFull(options.path, limit: budget.limit) }
     }
 
     private func existing(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {

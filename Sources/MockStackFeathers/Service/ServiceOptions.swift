@@ -21,6 +21,9 @@ public struct ServiceOptions: Sendable {
     /// (``FeathersError/storeFull(_:limit:)``). It bounds the store's memory, and with it what
     /// an unpaginated `find` answers. Manifest: `storeLimitBytes`.
     public var storeLimitBytes = ServiceOptions.defaultStoreLimitBytes
+    /// What the app's records may weigh together, its sessions' included; shared by the app's
+    /// services (none: only the store's own limit).
+    public var budget: StoreBudget?
 
     /// 16 MiB: a test's records are kilobytes; a store that grows past this is a runaway loop.
     public static let defaultStoreLimitBytes = 16 * 1024 * 1024

@@ -22,7 +22,7 @@ struct PatternDifferentialTests {
                     // backtracking exponential even on these short texts (the point of ``Pattern``).
                     return pick(["(", "(?:"]) + alternation(depth: depth + 1) + ")" + pick(["", "", "?", "??", "{2}", "{1,2}", "{0,2}?"])
                 }
-                return pick(Self.atoms) + pick(["", "", "", "*", "+", "?", "{2}", "{1,2}", "{0,}", "{,2}", "*?", "+?", "??", "{1,3}?"])
+                return pick(Self.atoms) + pick(["", "", "", "*", "+", "?", "{2}", "{1,2}", "{0,}", "*?", "+?", "??", "{1,3}?"])
             }.joined()
         }
 

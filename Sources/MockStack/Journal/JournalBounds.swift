@@ -2,7 +2,8 @@ import MockStackCore
 
 /// What one journal entry keeps of a request besides its body (issue 22): however long a
 /// request's target, however many or large its headers and multipart parts, an entry holds at
-/// most about 30 KiB of them, plus the two bodies (`--journal-body-bytes` each). Whatever is cut
+/// most about 45 KiB of them (path and query 2 KiB each, each side's headers 8 KiB, 32 parts of 768 B),
+/// plus the two bodies (`--journal-body-bytes` each). Whatever is cut
 /// is marked in the entry's JSON (README, "The request journal").
 enum JournalBounds {
     /// UTF-8 bytes of the path kept (`"pathTruncated": true` when cut).

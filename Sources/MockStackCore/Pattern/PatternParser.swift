@@ -177,7 +177,7 @@ struct PatternParser {
         return .repetition(atom, min: bounds.min, max: bounds.max)
     }
 
-    /// `{n}`, `{n,}`, `{n,m}` or `{,m}` at `index`, and where it ends; nil when the brace is
+    /// `{n}`, `{n,}` or `{n,m}` at `index`, and where it ends; nil when the brace is
     /// a literal one (as both RE2 and ECMAScript read a brace that starts no count).
     private func counts(at index: Int) -> (min: Int, max: Int?, end: Int)? {
         var cursor = index + 1

@@ -55,16 +55,13 @@ struct JournalEntry: Sendable {
     var delivery: Delivery
     var duration: Duration
 
-    /// About what the entry holds in memory: its bodies, its headers, path and query, its
-    /// parts' descriptions, and a fixed share for the rest. What the journals' byte limits count.
+    /// About what the entry holds in memory, what the journals' byte limits count: its bodies
+    /// exactly, and the rest by the most ``JournalBounds`` lets each part of it keep (headers
+    /// counted at their bound when there are many, so that recording stays a few additions).
     var estimatedBytes: Int {
-        var bytes = 512 + request.body.count + responseBody.count + request.path.utf8.count + (request.query?.utf8.count ?? 0)
-        for field in request.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
-        for field in responseHeaders { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
-        for part in parts?.parts ?? [] {
-            bytes += 64 + part.name.utf8.count + (part.fileName?.utf8.count ?? 0) + (part.contentType?.utf8.count ?? 0)
-        }
-        return bytes
+        let headerBytes = min(JournalBounds.headerBytes, 128 * request.headers.count) + min(JournalBounds.headerBytes, 128 * responseHeaders.count)
+        let partBytes = (parts?.parts.count ?? 0) * 3 * JournalBounds.partFieldBytes
+        return 512 + request.body.count + responseBody.count + request.path.utf8.count + (request.query?.utf8.count ?? 0) + headerBytes + partBytes
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",

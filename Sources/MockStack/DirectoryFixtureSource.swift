@@ -45,12 +45,17 @@ public struct DirectoryFixtureSource: FixtureSource {
     private func contained(_ path: String) throws -> String {
         let shown = displayRoot + "/" + path
         if let problem = FixturePath.problem(in: path) { throw FixtureReadError(path: shown, reason: problem) }
-        let realRoot = root.resolvingSymlinksInPath().path
-        let real = root.appendingPathComponent(path).resolvingSymlinksInPath().path
-        guard real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
+        guard let real = Self.realPath(of: root.appendingPathComponent(path).path, inside: root.resolvingSymlinksInPath().path) else {
             throw FixtureReadError(path: shown, reason: "leads outside the fixtures folder (through a symlink)")
         }
         guard FileStatus(path: real)?.kind == .regular else { throw FixtureReadError(path: shown, reason: "is not a regular file") }
         return real
+    }
+
+    /// `path` with its symlinks resolved, when that lies inside `realRoot` (the fixtures folder,
+    /// its own symlinks resolved; the root itself counts as inside), else nil.
+    static func realPath(of path: String, inside realRoot: String) -> String? {
+        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") ? real : nil
     }
 }

@@ -68,9 +68,7 @@ struct FixtureTree {
 
     /// The real path of `path` when it lies inside the root (the root itself included).
     func contained(_ path: String) -> String? {
-        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let prefix = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
-        return real == realRoot || real.hasPrefix(prefix) ? real : nil
+        DirectoryFixtureSource.realPath(of: path, inside: realRoot)
     }
 
     private struct DirectoryIdentity: Hashable {

@@ -12,8 +12,6 @@ struct Exchange {
     let method: HTTPMethod
     let target: String
     let version: HTTP1Version
-    /// What the request's `Connection` header asked for, when it asked (`close`, `keep-alive`).
-    let connectionOption: String?
     let started: UInt64
 
     var isHead: Bool { method == .head }
@@ -24,20 +22,8 @@ extension Endpoint {
     func dispatch(_ request: HTTPRequest, head: HTTP1Head, on connection: HTTPConnection) {
         let started = Clock.nowNanoseconds()
         worker.requestStarted()
-        let exchange = Exchange(method: request.method, target: request.target, version: head.version,
-                                connectionOption: Self.connectionOption(of: request.headers), started: started)
+        let exchange = Exchange(method: request.method, target: request.target, version: head.version, started: started)
         connection.deliver(responder.respond(to: request), exchange)
-    }
-
-    /// `close` or `keep-alive` when the request's `Connection` header names one.
-    private static func connectionOption(of headers: HTTPHeaders) -> String? {
-        guard let value = headers["Connection"] else { return nil }
-        for token in value.split(separator: ",") {
-            let option = token.trimmingASCIISpace()
-            if option.equalsIgnoringASCIICase("close") { return "close" }
-            if option.equalsIgnoringASCIICase("keep-alive") { return "keep-alive" }
-        }
-        return nil
     }
 }
 
@@ -79,6 +65,7 @@ extension HTTPConnection {
     /// `withoutBody` when they answer a HEAD request.
     func sendWhole(_ response: HTTPResponse, exchange: Exchange?, bytesPerSecond: Int? = nil, withoutBody: Bool = false) {
         let head = response.head
+        if head.connection?.equalsIgnoringASCIICase("close") == true { closesAfterAnswer = true }
         let connectionLine = connectionLine(for: head, exchange)
         worker.date.refresh()
         let sendsBody = exchange?.isHead != true && !withoutBody && !response.forbidsBody
@@ -89,15 +76,13 @@ extension HTTPConnection {
         answerFinished()
     }
 
-    /// The `Connection` line the transport adds: that the connection ends (the client or the
-    /// response asked), or the `keep-alive` an HTTP/1.0 client needs echoed; none when the
+    /// The `Connection` line the transport adds: that the connection ends, or the `keep-alive`
+    /// an HTTP/1.0 client needs to hear (HTTP/1.1 keeps connections by default); none when the
     /// response has its own.
     private func connectionLine(for head: RenderedHead, _ exchange: Exchange?) -> [UInt8] {
-        answerCloses(head.connection?.equalsIgnoringASCIICase("close") == true)
         if head.connection != nil { return [] }
-        if willClose { return Self.connectionClose }
-        if exchange?.connectionOption == "keep-alive" || exchange?.version == .http10 { return Self.connectionKeepAlive }
-        return []
+        if closesAfterAnswer { return Self.connectionClose }
+        return exchange?.version == .http10 ? Self.connectionKeepAlive : []
     }
 
     private static let connectionClose = Array("Connection: close\r\n".utf8)
@@ -110,6 +95,7 @@ extension HTTPConnection {
         let head = RenderedHead(response, framing: .chunked)
         var opening = head.bytes
         if !head.hasDate { opening += worker.date.line }
+        if head.connection?.equalsIgnoringASCIICase("close") == true { closesAfterAnswer = true }
         opening += connectionLine(for: head, exchange)
         opening += RenderedHead.lineEnd
         write(opening)
@@ -153,7 +139,7 @@ extension HTTPConnection {
             close()
         case .truncate, .malformedChunk, .randomThenClose:
             let bytes = FaultBytes.bytes(for: fault, of: response)
-            answerCloses(true)
+            closesAfterAnswer = true
             write(bytes)
             finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
             answerFinished()

@@ -35,10 +35,11 @@ final class HTTPConnection {
     }
 
     private(set) var state = State.reading
-    /// Whether the answer being sent ends the connection.
-    private var closesAfterAnswer = false
-    /// Set when the connection ends after a 413: its socket is read to its end first
-    /// (``LingeringClose``), so that the client, still sending, reads the answer.
+    /// Whether the answer being sent ends the connection: the client asked (or spoke HTTP/1.0
+    /// without keep-alive), the answer says so, or it is a refusal or a broken answer.
+    var closesAfterAnswer = false
+    /// Set when a refusal ends the connection while the client may still be sending: its
+    /// socket is read to its end first (``LingeringClose``), so that the client reads the answer.
     private var lingersAfterClose = false
     /// Set once `100 Continue` went out for the request now arriving.
     private var sentContinue = false
@@ -65,8 +66,6 @@ final class HTTPConnection {
     private var pending: (timer: OpaquePointer, then: () -> Void, clientLeft: () -> Void)?
     /// The token bucket of a throttled answer, while one limits the connection's writes.
     private var writeLimit: OpaquePointer?
-    /// Runs once the output has been written out (a fault's bytes, before the connection closes).
-    var whenDrained: (() -> Void)?
     /// Set while a `hang` fault holds the connection: a graceful stop closes it at once.
     var isHeld = false
 
@@ -139,14 +138,12 @@ final class HTTPConnection {
                 return
             }
             switch parseInput(input) {
-            case nil:
+            case .needMore:
                 requestProgressed()
-            case .complete(let head, let request, _)?:
+            case .complete(let head, let request, _):
                 requestArrived(head, request)
-            case .failed(let error, _)?:
+            case .failed(let error, _):
                 refuse(error)
-            case .needMore?:
-                break
             }
         }
         if state == .reading { requestProgressed() }
@@ -161,10 +158,10 @@ final class HTTPConnection {
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
     }
 
-    /// Feeds the input's contiguous pieces to the parser, draining what it consumed; the step
-    /// that finished a request (or failed), or nil when it needs more.
-    private func parseInput(_ input: OpaquePointer) -> HTTP1ParseStep? {
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 8) { vectors -> HTTP1ParseStep? in
+    /// Feeds the input's contiguous pieces to the parser, draining what it consumed: the step
+    /// that finished a request (or failed), or `needMore` with everything consumed.
+    private func parseInput(_ input: OpaquePointer) -> HTTP1ParseStep {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 8) { vectors -> HTTP1ParseStep in
             let count = Int(evbuffer_peek(input, -1, nil, vectors.baseAddress, 8))
             var consumed = 0
             for index in 0..<min(count, vectors.count) {
@@ -179,7 +176,7 @@ final class HTTPConnection {
                 }
             }
             evbuffer_drain(input, consumed)
-            return nil
+            return .needMore(consumed: consumed)
         }
     }
 
@@ -260,13 +257,6 @@ final class HTTPConnection {
         if !readingInput { readable() }
     }
 
-    /// Whether the request now answered asked to close, or the answer says so itself.
-    func answerCloses(_ closes: Bool) {
-        if closes { closesAfterAnswer = true }
-    }
-
-    var willClose: Bool { closesAfterAnswer }
-
     /// Waits `milliseconds` before `then`, unless the client leaves first (its end of file
     /// arrives, as reading stays on): then `clientLeft` runs and the connection closes.
     func wait(milliseconds: Int, then: @escaping () -> Void, clientLeft: @escaping () -> Void) {
@@ -284,12 +274,6 @@ final class HTTPConnection {
         event_free(timer)
         pending = nil
         then()
-    }
-
-    /// The client has gone while an answer was pending.
-    private func clientLeftWhilePending() {
-        // Closing runs the wait's `clientLeft`.
-        close()
     }
 
     // MARK: - Writing
@@ -310,8 +294,6 @@ final class HTTPConnection {
             ev_token_bucket_cfg_free(bucket)
         }
     }
-
-    var isWriteLimited: Bool { writeLimit != nil }
 
     /// Removes a write limit; the bucket is freed only once the bufferevent no longer uses it.
     private func liftWriteLimit() {
@@ -374,10 +356,6 @@ final class HTTPConnection {
     /// The output has been written out.
     private func outputDrained() {
         if let sendTimer { event_del(sendTimer) }
-        if let drained = whenDrained {
-            whenDrained = nil
-            drained()
-        }
         switch state {
         case .closing:
             close()
@@ -414,7 +392,8 @@ final class HTTPConnection {
     private func clientClosed(reset: Bool) {
         switch state {
         case .answering where pending != nil:
-            clientLeftWhilePending()
+            // The client has gone while its answer was pending; closing runs the wait's `clientLeft`.
+            close()
         case .answering, .closing:
             // An answer still going out to a client that only closed its sending side: it is
             // sent, then the connection ends. After an error nothing more can be sent.
@@ -434,7 +413,7 @@ final class HTTPConnection {
         }
     }
 
-    /// Ends the connection now: the socket closes (or lingers, after a 413) and the worker
+    /// Ends the connection now: the socket closes (or lingers, after a refusal) and the worker
     /// forgets it. Safe to call more than once.
     func close() {
         guard state != .closed else { return }
@@ -451,7 +430,6 @@ final class HTTPConnection {
             unfinished = clientLeft
         }
         liftWriteLimit()
-        whenDrained = nil
         if lingersAfterClose {
             let socket = bufferevent_getfd(bufferevent)
             if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {

@@ -125,9 +125,6 @@ final class Worker: @unchecked Sendable {
         runOnLoop { $0.beginDrain() }
     }
 
-    /// Whether a graceful stop has begun.
-    var isDraining: Bool { drainTimer != nil }
-
     private func beginDrain() {
         guard drainTimer == nil else { return }
         for endpoint in endpoints { endpoint.stopListening() }

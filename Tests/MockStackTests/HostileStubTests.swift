@@ -51,7 +51,7 @@ struct HostileStubTests {
         #expect(reply.json == ["status": 400, "error": "Bad Request", "message": .string(message)])
     }
 
-    /// Matching runs outside the store's lock; the hit is counted under it, so `times: 1`
+    /// Matching runs outside the store's lock; the hit is counted under the stub's own, so `times: 1`
     /// still answers exactly one of many concurrent requests.
     @Test func aStubWithTimesOneAnswersExactlyOnceUnderConcurrency() async throws {
         try await stub(#"{"match": {"pathRegex": "/example/h[a-z]+o"}, "answer": {"status": 503}, "times": 1}"#)

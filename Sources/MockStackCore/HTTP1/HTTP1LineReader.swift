@@ -34,9 +34,6 @@ struct HTTP1LineReader: Sendable {
         case text(Read)
     }
 
-    /// Whether a line has begun whose end has not arrived.
-    var holdsPartialLine: Bool { !carried.isEmpty }
-
     /// Whether the partial line could still be an empty one (nothing but a CR so far).
     var partialLineMayBeEmpty: Bool { carried.isEmpty || (carried.count == 1 && carried[0] == HTTP1Syntax.carriageReturn) }
 

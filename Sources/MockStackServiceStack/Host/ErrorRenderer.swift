@@ -38,7 +38,7 @@ struct ErrorRenderer {
                                key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
-        return .json(error.status, bytes: out)
+        return .jsonAnswer(error.status, bytes: out)
     }
 
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's
@@ -80,7 +80,8 @@ struct ErrorRenderer {
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        guard message.utf8.contains(UInt8(ascii: "<")), message.lowercased().contains("<script") else { return message }
+        let hasTag = message.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "<")) } ?? message.utf8.contains(UInt8(ascii: "<"))
+        guard hasTag, message.lowercased().contains("<script") else { return message }
         var encoded = ""
         for character in message {
             switch character {

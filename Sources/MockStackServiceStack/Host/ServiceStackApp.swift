@@ -228,7 +228,12 @@ public struct ServiceStackApp: MockApp {
         case .dto(let value):
             guard !value.isNull else { return HTTPResponse(status: 204, headers: result.headers) }
             let writer = context.writer(operation.dialect, jsconfig: jsconfig)
-            return .jsonAnswer(result.status, bytes: writer.bytes(value, as: result.shape ?? operation.returnShape ?? .any), headers: result.headers)
+            let bytes = if let shape = result.shape {
+                writer.bytes(value, as: shape)
+            } else {
+                writer.bytes(value, as: operation.returnShape ?? .any, type: operation.returnType)
+            }
+            return .jsonAnswer(result.status, bytes: bytes, headers: result.headers)
         }
     }
 

@@ -53,6 +53,25 @@ enum JournalBounds {
         return (kept, cuts)
     }
 
+    /// The response as an entry keeps it: itself (its box shared) when its headers are within
+    /// bounds and its body within `bodyLimit`, else a copy with both cut; whether the headers
+    /// were cut, and the body's type as sent when they were.
+    static func kept(_ response: HTTPResponse, bodyLimit: Int)
+        -> (response: HTTPResponse, headersTruncated: Bool, bodyType: JournalEntry.BodyType) {
+        let headers = boundedHeaders(response.headers)
+        let body = response.body
+        guard headers != nil || body.count > bodyLimit else { return (response, false, .inKeptHeaders) }
+        var kept = HTTPResponse(status: response.status, reason: response.reason, headers: headers ?? response.headers,
+                                body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
+        kept.operation = response.operation
+        return (kept, headers != nil, headers == nil ? .inKeptHeaders : .noted(contentType(of: response.headers)))
+    }
+
+    /// The first `Content-Type` within ``headerValueBytes``.
+    static func contentType(of headers: HTTPHeaders) -> String? {
+        headers["Content-Type"].map { cut($0, headerValueBytes) ?? $0 }
+    }
+
     /// The headers within ``headerValueBytes`` and ``headerBytes``, or nil when they already are.
     static func boundedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders? {
         var total = 0

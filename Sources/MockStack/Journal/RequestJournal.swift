@@ -78,21 +78,16 @@ final class RequestJournal: Sendable {
         guard isEnabled else { return }
         let (kept, cuts) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
-        let bodyType = request.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
+        // The types are looked up now only when the kept headers were cut (and may lack them).
+        let bodyType = cuts.headers ? JournalEntry.BodyType.noted(JournalBounds.contentType(of: request.headers)) : .inKeptHeaders
         let parts = parts ?? Self.parts(of: request)
-        // A fixture's body is shared, not copied, unless it must be cut.
-        let answer = response.body.count > bodyLimit ? Array(response.body.prefix(bodyLimit)) : response.body
-        let answerHeaders = JournalBounds.boundedHeaders(response.headers)
-        let answerType = response.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
+        let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
         state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
-                                     bodyType: bodyType, parts: parts,
-                                     operation: response.operation, stub: stub, status: response.status,
-                                     responseHeaders: answerHeaders ?? response.headers, responseHeadersTruncated: answerHeaders != nil,
-                                     responseBodyType: answerType, responseBody: answer, responseBodySize: response.body.count,
-                                     delivery: response.delivery,
-                                     duration: duration)
+                                     bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
+                                     responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
+                                     responseBodySize: response.body.count, duration: duration)
             let bytes = entry.estimatedBytes
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))

@@ -3,6 +3,9 @@ struct HTTP1RequestLine: Sendable, Equatable {
     var method: HTTPMethod
     var target: String
     var version: HTTP1Version
+    /// Whether the target is a path alone (origin-form without `?` or `#`): then it is the
+    /// request's path as it is, with nothing to split.
+    var targetIsPlainPath = false
 
     /// Reads `line` (without its line end, not empty).
     ///
@@ -40,7 +43,9 @@ struct HTTP1RequestLine: Sendable, Equatable {
         }
         let method = Self.method(methodBytes)
         if let problem = Self.targetProblem(targetBytes, method: method) { return .failure(.malformed(problem)) }
-        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version))
+        let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !targetBytes.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
+                             targetIsPlainPath: isPlainPath))
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.

@@ -255,8 +255,14 @@ public struct HTTP1RequestParser: Sendable {
     // MARK: - Endings
 
     private mutating func complete(consumed: Int) -> HTTP1ParseStep {
-        guard let head else { return fail(.malformed("a request without a head"), consumed: consumed) }
-        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        // Taken, not copied: the head goes to the caller, and the parser starts over.
+        guard let head = head.take() else { return fail(.malformed("a request without a head"), consumed: consumed) }
+        let request = if requestLine?.targetIsPlainPath == true {
+            // Nearly every request: its target is its path, no splitting needed.
+            HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
+        } else {
+            HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        }
         reset()
         return .complete(head, request, consumed: consumed)
     }

@@ -74,13 +74,12 @@ struct JournalEntry: Sendable {
     var status: Int { response.status }
     var delivery: Delivery { response.delivery }
 
-    /// About what the entry holds in memory, what the journals' byte limits count: its bodies
-    /// exactly, and the rest by the most ``JournalBounds`` lets each part of it keep (headers
-    /// counted at their bound when there are many, so that recording stays a few additions).
-    var estimatedBytes: Int {
-        let headerBytes = min(JournalBounds.headerBytes, 128 * request.headers.count) + min(JournalBounds.headerBytes, 128 * response.headers.count)
-        let partBytes = (parts?.parts.count ?? 0) * 3 * JournalBounds.partFieldBytes
-        return 512 + request.body.count + response.body.count + request.path.utf8.count + (request.query?.utf8.count ?? 0) + headerBytes + partBytes
+    /// What an entry weighs besides its request and answer (``JournalBounds/weight(path:query:headerCount:body:)``).
+    static let fixedBytes = 512
+
+    /// What described multipart parts weigh: each at the most ``JournalBounds`` lets it keep.
+    static func bytes(of parts: PartList?) -> Int {
+        (parts?.parts.count ?? 0) * 3 * JournalBounds.partFieldBytes
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",

@@ -10,14 +10,16 @@ struct RootResponder: Responder {
     let access: AdminAccess
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        if MountTable.mount(ControlPlane.prefixBytes, owns: request.path) {
+        // Read once: each read from the request's box is a retain and a release.
+        let path = request.path
+        if MountTable.mount(ControlPlane.prefixBytes, owns: path) {
             return refusal(ofControl: request) ?? controlPlane.respond(to: request)
         }
-        if MountTable.mount(SessionStore.prefixBytes, owns: request.path) {
+        if MountTable.mount(SessionStore.prefixBytes, owns: path) {
             return respondInSession(request)
         }
         let mounts = registry.mounts
-        return route(request, in: mounts, session: nil)
+        return route(request, path: path, in: mounts, session: nil)
     }
 
     /// `/__session/{id}/…`: the rest of the path against the session's own apps, journal and
@@ -35,7 +37,7 @@ struct RootResponder: Responder {
         if isControl, let refused = refusal(ofControl: inner) { return refused }
         let session = sessions.session(String(id)) { registry.apps }
         if isControl { return controlPlane.scoped(to: session).respond(to: inner) }
-        return route(inner, in: session.mounts, session: session)
+        return route(inner, path: inner.path, in: session.mounts, session: session)
     }
 
     /// The 401 for a control-plane request ``AdminAccess`` does not admit; nil when it may go on.
@@ -43,8 +45,8 @@ struct RootResponder: Responder {
         access.admits(request, endpoint: request.path.dropFirst(ControlPlane.prefix.count)) ? nil : access.refusal
     }
 
-    private func route(_ request: HTTPRequest, in mounts: MountTable, session: Session?) -> HTTPResponse {
-        let app = mounts.app(owning: request.path)
+    private func route(_ request: HTTPRequest, path: String, in mounts: MountTable, session: Session?) -> HTTPResponse {
+        let app = mounts.app(owning: path)
         return pipeline.respond(to: request, app: app, mount: nil, session: session) {
             let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
             return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")

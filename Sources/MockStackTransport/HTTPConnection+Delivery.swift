@@ -148,8 +148,8 @@ extension HTTPConnection {
 
     func finish(_ exchange: Exchange, status: Int, bytes: Int, note: String? = nil) {
         worker.requestFinished()
+        guard worker.logsRequests else { return }
         let logger = worker.logger
-        guard logger.logLevel <= .info else { return }
         let elapsed = Double(Clock.nowNanoseconds() - exchange.started) / 1_000_000
         let milliseconds = (elapsed * 100).rounded() / 100
         let outcome = note.map { "fault:\($0)" } ?? String(status)

@@ -66,10 +66,10 @@ struct JournalBoundsTests {
 
     @Test func anEntryWithinEveryBoundSharesTheRequest() {
         let request = HTTPRequest(method: .get, target: "/a?b=c", headers: ["Host": "t"], body: Array("xyz".utf8))
-        let (kept, cuts) = JournalBounds.kept(request, bodyLimit: 2)
+        let (kept, cuts, _) = JournalBounds.kept(request, bodyLimit: 2)
         #expect(cuts == JournalBounds.Cuts() && kept.path == "/a" && kept.query == "b=c" && kept.body == Array("xy".utf8))
         let long = HTTPRequest(method: .get, target: "/a?" + String(repeating: "q", count: 5_000))
-        let (cut, marks) = JournalBounds.kept(long, bodyLimit: 2)
+        let (cut, marks, _) = JournalBounds.kept(long, bodyLimit: 2)
         #expect(marks.query && !marks.path && cut.query?.utf8.count == 2_048 && cut.target.utf8.count == 2 + 1 + 2_048)
     }
 }

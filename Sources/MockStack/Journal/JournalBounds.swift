@@ -29,28 +29,62 @@ enum JournalBounds {
     }
 
     /// The request as an entry keeps it: path, query and headers within their bounds and the
-    /// body cut at `bodyLimit`. A request within every bound is returned as it is (its storage
-    /// shared, not copied).
-    static func kept(_ request: HTTPRequest, bodyLimit: Int) -> (request: HTTPRequest, cuts: Cuts) {
+    /// body cut at `bodyLimit`, and what it weighs there (``weight(path:query:headerCount:body:)``).
+    /// A request within every bound is returned as it is (its storage shared, not copied). Each
+    /// of its fields is read once: every read from the request's box is a retain and a release.
+    static func kept(_ request: HTTPRequest, bodyLimit: Int) -> (request: HTTPRequest, cuts: Cuts, bytes: Int) {
+        let path = request.path, query = request.query, headers = request.headers, body = request.body
         var cuts = Cuts()
-        let path = cut(request.path, pathBytes)
-        let query = request.query.flatMap { cut($0, queryBytes) }
-        cuts.path = path != nil
-        cuts.query = query != nil
-        let headers = boundedHeaders(request.headers)
-        cuts.headers = headers != nil
+        let cutPath = cut(path, pathBytes)
+        let cutQuery = query.flatMap { cut($0, queryBytes) }
+        cuts.path = cutPath != nil
+        cuts.query = cutQuery != nil
+        let boundedHeaders = boundedHeaders(headers)
+        cuts.headers = boundedHeaders != nil
         guard cuts.path || cuts.query || cuts.headers else {
             var kept = request
-            if request.body.count > bodyLimit { kept.body = Array(request.body.prefix(bodyLimit)) }
-            return (kept, cuts)
+            if body.count > bodyLimit { kept.body = Array(body.prefix(bodyLimit)) }
+            return (kept, cuts, weight(path: path, query: query, headerCount: headers.count, body: min(body.count, bodyLimit)))
         }
         // A new request, so that nothing of the original's long strings stays referenced.
-        let keptPath = path ?? request.path
-        let keptQuery = query ?? request.query
+        let keptPath = cutPath ?? path
+        let keptQuery = cutQuery ?? query
+        let keptHeaders = boundedHeaders ?? headers
         let kept = HTTPRequest(method: request.method, target: keptPath + (keptQuery.map { "?" + $0 } ?? ""), path: keptPath,
-                               query: keptQuery, headers: headers ?? request.headers, body: Array(request.body.prefix(bodyLimit)),
+                               query: keptQuery, headers: keptHeaders, body: Array(body.prefix(bodyLimit)),
                                mountPath: request.mountPath)
-        return (kept, cuts)
+        return (kept, cuts, weight(path: keptPath, query: keptQuery, headerCount: keptHeaders.count, body: min(body.count, bodyLimit)))
+    }
+
+    /// About what a kept request or response holds in memory, what the journals' byte limits
+    /// count: its body exactly, its path and query, and its headers by the most each may keep
+    /// (counted at their bound when there are many, so that recording stays a few additions).
+    static func weight(path: String = "", query: String? = nil, headerCount: Int, body: Int) -> Int {
+        body + path.utf8.count + (query?.utf8.count ?? 0) + min(headerBytes, 128 * headerCount)
+    }
+
+    /// The response as an entry keeps it: itself (its box shared) when its headers are within
+    /// bounds and its body within `bodyLimit`, else a copy with both cut; whether the headers
+    /// were cut, and the body's type as sent when they were.
+    static func kept(_ response: HTTPResponse, bodyLimit: Int)
+        -> (response: HTTPResponse, headersTruncated: Bool, bodyType: JournalEntry.BodyType, bytes: Int) {
+        let headers = response.headers
+        let bounded = boundedHeaders(headers)
+        let body = response.body
+        guard bounded != nil || body.count > bodyLimit else {
+            return (response, false, .inKeptHeaders, weight(headerCount: headers.count, body: body.count))
+        }
+        let keptHeaders = bounded ?? headers
+        var kept = HTTPResponse(status: response.status, reason: response.reason, headers: keptHeaders,
+                                body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
+        kept.operation = response.operation
+        return (kept, bounded != nil, bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)),
+                weight(headerCount: keptHeaders.count, body: min(body.count, bodyLimit)))
+    }
+
+    /// The first `Content-Type` within ``headerValueBytes``.
+    static func contentType(of headers: HTTPHeaders) -> String? {
+        headers["Content-Type"].map { cut($0, headerValueBytes) ?? $0 }
     }
 
     /// The headers within ``headerValueBytes`` and ``headerBytes``, or nil when they already are.

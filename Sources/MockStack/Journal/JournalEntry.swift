@@ -25,6 +25,22 @@ struct JournalEntry: Sendable {
         var dropped: Int
     }
 
+    /// A body's Content-Type as sent, within ``JournalBounds/headerValueBytes``. Read from the
+    /// kept headers when they were kept whole (every value then is within the bound), so that
+    /// recording an ordinary request looks nothing up; noted when the entry is made otherwise.
+    enum BodyType: Sendable {
+        case inKeptHeaders
+        case noted(String?)
+
+        /// What this says for a body whose kept headers are `headers`.
+        func resolved(in headers: HTTPHeaders) -> String? {
+            switch self {
+            case .inKeptHeaders: headers["Content-Type"]
+            case .noted(let type): type
+            }
+        }
+    }
+
     /// Increasing from 1, never reused: `since=` takes one.
     var id: Int
     var time: Date
@@ -38,30 +54,32 @@ struct JournalEntry: Sendable {
     var bodySize: Int
     /// The body's Content-Type as sent (within ``JournalBounds/headerValueBytes``), which
     /// decides whether it is shown as text, even when the kept headers lost it.
-    var bodyType: String?
+    var bodyType: BodyType
     var parts: PartList?
-    var operation: String?
     var stub: String?
-    var status: Int
-    /// The answer's headers and body (cut at the capture limit, like the request's).
-    var responseHeaders: HTTPHeaders
+    /// The answer as kept: the response itself when its headers are within ``JournalBounds``
+    /// and its body within the capture limit (its box shared, not copied), else a copy with
+    /// both cut. Its delivery says how it was sent: late, slowly, chunked or broken on purpose.
+    var response: HTTPResponse
     /// Whether ``JournalBounds`` cut the answer's headers (a stub's, or an echo of the request's).
     var responseHeadersTruncated = false
     /// The answer's Content-Type as sent.
-    var responseBodyType: String?
-    var responseBody: [UInt8]
+    var responseBodyType: BodyType
+    /// The full answer body's size (the kept body may be shorter).
     var responseBodySize: Int
-    /// How the answer was sent: late, slowly, chunked or broken on purpose.
-    var delivery: Delivery
     var duration: Duration
 
-    /// About what the entry holds in memory, what the journals' byte limits count: its bodies
-    /// exactly, and the rest by the most ``JournalBounds`` lets each part of it keep (headers
-    /// counted at their bound when there are many, so that recording stays a few additions).
-    var estimatedBytes: Int {
-        let headerBytes = min(JournalBounds.headerBytes, 128 * request.headers.count) + min(JournalBounds.headerBytes, 128 * responseHeaders.count)
-        let partBytes = (parts?.parts.count ?? 0) * 3 * JournalBounds.partFieldBytes
-        return 512 + request.body.count + responseBody.count + request.path.utf8.count + (request.query?.utf8.count ?? 0) + headerBytes + partBytes
+    /// What answered (an operation, a service method, a fixture), from the response.
+    var operation: String? { response.operation }
+    var status: Int { response.status }
+    var delivery: Delivery { response.delivery }
+
+    /// What an entry weighs besides its request and answer (``JournalBounds/weight(path:query:headerCount:body:)``).
+    static let fixedBytes = 512
+
+    /// What described multipart parts weigh: each at the most ``JournalBounds`` lets it keep.
+    static func bytes(of parts: PartList?) -> Int {
+        (parts?.parts.count ?? 0) * 3 * JournalBounds.partFieldBytes
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
@@ -84,7 +102,7 @@ struct JournalEntry: Sendable {
         if cuts.query { object["queryTruncated"] = .bool(true) }
         object["headers"] = Self.json(request.headers)
         if cuts.headers { object["headersTruncated"] = .bool(true) }
-        object["body"] = Self.bodyJSON(request.body, size: bodySize, type: bodyType)
+        object["body"] = Self.bodyJSON(request.body, size: bodySize, type: bodyType.resolved(in: request.headers))
         if let parts {
             object["parts"] = .array(parts.parts.map { part in
                 var described: JSONObject = ["name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
@@ -97,9 +115,9 @@ struct JournalEntry: Sendable {
         object["operation"] = operation.map(JSONValue.string) ?? .null
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["status"] = .number(JSONNumber(status))
-        var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(responseHeaders)]
+        var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }
-        answer["body"] = Self.bodyJSON(responseBody, size: responseBodySize, type: responseBodyType)
+        answer["body"] = Self.bodyJSON(response.body, size: responseBodySize, type: responseBodyType.resolved(in: response.headers))
         object["response"] = .object(answer)
         object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components

@@ -22,7 +22,8 @@ final class RequestJournal: Sendable {
         /// once they are half of the array.
         var entries: [(entry: JournalEntry, bytes: Int)] = []
         var first = 0
-        /// What the kept entries weigh (``JournalEntry/estimatedBytes``).
+        /// What the kept entries weigh (``JournalBounds/weight(path:query:headerCount:body:)``
+        /// of the request and the answer, and ``JournalEntry/bytes(of:)``).
         var bytes = 0
         var lastId = 0
         /// Entries pushed out since the last clear.
@@ -76,24 +77,19 @@ final class RequestJournal: Sendable {
     func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
                 duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
         guard isEnabled else { return }
-        let (kept, cuts) = JournalBounds.kept(request, bodyLimit: bodyLimit)
+        let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
-        let bodyType = request.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
+        // The types are looked up now only when the kept headers were cut (and may lack them).
+        let bodyType = cuts.headers ? JournalEntry.BodyType.noted(JournalBounds.contentType(of: request.headers)) : .inKeptHeaders
         let parts = parts ?? Self.parts(of: request)
-        // A fixture's body is shared, not copied, unless it must be cut.
-        let answer = response.body.count > bodyLimit ? Array(response.body.prefix(bodyLimit)) : response.body
-        let answerHeaders = JournalBounds.boundedHeaders(response.headers)
-        let answerType = response.headers["Content-Type"].map { JournalBounds.cut($0, JournalBounds.headerValueBytes) ?? $0 }
+        let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
+        let bytes = JournalEntry.fixedBytes + requestBytes + answer.bytes + JournalEntry.bytes(of: parts)
         state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
-                                     bodyType: bodyType, parts: parts,
-                                     operation: response.operation, stub: stub, status: response.status,
-                                     responseHeaders: answerHeaders ?? response.headers, responseHeadersTruncated: answerHeaders != nil,
-                                     responseBodyType: answerType, responseBody: answer, responseBodySize: response.body.count,
-                                     delivery: response.delivery,
-                                     duration: duration)
-            let bytes = entry.estimatedBytes
+                                     bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
+                                     responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
+                                     responseBodySize: response.body.count, duration: duration)
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes

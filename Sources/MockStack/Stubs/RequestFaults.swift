@@ -25,20 +25,27 @@ final class RequestFaults: Sendable {
     /// What the headers ask for, or a message naming the header whose value cannot be acted on.
     static func misbehaviour(of request: HTTPRequest) -> Result<Misbehaviour, HeaderProblem> {
         var wanted = Misbehaviour()
-        let headers = request.headers
-        if let text = headers[delayHeader] {
+        // One pass over the fields (the names are compared by length first): three lookups
+        // walked every field three times, on every request.
+        var delayText: String?, throttleText: String?, faultText: String?
+        for field in request.headers {
+            if delayText == nil, field.name.equalsIgnoringASCIICase(delayHeader) { delayText = field.value }
+            if throttleText == nil, field.name.equalsIgnoringASCIICase(throttleHeader) { throttleText = field.value }
+            if faultText == nil, field.name.equalsIgnoringASCIICase(faultHeader) { faultText = field.value }
+        }
+        if let text = delayText {
             guard let delay = Misbehaviour.Delay(text) else {
                 return .failure(HeaderProblem("\(delayHeader): expected milliseconds from 0 to 600000, or a range like 100-500, found '\(text)'"))
             }
             wanted.delay = delay
         }
-        if let text = headers[throttleHeader] {
+        if let text = throttleText {
             guard let rate = Int(text.trimmingASCIISpace()), Misbehaviour.throttleRange.contains(rate) else {
                 return .failure(HeaderProblem("\(throttleHeader): expected bytes per second from 1 to 1000000000, found '\(text)'"))
             }
             wanted.throttle = rate
         }
-        if let name = headers[faultHeader] {
+        if let name = faultText {
             guard let fault = Fault(rawValue: name.trimmingASCIISpace().lowercased()) else {
                 return .failure(HeaderProblem("\(faultHeader): unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))"))
             }

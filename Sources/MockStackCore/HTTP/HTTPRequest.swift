@@ -159,9 +159,14 @@ public struct HTTPRequest: Sendable, Equatable {
     /// and `prefix` added to ``mountPath`` (so a session's prefix and an app's mount compose).
     public func routed(toMount prefix: String) -> HTTPRequest {
         guard !prefix.isEmpty else { return self }
-        let relative = path.utf8.dropFirst(prefix.utf8.count)
+        let path = self.path, skipped = prefix.utf8.count
+        // From the path's own bytes (a native string has them in one piece): the prefix ends on
+        // a segment boundary, so this is whole characters.
+        let relative = path.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count <= skipped ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[skipped...]), as: UTF8.self)
+        } ?? String(Substring(path.utf8.dropFirst(skipped)))
         // One new box, made directly: this runs for every request an app answers.
-        return HTTPRequest(storage: Storage(method: method, target: target, path: relative.isEmpty ? "/" : String(Substring(relative)),
+        return HTTPRequest(storage: Storage(method: method, target: target, path: relative.isEmpty ? "/" : relative,
                                             query: query, headers: headers, body: body,
                                             mountPath: mountPath.isEmpty ? prefix : mountPath + prefix))
     }

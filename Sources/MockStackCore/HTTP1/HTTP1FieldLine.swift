@@ -20,12 +20,28 @@ enum HTTP1FieldLine {
                 "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)"))
         }
         let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-        let nameText = String(decoding: name, as: UTF8.self)
+        let nameText = commonName(name) ?? String(decoding: name, as: UTF8.self)
         if value.contains(where: HTTP1Syntax.isForbiddenControl) {
             return .failure(.malformed("the value of the header '\(nameText)' has a control character"))
         }
         return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: String(decoding: value, as: UTF8.self)),
                                          role: HTTP1FieldRole.of(name: name, value: value)))
+    }
+
+    /// The name as a literal when it is one most requests carry, spelled as usual (exactly:
+    /// names are kept as sent): no decoding to check, nothing to count references of.
+    static func commonName(_ name: UnsafeRawBufferPointer) -> String? {
+        func spelled(_ text: StaticString) -> Bool { HTTP1Syntax.equals(name, text) }
+        switch name.count {
+        case 4: return spelled("Host") ? "Host" : nil
+        case 6: return spelled("Accept") ? "Accept" : spelled("Cookie") ? "Cookie" : nil
+        case 10: return spelled("User-Agent") ? "User-Agent" : spelled("Connection") ? "Connection" : nil
+        case 12: return spelled("Content-Type") ? "Content-Type" : nil
+        case 13: return spelled("Authorization") ? "Authorization" : spelled("Cache-Control") ? "Cache-Control" : nil
+        case 14: return spelled("Content-Length") ? "Content-Length" : nil
+        case 15: return spelled("Accept-Encoding") ? "Accept-Encoding" : spelled("Accept-Language") ? "Accept-Language" : nil
+        default: return nil
+        }
     }
 }
 

@@ -3,6 +3,9 @@ struct HTTP1RequestLine: Sendable, Equatable {
     var method: HTTPMethod
     var target: String
     var version: HTTP1Version
+    /// Whether the target is a path alone (origin-form without `?` or `#`): then it is the
+    /// request's path as it is, with nothing to split.
+    var targetIsPlainPath = false
 
     /// Reads `line` (without its line end, not empty).
     ///
@@ -40,12 +43,14 @@ struct HTTP1RequestLine: Sendable, Equatable {
         }
         let method = Self.method(methodBytes)
         if let problem = Self.targetProblem(targetBytes, method: method) { return .failure(.malformed(problem)) }
-        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version))
+        let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !targetBytes.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
+                             targetIsPlainPath: isPlainPath))
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.
     private static func version(_ bytes: UnsafeRawBufferPointer) -> Result<HTTP1Version, HTTP1ParseError> {
-        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), HTTP1Syntax.isDigit(bytes[5]),
+        guard bytes.count == 8, HTTP1Syntax.equals(UnsafeRawBufferPointer(rebasing: bytes[..<5]), "HTTP/"), HTTP1Syntax.isDigit(bytes[5]),
               bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7]) else {
             return .failure(.malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)"))
         }
@@ -57,12 +62,17 @@ struct HTTP1RequestLine: Sendable, Equatable {
     }
 
     /// The method its bytes name (case-sensitive, as HTTP requires), compared without making
-    /// a string: this runs for every request.
+    /// a string, by length first: this runs for every request.
     private static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
-        for method in HTTPMethod.allCases where method != .unknown && method.rawValue.utf8.elementsEqual(bytes) {
-            return method
+        func named(_ name: StaticString) -> Bool { HTTP1Syntax.equals(bytes, name) }
+        switch bytes.count {
+        case 3: return named("GET") ? .get : named("PUT") ? .put : .unknown
+        case 4: return named("POST") ? .post : named("HEAD") ? .head : .unknown
+        case 5: return named("PATCH") ? .patch : named("TRACE") ? .trace : .unknown
+        case 6: return named("DELETE") ? .delete : .unknown
+        case 7: return named("OPTIONS") ? .options : named("CONNECT") ? .connect : .unknown
+        default: return .unknown
         }
-        return .unknown
     }
 
     /// What is wrong with the target for this method, or nil.

@@ -176,10 +176,10 @@ public struct HTTP1RequestParser: Sendable {
         case .failure(let error):
             return fail(error, consumed: consumed)
         case .success(let parsed):
-            head = parsed
             switch parsed.framing {
             case .none, .length(0):
-                return complete(consumed: consumed)
+                // Straight to the caller: a head kept only to be taken back costs two copies.
+                return complete(parsed, consumed: consumed)
             case .length(let count):
                 // Up to 64 KiB ahead: a head alone must not reserve the body limit.
                 body.reserveCapacity(min(count, 64 * 1024))
@@ -187,6 +187,7 @@ public struct HTTP1RequestParser: Sendable {
             case .chunked:
                 phase = .chunkSizeLine
             }
+            head = parsed
             return nil
         }
     }
@@ -255,8 +256,19 @@ public struct HTTP1RequestParser: Sendable {
     // MARK: - Endings
 
     private mutating func complete(consumed: Int) -> HTTP1ParseStep {
-        guard let head else { return fail(.malformed("a request without a head"), consumed: consumed) }
-        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        // Taken, not copied: the head goes to the caller, and the parser starts over.
+        guard let head = head.take() else { return fail(.malformed("a request without a head"), consumed: consumed) }
+        return complete(head, consumed: consumed)
+    }
+
+    /// The request with this head and the body read, for the caller; the parser starts over.
+    private mutating func complete(_ head: HTTP1Head, consumed: Int) -> HTTP1ParseStep {
+        let request = if requestLine?.targetIsPlainPath == true {
+            // Nearly every request: its target is its path, no splitting needed.
+            HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
+        } else {
+            HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        }
         reset()
         return .complete(head, request, consumed: consumed)
     }

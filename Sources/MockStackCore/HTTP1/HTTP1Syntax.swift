@@ -60,6 +60,14 @@ enum HTTP1Syntax {
 }
 
 extension HTTP1Syntax {
+    /// Whether `bytes` are exactly `text`'s UTF-8.
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+        return true
+    }
+
     /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case.
     static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }

@@ -38,9 +38,10 @@ final class EchoServer: Sendable {
         }
     }
 
-    init(threads: Int = 2, unsentOutputLimit: Int? = nil) throws {
+    init(threads: Int = 2, unsentOutputLimit: Int? = nil, timeoutSeconds: Int? = nil) throws {
         var configuration = TransportConfiguration()
         configuration.threads = threads
+        if let timeoutSeconds { configuration.timeoutSeconds = timeoutSeconds }
         configuration.shutdownGraceMilliseconds = 2_000
         let box = Mutex<EchoServer?>(nil)
         let responder = ClosureResponder { request in

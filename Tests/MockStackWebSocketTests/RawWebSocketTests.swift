@@ -158,6 +158,20 @@ struct RawWebSocketTests {
         #expect(server.closeList == ["/echo 1001 server stopping"])
     }
 
+    /// The HTTP idle timeout no longer applies once the connection is upgraded.
+    @Test func anUpgradedConnectionOutlivesTheIdleTimeout() throws {
+        let server = try EchoServer(timeoutSeconds: 1)
+        defer { server.stop() }
+        let (connection, _) = try Self.open(server)
+        let idle = try RawConnection(port: server.port)
+        // An HTTP connection idle as long is closed by then; the upgraded one is not.
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(idle.readToEnd() == ([], .closed))
+        try connection.send(Self.client(.text, Array("still here".utf8)))
+        let (bytes, _) = try connection.readSome()
+        #expect(bytes == WebSocketFrame.encode(.text, Array("still here".utf8)))
+    }
+
     /// A client that never reads cannot make the server hold its output without end.
     @Test func aClientThatNeverReadsIsDropped() throws {
         let server = try EchoServer(unsentOutputLimit: 256 * 1024)

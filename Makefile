@@ -44,7 +44,8 @@ EXAMPLE      ?= Examples/ClientLibrary
 all: build
 
 ## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing;
-## make test also installs headless Chromium for the control page's test.
+## make test also installs headless Chromium for the control page's test, and PyPI's
+## websockets client in .venv for the WebSocket tests (Scripts/ensure-python-clients.sh).
 deps:
 	@Scripts/ensure-system-libraries.sh
 
@@ -72,8 +73,10 @@ install: release
 ## client-library example builds and passes its own tests, so it cannot rot.
 test:
 	@Scripts/ensure-system-libraries.sh --test
+	@Scripts/ensure-python-clients.sh
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
+	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
 	@$(MAKE) --no-print-directory test-example
 
@@ -87,7 +90,7 @@ test-example: deps
 container-smoke: deps
 	Scripts/container-smoke
 
-## fuzz: the seven libFuzzer targets of Fuzz/ (its own package, built with -sanitize=fuzzer,address),
+## fuzz: the eight libFuzzer targets of Fuzz/ (its own package, built with -sanitize=fuzzer,address),
 ## FUZZ_SECONDS each (600), FUZZ_JOBS at a time (2); fails on any crash.
 fuzz: deps
 	Scripts/fuzz.sh

@@ -7,6 +7,10 @@
 //   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //                              ├──────────► MockStackFeathers ─────┘
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
+//   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
+//
+// A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
+// as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
 import PackageDescription
@@ -25,6 +29,7 @@ let package = Package(
         .executable(name: "mockstack", targets: ["mockstack"]),
         .library(name: "MockStack", targets: ["MockStack"]),
         .library(name: "MockStackTesting", targets: ["MockStackTesting"]),
+        .library(name: "MockStackWebSocket", targets: ["MockStackWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,6 +72,16 @@ let package = Package(
         .target(
             name: "MockStackFeathers",
             dependencies: ["MockStackCore", "MockStackAuth"],
+            swiftSettings: strictSettings
+        ),
+        // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure
+        // values and swift-crypto's SHA-1; the transport runs it through ``ByteStreamHandler``.
+        .target(
+            name: "MockStackWebSocket",
+            dependencies: [
+                "MockStackCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -142,6 +157,11 @@ let package = Package(
         .testTarget(
             name: "MockStackTransportTests",
             dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackWebSocketTests",
+            dependencies: ["MockStackWebSocket", "MockStackTransport", "MockStackCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

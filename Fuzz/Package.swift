@@ -6,7 +6,7 @@
 // `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`. Seed corpora: Fuzz/Corpus/<target>/.
 import PackageDescription
 
-let fuzzTargets = ["FuzzJSON", "FuzzQueryString", "FuzzMultipart", "FuzzBinding", "FuzzAutoQuery", "FuzzFeathersQuery", "FuzzHTTP1"]
+let fuzzTargets = ["FuzzJSON", "FuzzQueryString", "FuzzMultipart", "FuzzBinding", "FuzzAutoQuery", "FuzzFeathersQuery", "FuzzHTTP1", "FuzzWebSocket"]
 
 let package = Package(
     name: "MockStackFuzz",
@@ -20,7 +20,8 @@ let package = Package(
     ] + fuzzTargets.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["FuzzSupport", .product(name: "MockStack", package: "mockstack")],
+            dependencies: ["FuzzSupport", .product(name: "MockStack", package: "mockstack")]
+                + (name == "FuzzWebSocket" ? [.product(name: "MockStackWebSocket", package: "mockstack")] : []),
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

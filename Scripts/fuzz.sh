@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 SECONDS_EACH="${FUZZ_SECONDS:-600}"
 JOBS="${FUZZ_JOBS:-2}"
-TARGETS="${FUZZ_TARGETS:-FuzzJSON FuzzQueryString FuzzMultipart FuzzBinding FuzzAutoQuery FuzzFeathersQuery FuzzHTTP1}"
+TARGETS="${FUZZ_TARGETS:-FuzzJSON FuzzQueryString FuzzMultipart FuzzBinding FuzzAutoQuery FuzzFeathersQuery FuzzHTTP1 FuzzWebSocket}"
 SWIFT="${SWIFT:-swift}"
 
 # SwiftPM's --sanitize=fuzzer links libFuzzer and instruments C, but the Swift driver drops

@@ -56,6 +56,8 @@ extension HTTPConnection {
             sendWhole(response, exchange: exchange, bytesPerSecond: max(1, bytesPerSecond))
         case .fault(let fault):
             perform(fault, on: response, exchange)
+        case .upgrade(let upgrade):
+            beginUpgrade(response, upgrade, exchange)
         }
     }
 

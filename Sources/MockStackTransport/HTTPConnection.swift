@@ -33,6 +33,8 @@ final class HTTPConnection {
         case answering
         /// The last answer is going out; the connection closes once it has.
         case closing
+        /// Switched protocols: a byte stream served by ``upgradedStream``'s handler.
+        case upgraded
         case closed
     }
 
@@ -70,6 +72,8 @@ final class HTTPConnection {
     private var writeLimit: OpaquePointer?
     /// Set while a `hang` fault holds the connection: a graceful stop closes it at once.
     var isHeld = false
+    /// The stream the connection became after a `101` (HTTPConnection+Upgrade.swift).
+    var upgradedStream: UpgradedStream?
 
     /// - Returns: nil when libevent cannot take the socket (the caller closes it).
     init?(worker: Worker, endpoint: Endpoint, socket: Int32) {
@@ -113,6 +117,7 @@ final class HTTPConnection {
     /// Parses what has arrived, answering each request it completes, until the input is used
     /// up, an answer is pending, or the connection is ending.
     private func readable() {
+        if state == .upgraded { return upgradedInputArrived() }
         guard state == .reading else {
             // Bytes that arrive while an answer is pending wait in the input, up to a bound:
             // past it reading stops until they are parsed. (A read watermark would do the same
@@ -154,7 +159,7 @@ final class HTTPConnection {
     }
 
     /// Closes once the output has been written out (at once when it is empty).
-    private func endAfterOutput() {
+    func endAfterOutput() {
         state = .closing
         bufferevent_disable(bufferevent, Int16(EV_READ))
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
@@ -245,6 +250,17 @@ final class HTTPConnection {
         guard seconds > 0 else { return }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         bufferevent_set_timeouts(bufferevent, &timeout, &timeout)
+    }
+
+    /// The connection becomes a byte stream: no more requests, and no request or idle deadline
+    /// (the protocol on it keeps its own).
+    func switchToStream() {
+        state = .upgraded
+        bufferevent_set_timeouts(bufferevent, nil, nil)
+        if readingPaused {
+            readingPaused = false
+            bufferevent_enable(bufferevent, Int16(EV_READ))
+        }
     }
 
     // MARK: - Answering
@@ -410,6 +426,8 @@ final class HTTPConnection {
             if reset { return close() }
             peerFinished = true
             if evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0 { endAfterOutput() }
+        case .upgraded:
+            close()
         case .closed:
             break
         }
@@ -444,6 +462,11 @@ final class HTTPConnection {
         worker.connections[ObjectIdentifier(self)] = nil
         // A request still waiting to be answered is finished (and logged) as its client gone.
         unfinished?()
+        // An upgraded stream's handler hears of the end last.
+        if let upgradedStream {
+            self.upgradedStream = nil
+            upgradedStream.connectionClosed()
+        }
     }
 
     /// Closes with a TCP reset instead of a FIN (the `reset` fault).

@@ -134,6 +134,8 @@ final class Worker: @unchecked Sendable {
         for endpoint in endpoints { endpoint.stopListening() }
         // Nothing is owed to a connection waiting for a request, or held by a hang.
         for connection in Array(connections.values) where connection.isIdle || connection.isHeld { connection.close() }
+        // Upgraded connections say goodbye in their own protocol, then close.
+        for connection in Array(connections.values) { connection.upgradedStream?.serverStopping() }
         drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }

@@ -126,7 +126,7 @@ struct JournalEntry: Sendable {
         return .object(object)
     }
 
-    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked"}`
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade"}`
     /// with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
@@ -141,6 +141,7 @@ struct JournalEntry: Sendable {
             case .throttled(let rate): object["throttleBytesPerSecond"] = .number(JSONNumber(rate))
             case .fault(let fault): object["fault"] = .string(fault.rawValue)
             case .chunked: object["chunked"] = .bool(true)
+            case .upgrade: object["upgrade"] = .bool(true)
             }
             return .object(object)
         }

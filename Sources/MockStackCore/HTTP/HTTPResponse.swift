@@ -123,7 +123,8 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     public var forbidsBody: Bool { HTTPStatus.forbidsBody(status) }
 }
 
-/// How the transport sends a response: at once, later, in chunks, slowly, or not at all.
+/// How the transport sends a response: at once, later, in chunks, slowly, not at all, or as the
+/// start of another protocol.
 public indirect enum Delivery: Sendable, Equatable {
     /// Send the whole response now.
     case immediate
@@ -137,6 +138,9 @@ public indirect enum Delivery: Sendable, Equatable {
     case throttled(bytesPerSecond: Int)
     /// Misbehave on purpose instead of answering.
     case fault(Fault)
+    /// Send the response (a `101 Switching Protocols`) and hand the connection over as a byte
+    /// stream, to the handler the upgrade makes (an HTTP/1.0 request is refused with a 400).
+    case upgrade(ConnectionUpgrade)
 }
 
 /// Connection-level misbehaviour the transport can produce for fault-injection tests; the raw

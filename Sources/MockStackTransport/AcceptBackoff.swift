@@ -32,8 +32,13 @@ final class AcceptBackoff {
         self.logger = logger
         resumeTimer = event_new(base, -1, 0, { _, _, arg in
             guard let arg else { return }
-            Unmanaged<AcceptBackoff>.fromOpaque(arg).takeUnretainedValue().resume()
+            AcceptBackoff.from(arg).resume()
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The backoff behind its timer's argument (the endpoint keeps it alive while the timer exists).
+    private static func from(_ arg: UnsafeMutableRawPointer) -> AcceptBackoff {
+        Unmanaged<AcceptBackoff>.fromOpaque(arg).takeUnretainedValue()
     }
 
     /// Stops the timer, before the listener is freed.
@@ -46,9 +51,10 @@ final class AcceptBackoff {
     /// The listener's error callback: `accept` failed with `error`.
     func acceptFailed(errno error: Int32, openConnections: Int) {
         guard let resumeTimer else { return }
-        evconnlistener_disable(listener)
         var pause = Self.pause
-        event_add(resumeTimer, &pause)
+        // Without the timer that resumes it, accepting must not stop at all.
+        guard logger.succeeded(event_add(resumeTimer, &pause), "event_add", "accepting again at once") else { return }
+        logger.succeeded(evconnlistener_disable(listener), "evconnlistener_disable")
         failuresSinceReport += 1
         let now = Clock.coarseSeconds()
         if let lastReport, now - lastReport < Self.reportIntervalSeconds { return }
@@ -60,7 +66,11 @@ final class AcceptBackoff {
         failuresSinceReport = 0
     }
 
+    /// Accepts again; if the listener cannot be turned back on, tries again after another pause.
     private func resume() {
-        evconnlistener_enable(listener)
+        guard !logger.succeeded(evconnlistener_enable(listener), "evconnlistener_enable", level: .error, "trying again in 100 ms"),
+              let resumeTimer else { return }
+        var pause = Self.pause
+        logger.succeeded(event_add(resumeTimer, &pause), "event_add", level: .critical, "the listener stays paused")
     }
 }

@@ -23,7 +23,7 @@ final class Endpoint {
         self.worker = worker
         responder = spec.responder
         label = spec.label
-        let listener = try SocketBinding.listen(base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort)
+        let listener = try SocketBinding.listen(base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort, logger: worker.logger)
         self.listener = listener
         acceptBackoff = AcceptBackoff(listener: listener, base: worker.base, logger: worker.logger)
         // Created without a callback, the listener waits for this one (listener.c).

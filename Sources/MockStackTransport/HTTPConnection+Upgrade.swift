@@ -21,8 +21,12 @@ extension HTTPConnection {
         }
         worker.date.refresh()
         let head = response.head
-        WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
+        let queued = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
             .append(to: bufferevent_get_output(bufferevent), after: 0)
+        guard worker.logger.succeeded(queued, "evbuffer_add", "closing the connection instead of upgrading it") else {
+            finish(exchange, status: 101, bytes: 0)
+            return close()
+        }
         finish(exchange, status: 101, bytes: 0)
         switchToStream()
         let stream = UpgradedStream(connection: self, unsentOutputLimit: upgrade.unsentOutputLimit, handler: upgrade.makeHandler())
@@ -49,7 +53,9 @@ extension HTTPConnection {
     /// Adds a stream's bytes to the output. - Returns: how much is now unsent.
     func appendUpgraded(_ bytes: [UInt8]) -> Int {
         guard let output = bufferevent_get_output(bufferevent) else { return 0 }
-        bytes.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        let status = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+        // Bytes that could not be queued leave a gap in the stream: it is dropped, as one over its limit.
+        guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else { return Int.max }
         return evbuffer_get_length(output)
     }
 

@@ -100,7 +100,7 @@ final class HTTPConnection {
     func start() {
         // libevent writes at most 16 KiB per call by default: a 34 KB reply took three writev
         // calls (and, with TCP_NODELAY, three pushes). Up to 1 MiB goes in one.
-        bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite)
+        worker.logger.succeeded(bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite), "bufferevent_set_max_single_write")
         bufferevent_setcb(bufferevent, { _, arg in
             HTTPConnection.with(arg) { $0.readable() }
         }, { _, arg in
@@ -108,8 +108,9 @@ final class HTTPConnection {
         }, { _, events, arg in
             HTTPConnection.with(arg) { $0.happened(events) }
         }, callbackTarget)
-        setIdleTimeout()
-        bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE))
+        guard setIdleTimeout(),
+              worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE)), "bufferevent_enable", "closing the new connection")
+        else { return close() }
     }
 
     // MARK: - Reading
@@ -122,8 +123,8 @@ final class HTTPConnection {
             // Bytes that arrive while an answer is pending wait in the input, up to a bound:
             // past it reading stops until they are parsed. (A read watermark would do the same
             // at the cost of a check and an event change on every read.)
-            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit {
-                bufferevent_disable(bufferevent, Int16(EV_READ))
+            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit,
+               worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable") {
                 readingPaused = true
             }
             return
@@ -131,7 +132,7 @@ final class HTTPConnection {
         guard !readingInput else { return }
         if readingPaused {
             readingPaused = false
-            bufferevent_enable(bufferevent, Int16(EV_READ))
+            guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
         }
         readingInput = true
         defer { readingInput = false }
@@ -161,7 +162,7 @@ final class HTTPConnection {
     /// Closes once the output has been written out (at once when it is empty).
     func endAfterOutput() {
         state = .closing
-        bufferevent_disable(bufferevent, Int16(EV_READ))
+        worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
     }
 
@@ -197,12 +198,14 @@ final class HTTPConnection {
             }, callbackTarget)
             if worker.configuration.timeoutSeconds > 0, let requestTimer {
                 var timeout = timeval(tv_sec: worker.configuration.timeoutSeconds, tv_usec: 0)
-                event_add(requestTimer, &timeout)
+                // A request without its deadline could hold the connection for ever.
+                guard worker.logger.succeeded(event_add(requestTimer, &timeout), "event_add", "closing a connection whose request has no deadline") else { return close() }
             }
         }
         if !sentContinue, let head = parser.pendingHead, head.expectsContinue {
             sentContinue = true
-            Self.continueLine.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+            let status = Self.continueLine.withUnsafeBytes { evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+            guard worker.logger.succeeded(status, "evbuffer_add", "closing the connection") else { return close() }
         }
     }
 
@@ -245,21 +248,22 @@ final class HTTPConnection {
     }
 
     /// A connection waiting for a request may stay idle this long.
-    private func setIdleTimeout() {
+    /// - Returns: false when libevent refused it (the caller closes the connection).
+    private func setIdleTimeout() -> Bool {
         let seconds = worker.configuration.timeoutSeconds
-        guard seconds > 0 else { return }
+        guard seconds > 0 else { return true }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        bufferevent_set_timeouts(bufferevent, &timeout, &timeout)
+        return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, &timeout, &timeout), "bufferevent_set_timeouts", "closing the connection")
     }
 
     /// The connection becomes a byte stream: no more requests, and no request or idle deadline
     /// (the protocol on it keeps its own).
     func switchToStream() {
         state = .upgraded
-        bufferevent_set_timeouts(bufferevent, nil, nil)
+        worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, nil), "bufferevent_set_timeouts")
         if readingPaused {
             readingPaused = false
-            bufferevent_enable(bufferevent, Int16(EV_READ))
+            guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
         }
     }
 
@@ -283,7 +287,10 @@ final class HTTPConnection {
             HTTPConnection.with(arg) { $0.waitEnded() }
         }, callbackTarget) else { return then() }
         var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
-        event_add(timer, &delay)
+        guard worker.logger.succeeded(event_add(timer, &delay), "event_add", "answering without the delay") else {
+            event_free(timer)
+            return then()
+        }
         pending = (timer, then, clientLeft)
     }
 
@@ -316,7 +323,7 @@ final class HTTPConnection {
     /// Removes a write limit; the bucket is freed only once the bufferevent no longer uses it.
     private func liftWriteLimit() {
         guard let bucket = writeLimit else { return }
-        bufferevent_set_rate_limit(bufferevent, nil)
+        worker.logger.succeeded(bufferevent_set_rate_limit(bufferevent, nil), "bufferevent_set_rate_limit")
         ev_token_bucket_cfg_free(bucket)
         writeLimit = nil
     }
@@ -331,7 +338,9 @@ final class HTTPConnection {
             written = max(0, reply.write(to: bufferevent_getfd(bufferevent)))
         }
         if written < reply.count {
-            reply.append(to: output, after: written)
+            guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {
+                return close()
+            }
             armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: reply.count - written, bytesPerSecond: bytesPerSecond))
         }
     }
@@ -339,7 +348,8 @@ final class HTTPConnection {
     /// Adds bytes to the output, for the bufferevent to send, with a send deadline.
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { _ = evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+        let status = bytes.withUnsafeBytes { evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+        guard worker.logger.succeeded(status, "evbuffer_add", "closing the connection") else { return close() }
         armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: bytes.count))
     }
 
@@ -359,7 +369,7 @@ final class HTTPConnection {
             }, callbackTarget)
         }
         var delay = timeval(tv_sec: seconds, tv_usec: 0)
-        if let sendTimer { event_add(sendTimer, &delay) }
+        if let sendTimer { worker.logger.succeeded(event_add(sendTimer, &delay), "event_add", "an answer goes out without its send deadline") }
     }
 
     private func sendDeadlinePassed() {
@@ -397,7 +407,7 @@ final class HTTPConnection {
             // of its own.
             if what & Int32(BEV_EVENT_READING) != 0,
                state == .answering || evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 {
-                bufferevent_enable(bufferevent, Int16(EV_READ))
+                guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
                 return
             }
             // Idle too long between requests, silent too long within one, or a write that
@@ -419,7 +429,7 @@ final class HTTPConnection {
                 close()
             } else {
                 closesAfterAnswer = true
-                bufferevent_disable(bufferevent, Int16(EV_READ))
+                worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")
             }
         case .reading:
             // A client that only closed its sending side still gets the answers to what it sent.
@@ -473,7 +483,8 @@ final class HTTPConnection {
     func reset() {
         let socket = bufferevent_getfd(bufferevent)
         var linger = linger(l_onoff: 1, l_linger: 0)
-        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        worker.logger.succeeded(setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size)), "setsockopt(SO_LINGER)",
+                                "closing with a FIN instead of a reset")
         close()
     }
 

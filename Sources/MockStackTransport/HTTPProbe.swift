@@ -24,8 +24,13 @@ public enum HTTPProbe {
         guard fd >= 0 else { return .failure(TransportError("socket failed: \(String(cString: strerror(errno)))", call: "socket", errno: errno)) }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A probe without its timeouts could wait for ever on a server that accepts and says nothing.
+        guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            return .failure(.failed("setsockopt(SO_RCVTIMEO)"))
+        }
+        guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            return .failure(.failed("setsockopt(SO_SNDTIMEO)"))
+        }
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             return .failure(TransportError("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))", call: "connect", errno: errno))
         }

@@ -83,7 +83,7 @@ public final class HTTPServer: Sendable {
             let context = Unmanaged.passRetained(worker).toOpaque()
             let status = pthread_create(&thread, nil, { arg in
                 guard let arg else { return nil }
-                Unmanaged<Worker>.fromOpaque(arg).takeRetainedValue().runLoop()
+                HTTPServer.workerHandedOver(arg).runLoop()
                 return nil
             }, context)
             precondition(status == 0, "pthread_create failed: \(status)")
@@ -137,6 +137,12 @@ public final class HTTPServer: Sendable {
         return counted.withLock { $0 }
     }
 
+    /// The worker a loop thread was started with, its reference (passed retained) taken back:
+    /// the thread owns the worker until its loop ends.
+    private static func workerHandedOver(_ arg: UnsafeMutableRawPointer) -> Worker {
+        Unmanaged<Worker>.fromOpaque(arg).takeRetainedValue()
+    }
+
     /// Stops and waits: the whole graceful shutdown.
     public func shutdown() {
         stop()
@@ -147,7 +153,7 @@ public final class HTTPServer: Sendable {
 extension Worker {
     /// Frees what a failed start bound, without ever running a loop thread.
     func runLoopAfterFailedStart() {
-        event_base_loopexit(base, nil)
+        exitLoop()
         runLoop()
     }
 }

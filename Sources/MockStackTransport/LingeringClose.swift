@@ -40,14 +40,19 @@ final class LingeringClose {
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let event = event_new(worker.base, socket, Int16(EV_READ | EV_PERSIST), { _, what, arg in
             guard let arg else { return }
-            Unmanaged<LingeringClose>.fromOpaque(arg).takeUnretainedValue().readable(timedOut: what & Int16(EV_TIMEOUT) != 0)
+            LingeringClose.from(arg).readable(timedOut: what & Int16(EV_TIMEOUT) != 0)
         }, me) else { return }
         var quiet = timeval(tv_sec: Self.quietSeconds, tv_usec: 0)
-        guard event_add(event, &quiet) == 0 else {
+        guard worker.logger.succeeded(event_add(event, &quiet), "event_add", "closing the refused socket at once") else {
             event_free(event)
             return
         }
         self.event = event
+    }
+
+    /// The drain behind its event's argument (the worker's `lingering` list keeps it alive).
+    private static func from(_ arg: UnsafeMutableRawPointer) -> LingeringClose {
+        Unmanaged<LingeringClose>.fromOpaque(arg).takeUnretainedValue()
     }
 
     private func readable(timedOut: Bool) {

@@ -4,13 +4,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Logging
 import MockStackCore
 
 /// Binds listening sockets through `evconnlistener_new_bind`, resolving the host first.
 enum SocketBinding {
     /// Creates a listener on `host:port` for `base`. With `reusePort`, several loops may bind
     /// the same port and the kernel spreads connections between them.
-    static func listen(base: OpaquePointer, host: String, port: Int, reusePort: Bool) throws(TransportError) -> OpaquePointer {
+    static func listen(base: OpaquePointer, host: String, port: Int, reusePort: Bool, logger: Logger) throws(TransportError) -> OpaquePointer {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -31,7 +32,8 @@ enum SocketBinding {
                 // Accepted sockets inherit TCP_NODELAY from the listener on Linux: without it,
                 // a reply written in two parts waits for the client's delayed ACK (40 ms).
                 var on: Int32 = 1
-                setsockopt(evconnlistener_get_fd(listener), Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+                logger.succeeded(setsockopt(evconnlistener_get_fd(listener), Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)),
+                                 "setsockopt(TCP_NODELAY)", "answers written in two parts may wait 40 ms for the client's acknowledgement")
                 return listener
             }
             lastErrno = errno

@@ -32,17 +32,21 @@ struct WholeReply {
     }
 
     /// Adds everything after the first `offset` bytes to `output`, for the bufferevent to send.
-    func append(to output: OpaquePointer, after offset: Int) {
+    /// - Returns: the status of the first `evbuffer_add` that failed (libevent could not
+    ///   allocate), else 0; what follows it is not added.
+    func append(to output: OpaquePointer, after offset: Int) -> Int32 {
         var skip = max(0, offset)
-        withPieces { pieces in
+        return withPieces { pieces in
             for piece in pieces {
                 if skip >= piece.count {
                     skip -= piece.count
                     continue
                 }
-                evbuffer_add(output, piece.baseAddress.map { $0 + skip }, piece.count - skip)
+                let status = evbuffer_add(output, piece.baseAddress.map { $0 + skip }, piece.count - skip)
+                if status != 0 { return status }
                 skip = 0
             }
+            return 0
         }
     }
 

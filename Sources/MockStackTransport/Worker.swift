@@ -115,9 +115,9 @@ final class Worker: @unchecked Sendable {
             let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
             if let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { _, _, arg in
                 guard let arg else { return }
-                Unmanaged<CallbackBox>.fromOpaque(arg).takeUnretainedValue().action()
+                CallbackBox.from(arg).action()
             }, box) {
-                event_add(event, nil)
+                logger.succeeded(event_add(event, nil), "event_add", level: .error, "signal \(signalNumber) will end the process without a graceful stop")
                 signalEvents.append(event)
             }
         }
@@ -139,10 +139,13 @@ final class Worker: @unchecked Sendable {
         drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }
-            Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().checkDrained()
+            Worker.from(arg).checkDrained()
         }, Unmanaged.passUnretained(self).toOpaque())
         var interval = timeval(tv_sec: 0, tv_usec: 2_000)
-        if let drainTimer { event_add(drainTimer, &interval) }
+        // Without the timer that watches the drain, the loop ends now rather than never.
+        guard let drainTimer, logger.succeeded(event_add(drainTimer, &interval), "event_add", level: .error, "stopping without waiting for replies in flight") else {
+            return exitLoop()
+        }
         checkDrained()
     }
 
@@ -150,9 +153,20 @@ final class Worker: @unchecked Sendable {
         // Done when every answer is made and written out, or at the deadline.
         if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || Clock.nowNanoseconds() >= drainDeadline {
             if inFlight > 0 { logger.warning("stopping with \(inFlight) replies still pending after the grace period") }
-            // loopexit (not loopbreak) lets callbacks already queued, like a last write, finish.
-            event_base_loopexit(base, nil)
+            exitLoop()
         }
+    }
+
+    /// Ends the loop once the callbacks already queued, like a last write, have run (loopexit,
+    /// not loopbreak).
+    func exitLoop() {
+        logger.succeeded(event_base_loopexit(base, nil), "event_base_loopexit", level: .critical, "the loop does not end")
+    }
+
+    /// The worker behind a C callback's argument: its timers' and its listeners' (the server
+    /// keeps its workers until their loops have ended).
+    static func from(_ arg: UnsafeMutableRawPointer) -> Worker {
+        Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue()
     }
 
     // MARK: - Timers
@@ -163,12 +177,11 @@ final class Worker: @unchecked Sendable {
         var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
         let status = event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, arg in
             guard let arg else { return }
-            let deferred = Unmanaged<DeferredAction>.fromOpaque(arg).takeRetainedValue()
+            let deferred = DeferredAction.takeBack(arg)
             deferred.action(deferred.worker)
         }, box, &delay)
-        if status != 0 {
-            Unmanaged<DeferredAction>.fromOpaque(box).release()
-            logger.error("event_base_once failed; a deferred reply was dropped")
+        if !logger.succeeded(status, "event_base_once", level: .error, "a deferred action was dropped") {
+            _ = DeferredAction.takeBack(box)
         }
     }
 }
@@ -182,12 +195,22 @@ private final class DeferredAction: @unchecked Sendable {
         self.worker = worker
         self.action = action
     }
+
+    /// The action behind a one-shot timer's argument, whose reference (passed retained) comes
+    /// back to Swift: it is freed once used.
+    static func takeBack(_ arg: UnsafeMutableRawPointer) -> DeferredAction {
+        Unmanaged<DeferredAction>.fromOpaque(arg).takeRetainedValue()
+    }
 }
 
 /// A closure carried through a C `void *` for a persistent event (freed with the process).
 private final class CallbackBox {
     let action: @Sendable () -> Void
     init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    static func from(_ arg: UnsafeMutableRawPointer) -> CallbackBox {
+        Unmanaged<CallbackBox>.fromOpaque(arg).takeUnretainedValue()
+    }
 }
 
 enum Clock {

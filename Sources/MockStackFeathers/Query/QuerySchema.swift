@@ -171,7 +171,23 @@ public struct QuerySchema: Sendable, Equatable {
     }
 
     /// A JSON pointer's escape of a key in a schema path (`$` percent-encoded, as Ajv writes it).
+    /// ASCII keys are escaped byte by byte; others by `Character`s (a combining mark after `~`
+    /// makes a character that is not `~`).
     private static func escape(_ key: String) -> String {
-        key.replacing("~", with: "~0").replacing("/", with: "~1").replacing("$", with: "%24")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "$") }) else { return key }
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return key.replacing("~", with: "~0").replacing("/", with: "~1").replacing("$", with: "%24")
+        }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(key.utf8.count + 4)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "0")]
+            case UInt8(ascii: "/"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "1")]
+            case UInt8(ascii: "$"): escaped += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "4")]
+            default: escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 }

@@ -31,17 +31,12 @@ public struct QSParser: Sendable {
     private func pairs(_ text: String) -> [(String, Node)] {
         var order: [String] = []
         var values: [String: Node] = [:]
-        for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty {
+        forEachPart(of: text) { part in
             // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
-            let split: Substring.Index?
-            if let bracket = part.firstRange(of: "]=") {
-                split = part.index(after: bracket.lowerBound)
-            } else {
-                split = part.firstIndex(of: "=")
-            }
+            let split = Self.keyEnd(of: part)
             let key = Self.decode(split.map { part[..<$0] } ?? part[...])
             let value = split.map { Self.decode(part[part.index(after: $0)...]) } ?? ""
-            guard !key.isEmpty else { continue }
+            guard !key.isEmpty else { return }
             if let existing = values[key] {
                 values[key] = Self.combine(existing, .string(value))
             } else {
@@ -52,10 +47,50 @@ public struct QSParser: Sendable {
         return order.map { ($0, values[$0]!) }
     }
 
+    /// The text's `&`-separated parts that are not empty, from the first `parameterLimit` parts.
+    /// ASCII text is split by its bytes; other text by `Character`s, as `split` does (a
+    /// combining mark after `&` joins it into a character that is not `&`).
+    private func forEachPart(of text: String, _ body: (Substring) -> Void) {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty { body(part) }
+            return
+        }
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        for _ in 0..<parameterLimit {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if start < end { body(text[start..<end]) }
+            guard end < bytes.endIndex else { return }
+            start = bytes.index(after: end)
+        }
+    }
+
+    /// Where a part's key ends: at the `=` of its first `]=`, else at its first `=`; matched
+    /// as characters, as `firstRange(of:)` and `firstIndex(of:)` match them, when it is not
+    /// ASCII.
+    private static func keyEnd(of part: Substring) -> Substring.Index? {
+        guard part.utf8.allSatisfy({ $0 < 0x80 }) else {
+            if let bracket = part.firstRange(of: "]=") { return part.index(after: bracket.lowerBound) }
+            return part.firstIndex(of: "=")
+        }
+        var firstEquals: Substring.Index?
+        var previous: UInt8 = 0
+        for index in part.utf8.indices {
+            let byte = part.utf8[index]
+            if byte == UInt8(ascii: "=") {
+                if previous == UInt8(ascii: "]") { return index }
+                if firstEquals == nil { firstEquals = index }
+            }
+            previous = byte
+        }
+        return firstEquals
+    }
+
     /// `+` as a space, then percent-decoding; text that does not decode (a bad escape,
     /// bytes that are not UTF-8) stays as it was, spaces aside, as qs leaves it.
     static func decode(_ text: Substring) -> String {
-        PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
+        return PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
     }
 
     private static func combine(_ existing: Node, _ value: Node) -> Node {
@@ -69,6 +104,7 @@ public struct QSParser: Sendable {
     /// at most `depth` of them; from the next segment on, the rest of the key becomes one
     /// literal segment (`[[g][h]]`). A segment is `[` … `]` with no bracket inside.
     func segments(of key: String) -> [String] {
+        guard key.utf8.contains(UInt8(ascii: "[")) else { return [key] }
         var matches: [Range<String.Index>] = []
         var cursor = key.startIndex
         while matches.count <= depth, let open = key[cursor...].firstIndex(of: "[") {
@@ -192,10 +228,7 @@ public struct QSParser: Sendable {
     }
 
     /// A canonical array index as JavaScript orders object keys: `0`, `12`, not `012` or `-1`.
-    private static func arrayIndex(_ key: String) -> UInt32? {
-        guard let value = UInt32(key), value < UInt32.max, String(value) == key else { return nil }
-        return value
-    }
+    private static func arrayIndex(_ key: String) -> UInt32? { MemoryStore.integerKey(key) }
 
     /// A parsed value before holes are compacted: text, a (possibly sparse) array, or an
     /// object with ordered keys.

@@ -85,12 +85,19 @@ public final class FeathersApp: MockApp, Sendable {
     private func resolve(_ path: String) -> (Target, String?)? {
         let trimmed = Self.segments(of: path)
         func lookup(_ name: Substring) -> Target? {
-            let key = dialect == .v4 ? name.lowercased() : String(name)
+            guard dialect == .v4 else {
+                // Services are few: compared in turn, with no key to build and hash (the last
+                // of two with one path, as the dictionary keeps it).
+                if authentication != nil, name == "authentication" { return .authentication }
+                return services.last { $0.options.path == name }.map(Target.service)
+            }
+            let key = name.lowercased()
             if authentication != nil, key == "authentication" { return .authentication }
             return servicesByPath[key].map(Target.service)
         }
         if let target = lookup(trimmed) { return (target, nil) }
-        guard let slash = trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let ascii = trimmed.utf8.allSatisfy { $0 < 0x80 }
+        guard let slash = ascii ? trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) : trimmed.lastIndex(of: "/") else { return nil }
         guard let target = lookup(trimmed[..<slash]) else { return nil }
         let rawId = String(trimmed[trimmed.utf8.index(after: slash)...])
         return (target, dialect == .v4 ? PercentDecoding.decode(rawId) : rawId)
@@ -100,13 +107,18 @@ public final class FeathersApp: MockApp, Sendable {
     /// (`//a//b/` → `a/b`); usually the path without its leading slash.
     private static func segments(of path: String) -> Substring {
         let bytes = path.utf8
-        var previous = UInt8(ascii: "/")
-        var clean = bytes.first == UInt8(ascii: "/") && bytes.last != UInt8(ascii: "/")
-        for byte in bytes.dropFirst() where clean {
-            clean = !(byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/"))
+        var previous: UInt8 = 0
+        var clean = bytes.count > 1
+        // ASCII, a slash first, never two together and none last: nothing to take out.
+        for byte in bytes {
+            let first = previous == 0
+            if byte >= 0x80 || (first && byte != UInt8(ascii: "/")) || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                clean = false
+                break
+            }
             previous = byte
         }
-        if clean { return path[bytes.index(after: bytes.startIndex)...] }
+        if clean, previous != UInt8(ascii: "/") { return path[bytes.index(after: bytes.startIndex)...] }
         return Substring(path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
     }
 

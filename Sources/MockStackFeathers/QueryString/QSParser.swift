@@ -27,56 +27,42 @@ public struct QSParser: Sendable {
 
     // MARK: Pairs
 
-    /// `key=value` pairs, decoded, repeated keys combined into one array value, in first-seen order.
+    /// `key=value` pairs, decoded, repeated keys combined into one array value, in first-seen
+    /// order. From the first `parameterLimit` `&`-separated parts, the empty ones left out.
     private func pairs(_ text: String) -> [(String, Node)] {
-        var order: [String] = []
-        var values: [String: Node] = [:]
-        forEachPart(of: text) { part in
-            // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
-            let split = Self.keyEnd(of: part)
-            let key = Self.decode(split.map { part[..<$0] } ?? part[...])
-            let value = split.map { Self.decode(part[part.index(after: $0)...]) } ?? ""
-            guard !key.isEmpty else { return }
-            if let existing = values[key] {
-                values[key] = Self.combine(existing, .string(value))
-            } else {
-                order.append(key)
-                values[key] = .string(value)
-            }
-        }
-        return order.map { ($0, values[$0]!) }
-    }
-
-    /// The text's `&`-separated parts that are not empty, from the first `parameterLimit` parts.
-    /// ASCII text is split by its bytes; other text by `Character`s, as `split` does (a
-    /// combining mark after `&` joins it into a character that is not `&`).
-    private func forEachPart(of text: String, _ body: (Substring) -> Void) {
+        var pairs = Pairs()
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
-            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty { body(part) }
-            return
+            // By `Character`s, as `split`, `firstRange(of:)` and `firstIndex(of:)` match them:
+            // a combining mark after `&` or `=` makes a character that is neither.
+            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty {
+                // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
+                let split = part.firstRange(of: "]=").map { part.index(after: $0.lowerBound) } ?? part.firstIndex(of: "=")
+                pairs.add(Self.decode(split.map { part[..<$0] } ?? part[...]), split.map { Self.decode(part[part.index(after: $0)...]) } ?? "")
+            }
+            return pairs.all
         }
-        let bytes = text.utf8
-        var start = bytes.startIndex
+        // ASCII: by bytes.
+        let bytes = Array(text.utf8)
+        var start = 0
         for _ in 0..<parameterLimit {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            if start < end { body(text[start..<end]) }
-            guard end < bytes.endIndex else { return }
-            start = bytes.index(after: end)
+            if start < end {
+                let part = bytes[start..<end]
+                let split = Self.keyEnd(of: part)
+                pairs.add(Self.decode(split.map { part[..<$0] } ?? part), split.map { Self.decode(part[($0 + 1)...]) } ?? "")
+            }
+            guard end < bytes.endIndex else { break }
+            start = end + 1
         }
+        return pairs.all
     }
 
-    /// Where a part's key ends: at the `=` of its first `]=`, else at its first `=`; matched
-    /// as characters, as `firstRange(of:)` and `firstIndex(of:)` match them, when it is not
-    /// ASCII.
-    private static func keyEnd(of part: Substring) -> Substring.Index? {
-        guard part.utf8.allSatisfy({ $0 < 0x80 }) else {
-            if let bracket = part.firstRange(of: "]=") { return part.index(after: bracket.lowerBound) }
-            return part.firstIndex(of: "=")
-        }
-        var firstEquals: Substring.Index?
+    /// Where an ASCII part's key ends: at the `=` of its first `]=`, else at its first `=`.
+    private static func keyEnd(of part: ArraySlice<UInt8>) -> Int? {
+        var firstEquals: Int?
         var previous: UInt8 = 0
-        for index in part.utf8.indices {
-            let byte = part.utf8[index]
+        for index in part.indices {
+            let byte = part[index]
             if byte == UInt8(ascii: "=") {
                 if previous == UInt8(ascii: "]") { return index }
                 if firstEquals == nil { firstEquals = index }
@@ -86,6 +72,34 @@ public struct QSParser: Sendable {
         return firstEquals
     }
 
+    /// ``decode(_:)-(Substring)`` for ASCII bytes.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(decoding: bytes, as: UTF8.self) }
+        return PercentDecoding.decodeStrictly(String(decoding: bytes, as: UTF8.self), plusAsSpace: true)
+            ?? String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    /// Decoded pairs in first-seen order, a repeated key's values combined: found by a scan
+    /// while they are few, by a dictionary once there are more.
+    private struct Pairs {
+        private(set) var all: [(String, Node)] = []
+        private var positions: [String: Int] = [:]
+
+        mutating func add(_ key: String, _ value: String) {
+            guard !key.isEmpty else { return }
+            let position = all.count <= 8 ? all.firstIndex { $0.0 == key } : positions[key]
+            if let position {
+                all[position].1 = QSParser.combine(all[position].1, .string(value))
+                return
+            }
+            all.append((key, .string(value)))
+            if all.count > 8 {
+                if positions.isEmpty { for (index, pair) in all.enumerated() { positions[pair.0] = index } }
+                positions[key] = all.count - 1
+            }
+        }
+    }
+
     /// `+` as a space, then percent-decoding; text that does not decode (a bad escape,
     /// bytes that are not UTF-8) stays as it was, spaces aside, as qs leaves it.
     static func decode(_ text: Substring) -> String {
@@ -93,7 +107,7 @@ public struct QSParser: Sendable {
         return PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
     }
 
-    private static func combine(_ existing: Node, _ value: Node) -> Node {
+    fileprivate static func combine(_ existing: Node, _ value: Node) -> Node {
         if case .array(let items) = existing { return .array(items + [value]) }
         return .array([existing, value])
     }

@@ -85,7 +85,7 @@ public final class MemoryService: Sendable {
         let paginated = options.pagination?.pages(options.dialect) ?? false
         let limit = paginated ? options.pagination?.limit(query.limit, options.dialect) : query.limit
         // Filtered, then sorted: the sort is stable, so this is the order sorting first gives.
-        let filtered = query.conditions.members.isEmpty ? records.values : records.values { RecordMatcher.matches($0, query.conditions) }
+        let filtered = query.conditions.members.isEmpty ? records.values : records.values(where: RecordMatcher.predicate(query.conditions))
         let matched = query.sort.map { RecordOrder.sorted(filtered, by: $0) } ?? filtered
         var data: [JSONObject] = []
         if limit != 0 {
@@ -198,7 +198,7 @@ public final class MemoryService: Sendable {
 
     /// Multi patch and remove: every match, ignoring `$limit`, `$skip` and pagination.
     private static func matches(_ query: FeathersQuery, in store: MemoryStore) -> [JSONObject] {
-        store.values { RecordMatcher.matches($0, query.conditions) }
+        store.values(where: RecordMatcher.predicate(query.conditions))
     }
 
     /// `$select`: the listed fields and the id, in that order (lodash's `pick`). A `$select`

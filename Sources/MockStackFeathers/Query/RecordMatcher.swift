@@ -24,7 +24,21 @@ public enum RecordMatcher {
             key != "$or" && key != "$and" && !key.utf8.contains(UInt8(ascii: ".")) && condition.objectValue == nil
         }
         guard plain else { return { matches($0, conditions) } }
-        return { record in conditions.members.allSatisfy { key, condition in equals(record[key], condition) } }
+        let tests = conditions.members
+        return { record in
+            for (key, condition) in tests where !equals(lastValue(key, in: record.members), condition) { return false }
+            return true
+        }
+    }
+
+    /// The value of the last member named `key`, as `JSONObject`'s subscript reads it.
+    private static func lastValue(_ key: String, in members: [JSONObject.Member]) -> JSONValue? {
+        var index = members.endIndex
+        while index > members.startIndex {
+            index -= 1
+            if members[index].key == key { return members[index].value }
+        }
+        return nil
     }
 
     private static func subqueries(_ value: JSONValue) -> [JSONObject] {

@@ -159,8 +159,8 @@ public final class FeathersApp: MockApp, Sendable {
         case .authentication:
             result = try authenticationCall(method, id: id, body: body, request: request)
         case .service(let service):
-            guard service.options.methods.contains(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
-            if service.options.authenticate.contains(method) { _ = try authenticatedUser(request) }
+            guard service.exposes(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
+            if service.needsToken(method) { _ = try authenticatedUser(request) }
             result = try ServiceCall(service: service)
                 .perform(method, id: id, body: body, query: query)
         }

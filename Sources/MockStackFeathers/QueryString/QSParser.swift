@@ -17,8 +17,12 @@ public struct QSParser: Sendable {
 
     /// The parsed object (empty for an empty string).
     public func parse(_ text: String) -> JSONObject {
+        let pairs = pairs(text)
+        // Keys without brackets do not nest: each is a member as it is (`__proto__` dropped),
+        // what merging their one-member objects one by one comes to.
+        if pairs.allSatisfy({ !$0.0.utf8.contains(UInt8(ascii: "[")) }) { return Self.json(object: pairs.filter { $0.0 != "__proto__" }) }
         var merged: Node = .object([])
-        for (key, value) in pairs(text) {
+        for (key, value) in pairs {
             merged = Self.merge(merged, node(forKey: key, value: value))
         }
         guard case .object(let members) = merged else { return JSONObject() }

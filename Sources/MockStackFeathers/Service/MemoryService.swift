@@ -35,6 +35,9 @@ public final class MemoryService: Sendable {
     private let store: Mutex<MemoryStore>
     /// `people.find` … `people.remove`, in ``ServiceMethod``'s order.
     private let operationNames: [String]
+    /// ``ServiceOptions/methods`` and ``ServiceOptions/authenticate`` as bits in that order:
+    /// asked on every call, without hashing.
+    private let exposed: UInt8, guarded: UInt8
 
     public convenience init(options: ServiceOptions, seed: [JSONObject]) {
         self.init(options: options, store: MemoryStore(idField: options.idField, startId: options.startId, seed: seed))
@@ -48,20 +51,33 @@ public final class MemoryService: Sendable {
         self.seed = seed
         store = Mutex(seed)
         operationNames = ServiceMethod.allCases.map { options.path + "." + $0.rawValue }
+        exposed = options.methods.reduce(0) { $0 | Self.bit($1) }
+        guarded = options.authenticate.reduce(0) { $0 | Self.bit($1) }
         options.budget?.adjust(by: seed.byteCount)
     }
 
     /// What the journal calls a call of `method` (`people.find`).
-    public func operationName(_ method: ServiceMethod) -> String {
+    public func operationName(_ method: ServiceMethod) -> String { operationNames[Self.position(method)] }
+
+    /// Whether the service has `method` (``ServiceOptions/methods``).
+    public func exposes(_ method: ServiceMethod) -> Bool { exposed & Self.bit(method) != 0 }
+
+    /// Whether `method` needs a valid JWT (``ServiceOptions/authenticate``).
+    public func needsToken(_ method: ServiceMethod) -> Bool { guarded & Self.bit(method) != 0 }
+
+    /// `method`'s place in ``ServiceMethod/allCases``.
+    private static func position(_ method: ServiceMethod) -> Int {
         switch method {
-        case .find: operationNames[0]
-        case .get: operationNames[1]
-        case .create: operationNames[2]
-        case .update: operationNames[3]
-        case .patch: operationNames[4]
-        case .remove: operationNames[5]
+        case .find: 0
+        case .get: 1
+        case .create: 2
+        case .update: 3
+        case .patch: 4
+        case .remove: 5
         }
     }
+
+    private static func bit(_ method: ServiceMethod) -> UInt8 { 1 << position(method) }
 
     deinit {
         let held = store.withLock { $0.byteCount }

@@ -395,7 +395,7 @@ def measure_feathers_crud(port, pids, nginx_target, duration, rounds):
     gets, patches and removes name (r-100 … r0, feathers-crud.seed). Medians over the rounds,
     and the mix's req/s as a ratio to nginx's per round (issue 24: ≥ 0.5×)."""
     nginx_port, nginx_server_pids, nginx_path, _ = nginx_target
-    results, ratios = [], []
+    results, nginx_runs, ratios = [], [], []
     for round_index in range(rounds):
         seed.send(FEATHERS_SEED, port)
         runs = {}
@@ -403,8 +403,10 @@ def measure_feathers_crud(port, pids, nginx_target, duration, rounds):
             runs[name] = (run_wrk(port, 32, duration, pids, "/", 200, script=FEATHERS_SCRIPT) if name == "mix"
                           else run_wrk(nginx_port, 32, duration, nginx_server_pids, nginx_path))
         results.append(runs["mix"])
+        nginx_runs.append(runs["nginx"])
         ratios.append(runs["mix"]["rps"] / runs["nginx"]["rps"])
     summary = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50", "p99", "user_us", "system_us")}
+    summary["nginx_cpu_us"] = statistics.median(r["user_us"] + r["system_us"] for r in nginx_runs)
     summary["errors"] = sorted({e for r in results for e in r["errors"]})
     summary["all"] = [r["rps"] for r in results]
     summary["ratio"] = statistics.median(ratios)
@@ -419,7 +421,8 @@ def feathers_line(feathers):
             f"p99 {feathers['p99']:.3f} ms, server CPU {feathers['user_us'] + feathers['system_us']:.1f} µs/req "
             f"({feathers['user_us']:.1f}+{feathers['system_us']:.1f}) — "
             f"{verdict(feathers['rps'] >= FEATHERS_CRUD_TARGET)} (≥ {FEATHERS_CRUD_TARGET:,}); "
-            f"{feathers['ratio']:.2f}× nginx's static GET in the same rounds ({', '.join(f'{r:.2f}' for r in feathers['ratios'])}) — "
+            f"{feathers['ratio']:.2f}× nginx's static GET in the same rounds ({', '.join(f'{r:.2f}' for r in feathers['ratios'])}; "
+            f"nginx {feathers['nginx_cpu_us']:.1f} µs/req) — "
             f"{verdict(feathers['ratio'] >= FEATHERS_RATIO_TARGET)} (≥ {FEATHERS_RATIO_TARGET}×)")
 
 

@@ -1,5 +1,7 @@
 # mockstack — everything a fresh machine needs is done by these targets.
 #   make serve   build (release) and run the server on PORT (default 8080)
+#   make install put the release binary in PREFIX/bin (default /usr/local) and the shipped
+#                fixtures in PREFIX/share/mockstack, where the binary finds them
 #   make test    build and run the whole test suite
 #   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
 #   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
@@ -10,6 +12,7 @@
 
 SWIFT        ?= swift
 PORT         ?= 8080
+PREFIX       ?= /usr/local
 HOST         ?= 127.0.0.1
 SERVE_ARGS   ?=
 # Parallel test workers; the suites start real servers on port 0, so they do not collide.
@@ -36,7 +39,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve test test-example bench bench-parsers soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve install test test-example bench bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -51,8 +54,19 @@ build: deps
 release: deps
 	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS)
 
+## serve: the shell execs the server, so make's own child is mockstack: stopping make (Ctrl-C,
+## or a signal to make) stops it.
 serve: release
-	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
+	exec "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
+
+## install: mockstack on PATH (PREFIX/bin), the shipped apps beside it in PREFIX/share/mockstack/Fixtures,
+## which a bare `mockstack serve` loads. DESTDIR is prepended for packaging.
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/mockstack"
+	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" "$(DESTDIR)$(PREFIX)/bin/mockstack"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/mockstack/Fixtures"
+	cp -R Fixtures "$(DESTDIR)$(PREFIX)/share/mockstack/Fixtures"
+	@echo "mockstack: installed $(PREFIX)/bin/mockstack (fixtures in $(PREFIX)/share/mockstack/Fixtures)"
 
 ## test: a warning in our own sources fails the build, as does any failing test; then the
 ## client-library example builds and passes its own tests, so it cannot rot.

@@ -4,7 +4,7 @@
 // The layers read straight off this manifest (see ../shared/design/architecture.md §6):
 //
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (JWTs: jwt-kit + swift-crypto)
+//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //                              ├──────────► MockStackFeathers ─────┘
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //
@@ -30,8 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.7.0"),
-        // JWTs for the emulated servers' auth; HS256 signing through swift-crypto (see MockStackAuth).
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // HMAC-SHA256 for the emulated servers' JWTs (MockStackAuth).
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
         // Test-only: SQLite as the reference the AutoQuery engine is checked against.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -55,7 +54,7 @@ let package = Package(
         .target(
             name: "MockStackAuth",
             dependencies: [
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "MockStackCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings

@@ -8,6 +8,9 @@ import MockStackServiceStack
 
 /// DTO source generated offline, as a running server would serve it (`mockstack codegen`).
 public enum CodeGeneration {
+    /// The options `/types/swift` reads (`mockstack codegen --option` refuses any other).
+    public static let swiftOptions = NativeTypesOptions.swiftOptions
+
     /// The `/types/swift` file of the ServiceStack app named `app` in `fixtures`.
     /// - Parameters:
     ///   - options: the query options (`IncludeTypes`, `AddResponseStatus`, …);

@@ -4,6 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A fixtures tree on disk. Reads never leave it: a name with `..`, an absolute path or a
 /// symlink that leads outside the root is refused, and only regular files are read (a FIFO
@@ -21,7 +26,10 @@ public struct DirectoryFixtureSource: FixtureSource {
     }
 
     public func appFolders() throws -> [String] {
-        let entries = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        if let problem = Self.folderProblem(root) { throw FixtureReadError(path: displayRoot, reason: problem) }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
+            throw FixtureReadError(path: displayRoot, reason: "cannot be listed")
+        }
         return entries.filter { entry in
             !entry.hasPrefix(".") && FileStatus(path: root.appendingPathComponent(entry).path)?.kind == .directory
         }.sorted()
@@ -39,6 +47,15 @@ public struct DirectoryFixtureSource: FixtureSource {
             throw FixtureReadError(path: displayRoot + "/" + path, reason: "cannot be read")
         }
         return [UInt8](data)
+    }
+
+    /// What stops `folder` from being read as a fixtures folder, in a few words ("no such
+    /// folder", "is a file, not a folder"), or nil when it can be listed.
+    public static func folderProblem(_ folder: URL) -> String? {
+        guard let status = FileStatus(path: folder.path) else { return "no such folder" }
+        guard status.kind == .directory else { return "is a file, not a folder" }
+        guard access(folder.path, R_OK | X_OK) == 0 else { return "cannot be listed (permission denied)" }
+        return nil
     }
 
     /// The real path of `path`, once it is known to be a regular file inside the root.

@@ -36,6 +36,9 @@ public struct MockStackConfiguration: Sendable {
     /// The token the control plane requires (``AdminAccess``). nil: none on loopback, and a
     /// random one, made at start-up, on any other address.
     public var adminToken: String?
+    /// The version the ready line reports: `mockstack serve` sets its `--version` text, the
+    /// release and the commit it was built from.
+    public var version = MockStackVersion.current
     /// Whether `serve --watch` reloads an app when its fixtures folder changes.
     public var watchesFixtures = false
 

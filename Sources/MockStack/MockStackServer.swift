@@ -100,7 +100,7 @@ public final class MockStackServer: Sendable {
             apps: apps.map { (name: $0.name, mount: $0.mount) },
             exposed: exposed,
             pid: ProcessInfo.processInfo.processIdentifier,
-            version: MockStackVersion.current,
+            version: configuration.version,
             adminTokenRequired: adminAccess != .open
         )
     }

@@ -4,14 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import Crypto
-import JWTKit
+import MockStackCore
 
-/// Issues and checks HS256 JWTs synchronously, as an event-loop thread needs.
-///
-/// jwt-kit 5 signs and verifies only through its `JWTKeyCollection` actor, which a handler that
-/// must answer without suspending cannot await. So the token is assembled from jwt-kit's own
-/// pieces, which are synchronous (its payload serializer, header type and parser) and signed
-/// with swift-crypto's HMAC-SHA256, the primitive jwt-kit's HS256 signer wraps.
+/// Issues and checks HS256 JWTs (RFC 7519) synchronously, as an event-loop thread needs:
+/// HMAC-SHA256 from swift-crypto over a header and claims written here, in the order the
+/// emulated issuer writes them.
 public struct HS256Tokens: Sendable {
     private let key: SymmetricKey
 
@@ -19,45 +16,43 @@ public struct HS256Tokens: Sendable {
         key = SymmetricKey(data: Array(secret.utf8))
     }
 
-    /// A compact JWT: header `{"alg":"HS256","typ":type}`, the claims, the signature.
-    public func sign(_ claims: TokenClaims, type: String = "JWT") -> String {
-        // Written out, so `alg` comes first as jsonwebtoken and ServiceStack write it (jwt-kit's
-        // header is a dictionary, whose order changes from run to run); `type` is a plain token.
-        let headerJSON = Array(#"{"alg":"HS256","typ":""#.utf8) + Array(type.utf8.filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) + Array(#""}"#.utf8)
-        // Encoding these Codable values cannot fail: they hold only strings, numbers and arrays.
-        let payload = (try? DefaultJWTSerializer().serialize(claims)) ?? Data()
-        let signingInput = Base64URL.encode(headerJSON) + "." + String(decoding: payload, as: UTF8.self)
+    /// A compact JWT: header `{"alg":"HS256","typ":type}`, the claims in the issuer's
+    /// `order`, the signature.
+    public func sign(_ claims: TokenClaims, type: String = "JWT", order: TokenClaims.Order = .serviceStack) -> String {
+        // `alg` first, as jsonwebtoken and ServiceStack write it.
+        let header: JSONObject = ["alg": "HS256", "typ": .string(type)]
+        let signingInput = Base64URL.encode(JSONValue.object(header).encoded()) + "." + Base64URL.encode(JSONValue.object(claims.payload(in: order)).encoded())
         return signingInput + "." + signature(of: signingInput)
     }
 
     /// The base64url HMAC-SHA256 of `signingInput` (`header.payload`) under this key: what
-    /// ``sign(_:type:)`` appends, and what a test forging a header needs.
+    /// ``sign(_:type:order:)`` appends, and what a test forging a header needs.
     public func signature(of signingInput: some StringProtocol) -> String {
         Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)))
     }
 
     /// The claims and `typ` of a token this signer issued, checked for structure, signature
-    /// and expiry at `now`.
+    /// and expiry at `now` (expired from its `exp` on).
     public func verify(_ token: String, at now: Date) throws(TokenError) -> (claims: TokenClaims, type: String?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ Base64URL.isValid($0) }) else { throw .malformed }
-        let parsed: (header: JWTHeader, payload: TokenClaims, signature: Data)
-        do {
-            parsed = try DefaultJWTParser().parse(Array(token.utf8), as: TokenClaims.self)
-        } catch {
-            throw .malformed
+        guard parts.count == 3, parts.allSatisfy({ Base64URL.isValid($0) }),
+              let header = Base64URL.decode(parts[0]).flatMap({ try? JSONParser().parse($0).root }), header.objectValue != nil,
+              let payload = Base64URL.decode(parts[1]).flatMap({ try? JSONParser().parse($0).root }),
+              let signature = Base64URL.decode(parts[2]) else { throw .malformed }
+        guard let claims = TokenClaims(json: payload) else { throw .malformed }
+        let type: String?
+        switch header["typ"] {
+        case nil: type = nil
+        case .string(let text)?: type = text
+        default: throw .malformed
         }
-        guard parsed.header.alg == "HS256" else { throw .invalidSignature }
+        guard header["alg"] == "HS256" else { throw .invalidSignature }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard HMAC<SHA256>.isValidAuthenticationCode(Array(parsed.signature), authenticating: signingInput, using: key) else {
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
             throw .invalidSignature
         }
-        do {
-            try parsed.payload.expiration.verifyNotExpired(currentDate: now)
-        } catch {
-            throw .expired
-        }
-        return (parsed.payload, parsed.header.typ)
+        guard claims.expiration > now else { throw .expired }
+        return (claims, type)
     }
 }
 

@@ -3,16 +3,18 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import JWTKit
+public import MockStackCore
 
 /// The claims of the JWTs the emulated servers issue: the registered ones plus the user
 /// facts ServiceStack's JWT provider writes (`name`, `preferred_username`, `email`, `roles`,
 /// `perms`, …). Optional claims are left out of the token when nil.
-public struct TokenClaims: JWTPayload, Equatable {
-    public var subject: SubjectClaim
-    public var issuedAt: IssuedAtClaim
-    public var expiration: ExpirationClaim
-    public var id: IDClaim?
+public struct TokenClaims: Sendable, Equatable {
+    /// The subject (`sub`): the user's id.
+    public var userId: String
+    public var issuedAt: Date
+    public var expiration: Date
+    /// The token's id (`jti`).
+    public var tokenId: String?
     public var audience: String?
     public var issuer: String?
     public var name: String?
@@ -25,27 +27,17 @@ public struct TokenClaims: JWTPayload, Equatable {
     /// The session the token was issued for, when it came from an authenticated session.
     public var sessionId: String?
 
-    enum CodingKeys: String, CodingKey {
-        case subject = "sub", issuedAt = "iat", expiration = "exp", id = "jti", audience = "aud", issuer = "iss"
-        case name, userName = "preferred_username", email, givenName = "given_name", familyName = "family_name"
-        case roles, permissions = "perms", sessionId = "sid"
-    }
-
     public init(subject: String, issuedAt: Date, expiration: Date, id: String? = nil) {
-        self.subject = SubjectClaim(value: subject)
-        self.issuedAt = IssuedAtClaim(value: issuedAt)
-        self.expiration = ExpirationClaim(value: expiration)
-        self.id = id.map { IDClaim(value: $0) }
+        userId = subject
+        self.issuedAt = issuedAt
+        self.expiration = expiration
+        tokenId = id
     }
 
-    /// The subject (`sub`): the user's id.
-    public var userId: String { subject.value }
-    /// The token's id (`jti`).
-    public var tokenId: String? { id?.value }
     /// When the token was issued, in whole seconds since 1970.
-    public var issuedAtSeconds: Int64 { Self.wholeSeconds(issuedAt.value) }
+    public var issuedAtSeconds: Int64 { Self.wholeSeconds(issuedAt) }
     /// When the token expires, in whole seconds since 1970.
-    public var expirySeconds: Int64 { Self.wholeSeconds(expiration.value) }
+    public var expirySeconds: Int64 { Self.wholeSeconds(expiration) }
 
     /// Whole seconds since 1970, clamped to ±2^53 (a token's `exp` is whatever number its
     /// signer wrote: `1e300` must not trap the conversion).
@@ -55,6 +47,97 @@ public struct TokenClaims: JWTPayload, Equatable {
         return Int64(min(max(seconds, -0x1p53), 0x1p53))
     }
 
-    /// Expiry is checked by ``HS256Tokens/verify(_:at:)`` against the app's clock.
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+    /// The order a token's issuer writes its claims in.
+    public enum Order: Sendable {
+        /// ServiceStack's JWT provider: `iss`, `sub`, `iat`, `exp`, `aud`, then the user's facts.
+        case serviceStack
+        /// The `jsonwebtoken` package Feathers signs with: `iat`, `exp`, `aud`, `iss`, `sub`, `jti`.
+        case jsonWebToken
+    }
+
+    /// The payload as JSON, in the issuer's order: what the token carries.
+    public func payload(in order: Order) -> JSONObject {
+        var payload = JSONObject()
+        func add(_ key: String, _ value: String?) { if let value { payload[key] = .string(value) } }
+        func add(_ key: String, _ values: [String]?) { if let values { payload[key] = .array(values.map(JSONValue.string)) } }
+        let issued = JSONValue.number(JSONNumber(Int(issuedAtSeconds))), expires = JSONValue.number(JSONNumber(Int(expirySeconds)))
+        switch order {
+        case .serviceStack:
+            add("iss", issuer)
+            add("sub", userId)
+            payload["iat"] = issued
+            payload["exp"] = expires
+            add("aud", audience)
+            add("email", email)
+            add("given_name", givenName)
+            add("family_name", familyName)
+            add("name", name)
+            add("preferred_username", userName)
+            add("roles", roles)
+            add("perms", permissions)
+            add("jti", tokenId)
+            add("sid", sessionId)
+        case .jsonWebToken:
+            payload["iat"] = issued
+            payload["exp"] = expires
+            add("aud", audience)
+            add("iss", issuer)
+            add("sub", userId)
+            add("jti", tokenId)
+            add("name", name)
+            add("preferred_username", userName)
+            add("email", email)
+            add("given_name", givenName)
+            add("family_name", familyName)
+            add("roles", roles)
+            add("perms", permissions)
+            add("sid", sessionId)
+        }
+        return payload
+    }
+
+    /// Reads a payload: `sub`, `iat` and `exp` are required; every claim read must have its
+    /// type (a string, a number of seconds, an array of strings); others are ignored.
+    init?(json: JSONValue) {
+        guard case .object(let payload) = json, case .string(let subject)? = payload["sub"],
+              case .number(let issued)? = payload["iat"], case .number(let expires)? = payload["exp"] else { return nil }
+        self.init(subject: subject, issuedAt: Date(timeIntervalSince1970: issued.doubleValue),
+                  expiration: Date(timeIntervalSince1970: expires.doubleValue))
+        func string(_ key: String) throws(ClaimTypeError) -> String? {
+            switch payload[key] {
+            case nil: return nil
+            case .string(let text)?: return text
+            default: throw ClaimTypeError()
+            }
+        }
+        func strings(_ key: String) throws(ClaimTypeError) -> [String]? {
+            switch payload[key] {
+            case nil: return nil
+            case .array(let items)?:
+                return try items.map { item throws(ClaimTypeError) in
+                    guard case .string(let text) = item else { throw ClaimTypeError() }
+                    return text
+                }
+            default: throw ClaimTypeError()
+            }
+        }
+        do {
+            tokenId = try string("jti")
+            audience = try string("aud")
+            issuer = try string("iss")
+            name = try string("name")
+            userName = try string("preferred_username")
+            email = try string("email")
+            givenName = try string("given_name")
+            familyName = try string("family_name")
+            roles = try strings("roles")
+            permissions = try strings("perms")
+            sessionId = try string("sid")
+        } catch {
+            return nil
+        }
+        guard issuedAt.timeIntervalSince1970.isFinite, expiration.timeIntervalSince1970.isFinite else { return nil }
+    }
+
+    private struct ClaimTypeError: Error {}
 }

@@ -30,7 +30,7 @@ public enum MockStackMode: Sendable {
 ///
 /// ```swift
 /// try await withMockStack { mock in
-///     let client = JsonServiceClient(baseUrl: mock.url(for: "test").absoluteString)
+///     let client = JsonServiceClient(baseUrl: try mock.url(for: "test").absoluteString)
 /// }
 /// ```
 public func withMockStack<T>(

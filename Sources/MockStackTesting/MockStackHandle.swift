@@ -15,10 +15,11 @@ extension MockStackHandle {
 
     /// The base URL of an app, i.e. the URL a client library's `baseUrl` should be:
     /// `url(for: "test")` → `http://127.0.0.1:54321/test`.
-    public func url(for app: String) -> URL {
-        guard let url = ready.url(for: app) else {
-            preconditionFailure("mockstack has no app named '\(app)'; apps: \(ready.apps.map(\.name).joined(separator: ", "))")
+    /// - Throws: ``UnknownAppError`` naming the apps served, when there is no such app.
+    public func url(for app: String) throws(UnknownAppError) -> URL {
+        guard let url = ready.url(for: app).flatMap(URL.init(string:)) else {
+            throw UnknownAppError(app: app, apps: ready.apps.map(\.name))
         }
-        return URL(string: url)!
+        return url
     }
 }

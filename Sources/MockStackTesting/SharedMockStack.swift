@@ -45,7 +45,7 @@ public enum SharedMockStack {
 /// ```swift
 /// @Test func createsAMessage() async throws {
 ///     try await withMockStackSession { session in
-///         let client = FeathersClient(baseURL: session.url(for: "feathers"))
+///         let client = FeathersClient(baseURL: try session.url(for: "feathers"))
 ///         // …
 ///         try await session.expectRequests(method: "POST", path: "/feathers/messages", count: 1)
 ///     }

@@ -12,7 +12,11 @@ import MockStackCore
 struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codegen",
-        abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.")
+        abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.",
+        usage: """
+            mockstack codegen swift --app <app> [--option <key=value> ...]
+                  [--fixtures <folder>] [--base-url <url>] [--fixed-date <date>]
+            """)
 
     @Argument(help: "The language: swift.")
     var language: String
@@ -37,24 +41,28 @@ struct Codegen: ParsableCommand {
             printError("mockstack: unknown language '\(language)' (expected swift)")
             throw ExitCode(2)
         }
-        guard let root = fixtures.map({ URL(fileURLWithPath: $0) }) ?? FixturesLocator.shippedFixtures() else {
-            printError("mockstack: no fixtures folder found; pass --fixtures")
-            throw ExitCode(2)
-        }
+        let root = try fixturesFolder(fixtures, givenAs: "--fixtures")
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {
                 printError("mockstack: --option expects Key=Value, got '\(option)'")
                 throw ExitCode(2)
             }
-            query.append((String(option[..<equals]), String(option[option.index(after: equals)...])))
+            let name = String(option[..<equals])
+            // The server itself ignores an unknown query option, as ServiceStack does; given
+            // here by hand, it is a typo.
+            guard CodeGeneration.swiftOptions.contains(where: { $0.lowercased() == name.lowercased() }) else {
+                printError("mockstack: --option \(name): not a Swift DTO option (\(CodeGeneration.swiftOptions.joined(separator: ", ")))")
+                throw ExitCode(2)
+            }
+            query.append((name, String(option[option.index(after: equals)...])))
         }
         do {
             let text = try CodeGeneration.swift(fixtures: root, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)",
                                                   fixedDate: fixedDate)
             print(text, terminator: "")
         } catch let errors as FixtureErrors {
-            for diagnostic in errors.diagnostics { printError(diagnostic.description) }
+            printFixtureProblems(errors, ending: "no DTOs generated")
             throw ExitCode(2)
         } catch {
             printError("mockstack: \(error)")

@@ -30,6 +30,25 @@ struct MockStackCommand: ParsableCommand {
             printError("mockstack: cannot read its own arguments (is /proc mounted?)")
             Self.exit(withError: ExitCode(2))
         }
-        Self.main(nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(afterFailing: error, arguments: arguments)
+        }
+    }
+
+    /// Ends the process after `error`. A mistake in the command line is one line naming the
+    /// option and where its help is, with exit status 2 (ArgumentParser's own would print the
+    /// whole usage and exit 64); help, `--version` and a command's own exit status pass through.
+    private static func exit(afterFailing error: any Error, arguments: [String]) -> Never {
+        guard exitCode(for: error) == .validationFailure, !(error is ExitCode) else { Self.exit(withError: error) }
+        let message = Self.message(for: error)
+        // `serve --bogus`: the help to read is the subcommand's.
+        let subcommand = configuration.subcommands.first { arguments.first == $0.configuration.commandName }
+        let help = ["mockstack", subcommand?.configuration.commandName].compactMap { $0 }.joined(separator: " ") + " --help"
+        printError("mockstack: \(message) (see '\(help)')")
+        Self.exit(withError: ExitCode(2))
     }
 }

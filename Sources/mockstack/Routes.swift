@@ -17,15 +17,12 @@ struct Routes: ParsableCommand {
     var directory: String?
 
     func run() throws {
-        guard let root = directory.map({ URL(fileURLWithPath: $0) }) ?? FixturesLocator.shippedFixtures() else {
-            printError("mockstack: no fixtures folder found; pass one")
-            throw ExitCode(2)
-        }
+        let root = try fixturesFolder(directory, givenAs: "fixtures folder")
         do {
             let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory ?? root.path))
             print(RoutesTable(apps: apps).rendered, terminator: "")
         } catch {
-            for diagnostic in error.diagnostics { printError(diagnostic.description) }
+            printFixtureProblems(error, ending: "no routes listed")
             throw ExitCode(2)
         }
     }

@@ -15,14 +15,13 @@ struct Serve: ParsableCommand {
         commandName: "serve",
         abstract: "Serve every app in the fixtures folder.",
         discussion: """
-            Once fixtures are loaded and the port accepts, the first line on stdout is one JSON object:
-              {"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321","apps":{…},…}
-            Logs go to stderr. SIGINT/SIGTERM stop accepting, finish in-flight replies and exit 0.
-            Exit status 2: a fixture is broken or a port cannot be bound.
-            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_ADMIN_TOKEN.
-            Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only
-            requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T);
-            without --admin-token one is made at start-up and logged.
+            Once the fixtures are loaded and the port accepts, the first line on stdout is one JSON object, the ready line: {"event":"listening","port":54321,"url":…,"apps":{…},"version":…}. Logs go to stderr.
+
+            SIGINT or SIGTERM stops accepting, finishes the replies in flight and exits 0. Exit status 2: a fixture is broken, a folder or option is wrong, or a port cannot be bound.
+
+            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_APPS, MOCKSTACK_ADMIN_TOKEN.
+
+            Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T); without --admin-token one is made at start-up and logged.
             """
     )
 
@@ -77,10 +76,10 @@ struct Serve: ParsableCommand {
     @Option(help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
     var maxSessions: Int = 256
 
-    @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
+    @Option(help: "How much to log; info logs one line per request.")
     var logLevel: Logger.Level = .info
 
-    @Option(help: "text or json.")
+    @Option(help: "One log line as text or as a JSON object.")
     var logFormat: LogFormat = .text
 
     func validate() throws {
@@ -97,13 +96,16 @@ struct Serve: ParsableCommand {
     func run() throws {
         let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
         let environment = ProcessInfo.processInfo.environment
+        let folder = try fixturesFolder(fixtures ?? environment["MOCKSTACK_FIXTURES"],
+                                        givenAs: fixtures == nil && environment["MOCKSTACK_FIXTURES"] != nil ? "MOCKSTACK_FIXTURES" : "--fixtures")
         var configuration = MockStackConfiguration(
             host: host ?? environment["MOCKSTACK_HOST"] ?? "127.0.0.1",
             port: try resolvedPort() ?? 0,
-            fixtures: (fixtures ?? environment["MOCKSTACK_FIXTURES"]).map { URL(fileURLWithPath: $0) },
+            fixtures: folder,
             exposed: expose.map { (app: $0.app, port: $0.port) },
             apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )
+        configuration.version = MockStackVersion.description(commit: buildCommit)
         configuration.fixedDate = fixedDate
         configuration.journalSize = journalSize
         configuration.journalBodyBytes = journalBodyBytes
@@ -123,8 +125,7 @@ struct Serve: ParsableCommand {
         do {
             server = try Allocator.loading { try MockStackServer(configuration: configuration) }
         } catch let errors as FixtureErrors {
-            for diagnostic in errors.diagnostics { printError(diagnostic.description) }
-            printError("mockstack: \(errors.diagnostics.count) fixture problem(s); not starting")
+            printFixtureProblems(errors, ending: "not starting")
             throw ExitCode(2)
         } catch {
             printError("mockstack: \(error)")

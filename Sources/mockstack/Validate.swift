@@ -19,7 +19,7 @@ struct Validate: ParsableCommand {
     var directory: String
 
     func run() throws {
-        let root = URL(fileURLWithPath: directory)
+        let root = try fixturesFolder(directory, givenAs: "fixtures folder")
         do {
             let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory))
             let routes = apps.reduce(0) { $0 + $1.routes.count }

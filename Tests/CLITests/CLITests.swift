@@ -236,9 +236,98 @@ struct CLITests {
         }
     }
 
-    @Test func badFlagsAreUsageErrors() throws {
-        let result = try Self.run(["serve", "--threads", "0"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--threads must be between 1 and 64"))
+    /// A mistake on the command line is one line naming it and the help to read, exit 2.
+    @Test func badFlagsAreOneLineUsageErrors() throws {
+        let range = try Self.run(["serve", "--threads", "0"])
+        #expect(range.status == 2)
+        #expect(range.stderr == "mockstack: --threads must be between 1 and 64 (see 'mockstack serve --help')\n")
+        let unknown = try Self.run(["serve", "--bogus"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr == "mockstack: Unknown option '--bogus' (see 'mockstack serve --help')\n")
+        let command = try Self.run(["srve"])
+        #expect(command.status == 2)
+        #expect(command.stderr == "mockstack: Unexpected argument 'srve' (see 'mockstack --help')\n")
+        let option = try Self.run(["codegen", "swift", "--app", "test", "--option", "Bogus=1"])
+        #expect(option.status == 2)
+        #expect(option.stdout.isEmpty)
+        #expect(option.stderr.hasPrefix("mockstack: --option Bogus: not a Swift DTO option (BaseClass, AddModelExtensions, "))
+        #expect(option.stderr.hasSuffix(", BaseUrl, WithoutOptions)\n"))
+        // Option names compare ignoring case, as the server's query does.
+        #expect(try Self.run(["codegen", "swift", "--app", "test", "--option", "addresponsestatus=true"]).status == 0)
+    }
+
+    /// A fixtures folder that is missing or is a file: one line naming it, exit 2, whichever
+    /// command and however it was given.
+    @Test func aMissingFixturesFolderIsOneLine() throws {
+        let missing = "/nonexistent-mockstack-fixtures"
+        let cases: [(arguments: [String], environment: [String: String], line: String)] = [
+            (["serve", "--fixtures", missing], [:], "mockstack: --fixtures \(missing): no such folder\n"),
+            (["serve"], ["MOCKSTACK_FIXTURES": missing], "mockstack: MOCKSTACK_FIXTURES \(missing): no such folder\n"),
+            (["serve", "--fixtures", "/etc/hostname"], [:], "mockstack: --fixtures /etc/hostname: is a file, not a folder\n"),
+            (["validate", missing], [:], "mockstack: fixtures folder \(missing): no such folder\n"),
+            (["routes", missing], [:], "mockstack: fixtures folder \(missing): no such folder\n"),
+            (["codegen", "swift", "--app", "test", "--fixtures", missing], [:], "mockstack: --fixtures \(missing): no such folder\n"),
+        ]
+        for (arguments, environment, line) in cases {
+            let result = try Self.run(arguments, environment: environment)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr == line, "\(arguments)")
+        }
+    }
+
+    /// A fixture file that cannot be read (here a folder where a file should be) is one line
+    /// naming it, with no count after it.
+    @Test func anUnreadableFixtureIsOneLine() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["demo/app.json": "{\"kind\": \"static\", \"routes\": [ { \"path\": \"/x\", \"fixture\": \"x.json\" } ]}"], under: root)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("demo/x.json"), withIntermediateDirectories: true)
+        let result = try Self.run(["serve", "--fixtures", root.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("\(root.path)/demo/app.json:1:"))
+        #expect(result.stderr.contains("x.json"))
+    }
+
+    /// The ready line's version is what `--version` prints: the release and the build's commit.
+    @Test func theReadyLinesVersionIsTheBinarys() throws {
+        let version = try Self.run(["--version"]).stdout.trimmingCharacters(in: .newlines)
+        let (process, line, _) = try Self.serve(["--apps", "example", "--log-level", "warning"])
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(try JSONParser().parse(line).root["version"]?.stringValue == version)
+    }
+
+    /// Help is wrapped to 80 columns by whole words: no line runs over, and within a paragraph
+    /// no line breaks early (the next line's first word would not have fitted on it), which is
+    /// what a hard line break in the source would do.
+    @Test func helpWrapsCleanly() throws {
+        for command in [[], ["serve"], ["validate"], ["routes"], ["health"], ["codegen"]] {
+            let lines = try Self.run(command + ["--help"]).stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) {
+                #expect(line.count <= 80, "\(command): \(line)")
+                let prose = !line.isEmpty && !line.hasPrefix(" ") && !next.hasPrefix(" ") && !line.hasSuffix(":") && !next.isEmpty
+                let nextWord = next.split(separator: " ").first?.count ?? 0
+                // ArgumentParser fills prose lines to 79 columns.
+                #expect(!prose || line.count + 1 + nextWord > 79, "\(command): '\(line)' breaks before '\(next)'")
+            }
+        }
+    }
+
+    /// `make install`'s layout: the binary in PREFIX/bin finds the fixtures in
+    /// PREFIX/share/mockstack/Fixtures on its own.
+    @Test func anInstalledBinaryFindsItsShareFolder() throws {
+        let prefix = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let bin = prefix.appendingPathComponent("bin"), share = prefix.appendingPathComponent("share/mockstack/Fixtures")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.binary, to: bin.appendingPathComponent("mockstack"))
+        // Only the example app, so the ready line tells this folder from the package's own.
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/example"), to: share.appendingPathComponent("example"))
+        let (process, line, _) = try Self.launch(bin.appendingPathComponent("mockstack"), ["serve", "--log-level", "warning"])
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example"])
     }
 }

@@ -63,6 +63,40 @@ struct FaultTests {
         #expect(try await client.send("GET", "/example/hello").status == 200)
     }
 
+    /// On a warm connection — one a first request left open — libcurl takes a connection closed
+    /// or reset before any reply for a keep-alive connection the server had dropped, and sends
+    /// the request again once on a new one, where it meets the same fault: the app sees the
+    /// request twice, and the client sees what it would on a fresh connection. A fault that sends
+    /// bytes first is not retried.
+    @Test(arguments: [
+        ("reset", URLError.Code.networkConnectionLost, 2),
+        ("empty", .badServerResponse, 2),
+        ("truncate", .unknown, 1),
+        ("malformed-chunk", .unknown, 1),
+        ("random-then-close", .unsupportedURL, 1),
+    ])
+    func onAWarmConnectionAResetOrEmptyIsSentTwice(_ fault: String, _ linuxCode: URLError.Code, _ sent: Int) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let url = URL(string: "http://127.0.0.1:\(port)/example/hello?warm=\(fault)")!
+        let (_, first) = try await session.data(from: url)
+        #expect((first as? HTTPURLResponse)?.statusCode == 200)
+        var request = URLRequest(url: url)
+        request.setValue(fault, forHTTPHeaderField: "X-MockStack-Fault")
+        var seen: URLError.Code?
+        do { _ = try await session.data(for: request) } catch let error as URLError { seen = error.code }
+        #if canImport(FoundationNetworking)
+        #expect(seen == linuxCode, "\(String(describing: seen?.rawValue))")
+        let entries = try await client.send("GET", "/__mockstack/requests?path=/example/hello").json["requests"]?.arrayValue ?? []
+        let faulted = entries.filter { $0["query"] == .string("warm=\(fault)") && $0["delivery"] == ["fault": .string(fault)] }
+        #expect(faulted.count == sent)
+        #else
+        #expect(seen != nil)
+        #endif
+    }
+
     @Test func urlSessionGivesUpOnAHang() async throws {
         // The client's 1 s timeout ended it: had the server's 10 s hang limit come first, the
         // client would see an empty reply (badServerResponse). Elapsed time is not asserted:

@@ -15,7 +15,7 @@ struct FeathersRESTTests {
 
     init() throws {
         mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["feathers"]))
-        server = FeathersClient(base: mock.url(for: "feathers").absoluteString)
+        server = FeathersClient(base: try mock.url(for: "feathers").absoluteString)
     }
 
     static let secret = "mockstack-feathers-test-secret-not-for-production"

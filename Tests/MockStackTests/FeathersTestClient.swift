@@ -88,7 +88,7 @@ final class FeathersTestServer: @unchecked Sendable {
         all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) "services": \#(services)}"#
         try writeFiles(all, under: root)
         mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: root))
-        client = FeathersClient(base: mock.url(for: "suite").absoluteString)
+        client = FeathersClient(base: try mock.url(for: "suite").absoluteString)
     }
 
     deinit {

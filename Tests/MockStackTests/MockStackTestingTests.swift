@@ -57,7 +57,7 @@ struct MockStackTestingTests {
 
         let attached = try AttachedMockStack.attach(to: running.baseURL)
         #expect(attached.ready.apps.map(\.name) == running.ready.apps.map(\.name))
-        #expect(attached.url(for: "example") == running.url(for: "example"))
+        #expect(try attached.url(for: "example") == running.url(for: "example"))
         let hello = try rawExchange(port: running.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(hello.status == 200)
         #expect(try await attached.requests(app: "example").map(\.path) == ["/example/hello"])
@@ -110,7 +110,7 @@ final class XCTestIntegrationTests: XCTestCase {
     }
 
     func testTheAppURLAnswers() throws {
-        let url = mock.url(for: "example").appendingPathComponent("hello")
+        let url = try mock.url(for: "example").appendingPathComponent("hello")
         let response = try rawExchange(port: url.port!, "GET \(url.path) HTTP/1.1\r\nHost: t\r\n\r\n")
         XCTAssertEqual(response.text, #"{"result":"Hello, World!"}"#)
     }
@@ -175,7 +175,7 @@ struct ControlHelperTests {
         let first = mock.session()
         let second = mock.session()
         #expect(first.id != second.id && first.id.count == 16)
-        #expect(first.url(for: "feathers").absoluteString == "\(mock.baseURL.absoluteString)/__session/\(first.id)/feathers")
+        #expect(try first.url(for: "feathers").absoluteString == "\(mock.baseURL.absoluteString)/__session/\(first.id)/feathers")
         let inFirst = FeathersClient(base: first.controlBase.absoluteString)
         _ = try await inFirst.send("POST", "/feathers/people", json: #"{"name": "Only here"}"#)
         try await first.stub(.get("/example/hello"), .status(418))

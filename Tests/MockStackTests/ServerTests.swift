@@ -88,7 +88,18 @@ struct ServerTests {
         let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
         defer { mock.stop() }
         #expect(ReadyEvent(line: mock.ready.line) == mock.ready)
-        #expect(mock.url(for: "example").absoluteString == "http://127.0.0.1:\(mock.ready.port)/example")
+        #expect(try mock.url(for: "example").absoluteString == "http://127.0.0.1:\(mock.ready.port)/example")
+    }
+
+    /// A typo in an app's name is an error that names the apps, not a trap.
+    @Test func anUnknownAppsURLThrowsNamingTheApps() throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        defer { mock.stop() }
+        let served = mock.ready.apps.map(\.name)
+        #expect(throws: UnknownAppError(app: "tests", apps: served)) { try mock.url(for: "tests") }
+        #expect(UnknownAppError(app: "tests", apps: ["example", "test"]).description == "mockstack has no app named 'tests'; it serves: example, test")
+        let session = mock.session("typo")
+        #expect(throws: UnknownAppError(app: "exmaple", apps: served)) { try session.url(for: "exmaple") }
     }
 
     @Test func routesTableListsEveryRoute() throws {

@@ -26,12 +26,12 @@ struct ServiceStackEndToEndTests {
 
     init() throws {
         mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures))
-        base = mock.url(for: "test")
+        base = try mock.url(for: "test")
     }
 
     private func send(_ method: String, _ path: String, json: String? = nil, body: Data? = nil, headers: [String: String] = [:],
                       app: String = "test") async throws -> (status: Int, headers: [String: String], text: String) {
-        var request = URLRequest(url: URL(string: mock.url(for: app).absoluteString + path)!)
+        var request = URLRequest(url: URL(string: try mock.url(for: app).absoluteString + path)!)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let json {

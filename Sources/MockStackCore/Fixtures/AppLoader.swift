@@ -28,7 +28,7 @@ public struct AppLoader: Sendable {
         do {
             folders = try source.appFolders().filter { source.fileExists($0 + "/" + Self.manifestName) }
         } catch {
-            throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: "cannot list app folders: \(error)")])
+            throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: (error as? FixtureReadError)?.reason ?? "cannot list app folders: \(error)")])
         }
         if folders.isEmpty {
             throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: "no app folders with an \(Self.manifestName) manifest")])

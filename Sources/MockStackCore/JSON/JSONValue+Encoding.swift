@@ -39,42 +39,35 @@ extension JSONValue {
     /// Writes `string` as a JSON string literal.
     public static func encodeString(_ string: String, into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(string, into: &out) }
+        // Over the string's own UTF-8 (a native or small string always has it in one piece):
+        // walking `String.UTF8View` by index costs several times as much per byte.
+        if string.utf8.withContiguousStorageIfAvailable({ encodeMinimal($0, into: &out) }) != nil { return }
+        encodeMinimal(Array(string.utf8), into: &out)
+    }
+
+    /// `bytes` (UTF-8) as a JSON string literal escaping only what JSON requires. Nearly every
+    /// string needs no escape; runs between escapes are copied whole either way.
+    private static func encodeMinimal<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, into out: inout [UInt8]) where Bytes.Index == Int {
         out.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        // Nearly every string needs no escape: then its UTF-8 is copied in one go.
-        var needsEscape = false
-        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            needsEscape = true
-            break
-        }
-        guard needsEscape else {
-            out.append(contentsOf: utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        // Otherwise runs of bytes that need no escape are still copied whole, from an array.
-        let bytes = Array(utf8)
-        var runStart = 0
+        var runStart = bytes.startIndex
         for index in bytes.indices {
             let byte = bytes[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: bytes[runStart..<index])
+            if runStart < index { out.append(contentsOf: bytes[runStart..<index]) }
             runStart = index + 1
+            out.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C:
+                out.append(shortEscape(byte))
             default:
-                out.append(contentsOf: "\\u00".utf8)
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 0xF)])
             }
         }
-        out.append(contentsOf: bytes[runStart...])
+        if runStart < bytes.endIndex { out.append(contentsOf: bytes[runStart...]) }
         out.append(UInt8(ascii: "\""))
     }
 }
@@ -93,31 +86,48 @@ extension JSONValue {
 
     static func encodeHTMLSafe(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Nearly every string is printable ASCII with nothing to escape: copied in one go.
-        if string.utf8.allSatisfy(isHTMLSafeASCII) {
-            out.append(contentsOf: string.utf8)
+        // Nearly every string is printable ASCII with nothing to escape: copied in one go, from
+        // the string's own UTF-8 when it has it in one piece.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy(isHTMLSafeASCII) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied ?? string.utf8.allSatisfy(isHTMLSafeASCII) {
+            if copied == nil { out.append(contentsOf: string.utf8) }
             out.append(UInt8(ascii: "\""))
             return
         }
         for unit in string.utf16 {
             switch unit {
-            case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case 0x5C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0x20..<0x7F where isHTMLSafeASCII(UInt8(unit)):
                 out.append(UInt8(unit))
+            case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C:
+                out.append(UInt8(ascii: "\\"))
+                out.append(shortEscape(UInt8(unit)))
             default:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "u"))
                 for shift in stride(from: 12, through: 0, by: -4) {
                     out.append(hexDigits[Int(unit >> UInt16(shift)) & 0xF])
                 }
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The letter after the backslash for the characters JSON escapes in two bytes: `"`, `\`,
+    /// line feed, carriage return, tab, backspace and form feed.
+    @inline(__always)
+    private static func shortEscape(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        default: byte
+        }
     }
 
     /// Printable ASCII that System.Text.Json's default encoder writes as it is: not `"` or `\`,

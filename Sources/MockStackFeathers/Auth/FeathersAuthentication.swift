@@ -37,7 +37,7 @@ public struct FeathersAuthentication: Sendable {
                                  id: UUID().uuidString.lowercased())
         claims.audience = audience
         claims.issuer = issuer
-        return (tokens.sign(claims, type: "access"), Self.payload(claims))
+        return (tokens.sign(claims, type: "access", order: .jsonWebToken), claims.payload(in: .jsonWebToken))
     }
 
     /// The token's claims, or the 401 jsonwebtoken's failure becomes: `jwt malformed`,
@@ -66,7 +66,7 @@ public struct FeathersAuthentication: Sendable {
         }
         guard claims.audience == audience else { throw Self.failure("jwt audience invalid. expected: \(audience)") }
         if let issuer, claims.issuer != issuer { throw Self.failure("jwt issuer invalid. expected: \(issuer)") }
-        return (claims, Self.payload(claims))
+        return (claims, claims.payload(in: .jsonWebToken))
     }
 
     /// The token an `Authorization` header carries (spec §8.3): `Bearer <t>` or `JWT <t>` (any
@@ -81,18 +81,6 @@ public struct FeathersAuthentication: Sendable {
     }
 
     /// The payload as jsonwebtoken decodes it: `iat`, `exp`, `aud`, `iss`, `sub`, `jti`.
-    private static func payload(_ claims: TokenClaims) -> JSONObject {
-        var payload: JSONObject = [
-            "iat": .number(JSONNumber(Int(claims.issuedAtSeconds))),
-            "exp": .number(JSONNumber(Int(claims.expirySeconds))),
-        ]
-        if let audience = claims.audience { payload["aud"] = .string(audience) }
-        if let issuer = claims.issuer { payload["iss"] = .string(issuer) }
-        payload["sub"] = .string(claims.userId)
-        if let id = claims.tokenId { payload["jti"] = .string(id) }
-        return payload
-    }
-
     private static func failure(_ message: String) -> FeathersError {
         FeathersError(.notAuthenticated, message, data: ["name": "JsonWebTokenError"])
     }

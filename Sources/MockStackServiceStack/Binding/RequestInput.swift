@@ -78,33 +78,56 @@ public struct RequestInput: Sendable {
         query.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? form.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
-    /// `a=1&b=2` → pairs, percent-decoded, `+` as space. Works on the bytes: this runs for
-    /// every request, and splitting `String`s costs several times as much.
+    /// `a=1&b=2` → pairs, percent-decoded, `+` as space. Works on the text's own UTF-8 bytes:
+    /// this runs for every request, and splitting `String`s costs several times as much.
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        let bytes = Array(text.utf8)
-        result.reserveCapacity(bytes.lazy.filter { $0 == UInt8(ascii: "&") }.count + 1)
-        var start = 0
-        while start < bytes.count {
+        let complete = text.utf8.withContiguousStorageIfAvailable { split($0, limit: limit, into: &result) }
+            ?? split(Array(text.utf8), limit: limit, into: &result)
+        guard complete else {
+            throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
+        }
+        return result
+    }
+
+    /// Appends the pairs of `bytes` to `result`; false when there are more than `limit`.
+    private static func split<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, limit: Int,
+                                                                    into result: inout [(name: String, value: String)]) -> Bool
+    where Bytes.Index == Int {
+        var ampersands = 0
+        for byte in bytes where byte == UInt8(ascii: "&") { ampersands += 1 }
+        result.reserveCapacity(ampersands + 1)
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
             var end = start
             var equals: Int?
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+            while end < bytes.endIndex, bytes[end] != UInt8(ascii: "&") {
                 if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
                 end += 1
             }
             if start < end {
-                guard result.count < limit else {
-                    throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
-                }
-                let name = PercentDecoding.decode(bytes: bytes[start..<(equals ?? end)], plusAsSpace: true)
+                guard result.count < limit else { return false }
+                let name = decoded(bytes[start..<(equals ?? end)])
                 if !name.isEmpty {
-                    let value = equals.map { PercentDecoding.decode(bytes: bytes[($0 + 1)..<end], plusAsSpace: true) } ?? ""
+                    let value = equals.map { decoded(bytes[($0 + 1)..<end]) } ?? ""
                     result.append((name, value))
                 }
             }
             start = end + 1
         }
-        return result
+        return true
+    }
+
+    /// Percent-decoded with `+` as a space (``PercentDecoding``); the bytes as they are when they
+    /// hold neither, which is nearly always.
+    private static func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        var hasPlus = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "%") { return PercentDecoding.decode(bytes: ArraySlice(bytes), plusAsSpace: true) }
+            if byte == UInt8(ascii: "+") { hasPlus = true }
+        }
+        guard hasPlus else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }
 

@@ -42,6 +42,7 @@ struct BehaviourReader {
             return nil
         }
         manifest.rejectUnknownKeys(at: pointer, allowed: Self.commonKeys.union(keys))
+        TemplateCheck(manifest: manifest, catalog: coercion.catalog, operation: operation).check(behaviourAt: pointer)
         return behaviour
     }
 

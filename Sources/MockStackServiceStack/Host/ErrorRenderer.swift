@@ -38,7 +38,7 @@ struct ErrorRenderer {
                                key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
-        return .json(error.status, bytes: out)
+        return .jsonAnswer(error.status, bytes: out)
     }
 
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's
@@ -48,13 +48,15 @@ struct ErrorRenderer {
         var trace: [UInt8] = []
         trace.reserveCapacity(256)
         if let operation, let request {
-            trace += "[".utf8
+            trace.append(UInt8(ascii: "["))
             trace += operation.name.utf8
-            trace += ": ".utf8
+            trace.append(UInt8(ascii: ":"))
+            trace.append(UInt8(ascii: " "))
             trace += context.debugDateText(now).utf8
-            trace += "]:\n[REQUEST: ".utf8
+            trace += Self.requestPrefix
             JSVWriter(catalog: context.catalog).write(request, of: operation.requestType, into: &trace)
-            trace += "]\n".utf8
+            trace.append(UInt8(ascii: "]"))
+            trace.append(UInt8(ascii: "\n"))
         }
         if case .httpError = error.kind {} else {
             trace += error.kind.fullName.utf8
@@ -72,9 +74,14 @@ struct ErrorRenderer {
         return String(decoding: trace, as: UTF8.self)
     }
 
+    /// Between the date and the request in a stack trace, as bytes once (each literal's
+    /// `.utf8` appended costs more than the bytes it holds).
+    private static let requestPrefix = Array("]:\n[REQUEST: ".utf8)
+
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        guard message.utf8.contains(UInt8(ascii: "<")), message.lowercased().contains("<script") else { return message }
+        let hasTag = message.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "<")) } ?? message.utf8.contains(UInt8(ascii: "<"))
+        guard hasTag, message.lowercased().contains("<script") else { return message }
         var encoded = ""
         for character in message {
             switch character {

@@ -8,6 +8,9 @@ public final class ServiceOperation: Sendable {
     public let requestType: ObjectShape
     /// How a successful result is written; `nil` for void operations (204).
     public let returnShape: ValueShape?
+    /// The resolved type ``returnShape`` names, when it is a declared object type: looked up
+    /// here once rather than by name for every answer.
+    public let returnType: ObjectShape?
     /// The DTO an error is written in (spec §5): `{Op}Response`, else the return type when it
     /// has a `ResponseStatus`, else `ErrorResponse`.
     public let errorWrapper: ValueShape
@@ -47,6 +50,7 @@ public final class ServiceOperation: Sendable {
             returnShape = .any
         }
         self.returnShape = returnShape
+        if case .object(let reference)? = returnShape?.unwrapped { returnType = catalog.object(reference) } else { returnType = nil }
         self.behaviour = behaviour.prepared(returnShape: returnShape, coercion: coercion)
 
         let conventional = TypeReference.named(metadata.name + "Response", [])

@@ -100,7 +100,8 @@ public struct ServiceStackApp: MockApp {
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
         // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
-        let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override") ?? request.method.rawValue).uppercased()
+        // The methods' own names are upper-case already.
+        let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override"))?.uppercased() ?? request.method.rawValue
 
         switch router.route(path: request.path, verb: verb) {
         case .notFound:
@@ -227,7 +228,12 @@ public struct ServiceStackApp: MockApp {
         case .dto(let value):
             guard !value.isNull else { return HTTPResponse(status: 204, headers: result.headers) }
             let writer = context.writer(operation.dialect, jsconfig: jsconfig)
-            return .json(result.status, bytes: writer.bytes(value, as: result.shape ?? operation.returnShape ?? .any), headers: result.headers)
+            let bytes = if let shape = result.shape {
+                writer.bytes(value, as: shape)
+            } else {
+                writer.bytes(value, as: operation.returnShape ?? .any, type: operation.returnType)
+            }
+            return .jsonAnswer(result.status, bytes: bytes, headers: result.headers)
         }
     }
 

@@ -32,9 +32,10 @@ public struct ServiceStackAppKind: AppKind {
     public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
-        guard let metadata = readMetadata(manifest) else { return nil }
+        guard let (metadata, file) = readMetadata(manifest) else { return nil }
         let host = readHost(manifest)
         let context = AppContext(catalog: TypeCatalog(metadata: metadata), host: host, auth: readAuth(manifest))
+        report(MetadataCheck(metadata: metadata, catalog: context.catalog).problems(), in: file, to: manifest)
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
             manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
@@ -63,22 +64,32 @@ public struct ServiceStackAppKind: AppKind {
         return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys)
     }
 
-    private func readMetadata(_ manifest: ManifestReader) -> MetadataTypes? {
+    private func readMetadata(_ manifest: ManifestReader) -> (MetadataTypes, file: (path: String, bytes: [UInt8]))? {
         guard let fileName = manifest.string("/metadata", required: true),
               let file = manifest.appFile(named: fileName, at: "/metadata") else { return nil }
         let display = manifest.displayPath(file.path)
         do {
             // Positions are recorded only to report a mistake: most loads need none.
-            return try MetadataTypes(json: JSONParser().parse(file.bytes).root)
+            return (try MetadataTypes(json: JSONParser().parse(file.bytes).root), file)
         } catch let error as JSONSyntaxError {
             manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
         } catch let error as MetadataError {
-            let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
-            manifest.report(FixtureDiagnostic(file: display, position: positions?.position(of: error.pointer) ?? .start, pointer: error.pointer, message: error.message))
+            report([error], in: file, to: manifest)
         } catch {
             manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "\(error)"))
         }
         return nil
+    }
+
+    /// Reports problems found in the metadata file, each at its line and column there.
+    private func report(_ problems: [MetadataError], in file: (path: String, bytes: [UInt8]), to manifest: ManifestReader) {
+        guard !problems.isEmpty else { return }
+        // Positions are recorded only now: a file without mistakes is parsed once, without them.
+        let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
+        for problem in problems {
+            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: positions?.position(of: problem.pointer) ?? .start,
+                                              pointer: problem.pointer, message: problem.message))
+        }
     }
 
     /// `"auth": {"secret": "…", "accessTokenLifetime": 1209600, "refreshTokenLifetime": …,

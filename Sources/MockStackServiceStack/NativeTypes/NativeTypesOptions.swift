@@ -19,6 +19,9 @@ public struct NativeTypesOptions: Sendable {
         "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
     ]
 
+    /// Every option the Swift generator reads: the header's, `BaseUrl` and `WithoutOptions`.
+    public static let swiftOptions = swiftHeaderOptions + ["BaseUrl", "WithoutOptions"]
+
     /// Swift's own defaults where the host's config says nothing: the imports the client
     /// package needs.
     static let swiftDefaults: [String: JSONValue] = [

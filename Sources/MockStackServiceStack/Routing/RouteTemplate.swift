@@ -25,6 +25,16 @@ struct RouteTemplate: Sendable {
         }
     }
 
+    /// The names of its variables, `{Path*}`'s included, in order.
+    var variableNames: [String] {
+        segments.compactMap { segment in
+            switch segment {
+            case .variable(let name), .remainder(let name): name
+            case .literal: nil
+            }
+        }
+    }
+
     /// How specific the template is: literal segments beat variables (`/technology/search`
     /// over `/technology/{Slug}`), more segments beat fewer, and a route limited to verbs beats
     /// one for any verb (`PUT /technology/{Id}` over `/technology/{Slug}` for a PUT).

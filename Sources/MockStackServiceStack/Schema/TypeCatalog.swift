@@ -57,6 +57,13 @@ public struct TypeCatalog: Sendable {
         definitions[name]
     }
 
+    /// Whether a type of this name and number of generic arguments means something: a .NET
+    /// scalar or collection mockstack maps, or a type the metadata declares.
+    func knows(_ name: String, arity: Int) -> Bool {
+        Builder.scalars[name] != nil || Builder.listNames.contains(name) || Builder.mapNames.contains(name)
+            || name == "Nullable" || name == "KeyValuePair" || Builder(definitions: definitions).definition(name, arity: arity) != nil
+    }
+
     /// The resolved class with this (non-generic) name.
     public func object(named name: String) -> ObjectShape? {
         objectsByName[name]

@@ -17,11 +17,16 @@ public struct DTOWriter: Sendable {
         self.settings = settings
     }
 
-    /// The JSON for `value` written as `shape`.
-    public func bytes(_ value: DTOValue, as shape: ValueShape) -> [UInt8] {
+    /// The JSON for `value` written as `shape`; `type`, when given, is the object type `shape`
+    /// names, already resolved (an operation's return type), so it is not looked up again.
+    public func bytes(_ value: DTOValue, as shape: ValueShape, type: ObjectShape? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128)
-        write(value, as: shape, into: &out)
+        if let type, case .object(let object) = value, case .object = shape.unwrapped {
+            write(object, of: type, into: &out)
+        } else {
+            write(value, as: shape, into: &out)
+        }
         return out
     }
 
@@ -93,28 +98,33 @@ public struct DTOWriter: Sendable {
                 out.append(UInt8(ascii: "}"))
             case .object(let reference):
                 guard let type = catalog.object(reference) else { return writeUndeclared(object, into: &out) }
-                var first = true
-                out.append(UInt8(ascii: "{"))
-                // Objects built for a type hold its members in its order: each is looked for
-                // where the previous one was found before the whole object is searched.
-                var cursor = 0
-                for property in type.properties {
-                    let value: DTOValue
-                    if cursor < object.members.count, object.members[cursor].name == property.name {
-                        value = object.members[cursor].value
-                        cursor += 1
-                    } else {
-                        value = object[property.name]
-                    }
-                    writeMember(value, key: key(for: property), shape: property.shape, first: &first, into: &out)
-                }
-                out.append(UInt8(ascii: "}"))
+                write(object, of: type, into: &out)
             default:
                 writeUndeclared(object, into: &out)
             }
         case .json(let json):
             json.encode(into: &out, escaping: settings.escaping)
         }
+    }
+
+    /// An object of a declared type: its properties in declaration order.
+    private func write(_ object: DTOObject, of type: ObjectShape, into out: inout [UInt8]) {
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        // Objects built for a type hold its members in its order: each is looked for where the
+        // previous one was found before the whole object is searched.
+        var cursor = 0
+        for property in type.properties {
+            let value: DTOValue
+            if cursor < object.members.count, object.members[cursor].name == property.name {
+                value = object.members[cursor].value
+                cursor += 1
+            } else {
+                value = object[property.name]
+            }
+            writeMember(value, key: key(for: property), shape: property.shape, first: &first, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Writes one member, applying the null and default rules (`first` tracks the comma).

@@ -6,7 +6,7 @@ import MockStack
 ///
 /// ```swift
 /// let session = mock.session()
-/// let client = JsonServiceClient(baseUrl: session.url(for: "test").absoluteString)
+/// let client = JsonServiceClient(baseUrl: try session.url(for: "test").absoluteString)
 /// // …
 /// let sent = try await session.requests(app: "test")
 /// ```
@@ -29,11 +29,13 @@ public struct MockStackSession: MockStackControlling {
 
     /// The base URL a client library should use for `app` in this session:
     /// `http://127.0.0.1:54321/__session/{id}/test`.
-    public func url(for app: String) -> URL {
-        guard let mount = ready.apps.first(where: { $0.name == app })?.mount else {
-            preconditionFailure("mockstack has no app named '\(app)'; apps: \(ready.apps.map(\.name).joined(separator: ", "))")
+    /// - Throws: ``UnknownAppError`` naming the apps served, when there is no such app.
+    public func url(for app: String) throws(UnknownAppError) -> URL {
+        guard let mount = ready.apps.first(where: { $0.name == app })?.mount,
+              let url = URL(string: controlBase.absoluteString + mount) else {
+            throw UnknownAppError(app: app, apps: ready.apps.map(\.name))
         }
-        return URL(string: controlBase.absoluteString + mount)!
+        return url
     }
 
     /// Forgets the session on the server (its state and journal); a later request starts a

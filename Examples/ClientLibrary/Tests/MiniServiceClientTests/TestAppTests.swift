@@ -15,7 +15,7 @@ final class TestAppTests: XCTestCase {
         // that server instead, which every test shares: hence the reset.
         mock = try startMockStack(.fromEnvironment)
         try await mock.reset()
-        client = JsonServiceClient(baseUrl: mock.url(for: "test"))
+        client = JsonServiceClient(baseUrl: try mock.url(for: "test"))
     }
 
     override func tearDown() {

@@ -33,6 +33,8 @@ import subprocess
 import sys
 import time
 
+import seed
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".work")
 FIXTURE_PATH = "/example/widgets"
@@ -56,7 +58,9 @@ SWIFT_BYTES = "nginx, the /types/swift file's bytes"
 SWIFT_BYTES_PATH = "/techstacks.dtos.swift"
 GENERATION_TARGET_MS = 20.0  # issue 5: the techstacks file generated in at most this
 FEATHERS_CRUD_TARGET = 20_000  # issue 6: the Feathers CRUD mix at -c32, req/s
+FEATHERS_RATIO_TARGET = 0.5  # issue 24: the mix's req/s at least half nginx's static GET's
 FEATHERS_SCRIPT = os.path.join(HERE, "feathers-crud.lua")
+FEATHERS_SEED = os.path.join(HERE, "feathers-crud.seed")
 JOURNAL_SCRIPT = os.path.join(HERE, "journal-mix.lua")
 # Issue 7: the journal costs at most 10% of the fixture GET's req/s; a million requests keep RSS
 # within 48 MiB; a reset takes at most 5 ms.
@@ -385,22 +389,60 @@ def load_rows(label, summary):
     return rows
 
 
-def measure_feathers_crud(port, pids, duration, rounds):
-    """The Feathers CRUD mix (feathers-crud.lua) at -c32: each round first creates the records
-    the script's first gets, patches and removes name (r-100 … r0); medians over the rounds."""
-    results = []
-    for _ in range(rounds):
-        for n in range(-100, 1):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("POST", "/feathers/people-paginated", body=json.dumps({"id": f"r{n}", "name": f"n{n % 10}", "age": 1}),
-                               headers={"Content-Type": "application/json"})
-            assert connection.getresponse().status == 201, "cannot seed the Feathers service"
-            connection.close()
-        results.append(run_wrk(port, 32, duration, pids, "/", 200, script=FEATHERS_SCRIPT))
+def measure_feathers_crud(port, pids, nginx_target, duration, rounds):
+    """The Feathers CRUD mix (feathers-crud.lua) at -c32 and nginx's static GET back to back,
+    the order alternating each round: each round first creates the records the script's first
+    gets, patches and removes name (r-100 … r0, feathers-crud.seed). Medians over the rounds,
+    and the mix's req/s as a ratio to nginx's per round (issue 24: ≥ 0.5×)."""
+    nginx_port, nginx_server_pids, nginx_path, _ = nginx_target
+    results, nginx_runs, ratios = [], [], []
+    for round_index in range(rounds):
+        seed.send(FEATHERS_SEED, port)
+        runs = {}
+        for name in (("mix", "nginx") if round_index % 2 == 0 else ("nginx", "mix")):
+            runs[name] = (run_wrk(port, 32, duration, pids, "/", 200, script=FEATHERS_SCRIPT) if name == "mix"
+                          else run_wrk(nginx_port, 32, duration, nginx_server_pids, nginx_path))
+        results.append(runs["mix"])
+        nginx_runs.append(runs["nginx"])
+        ratios.append(runs["mix"]["rps"] / runs["nginx"]["rps"])
     summary = {key: statistics.median(r[key] for r in results) for key in ("rps", "p50", "p99", "user_us", "system_us")}
+    summary["nginx_cpu_us"] = statistics.median(r["user_us"] + r["system_us"] for r in nginx_runs)
     summary["errors"] = sorted({e for r in results for e in r["errors"]})
     summary["all"] = [r["rps"] for r in results]
+    summary["ratio"] = statistics.median(ratios)
+    summary["ratios"] = ratios
     return summary
+
+
+def feathers_line(feathers):
+    """The report's line for the Feathers CRUD mix, with both of its targets."""
+    return (f"- Feathers CRUD mix (create, get, patch, find with a filter, remove on /feathers/people-paginated) at -c32: "
+            f"{feathers['rps']:,.0f} req/s (rounds: {', '.join(f'{r:,.0f}' for r in feathers['all'])}), p50 {feathers['p50']:.3f} ms, "
+            f"p99 {feathers['p99']:.3f} ms, server CPU {feathers['user_us'] + feathers['system_us']:.1f} µs/req "
+            f"({feathers['user_us']:.1f}+{feathers['system_us']:.1f}) — "
+            f"{verdict(feathers['rps'] >= FEATHERS_CRUD_TARGET)} (≥ {FEATHERS_CRUD_TARGET:,}); "
+            f"{feathers['ratio']:.2f}× nginx's static GET in the same rounds ({', '.join(f'{r:.2f}' for r in feathers['ratios'])}; "
+            f"nginx {feathers['nginx_cpu_us']:.1f} µs/req) — "
+            f"{verdict(feathers['ratio'] >= FEATHERS_RATIO_TARGET)} (≥ {FEATHERS_RATIO_TARGET}×)")
+
+
+def feathers_report(args):
+    """The Feathers CRUD mix alone against nginx's static GET (`--only feathers`)."""
+    mockstack, mock_port = start_mockstack(args.mockstack, args.fixtures, pinned=True)
+    nginx = None
+    try:
+        status, body = http_get(mock_port, FIXTURE_PATH)
+        assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
+        nginx, nginx_port = start_nginx(os.path.join(WORK, "www"), body)
+        nginx_target = (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)
+        run_wrk(nginx_port, 32, 2)  # warm-up, not recorded
+        print(f"bench: Feathers CRUD mix and nginx -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+        feathers = measure_feathers_crud(mock_port, [mockstack.pid], nginx_target, args.duration, args.rounds)
+    finally:
+        stop(mockstack)
+        if nginx is not None:
+            stop(nginx)
+    return [feathers_line(feathers)] + ([f"- wrk errors: {', '.join(feathers['errors'])}"] if feathers["errors"] else [])
 
 
 def measure_generation(port, samples=40):
@@ -591,7 +633,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--only", choices=["control-plane", "fixture-get"], help="run one part alone (its report lines only)")
+    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers"], help="run one part alone (its report lines only)")
     parser.add_argument("--hummingbird", help="the Hummingbird peer's binary (Benchmarks/peers/hummingbird-peer)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
@@ -600,6 +642,9 @@ def main():
         return
     if args.only == "fixture-get":
         print("\n".join(fixture_get_report(args)))
+        return
+    if args.only == "feathers":
+        print("\n".join(feathers_report(args)))
         return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
@@ -650,7 +695,7 @@ def main():
         print(f"bench: endpoints -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
         emulated = compare_under_load(endpoints, 32, args.duration, args.rounds)
         print(f"bench: Feathers CRUD mix -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
-        feathers = measure_feathers_crud(mock_port, [mockstack.pid], args.duration, args.rounds)
+        feathers = measure_feathers_crud(mock_port, [mockstack.pid], nginx_target, args.duration, args.rounds)
         peak_rss = rss_kib(mockstack.pid, "VmHWM")
         nginx_after = nginx_rss_kib(nginx)
     finally:
@@ -736,10 +781,7 @@ def main():
         f"- techstacks /types/swift generated (uncached, one request at a time): median {statistics.median(generation_ms):.2f} ms, "
         f"max {max(generation_ms):.2f} over {len(generation_ms)} — "
         f"{verdict(statistics.median(generation_ms) <= GENERATION_TARGET_MS)} (≤ {GENERATION_TARGET_MS:.0f} ms)",
-        f"- Feathers CRUD mix (create, get, patch, find with a filter, remove on /feathers/people-paginated) at -c32: "
-        f"{feathers['rps']:,.0f} req/s (rounds: {', '.join(f'{r:,.0f}' for r in feathers['all'])}), p50 {feathers['p50']:.3f} ms, "
-        f"p99 {feathers['p99']:.3f} ms, server CPU {feathers['user_us'] + feathers['system_us']:.1f} µs/req — "
-        f"{verdict(feathers['rps'] >= FEATHERS_CRUD_TARGET)} (≥ {FEATHERS_CRUD_TARGET:,})",
+        feathers_line(feathers),
     ] + [
         f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
         f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",

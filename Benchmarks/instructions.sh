@@ -5,14 +5,23 @@
 #
 #   Benchmarks/instructions.sh '/test/api/Hello?name=World' [seconds] [binary]
 #   Benchmarks/instructions.sh --nginx /example/widgets [seconds] [binary]
+#   Benchmarks/instructions.sh --lua Benchmarks/feathers-crud.lua /feathers/people-paginated [seconds] [binary]
 #
 # With --nginx it counts nginx (one process, the settings bench.py gives it) serving the bytes
 # mockstack answers PATH with, saved as a file: the same measure for the baseline.
+# With --lua SCRIPT, wrk runs SCRIPT (a mix of requests it builds itself, as bench.py runs it)
+# instead of GETs of PATH; PATH is only the first request, made before the count. The requests
+# in SCRIPT's seed file, if there is one (feathers-crud.lua → feathers-crud.seed, sent by
+# Benchmarks/seed.py), go first, as bench.py sends them. A non-2xx answer in the mix fails the
+# count: it would be measuring error paths.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-nginx=""
-if [ "${1:-}" = "--nginx" ]; then nginx=1; shift; fi
-path="${1:?usage: Benchmarks/instructions.sh [--nginx] PATH [SECONDS] [BINARY]}"
+nginx="" script=""
+case "${1:-}" in
+  --nginx) nginx=1; shift ;;
+  --lua) script="${2:?--lua needs a wrk Lua script}"; shift 2 ;;
+esac
+path="${1:?usage: Benchmarks/instructions.sh [--nginx | --lua SCRIPT] PATH [SECONDS] [BINARY]}"
 seconds="${2:-3}"
 binary="${3:-$(swift build -c release --show-bin-path)/mockstack}"
 for tool in valgrind callgrind_control callgrind_annotate wrk curl objcopy ${nginx:+nginx}; do
@@ -55,7 +64,7 @@ CONF
     nginx -c "$work/nginx.conf" >/dev/null 2>"$work/valgrind.log" &
   server=$!
 else
-  name="$path" stop=INT ready=/__mockstack/health
+  name="$path${script:+ with $script}" stop=INT ready=/__mockstack/health
   # valgrind 3.19 cannot read the DWARF 5 the toolchain writes: count on a copy without it.
   objcopy --strip-debug "$binary" "$work/mockstack"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
@@ -65,10 +74,18 @@ fi
 
 # One request first (start-up and first-use costs stay out of the count), then the load.
 wait_for "http://127.0.0.1:$port$ready"
+seed="${script%.lua}.seed"
+if [ -n "$script" ] && [ -f "$seed" ]; then python3 Benchmarks/seed.py "$seed" "$port"; fi
 curl -s -o /dev/null "http://127.0.0.1:$port$path"
 callgrind_control -i on "$server" >/dev/null
-requests=$(wrk -t1 -c8 -d"${seconds}s" "http://127.0.0.1:$port$path" | awk '/requests in/ {print $1}')
+wrk -t1 -c8 -d"${seconds}s" ${script:+-s "$script"} "http://127.0.0.1:$port$path" >"$work/wrk.txt"
 callgrind_control -i off "$server" >/dev/null
+requests=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
+if [ -n "$script" ] && grep -q "Non-2xx" "$work/wrk.txt"; then
+  echo "instructions: $(grep Non-2xx "$work/wrk.txt" | xargs) of $requests; nothing counted" >&2
+  kill -"$stop" "$server"; wait "$server" 2>/dev/null || true
+  exit 1
+fi
 kill -"$stop" "$server"; wait "$server" 2>/dev/null || true
 total=$(callgrind_annotate "$work"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
 echo "$name: $requests requests, $((total / requests)) instructions per request"

@@ -30,6 +30,13 @@ import Testing
         #expect(parse("a[0]=x&a[1]=y") == ["a": ["x", "y"]])
         #expect(parse("a[1]=b&a[15]=c") == ["a": ["b", "c"]])
         #expect(parse("a=1&a=2") == ["a": ["1", "2"]])
+        // Repeats found among many keys, before and after the twentieth, keep first-seen order.
+        let many = (0..<30).map { "k\($0)=\($0)" } + ["k3=x", "k25=y", "k3=z", "&&", "=nokey", "k3"]
+        let parsed = QSParser().parse(many.joined(separator: "&"))
+        #expect(parsed.keys == (0..<30).map { "k\($0)" })
+        #expect(parsed["k3"] == ["3", "x", "z", ""])
+        #expect(parsed["k25"] == ["25", "y"])
+        #expect(parse("a+b=c+d%20e&%zz=1+%2") == ["a b": "c d e", "%zz": "1 %2"])
         #expect(parse("name[$in][]=a&name[$in][]=b") == ["name": ["$in": ["a", "b"]]])
         #expect(parse("name[$in][0]=a&name[$in][1]=b") == ["name": ["$in": ["a", "b"]]])
         #expect(parse("$select[]=name&$select[]=email") == ["$select": ["name", "email"]])

@@ -83,17 +83,43 @@ public final class FeathersApp: MockApp, Sendable {
     /// The service and id a path names: `svc` or `svc/:id`, nothing deeper. v5 matches case
     /// and keeps a percent-encoded id as it is; v4 (Express) ignores case and decodes the id.
     private func resolve(_ path: String) -> (Target, String?)? {
-        let trimmed = path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        let trimmed = Self.segments(of: path)
         func lookup(_ name: Substring) -> Target? {
-            let key = dialect == .v4 ? name.lowercased() : String(name)
+            guard dialect == .v4 else {
+                // Services are few: compared in turn, with no key to build and hash (the last
+                // of two with one path, as the dictionary keeps it).
+                if authentication != nil, name == "authentication" { return .authentication }
+                return services.last { $0.options.path == name }.map(Target.service)
+            }
+            let key = name.lowercased()
             if authentication != nil, key == "authentication" { return .authentication }
             return servicesByPath[key].map(Target.service)
         }
-        if let target = lookup(Substring(trimmed)) { return (target, nil) }
-        guard let slash = trimmed.lastIndex(of: "/") else { return nil }
+        if let target = lookup(trimmed) { return (target, nil) }
+        let ascii = trimmed.utf8.allSatisfy { $0 < 0x80 }
+        guard let slash = ascii ? trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) : trimmed.lastIndex(of: "/") else { return nil }
         guard let target = lookup(trimmed[..<slash]) else { return nil }
-        let rawId = String(trimmed[trimmed.index(after: slash)...])
+        let rawId = String(trimmed[trimmed.utf8.index(after: slash)...])
         return (target, dialect == .v4 ? PercentDecoding.decode(rawId) : rawId)
+    }
+
+    /// The path's segments joined by single slashes, without a slash at either end
+    /// (`//a//b/` → `a/b`); usually the path without its leading slash.
+    private static func segments(of path: String) -> Substring {
+        let bytes = path.utf8
+        var previous: UInt8 = 0
+        var clean = bytes.count > 1
+        // ASCII, a slash first, never two together and none last: nothing to take out.
+        for byte in bytes {
+            let first = previous == 0
+            if byte >= 0x80 || (first && byte != UInt8(ascii: "/")) || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                clean = false
+                break
+            }
+            previous = byte
+        }
+        if clean, previous != UInt8(ascii: "/") { return path[bytes.index(after: bytes.startIndex)...] }
+        return Substring(path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
     }
 
     /// The method a verb calls on a route, and the 405s of spec §2.3.
@@ -133,8 +159,8 @@ public final class FeathersApp: MockApp, Sendable {
         case .authentication:
             result = try authenticationCall(method, id: id, body: body, request: request)
         case .service(let service):
-            guard service.options.methods.contains(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
-            if service.options.authenticate.contains(method) { _ = try authenticatedUser(request) }
+            guard service.exposes(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
+            if service.needsToken(method) { _ = try authenticatedUser(request) }
             result = try ServiceCall(service: service)
                 .perform(method, id: id, body: body, query: query)
         }
@@ -146,16 +172,17 @@ public final class FeathersApp: MockApp, Sendable {
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.
     private func operationName(_ target: Target, method: HTTPMethod, id: String?) -> String {
-        let service = if case .service(let service) = target { service.options.path } else { "authentication" }
-        let name: String = switch method {
-        case .get: id == nil ? "find" : "get"
-        case .post: "create"
-        case .put: "update"
-        case .patch: "patch"
-        case .delete: "remove"
-        default: method.rawValue
+        let called: ServiceMethod? = switch method {
+        case .get: id == nil ? .find : .get
+        case .post: .create
+        case .put: .update
+        case .patch: .patch
+        case .delete: .remove
+        default: nil
         }
-        return service + "." + name
+        if case .service(let service) = target, let called { return service.operationName(called) }
+        let service = if case .service(let service) = target { service.options.path } else { "authentication" }
+        return service + "." + (called?.rawValue ?? method.rawValue)
     }
 
     /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy

@@ -5,9 +5,9 @@ import MockStackCore
 /// none, is an empty object.
 enum RequestBody {
     static func parse(_ request: HTTPRequest) throws(FeathersError) -> JSONValue {
-        let type = request.headers["Content-Type"]?.lowercased() ?? ""
+        let type = Array((request.headers["Content-Type"] ?? "").utf8)
         let bytes = request.body
-        if type.contains("json") {
+        if contains(type[...], json) {
             guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
             let root: JSONValue
             do {
@@ -23,10 +23,28 @@ enum RequestBody {
             default: throw FeathersError(.badRequest, "Invalid JSON: the body must be an object or an array")
             }
         }
-        if type.hasPrefix("application/x-www-form-urlencoded") {
+        if type.count >= formType.count, contains(type[..<formType.count], formType) {
             return .object(QSParser().parse(String(decoding: bytes, as: UTF8.self)))
         }
         return .object([:])
+    }
+
+    private static let json = Array("json".utf8)
+    private static let formType = Array("application/x-www-form-urlencoded".utf8)
+
+    /// Whether `text` holds `word` (lower-case ASCII), ignoring ASCII case.
+    private static func contains(_ text: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
+        guard text.count >= word.count else { return false }
+        for start in text.startIndex...(text.endIndex - word.count) {
+            var offset = 0
+            while offset < word.count, lowercased(text[start + offset]) == word[offset] { offset += 1 }
+            if offset == word.count { return true }
+        }
+        return false
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
     }
 
     /// Whether the client takes JSON: no `Accept`, or one that admits `application/json`

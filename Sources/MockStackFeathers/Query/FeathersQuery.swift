@@ -17,8 +17,12 @@ public struct FeathersQuery: Sendable {
     /// The operators a property may use.
     static let operators: Set<String> = ["$in", "$nin", "$lt", "$lte", "$gt", "$gte", "$ne", "$or"]
 
+    /// The filters each dialect's `filterQuery` takes out of a query.
+    private static let v5Filters: Set<String> = ["$skip", "$sort", "$limit", "$select", "$or", "$and"]
+    private static let v4Filters: Set<String> = ["$sort", "$limit", "$skip", "$select"]
+
     public init(_ query: JSONObject, dialect: FeathersDialect) throws(FeathersError) {
-        let filters: Set<String> = dialect == .v5 ? ["$skip", "$sort", "$limit", "$select", "$or", "$and"] : ["$sort", "$limit", "$skip", "$select"]
+        let filters = dialect == .v5 ? Self.v5Filters : Self.v4Filters
         var conditions = JSONObject()
         for (key, value) in query {
             if key.hasPrefix("$") {

@@ -36,21 +36,22 @@ public struct QuerySchema: Sendable, Equatable {
     private func coerceQuery(_ query: JSONObject, path: String, schemaPath: String, allowAnd: Bool) throws(FeathersError) -> JSONObject {
         var result = JSONObject()
         for (key, value) in query {
-            let here = path + "/" + key
-            let schemaHere = schemaPath + "/properties/" + Self.escape(key)
+            // Where the value is, in the query and in the schema: written out only for an error.
+            func here() -> String { path + "/" + key }
+            func schemaHere() -> String { schemaPath + "/properties/" + Self.escape(key) }
             switch key {
             case _ where path.isEmpty && (key == "$limit" || key == "$skip"):
-                let number = try coerceScalar(value, .number, path: here, schemaPath: schemaHere)
+                let number = try coerceScalar(value, .number, path: here(), schemaPath: schemaHere())
                 if case .number(let n) = number, n.doubleValue < 0 {
-                    throw Self.failure(here, schemaHere + "/minimum", "minimum", ["comparison": ">=", "limit": 0], "must be >= 0")
+                    throw Self.failure(here(), schemaHere() + "/minimum", "minimum", ["comparison": ">=", "limit": 0], "must be >= 0")
                 }
                 result[key] = number
             case "$sort" where path.isEmpty:
-                guard case .object(let keys) = value else { throw Self.typeFailure(here, schemaHere, "object") }
+                guard case .object(let keys) = value else { throw Self.typeFailure(here(), schemaHere(), "object") }
                 var sort = JSONObject()
                 for (field, direction) in keys {
-                    guard properties[field] != nil else { throw Self.additional(field, path: here, schemaPath: schemaHere) }
-                    let fieldPath = here + "/" + field, fieldSchema = schemaHere + "/properties/" + Self.escape(field)
+                    guard properties[field] != nil else { throw Self.additional(field, path: here(), schemaPath: schemaHere()) }
+                    let fieldPath = here() + "/" + field, fieldSchema = schemaHere() + "/properties/" + Self.escape(field)
                     // TypeBox's sort definition: an integer from -1 to 1 (0 adds no ordering).
                     let coerced = try coerceScalar(direction, .integer, path: fieldPath, schemaPath: fieldSchema)
                     if case .number(let n) = coerced, n.doubleValue < -1 {
@@ -63,43 +64,44 @@ public struct QuerySchema: Sendable, Equatable {
                 }
                 result[key] = .object(sort)
             case "$select" where path.isEmpty:
-                guard case .array(let fields) = value else { throw Self.typeFailure(here, schemaHere, "array") }
+                guard case .array(let fields) = value else { throw Self.typeFailure(here(), schemaHere(), "array") }
                 for (index, field) in fields.enumerated() where !(field.stringValue.map { properties[$0] != nil } ?? false) {
-                    throw Self.failure(here + "/\(index)", schemaHere + "/items/enum", "enum", ["allowedValues": .array(order.map(JSONValue.string))],
+                    throw Self.failure(here() + "/\(index)", schemaHere() + "/items/enum", "enum", ["allowedValues": .array(order.map(JSONValue.string))],
                                        "must be equal to one of the allowed values")
                 }
                 result[key] = value
             case _ where key == "$or" || (key == "$and" && allowAnd):
-                guard case .array(let items) = value else { throw Self.typeFailure(here, schemaHere, "array") }
+                guard case .array(let items) = value else { throw Self.typeFailure(here(), schemaHere(), "array") }
                 var coerced: [JSONValue] = []
                 for (index, item) in items.enumerated() {
-                    guard case .object(let sub) = item else { throw Self.typeFailure(here + "/\(index)", schemaHere + "/items", "object") }
-                    coerced.append(.object(try coerceQuery(sub, path: here + "/\(index)", schemaPath: schemaHere + "/items", allowAnd: false)))
+                    guard case .object(let sub) = item else { throw Self.typeFailure(here() + "/\(index)", schemaHere() + "/items", "object") }
+                    coerced.append(.object(try coerceQuery(sub, path: here() + "/\(index)", schemaPath: schemaHere() + "/items", allowAnd: false)))
                 }
                 result[key] = .array(coerced)
             default:
                 guard let type = properties[key] else { throw Self.additional(key, path: path, schemaPath: schemaPath) }
-                result[key] = try coerceProperty(value, type, nullable: nullable.contains(key), path: here, schemaPath: schemaHere)
+                result[key] = try coerceProperty(value, type, nullable: nullable.contains(key), path: here(), schemaPath: schemaHere())
             }
         }
         return result
     }
 
     /// A value of the type, or an object of operators; Ajv reports both branches of the anyOf.
-    private func coerceProperty(_ value: JSONValue, _ type: PropertyType, nullable: Bool, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
+    private func coerceProperty(_ value: JSONValue, _ type: PropertyType, nullable: Bool, path: @autoclosure () -> String,
+                                schemaPath: @autoclosure () -> String) throws(FeathersError) -> JSONValue {
         guard case .object(let operators) = value else {
             do {
-                return try coerceScalar(value, type, nullable: nullable, path: path, schemaPath: schemaPath + "/anyOf/0")
+                return try coerceScalar(value, type, nullable: nullable, path: path(), schemaPath: schemaPath() + "/anyOf/0")
             } catch {
-                let branchErrors = (error.data?.arrayValue ?? []) + [Self.error(path, schemaPath + "/anyOf/1/type", "type", ["type": "object"], "must be object")]
+                let branchErrors = (error.data?.arrayValue ?? []) + [Self.error(path(), schemaPath() + "/anyOf/1/type", "type", ["type": "object"], "must be object")]
                 throw FeathersError(.badRequest, "validation failed",
-                                    data: .array(branchErrors + [Self.error(path, schemaPath + "/anyOf", "anyOf", [:], "must match a schema in anyOf")]))
+                                    data: .array(branchErrors + [Self.error(path(), schemaPath() + "/anyOf", "anyOf", [:], "must match a schema in anyOf")]))
             }
         }
-        let branch = schemaPath + "/anyOf/1"
+        let branch = schemaPath() + "/anyOf/1"
         var result = JSONObject()
         for (name, argument) in operators {
-            let here = path + "/" + name, schemaHere = branch + "/properties/" + Self.escape(name)
+            let here = path() + "/" + name, schemaHere = branch + "/properties/" + Self.escape(name)
             switch name {
             case "$gt", "$gte", "$lt", "$lte", "$ne":
                 result[name] = try coerceScalar(argument, type, nullable: nullable, path: here, schemaPath: schemaHere)
@@ -111,7 +113,7 @@ public struct QuerySchema: Sendable, Equatable {
                 }
                 result[name] = .array(coerced)
             default:
-                throw Self.additional(name, path: path, schemaPath: branch)
+                throw Self.additional(name, path: path(), schemaPath: branch)
             }
         }
         return .object(result)
@@ -119,14 +121,15 @@ public struct QuerySchema: Sendable, Equatable {
 
     /// Ajv's `coerceTypes: true` conversions to a scalar type; a nullable one keeps null and
     /// reads `""` (and `0`, `false`) as null when its own type does not take them.
-    private func coerceScalar(_ value: JSONValue, _ type: PropertyType, nullable: Bool = false, path: String, schemaPath: String) throws(FeathersError) -> JSONValue {
+    private func coerceScalar(_ value: JSONValue, _ type: PropertyType, nullable: Bool = false, path: @autoclosure () -> String,
+                              schemaPath: @autoclosure () -> String) throws(FeathersError) -> JSONValue {
         if nullable {
             if value == .null { return .null }
             do {
-                return try coerceScalar(value, type, path: path, schemaPath: schemaPath)
+                return try coerceScalar(value, type, path: path(), schemaPath: schemaPath())
             } catch {
                 if value == "" || value == 0 || value == false { return .null }
-                throw Self.typeFailure(path, schemaPath, type.rawValue + ",null")
+                throw Self.typeFailure(path(), schemaPath(), type.rawValue + ",null")
             }
         }
         switch (type, value) {
@@ -147,7 +150,7 @@ public struct QuerySchema: Sendable, Equatable {
         case (.boolean, .string("false")), (.boolean, .number(JSONNumber(literal: "0"))), (.boolean, .null): return .bool(false)
         default: break
         }
-        throw Self.typeFailure(path, schemaPath, type.rawValue)
+        throw Self.typeFailure(path(), schemaPath(), type.rawValue)
     }
 
     // MARK: Ajv errors
@@ -171,7 +174,23 @@ public struct QuerySchema: Sendable, Equatable {
     }
 
     /// A JSON pointer's escape of a key in a schema path (`$` percent-encoded, as Ajv writes it).
+    /// ASCII keys are escaped byte by byte; others by `Character`s (a combining mark after `~`
+    /// makes a character that is not `~`).
     private static func escape(_ key: String) -> String {
-        key.replacing("~", with: "~0").replacing("/", with: "~1").replacing("$", with: "%24")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "$") }) else { return key }
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return key.replacing("~", with: "~0").replacing("/", with: "~1").replacing("$", with: "%24")
+        }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(key.utf8.count + 4)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "0")]
+            case UInt8(ascii: "/"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "1")]
+            case UInt8(ascii: "$"): escaped += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "4")]
+            default: escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 }

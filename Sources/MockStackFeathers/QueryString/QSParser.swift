@@ -17,8 +17,12 @@ public struct QSParser: Sendable {
 
     /// The parsed object (empty for an empty string).
     public func parse(_ text: String) -> JSONObject {
+        let pairs = pairs(text)
+        // Keys without brackets do not nest: each is a member as it is (`__proto__` dropped),
+        // what merging their one-member objects one by one comes to.
+        if pairs.allSatisfy({ !$0.0.utf8.contains(UInt8(ascii: "[")) }) { return Self.json(object: pairs.filter { $0.0 != "__proto__" }) }
         var merged: Node = .object([])
-        for (key, value) in pairs(text) {
+        for (key, value) in pairs {
             merged = Self.merge(merged, node(forKey: key, value: value))
         }
         guard case .object(let members) = merged else { return JSONObject() }
@@ -27,38 +31,87 @@ public struct QSParser: Sendable {
 
     // MARK: Pairs
 
-    /// `key=value` pairs, decoded, repeated keys combined into one array value, in first-seen order.
+    /// `key=value` pairs, decoded, repeated keys combined into one array value, in first-seen
+    /// order. From the first `parameterLimit` `&`-separated parts, the empty ones left out.
     private func pairs(_ text: String) -> [(String, Node)] {
-        var order: [String] = []
-        var values: [String: Node] = [:]
-        for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty {
-            // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
-            let split: Substring.Index?
-            if let bracket = part.firstRange(of: "]=") {
-                split = part.index(after: bracket.lowerBound)
-            } else {
-                split = part.firstIndex(of: "=")
+        var pairs = Pairs()
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            // By `Character`s, as `split`, `firstRange(of:)` and `firstIndex(of:)` match them:
+            // a combining mark after `&` or `=` makes a character that is neither.
+            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty {
+                // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
+                let split = part.firstRange(of: "]=").map { part.index(after: $0.lowerBound) } ?? part.firstIndex(of: "=")
+                pairs.add(Self.decode(split.map { part[..<$0] } ?? part[...]), split.map { Self.decode(part[part.index(after: $0)...]) } ?? "")
             }
-            let key = Self.decode(split.map { part[..<$0] } ?? part[...])
-            let value = split.map { Self.decode(part[part.index(after: $0)...]) } ?? ""
-            guard !key.isEmpty else { continue }
-            if let existing = values[key] {
-                values[key] = Self.combine(existing, .string(value))
-            } else {
-                order.append(key)
-                values[key] = .string(value)
+            return pairs.all
+        }
+        // ASCII: by bytes.
+        let bytes = Array(text.utf8)
+        var start = 0
+        for _ in 0..<parameterLimit {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if start < end {
+                let part = bytes[start..<end]
+                let split = Self.keyEnd(of: part)
+                pairs.add(Self.decode(split.map { part[..<$0] } ?? part), split.map { Self.decode(part[($0 + 1)...]) } ?? "")
+            }
+            guard end < bytes.endIndex else { break }
+            start = end + 1
+        }
+        return pairs.all
+    }
+
+    /// Where an ASCII part's key ends: at the `=` of its first `]=`, else at its first `=`.
+    private static func keyEnd(of part: ArraySlice<UInt8>) -> Int? {
+        var firstEquals: Int?
+        var previous: UInt8 = 0
+        for index in part.indices {
+            let byte = part[index]
+            if byte == UInt8(ascii: "=") {
+                if previous == UInt8(ascii: "]") { return index }
+                if firstEquals == nil { firstEquals = index }
+            }
+            previous = byte
+        }
+        return firstEquals
+    }
+
+    /// ``decode(_:)-(Substring)`` for ASCII bytes.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(decoding: bytes, as: UTF8.self) }
+        return PercentDecoding.decodeStrictly(String(decoding: bytes, as: UTF8.self), plusAsSpace: true)
+            ?? String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    /// Decoded pairs in first-seen order, a repeated key's values combined: found by a scan
+    /// while they are few, by a dictionary once there are more.
+    private struct Pairs {
+        private(set) var all: [(String, Node)] = []
+        private var positions: [String: Int] = [:]
+
+        mutating func add(_ key: String, _ value: String) {
+            guard !key.isEmpty else { return }
+            let position = all.count <= 8 ? all.firstIndex { $0.0 == key } : positions[key]
+            if let position {
+                all[position].1 = QSParser.combine(all[position].1, .string(value))
+                return
+            }
+            all.append((key, .string(value)))
+            if all.count > 8 {
+                if positions.isEmpty { for (index, pair) in all.enumerated() { positions[pair.0] = index } }
+                positions[key] = all.count - 1
             }
         }
-        return order.map { ($0, values[$0]!) }
     }
 
     /// `+` as a space, then percent-decoding; text that does not decode (a bad escape,
     /// bytes that are not UTF-8) stays as it was, spaces aside, as qs leaves it.
     static func decode(_ text: Substring) -> String {
-        PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
+        return PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
     }
 
-    private static func combine(_ existing: Node, _ value: Node) -> Node {
+    fileprivate static func combine(_ existing: Node, _ value: Node) -> Node {
         if case .array(let items) = existing { return .array(items + [value]) }
         return .array([existing, value])
     }
@@ -69,6 +122,7 @@ public struct QSParser: Sendable {
     /// at most `depth` of them; from the next segment on, the rest of the key becomes one
     /// literal segment (`[[g][h]]`). A segment is `[` … `]` with no bracket inside.
     func segments(of key: String) -> [String] {
+        guard key.utf8.contains(UInt8(ascii: "[")) else { return [key] }
         var matches: [Range<String.Index>] = []
         var cursor = key.startIndex
         while matches.count <= depth, let open = key[cursor...].firstIndex(of: "[") {
@@ -192,10 +246,7 @@ public struct QSParser: Sendable {
     }
 
     /// A canonical array index as JavaScript orders object keys: `0`, `12`, not `012` or `-1`.
-    private static func arrayIndex(_ key: String) -> UInt32? {
-        guard let value = UInt32(key), value < UInt32.max, String(value) == key else { return nil }
-        return value
-    }
+    private static func arrayIndex(_ key: String) -> UInt32? { MemoryStore.integerKey(key) }
 
     /// A parsed value before holes are compacted: text, a (possibly sparse) array, or an
     /// object with ordered keys.

@@ -33,12 +33,14 @@ public final class MemoryService: Sendable {
     public let options: ServiceOptions
     private let seed: MemoryStore
     private let store: Mutex<MemoryStore>
+    /// `people.find` … `people.remove`, in ``ServiceMethod``'s order.
+    private let operationNames: [String]
+    /// ``ServiceOptions/methods`` and ``ServiceOptions/authenticate`` as bits in that order:
+    /// asked on every call, without hashing.
+    private let exposed: UInt8, guarded: UInt8
 
-    public init(options: ServiceOptions, seed: [JSONObject]) {
-        self.options = options
-        self.seed = MemoryStore(idField: options.idField, startId: options.startId, seed: seed)
-        store = Mutex(self.seed)
-        options.budget?.adjust(by: self.seed.byteCount)
+    public convenience init(options: ServiceOptions, seed: [JSONObject]) {
+        self.init(options: options, store: MemoryStore(idField: options.idField, startId: options.startId, seed: seed))
     }
 
     /// The same service with the fixture's records, for a session of its own.
@@ -48,8 +50,34 @@ public final class MemoryService: Sendable {
         self.options = options
         self.seed = seed
         store = Mutex(seed)
+        operationNames = ServiceMethod.allCases.map { options.path + "." + $0.rawValue }
+        exposed = options.methods.reduce(0) { $0 | Self.bit($1) }
+        guarded = options.authenticate.reduce(0) { $0 | Self.bit($1) }
         options.budget?.adjust(by: seed.byteCount)
     }
+
+    /// What the journal calls a call of `method` (`people.find`).
+    public func operationName(_ method: ServiceMethod) -> String { operationNames[Self.position(method)] }
+
+    /// Whether the service has `method` (``ServiceOptions/methods``).
+    public func exposes(_ method: ServiceMethod) -> Bool { exposed & Self.bit(method) != 0 }
+
+    /// Whether `method` needs a valid JWT (``ServiceOptions/authenticate``).
+    public func needsToken(_ method: ServiceMethod) -> Bool { guarded & Self.bit(method) != 0 }
+
+    /// `method`'s place in ``ServiceMethod/allCases``.
+    private static func position(_ method: ServiceMethod) -> Int {
+        switch method {
+        case .find: 0
+        case .get: 1
+        case .create: 2
+        case .update: 3
+        case .patch: 4
+        case .remove: 5
+        }
+    }
+
+    private static func bit(_ method: ServiceMethod) -> UInt8 { 1 << position(method) }
 
     deinit {
         let held = store.withLock { $0.byteCount }
@@ -67,11 +95,14 @@ public final class MemoryService: Sendable {
     // MARK: Methods
 
     public func find(_ query: FeathersQuery) throws(FeathersError) -> FindResult {
-        let all = store.withLock { $0.values }
+        // A copy of the store is a few references: the records are read outside the lock, and
+        // a write meanwhile copies the store's arrays rather than changing these.
+        let records = store.withLock { $0 }
         let paginated = options.pagination?.pages(options.dialect) ?? false
         let limit = paginated ? options.pagination?.limit(query.limit, options.dialect) : query.limit
-        let sorted = query.sort.map { RecordOrder.sorted(all, by: $0) } ?? all
-        let matched = query.conditions.members.isEmpty ? sorted : sorted.filter { RecordMatcher.matches($0, query.conditions) }
+        // Filtered, then sorted: the sort is stable, so this is the order sorting first gives.
+        let filtered = query.conditions.members.isEmpty ? records.values : records.values(where: RecordMatcher.predicate(query.conditions))
+        let matched = query.sort.map { RecordOrder.sorted(filtered, by: $0) } ?? filtered
         var data: [JSONObject] = []
         if limit != 0 {
             let skip = query.skip.map { $0.isNaN ? 0 : max(0, $0) } ?? 0
@@ -92,11 +123,8 @@ public final class MemoryService: Sendable {
     /// Adds one record (an array body calls this once per element, in order).
     public func create(_ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
         let record = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
-            var record = data
-            let id = store.id(forCreating: data)
-            record[options.idField] = id
-            try checkRoom(store.growth(storing: record, key: MemoryStore.key(id)), in: store)
-            return store.create(data)
+            let byteCount = store.byteCount
+            return try store.create(data) { (growth: Int) throws(FeathersError) in try checkRoom(growth, byteCount: byteCount) }
         }
         return try select(record, query)
     }
@@ -109,8 +137,9 @@ public final class MemoryService: Sendable {
             // Found under the URL's text, so the stored id keeps its own type.
             var replaced = data
             replaced[options.idField] = old[options.idField] ?? .string(id)
-            try checkRoom(store.growth(storing: replaced, key: id), in: store)
-            store.store(replaced, key: id)
+            let size = MemoryStore.size(of: replaced)
+            try checkRoom(store.growth(ofSize: size, key: id), byteCount: store.byteCount)
+            store.store(replaced, key: id, size: size)
             return replaced
         }
         return try select(record, query)
@@ -121,17 +150,16 @@ public final class MemoryService: Sendable {
     public func patch(_ id: String?, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
         let changes = JSONObject(data.members.filter { $0.key != options.idField })
         let records: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
-            var targets = Self.matches(query, in: store)
-            if let id { targets = [try Self.existing(id, query, in: store)] }
+            let targets = if let id { [try Self.existing(id, query, in: store)] } else { Self.matches(query, in: store) }
             let merged = targets.map { target in
                 let key = MemoryStore.key(target[options.idField] ?? .null)
                 var merged = store.record(forKey: key) ?? target
                 merged.merge(changes)
-                return (key: key, record: merged)
+                return (key: key, record: merged, size: MemoryStore.size(of: merged))
             }
             // All or nothing: a multi patch that would overflow the store changes no record.
-            try checkRoom(merged.reduce(0) { $0 + store.growth(storing: $1.record, key: $1.key) }, in: store)
-            for (key, record) in merged { store.store(record, key: key) }
+            try checkRoom(merged.reduce(0) { $0 + store.growth(ofSize: $1.size, key: $1.key) }, byteCount: store.byteCount)
+            for (key, record, size) in merged { store.store(record, key: key, size: size) }
             return merged.map(\.record)
         }
         return try records.map { (record: JSONObject) throws(FeathersError) -> JSONObject in try select(record, query) }
@@ -166,9 +194,9 @@ public final class MemoryService: Sendable {
     /// Refuses a write that would take the records past ``ServiceOptions/storeLimitBytes`` or
     /// the app's ``StoreBudget``; else counts it against the budget (the write follows at once,
     /// under the same lock).
-    private func checkRoom(_ growth: Int, in store: MemoryStore) throws(FeathersError) {
+    private func checkRoom(_ growth: Int, byteCount: Int) throws(FeathersError) {
         guard growth > 0 else { return options.budget?.adjust(by: growth) ?? () }
-        if store.byteCount + growth > options.storeLimitBytes { throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes) }
+        if byteCount + growth > options.storeLimitBytes { throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes) }
         if let budget = options.budget, !budget.reserve(growth) { throw FeathersError.appStoresFull(options.path, limit: budget.limit) }
     }
 
@@ -186,7 +214,7 @@ public final class MemoryService: Sendable {
 
     /// Multi patch and remove: every match, ignoring `$limit`, `$skip` and pagination.
     private static func matches(_ query: FeathersQuery, in store: MemoryStore) -> [JSONObject] {
-        store.values.filter { RecordMatcher.matches($0, query.conditions) }
+        store.values(where: RecordMatcher.predicate(query.conditions))
     }
 
     /// `$select`: the listed fields and the id, in that order (lodash's `pick`). A `$select`

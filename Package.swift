@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // mockstack — a mock ServiceStack / FeathersJS test server on libevent.
 //
-// The layers read straight off this manifest (see ../shared/design/architecture.md §6):
+// The layers read straight off this manifest (README.md, "Layout"):
 //
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
 //   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)

@@ -9,8 +9,9 @@ import Darwin
 enum LibeventRuntime {
     /// Touch to initialise. Swift runs a global's initialiser exactly once, thread-safely.
     static let ready: Void = {
-        // Without this a cross-thread event_base_loopexit races and does not wake an idle loop
-        // (libevent-notes §8). Never inside an assert: -O would drop the call.
+        // Without this a cross-thread event_base_loopexit races and does not wake an idle loop:
+        // libevent locks a base and wakes its loop from another thread only once told to use
+        // pthreads. Never inside an assert: -O would drop the call.
         let status = evthread_use_pthreads()
         if status != 0 { fatalError("evthread_use_pthreads failed (\(status))") }
         // libevent writes without MSG_NOSIGNAL; a client leaving mid-write must not kill us.

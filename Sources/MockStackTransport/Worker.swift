@@ -11,7 +11,8 @@ import MockStackCore
 /// accepted.
 ///
 /// Everything here runs on the loop's own thread, except `base`, which other threads may use
-/// only for `event_base_once` (libevent-notes §8). That is why the class is
+/// only for `event_base_once` (safe across threads, with the locking ``LibeventRuntime`` turns
+/// on, and it wakes the loop). That is why the class is
 /// `@unchecked Sendable`: the compiler cannot see the thread confinement, the code keeps it.
 final class Worker: @unchecked Sendable {
     let index: Int

@@ -10,6 +10,7 @@ import Testing
         ("/caf%C3%A9/é?", "/caf%C3%A9/é", ""),
         ("/a#frag?x", "/a", nil),
         ("/a?x=1#frag", "/a", "x=1"),
+        ("/a?x?y#z?", "/a", "x?y"),
         ("http://host:1/p?q", "/p", "q"),
         ("HTTPS://host", "/", nil),
         ("http://host?x=1", "/", "x=1"),

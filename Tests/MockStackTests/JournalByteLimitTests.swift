@@ -39,4 +39,19 @@ struct JournalByteLimitTests {
         for _ in 0..<8 { Self.record(journal, bodyBytes: 10) }
         #expect(journal.snapshot().entries.map(\.id) == [4, 5, 6, 7, 8])
     }
+
+    /// An answer up to about four times the body limit is held whole (shared with what was sent,
+    /// not copied) and weighed whole; a longer one is copied cut. Both show the cut body.
+    @Test func anAnswerNearTheLimitIsHeldWholeAndCutWhenRead() {
+        let request = HTTPRequest(method: .get, target: "/x")
+        for (length, weight) in [(10, 128 + 10), (100, 128 + 4)] {
+            let journal = RequestJournal(capacity: 10, bodyLimit: 4)
+            let text = String((0..<length).map { _ in Character("7") })
+            let answer = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(text.utf8))
+            journal.record(app: "example", request: request, response: answer, duration: .zero)
+            #expect(journal.bytes == JournalEntry.fixedBytes + 2 + weight)
+            let body = journal.snapshot().entries.first?.json["response"]?["body"]
+            #expect(body == ["size": .number(JSONNumber(length)), "truncated": true, "text": "7777"])
+        }
+    }
 }

@@ -3,7 +3,8 @@ import MockStackCore
 /// What one journal entry keeps of a request besides its body (issue 22): however long a
 /// request's target, however many or large its headers and multipart parts, an entry holds at
 /// most about 45 KiB of them (path and query 2 KiB each, each side's headers 8 KiB, 32 parts of 768 B),
-/// plus the two bodies (`--journal-body-bytes` each). Whatever is cut
+/// plus the two bodies (`--journal-body-bytes` each, the answer's held whole up to about four
+/// times that and cut when read). Whatever is cut
 /// is marked in the entry's JSON (README, "The request journal").
 enum JournalBounds {
     /// UTF-8 bytes of the path kept (`"pathTruncated": true` when cut).
@@ -63,23 +64,26 @@ enum JournalBounds {
         body + path.utf8.count + (query?.utf8.count ?? 0) + min(headerBytes, 128 * headerCount)
     }
 
-    /// The response as an entry keeps it: itself (its box shared) when its headers are within
-    /// bounds and its body within `bodyLimit`, else a copy with both cut; whether the headers
-    /// were cut, and the body's type as sent when they were.
+    /// The response as an entry keeps it, and how many bytes of its body the entry shows (the
+    /// first `bodyLimit`). Itself, its box shared, when its headers are within bounds and its
+    /// body at most about four times `bodyLimit`: a longer body is cut only when the entry is
+    /// read, and the entry weighs the whole body it holds. Else a copy with both cut, weighing
+    /// what it keeps. Also whether the headers were cut, and the body's type as sent when they were.
     static func kept(_ response: HTTPResponse, bodyLimit: Int)
-        -> (response: HTTPResponse, headersTruncated: Bool, bodyType: JournalEntry.BodyType, bytes: Int) {
+        -> (response: HTTPResponse, headersTruncated: Bool, bodyType: JournalEntry.BodyType, bodyShown: Int, bytes: Int) {
         let headers = response.headers
         let bounded = boundedHeaders(headers)
         let body = response.body
-        guard bounded != nil || body.count > bodyLimit else {
-            return (response, false, .inKeptHeaders, weight(headerCount: headers.count, body: body.count))
+        let shown = min(body.count, bodyLimit)
+        guard bounded != nil || body.count / 4 > bodyLimit else {
+            return (response, false, .inKeptHeaders, shown, weight(headerCount: headers.count, body: body.count))
         }
         let keptHeaders = bounded ?? headers
         var kept = HTTPResponse(status: response.status, reason: response.reason, headers: keptHeaders,
                                 body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
         kept.operation = response.operation
-        return (kept, bounded != nil, bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)),
-                weight(headerCount: keptHeaders.count, body: min(body.count, bodyLimit)))
+        return (kept, bounded != nil, bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)), shown,
+                weight(headerCount: keptHeaders.count, body: shown))
     }
 
     /// The first `Content-Type` within ``headerValueBytes``.

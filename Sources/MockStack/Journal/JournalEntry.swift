@@ -58,13 +58,16 @@ struct JournalEntry: Sendable {
     var parts: PartList?
     var stub: String?
     /// The answer as kept: the response itself when its headers are within ``JournalBounds``
-    /// and its body within the capture limit (its box shared, not copied), else a copy with
-    /// both cut. Its delivery says how it was sent: late, slowly, chunked or broken on purpose.
+    /// and its body not far beyond the capture limit (its box shared, not copied), else a copy
+    /// with both cut (``JournalBounds``). Its delivery says how it was sent: late, slowly, chunked or broken on purpose.
     var response: HTTPResponse
     /// Whether ``JournalBounds`` cut the answer's headers (a stub's, or an echo of the request's).
     var responseHeadersTruncated = false
     /// The answer's Content-Type as sent.
     var responseBodyType: BodyType
+    /// How many bytes of the answer's body the entry shows: the capture limit's worth, cut
+    /// from ``response`` when the entry is read.
+    var responseBodyShown: Int
     /// The full answer body's size (the kept body may be shorter).
     var responseBodySize: Int
     var duration: Duration
@@ -117,7 +120,7 @@ struct JournalEntry: Sendable {
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }
-        answer["body"] = Self.bodyJSON(response.body, size: responseBodySize, type: responseBodyType.resolved(in: response.headers))
+        answer["body"] = Self.bodyJSON(Array(response.body.prefix(responseBodyShown)), size: responseBodySize, type: responseBodyType.resolved(in: response.headers))
         object["response"] = .object(answer)
         object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components

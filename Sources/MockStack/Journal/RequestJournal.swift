@@ -89,7 +89,7 @@ final class RequestJournal: Sendable {
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
                                      responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
-                                     responseBodySize: response.body.count, duration: duration)
+                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration)
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes

@@ -115,12 +115,8 @@ public struct HTTPRequest: Sendable, Equatable {
         let bytes = target.utf8
         // Origin-form, nearly every request: one pass over the bytes, and a target without a
         // query or fragment is its own path (no copy).
-        if bytes.first == UInt8(ascii: "/"), let marks = bytes.withContiguousStorageIfAvailable(Self.queryAndFragment) {
-            if marks.query == nil, marks.end == bytes.count { return (target, nil) }
-            let end = bytes.index(bytes.startIndex, offsetBy: marks.end)
-            guard let mark = marks.query else { return (String(target[..<end]), nil) }
-            let question = bytes.index(bytes.startIndex, offsetBy: mark)
-            return (String(target[..<question]), String(target[bytes.index(after: question)..<end]))
+        if bytes.first == UInt8(ascii: "/"), let split = bytes.withContiguousStorageIfAvailable(Self.originForm) {
+            return split ?? (target, nil)
         }
         var pathStart = bytes.startIndex
         if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
@@ -133,18 +129,21 @@ public struct HTTPRequest: Sendable, Equatable {
         return (path, mark.map { String(target[bytes.index(after: $0)..<end]) })
     }
 
-    /// The offsets of the first `?` (if before any `#`) and of the end of the target before its
-    /// fragment.
-    private static func queryAndFragment(_ bytes: UnsafeBufferPointer<UInt8>) -> (query: Int?, end: Int) {
+    /// An origin-form target's path and query, each made straight from the target's bytes;
+    /// nil when it has neither query nor fragment (and so is its own path).
+    private static func originForm(_ bytes: UnsafeBufferPointer<UInt8>) -> (path: String, query: String?)? {
         var query: Int?
+        var end = bytes.count
         for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "?"): if query == nil { query = index }
-            case UInt8(ascii: "#"): return (query, index)
-            default: continue
-            }
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") else { continue }
+            if byte == UInt8(ascii: "#") { end = index; break }
+            if query == nil { query = index }
         }
-        return (query, bytes.count)
+        if query == nil, end == bytes.count { return nil }
+        // Cut at ASCII delimiters, so each piece is whole UTF-8 (nothing to repair).
+        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(query ?? end)]), as: UTF8.self)
+        return (path, query.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), as: UTF8.self) })
     }
 
     /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.

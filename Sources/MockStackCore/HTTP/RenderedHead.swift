@@ -29,53 +29,60 @@ public struct RenderedHead: Sendable, Equatable {
     ///   framing instead (fault injection). Either way any `Content-Length` or
     ///   `Transfer-Encoding` of the response's own is left out.
     public init(_ response: HTTPResponse, framing: Framing? = nil) {
+        let fields = response.headers.fields
+        // One allocation: every field's bytes plus room for the status line and what is added.
+        var capacity = 160
+        for field in fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        if response.reason != nil { capacity += response.reasonPhrase.utf8.count }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(96 + response.headers.count * 48)
+        bytes.reserveCapacity(capacity)
         if response.reason == nil, (100...599).contains(response.status), let line = Self.standardStatusLines[response.status - 100] {
-            bytes += line
+            bytes.append(contentsOf: line)
         } else {
-            bytes += "HTTP/1.1 \(response.status) ".utf8
-            bytes += response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 }
-            bytes += Self.lineEnd
+            bytes.append(contentsOf: "HTTP/1.1 \(response.status) ".utf8)
+            bytes.append(contentsOf: response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
+            bytes.append(contentsOf: Self.lineEnd)
         }
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
-        for field in response.headers where Self.isSafe(field) {
-            let length = field.name.utf8.count
-            if length == 14 ? field.name.equalsIgnoringASCIICase("Content-Length") : length == 17 && field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
-                continue
-            }
-            Self.append(field.name, to: &bytes)
-            bytes += Self.separator
-            Self.append(field.value, to: &bytes)
-            bytes += Self.lineEnd
-            switch length {
-            case 4: if field.name.equalsIgnoringASCIICase("Date") { hasDate = true }
-            case 12: if field.name.equalsIgnoringASCIICase("Content-Type") { hasType = true }
-            case 10: if field.name.equalsIgnoringASCIICase("Connection") { connection = connection ?? field.value }
-            default: break
+        for field in fields {
+            // Over each string's contiguous UTF-8 (a native string always has it): checked,
+            // classified and copied in bulk rather than through the UTF-8 view's iterator.
+            Self.withUTF8(field.name) { name in
+                Self.withUTF8(field.value) { value in
+                    guard Self.isSafe(name: name, value: value) else { return }
+                    switch name.count {
+                    case 4: if Self.named(name, "date") { hasDate = true }
+                    case 10: if connection == nil, Self.named(name, "connection") { connection = field.value }
+                    case 12: if Self.named(name, "content-type") { hasType = true }
+                    case 14: if Self.named(name, "content-length") { return }
+                    case 17: if Self.named(name, "transfer-encoding") { return }
+                    default: break
+                    }
+                    bytes.append(contentsOf: name)
+                    bytes.append(UInt8(ascii: ":"))
+                    bytes.append(UInt8(ascii: " "))
+                    bytes.append(contentsOf: value)
+                    bytes.append(0x0D)
+                    bytes.append(0x0A)
+                }
             }
         }
         switch framing {
         case .contentLength(let length)?:
-            bytes += Self.contentLengthPrefix
-            Self.append(String(length), to: &bytes)
-            bytes += Self.lineEnd
+            Self.appendContentLength(length, to: &bytes)
             hasLength = true
         case .chunked?:
-            bytes += Self.chunkedLine
+            bytes.append(contentsOf: Self.chunkedLine)
             hasLength = true
         case nil:
             break
         }
         if !response.forbidsBody {
-            if !hasLength {
-                bytes += Self.contentLengthPrefix
-                Self.append(String(response.body.count), to: &bytes)
-                bytes += Self.lineEnd
-            }
+            let body = response.body
+            if !hasLength { Self.appendContentLength(body.count, to: &bytes) }
             // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
-            if !hasType, !response.body.isEmpty { bytes += Self.jsonContentTypeLine }
+            if !hasType, !body.isEmpty { bytes.append(contentsOf: Self.jsonContentTypeLine) }
         }
         self.bytes = bytes
         self.hasDate = hasDate
@@ -83,11 +90,36 @@ public struct RenderedHead: Sendable, Equatable {
     }
 
     public static let lineEnd: [UInt8] = [0x0D, 0x0A]
-    private static let separator = Array(": ".utf8)
 
-    /// Appends a string's UTF-8 (the view copies in bulk).
-    private static func append(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: text.utf8)
+    /// Runs `body` over a string's UTF-8 bytes: in place for a native string, over a copy for
+    /// one bridged or otherwise without contiguous storage.
+    @inline(__always)
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Whether a field name is `lowercased`, ignoring ASCII case.
+    @inline(__always)
+    private static func named(_ name: UnsafeBufferPointer<UInt8>, _ lowercased: StaticString) -> Bool {
+        lowercased.withUTF8Buffer { equalBytesIgnoringASCIICase(name, $0) }
+    }
+
+    /// `Content-Length: <length>\r\n`, the digits written in place rather than through a String.
+    private static func appendContentLength(_ length: Int, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: contentLengthPrefix)
+        if length < 0 {
+            bytes.append(contentsOf: String(length).utf8)
+        } else {
+            var divisor = 1
+            while length / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(length / divisor % 10))
+                divisor /= 10
+            }
+        }
+        bytes.append(0x0D)
+        bytes.append(0x0A)
     }
 
     private static let contentLengthPrefix = Array("Content-Length: ".utf8)
@@ -100,9 +132,13 @@ public struct RenderedHead: Sendable, Equatable {
         return phrase == HTTPStatus.unknownPhrase ? nil : Array("HTTP/1.1 \(status) \(phrase)\r\n".utf8)
     }
 
-    private static func isSafe(_ field: HTTPHeaders.Field) -> Bool {
-        !field.name.isEmpty
-            && !field.name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7F }
-            && !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A }
+    /// Whether a field can be written without splitting the head: a name that is a single token
+    /// of visible characters without a colon, and a value without a line break.
+    private static func isSafe(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Without early exits, so that the loops vectorise: a refused field is rare.
+        var refused: UInt8 = name.isEmpty ? 1 : 0
+        for byte in name { refused |= (byte <= 0x20 ? 1 : 0) | (byte == UInt8(ascii: ":") ? 1 : 0) | (byte == 0x7F ? 1 : 0) }
+        for byte in value { refused |= (byte == 0x0D ? 1 : 0) | (byte == 0x0A ? 1 : 0) }
+        return refused == 0
     }
 }

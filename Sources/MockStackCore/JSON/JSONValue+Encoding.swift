@@ -45,6 +45,13 @@ extension JSONValue {
         encodeMinimal(Array(string.utf8), into: &out)
     }
 
+    /// Writes text already held as valid UTF-8 bytes (built up as bytes, never made a `String`)
+    /// as a JSON string literal: the same output as ``encodeString(_:into:escaping:)`` of that text.
+    public static func encodeString(utf8 bytes: [UInt8], into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
+        if escaping == .htmlSafeASCII { return encodeHTMLSafe(String(decoding: bytes, as: UTF8.self), into: &out) }
+        encodeMinimal(bytes, into: &out)
+    }
+
     /// `bytes` (UTF-8) as a JSON string literal escaping only what JSON requires. Nearly every
     /// string needs no escape; runs between escapes are copied whole either way.
     private static func encodeMinimal<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, into out: inout [UInt8]) where Bytes.Index == Int {

@@ -113,19 +113,21 @@ public struct RequestBinder: Sendable {
             var appliedHere = PositionSet()
             for pair in pairs {
                 guard let position = type.position(ofPropertyNamed: pair.name) else { continue }
-                let property = type.properties[position]
-                let current = dto[property.name]
+                // The name and shape only, not a copy of the whole property.
+                let name = type.properties[position].name
+                let shape = type.properties[position].shape
+                let current = dto[name]
                 let repeated = appliedHere.contains(position)
-                if onlyDefaults, !repeated, !Self.isDefault(current, property.shape) { continue }
-                guard let value = coercion.fromText(pair.value, as: property.shape) else {
-                    fail(property, pair.value)
+                if onlyDefaults, !repeated, !Self.isDefault(current, shape) { continue }
+                guard let value = coercion.fromText(pair.value, as: shape) else {
+                    fail(type.properties[position], pair.value)
                     continue
                 }
                 // `ids=1&ids=2` accumulates into a list, as ASP.NET's repeated keys do.
                 if repeated, case .list(let existing) = current, case .list(let more) = value {
-                    dto[property.name] = .list(existing + more)
+                    dto[name] = .list(existing + more)
                 } else {
-                    dto[property.name] = value
+                    dto[name] = value
                 }
                 appliedHere.insert(position)
             }

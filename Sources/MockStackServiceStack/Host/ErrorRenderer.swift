@@ -43,8 +43,8 @@ struct ErrorRenderer {
 
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's
     /// `ToString()` (nothing for an `HttpError`) and a line break. The exact text is Unverified;
-    /// clients only check that it is there.
-    func stackTrace(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, now: DateTimeValue) -> String {
+    /// clients only check that it is there. As UTF-8, written into the body without becoming a `String`.
+    func stackTrace(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, now: DateTimeValue) -> [UInt8] {
         var trace: [UInt8] = []
         trace.reserveCapacity(256)
         if let operation, let request {
@@ -60,23 +60,50 @@ struct ErrorRenderer {
         }
         if case .httpError = error.kind {} else {
             trace += error.kind.fullName.utf8
-            trace += ": ".utf8
+            trace.append(UInt8(ascii: ":"))
+            trace.append(UInt8(ascii: " "))
             trace += error.message.utf8
-            trace += "\n   at ".utf8
+            trace += Self.atPrefix
             if let operation {
-                let method = operation.actions.contains(verb) ? verb.prefix(1) + verb.dropFirst().lowercased() : "Any"
-                trace += "\(operation.serviceClass).\(method)(\(operation.name) request)".utf8
+                // `Service.Get(Op request)`, written piece by piece: no interpolated String.
+                trace += operation.serviceClass.utf8
+                trace.append(UInt8(ascii: "."))
+                if operation.actions.contains(verb) {
+                    Self.appendMethodName(verb, into: &trace)
+                } else {
+                    trace += Self.anyMethod
+                }
+                trace.append(UInt8(ascii: "("))
+                trace += operation.name.utf8
+                trace += Self.requestSuffix
             } else {
-                trace += "ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)".utf8
+                trace += Self.executeFrame
             }
         }
         trace.append(UInt8(ascii: "\n"))
-        return String(decoding: trace, as: UTF8.self)
+        return trace
     }
+
+    /// A verb as a .NET method name: its first character, the rest lower-cased (`GET` → `Get`).
+    /// Verbs an operation declares are ASCII; anything else goes through `lowercased()`.
+    private static func appendMethodName(_ verb: String, into out: inout [UInt8]) {
+        guard verb.utf8.allSatisfy({ $0 < 0x80 }) else {
+            out += (verb.prefix(1) + verb.dropFirst().lowercased()).utf8
+            return
+        }
+        for (index, byte) in verb.utf8.enumerated() {
+            out.append(index > 0 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+    }
+
+    private static let anyMethod = Array("Any".utf8)
+    private static let requestSuffix = Array(" request)".utf8)
+    private static let executeFrame = Array("ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)".utf8)
 
     /// Between the date and the request in a stack trace, as bytes once (each literal's
     /// `.utf8` appended costs more than the bytes it holds).
     private static let requestPrefix = Array("]:\n[REQUEST: ".utf8)
+    private static let atPrefix = Array("\n   at ".utf8)
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {

@@ -204,18 +204,19 @@ public struct DTOWriter: Sendable {
     /// Writes `"responseStatus":{…}` for a thrown error straight from its values (the hot part of
     /// every error answer): `errorCode`, `message`, `stackTrace` when given, `errors` always,
     /// each field error with its `meta` when it has one.
-    func writeStatus(of error: ServiceError, message: String, stackTrace: String?, key: String, first: inout Bool, into out: inout [UInt8]) {
+    func writeStatus(of error: ServiceError, message: String, stackTrace: [UInt8]?, key: String, first: inout Bool, into out: inout [UInt8]) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         writeString(key, into: &out)
-        out += ":{".utf8
+        out.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: "{"))
         writeKey(.errorCode, into: &out, leadingComma: false)
         writeString(error.errorCode, into: &out)
         writeKey(.message, into: &out)
         writeString(message, into: &out)
         if let stackTrace {
             writeKey(.stackTrace, into: &out)
-            writeString(stackTrace, into: &out)
+            JSONValue.encodeString(utf8: stackTrace, into: &out, escaping: settings.escaping)
         }
         writeKey(.errors, into: &out)
         out.append(UInt8(ascii: "["))
@@ -241,7 +242,8 @@ public struct DTOWriter: Sendable {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out += "]}".utf8
+        out.append(UInt8(ascii: "]"))
+        out.append(UInt8(ascii: "}"))
     }
 
     private func writeKey(_ key: StatusKey, into out: inout [UInt8], leadingComma: Bool = true) {

@@ -17,7 +17,7 @@ struct JSVWriter {
         case .null: break
         case .bool(let flag): out += (flag ? "true" : "false").utf8
         case .number(let number): out += number.literal.utf8
-        case .string(let text), .enumMember(let text), .guid(let text): out += Self.quotedIfNeeded(text).utf8
+        case .string(let text), .enumMember(let text), .guid(let text): Self.writeQuotedIfNeeded(text, into: &out)
         case .timeSpan(let span): out += span.xsdText.utf8
         case .dateTime(let date): out += date.isoText.utf8
         case .bytes(let bytes, _): out += ("[" + bytes.map(String.init).joined(separator: ",") + "]").utf8
@@ -80,6 +80,18 @@ struct JSVWriter {
         // a closure over `String.UTF8View` costs several times as much per byte.
         guard text.utf8.withContiguousStorageIfAvailable(needsQuotes) ?? needsQuotes(text.utf8) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// ``quotedIfNeeded(_:)`` appended as UTF-8, without making a new `String` when the text
+    /// needs no quotes (nearly always).
+    static func writeQuotedIfNeeded(_ text: String, into out: inout [UInt8]) {
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !needsQuotes(bytes) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if written == true { return }
+        out += quotedIfNeeded(text).utf8
     }
 
     /// Whether JSV must quote this text: a space at either end, or one of its structural characters.

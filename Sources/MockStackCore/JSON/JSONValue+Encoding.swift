@@ -49,7 +49,8 @@ extension JSONValue {
     /// as a JSON string literal: the same output as ``encodeString(_:into:escaping:)`` of that text.
     public static func encodeString(utf8 bytes: [UInt8], into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(String(decoding: bytes, as: UTF8.self), into: &out) }
-        encodeMinimal(bytes, into: &out)
+        // Over the array's buffer: indexing the array itself checks every byte's bounds.
+        bytes.withUnsafeBufferPointer { encodeMinimal($0, into: &out) }
     }
 
     /// `bytes` (UTF-8) as a JSON string literal escaping only what JSON requires. Nearly every

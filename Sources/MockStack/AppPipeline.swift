@@ -20,14 +20,28 @@ struct AppPipeline: Sendable {
         case .failure(let problem): return PlainError.response(400, problem.message)
         }
         let faults = session?.faults ?? self.faults
-        // The name read once: each read through the optional existential copies it.
-        let appName = app.map { $0.name }
+        // Unwrapped once, and opened for the rest: each read through the optional existential
+        // copied the app.
+        guard let app else {
+            if let stubbed = stubs.answer(request, app: nil, session: session?.id) {
+                let response = faults.apply(wanted, to: stubbed.response)
+                record(request, app: "", session: session, response: response, stub: stubbed.stub, duration: .zero)
+                return response
+            }
+            return otherwise()
+        }
+        return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: faults)
+    }
+
+    /// A request for an app: a runtime stub for it, or the app, journaled either way.
+    private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
+                         faults: RequestFaults) -> HTTPResponse {
+        let appName = app.name
         if let stubbed = stubs.answer(request, app: appName, session: session?.id) {
             let response = faults.apply(wanted, to: stubbed.response)
-            record(request, app: appName ?? "", session: session, response: response, stub: stubbed.stub, duration: .zero)
+            record(request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response
         }
-        guard let app, let appName else { return otherwise() }
         let routed = request.routed(toMount: mount ?? app.mount)
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         let clock = ContinuousClock()

@@ -45,6 +45,27 @@ import Testing
         #expect(parser.parse(UnsafeRawBufferPointer(start: nil, count: 0)) == .needMore(consumed: 0))
     }
 
+    /// The parser shares the previous request's strings where the bytes spell them again: each
+    /// request must still read as sent, whatever it has in common with the one before.
+    @Test func eachRequestOnAConnectionKeepsItsOwnTargetAndFields() {
+        var parser = HTTP1RequestParser()
+        let requests: [(text: String, target: String, fields: [HTTPHeaders.Field])] = [
+            ("GET /same/long/target HTTP/1.1\r\nHost: x\r\nX-Custom-Name: one value\r\n\r\n", "/same/long/target",
+             [.init(name: "Host", value: "x"), .init(name: "X-Custom-Name", value: "one value")]),
+            ("GET /same/long/target HTTP/1.1\r\nHost: x\r\nX-Custom-Name: one valuf\r\nX-More: 1\r\n\r\n", "/same/long/target",
+             [.init(name: "Host", value: "x"), .init(name: "X-Custom-Name", value: "one valuf"), .init(name: "X-More", value: "1")]),
+            ("GET /same/long/targe HTTP/1.1\r\nHost: x\r\nX-Custom-Namf: one valuf\r\n\r\n", "/same/long/targe",
+             [.init(name: "Host", value: "x"), .init(name: "X-Custom-Namf", value: "one valuf")]),
+            ("GET /same/long/targe HTTP/1.1\r\nX-Custom-Namf: caf\u{E9}\r\nHost: x\r\n\r\n", "/same/long/targe",
+             [.init(name: "X-Custom-Namf", value: "caf\u{E9}"), .init(name: "Host", value: "x")]),
+        ]
+        for (text, target, fields) in requests {
+            let step = Self.feed(&parser, text)
+            #expect(step.head?.target == target && step.request?.path == target)
+            #expect(step.head?.headers.fields == fields && step.request?.headers.fields == fields)
+        }
+    }
+
     @Test func readsOnlyTheFirstOfPipelinedRequests() {
         var parser = HTTP1RequestParser()
         let first = "GET /1 HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -29,6 +29,9 @@ final class RequestFaults: Sendable {
         // walked every field three times, on every request.
         var delayText: String?, throttleText: String?, faultText: String?
         for field in request.headers {
+            // The three names are 17 or 20 bytes long: most fields are passed over on their length.
+            let length = field.name.utf8.count
+            guard length == 17 || length == 20 else { continue }
             if delayText == nil, field.name.equalsIgnoringASCIICase(delayHeader) { delayText = field.value }
             if throttleText == nil, field.name.equalsIgnoringASCIICase(throttleHeader) { throttleText = field.value }
             if faultText == nil, field.name.equalsIgnoringASCIICase(faultHeader) { faultText = field.value }

@@ -6,7 +6,9 @@ enum HTTP1FieldLine {
     /// server may refuse), no colon, a name that is empty or not a token (`Host : x`), and a
     /// value with a control character other than HTAB (a NUL included, RFC 9110 §5.5). The value
     /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
-    static func parse(_ line: UnsafeRawBufferPointer) -> Result<HTTP1ParsedField, HTTP1ParseError> {
+    /// `earlier` is the field at the same place in the connection's previous request: its
+    /// strings are shared when the bytes spell them again.
+    static func parse(_ line: UnsafeRawBufferPointer, reusing earlier: HTTPHeaders.Field? = nil) -> Result<HTTP1ParsedField, HTTP1ParseError> {
         if let first = line.first, HTTP1Syntax.isWhitespace(first) {
             return .failure(.malformed("a header line starts with a space or tab (obs-fold is not accepted)"))
         }
@@ -20,11 +22,11 @@ enum HTTP1FieldLine {
                 "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)"))
         }
         let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-        let nameText = commonName(name) ?? String(decoding: name, as: UTF8.self)
+        let nameText = commonName(name) ?? HTTP1Syntax.string(name, reusing: earlier?.name)
         if value.contains(where: HTTP1Syntax.isForbiddenControl) {
             return .failure(.malformed("the value of the header '\(nameText)' has a control character"))
         }
-        return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: String(decoding: value, as: UTF8.self)),
+        return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
                                          role: HTTP1FieldRole.of(name: name, value: value)))
     }
 

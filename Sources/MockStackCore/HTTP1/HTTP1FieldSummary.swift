@@ -22,6 +22,22 @@ struct HTTP1FieldSummary: Sendable {
     /// The `Upgrade` values, in order.
     var upgradeValues: [String] = []
 
+    /// Back to a summary of no fields. Most heads hold no framing, `Upgrade` or problem text,
+    /// and then only the flags are cleared (a new summary would release four empty slots).
+    mutating func clear() {
+        if contentLength != nil || transferEncoding != nil || framingProblem != nil || !upgradeValues.isEmpty {
+            self = HTTP1FieldSummary()
+            return
+        }
+        hostCount = 0
+        transferEncodingIsChunkedOnly = false
+        connectionCloses = false
+        connectionKeepsAlive = false
+        connectionUpgrades = false
+        expectsContinue = false
+        expectsSomethingElse = false
+    }
+
     mutating func note(_ parsed: HTTP1ParsedField) {
         guard let role = parsed.role else { return }
         switch role {

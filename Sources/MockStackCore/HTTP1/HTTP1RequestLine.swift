@@ -15,7 +15,10 @@ struct HTTP1RequestLine: Sendable, Equatable {
     /// - The target must be visible ASCII, and origin-form (`/p?q`), absolute-form
     ///   (`scheme://authority…`, the scheme letters only, as ``HTTPRequest`` reduces it to its
     ///   path), `*` for OPTIONS only, or authority-form (`host:port`) for CONNECT only.
-    static func parse(_ line: UnsafeRawBufferPointer) -> Result<Self, HTTP1ParseError> {
+    ///
+    /// `earlierTarget`, the connection's previous request's target, is shared when the bytes
+    /// spell it again.
+    static func parse(_ line: UnsafeRawBufferPointer, reusing earlierTarget: String? = nil) -> Result<Self, HTTP1ParseError> {
         var firstSpace = -1, secondSpace = -1, moreSpaces = false
         for index in line.indices where line[index] == HTTP1Syntax.space {
             if firstSpace < 0 {
@@ -42,9 +45,15 @@ struct HTTP1RequestLine: Sendable, Equatable {
         case .failure(let error): return .failure(error)
         }
         let method = Self.method(methodBytes)
-        if let problem = Self.targetProblem(targetBytes, method: method) { return .failure(.malformed(problem)) }
-        let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !targetBytes.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
+        // One pass over the target for both questions.
+        var isVisible = true, splits = false
+        for byte in targetBytes {
+            if byte < 0x21 || byte > 0x7E { isVisible = false; break }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { splits = true }
+        }
+        if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { return .failure(.malformed(problem)) }
+        let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !splits
+        return .success(Self(method: method, target: HTTP1Syntax.string(targetBytes, reusing: earlierTarget), version: version,
                              targetIsPlainPath: isPlainPath))
     }
 
@@ -75,9 +84,10 @@ struct HTTP1RequestLine: Sendable, Equatable {
         }
     }
 
-    /// What is wrong with the target for this method, or nil.
-    private static func targetProblem(_ target: UnsafeRawBufferPointer, method: HTTPMethod) -> String? {
-        guard target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+    /// What is wrong with the target for this method, or nil; `isVisible` says whether its
+    /// bytes are all visible ASCII.
+    private static func targetProblem(_ target: UnsafeRawBufferPointer, method: HTTPMethod, isVisible: Bool) -> String? {
+        guard isVisible else {
             return "the request target has a control character or a byte outside ASCII"
         }
         if method == .connect {

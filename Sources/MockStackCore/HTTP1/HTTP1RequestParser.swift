@@ -27,6 +27,10 @@ public struct HTTP1RequestParser: Sendable {
     private var headBytes = 0
     private var requestLine: HTTP1RequestLine?
     private var fields: [HTTPHeaders.Field] = []
+    /// The previous request's target and fields, whose strings the next request shares where
+    /// it spells them the same (``HTTP1Syntax/string(_:reusing:)``).
+    private var earlierTarget: String?
+    private var earlierFields: [HTTPHeaders.Field] = []
     private var summary = HTTP1FieldSummary()
     /// Header fields, then trailer fields, so far.
     private var fieldCount = 0
@@ -102,6 +106,22 @@ public struct HTTP1RequestParser: Sendable {
         failure = nil
     }
 
+    /// ``reset()`` after a request completed: `head` was taken and `failure` is nil then, so
+    /// only what a request fills is cleared, and the field summary's strings only when it holds any.
+    private mutating func startOver() {
+        phase = .requestLine
+        lines.reset()
+        headBytes = 0
+        earlierTarget = requestLine?.target
+        requestLine = nil
+        // Handed on, not copied: the array is the request's headers' too, and is only read here.
+        earlierFields = fields
+        fields = []
+        summary.clear()
+        fieldCount = 0
+        body = []
+    }
+
     // MARK: - The head and the trailers
 
     /// The next line of the head or the trailers, if it ends within `bytes`.
@@ -117,9 +137,15 @@ public struct HTTP1RequestParser: Sendable {
             headBytes += length
             position = lineFeed + 1
             switch phase {
-            case .requestLine: return requestLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1RequestLine.parse), consumed: position)
-            case .headerLines: return headerLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1FieldLine.parse), consumed: position)
-            default: return trailerLine(lines.read(bytes, from: start, lineFeed: lineFeed, HTTP1FieldLine.parse), consumed: position)
+            case .requestLine:
+                let earlierTarget = self.earlierTarget
+                return requestLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1RequestLine.parse($0, reusing: earlierTarget) },
+                                   consumed: position)
+            case .headerLines:
+                let earlier = fields.count < earlierFields.count ? earlierFields[fields.count] : nil
+                return headerLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1FieldLine.parse($0, reusing: earlier) },
+                                  consumed: position)
+            default: return trailerLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1FieldLine.parse($0) }, consumed: position)
             }
         }
     }
@@ -172,7 +198,9 @@ public struct HTTP1RequestParser: Sendable {
     /// The empty line after the header fields: the head's rules, then the body, if any.
     private mutating func headEnded(consumed: Int) -> HTTP1ParseStep? {
         guard let requestLine else { return fail(.malformed("a head without a request line"), consumed: consumed) }
-        switch HTTP1HeadRules.head(requestLine, fields: fields, summary: summary, limits: limits) {
+        // Consumed: the head moves on to the caller or into `head` without a copy.
+        let ruled = HTTP1HeadRules.head(requestLine, fields: fields, summary: summary, limits: limits)
+        switch consume ruled {
         case .failure(let error):
             return fail(error, consumed: consumed)
         case .success(let parsed):
@@ -262,14 +290,14 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// The request with this head and the body read, for the caller; the parser starts over.
-    private mutating func complete(_ head: HTTP1Head, consumed: Int) -> HTTP1ParseStep {
+    private mutating func complete(_ head: consuming HTTP1Head, consumed: Int) -> HTTP1ParseStep {
         let request = if requestLine?.targetIsPlainPath == true {
             // Nearly every request: its target is its path, no splitting needed.
             HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
         } else {
             HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
         }
-        reset()
+        startOver()
         return .complete(head, request, consumed: consumed)
     }
 

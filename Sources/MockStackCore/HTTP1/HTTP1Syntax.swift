@@ -68,6 +68,31 @@ extension HTTP1Syntax {
         return true
     }
 
+    /// `bytes` decoded as UTF-8 (U+FFFD for what is not), or `earlier` itself when it is
+    /// spelled with exactly these bytes: a client on a kept-alive connection sends the same
+    /// target and fields again and again, and a string shared costs one reference count where
+    /// a new one costs a validation pass and, past 15 bytes, an allocation.
+    static func string(_ bytes: UnsafeRawBufferPointer, reusing earlier: String?) -> String {
+        if var earlier, earlier.withUTF8({ equal(UnsafeRawBufferPointer($0), bytes) }) { return earlier }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether two byte buffers hold the same bytes, compared eight at a time.
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        var index = 0
+        while index + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            index += 8
+        }
+        while index < count {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case.
     static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }

@@ -68,33 +68,45 @@ struct FaultTests {
     /// the request again once on a new one, where it meets the same fault: the app sees the
     /// request twice, and the client sees what it would on a fresh connection. A fault that sends
     /// bytes first is not retried.
+    ///
+    /// libcurl does not always reuse the first connection (on a loaded machine it sometimes opens
+    /// a new one, and then nothing is resent), so a retried fault is tried up to three times
+    /// until its resend is seen; the client's error is checked every time.
     @Test(arguments: [
-        ("reset", URLError.Code.networkConnectionLost, 2),
-        ("empty", .badServerResponse, 2),
-        ("truncate", .unknown, 1),
-        ("malformed-chunk", .unknown, 1),
-        ("random-then-close", .unsupportedURL, 1),
+        ("reset", URLError.Code.networkConnectionLost, true),
+        ("empty", .badServerResponse, true),
+        ("truncate", .unknown, false),
+        ("malformed-chunk", .unknown, false),
+        ("random-then-close", .unsupportedURL, false),
     ])
-    func onAWarmConnectionAResetOrEmptyIsSentTwice(_ fault: String, _ linuxCode: URLError.Code, _ sent: Int) async throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let url = URL(string: "http://127.0.0.1:\(port)/example/hello?warm=\(fault)")!
-        let (_, first) = try await session.data(from: url)
-        #expect((first as? HTTPURLResponse)?.statusCode == 200)
-        var request = URLRequest(url: url)
-        request.setValue(fault, forHTTPHeaderField: "X-MockStack-Fault")
-        var seen: URLError.Code?
-        do { _ = try await session.data(for: request) } catch let error as URLError { seen = error.code }
-        #if canImport(FoundationNetworking)
-        #expect(seen == linuxCode, "\(String(describing: seen?.rawValue))")
-        let entries = try await client.send("GET", "/__mockstack/requests?path=/example/hello").json["requests"]?.arrayValue ?? []
-        let faulted = entries.filter { $0["query"] == .string("warm=\(fault)") && $0["delivery"] == ["fault": .string(fault)] }
-        #expect(faulted.count == sent)
-        #else
-        #expect(seen != nil)
-        #endif
+    func onAWarmConnectionAResetOrEmptyIsSentTwice(_ fault: String, _ linuxCode: URLError.Code, _ resent: Bool) async throws {
+        var counts: [Int] = []
+        for attempt in 1...(resent ? 3 : 1) {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 5
+            let session = URLSession(configuration: configuration)
+            defer { session.finishTasksAndInvalidate() }
+            let query = "warm=\(fault)-\(attempt)"
+            let url = URL(string: "http://127.0.0.1:\(port)/example/hello?\(query)")!
+            let (_, first) = try await session.data(from: url)
+            #expect((first as? HTTPURLResponse)?.statusCode == 200)
+            var request = URLRequest(url: url)
+            request.setValue(fault, forHTTPHeaderField: "X-MockStack-Fault")
+            var seen: URLError.Code?
+            do { _ = try await session.data(for: request) } catch let error as URLError { seen = error.code }
+            #if canImport(FoundationNetworking)
+            #expect(seen == linuxCode, "\(String(describing: seen?.rawValue))")
+            let entries = try await client.send("GET", "/__mockstack/requests?path=/example/hello").json["requests"]?.arrayValue ?? []
+            counts.append(entries.filter { $0["query"] == .string(query) && $0["delivery"] == ["fault": .string(fault)] }.count)
+            if counts.last == 2 { break }
+            #else
+            #expect(seen != nil)
+            return
+            #endif
+        }
+        // Sent twice at most, and twice once the connection was reused; never resent otherwise.
+        #expect(counts.allSatisfy { (1...(resent ? 2 : 1)).contains($0) }, "\(counts)")
+        #expect(counts.last == (resent ? 2 : 1), "\(counts)")
     }
 
     @Test func urlSessionGivesUpOnAHang() async throws {

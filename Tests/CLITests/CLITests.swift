@@ -11,26 +11,9 @@ struct CLITests {
         return packageRoot.appendingPathComponent(".build/debug/mockstack")
     }
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// Runs `mockstack` (or another program) to the end.
-    static func run(_ arguments: [String], executable: URL = binary, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String], executable: URL = binary, environment: [String: String] = [:]) throws -> ProcessRun {
+        try ProcessRun.run(executable, arguments, environment: environment)
     }
 
     /// Starts `serve`, returns the process and its ready line.

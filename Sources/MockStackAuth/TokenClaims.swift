@@ -53,45 +53,31 @@ public struct TokenClaims: Sendable, Equatable {
         case serviceStack
         /// The `jsonwebtoken` package Feathers signs with: `iat`, `exp`, `aud`, `iss`, `sub`, `jti`.
         case jsonWebToken
+
+        var keys: [String] {
+            switch self {
+            case .serviceStack:
+                ["iss", "sub", "iat", "exp", "aud", "email", "given_name", "family_name", "name", "preferred_username", "roles", "perms", "jti", "sid"]
+            case .jsonWebToken:
+                ["iat", "exp", "aud", "iss", "sub", "jti", "name", "preferred_username", "email", "given_name", "family_name", "roles", "perms", "sid"]
+            }
+        }
     }
 
     /// The payload as JSON, in the issuer's order: what the token carries.
     public func payload(in order: Order) -> JSONObject {
+        let strings = ["iss": issuer, "sub": userId, "aud": audience, "email": email, "given_name": givenName, "family_name": familyName,
+                       "name": name, "preferred_username": userName, "jti": tokenId, "sid": sessionId]
+        let lists = ["roles": roles, "perms": permissions]
         var payload = JSONObject()
-        func add(_ key: String, _ value: String?) { if let value { payload[key] = .string(value) } }
-        func add(_ key: String, _ values: [String]?) { if let values { payload[key] = .array(values.map(JSONValue.string)) } }
-        let issued = JSONValue.number(JSONNumber(Int(issuedAtSeconds))), expires = JSONValue.number(JSONNumber(Int(expirySeconds)))
-        switch order {
-        case .serviceStack:
-            add("iss", issuer)
-            add("sub", userId)
-            payload["iat"] = issued
-            payload["exp"] = expires
-            add("aud", audience)
-            add("email", email)
-            add("given_name", givenName)
-            add("family_name", familyName)
-            add("name", name)
-            add("preferred_username", userName)
-            add("roles", roles)
-            add("perms", permissions)
-            add("jti", tokenId)
-            add("sid", sessionId)
-        case .jsonWebToken:
-            payload["iat"] = issued
-            payload["exp"] = expires
-            add("aud", audience)
-            add("iss", issuer)
-            add("sub", userId)
-            add("jti", tokenId)
-            add("name", name)
-            add("preferred_username", userName)
-            add("email", email)
-            add("given_name", givenName)
-            add("family_name", familyName)
-            add("roles", roles)
-            add("perms", permissions)
-            add("sid", sessionId)
+        for key in order.keys {
+            switch key {
+            case "iat": payload[key] = .number(JSONNumber(Int(issuedAtSeconds)))
+            case "exp": payload[key] = .number(JSONNumber(Int(expirySeconds)))
+            default:
+                if let text = strings[key] ?? nil { payload[key] = .string(text) }
+                if let values = lists[key] ?? nil { payload[key] = .array(values.map(JSONValue.string)) }
+            }
         }
         return payload
     }

@@ -24,14 +24,7 @@ struct CLITests {
     /// Starts a program that serves (mockstack, or a shell that execs it), returns the process
     /// and the first line it printed: the ready line.
     static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, err) = try ProcessRun.start(executable, arguments, environment: environment)
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = out.fileHandleForReading.availableData

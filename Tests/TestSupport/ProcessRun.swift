@@ -8,6 +8,19 @@ public struct ProcessRun: Sendable {
 
     /// Runs `executable` with `arguments` to its end, `environment` laid over this process's.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRun {
+        let (process, out, err) = try start(executable, arguments, environment: environment)
+        // Both pipes are read before waiting, so a child filling one cannot block on it.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                          stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts `executable` with `arguments`, `environment` laid over this process's, its output
+    /// and errors on pipes the caller reads.
+    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -16,11 +29,6 @@ public struct ProcessRun: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Both pipes are read before waiting, so a child filling one cannot block on it.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                          stderr: String(decoding: stderr, as: UTF8.self))
+        return (process, out, err)
     }
 }

@@ -8,6 +8,7 @@
 //                              ├──────────► MockStackFeathers ─────┘
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
+//   MockStackCore ─► MockStackJSON ◄─ MockStackWire (the ready line; the façade re-exports it)
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
@@ -52,8 +53,22 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
+        // Ordered JSON: values, the parser with source positions, pointers, the encoder. A leaf, so
+        // the testing product can speak the control plane's JSON without building the server.
+        .target(
+            name: "MockStackJSON",
+            swiftSettings: strictSettings
+        ),
+        // What the server and its test clients exchange: the ready line (and, as they move here,
+        // the control plane's shapes). Depends on MockStackJSON alone.
+        .target(
+            name: "MockStackWire",
+            dependencies: ["MockStackJSON"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MockStackCore",
+            dependencies: ["MockStackJSON"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -97,6 +112,7 @@ let package = Package(
             name: "MockStack",
             dependencies: [
                 "MockStackCore",
+                "MockStackWire",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",

@@ -1,4 +1,4 @@
-public import MockStackCore
+public import MockStackJSON
 
 /// The readiness announcement (architecture §5): the first line on stdout, and the contents of
 /// `--ready-file`, written only once fixtures are loaded and the sockets accept.

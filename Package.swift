@@ -151,6 +151,11 @@ let package = Package(
             plugins: ["BuildStamp"]
         ),
         .testTarget(
+            name: "MockStackJSONTests",
+            dependencies: ["MockStackJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MockStackCoreTests",
             dependencies: ["MockStackCore"],
             swiftSettings: strictSettings

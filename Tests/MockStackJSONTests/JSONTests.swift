@@ -1,5 +1,5 @@
 import Testing
-@testable import MockStackCore
+@testable import MockStackJSON
 
 @Suite struct JSONParserTests {
     @Test func keepsKeyOrderAndNumberLiterals() throws {
@@ -61,19 +61,6 @@ import Testing
 
     @Test func rejectsInvalidUTF8InStrings() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser().parse([0x22, 0xFF, 0x22]) }
-    }
-}
-
-@Suite struct EntityTagTests {
-    @Test func isStableAndMatchesIfNoneMatchLists() {
-        let tag = EntityTag(of: Array("hello".utf8))
-        #expect(tag == EntityTag(of: Array("hello".utf8)))
-        #expect(tag != EntityTag(of: Array("hellp".utf8)))
-        #expect(tag.headerValue.count == 18)
-        #expect(tag.isMatched(byIfNoneMatch: tag.headerValue))
-        #expect(tag.isMatched(byIfNoneMatch: "\"x\", W/\(tag.headerValue)"))
-        #expect(tag.isMatched(byIfNoneMatch: "*"))
-        #expect(!tag.isMatched(byIfNoneMatch: "\"other\""))
     }
 }
 

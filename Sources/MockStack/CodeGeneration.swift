@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
 import MockStackCore
 import MockStackServiceStack
 
@@ -18,13 +13,12 @@ public enum CodeGeneration {
     ///   - fixedDate: the header's `Date:` (ISO-8601), for golden files; nil: now.
     /// - Throws: ``FixtureErrors`` for broken fixtures, ``MockStackError`` for an unknown or
     ///   non-ServiceStack app.
-    public static func swift(fixtures: URL, app name: String, options: [(name: String, value: String)], baseURL: String,
+    public static func swift(fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
                              fixedDate: String? = nil) throws -> String {
         if let fixedDate, DateTimeValue(parsing: fixedDate) == nil {
             throw MockStackError("--fixed-date \(fixedDate): not an ISO-8601 date (2025-11-21T22:15:03Z)")
         }
-        let source = try SelectedFixtureSource(DirectoryFixtureSource(root: fixtures, displayRoot: fixtures.relativePath), folders: [name])
-        let apps = try AppLoader.standard(typesDate: fixedDate).load(from: source)
+        let apps = try AppLoader.standard(typesDate: fixedDate).load(from: fixtures.source(apps: [name]))
         guard let app = apps.first as? ServiceStackApp else {
             throw MockStackError("app '\(name)' is not a ServiceStack app: /types/swift is generated for ServiceStack apps only")
         }

@@ -17,7 +17,10 @@ struct FixtureTree {
     /// past it the rest of the walk is skipped.
     let fileLimit: Int
 
-    init(root: URL, fileLimit: Int = 20_000) {
+    /// How many entries an app folder's walk looks at, unless told otherwise.
+    static let defaultFileLimit = 20_000
+
+    init(root: URL, fileLimit: Int = defaultFileLimit) {
         realRoot = root.resolvingSymlinksInPath().path
         self.fileLimit = fileLimit
     }

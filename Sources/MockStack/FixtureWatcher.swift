@@ -8,7 +8,7 @@ import Logging
 import MockStackCore
 import Synchronization
 
-/// `serve --watch`: looks at the fixtures folder a few times a second and, when an app
+/// `serve --watch`: looks at the fixtures folders a few times a second and, when an app
 /// folder's files change, validates the whole tree and swaps the changed apps in at once. A
 /// broken edit is reported (`file:line:column: message`) and the last good version keeps
 /// serving; unchanged apps keep their state.
@@ -16,9 +16,9 @@ import Synchronization
 /// Polling, not inotify: it works the same on macOS, on Linux and on a folder bind-mounted
 /// into a Docker container, where file events from the host do not arrive.
 final class FixtureWatcher: Sendable {
-    private let root: URL
-    /// The folders to watch, or nil for every app folder (new ones included).
-    private let folders: [String]?
+    private let folders: FixtureFolders
+    /// The app folders to watch, or nil for every app folder (new ones included).
+    private let apps: [String]?
     private let loader: AppLoader
     private let registry: AppRegistry
     private let sessions: SessionStore
@@ -45,16 +45,16 @@ final class FixtureWatcher: Sendable {
         var problems: [String]
     }
 
-    init(root: URL, folders: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore, logger: Logger) {
-        self.root = root
+    init(folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore, logger: Logger) {
         self.folders = folders
+        self.apps = apps
         self.loader = loader
         self.registry = registry
         self.sessions = sessions
         self.logger = logger
-        let first = Self.fingerprints(root: root, folders: folders)
+        let first = Self.fingerprints(folders: folders, apps: apps)
         for folder in first.overLimit {
-            logger.warning("--watch looks at the first \(FixtureTree(root: root).fileLimit) entries of \(folder) only")
+            logger.warning("--watch looks at the first \(FixtureTree.defaultFileLimit) entries of \(folder) only")
         }
         state = Mutex(State(fingerprints: first.prints, outcome: nil))
     }
@@ -75,7 +75,7 @@ final class FixtureWatcher: Sendable {
     /// Reloads the app folders whose files changed since the last look, if any did.
     func reloadIfChanged() {
         reloading.withLock { _ in
-            let now = Self.fingerprints(root: root, folders: folders).prints
+            let now = Self.fingerprints(folders: folders, apps: apps).prints
             let changed: [String]? = state.withLock { state in
                 let fresh = Set(now.keys).union(state.fingerprints.keys).filter { now[$0] != state.fingerprints[$0] }
                 // Remembered even when the reload fails: the next edit, not the next poll, retries.
@@ -94,11 +94,11 @@ final class FixtureWatcher: Sendable {
     }
 
     private func reload(_ changed: [String]) -> ReloadOutcome {
-        let everything = DirectoryFixtureSource(root: root, displayRoot: root.relativePath)
         do {
             // The whole tree is checked (names and mounts must stay unique across apps), but
             // only the changed folders' apps replace what is serving.
-            let source: any FixtureSource = try folders.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
+            let everything = try folders.source()
+            let source = try folders.source(apps: apps)
             let all = try loader.load(from: source)
             // A folder being created may not have its manifest yet: not an app until it does.
             let folders = (try? source.appFolders()) ?? []
@@ -111,7 +111,7 @@ final class FixtureWatcher: Sendable {
             logger.notice("reloaded \(names.isEmpty ? "fixtures (an app folder went away)" : names.joined(separator: ", "))")
             return ReloadOutcome(time: Date(), reloaded: names, problems: [])
         } catch {
-            let problems = (error as? FixtureErrors)?.diagnostics.map(\.description) ?? ["\(error)"]
+            let problems = error.diagnostics.map(\.description)
             for problem in problems { logger.error("reload refused: \(problem)") }
             logger.error("kept the last good fixtures (\(problems.count) problem(s) in \(changed.joined(separator: ", ")))")
             return ReloadOutcome(time: Date(), reloaded: [], problems: problems)
@@ -119,17 +119,21 @@ final class FixtureWatcher: Sendable {
     }
 
     /// Each app folder's files: their sizes, modification times and identities (device, inode),
-    /// as far as ``FixtureTree`` walks (inside the fixtures folder only).
-    /// Also names the folders holding more files than the walk looks at.
-    private static func fingerprints(root: URL, folders: [String]?) -> (prints: [String: Fingerprint], overLimit: [String]) {
-        let names = folders ?? ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
-        let tree = FixtureTree(root: root)
+    /// as far as ``FixtureTree`` walks (inside its fixtures folder only). An app folder's print
+    /// covers that name in every fixtures folder, so one appearing in a later folder, which
+    /// replaces the earlier, is a change too. Also names the folders holding more files than the
+    /// walk looks at.
+    private static func fingerprints(folders: FixtureFolders, apps: [String]?) -> (prints: [String: Fingerprint], overLimit: [String]) {
         var result: [String: Fingerprint] = [:]
         var overLimit: [String] = []
-        for name in names {
-            let found = tree.files(below: root.appendingPathComponent(name).path)
-            result[name] = Fingerprint(files: found.files)
-            if found.truncated { overLimit.append(name) }
+        for root in folders.folders {
+            let names = apps ?? ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
+            let tree = FixtureTree(root: root)
+            for name in names {
+                let found = tree.files(below: root.appendingPathComponent(name).path)
+                result[name, default: Fingerprint(files: [])].files += found.files
+                if found.truncated { overLimit.append(root.appendingPathComponent(name).relativePath) }
+            }
         }
         return (result, overLimit.sorted())
     }

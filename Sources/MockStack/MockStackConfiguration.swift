@@ -12,8 +12,9 @@ public struct MockStackConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port; the ready event says which.
     public var port: Int
-    /// The fixtures folder; `nil` uses the shipped one (``FixturesLocator``).
-    public var fixtures: URL?
+    /// The fixtures folders, read as one with the later ones winning on an app folder's name
+    /// (``FixtureFolders``); none: the shipped one (``FixturesLocator``).
+    public var fixtures: [URL]
     /// Apps also served at the root of a port of their own: app name → port (0 = free port).
     public var exposed: [(app: String, port: Int)]
     /// The app folders to load (`["test"]`), or nil for all of them: a test that needs one app
@@ -45,7 +46,7 @@ public struct MockStackConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,
-        fixtures: URL? = nil,
+        fixtures: [URL] = [],
         exposed: [(app: String, port: Int)] = [],
         apps: [String]? = nil,
         transport: TransportConfiguration = TransportConfiguration()

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 import Synchronization
 import Logging
@@ -14,7 +14,7 @@ public import MockStackTransport
 /// `MockStackTesting`'s in-process mode all run this.
 ///
 /// ```swift
-/// let server = try MockStackServer(configuration: .init(fixtures: url))
+/// let server = try MockStackServer(configuration: .init(fixtures: [url]))
 /// let ready = try server.start()
 /// // … ready.url(for: "example") …
 /// server.shutdown()
@@ -23,8 +23,8 @@ public final class MockStackServer: Sendable {
     public let configuration: MockStackConfiguration
     /// The apps being served, in load order (``reload(app:)`` may swap one).
     public var apps: [any MockApp] { registry.apps }
-    /// The fixtures folder the apps came from.
-    public let fixturesDirectory: URL
+    /// The fixtures folders the apps came from, later ones winning on an app folder's name.
+    public let fixtureFolders: FixtureFolders
     private let transport: HTTPServer
     private let registry: AppRegistry
     private let sessions: SessionStore
@@ -38,26 +38,30 @@ public final class MockStackServer: Sendable {
 
     /// Loads and checks every fixture; nothing listens yet.
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
-    ///   fixtures folder or an exposed app cannot be found.
+    ///   shipped fixtures folder (when none is given) or an exposed app cannot be found.
     public init(configuration: MockStackConfiguration, loader: AppLoader? = nil) throws {
         let loader = loader ?? .standard(typesDate: configuration.fixedDate)
         if let date = configuration.fixedDate, DateTimeValue(parsing: date) == nil {
             throw MockStackError("--fixed-date \(date): not an ISO-8601 date (2025-11-21T22:15:03Z)")
         }
-        guard let directory = configuration.fixtures ?? FixturesLocator.shippedFixtures() else {
-            throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
+        let folders: [URL]
+        if configuration.fixtures.isEmpty {
+            guard let shipped = FixturesLocator.shippedFixtures() else {
+                throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
+            }
+            folders = [shipped]
+        } else {
+            folders = configuration.fixtures
         }
         self.configuration = configuration
-        fixturesDirectory = directory
-        let everything = DirectoryFixtureSource(root: directory, displayRoot: directory.relativePath)
-        let source: any FixtureSource = try configuration.apps.map { try SelectedFixtureSource(everything, folders: $0) } ?? everything
-        let apps = try loader.load(from: source)
+        fixtureFolders = FixtureFolders(folders)
+        let apps = try loader.load(from: fixtureFolders.source(apps: configuration.apps))
         registry = AppRegistry(apps: apps)
-        let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
+        let stubs = StubStore(files: try fixtureFolders.source(), seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
                                 journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
         let watcher = configuration.watchesFixtures
-            ? FixtureWatcher(root: directory, folders: configuration.apps, loader: loader, registry: registry, sessions: sessions,
+            ? FixtureWatcher(folders: fixtureFolders, apps: configuration.apps, loader: loader, registry: registry, sessions: sessions,
                              logger: configuration.logger)
             : nil
         self.watcher = watcher

@@ -56,7 +56,7 @@ public func startMockStack(_ mode: MockStackMode = .spawned(), fixtures: URL? = 
     case .spawned(let arguments):
         return try MockStackProcess.launch(arguments: arguments, fixtures: fixtures)
     case .inProcess:
-        return try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures))
+        return try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures.map { [$0] } ?? []))
     case .attached(let url):
         return try AttachedMockStack.attach(to: url)
     }

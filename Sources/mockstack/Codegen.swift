@@ -24,8 +24,8 @@ struct Codegen: ParsableCommand {
     @Option(help: "The app (its folder name).")
     var app: String
 
-    @Option(help: "The fixtures folder. [default: the shipped Fixtures/]")
-    var fixtures: String?
+    @Option(help: ArgumentHelp("Fixtures folder; repeatable, as serve reads it. [default: shipped]", valueName: "folder"))
+    var fixtures: [String] = []
 
     @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/swift?Key=Value (repeatable).", valueName: "key=value"))
     var options: [String] = []
@@ -41,7 +41,7 @@ struct Codegen: ParsableCommand {
             printError("mockstack: unknown language '\(language)' (expected swift)")
             throw ExitCode(2)
         }
-        let root = try fixturesFolder(fixtures, givenAs: "--fixtures")
+        let folders = try fixtureFolders(fixtures, givenAs: "--fixtures")
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {
@@ -58,7 +58,7 @@ struct Codegen: ParsableCommand {
             query.append((name, String(option[option.index(after: equals)...])))
         }
         do {
-            let text = try CodeGeneration.swift(fixtures: root, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)",
+            let text = try CodeGeneration.swift(fixtures: folders, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)",
                                                   fixedDate: fixedDate)
             print(text, terminator: "")
         } catch let errors as FixtureErrors {

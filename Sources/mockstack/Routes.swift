@@ -7,19 +7,19 @@ import Foundation
 import MockStack
 import MockStackCore
 
-/// `mockstack routes [DIR]`: a table of every app, mount, operation, verbs and route.
+/// `mockstack routes [DIR…]`: a table of every app, mount, operation, verbs and route.
 struct Routes: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
         abstract: "List every app, its mount, and each operation or service with its verbs and route.")
 
-    @Argument(help: "The fixtures folder. [default: the shipped Fixtures/]")
-    var directory: String?
+    @Argument(help: ArgumentHelp("The fixtures folders, read as serve --fixtures reads them. [default: shipped]", valueName: "folder"))
+    var directories: [String] = []
 
     func run() throws {
-        let root = try fixturesFolder(directory, givenAs: "fixtures folder")
+        let folders = try fixtureFolders(directories, givenAs: "fixtures folder")
         do {
-            let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory ?? root.path))
+            let apps = try AppLoader.standard.load(from: folders.source())
             print(RoutesTable(apps: apps).rendered, terminator: "")
         } catch {
             printFixtureProblems(error, ending: "no routes listed")

@@ -34,8 +34,8 @@ struct Serve: ParsableCommand {
     @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: 0]")
     var port: Int?
 
-    @Option(help: "Fixtures folder (env MOCKSTACK_FIXTURES). [default: the shipped Fixtures/]")
-    var fixtures: String?
+    @Option(help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
+    var fixtures: [String] = []
 
     @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
     var readyFile: String?
@@ -96,12 +96,13 @@ struct Serve: ParsableCommand {
     func run() throws {
         let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
         let environment = ProcessInfo.processInfo.environment
-        let folder = try fixturesFolder(fixtures ?? environment["MOCKSTACK_FIXTURES"],
-                                        givenAs: fixtures == nil && environment["MOCKSTACK_FIXTURES"] != nil ? "MOCKSTACK_FIXTURES" : "--fixtures")
+        let fromEnvironment = fixtures.isEmpty && environment["MOCKSTACK_FIXTURES"] != nil
+        let folders = try fixtureFolders(fromEnvironment ? fixturePaths(fromEnvironment: environment["MOCKSTACK_FIXTURES"]) : fixtures,
+                                         givenAs: fromEnvironment ? "MOCKSTACK_FIXTURES" : "--fixtures")
         var configuration = MockStackConfiguration(
             host: host ?? environment["MOCKSTACK_HOST"] ?? "127.0.0.1",
             port: try resolvedPort() ?? 0,
-            fixtures: folder,
+            fixtures: folders.folders,
             exposed: expose.map { (app: $0.app, port: $0.port) },
             apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )

@@ -7,26 +7,27 @@ import Foundation
 import MockStack
 import MockStackCore
 
-/// `mockstack validate DIR`: check a fixtures folder and point at every mistake.
+/// `mockstack validate DIR…`: check fixtures folders (read as `serve` reads them) and point at
+/// every mistake.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check a fixtures folder; print every mistake as file:line:column: /json/pointer: message.",
-        discussion: "Exit status 0 when the folder loads, 1 when it has mistakes."
+        abstract: "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message.",
+        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Exit status 0 when they load, 1 when they have mistakes."
     )
 
-    @Argument(help: "The fixtures folder.")
-    var directory: String
+    @Argument(help: ArgumentHelp("The fixtures folders.", valueName: "folder"))
+    var directories: [String]
 
     func run() throws {
-        let root = try fixturesFolder(directory, givenAs: "fixtures folder")
+        let folders = try fixtureFolders(directories, givenAs: "fixtures folder")
         do {
-            let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: root, displayRoot: directory))
+            let apps = try AppLoader.standard.load(from: folders.source())
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {
             for diagnostic in error.diagnostics { print(diagnostic.description) }
-            printError("\(error.diagnostics.count) problem(s) in \(directory)")
+            printError("\(error.diagnostics.count) problem(s) in \(directories.joined(separator: " + "))")
             throw ExitCode(1)
         }
     }

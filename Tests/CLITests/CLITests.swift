@@ -157,6 +157,46 @@ struct CLITests {
         #expect(shipped.stdout.hasPrefix("ok: 5 app(s) (ai, example, feathers, techstacks, test), "))
     }
 
+    /// A user's apps beside the shipped ones, without copying them: `--fixtures` repeated (or
+    /// `MOCKSTACK_FIXTURES` with `:`), a later folder's app folder replacing an earlier one's.
+    @Test func fixtureFoldersAreLayeredTheLaterWinning() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles([
+            "example/app.json": #"{"kind":"static","routes":[{"path":"/mine","fixture":"reply.json"}]}"#,
+            "example/reply.json": #"{"from":"mine"}"#,
+            "mine/app.json": #"{"kind":"static","routes":[{"path":"/hello","fixture":"reply.json"}]}"#,
+            "mine/reply.json": #"{"app":"mine"}"#,
+        ], under: root)
+        let everyApp: JSONValue = ["ai": "/ai", "example": "/example", "feathers": "/feathers", "mine": "/mine", "techstacks": "/techstacks", "test": "/test"]
+        let ways: [(arguments: [String], environment: [String: String])] = [
+            (["--fixtures", "shipped", "--fixtures", root.path], [:]),
+            ([], ["MOCKSTACK_FIXTURES": "shipped:" + root.path]),
+        ]
+        for (arguments, environment) in ways {
+            let (process, line, _) = try Self.serve(arguments + ["--log-level", "warning"], environment: environment)
+            defer { process.terminate(); process.waitUntilExit() }
+            let json = try JSONParser().parse(line).root
+            #expect(json["apps"] == everyApp, "\(arguments) \(environment)")
+            let port = try #require(json["port"]?.intValue)
+            let mine = try rawExchange(port: port, "GET /example/mine HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(mine.status == 200)
+            #expect(mine.body == Array(#"{"from":"mine"}"#.utf8))
+            // The shipped example app is replaced whole: its routes are gone.
+            #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 404)
+            #expect(try rawExchange(port: port, "GET /test/api/Hello?name=Layers HTTP/1.1\r\nHost: t\r\n\r\n").body == Array(#"{"result":"Hello, Layers!"}"#.utf8))
+        }
+        let validated = try Self.run(["validate", "shipped", root.path])
+        #expect(validated.status == 0)
+        #expect(validated.stdout.hasPrefix("ok: 6 app(s) (ai, example, feathers, mine, techstacks, test), "))
+        let routes = try Self.run(["routes", root.path, "shipped"])
+        #expect(routes.stdout.contains("\nexample     /example     hello.json                 GET                    /example/hello\n"))
+        #expect(routes.stdout.contains("\nmine        /mine        reply.json                 GET                    /mine/hello\n"))
+        let missing = try Self.run(["serve", "--fixtures", "shipped", "--fixtures", "/nonexistent-mine"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "mockstack: --fixtures /nonexistent-mine: no such folder\n")
+    }
+
     @Test func serveRefusesBrokenFixtures() throws {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -130,7 +130,7 @@ struct ExposureTests {
             try FileManager.default.createSymbolicLink(atPath: demo.appendingPathComponent("leak.json").path, withDestinationPath: "../../secret.json")
         }
         defer { try? FileManager.default.removeItem(at: root) }
-        let thrown = #expect(throws: FixtureErrors.self) { try MockStackServer(configuration: MockStackConfiguration(fixtures: folder)) }
+        let thrown = #expect(throws: FixtureErrors.self) { try MockStackServer(configuration: MockStackConfiguration(fixtures: [folder])) }
         #expect(thrown?.diagnostics.map(\.message).contains { $0.contains("leads outside the fixtures folder") } == true, "\(String(describing: thrown))")
     }
 
@@ -139,7 +139,7 @@ struct ExposureTests {
             try FileManager.default.createSymbolicLink(atPath: demo.appendingPathComponent("alias.json").path, withDestinationPath: "inside.json")
         }
         defer { try? FileManager.default.removeItem(at: root) }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: folder))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [folder]))
         #expect(try await FeathersClient(mock).send("GET", "/demo/x").text == #"{"inside":true}"#)
     }
 
@@ -149,7 +149,7 @@ struct ExposureTests {
             #expect(mkfifo(demo.appendingPathComponent("pipe.json").path, 0o600) == 0)
         }
         defer { try? FileManager.default.removeItem(at: root) }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: folder))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [folder]))
         let client = FeathersClient(mock)
         for (name, message) in [("demo/leak.json", "leads outside the fixtures folder"), ("demo/pipe.json", "is not a regular file"),
                                 ("/etc/passwd", "must be a relative path"), ("demo/../../secret.json", "must be a relative path"),

@@ -14,7 +14,7 @@ struct FeathersRESTTests {
     let server: FeathersClient
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["feathers"]))
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["feathers"]))
         server = FeathersClient(base: try mock.url(for: "feathers").absoluteString)
     }
 

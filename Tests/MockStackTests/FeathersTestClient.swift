@@ -63,7 +63,7 @@ extension InProcessMockStack {
     /// loopback port, with `adjust` applied to the configuration first.
     static func shipped(_ apps: [String] = ["test", "feathers", "example"],
                         _ adjust: (inout MockStackConfiguration) -> Void = { _ in }) throws -> InProcessMockStack {
-        var configuration = MockStackConfiguration(fixtures: ServerTests.fixtures, apps: apps)
+        var configuration = MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: apps)
         adjust(&configuration)
         return try InProcessMockStack(configuration: configuration)
     }
@@ -87,7 +87,7 @@ final class FeathersTestServer: @unchecked Sendable {
         var all = files
         all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) "services": \#(services)}"#
         try writeFiles(all, under: root)
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: root))
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [root]))
         client = FeathersClient(base: try mock.url(for: "suite").absoluteString)
     }
 

@@ -59,7 +59,7 @@ import TestSupport
         let apps = try loader.load(from: DirectoryFixtureSource(root: root))
         let registry = AppRegistry(apps: apps)
         let sessions = SessionStore(limit: 4, journalCapacity: 10, journalBodyLimit: 100, seed: 0, stubs: StubStore(files: nil))
-        let watcher = FixtureWatcher(root: root, folders: nil, loader: loader, registry: registry, sessions: sessions,
+        let watcher = FixtureWatcher(folders: FixtureFolders([root]), apps: nil, loader: loader, registry: registry, sessions: sessions,
                                      logger: .init(label: "test"))
         try writeFiles(["a.json": #"{"changed": "outside"}"#, "deep/c.json": "{}"], under: outside)
         watcher.reloadIfChanged()

@@ -22,7 +22,7 @@ final class HotReloadTests {
             "shop/hello.json": #"{"greeting": "v1"}"#,
             "people/app.json": #"{"kind": "feathers", "mount": "/people", "services": {"people": {}}}"#,
         ], under: root)
-        var configuration = MockStackConfiguration(fixtures: root)
+        var configuration = MockStackConfiguration(fixtures: [root])
         configuration.watchesFixtures = true
         mock = try InProcessMockStack(configuration: configuration)
         client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")

@@ -12,7 +12,7 @@ struct RequestBodyLimitTests {
     let client: FeathersClient
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures, apps: ["test", "feathers"]))
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "feathers"]))
         client = FeathersClient(base: "http://127.0.0.1:\(mock.ready.port)")
     }
 

@@ -11,7 +11,7 @@ struct ServerTests {
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
 
     @Test func controlPlaneAnswersHealthAndApps() throws {
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [Self.fixtures]))
         defer { mock.stop() }
         let health = try rawExchange(port: mock.ready.port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(health.status == 200)
@@ -33,7 +33,7 @@ struct ServerTests {
     }
 
     @Test func pathsOutsideEveryAppAre404JSON() throws {
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [Self.fixtures]))
         defer { mock.stop() }
         let response = try rawExchange(port: mock.ready.port, "GET /examples/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(response.status == 404)
@@ -41,7 +41,7 @@ struct ServerTests {
     }
 
     @Test func servesFixturesWithETagAnd304() throws {
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [Self.fixtures]))
         defer { mock.stop() }
         let first = try rawExchange(port: mock.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(first.status == 200)
@@ -57,7 +57,7 @@ struct ServerTests {
     }
 
     @Test func exposesAnAppAtTheRootOfItsOwnPort() throws {
-        var configuration = MockStackConfiguration(fixtures: Self.fixtures)
+        var configuration = MockStackConfiguration(fixtures: [Self.fixtures])
         configuration.exposed = [(app: "example", port: 0)]
         let mock = try InProcessMockStack(configuration: configuration)
         defer { mock.stop() }
@@ -74,7 +74,7 @@ struct ServerTests {
         try writeFiles(["broken/app.json": "{\"kind\": \"static\", \"routes\": [{\"path\": \"/x\", \"fixture\": \"gone.json\"}]}"], under: root)
         try writeFiles(["other/app.json": "{\"kind\": \"static\", \"mount\": \"/\", \"routes\": []}"], under: root)
         do {
-            _ = try MockStackServer(configuration: MockStackConfiguration(fixtures: root))
+            _ = try MockStackServer(configuration: MockStackConfiguration(fixtures: [root]))
             Issue.record("a broken fixtures tree must not load")
         } catch let errors as FixtureErrors {
             #expect(errors.diagnostics.map(\.description) == [
@@ -85,7 +85,7 @@ struct ServerTests {
     }
 
     @Test func theReadyLineRoundTrips() throws {
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [Self.fixtures]))
         defer { mock.stop() }
         #expect(ReadyEvent(line: mock.ready.line) == mock.ready)
         #expect(try mock.url(for: "example").absoluteString == "http://127.0.0.1:\(mock.ready.port)/example")
@@ -93,7 +93,7 @@ struct ServerTests {
 
     /// A typo in an app's name is an error that names the apps, not a trap.
     @Test func anUnknownAppsURLThrowsNamingTheApps() throws {
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: Self.fixtures))
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [Self.fixtures]))
         defer { mock.stop() }
         let served = mock.ready.apps.map(\.name)
         #expect(throws: UnknownAppError(app: "tests", apps: served)) { try mock.url(for: "tests") }

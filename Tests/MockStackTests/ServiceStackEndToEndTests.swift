@@ -25,7 +25,7 @@ struct ServiceStackEndToEndTests {
     }()
 
     init() throws {
-        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: ServerTests.fixtures))
+        mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures]))
         base = try mock.url(for: "test")
     }
 

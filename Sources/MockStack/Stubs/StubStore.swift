@@ -13,7 +13,7 @@ final class StubStore: Sendable {
     /// it: with no stubs, the usual case, each request costs one load.
     private let stubCount = Atomic<Int>(0)
     /// Where `bodyFile` answers are read from.
-    let files: DirectoryFixtureSource?
+    let files: (any FixtureSource)?
 
     private struct State {
         var stubs: [Stub] = []
@@ -27,7 +27,7 @@ final class StubStore: Sendable {
 
     /// - Parameter templateLimit: at least ``StubAnswer/templateLimit``; a server that accepts
     ///   larger request bodies passes its limit, so that a template can echo any body it took.
-    init(files: DirectoryFixtureSource?, seed: UInt64 = 0, templateLimit: Int = StubAnswer.templateLimit) {
+    init(files: (any FixtureSource)?, seed: UInt64 = 0, templateLimit: Int = StubAnswer.templateLimit) {
         self.files = files
         self.seed = seed
         self.templateLimit = max(templateLimit, StubAnswer.templateLimit)

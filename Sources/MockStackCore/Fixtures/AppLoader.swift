@@ -28,7 +28,9 @@ public struct AppLoader: Sendable {
         do {
             folders = try source.appFolders().filter { source.fileExists($0 + "/" + Self.manifestName) }
         } catch {
-            throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: (error as? FixtureReadError)?.reason ?? "cannot list app folders: \(error)")])
+            let unreadable = error as? FixtureReadError
+            throw FixtureErrors([FixtureDiagnostic(file: unreadable?.path ?? source.displayRoot, position: .start, pointer: "",
+                                                   message: unreadable?.reason ?? "cannot list app folders: \(error)")])
         }
         if folders.isEmpty {
             throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: "no app folders with an \(Self.manifestName) manifest")])
@@ -56,7 +58,7 @@ public struct AppLoader: Sendable {
 
     private func readManifest(folder: String, source: any FixtureSource, into diagnostics: inout [FixtureDiagnostic]) -> ManifestReader? {
         let path = folder + "/" + Self.manifestName
-        let file = source.displayRoot + "/" + path
+        let file = source.displayPath(path)
         do {
             let document = try JSONParser().parse(try source.read(path), recordPositions: true)
             return ManifestReader(folder: folder, file: file, document: document, source: source)

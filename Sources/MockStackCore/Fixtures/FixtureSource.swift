@@ -9,6 +9,12 @@ public protocol FixtureSource: Sendable {
     func fileExists(_ path: String) -> Bool
     /// The bytes of the file at `path`.
     func read(_ path: String) throws -> [UInt8]
+    /// How diagnostics name the file at `path` (`Fixtures/test/app.json`).
+    func displayPath(_ path: String) -> String
+}
+
+extension FixtureSource {
+    public func displayPath(_ path: String) -> String { displayRoot + "/" + path }
 }
 
 /// A fixtures tree held in memory, for tests and embedding.
@@ -61,6 +67,8 @@ public struct SelectedFixtureSource: FixtureSource {
     public func fileExists(_ path: String) -> Bool { base.fileExists(path) }
 
     public func read(_ path: String) throws -> [UInt8] { try base.read(path) }
+
+    public func displayPath(_ path: String) -> String { base.displayPath(path) }
 }
 
 /// A fixture file could not be read.

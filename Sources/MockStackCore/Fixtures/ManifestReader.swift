@@ -122,7 +122,7 @@ public final class ManifestReader {
         }
         let path = folder + "/" + name
         guard source.fileExists(path) else {
-            report("no file '\(name)' in \(source.displayRoot)/\(folder)", at: pointer)
+            report("no file '\(name)' in \(source.displayPath(folder))", at: pointer)
             return nil
         }
         do {
@@ -134,5 +134,5 @@ public final class ManifestReader {
     }
 
     /// The display path of a file of this app.
-    public func displayPath(_ path: String) -> String { source.displayRoot + "/" + path }
+    public func displayPath(_ path: String) -> String { source.displayPath(path) }
 }

@@ -1,0 +1,31 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import MockStackCore
+
+/// The fixtures folders a server reads, in the order given: one folder, or several read as one
+/// (``LayeredFixtureSource``: a later folder's app folder replaces an earlier one of the same
+/// name). Diagnostics name each folder as it was given.
+public struct FixtureFolders: Sendable {
+    public let folders: [URL]
+
+    /// - Parameter folders: at least one folder.
+    public init(_ folders: [URL]) {
+        precondition(!folders.isEmpty, "at least one fixtures folder")
+        self.folders = folders
+    }
+
+    /// Every app folder of every folder, the later folders winning.
+    public func source() throws(FixtureErrors) -> any FixtureSource {
+        let layers = folders.map { DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath) }
+        return layers.count == 1 ? layers[0] : try LayeredFixtureSource(layers)
+    }
+
+    /// ``source()`` narrowed to `apps` (`serve --apps test,ai`) when given.
+    public func source(apps: [String]?) throws(FixtureErrors) -> any FixtureSource {
+        let everything = try source()
+        return try apps.map { apps throws(FixtureErrors) in try SelectedFixtureSource(everything, folders: apps) } ?? everything
+    }
+}

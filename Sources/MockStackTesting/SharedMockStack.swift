@@ -2,34 +2,33 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockStack
 import Synchronization
 #if canImport(XCTest)
 public import XCTest
 #endif
 
-/// One mockstack per test process (and mode), started on first use and stopped at exit; each
-/// test takes a fresh session of it, so parallel tests share the server without sharing state.
+/// One mockstack per test process for each mode and set of apps, started on first use and
+/// stopped at exit; each test takes a fresh session of it, so parallel tests share the server
+/// without sharing state. A spawned one also stops if the test process is killed
+/// (``MockStackProcess``).
 public enum SharedMockStack {
     private static let servers = Mutex<[String: any MockStackHandle]>([:])
 
-    /// The shared server for `mode`, started now if it is not running yet.
-    public static func server(_ mode: MockStackMode = .inProcess) throws -> any MockStackHandle {
-        let key = switch mode {
-        case .inProcess: "in-process"
-        case .spawned(let arguments): "spawned " + arguments.joined(separator: " ")
-        case .attached(let url): "attached " + url.absoluteString
-        }
+    /// The shared server for `mode` that loads `apps` (all when nil), started now if it is not
+    /// running yet. Servers are keyed by both: tests naming the same apps share one.
+    public static func server(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil) throws -> any MockStackHandle {
+        let apps = apps.map { Array(Set($0)).sorted() }
+        let key = mode.description + " apps=" + (apps?.joined(separator: ",") ?? "*")
         return try servers.withLock { servers in
             if let running = servers[key] { return running }
-            let started = try startMockStack(mode)
+            let started = try mode.start(apps: apps)
             if servers.isEmpty { atexit { SharedMockStack.stopAll() } }
             servers[key] = started
             return started
         }
     }
 
-    /// Stops every shared server (at exit; a spawned child must not outlive the tests).
+    /// Stops every shared server (at exit).
     static func stopAll() {
         let all = servers.withLock { servers in
             defer { servers.removeAll() }
@@ -40,19 +39,24 @@ public enum SharedMockStack {
 }
 
 /// Runs `body` with a fresh session of the shared mockstack and ends the session afterwards:
-/// the default way for a test to get a server of its own state.
+/// the default way for a test to get a server of its own state. The first call in a test
+/// process starts the server; the others cost one control call (ending the session).
 ///
 /// ```swift
 /// @Test func createsAMessage() async throws {
-///     try await withMockStackSession { session in
+///     try await withMockStackSession(apps: ["feathers"]) { session in
 ///         let client = FeathersClient(baseURL: try session.url(for: "feathers"))
 ///         // …
 ///         try await session.expectRequests(method: "POST", path: "/feathers/messages", count: 1)
 ///     }
 /// }
 /// ```
-public func withMockStackSession<T>(_ mode: MockStackMode = .inProcess, _ body: (MockStackSession) async throws -> T) async throws -> T {
-    let session = try SharedMockStack.server(mode).session()
+/// - Parameters:
+///   - mode: by default attached to `MOCKSTACK_URL` when it is set, else spawned.
+///   - apps: the apps the test uses: the shared server loads only those (all when nil).
+public func withMockStackSession<T>(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil,
+                                    _ body: (MockStackSession) async throws -> T) async throws -> T {
+    let session = try SharedMockStack.server(mode, apps: apps).session()
     do {
         let result = try await body(session)
         try? await session.end()
@@ -69,11 +73,12 @@ extension XCTestCase {
     ///
     /// ```swift
     /// override func setUpWithError() throws {
-    ///     session = try startMockStackSession()
+    ///     session = try startMockStackSession(apps: ["test"])
     /// }
     /// ```
-    public func startMockStackSession(_ mode: MockStackMode = .inProcess) throws -> MockStackSession {
-        let session = try SharedMockStack.server(mode).session()
+    /// - Parameter apps: the apps the test uses: the shared server loads only those (all when nil).
+    public func startMockStackSession(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil) throws -> MockStackSession {
+        let session = try SharedMockStack.server(mode, apps: apps).session()
         addTeardownBlock { session.endWaiting() }
         return session
     }

@@ -1,0 +1,93 @@
+import Foundation
+import MockStackCore
+import Testing
+import TestSupport
+
+/// `serve --stop-on-stdin-eof`, and the servers MockStackTesting spawns: none outlives the
+/// process that started it, even one killed with SIGKILL (issue 23).
+@Suite(.timeLimit(.minutes(1)))
+struct LifelineTests {
+    @Test func theServerStopsWhenItsStandardInputCloses() throws {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.readLine(), as: UTF8.self)
+        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+        // Bytes on the pipe are dropped; the server keeps serving.
+        input.fileHandleForWriting.write(Data("ignored\n".utf8))
+        #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+
+    @Test func withoutAPipeToWatchTheFlagIsRefused() throws {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "error", "--stop-on-stdin-eof"]
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(stderr == "mockstack: cannot watch descriptor 0 for its end: it must be a pipe, socket or terminal, not a file or /dev/null\n")
+        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test func spawnedServersDieWithAKilledTestProcess() throws {
+        let probe = CLITests.binary.deletingLastPathComponent().appendingPathComponent("spawn-probe")
+        let (process, out, _) = try ProcessRun.start(probe, [], environment: ["MOCKSTACK_BIN": CLITests.binary.path])
+        let line = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
+        let pids = line.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(pids.count == 2, "the probe printed \(line)")
+        #expect(pids.allSatisfy(Self.isRunning))
+
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        // Each server sees its standard input end and stops gracefully.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while pids.contains(where: Self.isRunning), ContinuousClock.now < deadline {
+            try waitBriefly()
+        }
+        #expect(!pids.contains(where: Self.isRunning), "servers \(pids.filter(Self.isRunning)) outlived the killed probe")
+    }
+
+    /// Whether `pid` is a live process (a zombie nobody reaped has exited).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        #if os(Linux)
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        return state != "Z" && state != "X"
+        #else
+        return true
+        #endif
+    }
+
+    /// One poll interval: 20 ms.
+    private func waitBriefly() throws {
+        try Task.checkCancellation()
+        usleep(20_000)
+    }
+}
+
+extension FileHandle {
+    /// Bytes up to the first newline (or the end), read as they arrive.
+    func readLine() -> Data {
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return line
+    }
+}

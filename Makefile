@@ -3,7 +3,7 @@
 #   make install put the release binary in PREFIX/bin (default /usr/local) and the shipped
 #                fixtures in PREFIX/share/mockstack, where the binary finds them
 #   make test    build and run the whole test suite, the example's and the README quick start's
-#   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
+#   make bench   side-by-side benchmark against nginx, then a client package's build and test costs (see Benchmarks/README.md)
 #   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)

@@ -92,6 +92,8 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         } catch {
             throw MockStackLaunchError("cannot run \(executable.path): \(error.localizedDescription)")
         }
+        // The control calls' URLSession takes milliseconds to make: made while the child loads.
+        Thread.detachNewThread { _ = ControlSession.shared }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
             if process.isRunning { process.terminate() }

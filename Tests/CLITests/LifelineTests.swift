@@ -12,15 +12,19 @@ struct LifelineTests {
         process.executableURL = CLITests.binary
         process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"]
         let input = Pipe(), output = Pipe()
+        // A child another test spawns meanwhile must not inherit the end the server waits on.
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.standardInput = input
         process.standardOutput = output
         try process.run()
+        defer { if process.isRunning { process.terminate() } }
         let line = String(decoding: output.fileHandleForReading.readLine(), as: UTF8.self)
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         // Bytes on the pipe are dropped; the server keeps serving.
         input.fileHandleForWriting.write(Data("ignored\n".utf8))
         #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
         try input.fileHandleForWriting.close()
+        try #require(try Self.waitForExit(process.processIdentifier), "the server still runs after its stdin closed")
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
@@ -53,11 +57,20 @@ struct LifelineTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         // Each server sees its standard input end and stops gracefully.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while pids.contains(where: Self.isRunning), ContinuousClock.now < deadline {
-            try waitBriefly()
+        for pid in pids {
+            #expect(try Self.waitForExit(pid), "server \(pid) outlived the killed probe")
         }
-        #expect(!pids.contains(where: Self.isRunning), "servers \(pids.filter(Self.isRunning)) outlived the killed probe")
+    }
+
+    /// Polls every 20 ms until `pid` has exited; false if it still runs after 20 s.
+    static func waitForExit(_ pid: Int32) throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while isRunning(pid) {
+            guard ContinuousClock.now < deadline else { return false }
+            try Task.checkCancellation()
+            usleep(20_000)
+        }
+        return true
     }
 
     /// Whether `pid` is a live process (a zombie nobody reaped has exited).
@@ -70,12 +83,6 @@ struct LifelineTests {
         #else
         return true
         #endif
-    }
-
-    /// One poll interval: 20 ms.
-    private func waitBriefly() throws {
-        try Task.checkCancellation()
-        usleep(20_000)
     }
 }
 

@@ -1,4 +1,4 @@
-public import MockStack
+import MockStack
 public import MockStackTesting
 
 extension MockStackMode {

@@ -79,6 +79,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
                 if data.isEmpty { break }
                 tail.append(data)
             }
+            tail.finish()
         }
         Thread.detachNewThread {
             while true {
@@ -96,9 +97,13 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         Thread.detachNewThread { _ = ControlSession.shared }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
-            if process.isRunning { process.terminate() }
+            // Its stdout ended: it exited (or is exiting); else the wait timed out.
+            let timedOut = !firstLine.reachedEnd
+            if timedOut { process.terminate() }
             process.waitUntilExit()
-            let reason = process.isRunning ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
+            // Everything it said, not only what the drain had read when it exited.
+            tail.waitUntilFinished(seconds: 2)
+            let reason = timedOut ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
             if tail.text.contains("'\(lifelineOption)'") {
                 throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
             }
@@ -157,6 +162,15 @@ public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
 final class OutputTail: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// The stream reached its end.
+    func finish() { ended.signal() }
+
+    /// Waits for ``finish()``, at most `seconds`.
+    func waitUntilFinished(seconds: Double) {
+        _ = ended.wait(timeout: .now() + seconds)
+    }
 
     func append(_ chunk: Data) {
         lock.withLock {
@@ -187,6 +201,9 @@ final class FirstLine: @unchecked Sendable {
             condition.broadcast()
         }
     }
+
+    /// Whether the stream has ended.
+    var reachedEnd: Bool { condition.withLock { ended } }
 
     func wait(seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)

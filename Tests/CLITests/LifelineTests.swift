@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 
 /// `serve --stop-on-stdin-eof`, and the servers MockStackTesting spawns: none outlives the
-/// process that started it, even one killed with SIGKILL (issue 23).
-@Suite(.timeLimit(.minutes(1)))
+/// process that started it, even one killed with SIGKILL (issue 23). One test at a time: each
+/// blocks its thread while processes start and stop.
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct LifelineTests {
     @Test func theServerStopsWhenItsStandardInputCloses() throws {
         let process = Process()

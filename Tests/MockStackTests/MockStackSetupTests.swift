@@ -6,7 +6,8 @@ import TestSupport
 
 /// What a client's test setup gets when it is wrong (issue 23): a message that says what to add
 /// to Package.swift, or which other way there is to get a server; and apps loaded on request.
-@Suite(.timeLimit(.minutes(1)))
+/// One test at a time: several block their thread while a server starts.
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct MockStackSetupTests {
     @Test func withoutABinaryTheErrorNamesTheLineToAddToPackageSwift() throws {
         let folder = try makeTemporaryDirectory()
@@ -76,9 +77,9 @@ struct MockStackSetupTests {
     }
 
     @Test func anInProcessServerLoadsOnlyTheAppsNamed() throws {
-        let mock = try startMockStack(.inProcess, apps: ["test", "example"])
+        let mock = try startMockStack(.inProcess, apps: ["feathers", "example"])
         defer { mock.stop() }
-        #expect(mock.ready.apps.map(\.name) == ["example", "test"])
+        #expect(mock.ready.apps.map(\.name) == ["example", "feathers"])
     }
 
     @Test func attachingToAServerWithoutAnAppSaysWhichIsMissing() throws {

@@ -216,12 +216,12 @@ struct ControlHelperTests {
         }
         #expect(Set(ids).count == 2)
         // One server for each set of apps, in any order; it loads only those.
-        let feathers = try SharedMockStack.server(apps: ["feathers"])
+        let feathers = try await SharedMockStack.server(apps: ["feathers"])
         #expect(feathers.ready.apps.map(\.name) == ["feathers"])
-        #expect(try SharedMockStack.server(apps: ["feathers", "feathers"]).ready.port == feathers.ready.port)
-        let two = try SharedMockStack.server(apps: ["test", "example"])
-        #expect(two.ready.apps.map(\.name) == ["example", "test"])
-        #expect(try SharedMockStack.server(apps: ["example", "test"]).ready.port == two.ready.port)
+        #expect(try await SharedMockStack.server(apps: ["feathers", "feathers"]).ready.port == feathers.ready.port)
+        let two = try await SharedMockStack.server(apps: ["feathers", "example"])
+        #expect(two.ready.apps.map(\.name) == ["example", "feathers"])
+        #expect(try await SharedMockStack.server(apps: ["example", "feathers"]).ready.port == two.ready.port)
         #expect(two.ready.port != feathers.ready.port)
     }
 }

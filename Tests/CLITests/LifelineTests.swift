@@ -1,14 +1,13 @@
 import Foundation
 import MockStackCore
-import Testing
 import TestSupport
+import XCTest
 
 /// `serve --stop-on-stdin-eof`, and the servers MockStackTesting spawns: none outlives the
-/// process that started it, even one killed with SIGKILL (issue 23). One test at a time: each
-/// blocks its thread while processes start and stop.
-@Suite(.serialized, .timeLimit(.minutes(1)))
-struct LifelineTests {
-    @Test func theServerStopsWhenItsStandardInputCloses() throws {
+/// process that started it, even one killed with SIGKILL (issue 23). XCTest cases, so their
+/// waits for processes block a test worker's thread, never Swift Testing's shared ones.
+final class LifelineTests: XCTestCase {
+    func testTheServerStopsWhenItsStandardInputCloses() throws {
         let process = Process()
         process.executableURL = CLITests.binary
         process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"]
@@ -20,17 +19,18 @@ struct LifelineTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let line = String(decoding: output.fileHandleForReading.readLine(), as: UTF8.self)
-        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+        let port = try XCTUnwrap(try JSONParser().parse(line).root["port"]?.intValue, line)
         // Bytes on the pipe are dropped; the server keeps serving.
         input.fileHandleForWriting.write(Data("ignored\n".utf8))
-        #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        XCTAssertEqual(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200)
         try input.fileHandleForWriting.close()
-        try #require(try Self.waitForExit(process.processIdentifier), "the server still runs after its stdin closed")
+        XCTAssertTrue(try Self.waitForExit(process.processIdentifier), "the server still runs after its stdin closed")
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 
-    @Test func withoutAPipeToWatchTheFlagIsRefused() throws {
+    func testWithoutAPipeToWatchTheFlagIsRefused() throws {
         let process = Process()
         process.executableURL = CLITests.binary
         process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "error", "--stop-on-stdin-eof"]
@@ -41,25 +41,25 @@ struct LifelineTests {
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(stderr == "mockstack: cannot watch descriptor 0 for its end: it must be a pipe, socket or terminal, not a file or /dev/null\n")
-        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        XCTAssertEqual(process.terminationStatus, 2)
+        XCTAssertEqual(stderr, "mockstack: cannot watch descriptor 0 for its end: it must be a pipe, socket or terminal, not a file or /dev/null\n")
+        XCTAssertTrue(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
-    @Test func spawnedServersDieWithAKilledTestProcess() throws {
+    func testSpawnedServersDieWithAKilledTestProcess() throws {
         let probe = CLITests.binary.deletingLastPathComponent().appendingPathComponent("spawn-probe")
         let (process, out, _) = try ProcessRun.start(probe, [], environment: ["MOCKSTACK_BIN": CLITests.binary.path])
         let line = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
         let pids = line.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        try #require(pids.count == 2, "the probe printed \(line)")
-        #expect(pids.allSatisfy(Self.isRunning))
+        XCTAssertEqual(pids.count, 2, "the probe printed \(line)")
+        XCTAssertTrue(pids.allSatisfy(Self.isRunning))
 
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         // Each server sees its standard input end and stops gracefully.
         for pid in pids {
-            #expect(try Self.waitForExit(pid), "server \(pid) outlived the killed probe")
+            XCTAssertTrue(try Self.waitForExit(pid), "server \(pid) outlived the killed probe")
         }
     }
 
@@ -68,7 +68,6 @@ struct LifelineTests {
         let deadline = ContinuousClock.now + .seconds(20)
         while isRunning(pid) {
             guard ContinuousClock.now < deadline else { return false }
-            try Task.checkCancellation()
             usleep(20_000)
         }
         return true

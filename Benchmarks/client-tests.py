@@ -12,7 +12,8 @@ fetches mockstack's whole dependency graph, even the packages these targets neve
 then the first `swift build --build-tests`. Then it runs the spawn package's tests in a debug
 `swift test`, and the attach package's against a server this script starts, each test timing
 the helper calls around its body with ContinuousClock inside the test process (printed as
-`client-bench MODE INDEX MICROSECONDS` and parsed here):
+`client-bench MODE INDEX HELPER_MICROSECONDS END_MICROSECONDS` and parsed here; the end, counted
+from the first test's start, gives the run's wall time):
 
   session            withMockStackSession(apps: ["test"]), tests one after another (the default
                      pattern: the first test spawns the shared server, the rest take sessions)

@@ -2,8 +2,8 @@
 #   make serve   build (release) and run the server on PORT (default 8080)
 #   make install put the release binary in PREFIX/bin (default /usr/local) and the shipped
 #                fixtures in PREFIX/share/mockstack, where the binary finds them
-#   make test    build and run the whole test suite
-#   make bench   side-by-side benchmark against nginx (see Benchmarks/README.md)
+#   make test    build and run the whole test suite, the example's and the README quick start's
+#   make bench   side-by-side benchmark against nginx, then a client package's build and test costs (see Benchmarks/README.md)
 #   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
@@ -39,7 +39,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve install test test-example bench bench-parsers soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -70,7 +70,8 @@ install: release
 	@echo "mockstack: installed $(PREFIX)/bin/mockstack (fixtures in $(PREFIX)/share/mockstack/Fixtures)"
 
 ## test: a warning in our own sources fails the build, as does any failing test; then the
-## client-library example builds and passes its own tests, so it cannot rot.
+## client-library example and the README's test quick start build and pass their own tests,
+## so neither can rot.
 test:
 	@Scripts/ensure-system-libraries.sh --test
 	@Scripts/ensure-python-clients.sh
@@ -79,11 +80,17 @@ test:
 	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
 	@$(MAKE) --no-print-directory test-example
+	@$(MAKE) --no-print-directory test-readme
 
 ## test-example: the example spawns the mockstack its own build made (no MOCKSTACK_BIN).
 test-example: deps
 	cd $(EXAMPLE) && ../../Scripts/build-checked.sh $(SWIFT) build --build-tests
 	cd $(EXAMPLE) && env -u MOCKSTACK_BIN $(SWIFT) test --skip-build
+
+## test-readme: README.md's quick-start blocks (Package.swift and the two test files) written
+## into a package made by `swift package init`, built and tested (Scripts/readme-quickstart.py).
+test-readme: deps
+	SWIFT=$(SWIFT) python3 Scripts/readme-quickstart.py
 
 ## container-smoke: about 5 minutes the first time (a release build in a copy of the build
 ## context, debootstrap), about 20 s after; needs root (sudo) and Debian's package mirror.
@@ -97,6 +104,11 @@ fuzz: deps
 
 bench: release
 	Benchmarks/bench.sh
+
+## bench-client-tests: a client package's first build (with and without the mockstack product)
+## and what each of its tests pays for a server (Benchmarks/client-tests.py); make bench runs it too.
+bench-client-tests: deps
+	python3 Benchmarks/client-tests.py
 
 ## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
 ## larger takes more than 40 times as long (Benchmarks/parsers.py; issue 22).

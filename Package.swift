@@ -3,12 +3,13 @@
 //
 // The layers read straight off this manifest (README.md, "Layout"):
 //
-//   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
-//                              ├──────────► MockStackFeathers ─────┘
-//                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
+//   mockstack (CLI) ──► MockStack (façade) ─► MockStackTransport ─► CLibevent
+//   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
+//         │                     ├──────────► MockStackFeathers ─────┘
+//         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
+//         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
-//   MockStackCore ─► MockStackJSON ◄─ MockStackWire (the ready line; the façade re-exports it)
+//   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
@@ -29,7 +30,10 @@ let package = Package(
     products: [
         .executable(name: "mockstack", targets: ["mockstack"]),
         .library(name: "MockStack", targets: ["MockStack"]),
+        // What a client library's tests link: spawns or attaches to a server, never builds it.
         .library(name: "MockStackTesting", targets: ["MockStackTesting"]),
+        // The server inside the test process (`.inProcess`): builds the whole server.
+        .library(name: "MockStackInProcess", targets: ["MockStackInProcess"]),
         .library(name: "MockStackWebSocket", targets: ["MockStackWebSocket"]),
     ],
     dependencies: [
@@ -59,8 +63,9 @@ let package = Package(
             name: "MockStackJSON",
             swiftSettings: strictSettings
         ),
-        // What the server and its test clients exchange: the ready line (and, as they move here,
-        // the control plane's shapes). Depends on MockStackJSON alone.
+        // What the server and its test clients exchange: the ready line, fault names, the admin
+        // token's rules (and, as they move here, the control plane's shapes). Depends on
+        // MockStackJSON and Foundation alone.
         .target(
             name: "MockStackWire",
             dependencies: ["MockStackJSON"],
@@ -68,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackCore",
-            dependencies: ["MockStackJSON"],
+            dependencies: ["MockStackJSON", "MockStackWire"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -131,9 +136,15 @@ let package = Package(
             name: "build-stamp",
             swiftSettings: strictSettings
         ),
+        // Foundation, XCTest/Testing and the two leaves only: a client's first build stays short.
         .target(
             name: "MockStackTesting",
-            dependencies: ["MockStack", "MockStackCore"],
+            dependencies: ["MockStackJSON", "MockStackWire"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MockStackInProcess",
+            dependencies: ["MockStack", "MockStackTesting"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -187,13 +198,22 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport",
+            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
+                           "MockStackInProcess", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CLITests",
             dependencies: ["MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // A test process in miniature for CLITests: spawns servers through MockStackTesting,
+        // prints their pids and waits to be killed (their servers must not outlive it).
+        .executableTarget(
+            name: "spawn-probe",
+            dependencies: ["MockStackTesting"],
+            path: "Tests/SpawnProbe",
             swiftSettings: strictSettings
         ),
         .target(

@@ -3,7 +3,8 @@
 # Installs wrk and nginx from Debian when missing, then hands over to bench.py, which does the measuring.
 # Settings (environment): BENCH_DURATION (seconds per wrk run, default 10), BENCH_ROUNDS (default 5),
 # BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build),
-# BENCH_PEERS=0 to leave out the Hummingbird peer (built here on first use, about 4 minutes).
+# BENCH_PEERS=0 to leave out the Hummingbird peer (built here on first use, about 4 minutes),
+# BENCH_CLIENT_TESTS=0 to leave out Benchmarks/client-tests.py (BENCH_CLIENT_TEST_COUNT tests, default 50).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,5 +35,11 @@ if [ "${BENCH_PEERS:-1}" != 0 ]; then
   peer=(--hummingbird "$(swift build -c release --package-path "$peer_package" --show-bin-path)/hummingbird-peer")
 fi
 
-exec python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures "${peer[@]}" \
+python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures "${peer[@]}" \
   --duration "${BENCH_DURATION:-10}" --rounds "${BENCH_ROUNDS:-5}" --starts "${BENCH_STARTS:-20}"
+
+# What a client library's tests pay: a client package's first build and each test's helper time
+# (a few minutes: two packages built from scratch). BENCH_CLIENT_TESTS=0 leaves it out.
+if [ "${BENCH_CLIENT_TESTS:-1}" != 0 ]; then
+  python3 Benchmarks/client-tests.py --tests "${BENCH_CLIENT_TEST_COUNT:-50}"
+fi

@@ -16,24 +16,12 @@ public enum AdminAccess: Sendable, Equatable {
     /// Requests must carry `X-MockStack-Admin-Token: T` or `Authorization: Bearer T`.
     case token(String)
 
-    /// The request header a client sends the token in.
-    public static let header = "X-MockStack-Admin-Token"
-
     /// How a server bound to `host` guards its control plane.
     /// - Returns: the access, and whether the token was made here (so the start-up log shows it).
     public static func forBinding(host: String, token: String?) -> (access: AdminAccess, generated: Bool) {
         if let token, !token.isEmpty { return (.token(token), false) }
-        if isLoopback(host) { return (.open, false) }
-        return (.token(makeToken()), true)
-    }
-
-    /// `127.0.0.0/8`, `::1` and `localhost`; anything else — a wildcard, an interface's address,
-    /// a host name — may be reachable from elsewhere.
-    public static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        if AdminToken.isLoopback(host) { return (.open, false) }
+        return (.token(AdminToken.make()), true)
     }
 
     /// Whether `request` may use the endpoint it names (its path relative to the control
@@ -45,7 +33,7 @@ public enum AdminAccess: Sendable, Equatable {
     /// Whether `request` carries the token (always true when the control plane is open).
     func authorizes(_ request: HTTPRequest) -> Bool {
         guard case .token(let expected) = self else { return true }
-        let presented = request.headers[Self.header]
+        let presented = request.headers[AdminToken.header]
             ?? request.headers["Authorization"].flatMap { value in
                 value.utf8.count > 7 && value.prefix(7).lowercased() == "bearer " ? String(value.dropFirst(7)) : nil
             }
@@ -55,7 +43,7 @@ public enum AdminAccess: Sendable, Equatable {
 
     /// The 401 a request without the right token gets, in the control plane's error format.
     var refusal: HTTPResponse {
-        PlainError.response(401, "The control plane needs the admin token: send it as \(Self.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
+        PlainError.response(401, "The control plane needs the admin token: send it as \(AdminToken.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
                             headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
     }
 
@@ -66,14 +54,5 @@ public enum AdminAccess: Sendable, Equatable {
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
         return difference == 0
-    }
-
-    /// A fresh token: 128 random bits from the system's generator, as 32 hexadecimal digits.
-    public static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let digits = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
     }
 }

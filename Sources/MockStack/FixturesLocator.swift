@@ -12,7 +12,7 @@ public enum FixturesLocator {
     public static let installedPath = "/usr/local/share/mockstack/Fixtures"
 
     /// The first existing candidate, or `nil`.
-    public static func shippedFixtures(executable: URL? = currentExecutable()) -> URL? {
+    public static func shippedFixtures(executable: URL? = RunningExecutable.url()) -> URL? {
         candidates(executable: executable).first { isFixturesFolder($0) }
     }
 
@@ -34,18 +34,5 @@ public enum FixturesLocator {
 
     static func isFixturesFolder(_ url: URL) -> Bool {
         FileStatus(path: url.path)?.kind == .directory
-    }
-
-    /// The running executable, symlinks resolved.
-    public static func currentExecutable() -> URL? {
-        #if os(Linux)
-        let link = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if link.path != "/proc/self/exe" { return link }
-        #endif
-        #if canImport(FoundationEssentials)
-        return nil
-        #else
-        return Bundle.main.executableURL?.resolvingSymlinksInPath()
-        #endif
     }
 }

@@ -2,8 +2,6 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import MockStack
-import MockStackCore
 
 /// A mockstack that something else started — a CI service container, `docker run`,
 /// `make serve` — reached at its URL. The same calls work on it as on a spawned server;
@@ -21,27 +19,33 @@ public final class AttachedMockStack: MockStackHandle {
     /// Waits until the server at `url` answers `GET /__mockstack/apps` (a container may still be
     /// starting), then attaches to it. It blocks the calling thread while it waits, as spawning
     /// does; call it from setUp, not from many concurrent tasks.
-    /// - Parameter adminToken: the token its control plane wants when it is bound off loopback
-    ///   (a container); nil: `MOCKSTACK_ADMIN_TOKEN`, if set.
+    /// - Parameters:
+    ///   - adminToken: the token its control plane wants when it is bound off loopback (a
+    ///     container); nil: `MOCKSTACK_ADMIN_TOKEN`, if set.
+    ///   - apps: apps the tests need; the server must serve each.
     /// - Throws: ``MockStackLaunchError`` when it has not answered within `timeout`, or at once
-    ///   when it refuses the token.
-    public static func attach(to url: URL, adminToken: String? = nil, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
+    ///   when it refuses the token or lacks an app.
+    public static func attach(to url: URL, adminToken: String? = nil, apps: [String]? = nil, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
         let adminToken = adminToken ?? ControlSession.environmentToken
         guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else {
             throw MockStackLaunchError("cannot attach to \(url): give the server's root, http://host:port")
         }
         let deadline = ContinuousClock.now + timeout
         var lastProblem = "no answer"
-        let apps = url.appendingPathComponent("__mockstack/apps")
+        let listing = url.appendingPathComponent("__mockstack/apps")
         repeat {
-            switch probe(apps, token: adminToken) {
+            switch probe(listing, token: adminToken) {
             case .answered(let json):
                 let listed = (json["apps"]?.arrayValue ?? []).compactMap { app -> (name: String, mount: String)? in
                     guard let name = app["name"]?.stringValue, let mount = app["mount"]?.stringValue else { return nil }
                     return (name: name, mount: mount)
                 }
+                let missing = (apps ?? []).filter { app in !listed.contains { $0.name == app } }
+                guard missing.isEmpty else {
+                    throw MockStackLaunchError("mockstack at \(url) does not serve \(missing.joined(separator: ", ")) (it serves \(listed.map(\.name).joined(separator: ", "))): start it with those apps (--apps, MOCKSTACK_APPS)")
+                }
                 // Whether the token is needed, not only given: the same call without it.
-                let required = adminToken != nil && probe(apps, token: nil) == .refused
+                let required = adminToken != nil && probe(listing, token: nil) == .refused
                 return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: listed, pid: 0, version: "",
                                                            adminTokenRequired: required),
                                          adminToken: adminToken)

@@ -1,44 +1,25 @@
 public import Foundation
-import MockStack
 #if canImport(XCTest)
 public import XCTest
 #endif
 
-/// How a test runs mockstack.
-public enum MockStackMode: Sendable {
-    /// A `mockstack serve` child process (the same binary users run).
-    case spawned(arguments: [String] = [])
-    /// The server inside the test process.
-    case inProcess
-    /// A server already running at this URL: a CI service container, `docker run`, `make serve`.
-    /// Stopping the handle leaves it running.
-    case attached(URL)
-
-    /// `.attached(MOCKSTACK_URL)` when that variable is set — CI runs mockstack as a service
-    /// container and says where — else `.spawned()`: the same tests run both ways.
-    public static var fromEnvironment: MockStackMode { from(environment: ProcessInfo.processInfo.environment) }
-
-    /// ``fromEnvironment`` for a given environment.
-    public static func from(environment: [String: String]) -> MockStackMode {
-        let url = environment["MOCKSTACK_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
-        return url.map { .attached($0) } ?? .spawned()
-    }
-}
-
-/// Starts a mockstack for the duration of `body` and stops it afterwards, whether `body`
-/// returns or throws. Works under XCTest and Swift Testing.
+/// Starts a mockstack of its own for the duration of `body` and stops it afterwards, whether
+/// `body` returns or throws. Works under XCTest and Swift Testing. (A session of the shared
+/// server, ``withMockStackSession(_:apps:_:)``, costs a test far less.)
 ///
 /// ```swift
-/// try await withMockStack { mock in
+/// try await withMockStack(apps: ["test"]) { mock in
 ///     let client = JsonServiceClient(baseUrl: try mock.url(for: "test").absoluteString)
 /// }
 /// ```
+/// - Parameter apps: load only these apps (faster to start); all when nil.
 public func withMockStack<T>(
-    _ mode: MockStackMode = .spawned(),
+    _ mode: MockStackMode = .fromEnvironment,
+    apps: [String]? = nil,
     fixtures: URL? = nil,
     _ body: (any MockStackHandle) async throws -> T
 ) async throws -> T {
-    let handle = try startMockStack(mode, fixtures: fixtures)
+    let handle = try startMockStack(mode, apps: apps, fixtures: fixtures)
     do {
         let result = try await body(handle)
         handle.stop()
@@ -49,30 +30,24 @@ public func withMockStack<T>(
     }
 }
 
-/// Starts a mockstack (or attaches to a running one); the caller stops it. `fixtures` applies
-/// to the servers it starts.
-public func startMockStack(_ mode: MockStackMode = .spawned(), fixtures: URL? = nil) throws -> any MockStackHandle {
-    switch mode {
-    case .spawned(let arguments):
-        return try MockStackProcess.launch(arguments: arguments, fixtures: fixtures)
-    case .inProcess:
-        return try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures.map { [$0] } ?? []))
-    case .attached(let url):
-        return try AttachedMockStack.attach(to: url)
-    }
+/// Starts a mockstack of its own (or attaches to a running one); the caller stops it.
+/// `apps` and `fixtures` apply to the servers it starts; an attached one must serve `apps`.
+public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: URL? = nil) throws -> any MockStackHandle {
+    try mode.start(apps: apps, fixtures: fixtures)
 }
 
 #if canImport(XCTest)
 extension XCTestCase {
-    /// Starts a mockstack and registers its teardown, which runs even when the test fails.
+    /// Starts a mockstack of its own and registers its teardown, which runs even when the test
+    /// fails.
     ///
     /// ```swift
     /// override func setUpWithError() throws {
-    ///     mock = try startMockStack()
+    ///     mock = try startMockStack(apps: ["test"])
     /// }
     /// ```
-    public func startMockStack(_ mode: MockStackMode = .spawned(), fixtures: URL? = nil) throws -> any MockStackHandle {
-        let handle = try MockStackTesting.startMockStack(mode, fixtures: fixtures)
+    public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: URL? = nil) throws -> any MockStackHandle {
+        let handle = try mode.start(apps: apps, fixtures: fixtures)
         addTeardownBlock { handle.stop() }
         return handle
     }

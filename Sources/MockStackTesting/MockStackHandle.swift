@@ -1,5 +1,5 @@
 public import Foundation
-public import MockStack
+public import MockStackWire
 
 /// A running mockstack a test talks to, spawned or in-process.
 public protocol MockStackHandle: MockStackControlling {

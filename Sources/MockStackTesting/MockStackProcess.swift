@@ -1,9 +1,12 @@
 public import Foundation
-public import MockStack
 
-/// A `mockstack serve` child process on a free port, ready when ``launch(arguments:fixtures:binary:timeout:)``
+/// A `mockstack serve` child process on a free port, ready when ``launch(arguments:apps:fixtures:binary:timeout:)``
 /// returns. It reads the child's ready line instead of sleeping or guessing a port, and
 /// terminates the child on ``stop()`` or when released.
+///
+/// The child cannot outlive the test process: its standard input is a pipe whose other end only
+/// this process holds, and it runs with `--stop-on-stdin-eof`, so when this process exits —
+/// normally, crashed or SIGKILLed — the kernel closes that end and the server stops.
 public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     // @unchecked: `process` is only touched under `lock`; the pipes are drained by their own threads.
     public let ready: ReadyEvent
@@ -11,13 +14,16 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     public let adminToken: String?
     private let process: Process
     private let stderrTail: OutputTail
+    /// The write end of the child's standard input, held open for the child's life.
+    private let lifeline: FileHandle
     private let lock = NSLock()
 
-    private init(process: Process, ready: ReadyEvent, adminToken: String?, stderrTail: OutputTail) {
+    private init(process: Process, ready: ReadyEvent, adminToken: String?, stderrTail: OutputTail, lifeline: FileHandle) {
         self.process = process
         self.ready = ready
         self.adminToken = adminToken
         self.stderrTail = stderrTail
+        self.lifeline = lifeline
     }
 
     deinit { stop() }
@@ -25,6 +31,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     /// Spawns `mockstack serve --port 0` and waits for its ready line.
     /// - Parameters:
     ///   - arguments: extra `serve` arguments (`["--threads", "2"]`).
+    ///   - apps: load only these apps (`--apps`); all when nil.
     ///   - fixtures: a fixtures folder; the shipped one by default.
     ///   - binary: the executable; by default `MOCKSTACK_BIN`, then the build folder of the
     ///     running tests, then `PATH`.
@@ -32,24 +39,24 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     /// - Throws: ``MockStackLaunchError`` with the child's stderr when it does not become ready.
     public static func launch(
         arguments: [String] = [],
+        apps: [String]? = nil,
         fixtures: URL? = nil,
         binary: URL? = nil,
         timeout: Duration = .seconds(15)
     ) throws -> MockStackProcess {
-        guard let executable = binary ?? MockStackBinary.locate() else {
-            throw MockStackLaunchError("cannot find the mockstack binary: set MOCKSTACK_BIN, build the package (swift build), or put mockstack on PATH")
-        }
+        let executable = try binary ?? MockStackBinary.find()
         let process = Process()
         process.executableURL = executable
-        var all = ["serve", "--port", "0", "--log-level", "warning"]
+        var all = ["serve", "--port", "0", "--log-level", "warning", Self.lifelineOption]
         if let fixtures { all += ["--fixtures", fixtures.path] }
+        if let apps { all += ["--apps", apps.joined(separator: ",")] }
         process.arguments = all + arguments
         // The token the child will want: one in the arguments, else MOCKSTACK_ADMIN_TOKEN, which
         // it inherits; bound off loopback with neither, one made here and handed to it.
         var environment = ProcessInfo.processInfo.environment
         var adminToken = Self.value(of: "--admin-token", in: arguments) ?? ControlSession.environmentToken
-        if adminToken == nil, let host = Self.value(of: "--host", in: arguments), !AdminAccess.isLoopback(host) {
-            adminToken = AdminAccess.makeToken()
+        if adminToken == nil, let host = Self.value(of: "--host", in: arguments), !AdminToken.isLoopback(host) {
+            adminToken = AdminToken.make()
             environment["MOCKSTACK_ADMIN_TOKEN"] = adminToken
         }
         process.environment = environment
@@ -57,7 +64,11 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = input
+        // Only this process may hold the write end: a child that inherited it would keep the
+        // server alive after this process died.
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
 
         let tail = OutputTail()
         let firstLine = FirstLine()
@@ -68,6 +79,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
                 if data.isEmpty { break }
                 tail.append(data)
             }
+            tail.finish()
         }
         Thread.detachNewThread {
             while true {
@@ -81,15 +93,31 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         } catch {
             throw MockStackLaunchError("cannot run \(executable.path): \(error.localizedDescription)")
         }
+        // The control calls' URLSession takes milliseconds to make: made while the child loads.
+        Thread.detachNewThread { _ = ControlSession.shared }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
-            if process.isRunning { process.terminate() }
+            // Its stdout ended: it exited (or is exiting); else the wait timed out.
+            let timedOut = !firstLine.reachedEnd
+            if timedOut { process.terminate() }
             process.waitUntilExit()
-            let reason = process.isRunning ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
+            // Everything it said, not only what the drain had read when it exited.
+            tail.waitUntilFinished(seconds: 2)
+            let reason = timedOut ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
+            if tail.text.contains("'\(lifelineOption)'") {
+                throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
+            }
             throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
         }
-        return MockStackProcess(process: process, ready: ready, adminToken: adminToken, stderrTail: tail)
+        try? input.fileHandleForReading.close()
+        return MockStackProcess(process: process, ready: ready, adminToken: adminToken, stderrTail: tail, lifeline: input.fileHandleForWriting)
     }
+
+    /// The `serve` flag that ties the child's life to its standard input.
+    static let lifelineOption = "--stop-on-stdin-eof"
+
+    /// The child's process id.
+    public var pid: Int32 { process.processIdentifier }
 
     /// Sends SIGTERM and waits for the graceful exit (SIGKILL after 5 s).
     public func stop() {
@@ -134,6 +162,15 @@ public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
 final class OutputTail: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// The stream reached its end.
+    func finish() { ended.signal() }
+
+    /// Waits for ``finish()``, at most `seconds`.
+    func waitUntilFinished(seconds: Double) {
+        _ = ended.wait(timeout: .now() + seconds)
+    }
 
     func append(_ chunk: Data) {
         lock.withLock {
@@ -164,6 +201,9 @@ final class FirstLine: @unchecked Sendable {
             condition.broadcast()
         }
     }
+
+    /// Whether the stream has ended.
+    var reachedEnd: Bool { condition.withLock { ended } }
 
     func wait(seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)

@@ -70,6 +70,9 @@ public final class HTTPServer: Sendable {
                 }
                 bound.append(BoundListener(label: spec.label, host: configuration.host, port: port))
             }
+            if let descriptor = configuration.stopsAtEndOfInput {
+                try workers[0].stopAtEndOfInput(descriptor) { [weak self] in self?.stop() }
+            }
         } catch {
             for worker in workers { worker.runLoopAfterFailedStart() }
             throw error

@@ -26,6 +26,10 @@ public struct TransportConfiguration: Sendable {
     /// Whether SIGINT and SIGTERM stop the server gracefully (the CLI wants this; a server
     /// embedded in a test process does not).
     public var handlesSignals: Bool
+    /// A descriptor whose end of file stops the server as SIGTERM does (the CLI's standard
+    /// input under `serve --stop-on-stdin-eof`): the parent holds the pipe's other end, and when
+    /// it exits, killed or not, the kernel closes that end. Bytes read from it are dropped.
+    public var stopsAtEndOfInput: Int32?
     /// Receives one `info` line per request, and transport warnings.
     public var logger: Logger
 

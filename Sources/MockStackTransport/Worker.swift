@@ -39,6 +39,8 @@ final class Worker: @unchecked Sendable {
     private var drainDeadline: UInt64 = 0
     private var drainTimer: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
+    /// The event watching ``TransportConfiguration/stopsAtEndOfInput``, if any.
+    var inputWatch: OpaquePointer?
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
 
     init(index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]) throws(TransportError) {
@@ -92,6 +94,8 @@ final class Worker: @unchecked Sendable {
         event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
         for event in signalEvents { event_free(event) }
         signalEvents.removeAll()
+        if let inputWatch { event_free(inputWatch) }
+        inputWatch = nil
         if let drainTimer { event_free(drainTimer) }
         drainTimer = nil
         for endpoint in endpoints { endpoint.stopListening() }
@@ -205,8 +209,10 @@ private final class DeferredAction: @unchecked Sendable {
 }
 
 /// A closure carried through a C `void *` for a persistent event (freed with the process).
-private final class CallbackBox {
+final class CallbackBox {
     let action: @Sendable () -> Void
+    /// The event that calls it, when the callback must remove its own event.
+    var event: OpaquePointer?
     init(_ action: @escaping @Sendable () -> Void) { self.action = action }
 
     static func from(_ arg: UnsafeMutableRawPointer) -> CallbackBox {

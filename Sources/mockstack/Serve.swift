@@ -70,6 +70,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
     var watch = false
 
+    @Flag(help: "Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test process) takes the server with it when it exits, even killed.")
+    var stopOnStdinEof = false
+
     @Option(help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
     var seed: UInt64 = 0
 
@@ -118,6 +121,7 @@ struct Serve: ParsableCommand {
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
             timeoutSeconds: timeout, handlesSignals: true, logger: logger
         )
+        configuration.transport.stopsAtEndOfInput = stopOnStdinEof ? 0 : nil
 
         let openFiles = OpenFileLimit.raise()
         logger.debug("open-file limit \(openFiles)")
@@ -170,7 +174,7 @@ struct Serve: ParsableCommand {
         }
         let message: Logger.Message = """
             bound to \(host), not loopback: the control plane requires an admin token, and none was given, so this one was made: \(token) \
-            — send it as \(AdminAccess.header) or Authorization: Bearer; the control page is \(url)/__mockstack/#token=\(token); \
+            — send it as \(AdminToken.header) or Authorization: Bearer; the control page is \(url)/__mockstack/#token=\(token); \
             set --admin-token or MOCKSTACK_ADMIN_TOKEN to choose it
             """
         logger.warning(message)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 import TestSupport
@@ -15,7 +16,7 @@ struct ExposureTests {
     @Test(arguments: [("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("[::1]", true), ("localhost", true),
                       ("0.0.0.0", false), ("::", false), ("192.0.2.10", false), ("127.0.0.256", false), ("mockstack", false), ("", false)])
     func onlyLoopbackAddressesCountAsLoopback(_ host: String, _ loopback: Bool) {
-        #expect(AdminAccess.isLoopback(host) == loopback)
+        #expect(AdminToken.isLoopback(host) == loopback)
     }
 
     @Test func aTokenIsRequiredOffLoopbackOrWhenGiven() {

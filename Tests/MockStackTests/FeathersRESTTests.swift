@@ -2,6 +2,7 @@ import Foundation
 import MockStack
 import MockStackAuth
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @testable import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import MockStackTransport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 import TestSupport

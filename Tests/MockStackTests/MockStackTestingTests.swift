@@ -1,6 +1,7 @@
 import Foundation
 import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 import TestSupport
@@ -79,16 +80,10 @@ struct MockStackTestingTests {
     }
 
     @Test func theEnvironmentChoosesAttachedOrSpawned() {
-        guard case .attached(let url) = MockStackMode.from(environment: ["MOCKSTACK_URL": "http://mockstack:8080"]) else {
-            Issue.record("MOCKSTACK_URL should attach")
-            return
-        }
-        #expect(url.absoluteString == "http://mockstack:8080")
-        guard case .spawned(let arguments) = MockStackMode.from(environment: ["MOCKSTACK_URL": ""]) else {
-            Issue.record("an empty MOCKSTACK_URL should spawn")
-            return
-        }
-        #expect(arguments == [])
+        #expect(MockStackMode.from(environment: ["MOCKSTACK_URL": "http://mockstack:8080"]).description == "attached http://mockstack:8080")
+        #expect(MockStackMode.from(environment: ["MOCKSTACK_URL": ""]).description == "spawned")
+        #expect(MockStackMode.from(environment: [:]).description == "spawned")
+        #expect(MockStackMode.spawned(arguments: ["--threads", "2"]).description == "spawned --threads 2")
     }
 }
 
@@ -211,8 +206,8 @@ struct ControlHelperTests {
     }
 
     @Test func theSharedServerGivesEachCallAFreshSession() async throws {
-        let ids = try await withMockStackSession { first in
-            try await withMockStackSession { second in
+        let ids = try await withMockStackSession(apps: ["feathers"]) { first in
+            try await withMockStackSession(apps: ["feathers"]) { second in
                 let client = FeathersClient(base: first.controlBase.absoluteString)
                 _ = try await client.send("POST", "/feathers/people", json: #"{"name": "First"}"#)
                 #expect(try await FeathersClient(base: second.controlBase.absoluteString).send("GET", "/feathers/people").json.names == [])
@@ -220,7 +215,14 @@ struct ControlHelperTests {
             }
         }
         #expect(Set(ids).count == 2)
-        #expect(try SharedMockStack.server().ready.port == SharedMockStack.server().ready.port)
+        // One server for each set of apps, in any order; it loads only those.
+        let feathers = try await SharedMockStack.server(apps: ["feathers"])
+        #expect(feathers.ready.apps.map(\.name) == ["feathers"])
+        #expect(try await SharedMockStack.server(apps: ["feathers", "feathers"]).ready.port == feathers.ready.port)
+        let two = try await SharedMockStack.server(apps: ["feathers", "example"])
+        #expect(two.ready.apps.map(\.name) == ["example", "feathers"])
+        #expect(try await SharedMockStack.server(apps: ["example", "feathers"]).ready.port == two.ready.port)
+        #expect(two.ready.port != feathers.ready.port)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 

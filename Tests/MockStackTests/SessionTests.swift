@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import MockStack
 import MockStackCore
+import MockStackInProcess
 import MockStackTesting
 import Testing
 import TestSupport

@@ -2,15 +2,13 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockStack
-import MockStackCore
 
 /// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
 /// over HTTP: the same calls work for an in-process server, a spawned one and a container.
 public protocol MockStackControlling: Sendable {
     /// Where the control plane's paths start: the server's root, or a session's prefix.
     var controlBase: URL { get }
-    /// The token a server off loopback wants on control-plane calls (``AdminAccess``). By
+    /// The token a server off loopback wants on control-plane calls (``AdminToken``). By
     /// default `MOCKSTACK_ADMIN_TOKEN` from the environment, which a spawned server also reads.
     var adminToken: String? { get }
 }
@@ -108,7 +106,7 @@ enum ControlSession {
     /// A request to the control plane, carrying the admin token when there is one.
     static func request(_ url: URL, token: String?) -> URLRequest {
         var request = URLRequest(url: url)
-        if let token { request.setValue(token, forHTTPHeaderField: AdminAccess.header) }
+        if let token { request.setValue(token, forHTTPHeaderField: AdminToken.header) }
         return request
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import MockStack
 
 /// One session on a running mockstack: apps in their fixture state that only this session
 /// sees, with a journal and stubs of its own, so parallel tests can share one server.

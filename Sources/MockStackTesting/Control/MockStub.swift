@@ -1,4 +1,5 @@
-public import MockStackCore
+public import MockStackJSON
+public import MockStackWire
 
 /// A runtime stub (`POST /__mockstack/stubs`), typed: which requests it takes and what it
 /// answers, with a priority and an optional hit limit.

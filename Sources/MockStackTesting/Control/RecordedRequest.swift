@@ -1,5 +1,5 @@
 public import Foundation
-public import MockStackCore
+public import MockStackJSON
 
 /// One request the server journaled, as `GET /__mockstack/requests` lists it.
 public struct RecordedRequest: Sendable, Equatable {

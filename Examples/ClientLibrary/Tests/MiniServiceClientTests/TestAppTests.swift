@@ -3,31 +3,26 @@ import MockStackTesting
 import XCTest
 
 /// The client library's integration tests, against mockstack's `test` app (test.servicestack.net)
-/// instead of the live host: one server per test, started in setUp, stopped in tearDown.
+/// instead of the live host: every test takes a session of the test process's one server.
 final class TestAppTests: XCTestCase {
-    private var mock: (any MockStackHandle)!
+    private var session: MockStackSession!
     private var client: JsonServiceClient!
 
-    override func setUp() async throws {
-        // Spawns `mockstack serve --port 0` (the one this package's build made, through
-        // MOCKSTACK_BIN, or on PATH) and returns once its ready line says where it listens.
-        // With MOCKSTACK_URL set, as in CI with mockstack as a service container, it attaches to
-        // that server instead, which every test shares: hence the reset.
-        mock = try startMockStack(.fromEnvironment)
-        try await mock.reset()
-        client = JsonServiceClient(baseUrl: try mock.url(for: "test"))
-    }
-
-    override func tearDown() {
-        mock?.stop()
-        mock = nil
+    override func setUpWithError() throws {
+        // The first test spawns `mockstack serve --port 0 --apps test` (the one this package's
+        // build made, or MOCKSTACK_BIN, or on PATH) and every test shares it; with MOCKSTACK_URL
+        // set, as in CI with mockstack as a service container, they share that server instead.
+        // Each test gets a session of its own (fresh app state, journal and stubs), ended at
+        // teardown: nothing to reset, and tests may run in parallel.
+        session = try startMockStackSession(apps: ["test"])
+        client = JsonServiceClient(baseUrl: try session.url(for: "test"))
     }
 
     func testHelloAnswersWithTheGreeting() async throws {
         let response = try await client.post(Hello(name: "World"))
 
         XCTAssertEqual(response.result, "Hello, World!")
-        let sent = try await mock.requests(app: "test", operation: "Hello")
+        let sent = try await session.requests(app: "test", operation: "Hello")
         XCTAssertEqual(sent.count, 1)
         XCTAssertEqual(sent.first?.method, "POST")
         XCTAssertEqual(sent.first?.path, "/test/api/Hello")
@@ -47,7 +42,7 @@ final class TestAppTests: XCTestCase {
             XCTAssertEqual(error.fieldErrors, [])
             XCTAssertNotNil(error.responseStatus.stackTrace)
         }
-        let sent = try await mock.requests(operation: "ThrowType")
+        let sent = try await session.requests(operation: "ThrowType")
         XCTAssertEqual(sent.map(\.status), [404])
     }
 
@@ -75,9 +70,9 @@ final class TestAppTests: XCTestCase {
     }
 
     func testEachTestStartsWithAnEmptyJournal() async throws {
-        let before = try await mock.requests()
-        XCTAssertEqual(before, [], "each test starts from a fresh or reset server: nothing journaled yet")
+        let before = try await session.requests()
+        XCTAssertEqual(before, [], "each test starts in a fresh session: nothing journaled yet")
         _ = try await client.post(Hello(name: "again"))
-        try await mock.expectRequests(app: "test", operation: "Hello", count: 1)
+        try await session.expectRequests(app: "test", operation: "Hello", count: 1)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 public import MockStack
+public import MockStackTesting
 
 /// A mockstack running inside the test process on a free port: no binary needed, faster to
 /// start, and the same server the CLI runs.

@@ -6,6 +6,7 @@
 //   mockstack (CLI) ─► MockStack (façade) ─► MockStackTransport ─► CLibevent
 //   MockStackTesting ─┘        ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //                              ├──────────► MockStackFeathers ─────┘
+//                              ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore, MockStackWire
 //                              └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
 //   MockStackCore ─► MockStackJSON ◄─ MockStackWire (the ready line; the façade re-exports it)
@@ -71,6 +72,14 @@ let package = Package(
             dependencies: ["MockStackJSON"],
             swiftSettings: strictSettings
         ),
+        // The control plane under `/__mockstack/`: journal, stubs, sessions, faults, the
+        // pipeline every app request goes through and the control page. Plain values over
+        // Core's requests and answers; the façade wires it to the transport and the apps.
+        .target(
+            name: "MockStackControl",
+            dependencies: ["MockStackCore", "MockStackWire"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MockStackAuth",
             dependencies: [
@@ -113,6 +122,7 @@ let package = Package(
             dependencies: [
                 "MockStackCore",
                 "MockStackWire",
+                "MockStackControl",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
@@ -187,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport",
+            dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockStack
+@testable import MockStackControl
 import MockStackCore
 import MockStackTesting
 import MockStackTransport

@@ -8,7 +8,7 @@ import MockStackCore
 /// The test-control plane under `/__mockstack/` (architecture §4): everything a test uses to
 /// steer or inspect the server, never inside an app's namespace. Answers in ``PlainError``'s
 /// JSON format.
-struct ControlPlane: Sendable {
+package struct ControlPlane: Sendable {
     static let prefix = "/__mockstack"
     static let prefixBytes = Array(prefix.utf8)
 
@@ -21,13 +21,13 @@ struct ControlPlane: Sendable {
     /// Who may see more than the health probe's `ok` (the gate itself is ``RootResponder``'s).
     let access: AdminAccess
     /// What `serve --watch` last did, when it watches.
-    let lastReload: @Sendable () -> FixtureWatcher.ReloadOutcome?
+    let lastReload: @Sendable () -> ReloadOutcome?
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
 
-    init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
-         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> FixtureWatcher.ReloadOutcome? = { nil }) {
+    package init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
+         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil }) {
         self.registry = registry
         self.journal = journal
         self.stubs = stubs

@@ -3,10 +3,16 @@ import MockStackCore
 /// What every app request goes through, on any port and in any session: the misbehaviour
 /// headers' checks, then a runtime stub or the app (journaled either way), then the delay,
 /// throttle or fault the request asked for.
-struct AppPipeline: Sendable {
+package struct AppPipeline: Sendable {
     let journal: RequestJournal
     let stubs: StubStore
     let faults: RequestFaults
+
+    package init(journal: RequestJournal, stubs: StubStore, faults: RequestFaults) {
+        self.journal = journal
+        self.stubs = stubs
+        self.faults = faults
+    }
 
     /// - Parameters:
     ///   - request: the request, its path relative to the session when there is one;

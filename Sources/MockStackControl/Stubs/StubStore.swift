@@ -3,17 +3,17 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
+package import MockStackCore
 import Synchronization
 
 /// The runtime stubs, consulted before the apps on every request while any exist.
-final class StubStore: Sendable {
+package final class StubStore: Sendable {
     private let state = Mutex(State())
     /// The number of stubs, kept beside the lock so that a request finds "none" without taking
     /// it: with no stubs, the usual case, each request costs one load.
     private let stubCount = Atomic<Int>(0)
     /// Where `bodyFile` answers are read from.
-    let files: DirectoryFixtureSource?
+    let files: (any FixtureSource)?
 
     private struct State {
         var stubs: [Stub] = []
@@ -27,7 +27,7 @@ final class StubStore: Sendable {
 
     /// - Parameter templateLimit: at least ``StubAnswer/templateLimit``; a server that accepts
     ///   larger request bodies passes its limit, so that a template can echo any body it took.
-    init(files: DirectoryFixtureSource?, seed: UInt64 = 0, templateLimit: Int = StubAnswer.templateLimit) {
+    package init(files: (any FixtureSource)?, seed: UInt64 = 0, templateLimit: Int = StubAnswer.templateLimit) {
         self.files = files
         self.seed = seed
         self.templateLimit = max(templateLimit, StubAnswer.templateLimit)

@@ -33,7 +33,7 @@ struct Stub: Sendable {
     /// Reads `{"match": {…}, "answer": {…}, "priority": 0, "times": 2}`.
     /// - Parameter files: where `answer.bodyFile` is read from (the fixtures folder).
     ///   - seed: where random delays start when the answer names no `seed`.
-    init(id: String, json: JSONValue, files: DirectoryFixtureSource?, seed: UInt64 = 0) throws(Problem) {
+    init(id: String, json: JSONValue, files: (any FixtureSource)?, seed: UInt64 = 0) throws(Problem) {
         guard case .object(let root) = json else { throw Problem(field: "stub", message: "expected an object with match and answer") }
         try Self.only(root, ["match", "answer", "priority", "times"], at: "")
         self.id = id
@@ -58,7 +58,7 @@ struct Stub: Sendable {
     }
 
     /// `answer.bodyFile`: a regular file inside the fixtures folder, reached without leaving it.
-    private static func bodyFile(_ name: String, in files: DirectoryFixtureSource?) throws(Problem) -> [UInt8] {
+    private static func bodyFile(_ name: String, in files: (any FixtureSource)?) throws(Problem) -> [UInt8] {
         let field = "answer.bodyFile"
         guard let files else { throw Problem(field: field, message: "this server has no fixtures folder to read '\(name)' from") }
         if let problem = FixturePath.problem(in: name) { throw Problem(field: field, message: "'\(name)' \(problem)") }
@@ -119,7 +119,7 @@ struct Stub: Sendable {
         return match
     }
 
-    private static func readAnswer(_ json: JSONValue, files: DirectoryFixtureSource?) throws(Problem) -> StubAnswer {
+    private static func readAnswer(_ json: JSONValue, files: (any FixtureSource)?) throws(Problem) -> StubAnswer {
         guard case .object(let object) = json else { throw Problem(field: "answer", message: "expected an object") }
         try only(object, ["status", "headers", "body", "bodyFile", "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"], at: "answer")
         var answer = StubAnswer()

@@ -165,6 +165,12 @@ let package = Package(
             dependencies: ["MockStackJSON"],
             swiftSettings: strictSettings
         ),
+        // The control plane as values: a root responder over test apps, no sockets.
+        .testTarget(
+            name: "MockStackControlTests",
+            dependencies: ["MockStackControl", "MockStackCore", "MockStackWire"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "MockStackCoreTests",
             dependencies: ["MockStackCore"],

@@ -2,7 +2,8 @@ import MockStackCore
 
 /// What every app request goes through, on any port and in any session: the misbehaviour
 /// headers' checks, then a runtime stub or the app (journaled either way), then the delay,
-/// throttle or fault the request asked for.
+/// throttle or fault the request asked for. A request no app or stub takes is journaled too,
+/// unmatched (a wrong base URL is the commonest client bug).
 package struct AppPipeline: Sendable {
     let journal: RequestJournal
     let stubs: StubStore
@@ -34,7 +35,9 @@ package struct AppPipeline: Sendable {
                 record(request, app: "", session: session, response: response, stub: stubbed.stub, duration: .zero)
                 return response
             }
-            return otherwise()
+            let response = otherwise()
+            record(request, app: "", session: session, response: response, stub: nil, duration: .zero)
+            return response
         }
         return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: faults)
     }

@@ -60,6 +60,8 @@ package struct ControlPlane: Sendable {
             return readOnly(request) { .json(200, access.authorizes(request) ? health : ["status": "ok"]) }
         case "/apps":
             return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
+        case "/requests/unmatched":
+            return readOnly(request) { requests(request, unmatchedOnly: true) }
         case "/requests":
             switch request.method {
             case .get, .head: return requests(request)
@@ -97,8 +99,10 @@ package struct ControlPlane: Sendable {
     // MARK: Journal
 
     /// `GET requests?app=&method=&path=&operation=&since=&limit=`: matching entries oldest
-    /// first (`limit`: the newest N of them), with how many the ring has dropped.
-    private func requests(_ request: HTTPRequest) -> HTTPResponse {
+    /// first (`limit`: the newest N of them), with how many the ring has dropped; unmatched ones
+    /// with the mounted routes nearest to their path (``NearestRoutes``, worked out now, for the
+    /// entries shown). `GET requests/unmatched`: only those.
+    private func requests(_ request: HTTPRequest, unmatchedOnly: Bool = false) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         var filters: [(JournalEntry) -> Bool] = []
         let known = ["app", "session", "method", "path", "operation", "since", "limit"]
@@ -124,11 +128,39 @@ package struct ControlPlane: Sendable {
             guard let value = Int(text), value >= 0 else { return PlainError.response(400, "limit: expected a whole number ≥ 0, found '\(text)'") }
             limit = value
         }
+        if unmatchedOnly { filters.append(\.unmatched) }
         let (entries, dropped) = scopedJournal.snapshot()
         let matching = entries.filter { entry in filters.allSatisfy { $0(entry) } }
         let shown = matching.suffix(limit)
-        return .json(200, ["requests": .array(shown.map(\.json)), "total": .number(JSONNumber(matching.count)),
+        return .json(200, ["requests": .array(described(shown)), "total": .number(JSONNumber(matching.count)),
                            "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(scopedJournal.capacity))])
+    }
+
+    /// Entries as JSON, the unmatched ones with `"nearest"`: the routes they may have meant,
+    /// each path worked out once however often it recurs, for the newest
+    /// ``NearestRoutes/pathsPerRead`` paths (older entries go without, so a read stays cheap).
+    private func described(_ entries: some BidirectionalCollection<JournalEntry>) -> [JSONValue] {
+        guard entries.contains(where: \.unmatched) else { return entries.map(\.json) }
+        let routes = NearestRoutes(apps: apps)
+        var found: [String: JSONValue] = [:]
+        var described: [JSONValue] = []
+        described.reserveCapacity(entries.count)
+        for entry in entries.reversed() {
+            guard entry.unmatched, case .object(var object) = entry.json else {
+                described.append(entry.json)
+                continue
+            }
+            let path = entry.request.path
+            if let nearest = found[path] {
+                object["nearest"] = nearest
+            } else if found.count < NearestRoutes.pathsPerRead {
+                let nearest = JSONValue.array(routes.nearest(to: path).map(NearestRoutes.json))
+                found[path] = nearest
+                object["nearest"] = nearest
+            }
+            described.append(.object(object))
+        }
+        return described.reversed()
     }
 
     // MARK: Stubs

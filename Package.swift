@@ -143,7 +143,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackTesting",
-            dependencies: ["MockStack", "MockStackCore"],
+            dependencies: ["MockStack", "MockStackCore", "MockStackWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -30,7 +30,7 @@ package struct AppPipeline: Sendable {
         // Unwrapped once, and opened for the rest: each read through the optional existential
         // copied the app.
         guard let app else {
-            if let stubbed = stubs.answer(request, app: nil, session: session?.id) {
+            if let stubbed = stubs.answer({ MatchedRequest(request, app: nil, session: session?.id) }) {
                 let response = faults.apply(wanted, to: stubbed.response)
                 record(request, app: "", session: session, response: response, stub: stubbed.stub, duration: .zero)
                 return response
@@ -46,7 +46,7 @@ package struct AppPipeline: Sendable {
     private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
                          faults: RequestFaults) -> HTTPResponse {
         let appName = app.name
-        if let stubbed = stubs.answer(request, app: appName, session: session?.id) {
+        if let stubbed = stubs.answer({ MatchedRequest(request, app: appName, session: session?.id) }) {
             let response = faults.apply(wanted, to: stubbed.response)
             record(request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response

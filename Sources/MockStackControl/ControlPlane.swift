@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MockStackCore
+import MockStackWire
 
 /// The test-control plane under `/__mockstack/` (architecture §4): everything a test uses to
 /// steer or inspect the server, never inside an app's namespace. Answers in ``PlainError``'s
@@ -60,6 +61,9 @@ package struct ControlPlane: Sendable {
             return readOnly(request) { .json(200, access.authorizes(request) ? health : ["status": "ok"]) }
         case "/apps":
             return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
+        case "/requests/count", "/requests/find":
+            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
+            return verify(request, counting: endpoint == "/requests/count")
         case "/requests/unmatched":
             return readOnly(request) { requests(request, unmatchedOnly: true) }
         case "/requests":
@@ -163,6 +167,33 @@ package struct ControlPlane: Sendable {
         return described.reversed()
     }
 
+    /// `POST requests/count` and `POST requests/find`: the entries of this scope's journal
+    /// that match a request pattern (the shape of a stub's `match`), counted (`{"count": N}`)
+    /// or listed oldest first (`{"requests": […]}`). Without `session`, the server's journal
+    /// counts every session's requests too.
+    private func verify(_ request: HTTPRequest, counting: Bool) -> HTTPResponse {
+        let matcher: RequestMatcher
+        do {
+            let json = request.body.isEmpty ? JSONValue.object([:]) : try JSONParser.forRequestBodies().parse(request.body).root
+            matcher = try RequestMatcher(RequestPattern(json: json, field: ""), field: "")
+        } catch let problem as WireProblem {
+            return PlainError.response(400, "Invalid pattern: \(problem.description)")
+        } catch let problem as RequestMatcher.Problem {
+            return PlainError.response(400, "Invalid pattern: \(problem.field): \(problem.message)")
+        } catch {
+            return PlainError.response(400, "The pattern is not JSON: \(error)")
+        }
+        let found = scopedJournal.snapshot().entries.filter { matcher.matches(subject(of: $0), anySession: true) }
+        return counting ? .json(200, ["count": .number(JSONNumber(found.count))]) : .json(200, ["requests": .array(described(found))])
+    }
+
+    /// A journal entry as stubs and verifications match it: the request as kept (its body cut
+    /// at the capture limit), with the operation that answered it.
+    private func subject(of entry: JournalEntry) -> MatchedRequest {
+        MatchedRequest(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session, parameterNamesIgnoreCase: false,
+                       knownOperation: entry.operation)
+    }
+
     // MARK: Stubs
 
     /// `POST stubs`: 201 with the stub's id, or 400 naming the field that is wrong.
@@ -185,7 +216,7 @@ package struct ControlPlane: Sendable {
         }
         do {
             let stub = try stubs.add(definition)
-            return .json(201, stub.json)
+            return .json(201, stub.listed)
         } catch {
             return PlainError.response(400, "Invalid stub: \(error.description)")
         }
@@ -208,11 +239,11 @@ package struct ControlPlane: Sendable {
     private func listStubs() -> HTTPResponse {
         let entries = scopedJournal.snapshot().entries
         let listed = stubs.all.filter { session == nil || $0.match.session == session?.id }.map { stub -> JSONValue in
-            guard case .object(var object) = stub.json else { return stub.json }
+            guard case .object(var object) = stub.listed else { return stub.listed }
             if stub.hits == 0 {
                 let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
                 object["nearMisses"] = .array(candidates.compactMap { entry in
-                    entry.stub == nil ? stub.match.mismatch(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session).map { reason in
+                    entry.stub == nil ? stub.match.mismatch(subject(of: entry)).map { reason in
                         ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
                          "path": .string(entry.request.path), "reason": .string(reason)]
                     } : nil

@@ -53,12 +53,13 @@ package final class StubStore: Sendable {
     /// stub's own lock (``StubUsage``), where its exhaustion is checked again, so that a stub
     /// with `times` answers no more requests than that however many loops race for it. When
     /// the best candidate was exhausted meanwhile, the next one that matched answers.
-    func answer(_ request: HTTPRequest, app: String?, session: String?) -> (stub: String, response: HTTPResponse)? {
+    /// - Parameter subject: the request as matching sees it, made only when there are stubs.
+    func answer(_ subject: () -> MatchedRequest) -> (stub: String, response: HTTPResponse)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let snapshot = state.withLock { $0.stubs }
-        let json = RequestBodyJSON(request)
+        let subject = subject()
         let candidates = snapshot.indices
-            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(request, app: app, session: session, json: json) }
+            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject) }
             // The highest priority first, the newest among equals.
             .sorted { (snapshot[$0].priority, $0) > (snapshot[$1].priority, $1) }
         for candidate in candidates {
@@ -66,7 +67,7 @@ package final class StubStore: Sendable {
             // Counted under the stub's own lock; a stub removed meanwhile still answers the
             // requests that matched it before, as it would have a moment earlier.
             guard let delivery = stub.usage.take(times: stub.times, { stub.answer.misbehaviour.delivery(using: &$0) }) else { continue }
-            return (stub.id, stub.answer.response(to: request, json: json, stub: stub.id, limit: templateLimit, delivery: delivery))
+            return (stub.id, stub.answer.response(to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery))
         }
         return nil
     }

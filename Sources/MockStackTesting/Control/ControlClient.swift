@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import MockStack
 import MockStackCore
+public import MockStackWire
 
 /// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
 /// over HTTP: the same calls work for an in-process server, a spawned one and a container.
@@ -61,7 +62,8 @@ extension MockStackControlling {
 
     /// Adds a stub: `try await mock.stub(.get("/test/hello/World"), .status(503), times: 2)`.
     @discardableResult
-    public func stub(_ match: MockStub.Match, _ answer: MockStub.Answer, priority: Int = 0, times: Int? = nil) async throws -> String {
+    public func stub(_ match: RequestPattern, _ answer: StubResponse, priority: Int = StubDefinition.defaultPriority,
+                     times: Int? = nil) async throws -> String {
         try await stub(MockStub(match: match, answer: answer, priority: priority, times: times))
     }
 

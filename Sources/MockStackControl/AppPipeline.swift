@@ -46,7 +46,13 @@ package struct AppPipeline: Sendable {
     private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
                          faults: RequestFaults) -> HTTPResponse {
         let appName = app.name
-        if let stubbed = stubs.answer({ MatchedRequest(request, app: appName, session: session?.id) }) {
+        // The operation is asked of the app only when a stub names one and the rest of it matched.
+        let stubbed = stubs.answer {
+            MatchedRequest(request, app: appName, session: session?.id, parameterNamesIgnoreCase: app.parameterNamesIgnoreCase) {
+                app.operation(for: request.routed(toMount: mount ?? app.mount))
+            }
+        }
+        if let stubbed {
             let response = faults.apply(wanted, to: stubbed.response)
             record(request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response

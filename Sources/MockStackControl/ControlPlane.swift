@@ -183,15 +183,22 @@ package struct ControlPlane: Sendable {
         } catch {
             return PlainError.response(400, "The pattern is not JSON: \(error)")
         }
-        let found = scopedJournal.snapshot().entries.filter { matcher.matches(subject(of: $0), anySession: true) }
+        let ignoringCase = appsIgnoringParameterCase
+        let found = scopedJournal.snapshot().entries.filter { matcher.matches(subject(of: $0, ignoringCase), anySession: true) }
         return counting ? .json(200, ["count": .number(JSONNumber(found.count))]) : .json(200, ["requests": .array(described(found))])
     }
 
     /// A journal entry as stubs and verifications match it: the request as kept (its body cut
     /// at the capture limit), with the operation that answered it.
-    private func subject(of entry: JournalEntry) -> MatchedRequest {
-        MatchedRequest(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session, parameterNamesIgnoreCase: false,
-                       knownOperation: entry.operation)
+    /// - Parameter ignoringCase: ``appsIgnoringParameterCase``.
+    private func subject(of entry: JournalEntry, _ ignoringCase: Set<String>) -> MatchedRequest {
+        MatchedRequest(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session,
+                       parameterNamesIgnoreCase: ignoringCase.contains(entry.app), knownOperation: entry.operation)
+    }
+
+    /// The apps whose query parameter names match in any case (``MockApp/parameterNamesIgnoreCase``).
+    private var appsIgnoringParameterCase: Set<String> {
+        Set(apps.filter(\.parameterNamesIgnoreCase).map(\.name))
     }
 
     // MARK: Stubs
@@ -238,12 +245,13 @@ package struct ControlPlane: Sendable {
     /// journal entries (for its app, if it names one) did not match it.
     private func listStubs() -> HTTPResponse {
         let entries = scopedJournal.snapshot().entries
+        let ignoringCase = appsIgnoringParameterCase
         let listed = stubs.all.filter { session == nil || $0.match.session == session?.id }.map { stub -> JSONValue in
             guard case .object(var object) = stub.listed else { return stub.listed }
             if stub.hits == 0 {
                 let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
                 object["nearMisses"] = .array(candidates.compactMap { entry in
-                    entry.stub == nil ? stub.match.mismatch(subject(of: entry)).map { reason in
+                    entry.stub == nil ? stub.match.mismatch(subject(of: entry, ignoringCase)).map { reason in
                         ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
                          "path": .string(entry.request.path), "reason": .string(reason)]
                     } : nil

@@ -1,5 +1,6 @@
 import MockStackControl
 import MockStackCore
+import Synchronization
 
 /// An app of fixed routes for the control plane's tests: each route answers 200 with its
 /// operation's name, anything else a 404 without one, as the real apps do.
@@ -9,16 +10,43 @@ struct RouteApp: MockApp {
     var routes: [RouteDescription]
     var kind: String { "test" }
 
+    /// How many requests the app itself answered (a stub answers instead of it).
+    let answered = Counter()
+    /// How often it was asked for a request's operation without answering it.
+    let asked = Counter()
+
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let route = route(for: request) else { return PlainError.response(404, "No route \(request.path)") }
-        var response = HTTPResponse.json(200, ["operation": .string(route.name)])
-        response.operation = route.name
+        answered.add()
+        guard let name = routeName(for: request) else { return PlainError.response(404, "No route \(request.path)") }
+        var response = HTTPResponse.json(200, ["operation": .string(name)])
+        response.operation = name
         return response
     }
 
-    private func route(for request: HTTPRequest) -> RouteDescription? {
-        routes.first { $0.path == request.path && ($0.methods.contains("ANY") || $0.methods.contains(request.method.rawValue)) }
+    func operation(for request: HTTPRequest) -> String? {
+        asked.add()
+        return routeName(for: request)
     }
+
+    private func routeName(for request: HTTPRequest) -> String? {
+        routes.first { Self.path($0.path, matches: request.path) && ($0.methods.contains("ANY") || $0.methods.contains(request.method.rawValue)) }?.name
+    }
+
+    /// Segment by segment, `{Name}` and `:id` taking any one.
+    private static func path(_ template: String, matches path: String) -> Bool {
+        let wanted = template.split(separator: "/", omittingEmptySubsequences: false)
+        let given = path.split(separator: "/", omittingEmptySubsequences: false)
+        return wanted.count == given.count && zip(wanted, given).allSatisfy { want, got in
+            want.hasPrefix(":") || want.hasPrefix("{") ? !got.isEmpty : want == got
+        }
+    }
+}
+
+/// A count shared by an app and its copies.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// The main port's responder over plain values, with no socket: requests in, answers out.

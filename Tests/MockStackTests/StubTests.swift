@@ -38,6 +38,32 @@ struct StubTests {
         #expect(try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue?.first?["hits"] == 1)
     }
 
+    @Test func aStubMatchesAServiceStackOperationByAnyRouteAndKeepsItInTheJournal() async throws {
+        try await stub(#"{"match": {"operation": "Hello"}, "answer": {"status": 503}}"#)
+        #expect(try await client.send("GET", "/test/hello/World").status == 503)
+        #expect(try await client.send("POST", "/test/api/Hello", json: #"{"name": "Ann"}"#).status == 503)
+        #expect(try await client.send("GET", "/test/api/GetItems").status == 200)
+        let journal = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+        #expect(journal.map { $0["operation"] } == ["Hello", "Hello", "GetItems"])
+        #expect(journal.map { $0["stub"] } == ["stub-1", "stub-1", .null])
+    }
+
+    @Test func aStubMatchesAFeathersServiceMethod() async throws {
+        try await stub(#"{"match": {"operation": "people.create"}, "answer": {"status": 507}}"#)
+        #expect(try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#).status == 507)
+        #expect(try await client.send("GET", "/feathers/people").status == 200)
+        let journal = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+        #expect(journal.map { $0["operation"] } == ["people.create", "people.find"])
+    }
+
+    @Test func serviceStackQueryNamesMatchInAnyCaseAsServiceStackBindsThem() async throws {
+        try await stub(#"{"match": {"path": "/test/api/Hello", "query": {"name": "Ann"}}, "answer": {"status": 202}}"#)
+        #expect(try await client.send("GET", "/test/api/Hello?NAME=Ann").status == 202)
+        try await stub(#"{"match": {"path": "/feathers/people", "query": {"name": "x"}}, "answer": {"status": 202}}"#)
+        #expect(try await client.send("GET", "/feathers/people?NAME=x").status != 202, "Feathers reads names as sent")
+        #expect(try await client.send("GET", "/feathers/people?name=x").status == 202)
+    }
+
     @Test func hitLimitsFailTheFirstCallsThenFallThrough() async throws {
         try await stub(#"{"match": {"path": "/test/hello/World"}, "answer": {"status": 500, "body": "boom"}, "times": 2}"#)
         #expect(try await client.send("GET", "/test/hello/World").status == 500)

@@ -67,7 +67,10 @@ package final class StubStore: Sendable {
             // Counted under the stub's own lock; a stub removed meanwhile still answers the
             // requests that matched it before, as it would have a moment earlier.
             guard let delivery = stub.usage.take(times: stub.times, { stub.answer.misbehaviour.delivery(using: &$0) }) else { continue }
-            return (stub.id, stub.answer.response(to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery))
+            var response = stub.answer.response(to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery)
+            // The journal shows what the request reached, stubbed or not.
+            response.operation = subject.operation
+            return (stub.id, response)
         }
         return nil
     }

@@ -46,7 +46,7 @@ package struct ControlPlane: Sendable {
         return scoped
     }
 
-    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "sessions"]
+    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sessions"]
 
     private var apps: [any MockApp] { session?.apps ?? registry.apps }
     private var scopedJournal: RequestJournal { session?.journal ?? journal }
@@ -88,6 +88,15 @@ package struct ControlPlane: Sendable {
             guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
             let id = String(path.dropFirst("/stubs/".count))
             return stubs.remove(id: id, session: session?.id) ? HTTPResponse(status: 204) : PlainError.response(404, "No stub '\(id)'")
+        case "/scenarios":
+            return readOnly(request) { .json(200, ["scenarios": .array(stubs.scenarios(session: session?.id).map(describe))]) }
+        case "/scenarios/reset":
+            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
+            stubs.resetScenarios(session: session?.id)
+            return HTTPResponse(status: 204)
+        case let path where path.hasPrefix("/scenarios/") && path.hasSuffix("/state") && path.count > "/scenarios//state".count:
+            guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
+            return setScenario(PercentDecoding.decode(path.dropFirst("/scenarios/".count).dropLast("/state".count)), request)
         case "/sessions" where session == nil:
             return readOnly(request) { .json(200, ["sessions": .array(sessions.all.map(describe)), "limit": .number(JSONNumber(sessions.limit))]) }
         case let path where path.hasPrefix("/sessions/") && session == nil:
@@ -260,6 +269,26 @@ package struct ControlPlane: Sendable {
             return .object(object)
         }
         return .json(200, ["stubs": .array(listed)])
+    }
+
+    // MARK: Scenarios
+
+    /// `PUT scenarios/NAME/state` with `{"state": "…"}`: the scenario moved there, as a test
+    /// sets up the middle of a flow.
+    private func setScenario(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        guard let json = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let object) = json,
+              object.keys == ["state"], let state = object["state"]?.stringValue, !state.isEmpty else {
+            return PlainError.response(400, "Expected {\"state\": \"…\"}, a state name")
+        }
+        guard stubs.setScenario(name, to: state, session: session?.id) else {
+            let known = stubs.scenarios(session: session?.id).map(\.name)
+            return PlainError.response(404, "No stub names the scenario '\(name)' (scenarios: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        }
+        return .json(200, ["name": .string(name), "state": .string(state)])
+    }
+
+    private func describe(_ scenario: Scenario) -> JSONValue {
+        ["name": .string(scenario.name), "state": .string(scenario.state), "possibleStates": .array(scenario.possibleStates.map(JSONValue.string))]
     }
 
     // MARK: Reset

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 package import MockStackCore
+import MockStackWire
 import Synchronization
 
 /// The runtime stubs, consulted before the apps on every request while any exist.
@@ -18,6 +19,8 @@ package final class StubStore: Sendable {
     private struct State {
         var stubs: [Stub] = []
         var lastId = 0
+        /// Scenarios not in ``Scenario/started``, by scope and name.
+        var scenarios: [Scenario.Key: String] = [:]
     }
 
     /// Where stubs' random delays start unless they name a seed.
@@ -66,7 +69,7 @@ package final class StubStore: Sendable {
             let stub = snapshot[candidate]
             // Counted under the stub's own lock; a stub removed meanwhile still answers the
             // requests that matched it before, as it would have a moment earlier.
-            guard let delivery = stub.usage.take(times: stub.times, { stub.answer.misbehaviour.delivery(using: &$0) }) else { continue }
+            guard let delivery = take(stub) else { continue }
             var response = stub.answer.response(to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery)
             // The journal shows what the request reached, stubbed or not.
             response.operation = subject.operation
@@ -75,7 +78,58 @@ package final class StubStore: Sendable {
         return nil
     }
 
+    /// Counts a hit of a stub that matched and draws its delivery, or nil when it may not answer
+    /// after all: exhausted meanwhile, or its scenario not in its required state. A scenario's
+    /// state is read and moved under the store's lock, with the hit, so that of two loops
+    /// racing for one transition only one makes it.
+    private func take(_ stub: Stub) -> Delivery? {
+        let draw = { (generator: inout SeededRandom) in stub.answer.misbehaviour.delivery(using: &generator) }
+        guard let name = stub.definition.scenario else { return stub.usage.take(times: stub.times, draw) }
+        return state.withLock { state in
+            let key = Scenario.Key(session: stub.match.session, name: name)
+            if let required = stub.definition.requiredState, required != state.scenarios[key] ?? Scenario.started { return nil }
+            guard let delivery = stub.usage.take(times: stub.times, draw) else { return nil }
+            if let next = stub.definition.newState { state.scenarios[key] = next == Scenario.started ? nil : next }
+            return delivery
+        }
+    }
+
     var all: [Stub] { state.withLock { $0.stubs } }
+
+    /// The scenarios of one scope (the server's own, or a session's) that its stubs name, by name.
+    func scenarios(session: String?) -> [Scenario] {
+        state.withLock { state in
+            var byName: [String: Scenario] = [:]
+            var order: [String] = []
+            for stub in state.stubs where stub.match.session == session {
+                guard let name = stub.definition.scenario else { continue }
+                if byName[name] == nil {
+                    order.append(name)
+                    byName[name] = Scenario(name: name, state: state.scenarios[Scenario.Key(session: session, name: name)] ?? Scenario.started,
+                                            possibleStates: [Scenario.started])
+                }
+                for named in [stub.definition.requiredState, stub.definition.newState].compactMap({ $0 })
+                    where byName[name]?.possibleStates.contains(named) == false {
+                    byName[name]?.possibleStates.append(named)
+                }
+            }
+            return order.compactMap { byName[$0] }
+        }
+    }
+
+    /// Puts a scenario its stubs name in `newState`; false when no stub of the scope names it.
+    func setScenario(_ name: String, to newState: String, session: String?) -> Bool {
+        state.withLock { state in
+            guard state.stubs.contains(where: { $0.match.session == session && $0.definition.scenario == name }) else { return false }
+            state.scenarios[Scenario.Key(session: session, name: name)] = newState == Scenario.started ? nil : newState
+            return true
+        }
+    }
+
+    /// Every scenario of one scope back to ``Scenario/started``.
+    func resetScenarios(session: String?) {
+        state.withLock { state in state.scenarios = state.scenarios.filter { $0.key.session != session } }
+    }
 
     /// Removes one stub (when `session` is given, only if it is that session's); false when
     /// there is no such stub.
@@ -89,7 +143,10 @@ package final class StubStore: Sendable {
 
     /// Removes every session's stubs, keeping the server's own.
     func removeAllInSessions() {
-        changingStubs { state in state.stubs.removeAll { $0.match.session != nil } }
+        changingStubs { state in
+            state.stubs.removeAll { $0.match.session != nil }
+            state.scenarios = state.scenarios.filter { $0.key.session == nil }
+        }
     }
 
     /// Removes the stubs of one scope: the server's own (`session` nil: those outside every
@@ -98,6 +155,8 @@ package final class StubStore: Sendable {
     func removeAll(app: String? = nil, session: String?) {
         changingStubs { state in
             state.stubs.removeAll { $0.match.session == session && (app == nil || $0.match.app == app) }
+            // With every stub of the scope gone, its scenarios start over.
+            if app == nil { state.scenarios = state.scenarios.filter { $0.key.session != session } }
         }
     }
 

@@ -6,7 +6,8 @@ import Testing
     let routes = NearestRoutes(apps: ControlHarness.apps)
 
     @Test func aPathWithoutItsMountIsNearestToTheMountedRoute() {
-        #expect(routes.nearest(to: "/api/Hello").map(\.path) == ["/test/api/Hello", "/test/hello/{Name}"])
+        #expect(routes.nearest(to: "/api/Hello").first?.path == "/test/api/Hello")
+        #expect(routes.nearest(to: "/messages/3").first?.path == "/feathers/messages/:id")
     }
 
     @Test func caseAndATypoAreForgiven() {

@@ -4,7 +4,9 @@ import MockStackCore
 /// the journal's unmatched entries. Worked out when the journal is read, never on a request.
 ///
 /// The distance is an edit distance over the paths' bytes, ASCII case ignored, after each
-/// placeholder segment of a route (`{Name}`, `:id`) takes the request's segment in its place.
+/// placeholder segment of a route (`{Name}`, `:id`) takes the request's segment in its place;
+/// a route is compared with its mount and without, so that a path that left the mount out
+/// (`/api/Hello` for `/test/api/Hello`) finds its route first.
 /// It is bounded: paths are compared on their first ``comparedBytes`` bytes, at most
 /// ``routeLimit`` routes are looked at, and a route whose length alone is further off than
 /// the threshold is passed over without a comparison.
@@ -15,7 +17,10 @@ struct NearestRoutes {
         var name: String
         var methods: [String]
         var path: String
+        /// The path without its mount, as a client that left the mount out would send it.
+        fileprivate var relative: String
         fileprivate var segments: [Substring]
+        fileprivate var relativeSegments: [Substring]
         fileprivate var hasPlaceholders: Bool
     }
 
@@ -34,7 +39,8 @@ struct NearestRoutes {
             for route in app.routes {
                 let path = app.mount + route.path
                 let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-                routes.append(Route(app: app.name, name: route.name, methods: route.methods, path: path, segments: segments,
+                routes.append(Route(app: app.name, name: route.name, methods: route.methods, path: path, relative: route.path,
+                                    segments: segments, relativeSegments: route.path.split(separator: "/", omittingEmptySubsequences: false),
                                     hasPlaceholders: segments.contains(where: Self.isPlaceholder)))
                 if routes.count == Self.routeLimit { break }
             }
@@ -54,8 +60,10 @@ struct NearestRoutes {
         let requestSegments = path.split(separator: "/", omittingEmptySubsequences: false)
         var scored: [(distance: Int, index: Int)] = []
         for (index, route) in routes.enumerated() {
-            let candidate = route.hasPlaceholders ? Self.instantiate(route.segments, with: requestSegments) : route.path
-            guard let distance = Self.distance(path, candidate, atMost: limit) else { continue }
+            let full = route.hasPlaceholders ? Self.instantiate(route.segments, with: requestSegments) : route.path
+            let relative = route.hasPlaceholders ? Self.instantiate(route.relativeSegments, with: requestSegments) : route.relative
+            let distances = [Self.distance(path, full, atMost: limit), Self.distance(path, relative, atMost: limit)].compactMap { $0 }
+            guard let distance = distances.min() else { continue }
             scored.append((distance, index))
         }
         scored.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }

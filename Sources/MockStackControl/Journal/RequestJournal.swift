@@ -109,6 +109,16 @@ package final class RequestJournal: Sendable {
         }
     }
 
+    /// Forgets the entries that pass `condition` (one app's, at its reset); ids keep counting.
+    func remove(where condition: (JournalEntry) -> Bool) {
+        state.withLock { state in
+            let kept = state.entries[state.first...].filter { !condition($0.entry) }
+            state.entries = Array(kept)
+            state.first = 0
+            state.bytes = kept.reduce(0) { $0 + $1.bytes }
+        }
+    }
+
     /// Forgets every entry; ids keep counting up, so `since=` stays meaningful.
     func clear() {
         state.withLock { state in

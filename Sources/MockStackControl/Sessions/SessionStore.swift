@@ -67,6 +67,11 @@ package final class SessionStore: Sendable {
         }
     }
 
+    /// The session named `id` if it is live, without making it.
+    func existing(_ id: String) -> Session? {
+        state.withLock { $0.sessions[id]?.session }
+    }
+
     /// The sessions, oldest first.
     var all: [Session] {
         state.withLock { $0.sessions.values.map(\.session) }.sorted { $0.created < $1.created }

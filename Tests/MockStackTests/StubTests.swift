@@ -73,12 +73,18 @@ struct StubTests {
         #expect(listed?["hits"] == 2 && listed?["exhausted"] == true)
     }
 
-    @Test func priorityThenNewestWins() async throws {
-        try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 201}, "priority": 5}"#)
+    @Test func theLowestPriorityNumberThenTheNewestWins() async throws {
+        try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 201}, "priority": 1}"#)
         try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 202}}"#)
         #expect(try await client.send("GET", "/example/hello").status == 201)
-        try await stub(#"{"match": {"pathRegex": "/example/h.*"}, "answer": {"status": 203}, "priority": 5}"#)
+        try await stub(#"{"match": {"pathRegex": "/example/h.*"}, "answer": {"status": 203}, "priority": 1}"#)
         #expect(try await client.send("GET", "/example/hello").status == 203)
+        // Without a priority a stub has 5: it loses to 1 and wins over 9.
+        try await stub(#"{"match": {"path": "/example/widgets"}, "answer": {"status": 204}, "priority": 9}"#)
+        try await stub(#"{"match": {"path": "/example/widgets"}, "answer": {"status": 205}}"#)
+        #expect(try await client.send("GET", "/example/widgets").status == 201)
+        let listed = try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue ?? []
+        #expect(listed.map { $0["priority"] } == [1, 5, 1, 9, 5])
     }
 
     @Test func matchingOnQueryHeadersBodyAndApp() async throws {

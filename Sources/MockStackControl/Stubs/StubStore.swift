@@ -48,8 +48,8 @@ package final class StubStore: Sendable {
     }
 
 
-    /// The stub that answers this request, its hit counted: the highest priority, then the
-    /// newest, among those that match and are not exhausted.
+    /// The stub that answers this request, its hit counted: the lowest priority number (as in
+    /// WireMock), then the newest, among those that match and are not exhausted.
     ///
     /// Matching runs outside the lock, on a snapshot of the stubs (values: the copy is one
     /// reference count), so a slow match holds up no other loop; the hit is counted under the
@@ -63,8 +63,8 @@ package final class StubStore: Sendable {
         let subject = subject()
         let candidates = snapshot.indices
             .filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject) }
-            // The highest priority first, the newest among equals.
-            .sorted { (snapshot[$0].priority, $0) > (snapshot[$1].priority, $1) }
+            // The lowest priority number first, the newest among equals.
+            .sorted { (snapshot[$0].priority, -$0) < (snapshot[$1].priority, -$1) }
         for candidate in candidates {
             let stub = snapshot[candidate]
             // Counted under the stub's own lock; a stub removed meanwhile still answers the

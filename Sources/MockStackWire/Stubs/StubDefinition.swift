@@ -9,7 +9,8 @@ public import MockStackJSON
 public struct StubDefinition: Sendable, Equatable {
     public var match: RequestPattern
     public var answer: StubResponse
-    /// Higher wins; ``defaultPriority`` when not given. The newest wins among equals.
+    /// Lower wins, as in WireMock (1 before 5); ``defaultPriority`` when not given. The newest
+    /// wins among equals.
     public var priority: Int
     /// Answer at most this many requests, then let them through.
     public var times: Int?
@@ -20,7 +21,7 @@ public struct StubDefinition: Sendable, Equatable {
     public var newState: String?
 
     /// The priority of a stub that names none.
-    public static let defaultPriority = 0
+    public static let defaultPriority = 5
 
     public init(match: RequestPattern = RequestPattern(), answer: StubResponse = StubResponse(), priority: Int = StubDefinition.defaultPriority,
                 times: Int? = nil, scenario: String? = nil, requiredState: String? = nil, newState: String? = nil) {

@@ -60,8 +60,8 @@ let package = Package(
             name: "MockStackJSON",
             swiftSettings: strictSettings
         ),
-        // What the server and its test clients exchange: the ready line (and, as they move here,
-        // the control plane's shapes). Depends on MockStackJSON alone.
+        // What the server and its test clients exchange: the ready line, stub definitions and
+        // request patterns, each JSON key spelled once. Depends on MockStackJSON alone.
         .target(
             name: "MockStackWire",
             dependencies: ["MockStackJSON"],
@@ -143,7 +143,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackTesting",
-            dependencies: ["MockStack", "MockStackCore", "MockStackWire"],
+            dependencies: ["MockStack", "MockStackCore", "MockStackJSON", "MockStackWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

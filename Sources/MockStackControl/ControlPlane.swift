@@ -118,14 +118,15 @@ package struct ControlPlane: Sendable {
     private func requests(_ request: HTTPRequest, unmatchedOnly: Bool = false) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         var filters: [(JournalEntry) -> Bool] = []
-        let known = ["app", "session", "method", "path", "operation", "since", "limit"]
+        let known = ["app", "session", "method", "path", "pathPrefix", "operation", "since", "limit"]
         for name in parameters.names where !known.contains(name) {
             return PlainError.response(400, "Unknown filter '\(name)' (filters: \(known.joined(separator: ", ")))")
         }
         if let app = parameters["app"] { filters.append { $0.app == app } }
         if let session = parameters["session"] { filters.append { $0.session == session } }
         if let method = parameters["method"]?.uppercased() { filters.append { $0.request.method.rawValue == method } }
-        if let path = parameters["path"] { filters.append { $0.request.path.hasPrefix(path) } }
+        if let path = parameters["path"] { filters.append { $0.request.path == path } }
+        if let prefix = parameters["pathPrefix"] { filters.append { $0.request.path.hasPrefix(prefix) } }
         if let operation = parameters["operation"] { filters.append { $0.operation == operation } }
         if let since = parameters["since"] {
             if let id = Int(since) {

@@ -6,6 +6,7 @@
 //   mockstack (CLI) ──► MockStack (façade) ─► MockStackTransport ─► CLibevent
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
+//         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
@@ -64,8 +65,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // What the server and its test clients exchange: the ready line, fault names, the admin
-        // token's rules (and, as they move here, the control plane's shapes). Depends on
-        // MockStackJSON and Foundation alone.
+        // token's rules, stub definitions and request patterns, each JSON key spelled once.
+        // Depends on MockStackJSON and Foundation alone.
         .target(
             name: "MockStackWire",
             dependencies: ["MockStackJSON"],
@@ -74,6 +75,14 @@ let package = Package(
         .target(
             name: "MockStackCore",
             dependencies: ["MockStackJSON", "MockStackWire"],
+            swiftSettings: strictSettings
+        ),
+        // The control plane under `/__mockstack/`: journal, stubs, sessions, faults, the
+        // pipeline every app request goes through and the control page. Plain values over
+        // Core's requests and answers; the façade wires it to the transport and the apps.
+        .target(
+            name: "MockStackControl",
+            dependencies: ["MockStackCore", "MockStackWire"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -118,6 +127,7 @@ let package = Package(
             dependencies: [
                 "MockStackCore",
                 "MockStackWire",
+                "MockStackControl",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
@@ -166,6 +176,12 @@ let package = Package(
             dependencies: ["MockStackJSON"],
             swiftSettings: strictSettings
         ),
+        // The control plane as values: a root responder over test apps, no sockets.
+        .testTarget(
+            name: "MockStackControlTests",
+            dependencies: ["MockStackControl", "MockStackCore", "MockStackWire"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "MockStackCoreTests",
             dependencies: ["MockStackCore"],
@@ -198,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
+            dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
                            "MockStackInProcess", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

@@ -1,3 +1,5 @@
 // What the server announces and is told (the ready line, the control plane's shapes) is
 // part of the façade's API.
 @_exported public import MockStackWire
+// The control plane's guard (``AdminAccess``) is part of the server's API too.
+@_exported public import MockStackControl

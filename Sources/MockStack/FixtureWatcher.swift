@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import Logging
+import MockStackControl
 import MockStackCore
 import Synchronization
 
@@ -34,15 +35,6 @@ final class FixtureWatcher: Sendable {
         /// so fixing one app also brings in what was edited beside it meanwhile.
         var pending: Set<String> = []
         var outcome: ReloadOutcome?
-    }
-
-    /// What the last reload did, for `/__mockstack/health`.
-    struct ReloadOutcome: Sendable {
-        var time: Date
-        /// The apps swapped in, when it worked.
-        var reloaded: [String]
-        /// `file:line:column: message` for each problem, when it did not.
-        var problems: [String]
     }
 
     init(folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore, logger: Logger) {

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Logging
 import MockStackServiceStack
+public import MockStackControl
 public import MockStackCore
 public import MockStackTransport
 

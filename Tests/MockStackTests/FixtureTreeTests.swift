@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockStack
+import MockStackControl
 import Logging
 import MockStackCore
 import Testing

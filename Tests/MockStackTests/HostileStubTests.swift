@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockStack
+@testable import MockStackControl
+import MockStackWire
 import MockStackCore
 import MockStackInProcess
 import MockStackTesting
@@ -70,10 +72,11 @@ struct HostileStubTests {
         let store = StubStore(files: nil)
         let stub = try store.add(try JSONParser().parse(#"{"answer": {"template": true, "body": "\#(String(repeating: "{{body/a}}", count: 5_000))"}}"#).root)
         let request = HTTPRequest(method: .post, target: "/x", body: Array(#"{"a": "x", "pad": "\#(String(repeating: "p", count: 1_000_000))"}"#.utf8))
-        let json = RequestBodyJSON(request)
+        let subject = MatchedRequest(request, app: nil, session: nil)
+        let json = subject.json
         // Both the matching of body criteria and the template share the one parse.
-        let matches = (0..<50).map { _ in StubMatch(bodyPointers: [("/a", "x")]) }
-        #expect(matches.allSatisfy { $0.mismatch(request, app: nil, json: json) == nil })
+        let matches = try (0..<50).map { _ in try RequestMatcher(RequestPattern(bodyPointers: [.init("/a", .json("x"))]), field: "match") }
+        #expect(matches.allSatisfy { $0.mismatch(subject) == nil })
         let response = stub.answer.response(to: request, json: json, stub: stub.id, limit: StubAnswer.templateLimit, delivery: .immediate)
         #expect(response.status == 200)
         #expect(response.body == Array(String(repeating: "x", count: 5_000).utf8))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockStack
+@testable import MockStackControl
 import MockStackCore
 import MockStackInProcess
 import MockStackTesting

@@ -59,7 +59,9 @@ struct JournalTests {
         }
         #expect(try await ids("?app=test") == [2, 3])
         #expect(try await ids("?method=post") == [3])
-        #expect(try await ids("?path=/test/hello") == [2])
+        #expect(try await ids("?path=/test/hello") == [], "path is exact")
+        #expect(try await ids("?path=/test/hello/A") == [2])
+        #expect(try await ids("?pathPrefix=/test/hello") == [2])
         #expect(try await ids("?operation=people.find") == [4])
         #expect(try await ids("?since=2") == [3, 4])
         #expect(try await ids("?since=2000-01-01T00:00:00Z&limit=2") == [3, 4])

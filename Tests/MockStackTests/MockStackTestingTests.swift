@@ -3,6 +3,7 @@ import MockStack
 import MockStackCore
 import MockStackInProcess
 import MockStackTesting
+import MockStackWire
 import Testing
 import TestSupport
 import XCTest
@@ -154,11 +155,16 @@ struct ControlHelperTests {
         #expect(sent.first?.bodyJSON == ["name": "Typed"] && sent.first?.header("content-type") == "application/json")
         #expect(sent.first?.responseText == #"{"result":"Hello, Typed!"}"#)
 
-        let id = try await mock.stub(.get("/example/hello"), .json(["stubbed": true], status: 503), times: 1)
-        #expect(id == "stub-1")
+        let stubbed = try await mock.stub(.get("/example/hello"), .json(["stubbed": true], status: 503), times: 1)
+        #expect(stubbed.id == "stub-1")
+        #expect(try await stubbed.hits() == 0)
         #expect(try await client.send("GET", "/example/hello").status == 503)
         #expect(try await client.send("GET", "/example/hello").status == 200)
         #expect(try await mock.requests(path: "/example/hello").map(\.stub) == ["stub-1", nil])
+        #expect(try await stubbed.hits() == 1)
+        #expect(try await mock.stubs().map(\.id) == ["stub-1"])
+        #expect(try await mock.requests(path: "/example").isEmpty, "path is exact")
+        #expect(try await mock.requests(pathPrefix: "/example").count == 2)
 
         try await mock.reset()
         #expect(try await mock.requests().isEmpty)
@@ -196,13 +202,56 @@ struct ControlHelperTests {
         _ = try await client.send("GET", "/example/hello")
         let line = #line + 2
         await withKnownIssue {
-            _ = try? await mock.expectRequests(path: "/feathers", count: 1)
+            _ = try? await mock.expectRequests(pathPrefix: "/feathers", count: 1)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "MockStackTestingTests.swift"
                 && text.contains("expected 1 request(s) with path /feathers…, found 0")
                 && text.contains("the journal's newest entries:\n  #1 GET /example/hello → 200 [app example")
         }
+    }
+
+    @Test func verifyCountsByPatternAndFailsAtTheCallersLine() async throws {
+        _ = try await client.send("POST", "/test/api/Hello", json: #"{"name": "Ann"}"#)
+        _ = try await client.send("GET", "/test/hello/Bob")
+        let found = try await mock.verify(count: .exactly(2), matching: .operation("Hello"))
+        #expect(found.map(\.path) == ["/test/api/Hello", "/test/hello/Bob"])
+        try await mock.verify(count: .atMost(1), matching: RequestPattern(method: "POST", bodyPointers: [.init("/name", .pattern(.contains("An")))]))
+        try await mock.verify(count: .never, matching: RequestPattern(headers: [.init("Authorization", .matches("Bearer .*"))]))
+        #expect(try await mock.count(matching: .prefix("/test/")) == 2)
+        let line = #line + 2
+        await withKnownIssue {
+            _ = try? await mock.verify(count: .atLeast(3), matching: .operation("Hello"))
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return issue.sourceLocation?.line == line && text.contains(#"expected at least 3 request(s) matching {"operation":"Hello"}, found 2"#)
+                && text.contains("the journal's newest entries:\n  #1 POST /test/api/Hello → 200 [app test, Hello]")
+        }
+    }
+
+    @Test func aStubHandleTellsItsHitsAndNearMisses() async throws {
+        let handle = try await mock.stub(.post("/test/api/Hello"), .status(503))
+        _ = try await client.send("GET", "/test/api/Hello")
+        #expect(try await handle.hits() == 0)
+        #expect(try await handle.nearMisses().map(\.reason) == ["method GET is not POST"])
+        _ = try await client.send("POST", "/test/api/Hello", json: "{}")
+        #expect(try await handle.hits() == 1)
+        #expect(try await handle.nearMisses().isEmpty)
+        let listed = try await mock.stubs()
+        #expect(listed.map(\.id) == [handle.id] && listed.first?.priority == 5 && listed.first?.definition?.match == .post("/test/api/Hello"))
+        try await handle.remove()
+        #expect(try await mock.stubs().isEmpty)
+        await #expect(throws: MockStackControlError.self) { try await handle.hits() }
+    }
+
+    @Test func sessionsAreListedAndResetByName() async throws {
+        let session = mock.session()
+        _ = try await FeathersClient(base: session.controlBase.absoluteString).send("GET", "/test/api/Hello")
+        #expect(try await mock.sessions().map(\.id) == [session.id])
+        #expect(try await mock.sessions().first?.requests == 1)
+        try await mock.reset(session: session.id)
+        #expect(try await session.requests().isEmpty)
+        await #expect(throws: MockStackControlError.self) { try await mock.reset(session: "nobody") }
     }
 
     @Test func theSharedServerGivesEachCallAFreshSession() async throws {

@@ -1,4 +1,5 @@
 @testable import MockStack
+@testable import MockStackControl
 import MockStackCore
 import Testing
 

@@ -39,6 +39,32 @@ struct StubTests {
         #expect(try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue?.first?["hits"] == 1)
     }
 
+    @Test func aStubMatchesAServiceStackOperationByAnyRouteAndKeepsItInTheJournal() async throws {
+        try await stub(#"{"match": {"operation": "Hello"}, "answer": {"status": 503}}"#)
+        #expect(try await client.send("GET", "/test/hello/World").status == 503)
+        #expect(try await client.send("POST", "/test/api/Hello", json: #"{"name": "Ann"}"#).status == 503)
+        #expect(try await client.send("GET", "/test/api/GetItems").status == 200)
+        let journal = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+        #expect(journal.map { $0["operation"] } == ["Hello", "Hello", "GetItems"])
+        #expect(journal.map { $0["stub"] } == ["stub-1", "stub-1", .null])
+    }
+
+    @Test func aStubMatchesAFeathersServiceMethod() async throws {
+        try await stub(#"{"match": {"operation": "people.create"}, "answer": {"status": 507}}"#)
+        #expect(try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#).status == 507)
+        #expect(try await client.send("GET", "/feathers/people").status == 200)
+        let journal = try await client.send("GET", "/__mockstack/requests").json["requests"]?.arrayValue ?? []
+        #expect(journal.map { $0["operation"] } == ["people.create", "people.find"])
+    }
+
+    @Test func serviceStackQueryNamesMatchInAnyCaseAsServiceStackBindsThem() async throws {
+        try await stub(#"{"match": {"path": "/test/api/Hello", "query": {"name": "Ann"}}, "answer": {"status": 202}}"#)
+        #expect(try await client.send("GET", "/test/api/Hello?NAME=Ann").status == 202)
+        try await stub(#"{"match": {"path": "/feathers/people", "query": {"name": "x"}}, "answer": {"status": 202}}"#)
+        #expect(try await client.send("GET", "/feathers/people?NAME=x").status != 202, "Feathers reads names as sent")
+        #expect(try await client.send("GET", "/feathers/people?name=x").status == 202)
+    }
+
     @Test func hitLimitsFailTheFirstCallsThenFallThrough() async throws {
         try await stub(#"{"match": {"path": "/test/hello/World"}, "answer": {"status": 500, "body": "boom"}, "times": 2}"#)
         #expect(try await client.send("GET", "/test/hello/World").status == 500)
@@ -48,12 +74,18 @@ struct StubTests {
         #expect(listed?["hits"] == 2 && listed?["exhausted"] == true)
     }
 
-    @Test func priorityThenNewestWins() async throws {
-        try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 201}, "priority": 5}"#)
+    @Test func theLowestPriorityNumberThenTheNewestWins() async throws {
+        try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 201}, "priority": 1}"#)
         try await stub(#"{"match": {"pathPrefix": "/example/"}, "answer": {"status": 202}}"#)
         #expect(try await client.send("GET", "/example/hello").status == 201)
-        try await stub(#"{"match": {"pathRegex": "/example/h.*"}, "answer": {"status": 203}, "priority": 5}"#)
+        try await stub(#"{"match": {"pathRegex": "/example/h.*"}, "answer": {"status": 203}, "priority": 1}"#)
         #expect(try await client.send("GET", "/example/hello").status == 203)
+        // Without a priority a stub has 5: it loses to 1 and wins over 9.
+        try await stub(#"{"match": {"path": "/example/widgets"}, "answer": {"status": 204}, "priority": 9}"#)
+        try await stub(#"{"match": {"path": "/example/widgets"}, "answer": {"status": 205}}"#)
+        #expect(try await client.send("GET", "/example/widgets").status == 201)
+        let listed = try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue ?? []
+        #expect(listed.map { $0["priority"] } == [1, 5, 1, 9, 5])
     }
 
     @Test func matchingOnQueryHeadersBodyAndApp() async throws {

@@ -13,6 +13,14 @@ public protocol MockApp: Responder {
     /// Every operation, service or route the app answers, for `mockstack routes` and
     /// `/__mockstack/apps`.
     var routes: [RouteDescription] { get }
+    /// The operation, service method or fixture that takes `request` (its path relative to the
+    /// mount), told without running it — the name the app's answer carries as
+    /// ``HTTPResponse/operation`` — or nil when no route takes it. What a stub's `operation`
+    /// is matched against; asked only when a stub needs it, never on the usual request path.
+    func operation(for request: HTTPRequest) -> String?
+    /// Whether the app reads query parameter names in any case (ServiceStack does): stubs and
+    /// verifications then match their `query` names the same way.
+    var parameterNamesIgnoreCase: Bool { get }
     /// Back to the fixture state: records, sessions, caches (`POST /__mockstack/reset`).
     func reset()
     /// A private copy in the fixture state for a session (`/__session/{id}/…`): its own records,
@@ -21,6 +29,10 @@ public protocol MockApp: Responder {
 }
 
 extension MockApp {
+    /// Apps that cannot tell say none.
+    public func operation(for request: HTTPRequest) -> String? { nil }
+    /// Names are matched as sent.
+    public var parameterNamesIgnoreCase: Bool { false }
     /// Apps without state have nothing to restore.
     public func reset() {}
     /// Apps without state can serve every session themselves.

@@ -55,9 +55,18 @@ public struct StaticApp: MockApp {
         ordered.map { RouteDescription(name: $0.fixtureName, methods: [$0.method.rawValue], path: $0.path) }
     }
 
+    /// The fixture the route for the request's method and path names (`HEAD` finds `GET`'s).
+    public func operation(for request: HTTPRequest) -> String? {
+        route(for: request)?.fixtureName
+    }
+
+    /// The route answering the request, `HEAD` answered where `GET` is.
+    private func route(for request: HTTPRequest) -> Route? {
+        route(request.method == .head ? HTTPMethod.get : request.method, request.path)
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let method = request.method == .head ? HTTPMethod.get : request.method
-        if let route = route(method, request.path) {
+        if let route = route(for: request) {
             var response = route.answer.respond(to: request)
             response.operation = route.fixtureName
             return response

@@ -58,6 +58,12 @@ public final class FeathersApp: MockApp, Sendable {
 
     // MARK: Routing
 
+    /// `service.method` (`messages.find`, `authentication.create`) for the service and id the
+    /// path names, as the answer's operation says it.
+    public func operation(for request: HTTPRequest) -> String? {
+        resolve(request.path).map { target, id in operationName(target, method: request.method, id: id) }
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let (target, id) = resolve(request.path) else {
             // Express's notFound middleware: the URL as the app saw it, query included.

@@ -43,6 +43,21 @@ public struct ServiceStackApp: MockApp {
              RouteDescription(name: "TypesSwift4", methods: ["ANY"], path: "/types/swift4")]
     }
 
+    /// ServiceStack binds query and form names in any case.
+    public var parameterNamesIgnoreCase: Bool { true }
+
+    /// The operation the route for the path and verb reaches (the verb as
+    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name.
+    public func operation(for request: HTTPRequest) -> String? {
+        let path = request.path
+        if path.equalsIgnoringASCIICase("/types") { return "TypeLinks" }
+        if path.equalsIgnoringASCIICase("/types/metadata") { return "TypesMetadata" }
+        if path.equalsIgnoringASCIICase("/types/swift") || path.equalsIgnoringASCIICase("/types/swift4") { return "TypesSwift" }
+        let verb = request.headers["X-Http-Method-Override"]?.uppercased() ?? request.method.rawValue
+        guard case .operation(let match) = router.route(path: path, verb: verb) else { return nil }
+        return operations[match.index].name
+    }
+
     /// `/types`: each language's DTO link, by the names ServiceStack gives them. Only
     /// `Metadata` and `Swift` are generated here; the other links answer 404.
     static let typeLinks: [(name: String, path: String)] = [

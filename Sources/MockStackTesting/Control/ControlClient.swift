@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+public import MockStackWire
 
 /// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
 /// over HTTP: the same calls work for an in-process server, a spawned one and a container.
@@ -25,13 +26,14 @@ extension MockStackControlling {
 
     /// The journaled requests that pass the filters, oldest first (`GET requests`).
     /// - Parameters:
-    ///   - path: a path prefix (`/feathers/messages`);
+    ///   - path: exactly this path (`/feathers/messages`);
+    ///   - pathPrefix: paths that start with this (`/feathers/`);
     ///   - since: only entries after this id;
     ///   - limit: only the newest N.
-    public func requests(app: String? = nil, method: String? = nil, path: String? = nil, operation: String? = nil,
+    public func requests(app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil, operation: String? = nil,
                          since: Int? = nil, limit: Int? = nil) async throws -> [RecordedRequest] {
         var query: [URLQueryItem] = []
-        for (name, value) in [("app", app), ("method", method), ("path", path), ("operation", operation),
+        for (name, value) in [("app", app), ("method", method), ("path", path), ("pathPrefix", pathPrefix), ("operation", operation),
                               ("since", since.map(String.init)), ("limit", limit.map(String.init))] {
             if let value { query.append(URLQueryItem(name: name, value: value)) }
         }
@@ -50,16 +52,22 @@ extension MockStackControlling {
         _ = try await call("POST", "reset", query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [])
     }
 
-    /// Adds a runtime stub and returns its id (`POST stubs`).
+    /// Adds a runtime stub (`POST stubs`) and returns its handle: its id, hits and near misses.
     @discardableResult
-    public func stub(_ stub: MockStub) async throws -> String {
+    public func stub(_ stub: MockStub) async throws -> MockStubHandle {
         let answer = try await call("POST", "stubs", body: stub.json)
-        return answer["id"]?.stringValue ?? ""
+        return MockStubHandle(id: answer["id"]?.stringValue ?? "", control: ControlEndpoint(controlBase: controlBase, adminToken: adminToken))
+    }
+
+    /// The stubs of this scope (the server's own, or this session's), as `GET stubs` lists them.
+    public func stubs() async throws -> [ListedStub] {
+        try await call("GET", "stubs")["stubs"]?.arrayValue?.map(ListedStub.init) ?? []
     }
 
     /// Adds a stub: `try await mock.stub(.get("/test/hello/World"), .status(503), times: 2)`.
     @discardableResult
-    public func stub(_ match: MockStub.Match, _ answer: MockStub.Answer, priority: Int = 0, times: Int? = nil) async throws -> String {
+    public func stub(_ match: RequestPattern, _ answer: StubResponse, priority: Int = StubDefinition.defaultPriority,
+                     times: Int? = nil) async throws -> MockStubHandle {
         try await stub(MockStub(match: match, answer: answer, priority: priority, times: times))
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import MockStackJSON
 
 /// One session on a running mockstack: apps in their fixture state that only this session
 /// sees, with a journal and stubs of its own, so parallel tests can share one server.
@@ -58,6 +59,20 @@ extension MockStackHandle {
     /// and stubs. A fresh random id unless one is given.
     public func session(_ id: String = MockStackSession.freshId()) -> MockStackSession {
         MockStackSession(id: id, server: self)
+    }
+}
+
+extension MockStackHandle {
+    /// The live sessions (`GET /__mockstack/sessions`), oldest first.
+    public func sessions() async throws -> [ListedSession] {
+        try await ServerControl(controlBase: baseURL, adminToken: adminToken).call("GET", "sessions")["sessions"]?.arrayValue?
+            .map(ListedSession.init) ?? []
+    }
+
+    /// Resets one session by its id (`POST reset?session=ID`): its apps, journal, stubs and
+    /// scenarios, as the session's own reset does.
+    public func reset(session id: String) async throws {
+        _ = try await ServerControl(controlBase: baseURL, adminToken: adminToken).call("POST", "reset", query: [URLQueryItem(name: "session", value: id)])
     }
 }
 

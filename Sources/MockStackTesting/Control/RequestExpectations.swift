@@ -9,14 +9,14 @@ extension MockStackControlling {
     /// XCTAssertEqual(sent[0].bodyJSON?["name"], "World")
     /// ```
     @discardableResult
-    public func expectRequests(app: String? = nil, method: String? = nil, path: String? = nil, operation: String? = nil,
+    public func expectRequests(app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil, operation: String? = nil,
                                count: Int? = nil, _ message: @autoclosure () -> String = "",
                                fileID: String = #fileID, filePath: StaticString = #filePath,
                                line: UInt = #line, column: UInt = #column) async throws -> [RecordedRequest] {
-        let found = try await requests(app: app, method: method, path: path, operation: operation)
+        let found = try await requests(app: app, method: method, path: path, pathPrefix: pathPrefix, operation: operation)
         let matches = count.map { found.count == $0 } ?? !found.isEmpty
         if !matches {
-            let wanted = Self.describe(app: app, method: method, path: path, operation: operation)
+            let wanted = Self.describe(app: app, method: method, path: path, pathPrefix: pathPrefix, operation: operation)
             let expected = count.map { "\($0)" } ?? "at least 1"
             let note = message()
             try await CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -26,22 +26,23 @@ extension MockStackControlling {
     }
 
     /// Expects no journaled request to pass the filters.
-    public func expectNoRequests(app: String? = nil, method: String? = nil, path: String? = nil, operation: String? = nil,
+    public func expectNoRequests(app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil, operation: String? = nil,
                                  _ message: @autoclosure () -> String = "",
                                  fileID: String = #fileID, filePath: StaticString = #filePath,
                                  line: UInt = #line, column: UInt = #column) async throws {
-        try await expectRequests(app: app, method: method, path: path, operation: operation, count: 0, message(),
+        try await expectRequests(app: app, method: method, path: path, pathPrefix: pathPrefix, operation: operation, count: 0, message(),
                                  fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    private static func describe(app: String?, method: String?, path: String?, operation: String?) -> String {
-        let parts = [app.map { "app \($0)" }, method.map { "method \($0)" }, path.map { "path \($0)…" }, operation.map { "operation \($0)" }]
+    private static func describe(app: String?, method: String?, path: String?, pathPrefix: String?, operation: String?) -> String {
+        let parts = [app.map { "app \($0)" }, method.map { "method \($0)" }, path.map { "path \($0)" }, pathPrefix.map { "path \($0)…" },
+                     operation.map { "operation \($0)" }]
             .compactMap { $0 }
         return parts.isEmpty ? "at all" : "with " + parts.joined(separator: ", ")
     }
 
     /// The newest journal entries, one line each, to show what did arrive.
-    private func journalSummary() async throws -> String {
+    func journalSummary() async throws -> String {
         let recent = try await requests(limit: 10)
         guard !recent.isEmpty else { return "the journal is empty" }
         return "the journal's newest entries:\n" + recent.map { entry in

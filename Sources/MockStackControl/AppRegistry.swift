@@ -1,22 +1,22 @@
-import MockStackCore
+package import MockStackCore
 import Synchronization
 
 /// The apps being served, swappable as a whole while requests run (`serve --watch`): a
 /// request sees the old table or the new one, never a mix.
-final class AppRegistry: Sendable {
+package final class AppRegistry: Sendable {
     private let table: Mutex<MountTable>
 
-    init(apps: [any MockApp]) {
+    package init(apps: [any MockApp]) {
         table = Mutex(MountTable(apps: apps))
     }
 
-    var mounts: MountTable { table.withLock { $0 } }
-    var apps: [any MockApp] { mounts.apps }
+    package var mounts: MountTable { table.withLock { $0 } }
+    package var apps: [any MockApp] { mounts.apps }
 
     /// Serves the apps named in `all`, in its order: `fresh` ones where given, otherwise the
     /// one already serving under that name (keeping its state), otherwise the one in `all`.
     /// Apps not in `all` stop being served.
-    func install(_ all: [any MockApp], replacing fresh: [any MockApp]) {
+    package func install(_ all: [any MockApp], replacing fresh: [any MockApp]) {
         table.withLock { table in
             let current = table.apps
             table = MountTable(apps: all.map { app in

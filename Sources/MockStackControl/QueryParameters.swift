@@ -16,4 +16,11 @@ struct QueryParameters {
     }
 
     subscript(name: String) -> String? { values[name] }
+
+    /// The value of `name`; with `ignoringCase`, of the first name that equals it in any ASCII case.
+    func value(named name: String, ignoringCase: Bool) -> String? {
+        if let value = values[name] { return value }
+        guard ignoringCase, let found = names.first(where: { $0.equalsIgnoringASCIICase(name) }) else { return nil }
+        return values[found]
+    }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// The sessions in use, created on first use and bounded: past ``limit`` the least recently
 /// used one is dropped (a server left running in CI meets many test runs that never reset).
 /// A session's stubs go with it.
-final class SessionStore: Sendable {
+package final class SessionStore: Sendable {
     static let prefix = "/__session"
     static let prefixBytes = Array(prefix.utf8)
 
@@ -22,7 +22,7 @@ final class SessionStore: Sendable {
         var generation = 0
     }
 
-    init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore) {
+    package init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore) {
         self.limit = max(1, limit)
         self.journalCapacity = journalCapacity
         self.journalBodyLimit = journalBodyLimit
@@ -67,6 +67,11 @@ final class SessionStore: Sendable {
         }
     }
 
+    /// The session named `id` if it is live, without making it.
+    func existing(_ id: String) -> Session? {
+        state.withLock { $0.sessions[id]?.session }
+    }
+
     /// The sessions, oldest first.
     var all: [Session] {
         state.withLock { $0.sessions.values.map(\.session) }.sorted { $0.created < $1.created }
@@ -80,7 +85,7 @@ final class SessionStore: Sendable {
     }
 
     /// Drops every session and their stubs (a reset, or apps reloaded from changed fixtures).
-    func removeAll() {
+    package func removeAll() {
         state.withLock { state in
             state.sessions.removeAll()
             state.generation += 1

@@ -74,6 +74,9 @@ struct JournalEntry: Sendable {
 
     /// What answered (an operation, a service method, a fixture), from the response.
     var operation: String? { response.operation }
+    /// Whether nothing took the request: no app is mounted at its path, or the app has no
+    /// route for it, and no stub answered.
+    var unmatched: Bool { stub == nil && operation == nil }
     var status: Int { response.status }
     var delivery: Delivery { response.delivery }
 
@@ -86,7 +89,7 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "status", "response", "durationMs"}`; each body as text when it is
+    /// "operation", "stub", "unmatched", "status", "response", "durationMs"}`; each body as text when it is
     /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
     /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
     /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
@@ -117,6 +120,7 @@ struct JournalEntry: Sendable {
         }
         object["operation"] = operation.map(JSONValue.string) ?? .null
         object["stub"] = stub.map(JSONValue.string) ?? .null
+        object["unmatched"] = .bool(unmatched)
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }

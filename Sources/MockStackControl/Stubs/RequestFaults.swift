@@ -5,7 +5,7 @@ import Synchronization
 /// seeded random wait) answers late, `X-MockStack-Throttle: <bytes/s>` answers slowly, and
 /// `X-MockStack-Fault: <name>` breaks the connection instead of answering. The app still runs,
 /// so its state and the journal show the call.
-final class RequestFaults: Sendable {
+package final class RequestFaults: Sendable {
     static let delayHeader = "X-MockStack-Delay"
     static let throttleHeader = "X-MockStack-Throttle"
     static let faultHeader = "X-MockStack-Fault"
@@ -14,7 +14,7 @@ final class RequestFaults: Sendable {
     private let generator: Mutex<SeededRandom>
 
     /// - Parameter seed: where random delays start; ``reseed()`` starts them over.
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         generator = Mutex(SeededRandom(seed: seed))
     }

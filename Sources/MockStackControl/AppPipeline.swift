@@ -2,11 +2,18 @@ import MockStackCore
 
 /// What every app request goes through, on any port and in any session: the misbehaviour
 /// headers' checks, then a runtime stub or the app (journaled either way), then the delay,
-/// throttle or fault the request asked for.
-struct AppPipeline: Sendable {
+/// throttle or fault the request asked for. A request no app or stub takes is journaled too,
+/// unmatched (a wrong base URL is the commonest client bug).
+package struct AppPipeline: Sendable {
     let journal: RequestJournal
     let stubs: StubStore
     let faults: RequestFaults
+
+    package init(journal: RequestJournal, stubs: StubStore, faults: RequestFaults) {
+        self.journal = journal
+        self.stubs = stubs
+        self.faults = faults
+    }
 
     /// - Parameters:
     ///   - request: the request, its path relative to the session when there is one;
@@ -23,12 +30,14 @@ struct AppPipeline: Sendable {
         // Unwrapped once, and opened for the rest: each read through the optional existential
         // copied the app.
         guard let app else {
-            if let stubbed = stubs.answer(request, app: nil, session: session?.id) {
+            if let stubbed = stubs.answer({ MatchedRequest(request, app: nil, session: session?.id) }) {
                 let response = faults.apply(wanted, to: stubbed.response)
                 record(request, app: "", session: session, response: response, stub: stubbed.stub, duration: .zero)
                 return response
             }
-            return otherwise()
+            let response = otherwise()
+            record(request, app: "", session: session, response: response, stub: nil, duration: .zero)
+            return response
         }
         return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: faults)
     }
@@ -37,7 +46,13 @@ struct AppPipeline: Sendable {
     private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
                          faults: RequestFaults) -> HTTPResponse {
         let appName = app.name
-        if let stubbed = stubs.answer(request, app: appName, session: session?.id) {
+        // The operation is asked of the app only when a stub names one and the rest of it matched.
+        let stubbed = stubs.answer {
+            MatchedRequest(request, app: appName, session: session?.id, parameterNamesIgnoreCase: app.parameterNamesIgnoreCase) {
+                app.operation(for: request.routed(toMount: mount ?? app.mount))
+            }
+        }
+        if let stubbed {
             let response = faults.apply(wanted, to: stubbed.response)
             record(request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response

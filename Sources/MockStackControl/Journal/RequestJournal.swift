@@ -11,7 +11,7 @@ import Synchronization
 /// most `bodyLimit` bytes of each body and the rest of the request within ``JournalBounds``,
 /// so memory stays flat however long the server runs and however many sessions keep journals
 /// of their own (`GET` / `DELETE /__mockstack/requests`).
-final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     let capacity: Int
     let bodyLimit: Int
     let byteLimit: Int
@@ -45,13 +45,13 @@ final class RequestJournal: Sendable {
     /// The server's journal weighs at most this much: its 1,000 entries of typical requests
     /// are a few megabytes, and 1,000 of the largest (two 16 KiB bodies, bounded headers) a
     /// few dozen.
-    static let serverByteLimit = 64 * 1024 * 1024
+    package static let serverByteLimit = 64 * 1024 * 1024
 
     /// - Parameters:
     ///   - capacity: entries kept (0 records nothing);
     ///   - bodyLimit: bytes of each body kept;
     ///   - byteLimit: what the kept entries may weigh in all; the newest is always kept.
-    init(capacity: Int = 1000, bodyLimit: Int = 16 * 1024, byteLimit: Int = RequestJournal.serverByteLimit) {
+    package init(capacity: Int = 1000, bodyLimit: Int = 16 * 1024, byteLimit: Int = RequestJournal.serverByteLimit) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
         self.byteLimit = max(0, byteLimit)
@@ -106,6 +106,16 @@ final class RequestJournal: Sendable {
     func snapshot() -> (entries: [JournalEntry], dropped: Int) {
         state.withLock { state in
             (state.entries[state.first...].map(\.entry), state.dropped)
+        }
+    }
+
+    /// Forgets the entries that pass `condition` (one app's, at its reset); ids keep counting.
+    func remove(where condition: (JournalEntry) -> Bool) {
+        state.withLock { state in
+            let kept = state.entries[state.first...].filter { !condition($0.entry) }
+            state.entries = Array(kept)
+            state.first = 0
+            state.bytes = kept.reduce(0) { $0 + $1.bytes }
         }
     }
 

@@ -1,4 +1,5 @@
 import MockStackCore
+import MockStackWire
 
 /// How an answer is spoiled on purpose — late, slow, or broken — whether a stub asks for it or
 /// the request itself (`X-MockStack-Delay`, `-Throttle`, `-Fault`).
@@ -8,8 +9,8 @@ struct Misbehaviour: Sendable, Equatable {
     var throttle: Int?
     var fault: Fault?
 
-    static let delayRange = 0...600_000
-    static let throttleRange = 1...1_000_000_000
+    static let delayRange = StubResponse.delayRange
+    static let throttleRange = StubResponse.throttleRange
 
     /// A wait before answering: fixed, or drawn evenly from a range by a seeded generator, so
     /// the same seed and the same order of requests give the same waits.

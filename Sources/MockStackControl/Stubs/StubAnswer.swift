@@ -8,7 +8,7 @@ import MockStackCore
 /// What a runtime stub answers: a status, headers and a body — JSON (templated from the
 /// request when asked), text, or a file's bytes — sent at once, after a fixed or seeded-random
 /// delay, throttled, or replaced by a connection fault.
-struct StubAnswer: Sendable {
+package struct StubAnswer: Sendable {
     var status = 200
     var headers: [(name: String, value: String)] = []
     var body: Body = .none
@@ -28,7 +28,7 @@ struct StubAnswer: Sendable {
 
     /// The least a template answer may fill in; a server accepting larger bodies allows as much
     /// as it accepts (``StubStore/templateLimit``).
-    static let templateLimit = 16 * 1024 * 1024
+    package static let templateLimit = 16 * 1024 * 1024
 
     /// The answer to `request`.
     /// - Parameters:

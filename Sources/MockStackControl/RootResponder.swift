@@ -1,15 +1,23 @@
-import MockStackCore
+package import MockStackCore
 
 /// The main port: the control plane, sessions, then stubs and the apps by mount, then a 404
 /// naming what is mounted.
-struct RootResponder: Responder {
+package struct RootResponder: Responder {
     let controlPlane: ControlPlane
     let registry: AppRegistry
     let sessions: SessionStore
     let pipeline: AppPipeline
     let access: AdminAccess
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    package init(controlPlane: ControlPlane, registry: AppRegistry, sessions: SessionStore, pipeline: AppPipeline, access: AdminAccess) {
+        self.controlPlane = controlPlane
+        self.registry = registry
+        self.sessions = sessions
+        self.pipeline = pipeline
+        self.access = access
+    }
+
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         // Read once: each read from the request's box is a retain and a release.
         let path = request.path
         if MountTable.mount(ControlPlane.prefixBytes, owns: path) {
@@ -55,12 +63,18 @@ struct RootResponder: Responder {
 }
 
 /// An exposed port: one app answering at the root, for clients that cannot carry a base path.
-struct ExposedAppResponder: Responder {
+package struct ExposedAppResponder: Responder {
     let appName: String
     let registry: AppRegistry
     let pipeline: AppPipeline
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    package init(appName: String, registry: AppRegistry, pipeline: AppPipeline) {
+        self.appName = appName
+        self.registry = registry
+        self.pipeline = pipeline
+    }
+
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         let app = registry.mounts.app(named: appName)
         return pipeline.respond(to: request, app: app, mount: "") { PlainError.response(404, "No route \(request.path)") }
     }

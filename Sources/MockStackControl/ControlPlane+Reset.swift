@@ -1,0 +1,47 @@
+import MockStackCore
+
+/// `POST reset` in its three scopes.
+extension ControlPlane {
+    /// `POST reset[?app=NAME | ?session=ID]`, in three scopes:
+    /// - whole (no parameter): every app of this scope back to its fixture state, its stubs
+    ///   removed, its scenarios started over, its journal emptied, random delays started over;
+    ///   the server's also drops every session;
+    /// - one app (`app`): that app's state, its stubs and its journal entries in this scope,
+    ///   nothing else (the server's never touches a session's);
+    /// - one session (`session`, on the server's control plane): what the session's own
+    ///   whole reset does.
+    func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = QueryParameters(request.query)
+        let known = session == nil ? ["app", "session"] : ["app"]
+        for name in parameters.names where !known.contains(name) {
+            return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
+        }
+        if let id = parameters["session"] {
+            guard parameters["app"] == nil else { return PlainError.response(400, "Give app or session, not both") }
+            guard let found = sessions.existing(id) else { return PlainError.response(404, "No session '\(id)'") }
+            var inner = request
+            inner.query = nil
+            return scoped(to: found).reset(inner)
+        }
+        if let name = parameters["app"] {
+            guard let app = apps.first(where: { $0.name == name }) else {
+                return PlainError.response(404, "No app named '\(name)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
+            }
+            app.reset()
+            stubs.removeAll(app: name, session: session?.id)
+            let scope = session?.id
+            scopedJournal.remove { $0.app == name && $0.session == scope }
+            return .json(200, ["reset": [.string(name)]])
+        }
+        for app in apps { app.reset() }
+        stubs.removeAll(session: session?.id)
+        scopedJournal.clear()
+        if let session {
+            session.faults.reseed()
+        } else {
+            sessions.removeAll()
+            faults.reseed()
+        }
+        return .json(200, ["reset": .array(apps.map { .string($0.name) })])
+    }
+}

@@ -1,0 +1,122 @@
+import MockStackCore
+import MockStackWire
+
+/// A ``RequestPattern`` compiled: what stubs match requests with and verifications match the
+/// journal with. Every criterion given must hold.
+struct RequestMatcher: Sendable {
+    let pattern: RequestPattern
+    private let method: HTTPMethod?
+    private let path: StringMatcher?
+    private let pathRegex: StringMatcher?
+    private let query: [(name: String, matcher: StringMatcher)]
+    private let headers: [(name: String, matcher: StringMatcher)]
+    private let bodyPointers: [(pointer: String, value: BodyMatcher)]
+
+    private enum BodyMatcher: Sendable {
+        case json(JSONValue)
+        case pattern(StringMatcher)
+    }
+
+    /// A criterion the server cannot use, naming its field.
+    struct Problem: Error {
+        var field: String
+        var message: String
+    }
+
+    /// - Parameter field: where the pattern sits in what was sent (`match`), for problems.
+    init(_ pattern: RequestPattern, field: String) throws(Problem) {
+        self.pattern = pattern
+        func at(_ key: String) -> String { field.isEmpty ? key : field + "." + key }
+        func compile(_ pattern: StringPattern, _ at: String) throws(Problem) -> StringMatcher {
+            do throws(PatternError) {
+                return try StringMatcher(pattern)
+            } catch {
+                throw Problem(field: at, message: error.description)
+            }
+        }
+        if let name = pattern.method {
+            guard let method = HTTPMethod(name: name.uppercased()) else { throw Problem(field: at("method"), message: "'\(name)' is not an HTTP method") }
+            self.method = method
+        } else {
+            method = nil
+        }
+        path = try pattern.path.map { (path) throws(Problem) in try compile(path, at("path")) }
+        pathRegex = try pattern.pathRegex.map { (regex) throws(Problem) in try compile(.matches(regex), at("pathRegex")) }
+        var query: [(name: String, matcher: StringMatcher)] = []
+        for entry in pattern.query { query.append((entry.name, try compile(entry.pattern, at("query") + "." + entry.name))) }
+        self.query = query
+        var headers: [(name: String, matcher: StringMatcher)] = []
+        for entry in pattern.headers { headers.append((entry.name, try compile(entry.pattern, at("headers") + "." + entry.name))) }
+        self.headers = headers
+        var pointers: [(pointer: String, value: BodyMatcher)] = []
+        for entry in pattern.bodyPointers {
+            switch entry.value {
+            case .json(let value): pointers.append((entry.pointer, .json(value)))
+            case .pattern(let string): pointers.append((entry.pointer, .pattern(try compile(string, at("bodyPointers") + "." + entry.pointer))))
+            }
+        }
+        bodyPointers = pointers
+    }
+
+    var app: String? { pattern.app }
+    var session: String? { pattern.session }
+    var operation: String? { pattern.operation }
+
+    /// Whether the request matches, with no reason written for one that does not: every stub is
+    /// tried on every request, and a reason can quote a large part of the body.
+    /// - Parameter anySession: as verifications read a journal: without `session`, requests of
+    ///   every session count (a stub without one answers outside sessions only).
+    func matches(_ subject: MatchedRequest, anySession: Bool = false) -> Bool {
+        mismatch(subject, explained: false, anySession: anySession) == nil
+    }
+
+    /// Why the request does not match — the first criterion that fails — or nil when it does.
+    /// - Parameter explained: false to get "" instead of the reason, for a caller that only asks whether.
+    func mismatch(_ subject: MatchedRequest, explained: Bool = true, anySession: Bool = false) -> String? {
+        func because(_ reason: @autoclosure () -> String) -> String { explained ? reason() : "" }
+        let request = subject.request
+        if let app = pattern.app, app != subject.app { return because("app \(subject.app ?? "none") is not \(app)") }
+        // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
+        if pattern.session != nil || !anySession, pattern.session != subject.session { return because("session \(subject.session ?? "none") is not \(pattern.session ?? "none")") }
+        if let method, method != request.method { return because("method \(request.method.rawValue) is not \(method.rawValue)") }
+        if let path, !path.matches(request.path) { return because("path \(request.path) is not \(path.pattern)") }
+        if let prefix = pattern.pathPrefix, !request.path.hasPrefix(prefix) { return because("path \(request.path) does not start with \(prefix)") }
+        if let pathRegex, !pathRegex.matches(request.path) { return because("path \(request.path) does not match /\(pattern.pathRegex ?? "")/") }
+        if !query.isEmpty {
+            let given = subject.query
+            for (name, matcher) in query {
+                let value = given.value(named: name, ignoringCase: subject.parameterNamesIgnoreCase)
+                if !matcher.matches(value) {
+                    return because("query \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)")
+                }
+            }
+        }
+        for (name, matcher) in headers {
+            let value = request.headers[name]
+            if !matcher.matches(value) { return because("header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)") }
+        }
+        if pattern.body != nil || !bodyPointers.isEmpty {
+            guard let json = subject.json.value else { return because("the body is not JSON") }
+            if let body = pattern.body, body != json { return because("the body is not the JSON expected") }
+            for (pointer, expected) in bodyPointers {
+                let found = JSONPointer.value(at: pointer, in: json)
+                switch expected {
+                case .json(let value) where found != value:
+                    return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(value.jsonText)")
+                case .pattern(let matcher) where !matcher.matches(found.map(Self.text)):
+                    return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(matcher.pattern)")
+                default: continue
+                }
+            }
+        }
+        if let operation = pattern.operation, subject.operation != operation {
+            return because("operation \(subject.operation ?? "none") is not \(operation)")
+        }
+        return nil
+    }
+
+    /// A JSON value as a string pattern sees it: a string's text, anything else as JSON.
+    private static func text(_ value: JSONValue) -> String {
+        value.stringValue ?? value.jsonText
+    }
+}

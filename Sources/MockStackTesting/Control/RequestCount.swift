@@ -1,0 +1,26 @@
+/// How many journaled requests a verification expects: `.exactly(2)`, `.atLeast(1)`, `.atMost(3)`.
+public enum RequestCount: Sendable, Equatable, CustomStringConvertible {
+    case exactly(Int)
+    case atLeast(Int)
+    case atMost(Int)
+
+    /// None at all.
+    public static let never = RequestCount.exactly(0)
+
+    /// Whether `count` requests satisfy it.
+    public func admits(_ count: Int) -> Bool {
+        switch self {
+        case .exactly(let wanted): count == wanted
+        case .atLeast(let least): count >= least
+        case .atMost(let most): count <= most
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .exactly(let wanted): "exactly \(wanted)"
+        case .atLeast(let least): "at least \(least)"
+        case .atMost(let most): "at most \(most)"
+        }
+    }
+}

@@ -1,0 +1,147 @@
+public import MockStackJSON
+
+/// Which requests a stub takes, or a verification counts: every criterion given must hold.
+/// The one shape `match` has in `POST /__mockstack/stubs` and the body of
+/// `POST /__mockstack/requests/count` and `/requests/find`.
+///
+/// `{"method", "path", "pathPrefix", "pathRegex", "query": {name: pattern}, "headers": {name: pattern},
+///   "body", "bodyPointers": {pointer: value or pattern}, "app", "operation", "session"}`
+public struct RequestPattern: Sendable, Equatable {
+    /// A name (query parameter, header) and the pattern its value must match.
+    public struct Named: Sendable, Equatable {
+        public var name: String
+        public var pattern: StringPattern
+        public init(_ name: String, _ pattern: StringPattern) {
+            self.name = name
+            self.pattern = pattern
+        }
+    }
+
+    /// What a JSON pointer into the body must hold.
+    public enum BodyValue: Sendable, Equatable {
+        /// JSON equality (`{"equalToJson": …}` spells a value that would read as a pattern).
+        case json(JSONValue)
+        /// A string value that matches, or (`absent`) nothing there.
+        case pattern(StringPattern)
+    }
+
+    /// A JSON pointer into the body and what it must hold.
+    public struct BodyPointer: Sendable, Equatable {
+        public var pointer: String
+        public var value: BodyValue
+        public init(_ pointer: String, _ value: BodyValue) {
+            self.pointer = pointer
+            self.value = value
+        }
+    }
+
+    public var method: String?
+    /// The whole path (mount included; in a session, after its prefix).
+    public var path: StringPattern?
+    public var pathPrefix: String?
+    /// A regular expression the whole path must match: the same as `path: {"matches": …}`.
+    public var pathRegex: String?
+    /// Query parameters (decoded); ServiceStack's names ignore case, as ServiceStack does.
+    public var query: [Named]
+    /// Headers; names ignore case.
+    public var headers: [Named]
+    /// The body, equal as JSON.
+    public var body: JSONValue?
+    public var bodyPointers: [BodyPointer]
+    /// The app the request is for, by name.
+    public var app: String?
+    /// The ServiceStack operation (`Hello`, whatever route reached it), Feathers `service.method`
+    /// (`messages.find`) or static fixture that takes the request.
+    public var operation: String?
+    /// The session whose requests it takes (a session's control plane sets it).
+    public var session: String?
+
+    public init(method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil, query: [Named] = [], headers: [Named] = [],
+                body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil, session: String? = nil) {
+        self.method = method
+        self.path = path
+        self.pathPrefix = pathPrefix
+        self.pathRegex = pathRegex
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.bodyPointers = bodyPointers
+        self.app = app
+        self.operation = operation
+        self.session = session
+    }
+
+    /// The keys, spelled once.
+    enum Key {
+        static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex", query = "query",
+                   headers = "headers", body = "body", bodyPointers = "bodyPointers", app = "app", operation = "operation",
+                   session = "session", equalToJson = "equalToJson"
+        static let all = [method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session]
+    }
+
+    /// Reads a pattern; `field` prefixes the names in problems (`match`).
+    public init(json: JSONValue, field: String) throws(WireProblem) {
+        guard case .object(let object) = json else { throw WireProblem(field: field, message: "expected an object") }
+        try WireProblem.only(object, Key.all, at: field)
+        func at(_ key: String) -> String { field.isEmpty ? key : field + "." + key }
+        self.init()
+        method = try WireProblem.string(object[Key.method], at(Key.method))
+        if let value = object[Key.path] { path = try StringPattern(json: value, field: at(Key.path)) }
+        pathRegex = try WireProblem.string(object[Key.pathRegex], at(Key.pathRegex))
+        pathPrefix = try WireProblem.string(object[Key.pathPrefix], at(Key.pathPrefix))
+        query = try Self.named(object[Key.query], at(Key.query))
+        headers = try Self.named(object[Key.headers], at(Key.headers))
+        body = object[Key.body]
+        if let value = object[Key.bodyPointers] {
+            guard case .object(let entries) = value else { throw WireProblem(field: at(Key.bodyPointers), message: "expected an object of JSON pointers to values") }
+            for (pointer, expected) in entries {
+                guard pointer.isEmpty || pointer.hasPrefix("/") else { throw WireProblem(field: at(Key.bodyPointers), message: "'\(pointer)' is not a JSON pointer") }
+                bodyPointers.append(BodyPointer(pointer, try Self.bodyValue(expected, at(Key.bodyPointers) + "." + pointer)))
+            }
+        }
+        app = try WireProblem.string(object[Key.app], at(Key.app))
+        operation = try WireProblem.string(object[Key.operation], at(Key.operation))
+        session = try WireProblem.string(object[Key.session], at(Key.session))
+    }
+
+    private static func named(_ value: JSONValue?, _ field: String) throws(WireProblem) -> [Named] {
+        guard let value else { return [] }
+        guard case .object(let object) = value else { throw WireProblem(field: field, message: "expected an object of names to strings or patterns") }
+        var result: [Named] = []
+        for (name, item) in object { result.append(Named(name, try StringPattern(json: item, field: field + "." + name))) }
+        return result
+    }
+
+    private static func bodyValue(_ value: JSONValue, _ field: String) throws(WireProblem) -> BodyValue {
+        guard case .object(let object) = value else { return .json(value) }
+        if object.count == 1, let literal = object[Key.equalToJson] { return .json(literal) }
+        return StringPattern.isPattern(object) ? .pattern(try StringPattern(json: value, field: field)) : .json(value)
+    }
+
+    /// The pattern as JSON, each key written only when given.
+    public var json: JSONValue {
+        var object = JSONObject()
+        if let method { object[Key.method] = .string(method) }
+        if let path { object[Key.path] = path.json }
+        if let pathPrefix { object[Key.pathPrefix] = .string(pathPrefix) }
+        if let pathRegex { object[Key.pathRegex] = .string(pathRegex) }
+        if !query.isEmpty { object[Key.query] = .object(JSONObject(query.map { ($0.name, $0.pattern.json) })) }
+        if !headers.isEmpty { object[Key.headers] = .object(JSONObject(headers.map { ($0.name, $0.pattern.json) })) }
+        if let body { object[Key.body] = body }
+        if !bodyPointers.isEmpty {
+            object[Key.bodyPointers] = .object(JSONObject(bodyPointers.map { entry in
+                switch entry.value {
+                case .pattern(let pattern): (entry.pointer, pattern.objectJSON)
+                case .json(let value):
+                    // A value that would read back as a pattern is wrapped.
+                    (entry.pointer, value.objectValue.map { StringPattern.isPattern($0) || ($0.count == 1 && $0[Key.equalToJson] != nil) } == true
+                        ? .object([Key.equalToJson: value]) : value)
+                }
+            }))
+        }
+        if let app { object[Key.app] = .string(app) }
+        if let operation { object[Key.operation] = .string(operation) }
+        if let session { object[Key.session] = .string(session) }
+        return .object(object)
+    }
+}

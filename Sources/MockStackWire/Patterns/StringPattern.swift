@@ -1,0 +1,110 @@
+public import MockStackJSON
+
+/// How one piece of a request — its path, a query parameter, a header, a string in its body —
+/// is matched, in stubs and in verification alike.
+///
+/// JSON: a plain string means `equalTo`; otherwise an object with one operator,
+/// `{"equalTo": "…"}`, `{"contains": "…"}`, `{"matches": "regex"}` (the whole value, by
+/// mockstack's linear-time matcher) or `{"absent": true}`, and optionally
+/// `"caseInsensitive": true` (for `equalTo` and `contains`).
+public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
+    public enum Operator: Sendable, Equatable {
+        case equalTo(String)
+        case contains(String)
+        /// A regular expression the whole value must match.
+        case matches(String)
+        /// The value must not be there at all.
+        case absent
+    }
+
+    public var `operator`: Operator
+    /// ASCII case ignored (`equalTo` and `contains`).
+    public var caseInsensitive: Bool
+
+    public init(_ operator: Operator, caseInsensitive: Bool = false) {
+        self.operator = `operator`
+        self.caseInsensitive = caseInsensitive
+    }
+
+    public static func equalTo(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.equalTo(text), caseInsensitive: caseInsensitive) }
+    public static func contains(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.contains(text), caseInsensitive: caseInsensitive) }
+    public static func matches(_ regex: String) -> StringPattern { StringPattern(.matches(regex)) }
+    public static let absent = StringPattern(.absent)
+
+    /// The operator keys, spelled once.
+    static let operatorKeys = ["equalTo", "contains", "matches", "absent"]
+    static let caseInsensitiveKey = "caseInsensitive"
+
+    /// Whether a JSON object reads as a pattern: one operator key, and `caseInsensitive` at most.
+    static func isPattern(_ object: JSONObject) -> Bool {
+        let operators = object.keys.filter(operatorKeys.contains)
+        return operators.count == 1 && object.keys.allSatisfy { operatorKeys.contains($0) || $0 == caseInsensitiveKey }
+    }
+
+    /// Reads a pattern: a string (`equalTo`) or a pattern object.
+    public init(json: JSONValue, field: String) throws(WireProblem) {
+        if let text = json.stringValue {
+            self.init(.equalTo(text))
+            return
+        }
+        guard case .object(let object) = json else {
+            throw WireProblem(field: field, message: "expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"} or {\"absent\": true})")
+        }
+        try WireProblem.only(object, Self.operatorKeys + [Self.caseInsensitiveKey], at: field)
+        let given = object.keys.filter(Self.operatorKeys.contains)
+        guard given.count == 1, let key = given.first, let value = object[key] else {
+            throw WireProblem(field: field, message: "expected exactly one of \(Self.operatorKeys.joined(separator: ", "))")
+        }
+        var caseInsensitive = false
+        if let flag = object[Self.caseInsensitiveKey] {
+            guard let bool = flag.boolValue else { throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "expected true or false") }
+            caseInsensitive = bool
+        }
+        switch key {
+        case "absent":
+            guard value == .bool(true) else { throw WireProblem(field: field + ".absent", message: "expected true") }
+            self.init(.absent)
+        default:
+            guard let text = value.stringValue else { throw WireProblem(field: field + "." + key, message: "expected a string") }
+            switch key {
+            case "equalTo": self.init(.equalTo(text), caseInsensitive: caseInsensitive)
+            case "contains": self.init(.contains(text), caseInsensitive: caseInsensitive)
+            default:
+                guard !caseInsensitive else {
+                    throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "not with matches (the regex syntax has no (?i); spell both cases: [Hh]ello)")
+                }
+                self.init(.matches(text))
+            }
+        }
+    }
+
+    /// The pattern as JSON: a plain string for a case-sensitive `equalTo`.
+    public var json: JSONValue {
+        if case .equalTo(let text) = self.operator, !caseInsensitive { return .string(text) }
+        return objectJSON
+    }
+
+    /// The pattern as an object, always (where a plain string would read as something else).
+    public var objectJSON: JSONValue {
+        var object: JSONObject
+        switch self.operator {
+        case .equalTo(let text): object = ["equalTo": .string(text)]
+        case .contains(let text): object = ["contains": .string(text)]
+        case .matches(let regex): object = ["matches": .string(regex)]
+        case .absent: object = ["absent": .bool(true)]
+        }
+        if caseInsensitive { object[Self.caseInsensitiveKey] = .bool(true) }
+        return .object(object)
+    }
+
+    /// `'x'`, `containing 'x'`, `matching /x/`, `absent`, for messages.
+    public var description: String {
+        let suffix = caseInsensitive ? " (any case)" : ""
+        switch self.operator {
+        case .equalTo(let text): return "'\(text)'" + suffix
+        case .contains(let text): return "containing '\(text)'" + suffix
+        case .matches(let regex): return "matching /\(regex)/"
+        case .absent: return "absent"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import MockStackJSON
+
+/// A definition the control plane cannot read, naming the field that is wrong (a 400:
+/// `match.headers.Accept: expected a string or a pattern object`).
+public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The field's path in the definition (`match.path`, `answer.status`, `times`).
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(field): \(message)" }
+
+    /// Refuses the first key of `object` not in `keys`.
+    static func only(_ object: JSONObject, _ keys: [String], at field: String) throws(WireProblem) {
+        for key in object.keys where !keys.contains(key) {
+            throw WireProblem(field: field.isEmpty ? key : field + "." + key,
+                              message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    static func string(_ value: JSONValue?, _ field: String) throws(WireProblem) -> String? {
+        guard let value else { return nil }
+        guard let text = value.stringValue else { throw WireProblem(field: field, message: "expected a string") }
+        return text
+    }
+
+    static func integer(_ value: JSONValue?, _ field: String) throws(WireProblem) -> Int? {
+        guard let value else { return nil }
+        guard let number = value.intValue else { throw WireProblem(field: field, message: "expected a whole number") }
+        return number
+    }
+}

@@ -87,11 +87,15 @@ private struct Reader {
     /// Where the parser is: keys and indexes from the root. Rendered as a pointer only for an
     /// error or a recorded position, so plain parsing builds no pointer strings.
     var path: [PathComponent] = []
-    /// Member names read lately (in documents of ``nameCacheThreshold`` bytes or more), in
-    /// slots chosen by their signature: a data set's rows, or a metadata document's types,
-    /// spell the same few names again and again, and a name found here is not decoded again.
+    /// Whether the document is ``largeDocument`` bytes or more: a data set, a metadata document.
+    /// Only then are names remembered, signed and arrays sized ahead, which costs a small
+    /// document (a request body) more than it saves.
+    let isLarge: Bool
+    static let largeDocument = 4096
+    /// Member names read lately, in slots chosen by their signature: a data set's rows, or a
+    /// metadata document's types, spell the same few names again and again, and a name found
+    /// here is not decoded again.
     var nameCache: [CachedName?] = []
-    static let nameCacheThreshold = 4096
 
     struct CachedName {
         /// Where the name's bytes are in ``bytes``.
@@ -106,9 +110,9 @@ private struct Reader {
     var sizeHints: [Int] = []
     /// The ``stringSignature``s of the names of the objects being read, innermost last.
     var signatureStack: [UInt64] = []
-    /// Of the last string read: its UTF-8 length and three of its bytes. Names with different
-    /// signatures differ, so most objects are shown free of repeated names with one integer
-    /// comparison per pair of members.
+    /// Of the last string read in a large document: its UTF-8 length and three of its bytes.
+    /// Names with different signatures differ, so most objects are shown free of repeated
+    /// names with one integer comparison per pair of members.
     var stringSignature: UInt64 = 0
 
     enum PathComponent {
@@ -143,6 +147,7 @@ private struct Reader {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.recordPositions = recordPositions
+        isLarge = bytes.count >= Self.largeDocument
         // A UTF-8 byte-order mark is tolerated at the very start, as editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
@@ -236,9 +241,11 @@ private struct Reader {
         }
         let base = signatureStack.count
         var members: [JSONObject.Member] = []
-        if sizeHints.count < depth { sizeHints.append(contentsOf: repeatElement(0, count: depth - sizeHints.count)) }
-        // At most 64: an earlier huge object does not make every later one huge.
-        members.reserveCapacity(min(sizeHints[depth - 1], 64))
+        if isLarge {
+            if sizeHints.count < depth { sizeHints.append(contentsOf: repeatElement(0, count: depth - sizeHints.count)) }
+            // At most 64: an earlier huge object does not make every later one huge.
+            members.reserveCapacity(min(sizeHints[depth - 1], 64))
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -256,15 +263,16 @@ private struct Reader {
             let value = try parseValue()
             path.removeLast()
             members.append((key: key, value: value))
-            signatureStack.append(signature)
+            if isLarge { signatureStack.append(signature) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; break }
             throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
-        sizeHints[depth - 1] = members.count
         depth -= 1
+        guard isLarge else { return .object(JSONObject(Self.withoutDuplicateKeys(members))) }
+        sizeHints[depth] = members.count
         let mayRepeat = Self.mayRepeatNames(signatureStack[base...])
         signatureStack.removeSubrange(base...)
         return .object(JSONObject(mayRepeat ? Self.withoutDuplicateKeys(members) : members))
@@ -400,7 +408,7 @@ private struct Reader {
         let scan = Self.plainRun(in: bytes, from: index, nonASCII: &nonASCII)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             let run = bytes[index..<scan]
-            stringSignature = Self.signature(of: bytes, from: index, to: scan)
+            if isLarge { stringSignature = Self.signature(of: bytes, from: index, to: scan) }
             index = scan + 1
             guard nonASCII else { return String(decoding: run, as: UTF8.self) }
             // As the slow path below fails it: after the closing quote.
@@ -454,7 +462,7 @@ private struct Reader {
         guard let text = String(validating: plain, as: UTF8.self) else {
             throw fail("string is not valid UTF-8")
         }
-        stringSignature = Self.signature(of: plain, from: 0, to: plain.count)
+        if isLarge { stringSignature = Self.signature(of: plain, from: 0, to: plain.count) }
         return text
     }
 
@@ -464,7 +472,7 @@ private struct Reader {
         let start = index + 1
         var nonASCII = false
         let end = Self.plainRun(in: bytes, from: start, nonASCII: &nonASCII)
-        guard bytes.count >= Self.nameCacheThreshold, end < bytes.count, bytes[end] == UInt8(ascii: "\""), !nonASCII, end - start <= 32 else {
+        guard isLarge, end < bytes.count, bytes[end] == UInt8(ascii: "\""), !nonASCII, end - start <= 32 else {
             return try parseString()
         }
         if nameCache.isEmpty { nameCache = Array(repeating: nil, count: 64) }

@@ -87,10 +87,51 @@ private struct Reader {
     /// Where the parser is: keys and indexes from the root. Rendered as a pointer only for an
     /// error or a recorded position, so plain parsing builds no pointer strings.
     var path: [PathComponent] = []
+    /// Whether the document is ``largeDocument`` bytes or more: a data set, a metadata document.
+    /// Only then are names remembered, signed and arrays sized ahead, which costs a small
+    /// document (a request body) more than it saves.
+    let isLarge: Bool
+    static let largeDocument = 4096
+    /// Member names read lately, in slots chosen by their signature: a data set's rows, or a
+    /// metadata document's types, spell the same few names again and again, and a name found
+    /// here is not decoded again.
+    var nameCache: [CachedName?] = []
+
+    struct CachedName {
+        /// Where the name's bytes are in ``bytes``.
+        var range: Range<Int>
+        var signature: UInt64
+        var text: String
+    }
+
+    /// How many members the last object read at each depth had: the next one there (a data
+    /// set's next row, a metadata type's next property) likely has as many, so its array is
+    /// made that size at once instead of growing by doubling (six allocations for twenty).
+    var sizeHints: [Int] = []
+    /// The ``stringSignature``s of the names of the objects being read, innermost last.
+    var signatureStack: [UInt64] = []
+    /// Of the last string read in a large document: its UTF-8 length and three of its bytes.
+    /// Names with different signatures differ, so most objects are shown free of repeated
+    /// names with one integer comparison per pair of members.
+    var stringSignature: UInt64 = 0
 
     enum PathComponent {
         case key(String)
         case index(Int)
+    }
+
+    /// With ``recordPositions``: the pointer of each container being read, innermost last, so
+    /// a value's pointer is its container's plus one step, not rendered from the root again.
+    var containerPointers: [String] = []
+
+    /// The pointer of the value about to be read: one step below the innermost container's.
+    var recordedPointer: String {
+        guard let last = path.last else { return "" }
+        let container = containerPointers.last ?? ""
+        switch last {
+        case .key(let key): return JSONPointer.appending(key, to: container)
+        case .index(let index): return JSONPointer.appending(index, to: container)
+        }
     }
 
     var pointer: String {
@@ -106,6 +147,7 @@ private struct Reader {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.recordPositions = recordPositions
+        isLarge = bytes.count >= Self.largeDocument
         // A UTF-8 byte-order mark is tolerated at the very start, as editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
@@ -146,6 +188,8 @@ private struct Reader {
     }
 
     mutating func skipWhitespace() {
+        // Most calls meet a value or a delimiter at once.
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D: index += 1
@@ -162,10 +206,16 @@ private struct Reader {
         guard index < bytes.count else { throw fail("unexpected end of input, expected a value") }
         guard valueCount < maximumValues else { throw fail("more than \(maximumValues) values in one document") }
         valueCount += 1
-        if recordPositions { positions[pointer] = position }
+        var containerPointer = ""
+        if recordPositions {
+            containerPointer = recordedPointer
+            positions[containerPointer] = position
+        }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            if recordPositions { containerPointers.append(containerPointer) }
+            defer { if recordPositions { containerPointers.removeLast() } }
+            return bytes[index] == UInt8(ascii: "{") ? try parseObject() : try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
@@ -183,19 +233,26 @@ private struct Reader {
     mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
-        var members: [JSONObject.Member] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
+        }
+        let base = signatureStack.count
+        var members: [JSONObject.Member] = []
+        if isLarge {
+            if sizeHints.count < depth { sizeHints.append(contentsOf: repeatElement(0, count: depth - sizeHints.count)) }
+            // At most 64: an earlier huge object does not make every later one huge.
+            members.reserveCapacity(min(sizeHints[depth - 1], 64))
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw fail(index < bytes.count ? "expected a quoted member name, found \(describe(bytes[index]))" : "unexpected end of input inside an object")
             }
-            let key = try parseString()
+            let key = try parseName()
+            let signature = stringSignature
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw fail("expected ':' after member name \"\(key)\"")
@@ -206,6 +263,7 @@ private struct Reader {
             let value = try parseValue()
             path.removeLast()
             members.append((key: key, value: value))
+            if isLarge { signatureStack.append(signature) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -213,7 +271,31 @@ private struct Reader {
             throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
         depth -= 1
-        return .object(JSONObject(Self.withoutDuplicateKeys(members)))
+        guard isLarge else { return .object(JSONObject(Self.withoutDuplicateKeys(members))) }
+        sizeHints[depth] = members.count
+        let mayRepeat = Self.mayRepeatNames(signatureStack[base...])
+        signatureStack.removeSubrange(base...)
+        return .object(JSONObject(mayRepeat ? Self.withoutDuplicateKeys(members) : members))
+    }
+
+    /// Whether two of an object's member names may be the same: two equal signatures, or too
+    /// many names to compare pairwise (``withoutDuplicateKeys(_:)`` then decides).
+    static func mayRepeatNames(_ signatures: ArraySlice<UInt64>) -> Bool {
+        guard signatures.count > 1 else { return false }
+        guard signatures.count <= 64 else { return true }
+        let first = signatures.startIndex
+        for later in (first + 1)..<signatures.endIndex {
+            let signature = signatures[later]
+            for earlier in first..<later where signatures[earlier] == signature { return true }
+        }
+        return false
+    }
+
+    /// The ``stringSignature`` of the UTF-8 bytes `utf8[start..<end]`.
+    static func signature(of utf8: [UInt8], from start: Int, to end: Int) -> UInt64 {
+        guard start < end else { return 0 }
+        let first = UInt64(utf8[start]), middle = UInt64(utf8[start + (end - start) / 2]), last = UInt64(utf8[end - 1])
+        return UInt64(end - start) | first << 32 | middle << 40 | last << 48
     }
 
     /// A repeated member name keeps its first place and its last value, as `JSON.parse` does
@@ -321,14 +403,16 @@ private struct Reader {
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
-        // Fast path: no escapes, all ASCII — the text is the bytes as they are.
-        var scan = index
-        while scan < bytes.count, bytes[scan] >= 0x20, bytes[scan] < 0x80, bytes[scan] != UInt8(ascii: "\\"), bytes[scan] != UInt8(ascii: "\"") {
-            scan += 1
-        }
+        // Fast path: no escapes or control characters — the text is the bytes as they are.
+        var nonASCII = false
+        let scan = Self.plainRun(in: bytes, from: index, nonASCII: &nonASCII)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
-            let text = String(decoding: bytes[index..<scan], as: UTF8.self)
+            let run = bytes[index..<scan]
+            if isLarge { stringSignature = Self.signature(of: bytes, from: index, to: scan) }
             index = scan + 1
+            guard nonASCII else { return String(decoding: run, as: UTF8.self) }
+            // As the slow path below fails it: after the closing quote.
+            guard let text = String(validating: run, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
             return text
         }
         var runStart = index
@@ -378,7 +462,51 @@ private struct Reader {
         guard let text = String(validating: plain, as: UTF8.self) else {
             throw fail("string is not valid UTF-8")
         }
+        if isLarge { stringSignature = Self.signature(of: plain, from: 0, to: plain.count) }
         return text
+    }
+
+    /// A member name: ``parseString()``, but a short plain ASCII name read before is taken
+    /// from ``nameCache``.
+    mutating func parseName() throws(JSONSyntaxError) -> String {
+        let start = index + 1
+        var nonASCII = false
+        let end = Self.plainRun(in: bytes, from: start, nonASCII: &nonASCII)
+        guard isLarge, end < bytes.count, bytes[end] == UInt8(ascii: "\""), !nonASCII, end - start <= 32 else {
+            return try parseString()
+        }
+        if nameCache.isEmpty { nameCache = Array(repeating: nil, count: 64) }
+        let signature = Self.signature(of: bytes, from: start, to: end)
+        let slot = Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        index = end + 1
+        stringSignature = signature
+        if let cached = nameCache[slot], cached.signature == signature, Self.sameBytes(in: bytes, at: cached.range.lowerBound, and: start, count: end - start) {
+            return cached.text
+        }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        nameCache[slot] = CachedName(range: start..<end, signature: signature, text: text)
+        return text
+    }
+
+    /// Whether `bytes[a..<a + count]` and `bytes[b..<b + count]` are the same.
+    static func sameBytes(in bytes: [UInt8], at a: Int, and b: Int, count: Int) -> Bool {
+        for offset in 0..<count where bytes[a + offset] != bytes[b + offset] { return false }
+        return true
+    }
+
+    /// Where the run of string bytes from `start` that need no decoding ends: at a quote, a
+    /// backslash, a control character or the end. Notes whether the run holds non-ASCII bytes.
+    static func plainRun(in bytes: [UInt8], from start: Int, nonASCII: inout Bool) -> Int {
+        var scan = start
+        var high: UInt8 = 0
+        // An iterator over the slice, which the optimizer reads without a bounds check a byte.
+        for byte in bytes[start...] {
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            high |= byte
+            scan += 1
+        }
+        nonASCII = high >= 0x80
+        return scan
     }
 
     mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {

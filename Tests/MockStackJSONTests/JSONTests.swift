@@ -75,6 +75,43 @@ import Testing
     }
 }
 
+/// A large document (a data set) takes the parser's quicker ways: names remembered between
+/// rows, names told apart by their length and three bytes, arrays sized from the previous
+/// object. What it reads must be exactly what a small document gives.
+@Suite struct JSONLargeDocumentTests {
+    /// 200 rows, over the size where names are remembered.
+    static func rows(_ row: (Int) -> String) -> String {
+        "[\n" + (0..<200).map(row).joined(separator: ",\n") + "\n]"
+    }
+
+    @Test func namesAlikeInLengthAndEndsStayApartAndRepeatsKeepTheirFirstPlace() throws {
+        // `axbyc` and `azbwc` share their length, first, middle and last bytes.
+        let text = Self.rows { #"{"axbyc":\#($0),"azbwc":"é\#($0)","axbyc":-\#($0),"n\u0061me":"x"}"# }
+        #expect(text.utf8.count > 4096)
+        let rows = try JSONParser().parse(text).root.arrayValue ?? []
+        #expect(rows.count == 200)
+        for (index, row) in rows.enumerated() {
+            #expect(row.objectValue?.keys == ["axbyc", "azbwc", "name"])
+            #expect(row["axbyc"] == .number(JSONNumber(literal: "-\(index)")) && row["azbwc"] == .string("é\(index)"))
+        }
+    }
+
+    @Test func errorsAndPositionsAreTheSmallDocumentsOnes() throws {
+        let text = Self.rows { #"{"id":\#($0),"name":"n\#($0)"}"# }
+        let document = try JSONParser().parse(text, recordPositions: true)
+        #expect(document.position(of: "/150/name") == SourcePosition(line: 152, column: 18))
+        #expect(document.root.arrayValue?[150]["name"] == "n150")
+        // Row 199's name is `n`, then the byte 0xFF: refused after its closing quote.
+        var broken = Array(text.utf8)
+        let marker = Array(#""n199""#.utf8)
+        let at = try #require((0...(broken.count - marker.count)).first { broken[$0..<$0 + marker.count].elementsEqual(marker) })
+        broken.replaceSubrange(at + 2..<at + 5, with: [0xFF])
+        #expect(throws: JSONSyntaxError(message: "string is not valid UTF-8", position: SourcePosition(line: 201, column: 22), pointer: "/199/name")) {
+            try JSONParser().parse(broken)
+        }
+    }
+}
+
 /// Request bodies are read with a bound on their values (issue 22): linear as the parser is, 8
 /// million numbers held a loop for seconds.
 @Suite struct JSONValueLimitTests {

@@ -65,6 +65,21 @@ import Testing
         #expect(ValueCoercion.guid("{25892E17-80F6-415F-9C65-7395632F0223}") == "25892e1780f6415f9c657395632f0223")
     }
 
+    /// JSON integers bound to integral properties keep their literal when it is already the
+    /// normal form, and are normalised (or refused) as text would be otherwise.
+    @Test func jsonIntegersAreNormalisedLikeText() throws {
+        let coercion = ValueCoercion(catalog: TypeCatalog(metadata: try MetadataTypes(json: [:])))
+        func bound(_ literal: String, _ kind: NumberKind) -> DTOValue? { coercion.fromJSON(.number(JSONNumber(literal: literal)), as: .number(kind)) }
+        #expect(bound("42", .int32) == .number(JSONNumber(literal: "42")))
+        #expect(bound("-7", .int64) == .number(JSONNumber(literal: "-7")))
+        #expect(bound("-0", .int32) == .number(JSONNumber(literal: "0")))
+        #expect(bound("1e2", .int32) == .number(JSONNumber(literal: "100")))
+        #expect(bound("256", .byte) == nil)
+        #expect(bound("-1", .uint32) == nil)
+        #expect(bound("123456789012345678901", .int64) == nil)
+        #expect(ValueCoercion.plainInteger("0") == 0 && ValueCoercion.plainInteger("007") == nil && ValueCoercion.plainInteger("-0") == nil)
+    }
+
     @Test func systemTextJsonEscapesLikeItsDefaultEncoder() {
         var out: [UInt8] = []
         JSONValue.encodeString("it's <b>&+`ü😀\u{7F}\n", into: &out, escaping: .htmlSafeASCII)

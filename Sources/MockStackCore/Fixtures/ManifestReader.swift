@@ -36,9 +36,11 @@ public final class ManifestReader {
         if let cached = resolved[pointer] { return cached }
         // One step from the parent, which is looked up (and remembered) the same way: kinds read
         // many siblings under one operation, so each lookup costs a single step.
-        guard let slash = pointer.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let parent = String(pointer[..<slash])
-        let key = JSONPointer.unescaped(pointer[pointer.index(after: slash)...])
+        // Split over the UTF-8 view: stepping `String` indices would segment graphemes.
+        let utf8 = pointer.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let parent = String(Substring(utf8[..<slash]))
+        let key = JSONPointer.unescaped(Substring(utf8[utf8.index(after: slash)...]))
         let value: JSONValue?
         switch self.value(at: parent) {
         case .object(let object)?: value = object[key]

@@ -65,9 +65,9 @@ public struct ValueCoercion: Sendable {
         case (.map(let members), .keyValuePair(let keyShape, let valueShape)):
             return keyValuePair(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
         case (.map(let members), .object(let reference)):
-            return object(reference, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
+            return object(reference, members: members) { fromJSV($0, as: $1) }
         case (.map(let members), .responseStatus), (.map(let members), .responseError):
-            return object(nil, members: members.map { ($0.key, $0.value) }) { fromJSV($0, as: $1) }
+            return object(nil, members: members) { fromJSV($0, as: $1) }
         default: return nil
         }
     }
@@ -96,12 +96,16 @@ public struct ValueCoercion: Sendable {
         case (.object(let object), .keyValuePair(let keyShape, let valueShape)):
             return keyValuePair(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
         case (.object(let object), .object(let reference)):
-            return self.object(reference, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
+            return self.object(reference, members: object.members) { fromJSON($0, as: $1) }
         case (.object(let object), .responseStatus), (.object(let object), .responseError):
-            return self.object(nil, members: object.map { ($0.key, $0.value) }) { fromJSON($0, as: $1) }
+            return self.object(nil, members: object.members) { fromJSON($0, as: $1) }
         case (.number(let number), .enumeration(let enumShape)):
             if enumShape.isInt { return .number(number) }
             return enumShape.member(named: number.literal).map { .enumMember($0) }
+        case (.number(let number), .number(let kind)) where kind.isIntegral:
+            // A data set's ids and counts: a plain integer literal in range is its own normal form.
+            if let value = Self.plainInteger(number.literal), kind.range.contains(Double(value)) { return .number(number) }
+            return scalar(number.literal, as: shape.unwrapped)
         case (.number(let number), _): return scalar(number.literal, as: shape.unwrapped)
         case (.bool(let flag), .bool): return .bool(flag)
         case (.string(let text), _): return scalar(text, as: shape.unwrapped)
@@ -128,7 +132,7 @@ public struct ValueCoercion: Sendable {
         case (.map(let entries), .map(_, let valueShape)):
             return collect(entries) { entry in conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) } }.map { .map($0) }
         case (.object(let object), .object(let reference)):
-            return self.object(reference, members: object.members.map { ($0.name, $0.value) }) { conform($0, to: $1) }
+            return self.object(reference, members: object.members.map { (key: $0.name, value: $0.value) }) { conform($0, to: $1) }
         default: return value
         }
     }
@@ -155,7 +159,7 @@ public struct ValueCoercion: Sendable {
 
     /// Builds an object of `reference` (or a ResponseStatus when nil) from named members,
     /// matching names case-insensitively and ignoring unknown ones, as ServiceStack does.
-    private func object<Source>(_ reference: TypeReference?, members: [(String, Source)], convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+    private func object<Source>(_ reference: TypeReference?, members: [(key: String, value: Source)], convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
         var result = DTOObject()
         // At most one member per source member: no growth (and no spare capacity kept).
         result.reserveCapacity(members.count)
@@ -249,6 +253,27 @@ public struct ValueCoercion: Sendable {
         default:
             return JSONNumber(literal: Self.shortest(value))
         }
+    }
+
+    /// The value of a literal that is an integer in the spelling `String(Int64)` gives it (an
+    /// optional `-`, 1 to 18 digits, no leading zero, not `-0`), else nil.
+    static func plainInteger(_ literal: String) -> Int64? {
+        var utf8 = literal.utf8.makeIterator()
+        guard var byte = utf8.next() else { return nil }
+        let negative = byte == UInt8(ascii: "-")
+        if negative { guard let next = utf8.next() else { return nil }; byte = next }
+        var value: Int64 = 0
+        var digits = 0
+        while true {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            if digits == 1, value == 0 { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+            guard let next = utf8.next() else { break }
+            byte = next
+        }
+        if negative, value == 0 { return nil }
+        return negative ? -value : value
     }
 
     private static func shortest(_ value: Double) -> String {

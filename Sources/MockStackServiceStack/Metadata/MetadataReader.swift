@@ -4,15 +4,43 @@ import MockStackCore
 /// whatever is missing or of the wrong type.
 struct MetadataReader {
     let object: JSONObject
-    let pointer: String
+    /// Where the object is, rendered as a JSON pointer only for an error: a document of a few
+    /// hundred types would otherwise build a pointer string for every object it holds.
+    private let location: Location?
 
-    init(_ value: JSONValue, at pointer: String) throws(MetadataError) {
+    /// A step from the document's root: a member, or an element of an array member.
+    final class Location: Sendable {
+        let parent: Location?
+        let key: String
+        let index: Int?
+
+        init(parent: Location?, key: String, index: Int?) {
+            self.parent = parent
+            self.key = key
+            self.index = index
+        }
+
+        var pointer: String {
+            let base = (parent?.pointer ?? "") + "/" + key
+            return index.map { base + "/\($0)" } ?? base
+        }
+    }
+
+    /// The document's root object.
+    init(root value: JSONValue) throws(MetadataError) {
+        try self.init(value, location: nil)
+    }
+
+    private init(_ value: JSONValue, location: Location?) throws(MetadataError) {
         guard let object = value.objectValue else {
-            throw MetadataError(pointer: pointer, message: "expected an object, found \(value.typeName)")
+            throw MetadataError(pointer: location?.pointer ?? "", message: "expected an object, found \(value.typeName)")
         }
         self.object = object
-        self.pointer = pointer
+        self.location = location
     }
+
+    /// The object's JSON pointer.
+    var pointer: String { location?.pointer ?? "" }
 
     private func path(_ key: String) -> String { pointer + "/" + key }
 
@@ -54,7 +82,7 @@ struct MetadataReader {
     func array(_ key: String) throws(MetadataError) -> [MetadataReader] {
         var result: [MetadataReader] = []
         for (index, element) in try values(key).enumerated() {
-            result.append(try MetadataReader(element, at: path(key) + "/\(index)"))
+            result.append(try MetadataReader(element, location: Location(parent: location, key: key, index: index)))
         }
         return result
     }
@@ -70,7 +98,7 @@ struct MetadataReader {
     func child(_ key: String) throws(MetadataError) -> MetadataReader? {
         switch object[key] {
         case nil, .null?: return nil
-        case let value?: return try MetadataReader(value, at: path(key))
+        case let value?: return try MetadataReader(value, location: Location(parent: location, key: key, index: nil))
         }
     }
 

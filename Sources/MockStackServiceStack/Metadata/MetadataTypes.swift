@@ -12,7 +12,7 @@ public struct MetadataTypes: Sendable {
 
     /// Reads a document; every problem is reported with the JSON pointer where it was found.
     public init(json: JSONValue) throws(MetadataError) {
-        let root = try MetadataReader(json, at: "")
+        let root = try MetadataReader(root: json)
         config = try root.object("config", required: false) ?? [:]
         namespaces = try root.strings("namespaces")
         types = try root.array("types").map { reader throws(MetadataError) in try MetadataType(reader: reader) }

@@ -22,22 +22,26 @@ public final class ObjectShape: Sendable {
     init(reference: TypeReference, properties: [PropertyShape]) {
         self.reference = reference
         self.properties = properties
-        var index: [String: Int] = [:]
-        var exact: [String: Int] = [:]
-        var spellingsAreUnique = true
+        // Each name hashed once: the first property with a spelling keeps it.
+        var lowercased: [(String, Int)] = []
+        var spellings: [(String, Int)] = []
+        lowercased.reserveCapacity(properties.count * 2)
+        spellings.reserveCapacity(properties.count * 3)
         for (position, property) in properties.enumerated() {
-            index[property.name.lowercased()] = index[property.name.lowercased()] ?? position
-            if let alias = property.dataMemberName?.lowercased() { index[alias] = index[alias] ?? position }
-            for spelling in [property.name, property.camelCaseName] + (property.dataMemberName.map { [$0] } ?? []) {
-                if let earlier = exact[spelling] {
-                    if earlier != position { spellingsAreUnique = false }
-                } else {
-                    exact[spelling] = position
-                }
+            lowercased.append((property.name.lowercased(), position))
+            spellings.append((property.name, position))
+            spellings.append((property.camelCaseName, position))
+            if let alias = property.dataMemberName {
+                lowercased.append((alias.lowercased(), position))
+                spellings.append((alias, position))
             }
         }
-        indexByLowercasedName = index
-        indexByExactName = exact
+        var spellingsAreUnique = true
+        indexByLowercasedName = Dictionary(lowercased, uniquingKeysWith: { first, _ in first })
+        indexByExactName = Dictionary(spellings, uniquingKeysWith: { first, later in
+            if first != later { spellingsAreUnique = false }
+            return first
+        })
         self.spellingsAreUnique = spellingsAreUnique
         responseStatusProperty = properties.first { $0.shape == .responseStatus }
         takesRawBody = properties.contains { $0.shape == .stream }
@@ -58,7 +62,14 @@ public final class ObjectShape: Sendable {
         if spellingsAreUnique, properties.indices.contains(expected), properties[expected].isSpelled(name) { return expected }
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
-            if let exact = properties.firstIndex(where: { $0.isSpelled(name) }) { return exact }
+            if spellingsAreUnique {
+                // One property at most has the spelling: look from the expected position on
+                // (a row that leaves out a property goes on after it), then before it.
+                for position in properties.indices where position >= expected && properties[position].isSpelled(name) { return position }
+                for position in properties.indices where position < expected && properties[position].isSpelled(name) { return position }
+            } else if let exact = properties.firstIndex(where: { $0.isSpelled(name) }) {
+                return exact
+            }
         } else if let position = indexByExactName[name] {
             return position
         }

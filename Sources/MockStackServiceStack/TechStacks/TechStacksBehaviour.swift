@@ -33,7 +33,7 @@ public struct TechStacksBehaviour: OperationBehaviour {
         case .appOverview:
             response["Created"] = .dateTime(call.now)
             response["AllTiers"] = .list([.object(DTOObject([("Title", .string("[ Top 100 Technologies ]"))]))] + tiers)
-            response["TopTechnologies"] = .list(site.ranking.prefix(100).map { .object($0.info) })
+            response["TopTechnologies"] = .list(site.rankings.ranking.prefix(100).map { .object($0.info) })
         case .overview:
             response = Self.overview(of: site)
             response["Created"] = .dateTime(call.now)
@@ -47,14 +47,14 @@ public struct TechStacksBehaviour: OperationBehaviour {
             response["Technology"] = .object(technology)
             response["TechnologyStacks"] = .list(site.stacks(choosing: technology.id ?? 0).map { .object($0) })
         case .allTechnologies:
-            response["Results"] = .list(site.technologiesByLastModified.prefix(Self.allLimit).map { .object(site.technologies[$0]) })
+            response["Results"] = .list(site.rankings.technologiesByLastModified.prefix(Self.allLimit).map { .object(site.technologies[$0]) })
             response["Total"] = .number(JSONNumber(site.technologies.count))
         case .techStack:
             guard let index = site.stackIndex(slugOrId: try slug(of: call)) else { throw .http(404, "Tech stack not found") }
             response["Created"] = .dateTime(call.now)
             response["Result"] = .object(site.details(ofStack: index))
         case .allTechStacks:
-            response["Results"] = .list(site.stacksByLastModified.prefix(Self.allLimit).map { .object(site.stacks[$0]) })
+            response["Results"] = .list(site.rankings.stacksByLastModified.prefix(Self.allLimit).map { .object(site.stacks[$0]) })
             response["Total"] = .number(JSONNumber(site.stacks.count))
         }
         return ServiceResult(.dto(.object(response)))
@@ -72,7 +72,8 @@ public struct TechStacksBehaviour: OperationBehaviour {
     private static func overview(of site: TechStacksSite) -> DTOObject {
         // Technologies in at least three stacks, most chosen first: the top 50, and the top 5
         // of each tier, keyed by tier name in the order the tiers first appear.
-        let popular = site.ranking.filter { $0.stacksCount >= 3 }
+        let rankings = site.rankings
+        let popular = rankings.ranking.filter { $0.stacksCount >= 3 }
         var byTier: [(tier: String, infos: [DTOValue])] = []
         for entry in popular {
             guard let tier = entry.info["Tier"].text else { continue }
@@ -84,15 +85,15 @@ public struct TechStacksBehaviour: OperationBehaviour {
         }
         // The 20 most recently modified stacks, lightened (no details, no choice descriptions),
         // with the TechStacks site's own stack moved first when it is among them.
-        var latest = site.stacksByLastModified.prefix(20).map { site.details(ofStack: $0, lightened: true) }
+        var latest = rankings.stacksByLastModified.prefix(20).map { site.details(ofStack: $0, lightened: true) }
         if let own = latest.firstIndex(where: { $0.id == TechStacksSite.siteStackId }) {
             latest.insert(latest.remove(at: own), at: 0)
         }
         return DTOObject([
-            ("TopUsers", .list(site.topUsers.map { .object($0) })),
+            ("TopUsers", .list(rankings.topUsers.map { .object($0) })),
             ("TopTechnologies", .list(popular.prefix(50).map { .object($0.info) })),
             ("LatestTechStacks", .list(latest.map { .object($0) })),
-            ("PopularTechStacks", .list(site.stacksByViews.prefix(12).map { .object(site.stacks[$0]) })),
+            ("PopularTechStacks", .list(rankings.stacksByViews.prefix(12).map { .object(site.stacks[$0]) })),
             ("AllOrganizations", .list(site.organizations.map { .object($0) })),
             ("TopTechnologiesByTier", .map(byTier.map { DTOMapEntry(key: $0.tier, value: .list($0.infos)) })),
         ])

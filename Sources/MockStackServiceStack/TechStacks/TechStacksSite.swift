@@ -1,10 +1,13 @@
 import MockStackCore
+import Synchronization
 
 /// The techstacks.io data — technologies, the stacks that choose them, the stacks' owners and
 /// the organizations — with everything the site's overview services rank from it (spec §10).
 ///
-/// The data cannot change while the server runs, so every ranking is worked out once, at load,
-/// the way the real services compute it per cache period: a request only wraps the results.
+/// The data is checked at load (ids, slugs, choices: ``init(technologies:stacks:users:organizations:)``
+/// throws). It cannot change while the server runs, so every ranking is worked out once, the
+/// way the real services compute it per cache period, but only when a request first needs one
+/// (``rankings``): a server that never answers an overview does not pay for them at start-up.
 public final class TechStacksSite: Sendable {
     /// `Technology` rows, in file order.
     public let technologies: [DTOObject]
@@ -19,20 +22,56 @@ public final class TechStacksSite: Sendable {
     private let technologyBySlug: [String: Int]
     private let stackById: [Int64: Int]
     private let stackBySlug: [String: Int]
-    /// The stacks choosing each technology, most recently modified first.
-    private let stacksByTechnology: [Int64: [Int]]
+    /// The stacks choosing each technology, in file order.
+    private let stacksChoosing: [Int64: [Int]]
+    /// `UserInfo` rows, for ``Rankings/topUsers``.
+    private let users: [DTOObject]
+    private let builtRankings = Mutex<Rankings?>(nil)
 
-    /// `TechnologyInfo` of every technology chosen by at least one stack, most chosen first
-    /// (ties by id, which the real query leaves to the database).
-    let ranking: [(info: DTOObject, stacksCount: Int)]
-    /// `UserInfo` of the stacks' owners, most stacks (counting favourites) first.
-    let topUsers: [DTOObject]
-    /// Stack indices, most recently modified first.
-    let stacksByLastModified: [Int]
-    /// Technology indices, most recently modified first.
-    let technologiesByLastModified: [Int]
-    /// Stack indices, most viewed first.
-    let stacksByViews: [Int]
+    /// What the overview services list, worked out from the checked data.
+    final class Rankings: Sendable {
+        /// `TechnologyInfo` of every technology chosen by at least one stack, most chosen first
+        /// (ties by id, which the real query leaves to the database).
+        let ranking: [(info: DTOObject, stacksCount: Int)]
+        /// `UserInfo` of the stacks' owners, most stacks (counting favourites) first.
+        let topUsers: [DTOObject]
+        /// Stack indices, most recently modified first.
+        let stacksByLastModified: [Int]
+        /// Technology indices, most recently modified first.
+        let technologiesByLastModified: [Int]
+        /// Stack indices, most viewed first.
+        let stacksByViews: [Int]
+        /// The stacks choosing each technology, most recently modified first.
+        let stacksByTechnology: [Int64: [Int]]
+
+        init(_ site: TechStacksSite) {
+            technologiesByLastModified = AutoQueryEngine.sortedIndices(of: site.technologies, by: [("LastModified", true), ("Id", false)])
+            // Ties, which the real queries leave to the database, go by ascending id.
+            stacksByLastModified = AutoQueryEngine.sortedIndices(of: site.stacks, by: [("LastModified", true), ("Id", false)])
+            stacksByViews = AutoQueryEngine.sortedIndices(of: site.stacks, by: [("ViewCount", true), ("Id", false)])
+            let recency = Dictionary(uniqueKeysWithValues: stacksByLastModified.enumerated().map { ($1, $0) })
+            let stacksByTechnology = site.stacksChoosing.mapValues { $0.sorted { recency[$0]! < recency[$1]! } }
+            self.stacksByTechnology = stacksByTechnology
+            ranking = site.technologies
+                .compactMap { technology -> (id: Int64, info: DTOObject, stacksCount: Int)? in
+                    guard let id = technology.id, let count = stacksByTechnology[id]?.count else { return nil }
+                    return (id, TechStacksSite.technologyInfo(technology, stacksCount: count), count)
+                }
+                .sorted { $0.stacksCount != $1.stacksCount ? $0.stacksCount > $1.stacksCount : $0.id < $1.id }
+                .map { ($0.info, $0.stacksCount) }
+            topUsers = TechStacksSite.rankUsers(stacks: site.stacks, users: site.users)
+        }
+    }
+
+    /// The rankings, worked out by the first request that reads one.
+    var rankings: Rankings {
+        builtRankings.withLock { built in
+            if let built { return built }
+            let rankings = Rankings(self)
+            built = rankings
+            return rankings
+        }
+    }
 
     /// The id of the TechStacks site's own stack, which `Overview` lists first.
     static let siteStackId: Int64 = 1
@@ -70,12 +109,7 @@ public final class TechStacksSite: Sendable {
         self.technologyBySlug = technologyBySlug
         self.stackById = stackById
         self.stackBySlug = stackBySlug
-        technologiesByLastModified = AutoQueryEngine.sortedIndices(of: technologies, by: [("LastModified", true), ("Id", false)])
-
-        // Ties, which the real queries leave to the database, go by ascending id.
-        let stackRows = stacks.map(\.row)
-        stacksByLastModified = AutoQueryEngine.sortedIndices(of: stackRows, by: [("LastModified", true), ("Id", false)])
-        stacksByViews = AutoQueryEngine.sortedIndices(of: stackRows, by: [("ViewCount", true), ("Id", false)])
+        self.users = users
 
         var choices: [[Choice]] = []
         var stacksByTechnology: [Int64: [Int]] = [:]
@@ -93,17 +127,7 @@ public final class TechStacksSite: Sendable {
             }
         }
         self.choices = choices
-        let recency = Dictionary(uniqueKeysWithValues: stacksByLastModified.enumerated().map { ($1, $0) })
-        self.stacksByTechnology = stacksByTechnology.mapValues { $0.sorted { recency[$0]! < recency[$1]! } }
-
-        ranking = technologies
-            .compactMap { technology -> (id: Int64, info: DTOObject, stacksCount: Int)? in
-                guard let id = technology.id, let count = stacksByTechnology[id]?.count else { return nil }
-                return (id, Self.technologyInfo(technology, stacksCount: count), count)
-            }
-            .sorted { $0.stacksCount != $1.stacksCount ? $0.stacksCount > $1.stacksCount : $0.id < $1.id }
-            .map { ($0.info, $0.stacksCount) }
-        topUsers = Self.rankUsers(stacks: stacks.map(\.row), users: users)
+        stacksChoosing = stacksByTechnology
     }
 
     // MARK: Lookups
@@ -116,7 +140,7 @@ public final class TechStacksSite: Sendable {
 
     /// The stacks choosing a technology, most recently modified first.
     public func stacks(choosing technologyId: Int64) -> [DTOObject] {
-        (stacksByTechnology[technologyId] ?? []).map { stacks[$0] }
+        (rankings.stacksByTechnology[technologyId] ?? []).map { stacks[$0] }
     }
 
     /// The stack with this id, or (for a non-numeric text) this slug.
@@ -172,7 +196,7 @@ public final class TechStacksSite: Sendable {
     /// `Overview.topUsers`: stacks grouped by owner, each counting once per favourite and at
     /// least once (the real query left-joins stacks to their favourites and counts rows), at
     /// most 20. Owners are matched by `createdBy` to the user's name.
-    private static func rankUsers(stacks: [DTOObject], users: [DTOObject]) -> [DTOObject] {
+    fileprivate static func rankUsers(stacks: [DTOObject], users: [DTOObject]) -> [DTOObject] {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for stack in stacks {

@@ -89,8 +89,10 @@ test-example: deps
 
 ## test-readme: README.md's quick-start blocks (Package.swift and the two test files) written
 ## into a package made by `swift package init`, built and tested (Scripts/readme-quickstart.py).
+## It builds in the example's build folder, reusing the mockstack modules built there (make test
+## runs test-example first): ~15 s instead of another 3-minute build of the server.
 test-readme: deps
-	SWIFT=$(SWIFT) python3 Scripts/readme-quickstart.py
+	SWIFT=$(SWIFT) python3 Scripts/readme-quickstart.py --scratch-path "$(CURDIR)/$(EXAMPLE)/.build"
 
 ## container-smoke: about 5 minutes the first time (a release build in a copy of the build
 ## context, debootstrap), about 20 s after; needs root (sudo) and Debian's package mirror.

@@ -7,10 +7,13 @@ the README shows it, with one substitution: the manifest's `.package(url: …)` 
 mockstack points at this checkout by path. A block that no longer builds or passes fails
 `make test` (issue 23: the README's setup must work as pasted).
 
-    Scripts/readme-quickstart.py [--package DIR] [--swift swift]
+    Scripts/readme-quickstart.py [--package DIR] [--scratch-path BUILD] [--swift swift]
 
 DIR (default .build/readme-quickstart) keeps its .build between runs, so a second run only
-rebuilds what changed; the package's other files are rewritten every time.
+rebuilds what changed; the package's other files are rewritten every time. With --scratch-path
+the package builds in another client package's build folder (`make test` gives the example's):
+mockstack's modules, compiled there by the same commands from the same checkout, are reused
+instead of compiled again (about 3 minutes on 2 cores, BoringSSL most of it).
 """
 import argparse
 import os
@@ -48,6 +51,7 @@ def run(command, cwd, env=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--package", default=str(ROOT / ".build/readme-quickstart"))
+    parser.add_argument("--scratch-path", help="build in this folder (another client package's .build)")
     parser.add_argument("--swift", default=os.environ.get("SWIFT", "swift"))
     args = parser.parse_args()
     package = pathlib.Path(args.package)
@@ -65,10 +69,11 @@ def main():
         target.write_text(localised(text) if path == "Package.swift" else text)
         print(f"readme-quickstart: {path} from README.md", flush=True)
 
-    run([str(ROOT / "Scripts/build-checked.sh"), args.swift, "build", "--build-tests"], cwd=package)
+    scratch = ["--scratch-path", args.scratch_path] if args.scratch_path else []
+    run([str(ROOT / "Scripts/build-checked.sh"), args.swift, "build", "--build-tests", *scratch], cwd=package)
     # As in a fresh clone: no MOCKSTACK_BIN or MOCKSTACK_URL, so the tests spawn what this build made.
     env = {name: value for name, value in os.environ.items() if name not in ("MOCKSTACK_BIN", "MOCKSTACK_URL")}
-    run([args.swift, "test", "--skip-build"], cwd=package, env=env)
+    run([args.swift, "test", "--skip-build", *scratch], cwd=package, env=env)
 
 
 if __name__ == "__main__":

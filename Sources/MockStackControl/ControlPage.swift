@@ -1,8 +1,10 @@
 /// The page for people at `GET /__mockstack/`: the apps with their operations or services (and
-/// links to `/types/metadata` and `/types/swift`), and the request journal live, newest first,
-/// each entry expandable to its request and response, filtered by app. It reads the control
-/// plane's own `apps` and `requests` relative to where it is served, so under
-/// `/__session/{id}/__mockstack/` it shows that session only.
+/// links to `/types/metadata` and `/types/swift`), the stubs with their hits and near misses,
+/// the sessions, the requests no app or stub took (with the routes they may have meant), and
+/// the request journal live, newest first, each entry expandable to its request and response,
+/// filtered by app; a delayed answer's duration counts its delay. It reads the control plane's
+/// own endpoints relative to where it is served, so under `/__session/{id}/__mockstack/` it
+/// shows that session only.
 enum ControlPage {
     /// The whole page: no external assets (inline CSS and script).
     static let html: [UInt8] = Array(#"""
@@ -28,7 +30,10 @@ header h1 { margin:0; font-size:17px; letter-spacing:.3px; }
 header .info { color:var(--dim); flex:1; }
 .pill { padding:2px 9px; border-radius:10px; font-size:12px; background:var(--badge); }
 .pill.live { color:var(--ok); } .pill.down { color:#fff; background:var(--err); } .pill.paused { color:var(--warn); }
-main { display:grid; grid-template-columns:minmax(240px, 300px) minmax(0, 1fr); gap:14px; padding:14px 16px; align-items:start; }
+main { display:grid; grid-template-columns:minmax(240px, 320px) minmax(0, 1fr); gap:14px; padding:14px 16px; align-items:start; }
+.side { display:grid; gap:14px; min-width:0; }
+.item { padding:6px 12px; border-bottom:1px solid var(--line); overflow-wrap:anywhere; } .item:last-child { border-bottom:0; }
+.item ul { margin:2px 0 0; padding-left:16px; } .item li { color:var(--dim); }
 @media (max-width: 900px) { main { grid-template-columns:1fr; } }
 section { background:var(--panel); border:1px solid var(--line); border-radius:6px; min-width:0; }
 section > h2 { display:flex; align-items:center; gap:8px; flex-wrap:wrap; margin:0; padding:8px 12px; font-size:14px; border-bottom:1px solid var(--line); }
@@ -68,10 +73,24 @@ pre { margin:0; padding:6px 8px; background:var(--panel); border:1px solid var(-
   <span class="pill" id="status">connecting…</span>
 </header>
 <main>
+  <div class="side">
   <section>
     <h2>Apps <span class="count" id="app-count"></span></h2>
     <div id="apps"><div class="empty">Loading…</div></div>
   </section>
+  <section>
+    <h2>Stubs <span class="count" id="stub-count"></span></h2>
+    <div id="stubs"><div class="empty">No stubs.</div></div>
+  </section>
+  <section id="sessions-section">
+    <h2>Sessions <span class="count" id="session-count"></span></h2>
+    <div id="sessions"><div class="empty">No sessions.</div></div>
+  </section>
+  <section>
+    <h2>Unmatched <span class="count" id="unmatched-count"></span></h2>
+    <div id="unmatched"><div class="empty">Every request reached an app or a stub.</div></div>
+  </section>
+  </div>
   <section>
     <h2>Journal <span class="count" id="count"></span><span class="grow"></span>
       <span class="controls">
@@ -184,11 +203,23 @@ function entryRow(e) {
     h('td', { class: 'path mono' }, target),
     h('td', { class: `status mono s${Math.floor((e.status || 0) / 100)}` }, e.status),
     h('td', { class: 'op wrap' }, e.operation && h('span', { class: 'mono' }, e.operation + ' '),
+      e.unmatched && h('span', { class: 'badge slow' }, 'unmatched'),
       e.stub && h('span', { class: 'badge stub' }, 'stub ' + e.stub), deliveryBadges(e.delivery),
       e.parts && h('span', { class: 'badge' }, plural(e.parts.length, 'part'))),
-    h('td', { class: 'mono dim' }, e.durationMs != null ? `${e.durationMs} ms` : ''));
+    h('td', { class: 'mono dim duration', title: durationNote(e) }, answeredAfter(e)));
   row.addEventListener('click', () => toggle(row, e));
   return row;
+}
+// How long the client waited for the answer to start: the app's time plus any delay it was
+// given (the journal's durationMs is the app's alone).
+function answeredAfter(e) {
+  if (e.durationMs == null) return '';
+  const delay = (e.delivery && e.delivery.delayMs) || 0;
+  return `${Math.round((e.durationMs + delay) * 1000) / 1000} ms`;
+}
+function durationNote(e) {
+  const delay = e.delivery && e.delivery.delayMs;
+  return delay != null ? `the app took ${e.durationMs} ms, then the answer waited its ${delay} ms delay` : null;
 }
 function toggle(row, e) {
   const next = row.nextElementSibling;
@@ -221,7 +252,7 @@ function detail(e) {
       h('h4', null, 'Request body'), bodyBlock(e.body)),
     h('div', null, h('h3', { class: `mono s${Math.floor((res.status ?? e.status ?? 0) / 100)}` }, `${res.status ?? e.status}`),
       h('div', { class: 'dim' }, [e.operation && `operation ${e.operation}`, e.stub && `stub ${e.stub}`,
-        e.delivery && 'delivery ' + JSON.stringify(e.delivery), e.durationMs != null && `${e.durationMs} ms`].filter(Boolean).join(' · ')),
+        e.delivery && 'delivery ' + JSON.stringify(e.delivery), e.durationMs != null && `answered after ${answeredAfter(e)}`].filter(Boolean).join(' · ')),
       h('h4', null, 'Response headers'), headersTable(res.headers),
       h('h4', null, 'Response body'), bodyBlock(res.body)));
 }
@@ -256,10 +287,59 @@ function addEntries(list, replace) {
   updateCount();
 }
 
+// ---- Stubs, sessions, unmatched requests ----
+function describeMatch(match) {
+  const m = match || {};
+  const text = v => v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  const where = m.path != null ? text(m.path) : m.pathPrefix != null ? text(m.pathPrefix) + '…'
+    : m.pathRegex != null ? '/' + text(m.pathRegex) + '/' : m.operation != null ? 'operation ' + text(m.operation) : 'any path';
+  return `${m.method ? text(m.method) + ' ' : ''}${where}${m.app ? ' (app ' + m.app + ')' : ''}`;
+}
+function renderStub(s) {
+  const def = s.definition || {};
+  const answer = def.answer || {};
+  const what = answer.fault ? 'fault ' + answer.fault : 'status ' + (answer.status ?? 200);
+  return h('div', { class: 'item', 'data-stub': s.id },
+    h('div', { class: 'app-head' }, h('b', { class: 'mono' }, s.id), h('span', { class: 'mono' }, describeMatch(def.match)),
+      h('span', { class: 'badge' }, what), h('span', { class: 'badge stub' }, s.times != null ? `${s.hits} of ${s.times} hits` : plural(s.hits, 'hit')),
+      s.exhausted && h('span', { class: 'badge slow' }, 'exhausted'), h('span', { class: 'badge' }, 'priority ' + s.priority)),
+    s.nearMisses && s.nearMisses.length ? [h('div', { class: 'dim' }, 'near misses:'),
+      h('ul', null, s.nearMisses.map(n => h('li', { class: 'near-miss' }, h('span', { class: 'mono' }, `${n.method} ${n.path}`), ` — ${n.reason}`)))] : null);
+}
+function renderSession(s) {
+  return h('div', { class: 'item', 'data-session': s.id },
+    h('a', { class: 'mono', href: s.prefix.replace(/\/?$/, '/') + '__mockstack/' }, s.id), ' ',
+    h('span', { class: 'dim' }, `${plural(s.requests, 'request')} · since ${clock(s.created)}`));
+}
+function renderUnmatched(e) {
+  const near = (e.nearest || []).map(n => n.path);
+  return h('div', { class: 'item', 'data-id': e.id },
+    h('span', { class: 'mono dim' }, clock(e.time)), ' ', h('span', { class: 'method mono' }, e.method), ' ',
+    h('span', { class: 'mono' }, e.path + (e.query ? '?' + e.query : '')),
+    near.length ? h('div', { class: 'dim' }, 'did you mean ', near.flatMap((p, i) => [i ? ', ' : '', h('span', { class: 'mono' }, p)]), '?') : null);
+}
+async function loadSide() {
+  const [stubs, unmatched, sessions] = await Promise.all([api('stubs'), api('requests/unmatched?limit=20'), session ? null : api('sessions')]);
+  if (!stubs.ok || !unmatched.ok || (sessions && !sessions.ok)) throw new Error('control plane: HTTP ' + [stubs, unmatched, sessions].find(r => r && !r.ok).status);
+  const list = (await stubs.json()).stubs || [];
+  $('stub-count').textContent = `(${list.length})`;
+  $('stubs').replaceChildren(...(list.length ? list.map(renderStub) : [h('div', { class: 'empty' }, 'No stubs.')]));
+  const misses = ((await unmatched.json()).requests || []).slice().reverse();
+  $('unmatched-count').textContent = `(${misses.length})`;
+  $('unmatched').replaceChildren(...(misses.length ? misses.map(renderUnmatched) : [h('div', { class: 'empty' }, 'Every request reached an app or a stub.')]));
+  if (sessions) {
+    const all = (await sessions.json()).sessions || [];
+    $('session-count').textContent = `(${all.length})`;
+    $('sessions').replaceChildren(...(all.length ? all.map(renderSession) : [h('div', { class: 'empty' }, 'No sessions.')]));
+  }
+}
+if (session) $('sessions-section').remove();
+
 async function poll() {
   if (!paused) {
     try {
       if (needApps) await loadApps();
+      await loadSide();
       const r = await api(`requests?since=${resync ? 0 : lastId}`);
       if (!r.ok) throw new Error('requests: HTTP ' + r.status);
       const data = await r.json();

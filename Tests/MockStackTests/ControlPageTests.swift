@@ -67,6 +67,42 @@ struct ControlPageTests {
         #expect(png.count > 10_000)
     }
 
+    /// Beside the journal a person sees the stubs (hits, near misses), the sessions and the
+    /// requests nothing took (with the routes they may have meant); a delayed answer's duration
+    /// counts its delay.
+    @Test(.enabled(if: chromium != nil, "needs Debian's chromium (make test installs it)"))
+    func chromiumShowsStubsSessionsUnmatchedRequestsAndDelays() async throws {
+        let chromium = try #require(Self.chromium)
+        let stub = try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
+        #expect(stub.status == 201)
+        let stubId = try #require(stub.json["id"]?.stringValue)
+        #expect(try await client.send("GET", "/test/api/Hello?name=Near").status == 200)
+        #expect(try await client.send("GET", "/api/Hello").status == 404)
+        #expect(try await client.send("GET", "/__session/alpha/example/hello").status == 200)
+        #expect(try await client.send("GET", "/example/hello", headers: ["X-MockStack-Delay": "150"]).status == 200)
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dom = try Self.run(chromium, ["--dump-dom", "http://127.0.0.1:\(mock.ready.port)/__mockstack/"], profile: folder)
+
+        func section(_ from: String, _ to: String) throws -> String {
+            let start = try #require(dom.range(of: from), "no \(from)")
+            let end = try #require(dom.range(of: to, range: start.upperBound..<dom.endIndex), "no \(to) after \(from)")
+            return String(dom[start.upperBound..<end.lowerBound])
+        }
+        let stubs = try section("<div id=\"stubs\">", "<section id=\"sessions-section\">")
+        #expect(stubs.contains("data-stub=\"\(stubId)\""))
+        #expect(stubs.contains("POST /test/api/Hello") && stubs.contains("status 503") && stubs.contains("0 hits"))
+        #expect(stubs.contains("GET /test/api/Hello</span> — method GET is not POST"), "\(stubs)")
+        let sessions = try section("<div id=\"sessions\">", "<div id=\"unmatched\">")
+        #expect(sessions.contains("data-session=\"alpha\"") && sessions.contains("href=\"/__session/alpha/__mockstack/\""), "\(sessions)")
+        let unmatched = try section("<div id=\"unmatched\">", "<tbody id=\"journal\">")
+        #expect(unmatched.contains("/api/Hello") && unmatched.contains("did you mean <span class=\"mono\">/test/api/Hello</span>"), "\(unmatched)")
+        // The delayed answer: its duration is the app's time plus the 150 ms it was held.
+        let journal = try section("<tbody id=\"journal\">", "</tbody>")
+        let delayed = try #require(journal.firstMatch(of: /waited its 150 ms delay">([0-9.]+) ms</), "\(journal)")
+        #expect(try #require(Double(delayed.1)) >= 150)
+    }
+
     /// Runs headless Chromium to completion and returns what it printed.
     private static func run(_ chromium: String, _ arguments: [String], profile: URL) throws -> String {
         let process = Process()

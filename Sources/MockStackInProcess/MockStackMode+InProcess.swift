@@ -6,7 +6,7 @@ extension MockStackMode {
     /// test build compiles the whole server.
     public static var inProcess: MockStackMode {
         MockStackMode("in-process") { apps, fixtures in
-            try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures.map { [$0] } ?? [], apps: apps))
+            try InProcessMockStack(configuration: MockStackConfiguration(fixtures: fixtures, apps: apps))
         }
     }
 }

@@ -16,7 +16,7 @@ public import XCTest
 public func withMockStack<T>(
     _ mode: MockStackMode = .fromEnvironment,
     apps: [String]? = nil,
-    fixtures: URL? = nil,
+    fixtures: [URL] = [],
     _ body: (any MockStackHandle) async throws -> T
 ) async throws -> T {
     let handle = try startMockStack(mode, apps: apps, fixtures: fixtures)
@@ -32,7 +32,7 @@ public func withMockStack<T>(
 
 /// Starts a mockstack of its own (or attaches to a running one); the caller stops it.
 /// `apps` and `fixtures` apply to the servers it starts; an attached one must serve `apps`.
-public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: URL? = nil) throws -> any MockStackHandle {
+public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []) throws -> any MockStackHandle {
     try mode.start(apps: apps, fixtures: fixtures)
 }
 
@@ -46,7 +46,7 @@ extension XCTestCase {
     ///     mock = try startMockStack(apps: ["test"])
     /// }
     /// ```
-    public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: URL? = nil) throws -> any MockStackHandle {
+    public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []) throws -> any MockStackHandle {
         let handle = try mode.start(apps: apps, fixtures: fixtures)
         addTeardownBlock { handle.stop() }
         return handle

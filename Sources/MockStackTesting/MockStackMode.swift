@@ -5,20 +5,20 @@ public import Foundation
 public struct MockStackMode: Sendable, CustomStringConvertible {
     /// Names the servers this mode starts: shared servers are keyed by it and by their apps.
     public let description: String
-    private let starter: @Sendable (_ apps: [String]?, _ fixtures: URL?) throws -> any MockStackHandle
+    private let starter: @Sendable (_ apps: [String]?, _ fixtures: [URL]) throws -> any MockStackHandle
 
     /// A mode of your own.
     /// - Parameters:
     ///   - description: what it starts, distinct for servers that differ (`in-process`).
     ///   - start: makes a ready server loading only `apps` (all when nil) from `fixtures`
     ///     (the shipped ones when nil).
-    public init(_ description: String, start: @escaping @Sendable (_ apps: [String]?, _ fixtures: URL?) throws -> any MockStackHandle) {
+    public init(_ description: String, start: @escaping @Sendable (_ apps: [String]?, _ fixtures: [URL]) throws -> any MockStackHandle) {
         self.description = description
         starter = start
     }
 
     /// Starts (or attaches to) a server: the caller stops it.
-    public func start(apps: [String]? = nil, fixtures: URL? = nil) throws -> any MockStackHandle {
+    public func start(apps: [String]? = nil, fixtures: [URL] = []) throws -> any MockStackHandle {
         try starter(apps, fixtures)
     }
 

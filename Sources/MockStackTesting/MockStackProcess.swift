@@ -32,7 +32,8 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     /// - Parameters:
     ///   - arguments: extra `serve` arguments (`["--threads", "2"]`).
     ///   - apps: load only these apps (`--apps`); all when nil.
-    ///   - fixtures: a fixtures folder; the shipped one by default.
+    ///   - fixtures: fixtures folders, read as one (`serve --fixtures` repeated: later folders win on
+    ///     an app folder's name); the shipped one when empty.
     ///   - binary: the executable; by default `MOCKSTACK_BIN`, then the build folder of the
     ///     running tests, then `PATH`.
     ///   - timeout: how long to wait for readiness.
@@ -40,7 +41,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     public static func launch(
         arguments: [String] = [],
         apps: [String]? = nil,
-        fixtures: URL? = nil,
+        fixtures: [URL] = [],
         binary: URL? = nil,
         timeout: Duration = .seconds(15)
     ) throws -> MockStackProcess {
@@ -48,7 +49,7 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         var all = ["serve", "--port", "0", "--log-level", "warning", Self.lifelineOption]
-        if let fixtures { all += ["--fixtures", fixtures.path] }
+        for folder in fixtures { all += ["--fixtures", folder.path] }
         if let apps { all += ["--apps", apps.joined(separator: ",")] }
         process.arguments = all + arguments
         // The token the child will want: one in the arguments, else MOCKSTACK_ADMIN_TOKEN, which

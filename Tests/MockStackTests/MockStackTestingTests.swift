@@ -45,7 +45,7 @@ struct MockStackTestingTests {
         defer { try? FileManager.default.removeItem(at: root) }
         try writeFiles(["bad/app.json": "{"], under: root)
         do {
-            _ = try MockStackProcess.launch(fixtures: root)
+            _ = try MockStackProcess.launch(fixtures: [root])
             Issue.record("launch should have failed")
         } catch let error as MockStackLaunchError {
             #expect(error.message.contains("exited with status 2 before it was ready"))

@@ -23,9 +23,9 @@ public struct FixtureFolders: Sendable {
         return layers.count == 1 ? layers[0] : try LayeredFixtureSource(layers)
     }
 
-    /// ``source()`` narrowed to `apps` (`serve --apps test,ai`) when given.
-    public func source(apps: [String]?) throws(FixtureErrors) -> any FixtureSource {
-        let everything = try source()
-        return try apps.map { apps throws(FixtureErrors) in try SelectedFixtureSource(everything, folders: apps) } ?? everything
+    /// `everything` narrowed to `apps` (`serve --apps test,ai`) when given.
+    public static func narrowed(_ everything: any FixtureSource, to apps: [String]?) throws(FixtureErrors) -> any FixtureSource {
+        guard let apps else { return everything }
+        return try SelectedFixtureSource(everything, folders: apps)
     }
 }

@@ -56,9 +56,11 @@ public final class MockStackServer: Sendable {
         }
         self.configuration = configuration
         fixtureFolders = FixtureFolders(folders)
-        let apps = try loader.load(from: fixtureFolders.source(apps: configuration.apps))
+        // Listed once: the apps load from it, and stubs read their bodyFile through it.
+        let everything = try fixtureFolders.source()
+        let apps = try loader.load(from: FixtureFolders.narrowed(everything, to: configuration.apps))
         registry = AppRegistry(apps: apps)
-        let stubs = StubStore(files: try fixtureFolders.source(), seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
+        let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
                                 journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
         let watcher = configuration.watchesFixtures

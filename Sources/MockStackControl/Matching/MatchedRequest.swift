@@ -28,13 +28,8 @@ final class MatchedRequest {
     }
 
     /// A request already answered, whose operation is known.
-    init(_ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool, knownOperation: String?) {
-        self.request = request
-        self.app = app
-        self.session = session
-        self.parameterNamesIgnoreCase = parameterNamesIgnoreCase
-        json = RequestBodyJSON(request)
-        findOperation = nil
+    convenience init(_ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool, knownOperation: String?) {
+        self.init(request, app: app, session: session, parameterNamesIgnoreCase: parameterNamesIgnoreCase)
         foundOperation = .some(knownOperation)
     }
 

@@ -52,8 +52,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
+## release: the server alone (--product): the package's other executables are test tools, and
+## statically linked, spawn-probe's FoundationNetworking would want libcurl's development files.
 release: deps
-	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS)
+	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS) --product mockstack
 
 ## serve: the shell execs the server, so make's own child is mockstack: stopping make (Ctrl-C,
 ## or a signal to make) stops it.

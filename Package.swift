@@ -40,7 +40,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.7.0"),
         // HMAC-SHA256 for the emulated servers' JWTs (MockStackAuth).
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
         // Test-only: SQLite as the reference the AutoQuery engine is checked against.
@@ -132,7 +131,6 @@ let package = Package(
                 "MockStackFeathers",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -164,7 +162,6 @@ let package = Package(
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // The order release builds lay out the functions a server runs (Scripts/link-order.sh).
             exclude: ["link-order.txt"],

@@ -5,11 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
 
 /// What one `stat` of a path says (symlinks followed unless asked not to). Fixture reads and the watcher use this
 /// rather than FileManager's attributes, which also look up the names of the file's owner and
-/// group: a read of /etc/passwd and /etc/group for every file.
+/// group: a read of /etc/passwd and /etc/group for every file. A plain `stat(2)`: a wrapper
+/// library's path type cost a start-up more than the call itself (Benchmarks/README.md).
 struct FileStatus: Equatable, Sendable {
     enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
 
@@ -21,25 +21,31 @@ struct FileStatus: Equatable, Sendable {
     var modifiedNanoseconds: Int64
     /// The file's identity: a file replaced by another is a change even when its size and time
     /// are the same.
-    var device: DeviceID
-    var inode: Inode
+    var device: UInt64
+    var inode: UInt64
 
     /// `nil` when nothing is there (or a followed symlink leads nowhere).
     /// - Parameter followingSymlinks: false to describe a symlink itself (`lstat`), as
     ///   ``kind`` `.symbolicLink`.
     init?(path: String, followingSymlinks: Bool = true) {
-        guard let status = try? FilePath(path).stat(followTargetSymlink: followingSymlinks) else { return nil }
-        switch status.type {
-        case .regular: kind = .regular
-        case .directory: kind = .directory
-        case .symbolicLink: kind = .symbolicLink
+        var status = stat()
+        let result = followingSymlinks ? stat(path, &status) : lstat(path, &status)
+        guard result == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
         default: kind = .other
         }
-        size = status.size
+        size = Int64(status.st_size)
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
         let time = status.st_mtim
+        #endif
         modifiedSeconds = Int64(time.tv_sec)
         modifiedNanoseconds = Int64(time.tv_nsec)
-        device = status.deviceID
-        inode = status.inode
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
     }
 }

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import SystemPackage
 
 /// The files of an app folder that the fixture source could read, found the way the source
 /// finds them: hidden names left out, and a symlink followed only when it leads somewhere
@@ -75,8 +74,8 @@ struct FixtureTree {
     }
 
     private struct DirectoryIdentity: Hashable {
-        var device: DeviceID
-        var inode: Inode
+        var device: UInt64
+        var inode: UInt64
         init(_ status: FileStatus) {
             device = status.device
             inode = status.inode

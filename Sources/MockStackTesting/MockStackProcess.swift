@@ -1,4 +1,7 @@
 public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A `mockstack serve` child process on a free port, ready when ``launch(arguments:apps:fixtures:binary:timeout:)``
 /// returns. It reads the child's ready line instead of sleeping or guessing a port, and
@@ -94,8 +97,9 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         } catch {
             throw MockStackLaunchError("cannot run \(executable.path): \(error.localizedDescription)")
         }
-        // The control calls' URLSession takes milliseconds to make: made while the child loads.
-        Thread.detachNewThread { _ = ControlSession.shared }
+        // The control calls' URLSession, and its first request, take tens of milliseconds in a
+        // process: both done while the child loads.
+        Thread.detachNewThread { ControlSession.warmUp() }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
             // Its stdout ended: it exited (or is exiting); else the wait timed out.
@@ -214,5 +218,17 @@ final class FirstLine: @unchecked Sendable {
             }
             return line
         }
+    }
+}
+
+extension ControlSession {
+    /// Makes the control calls' URLSession and sends it one request that cannot reach anything:
+    /// port 0, where nothing listens, refuses at once. A process's first request pays for setting
+    /// up the URL loading machinery (libcurl's and the session's on Linux), tens of milliseconds
+    /// in a debug test process (Benchmarks/README.md); this one pays it while a spawned server
+    /// loads, so the first control call does not.
+    static func warmUp() {
+        guard let nowhere = URL(string: "http://127.0.0.1:0/") else { return }
+        shared.dataTask(with: nowhere) { _, _, _ in }.resume()
     }
 }

@@ -11,8 +11,13 @@ import MockStackTransport
 
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
 struct Serve: ParsableCommand {
+    // `_superCommandName`: `mockstack` when `serve` is parsed as its own root (MockStackCommand's
+    // `parsedServe`), which also spares that parse the two extra passes that look for
+    // `--generate-completion-script` (a root-only option; the whole way from the root still
+    // takes it). Parsed from the root, as for help, nothing changes.
     static let configuration = CommandConfiguration(
         commandName: "serve",
+        _superCommandName: "mockstack",
         abstract: "Serve every app in the fixtures folder.",
         discussion: """
             Once the fixtures are loaded and the port accepts, the first line on stdout is one JSON object, the ready line: {"event":"listening","port":54321,"url":…,"apps":{…},"version":…}. Logs go to stderr.

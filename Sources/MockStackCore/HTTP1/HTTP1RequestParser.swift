@@ -172,6 +172,9 @@ public struct HTTP1RequestParser: Sendable {
         case .text(let parsed):
             if let error = countField(parsed) { return fail(error, consumed: consumed) }
             if case .success(let field) = parsed {
+                // Room for as many fields as the connection's last request had: a browser's
+                // dozen would otherwise grow the array four times.
+                if fields.capacity == 0 { fields.reserveCapacity(max(4, earlierFields.count)) }
                 fields.append(field.field)
                 summary.note(field)
             }

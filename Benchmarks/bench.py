@@ -446,6 +446,75 @@ def feathers_report(args):
     return [feathers_line(feathers)] + ([f"- wrk errors: {', '.join(feathers['errors'])}"] if feathers["errors"] else [])
 
 
+def endpoint_targets(mock_port, mock_pid, nginx, nginx_port, nginx_target):
+    """wrk targets for the emulated endpoints (each checked to answer its status first) beside
+    nginx's static GET and nginx serving the same bytes as the AutoQuery answer and /types/swift
+    (written into nginx's root beforehand)."""
+    targets = {"nginx": nginx_target, SAME_BYTES: (nginx_port, nginx_pids(nginx), SAME_BYTES_PATH, 200),
+               SWIFT_BYTES: (nginx_port, nginx_pids(nginx), SWIFT_BYTES_PATH, 200)}
+    for name, (path, expected, _) in ENDPOINTS.items():
+        status, _ = http_get(mock_port, path)
+        assert status == expected, f"mockstack answered {status} for {path}, expected {expected}"
+        targets[name] = (mock_port, [mock_pid], path, expected)
+    return targets
+
+
+def write_same_bytes(mock_port, www):
+    """The AutoQuery answer's and /types/swift's bytes from mockstack, written into nginx's root;
+    returns them."""
+    os.makedirs(www, exist_ok=True)
+    bodies = []
+    for path, file in (("/techstacks" + AUTOQUERY, SAME_BYTES_PATH), ("/techstacks/types/swift", SWIFT_BYTES_PATH)):
+        status, body = http_get(mock_port, path)
+        assert status == 200, f"mockstack answered {status} for {path}"
+        with open(os.path.join(www, file.lstrip("/")), "wb") as f:
+            f.write(body)
+        bodies.append(body)
+    return bodies
+
+
+def endpoint_rows(emulated, autoquery_body, swift_body):
+    """The endpoints' table: each target's figures and its ratio to nginx's static GET."""
+    lines = ["| endpoint | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | ×nginx req/s (per round) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    statics = {SAME_BYTES: f"{SAME_BYTES_PATH} (static, {len(autoquery_body):,} bytes)",
+               SWIFT_BYTES: f"{SWIFT_BYTES_PATH} (static, {len(swift_body):,} bytes)"}
+    for name, s in emulated.items():
+        path = ENDPOINTS[name][0] if name in ENDPOINTS else statics.get(name, f"{FIXTURE_PATH} (static)")
+        ratio = f"{s['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in s['ratios'])})" if "ratio" in s else ""
+        cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
+        lines.append(f"| {name}: `{path}` | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
+    return lines
+
+
+def endpoints_report(args):
+    """The emulated endpoints alone against nginx's static GET and nginx serving the same bytes
+    (`--only endpoints`): the quick check of a change to the ServiceStack paths."""
+    mockstack, mock_port = start_mockstack(args.mockstack, args.fixtures, pinned=True)
+    nginx = None
+    try:
+        status, body = http_get(mock_port, FIXTURE_PATH)
+        assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
+        www = os.path.join(WORK, "www")
+        autoquery_body, swift_body = write_same_bytes(mock_port, www)
+        nginx, nginx_port = start_nginx(www, body)
+        nginx_target = (nginx_port, nginx_pids(nginx), FIXTURE_PATH, 200)
+        targets = endpoint_targets(mock_port, mockstack.pid, nginx, nginx_port, nginx_target)
+        print(f"bench: endpoints -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+        emulated = compare_under_load(targets, 32, args.duration, args.rounds)
+    finally:
+        stop(mockstack)
+        if nginx is not None:
+            stop(nginx)
+    errors = {name: s["errors"] for name, s in emulated.items() if s["errors"]}
+    return endpoint_rows(emulated, autoquery_body, swift_body) + [
+        "",
+        f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
+        f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
+        f"- wrk errors: {errors if errors else 'none'}",
+    ]
+
+
 def measure_generation(port, samples=40):
     """Wall time of uncached `/types/swift` generations for techstacks: each request names an
     option no generator reads, so none is served from the cache."""
@@ -634,7 +703,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers"], help="run one part alone (its report lines only)")
+    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers", "endpoints"], help="run one part alone (its report lines only)")
     parser.add_argument("--hummingbird", help="the Hummingbird peer's binary (Benchmarks/peers/hummingbird-peer)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
@@ -646,6 +715,9 @@ def main():
         return
     if args.only == "feathers":
         print("\n".join(feathers_report(args)))
+        return
+    if args.only == "endpoints":
+        print("\n".join(endpoints_report(args)))
         return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
@@ -671,16 +743,8 @@ def main():
         status, body = http_get(mock_port, FIXTURE_PATH)
         assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
         # nginx also serves the AutoQuery answer's own bytes, the fair baseline for a 34 KB reply.
-        status, autoquery_body = http_get(mock_port, "/techstacks" + AUTOQUERY)
-        assert status == 200, f"mockstack answered {status} for the AutoQuery"
         www = os.path.join(WORK, "www")
-        os.makedirs(www, exist_ok=True)
-        with open(os.path.join(www, SAME_BYTES_PATH.lstrip("/")), "wb") as f:
-            f.write(autoquery_body)
-        status, swift_body = http_get(mock_port, "/techstacks/types/swift")
-        assert status == 200, f"mockstack answered {status} for /techstacks/types/swift"
-        with open(os.path.join(www, SWIFT_BYTES_PATH.lstrip("/")), "wb") as f:
-            f.write(swift_body)
+        autoquery_body, swift_body = write_same_bytes(mock_port, www)
         generation_ms = measure_generation(mock_port)
         nginx, nginx_port, baselines, started, fixture_file = start_baselines(args, www, body)
         peers += started[1:]
@@ -692,12 +756,7 @@ def main():
             print(f"bench: -t1 -c{connections} -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
             loads[connections] = compare_under_load(servers, connections, args.duration, args.rounds)
         two_loops = measure_two_loops(args, www, body, fixture_file)
-        endpoints = {"nginx": nginx_target, SAME_BYTES: (nginx_port, nginx_pids(nginx), SAME_BYTES_PATH, 200),
-                     SWIFT_BYTES: (nginx_port, nginx_pids(nginx), SWIFT_BYTES_PATH, 200)}
-        for name, (path, expected, _) in ENDPOINTS.items():
-            status, _ = http_get(mock_port, path)
-            assert status == expected, f"mockstack answered {status} for {path}, expected {expected}"
-            endpoints[name] = (mock_port, [mockstack.pid], path, expected)
+        endpoints = endpoint_targets(mock_port, mockstack.pid, nginx, nginx_port, nginx_target)
         print(f"bench: endpoints -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
         emulated = compare_under_load(endpoints, 32, args.duration, args.rounds)
         print(f"bench: Feathers CRUD mix -t1 -c32 -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
@@ -735,17 +794,8 @@ def main():
         "",
         "Emulated ServiceStack endpoints (the `test` and `techstacks` apps), -c32, each against nginx's static GET in the same rounds:",
         "",
-        "| endpoint | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | ×nginx req/s (per round) |",
-        "|---|---:|---:|---:|---:|---:|",
     ]
-    for name in emulated:
-        s = emulated[name]
-        statics = {SAME_BYTES: f"{SAME_BYTES_PATH} (static, {len(autoquery_body):,} bytes)",
-                   SWIFT_BYTES: f"{SWIFT_BYTES_PATH} (static, {len(swift_body):,} bytes)"}
-        path = ENDPOINTS[name][0] if name in ENDPOINTS else statics.get(name, f"{FIXTURE_PATH} (static)")
-        ratio = f"{s['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in s['ratios'])})" if "ratio" in s else ""
-        cpu = f"{s['user_us'] + s['system_us']:.1f} ({s['user_us']:.1f}+{s['system_us']:.1f})"
-        lines.append(f"| {name}: `{path}` | {s['rps']:,.0f} | {s['p50']:.3f} | {s['p99']:.3f} | {cpu} | {ratio} |")
+    lines += endpoint_rows(emulated, autoquery_body, swift_body)
     errors = {f"-c{c} {n}": loads[c][n]["errors"] for c in loads for n in ("mockstack", "nginx") if loads[c][n]["errors"]}
     errors.update({f"endpoint {n}": emulated[n]["errors"] for n in emulated if emulated[n]["errors"]})
     if feathers["errors"]:

@@ -22,6 +22,8 @@ final class HTTPConnection {
     unowned(unsafe) let worker: Worker
     unowned(unsafe) let endpoint: Endpoint
     let bufferevent: OpaquePointer
+    /// The bufferevent's socket, kept here: asking libevent for it on every reply takes its lock.
+    private let socket: Int32
     /// Read and changed only on the loop's thread, never while another access to it is open:
     /// no runtime exclusivity check (~80 instructions, and a copy of the parser, each time).
     @exclusivity(unchecked) private var parser: HTTP1RequestParser
@@ -81,6 +83,7 @@ final class HTTPConnection {
         self.worker = worker
         self.endpoint = endpoint
         self.bufferevent = bufferevent
+        self.socket = socket
         let configuration = worker.configuration
         parser = HTTP1RequestParser(limits: HTTP1Limits(maxHeadBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
                                                         maxBodyBytes: configuration.maxBodyBytes))
@@ -335,7 +338,7 @@ final class HTTPConnection {
         guard let output = bufferevent_get_output(bufferevent) else { return }
         var written = 0
         if writeLimit == nil, evbuffer_get_length(output) == 0 {
-            written = max(0, reply.write(to: bufferevent_getfd(bufferevent)))
+            written = max(0, reply.write(to: socket))
         }
         if written < reply.count {
             guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {

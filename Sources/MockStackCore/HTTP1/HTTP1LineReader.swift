@@ -43,12 +43,8 @@ struct HTTP1LineReader: Sendable {
         let available = input.count - start
         let room = max(0, budget - carried.count)
         let searchEnd = start + min(available, room)
-        var index = start
-        while index < searchEnd {
-            if input[index] == HTTP1Syntax.lineFeed {
-                return .ended(lineFeed: index, length: carried.count + (index - start) + 1)
-            }
-            index += 1
+        if let index = HTTP1Syntax.firstIndex(of: HTTP1Syntax.lineFeed, in: input, from: start, to: searchEnd) {
+            return .ended(lineFeed: index, length: carried.count + (index - start) + 1)
         }
         if room <= available { return .tooLong(end: searchEnd) }
         carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start...]))

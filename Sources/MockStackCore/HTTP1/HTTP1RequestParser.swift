@@ -30,6 +30,9 @@ public struct HTTP1RequestParser: Sendable {
     /// The previous request's target and fields, whose strings the next request shares where
     /// it spells them the same (``HTTP1Syntax/string(_:reusing:)``).
     private var earlierTarget: String?
+    /// The path and query the previous request's target split into: the next request's too
+    /// when it sends the same target (``HTTP1RequestLine/reusesEarlierTarget``).
+    private var earlierSplit: (path: String, query: String?)?
     private var earlierFields: [HTTPHeaders.Field] = []
     private var summary = HTTP1FieldSummary()
     /// Header fields, then trailer fields, so far.
@@ -169,6 +172,9 @@ public struct HTTP1RequestParser: Sendable {
         case .text(let parsed):
             if let error = countField(parsed) { return fail(error, consumed: consumed) }
             if case .success(let field) = parsed {
+                // Room for as many fields as the connection's last request had: a browser's
+                // dozen would otherwise grow the array four times.
+                if fields.capacity == 0 { fields.reserveCapacity(max(4, earlierFields.count)) }
                 fields.append(field.field)
                 summary.note(field)
             }
@@ -291,11 +297,18 @@ public struct HTTP1RequestParser: Sendable {
 
     /// The request with this head and the body read, for the caller; the parser starts over.
     private mutating func complete(_ head: consuming HTTP1Head, consumed: Int) -> HTTP1ParseStep {
-        let request = if requestLine?.targetIsPlainPath == true {
+        let request: HTTPRequest
+        if requestLine?.targetIsPlainPath == true {
             // Nearly every request: its target is its path, no splitting needed.
-            HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
+            request = HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
         } else {
-            HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+            // A client repeating a target with a query shares the earlier request's path and
+            // query strings rather than making (and, past 15 bytes, allocating) them again.
+            // The same bytes made the earlier target not a plain path either, so it was split.
+            let split = requestLine?.reusesEarlierTarget == true ? earlierSplit ?? HTTPRequest.split(target: head.target)
+                : HTTPRequest.split(target: head.target)
+            request = HTTPRequest(method: head.method, target: head.target, path: split.path, query: split.query, headers: head.headers, body: body)
+            earlierSplit = split
         }
         startOver()
         return .complete(head, request, consumed: consumed)

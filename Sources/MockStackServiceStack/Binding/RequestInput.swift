@@ -83,7 +83,7 @@ public struct RequestInput: Sendable {
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         let complete = text.utf8.withContiguousStorageIfAvailable { split($0, limit: limit, into: &result) }
-            ?? split(Array(text.utf8), limit: limit, into: &result)
+            ?? Array(text.utf8).withUnsafeBufferPointer { split($0, limit: limit, into: &result) }
         guard complete else {
             throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
         }
@@ -91,25 +91,23 @@ public struct RequestInput: Sendable {
     }
 
     /// Appends the pairs of `bytes` to `result`; false when there are more than `limit`.
-    private static func split<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, limit: Int,
-                                                                    into result: inout [(name: String, value: String)]) -> Bool
-    where Bytes.Index == Int {
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
         var ampersands = 0
         for byte in bytes where byte == UInt8(ascii: "&") { ampersands += 1 }
         result.reserveCapacity(ampersands + 1)
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
+        var start = 0
+        while start < bytes.count {
             var end = start
             var equals: Int?
-            while end < bytes.endIndex, bytes[end] != UInt8(ascii: "&") {
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
                 if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
                 end += 1
             }
             if start < end {
                 guard result.count < limit else { return false }
-                let name = decoded(bytes[start..<(equals ?? end)])
+                let name = decoded(UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
                 if !name.isEmpty {
-                    let value = equals.map { decoded(bytes[($0 + 1)..<end]) } ?? ""
+                    let value = equals.map { decoded(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) } ?? ""
                     result.append((name, value))
                 }
             }
@@ -119,15 +117,19 @@ public struct RequestInput: Sendable {
     }
 
     /// Percent-decoded with `+` as a space (``PercentDecoding``); the bytes as they are when they
-    /// hold neither, which is nearly always.
-    private static func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    /// hold neither, which is nearly always. A `+` without a `%` is replaced in the new string's
+    /// own storage, with no array in between.
+    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var hasPlus = false
         for byte in bytes {
             if byte == UInt8(ascii: "%") { return PercentDecoding.decode(bytes: ArraySlice(bytes), plusAsSpace: true) }
             if byte == UInt8(ascii: "+") { hasPlus = true }
         }
         guard hasPlus else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: bytes.count) { text in
+            for (index, byte) in bytes.enumerated() { text[index] = byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte }
+            return bytes.count
+        }
     }
 }
 

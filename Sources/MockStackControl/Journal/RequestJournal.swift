@@ -74,7 +74,8 @@ package final class RequestJournal: Sendable {
     }
 
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
-    func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
+    /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
+    func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
                 duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)

@@ -134,7 +134,7 @@ struct JournalEntry: Sendable {
         return .object(object)
     }
 
-    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade"}`
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade", "deferred"}`
     /// with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
@@ -150,6 +150,7 @@ struct JournalEntry: Sendable {
             case .fault(let fault): object["fault"] = .string(fault.rawValue)
             case .chunked: object["chunked"] = .bool(true)
             case .upgrade: object["upgrade"] = .bool(true)
+            case .deferred: object["deferred"] = .bool(true)
             }
             return .object(object)
         }

@@ -28,8 +28,29 @@ package final class RequestJournal: Sendable {
         var lastId = 0
         /// Entries pushed out since the last clear.
         var dropped = 0
+        /// Requests waiting for an entry that is not there yet (``firstMatch(orWait:)``).
+        var waiters: [JournalWaiter] = []
+        /// The newest entry offered to the waiters (or looked at by every one of them).
+        var offeredThrough = 0
 
         var count: Int { entries.count - first }
+
+        /// The entries recorded since the last offer, oldest first, offered to the waiters:
+        /// each waiter that wants one is taken out of the list, with the first it wants.
+        mutating func takeWokenWaiters() -> [(waiter: JournalWaiter, entry: JournalEntry)] {
+            var woken: [(waiter: JournalWaiter, entry: JournalEntry)] = []
+            var start = entries.endIndex
+            while start > first, entries[start - 1].entry.id > offeredThrough { start -= 1 }
+            for slot in entries[start...] where !waiters.isEmpty {
+                waiters.removeAll { waiter in
+                    guard waiter.wants(slot.entry) else { return false }
+                    woken.append((waiter, slot.entry))
+                    return true
+                }
+            }
+            offeredThrough = lastId
+            return woken
+        }
 
         mutating func dropOldest() {
             bytes -= entries[first].bytes
@@ -74,7 +95,8 @@ package final class RequestJournal: Sendable {
     }
 
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
-    func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
+    /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
+    func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
                 duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
@@ -84,7 +106,7 @@ package final class RequestJournal: Sendable {
         let parts = parts ?? Self.parts(of: request)
         let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
         let bytes = JournalEntry.fixedBytes + requestBytes + answer.bytes + JournalEntry.bytes(of: parts)
-        state.withLock { state in
+        let anyoneWaits = state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
@@ -93,8 +115,42 @@ package final class RequestJournal: Sendable {
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes
+            return !state.waiters.isEmpty
+        }
+        // With none waiting (nearly always), that check of an empty array is all: the entry is
+        // not touched after its append, which would copy it (a retain and a release of each
+        // of its fields).
+        if anyoneWaits { wakeWaiters() }
+    }
+
+    /// Offers the entries not yet offered to the waiters, oldest first, each waiter taking the
+    /// first it wants; then hands them over, outside the lock.
+    @inline(never)
+    private func wakeWaiters() {
+        let woken = state.withLock { state in state.takeWokenWaiters() }
+        for (waiter, entry) in woken { waiter.deliver(entry) }
+    }
+
+    /// The first entry after `waiter.since` that it wants; when there is none, `waiter` is
+    /// registered, under the same lock as recording, so that no entry can fall between the
+    /// look and the wait.
+    func firstMatch(orWait waiter: JournalWaiter) -> JournalWaitStart {
+        state.withLock { state in
+            if let found = state.entries[state.first...].first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
+            // Every entry there now has been looked at; the next ones are offered.
+            if state.waiters.isEmpty { state.offeredThrough = state.lastId }
+            state.waiters.append(waiter)
+            return .waiting
         }
     }
+
+    /// Takes a waiter back out (its wait ended); nothing when it has been handed an entry.
+    func stopWaiting(_ id: Int) {
+        state.withLock { state in state.waiters.removeAll { $0.id == id } }
+    }
+
+    /// Requests waiting for an entry of this journal now.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// Entries held now.
     var count: Int { state.withLock { $0.count } }

@@ -10,6 +10,7 @@
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
+//   MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
 //   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
@@ -113,6 +114,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Engine.IO (revisions 3 and 4) and Socket.IO (4 and 5) as values: packets, polling
+        // payloads, the handshake and the protocol's refusals, checked without sockets.
+        .target(
+            name: "MockStackSocketIO",
+            dependencies: ["MockStackJSON"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MockStackTransport",
             dependencies: [
@@ -205,6 +213,11 @@ let package = Package(
         .testTarget(
             name: "MockStackTransportTests",
             dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackSocketIOTests",
+            dependencies: ["MockStackSocketIO", "MockStackJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,7 +10,7 @@
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
-//   MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
+//   MockStackFeathers ─► MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
 //   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
@@ -101,7 +101,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackFeathers",
-            dependencies: ["MockStackCore", "MockStackAuth"],
+            dependencies: ["MockStackCore", "MockStackAuth", "MockStackSocketIO"],
             swiftSettings: strictSettings
         ),
         // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure
@@ -202,7 +202,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackFeathersTests",
-            dependencies: ["MockStackFeathers", "MockStackAuth", "MockStackCore"],
+            dependencies: ["MockStackFeathers", "MockStackAuth", "MockStackCore", "MockStackSocketIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

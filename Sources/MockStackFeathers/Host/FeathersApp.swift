@@ -17,6 +17,9 @@ public final class FeathersApp: MockApp, Sendable {
     public let services: [MemoryService]
     public let authentication: FeathersAuthentication?
     let clock: @Sendable () -> Date
+    /// Where the services' `created`, `updated`, `patched` and `removed` events go: the app's
+    /// real-time connections. Calls over REST and over the socket publish alike.
+    public let events = FeathersEventHub()
     private let servicesByPath: [String: MemoryService]
 
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
@@ -88,7 +91,7 @@ public final class FeathersApp: MockApp, Sendable {
 
     /// The service and id a path names: `svc` or `svc/:id`, nothing deeper. v5 matches case
     /// and keeps a percent-encoded id as it is; v4 (Express) ignores case and decodes the id.
-    private func resolve(_ path: String) -> (Target, String?)? {
+    func resolve(_ path: String) -> (Target, String?)? {
         let trimmed = Self.segments(of: path)
         func lookup(_ name: Substring) -> Target? {
             guard dialect == .v4 else {
@@ -158,22 +161,29 @@ public final class FeathersApp: MockApp, Sendable {
         default:
             throw FeathersError(.methodNotAllowed, "Method \(request.method == .unknown ? "UNKNOWN" : request.method.rawValue) not allowed")
         }
-        let body = try RequestBody.parse(request)
-        let query = QSParser().parse(request.query ?? "")
-        let result: (status: Int, value: JSONValue)
-        switch target {
-        case .authentication:
-            result = try authenticationCall(method, id: id, body: body, request: request)
-        case .service(let service):
-            guard service.exposes(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
-            if service.needsToken(method) { _ = try authenticatedUser(request) }
-            result = try ServiceCall(service: service)
-                .perform(method, id: id, body: body, query: query)
-        }
+        let call = FeathersCall(method: method, id: id, data: try RequestBody.parse(request), query: QSParser().parse(request.query ?? ""),
+                                token: FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"]))
+        let result = try perform(call, on: target)
         // Express's res.format runs after the method: a client that takes no JSON gets an error
         // once the work is done (406 here; Express's error handler may make it a 500, Unverified).
         guard RequestBody.acceptsJSON(request.headers["Accept"]) else { throw FeathersError(.notAcceptable, "Not Acceptable") }
         return status(result.status, result.value)
+    }
+
+    /// Runs a service method, whichever transport asked: the authentication service, or a
+    /// memory service behind its `authenticate` hook; then publishes what it changed to
+    /// ``events``.
+    func perform(_ call: FeathersCall, on target: Target) throws(FeathersError) -> (status: Int, value: JSONValue) {
+        switch target {
+        case .authentication:
+            return try authenticationCall(call.method, id: call.id, body: call.data, token: call.token)
+        case .service(let service):
+            guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
+            if service.needsToken(call.method) { try authenticatedUser(token: call.token) }
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: call.query)
+            events.publish(service: service.options.path, method: call.method, result: result.value)
+            return result
+        }
     }
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.

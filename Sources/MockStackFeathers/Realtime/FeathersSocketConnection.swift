@@ -1,0 +1,207 @@
+import MockStackCore
+public import MockStackSocketIO
+import Synchronization
+
+/// One client's Socket.IO connection to a Feathers app, above Engine.IO: joining the main
+/// namespace, service calls and their acknowledgements, signing in and out, and the service
+/// events its channels let through. Thread-safe: packets, events and the close may come from any
+/// thread. docs/feathers-realtime.md, "Feathers over the socket".
+public final class FeathersSocketConnection: Sendable {
+    /// Where the connection's packets go: the Engine.IO session that carries it.
+    public struct Output: Sendable {
+        /// Sends one Socket.IO packet's text (as an Engine.IO `message`).
+        public var send: @Sendable (String) -> Void
+        /// Ends the Engine.IO session (a packet that breaks the protocol).
+        public var close: @Sendable () -> Void
+
+        public init(send: @escaping @Sendable (String) -> Void, close: @escaping @Sendable () -> Void) {
+            self.send = send
+            self.close = close
+        }
+    }
+
+    /// The channels of a CLI-generated app: every connection joins `anonymous`; signing in moves
+    /// it to `authenticated`, which every service event is published to.
+    public enum Channel: String, Sendable, Hashable {
+        case anonymous, authenticated
+    }
+
+    private struct State {
+        var joined = false
+        var closed = false
+        var channels: Set<Channel> = []
+        /// The access token the connection signed in with.
+        var token: String?
+        var subscription: FeathersEventHub.Subscription?
+    }
+
+    public let app: FeathersApp
+    /// The Socket.IO revision: 5 for a v5 app, 4 (socket.io 2.x) for a v4 app.
+    public let revision: SocketIOProtocol
+    /// This connection's id in the main namespace (the `sid` of the CONNECT answer).
+    public let id: String
+    /// The token in the `Authorization` header of the request that opened the Engine.IO session.
+    private let handshakeToken: String?
+    private let output: Output
+    private let state = Mutex(State())
+
+    public init(app: FeathersApp, id: String, handshakeAuthorization: String?, output: Output) {
+        self.app = app
+        self.id = id
+        revision = app.dialect == .v4 ? .v4 : .v5
+        handshakeToken = FeathersAuthentication.token(fromAuthorization: handshakeAuthorization)
+        self.output = output
+    }
+
+    /// The channels the connection is in now.
+    public var channels: Set<Channel> { state.withLock { $0.channels } }
+
+    /// The Engine.IO session is open: a socket.io 2.x server joins the main namespace at once.
+    public func opened() {
+        guard revision == .v4 else { return }
+        join()
+        output.send(SocketIOPacket(.connect).encoded)
+    }
+
+    /// One Socket.IO packet's text from the client.
+    public func received(_ text: String) {
+        guard let packet = try? SocketIOPacket.decode(text, protocol: revision) else { return output.close() }
+        if packet.namespace != "/" {
+            // Feathers serves the main namespace alone.
+            guard packet.type == .connect else { return output.close() }
+            let refusal: JSONValue = revision == .v5 ? ["message": "Invalid namespace"] : "Invalid namespace"
+            return output.send(SocketIOPacket(.connectError, namespace: packet.namespace, data: refusal).encoded)
+        }
+        switch packet.type {
+        case .connect:
+            connect()
+        case .disconnect:
+            leave()
+        case .event:
+            guard state.withLock({ $0.joined }) else { return output.close() }
+            guard case .array(let elements)? = packet.data, case .string(let name)? = elements.first else { return }
+            call(name, Array(elements.dropFirst()), ackID: packet.ackID)
+        case .ack, .connectError:
+            // Feathers never asks a client for an acknowledgement.
+            return
+        case .binaryEvent, .binaryAck:
+            return output.close()
+        }
+    }
+
+    /// The Engine.IO session has ended: the connection leaves its channels.
+    public func closed() {
+        state.withLock { $0.closed = true }
+        leave()
+    }
+
+    // MARK: Joining
+
+    /// Revision 5's CONNECT: a token in the handshake's `Authorization` header signs the
+    /// connection in first (Feathers' socket middleware), or refuses it.
+    private func connect() {
+        if state.withLock({ $0.joined }) { return }
+        if revision == .v5, let token = handshakeToken {
+            let answer = app.socketCall("create", ["authentication", ["strategy": "jwt", "accessToken": .string(token)]], token: nil)
+            guard case .signedIn(let token, _) = answer else {
+                return output.send(SocketIOPacket(.connectError, data: Self.connectRefusal(answer)).encoded)
+            }
+            // Signed in before the connection event joins `anonymous`: it ends up in both channels.
+            signIn(token)
+            join()
+        } else {
+            join()
+        }
+        output.send(SocketIOPacket(.connect, data: ["sid": .string(id)]).encoded)
+    }
+
+    /// CONNECT_ERROR's data: the error's message, and its `data` when it has some.
+    private static func connectRefusal(_ answer: FeathersSocketAnswer) -> JSONValue {
+        guard case .acknowledgement(let arguments) = answer, case .object(let error)? = arguments.first else {
+            return ["message": "Not authenticated"]
+        }
+        var refusal: JSONObject = ["message": error["message"] ?? "Not authenticated"]
+        if let data = error["data"] { refusal["data"] = data }
+        return .object(refusal)
+    }
+
+    private func join() {
+        let subscription = app.events.add { [weak self] event in self?.publish(event) }
+        let stale = state.withLock { state -> FeathersEventHub.Subscription? in
+            guard !state.closed else { return subscription }
+            state.joined = true
+            state.channels.insert(.anonymous)
+            let previous = state.subscription
+            state.subscription = subscription
+            return previous
+        }
+        if let stale { app.events.remove(stale) }
+    }
+
+    private func leave() {
+        let subscription = state.withLock { state -> FeathersEventHub.Subscription? in
+            state.joined = false
+            state.channels = []
+            state.token = nil
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        if let subscription { app.events.remove(subscription) }
+    }
+
+    private func signIn(_ token: String) {
+        state.withLock { state in
+            state.token = token
+            state.channels.remove(.anonymous)
+            state.channels.insert(.authenticated)
+        }
+    }
+
+    /// Signing out leaves every channel, `anonymous` included, and forgets the token.
+    private func signOut() {
+        state.withLock { state in
+            state.token = nil
+            state.channels = []
+        }
+    }
+
+    // MARK: Calls and events
+
+    private func call(_ name: String, _ arguments: [JSONValue], ackID: Int?) {
+        let (method, callArguments, acknowledges) = legacyForm(name, arguments)
+        let token = state.withLock { $0.token }
+        let answer = app.socketCall(method, callArguments, token: token)
+        let acknowledgement: [JSONValue]
+        switch answer {
+        case .noListener: return
+        case .acknowledgement(let arguments): acknowledgement = arguments
+        case .signedIn(let token, let result):
+            signIn(token)
+            acknowledgement = [.null, result]
+        case .signedOut(let result):
+            signOut()
+            acknowledgement = [.null, result]
+        }
+        if let ackID, acknowledges { output.send(SocketIOPacket.ack(ackID, acknowledgement).encoded) }
+    }
+
+    /// Feathers 4's legacy events, as a v4 app still takes them: `authenticate(data)`,
+    /// `logout()` and `<path>::<method>(…args)`. A v5 app has no listener for any of them.
+    private func legacyForm(_ name: String, _ arguments: [JSONValue]) -> (String, [JSONValue], acknowledges: Bool) {
+        guard app.dialect == .v4 else { return (name, arguments, true) }
+        if name == "authenticate" { return ("create", [.string("authentication")] + arguments.prefix(1), true) }
+        // `logout(callback)`: an argument where the callback belongs means no acknowledgement.
+        if name == "logout" { return ("remove", ["authentication", .null], arguments.isEmpty) }
+        if let separator = name.firstRange(of: "::") {
+            return (String(name[separator.upperBound...]), [.string(String(name[..<separator.lowerBound]))] + arguments, true)
+        }
+        return (name, arguments, true)
+    }
+
+    /// A service event: sent when the connection is in the `authenticated` channel, the one a
+    /// generated app publishes every event to.
+    private func publish(_ event: FeathersEvent) {
+        guard state.withLock({ $0.channels.contains(.authenticated) }) else { return }
+        output.send(SocketIOPacket.event(event.socketEventName, [event.record]).encoded)
+    }
+}

@@ -32,11 +32,11 @@ package struct AppPipeline: Sendable {
         guard let app else {
             if let stubbed = stubs.answer({ MatchedRequest(request, app: nil, session: session?.id) }) {
                 let response = faults.apply(wanted, to: stubbed.response)
-                record(request, app: "", session: session, response: response, stub: stubbed.stub, duration: .zero)
+                record(request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero)
                 return response
             }
             let response = otherwise()
-            record(request, app: "", session: session, response: response, stub: nil, duration: .zero)
+            record(request, app: nil, session: session, response: response, stub: nil, duration: .zero)
             return response
         }
         return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: faults)
@@ -68,7 +68,7 @@ package struct AppPipeline: Sendable {
 
     /// Into the server's journal, and the session's own when there is one.
     /// A multipart request's parts are described once for both.
-    private func record(_ request: HTTPRequest, app: String, session: Session?, response: HTTPResponse, stub: String?, duration: Duration) {
+    private func record(_ request: HTTPRequest, app: String?, session: Session?, response: HTTPResponse, stub: String?, duration: Duration) {
         let sessionJournal = session.flatMap { $0.journal.isEnabled ? $0.journal : nil }
         guard journal.isEnabled || sessionJournal != nil else { return }
         let parts = RequestJournal.parts(of: request)

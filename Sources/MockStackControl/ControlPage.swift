@@ -244,7 +244,7 @@ function detail(e) {
   const res = e.response || {};
   return h('div', { class: 'panes' },
     h('div', null, h('h3', { class: 'mono' }, `${e.method} ${e.path}${e.query ? '?' + e.query : ''}`),
-      h('div', { class: 'dim' }, `#${e.id} · ${e.time} · app ${e.app}`, e.session != null && ` · session ${e.session}`),
+      h('div', { class: 'dim' }, `#${e.id} · ${e.time} · ${e.app != null ? 'app ' + e.app : 'no app'}`, e.session != null && ` · session ${e.session}`),
       h('h4', null, 'Request headers'), headersTable(e.headers),
       e.parts && [h('h4', null, 'Parts'), h('table', { class: 'kv mono' },
         h('tr', null, ['name', 'file', 'type', 'size'].map(t => h('td', null, t))),
@@ -279,7 +279,7 @@ function addEntries(list, replace) {
   const fresh = list.filter(e => replace || e.id > lastId);
   entries.push(...fresh);
   if (entries.length > MAX_KEPT) entries.splice(0, entries.length - MAX_KEPT);
-  for (const e of fresh) { lastId = Math.max(lastId, e.id); addAppOption(e.app); }
+  for (const e of fresh) { lastId = Math.max(lastId, e.id); if (e.app != null) addAppOption(e.app); }
   if (replace) return render();
   const body = $('journal');
   for (const e of fresh) if (matches(e)) body.prepend(entryRow(e));

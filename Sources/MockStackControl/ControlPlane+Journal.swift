@@ -99,8 +99,8 @@ extension ControlPlane {
     /// at the capture limit), with the operation that answered it.
     /// - Parameter ignoringCase: ``appsIgnoringParameterCase``.
     func subject(of entry: JournalEntry, _ ignoringCase: Set<String>) -> MatchedRequest {
-        MatchedRequest(entry.request, app: entry.app.isEmpty ? nil : entry.app, session: entry.session,
-                       parameterNamesIgnoreCase: ignoringCase.contains(entry.app), knownOperation: entry.operation)
+        MatchedRequest(entry.request, app: entry.app, session: entry.session,
+                       parameterNamesIgnoreCase: entry.app.map(ignoringCase.contains) ?? false, knownOperation: entry.operation)
     }
 
     /// The apps whose query parameter names match in any case (``MockApp/parameterNamesIgnoreCase``).

@@ -23,12 +23,15 @@ package struct ControlPlane: Sendable {
     let access: AdminAccess
     /// What `serve --watch` last did, when it watches.
     let lastReload: @Sendable () -> ReloadOutcome?
+    /// How many requests may wait for journal entries at once (`requests/wait`), server-wide.
+    let waits: WaitBudget
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
 
     package init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
-         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil }) {
+         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
+         waits: WaitBudget = WaitBudget()) {
         self.registry = registry
         self.journal = journal
         self.stubs = stubs
@@ -37,6 +40,7 @@ package struct ControlPlane: Sendable {
         self.access = access
         self.exposedPorts = exposedPorts
         self.lastReload = lastReload
+        self.waits = waits
     }
 
     /// The same endpoints for one session.
@@ -64,6 +68,12 @@ package struct ControlPlane: Sendable {
         case "/requests/count", "/requests/find":
             guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
             return verify(request, counting: endpoint == "/requests/count")
+        case "/requests/wait":
+            switch request.method {
+            case .post: return waitForRequest(request)
+            case .get, .head: return .json(200, ["waiting": .number(JSONNumber(waitingCount)), "limit": .number(JSONNumber(waits.limit))])
+            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET", "HEAD", "POST"])
+            }
         case "/requests/unmatched":
             return readOnly(request) { requests(request, unmatchedOnly: true) }
         case "/requests":

@@ -58,6 +58,8 @@ extension HTTPConnection {
             perform(fault, on: response, exchange)
         case .upgrade(let upgrade):
             beginUpgrade(response, upgrade, exchange)
+        case .deferred(let answer):
+            awaitAnswer(answer, orElse: response, exchange)
         }
     }
 

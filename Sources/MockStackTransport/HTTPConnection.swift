@@ -74,6 +74,8 @@ final class HTTPConnection {
     var isHeld = false
     /// The stream the connection became after a `101` (HTTPConnection+Upgrade.swift).
     var upgradedStream: UpgradedStream?
+    /// The answer a deferred delivery waits for (HTTPConnection+Deferred.swift).
+    var awaitedAnswer: AwaitedAnswer?
 
     /// - Returns: nil when libevent cannot take the socket (the caller closes it).
     init?(worker: Worker, endpoint: Endpoint, socket: Int32) {
@@ -294,6 +296,13 @@ final class HTTPConnection {
         pending = (timer, then, clientLeft)
     }
 
+    /// Ends a wait without running either of its closures (its answer came another way).
+    func cancelWait() {
+        guard let (timer, _, _) = pending else { return }
+        event_free(timer)
+        pending = nil
+    }
+
     private func waitEnded() {
         guard let (timer, then, _) = pending else { return }
         event_free(timer)
@@ -459,6 +468,8 @@ final class HTTPConnection {
             pending = nil
             unfinished = clientLeft
         }
+        // A deferred answer whose timer has fired while its completion is on its way.
+        if unfinished == nil, let awaited = awaitedAnswer { unfinished = { self.awaitedAnswerLost(awaited) } }
         liftWriteLimit()
         if lingersAfterClose {
             let socket = bufferevent_getfd(bufferevent)

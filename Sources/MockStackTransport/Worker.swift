@@ -139,6 +139,8 @@ final class Worker: @unchecked Sendable {
         for endpoint in endpoints { endpoint.stopListening() }
         // Nothing is owed to a connection waiting for a request, or held by a hang.
         for connection in Array(connections.values) where connection.isIdle || connection.isHeld { connection.close() }
+        // Nothing more will answer a request waiting for a deferred answer: it hears so now.
+        for connection in Array(connections.values) { connection.stopAwaitingAnswer() }
         // Upgraded connections say goodbye in their own protocol, then close.
         for connection in Array(connections.values) { connection.upgradedStream?.serverStopping() }
         drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000

@@ -65,14 +65,14 @@ struct ControlHarness {
         ]),
     ]
 
-    init(apps: [any MockApp] = ControlHarness.apps) {
+    init(apps: [any MockApp] = ControlHarness.apps, journalSize: Int = 1000, waits: WaitBudget = WaitBudget()) {
         let registry = AppRegistry(apps: apps)
-        let journal = RequestJournal()
+        let journal = RequestJournal(capacity: journalSize)
         let stubs = StubStore(files: nil)
         let sessions = SessionStore(limit: 4, journalCapacity: 100, journalBodyLimit: 1024, seed: 0, stubs: stubs)
         let faults = RequestFaults(seed: 0)
         let control = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: .open,
-                                   exposedPorts: { [:] })
+                                   exposedPorts: { [:] }, waits: waits)
         root = RootResponder(controlPlane: control, registry: registry, sessions: sessions,
                              pipeline: AppPipeline(journal: journal, stubs: stubs, faults: faults), access: .open)
     }

@@ -11,7 +11,7 @@ import Testing
         let journal = harness.json(.get, "/__mockstack/requests/unmatched")
         #expect(journal["total"] == 1)
         let entry = journal["requests"]?.arrayValue?.first
-        #expect(entry?["app"] == "" && entry?["path"] == "/api/Hello" && entry?["unmatched"] == true && entry?["status"] == 404)
+        #expect(entry?["app"] == .null && entry?["path"] == "/api/Hello" && entry?["unmatched"] == true && entry?["status"] == 404)
         #expect(entry?["nearest"]?.arrayValue?.first == ["path": "/test/api/Hello", "app": "test", "name": "Hello", "methods": ["ANY"]])
     }
 

@@ -97,6 +97,9 @@ struct ControlPageTests {
         #expect(sessions.contains("data-session=\"alpha\"") && sessions.contains("href=\"/__session/alpha/__mockstack/\""), "\(sessions)")
         let unmatched = try section("<div id=\"unmatched\">", "<tbody id=\"journal\">")
         #expect(unmatched.contains("/api/Hello") && unmatched.contains("did you mean <span class=\"mono\">/test/api/Hello</span>"), "\(unmatched)")
+        // The unmatched entry's `"app": null` offers no app to filter by.
+        let appFilter = try section("<select id=\"app-filter\"", "</select>")
+        #expect(appFilter.contains("<option value=\"test\">test</option>") && !appFilter.contains("null"), "\(appFilter)")
         // The delayed answer: its duration is the app's time plus the 150 ms it was held.
         let journal = try section("<tbody id=\"journal\">", "</tbody>")
         let delayed = try #require(journal.firstMatch(of: /waited its 150 ms delay">([0-9.]+) ms</), "\(journal)")

@@ -44,7 +44,8 @@ struct JournalEntry: Sendable {
     /// Increasing from 1, never reused: `since=` takes one.
     var id: Int
     var time: Date
-    var app: String
+    /// The app the request reached; nil when no app is mounted at its path.
+    var app: String?
     var session: String?
     /// The request within ``JournalBounds`` (path, query, headers) and its body cut.
     var request: HTTPRequest
@@ -98,7 +99,7 @@ struct JournalEntry: Sendable {
         var object: JSONObject = [
             "id": .number(JSONNumber(id)),
             "time": .string(time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
-            "app": .string(app),
+            "app": app.map(JSONValue.string) ?? .null,
             "session": session.map(JSONValue.string) ?? .null,
             "method": .string(request.method.rawValue),
             "path": .string(request.path),
@@ -133,7 +134,7 @@ struct JournalEntry: Sendable {
         return .object(object)
     }
 
-    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade"}`
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade", "deferred"}`
     /// with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
@@ -149,6 +150,7 @@ struct JournalEntry: Sendable {
             case .fault(let fault): object["fault"] = .string(fault.rawValue)
             case .chunked: object["chunked"] = .bool(true)
             case .upgrade: object["upgrade"] = .bool(true)
+            case .deferred: object["deferred"] = .bool(true)
             }
             return .object(object)
         }

@@ -28,8 +28,21 @@ package final class RequestJournal: Sendable {
         var lastId = 0
         /// Entries pushed out since the last clear.
         var dropped = 0
+        /// Requests waiting for an entry that is not there yet (``firstMatch(orWait:)``).
+        var waiters: [JournalWaiter] = []
 
         var count: Int { entries.count - first }
+
+        /// The waiters that want `entry`, taken out of the list.
+        mutating func takeWaiters(for entry: JournalEntry) -> [JournalWaiter] {
+            var woken: [JournalWaiter] = []
+            waiters.removeAll { waiter in
+                guard waiter.wants(entry) else { return false }
+                woken.append(waiter)
+                return true
+            }
+            return woken
+        }
 
         mutating func dropOldest() {
             bytes -= entries[first].bytes
@@ -74,7 +87,8 @@ package final class RequestJournal: Sendable {
     }
 
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
-    func record(app: String, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
+    /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
+    func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
                 duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
@@ -84,7 +98,7 @@ package final class RequestJournal: Sendable {
         let parts = parts ?? Self.parts(of: request)
         let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
         let bytes = JournalEntry.fixedBytes + requestBytes + answer.bytes + JournalEntry.bytes(of: parts)
-        state.withLock { state in
+        let woken: (entry: JournalEntry, waiters: [JournalWaiter])? = state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
@@ -93,8 +107,35 @@ package final class RequestJournal: Sendable {
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes
+            // Decided under the lock, so that each waiter gets the first entry it wants; with
+            // none waiting (nearly always), one check of an empty array.
+            guard !state.waiters.isEmpty else { return nil }
+            let waiters = state.takeWaiters(for: entry)
+            return waiters.isEmpty ? nil : (entry, waiters)
+        }
+        if let woken {
+            for waiter in woken.waiters { waiter.deliver(woken.entry) }
         }
     }
+
+    /// The first entry after `waiter.since` that it wants; when there is none, `waiter` is
+    /// registered, under the same lock as recording, so that no entry can fall between the
+    /// look and the wait.
+    func firstMatch(orWait waiter: JournalWaiter) -> JournalWaitStart {
+        state.withLock { state in
+            if let found = state.entries[state.first...].first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
+            state.waiters.append(waiter)
+            return .waiting
+        }
+    }
+
+    /// Takes a waiter back out (its wait ended); nothing when it has been handed an entry.
+    func stopWaiting(_ id: Int) {
+        state.withLock { state in state.waiters.removeAll { $0.id == id } }
+    }
+
+    /// Requests waiting for an entry of this journal now.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// Entries held now.
     var count: Int { state.withLock { $0.count } }

@@ -123,8 +123,8 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     public var forbidsBody: Bool { HTTPStatus.forbidsBody(status) }
 }
 
-/// How the transport sends a response: at once, later, in chunks, slowly, not at all, or as the
-/// start of another protocol.
+/// How the transport sends a response: at once, later, in chunks, slowly, not at all, as the
+/// start of another protocol, or once another thread has it.
 public indirect enum Delivery: Sendable, Equatable {
     /// Send the whole response now.
     case immediate
@@ -141,6 +141,10 @@ public indirect enum Delivery: Sendable, Equatable {
     /// Send the response (a `101 Switching Protocols`) and hand the connection over as a byte
     /// stream, to the handler the upgrade makes (an HTTP/1.0 request is refused with a 400).
     case upgrade(ConnectionUpgrade)
+    /// The answer comes later, from any thread (``DeferredAnswer/complete(with:)``); the loop
+    /// stays free meanwhile, and requests pipelined behind this one wait for it. The response
+    /// carrying this delivery is sent, as it is, if the answer's timeout passes first.
+    case deferred(DeferredAnswer)
 }
 
 /// Media types mockstack sends.

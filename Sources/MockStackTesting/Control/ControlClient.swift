@@ -77,11 +77,15 @@ extension MockStackControlling {
     }
 
     /// One control-plane call; throws unless it answered 2xx.
-    func call(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil) async throws -> JSONValue {
+    /// - Parameter timeout: how long the answer may take, when longer than URLSession's default
+    ///   (a long poll).
+    func call(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
+              timeout: TimeInterval? = nil) async throws -> JSONValue {
         var components = URLComponents(url: controlBase.appendingPathComponent("__mockstack/" + endpoint), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = ControlSession.request(components.url!, token: adminToken)
         request.httpMethod = method
+        if let timeout { request.timeoutInterval = max(request.timeoutInterval, timeout) }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(body.encoded())

@@ -5,7 +5,8 @@ public import MockStackJSON
 public struct RecordedRequest: Sendable, Equatable {
     /// Increasing from 1 in the journal that listed it (the server's, or a session's own).
     public var id: Int
-    public var app: String
+    /// The app the request reached; nil when no app is mounted at its path.
+    public var app: String?
     public var session: String?
     public var method: String
     /// The path as sent (relative to the session, in a session).
@@ -44,7 +45,7 @@ public struct RecordedRequest: Sendable, Equatable {
     public init(_ json: JSONValue) {
         self.json = json
         id = json["id"]?.intValue ?? 0
-        app = json["app"]?.stringValue ?? ""
+        app = json["app"]?.stringValue
         session = json["session"]?.stringValue
         method = json["method"]?.stringValue ?? ""
         path = json["path"]?.stringValue ?? ""

@@ -47,7 +47,7 @@ extension MockStackControlling {
         guard !recent.isEmpty else { return "the journal is empty" }
         return "the journal's newest entries:\n" + recent.map { entry in
             "  #\(entry.id) \(entry.method) \(entry.path)\(entry.query.map { "?" + $0 } ?? "") → \(entry.status)"
-                + " [app \(entry.app)\(entry.operation.map { ", " + $0 } ?? "")\(entry.session.map { ", session " + $0 } ?? "")]"
+                + " [\(entry.app.map { "app " + $0 } ?? "no app")\(entry.operation.map { ", " + $0 } ?? "")\(entry.session.map { ", session " + $0 } ?? "")]"
         }.joined(separator: "\n")
     }
 }

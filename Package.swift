@@ -101,7 +101,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackFeathers",
-            dependencies: ["MockStackCore", "MockStackAuth", "MockStackSocketIO"],
+            dependencies: ["MockStackCore", "MockStackAuth", "MockStackSocketIO", "MockStackWebSocket"],
             swiftSettings: strictSettings
         ),
         // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure

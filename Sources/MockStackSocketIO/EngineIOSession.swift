@@ -134,6 +134,12 @@ public struct EngineIOSession: Sendable {
         return finish(.transportError)
     }
 
+    /// The server gave up holding the poll (its own limit, not the protocol's): the client polls
+    /// again, and the session goes on.
+    public mutating func pollTimedOut() {
+        pollWaiting = false
+    }
+
     /// A polling POST's body.
     public mutating func post(_ body: some Collection<UInt8>) -> [Action] {
         guard state != .closed else { return [.rejectRequest(status: 400)] }

@@ -22,9 +22,14 @@ public final class FeathersApp: MockApp, Sendable {
     public let events = FeathersEventHub()
     private let servicesByPath: [String: MemoryService]
 
+    /// The app's Engine.IO endpoint, `socket.io/` under its mount: the real-time transport.
+    public let realtime: EngineIOEndpoint
+
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
-                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() }) {
+                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
+                realtime: EngineIOEndpoint = EngineIOEndpoint()) {
         self.name = name
+        self.realtime = realtime
         self.mount = mount
         self.dialect = dialect
         self.services = services
@@ -38,12 +43,13 @@ public final class FeathersApp: MockApp, Sendable {
     /// Every service back to its fixture records (the control plane's reset).
     public func reset() {
         for service in services { service.reset() }
+        realtime.closeAll()
     }
 
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
         FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock)
+                    authentication: authentication, clock: clock, realtime: realtime.fresh())
     }
 
     public var routes: [RouteDescription] {
@@ -68,6 +74,8 @@ public final class FeathersApp: MockApp, Sendable {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Engine.IO takes its path before any route, as it does on the HTTP server itself.
+        if EngineIOEndpoint.handles(request.path) { return realtime.respond(to: request, app: self) }
         guard let (target, id) = resolve(request.path) else {
             // Express's notFound middleware: the URL as the app saw it, query included.
             let url = request.path + (request.query.map { "?" + $0 } ?? "")

@@ -25,8 +25,35 @@ public enum EngineIOPayload {
     /// The packets a polling client's POST body carries; the first unreadable record fails the
     /// whole body, as engine.io closes the session on it.
     public static func decode(_ bytes: some Collection<UInt8>, protocol revision: EngineIOProtocol) throws(EngineIODecodingError) -> [EngineIOPacket] {
+        // Revision 3 clients that take binary (no `b64=1`) may frame the body in binary: each
+        // packet a 0 (text) or 1 (binary) byte, its length in bytes as one byte per decimal
+        // digit, 255, then the packet (python-engineio 3 does; engine.io 3 reads both).
+        if revision == .v3, let first = bytes.first, first <= 1 { return try decodeBinaryFramed(Array(bytes)) }
         guard let body = String(validating: bytes, as: UTF8.self) else { throw .invalidText }
         return try decode(body, protocol: revision)
+    }
+
+    private static func decodeBinaryFramed(_ bytes: [UInt8]) throws(EngineIODecodingError) -> [EngineIOPacket] {
+        var packets: [EngineIOPacket] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0 else { throw bytes[index] == 1 ? .binaryPacket : .badLength }
+            index += 1
+            var length = 0
+            var digits = 0
+            while index < bytes.count, bytes[index] != 255 {
+                guard bytes[index] <= 9, digits < maximumLengthDigits else { throw .badLength }
+                length = length * 10 + Int(bytes[index])
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, index < bytes.count, length <= bytes.count - index - 1 else { throw .badLength }
+            let start = index + 1
+            guard let text = String(validating: bytes[start..<start + length], as: UTF8.self) else { throw .invalidText }
+            packets.append(try EngineIOPacket.decode(text))
+            index = start + length
+        }
+        return packets
     }
 
     /// The packets of a body already held as text.

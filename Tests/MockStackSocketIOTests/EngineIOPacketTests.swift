@@ -45,6 +45,21 @@ import Testing
         #expect(try EngineIOPayload.decode("0:2:40", protocol: .v3) == [.message("0")])
     }
 
+    @Test func revision3AlsoReadsBinaryFramedBodies() throws {
+        // 0 (text), length 12 as the bytes 1 and 2, 255, then the packet; twice.
+        let body: [UInt8] = [0, 1, 2, 255] + Array("42[\"find\",1]".utf8) + [0, 1, 255] + Array("2".utf8)
+        #expect(try EngineIOPayload.decode(body, protocol: .v3) == [.message("2[\"find\",1]"), EngineIOPacket(.ping)])
+        // A length counts bytes, not characters.
+        #expect(try EngineIOPayload.decode([0, 3, 255] + Array("4é".utf8), protocol: .v3) == [.message("é")])
+        #expect(throws: EngineIODecodingError.binaryPacket) { try EngineIOPayload.decode([1, 1, 255, 4], protocol: .v3) }
+        #expect(throws: EngineIODecodingError.badLength) { try EngineIOPayload.decode([0, 9, 255, 0x34], protocol: .v3) }
+        #expect(throws: EngineIODecodingError.badLength) { try EngineIOPayload.decode([0, 10, 255, 0x34], protocol: .v3) }
+        #expect(throws: EngineIODecodingError.badLength) { try EngineIOPayload.decode([0, 1], protocol: .v3) }
+        #expect(throws: EngineIODecodingError.invalidText) { try EngineIOPayload.decode([0, 2, 255, 0x34, 0xFF], protocol: .v3) }
+        // Revision 4 has no such framing.
+        #expect(throws: EngineIODecodingError.invalidText) { try EngineIOPayload.decode([0, 1, 255, 0x32], protocol: .v4) }
+    }
+
     @Test func revision3RefusesBadLengths() throws {
         #expect(throws: EngineIODecodingError.emptyPacket) { try EngineIOPayload.decode("", protocol: .v3) }
         #expect(throws: EngineIODecodingError.badLength) { try EngineIOPayload.decode("40", protocol: .v3) }

@@ -227,3 +227,24 @@ import Testing
         #expect(app.events.count == 0)
     }
 }
+
+extension SocketConnectionTests {
+    @Test func anExpiredTokenDisconnectsTheConnection() throws {
+        let clock = EngineIOEndpointTests.ManualClock()
+        let wire = Wire()
+        let connection = FeathersSocketConnection(app: Self.makeApp(), id: "s", handshakeAuthorization: nil, output: wire.output, clock: clock)
+        connection.received("0")
+        connection.received(Self.signIn)
+        _ = wire.take()
+        // The token lives a day: its expiry is armed for then (the app's clock stands still).
+        #expect(clock.pending == [86_400_000])
+        clock.fire(86_400_000)
+        #expect(wire.take() == ["1"])
+        #expect(connection.channels == [])
+        // Signing out first disarms it.
+        connection.received("0")
+        connection.received(Self.signIn)
+        connection.received(#"21["remove","authentication",null,{}]"#)
+        #expect(clock.pending == [])
+    }
+}

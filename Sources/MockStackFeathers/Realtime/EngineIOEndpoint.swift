@@ -84,7 +84,7 @@ public final class EngineIOEndpoint: Sendable {
         }
         let connection = FeathersSocketConnection(app: app, id: Self.makeID(), handshakeAuthorization: authorization, output: .init(
             send: { [weak host] text in host?.send([.message(text)]) },
-            close: { [weak host] in host?.close() }))
+            close: { [weak host] in host?.close() }), clock: clock)
         host.attach(connection)
         sessions.withLock { $0[sid] = host }
         let response = host.start(actions, socket: socket) ?? HTTPResponse(status: 101)

@@ -1,18 +1,24 @@
 public import MockStackCore
+import MockStackSocketIO
 
 /// A service event as the real-time transport sends it: `<path> <event>` with one record.
 public struct FeathersEvent: Sendable, Equatable {
     /// The service's path (`messages`).
-    public var service: String
+    public let service: String
     /// `created`, `updated`, `patched`, `removed`, or a custom event.
-    public var name: String
+    public let name: String
     /// The record after the service's hooks: what the caller's answer holds.
-    public var record: JSONValue
+    public let record: JSONValue
+
+    /// The Socket.IO packet that carries it, `2["messages created",{…}]`: written once, however
+    /// many connections it goes to.
+    public let packet: String
 
     public init(service: String, name: String, record: JSONValue) {
         self.service = service
         self.name = name
         self.record = record
+        packet = SocketIOPacket.event(service + " " + name, [record]).encoded
     }
 
     /// The Socket.IO event name: `messages created`.

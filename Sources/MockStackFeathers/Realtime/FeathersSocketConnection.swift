@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MockStackCore
 public import MockStackSocketIO
 import Synchronization
@@ -32,6 +37,8 @@ public final class FeathersSocketConnection: Sendable {
         var channels: Set<Channel> = []
         /// The access token the connection signed in with.
         var token: String?
+        /// Disconnects the connection when its token expires.
+        var expiry: RealtimeTimer?
         var subscription: FeathersEventHub.Subscription?
     }
 
@@ -43,10 +50,13 @@ public final class FeathersSocketConnection: Sendable {
     /// The token in the `Authorization` header of the request that opened the Engine.IO session.
     private let handshakeToken: String?
     private let output: Output
+    private let clock: any RealtimeClock
     private let state = Mutex(State())
 
-    public init(app: FeathersApp, id: String, handshakeAuthorization: String?, output: Output) {
+    public init(app: FeathersApp, id: String, handshakeAuthorization: String?, output: Output,
+                clock: any RealtimeClock = DispatchRealtimeClock()) {
         self.app = app
+        self.clock = clock
         self.id = id
         revision = app.dialect == .v4 ? .v4 : .v5
         handshakeToken = FeathersAuthentication.token(fromAuthorization: handshakeAuthorization)
@@ -103,11 +113,11 @@ public final class FeathersSocketConnection: Sendable {
         if state.withLock({ $0.joined }) { return }
         if revision == .v5, let token = handshakeToken {
             let answer = app.socketCall("create", ["authentication", ["strategy": "jwt", "accessToken": .string(token)]], token: nil)
-            guard case .signedIn(let token, _) = answer else {
+            guard case .signedIn(let token, let result) = answer else {
                 return output.send(SocketIOPacket(.connectError, data: Self.connectRefusal(answer)).encoded)
             }
             // Signed in before the connection event joins `anonymous`: it ends up in both channels.
-            signIn(token)
+            signIn(token, result)
             join()
         } else {
             join()
@@ -143,15 +153,27 @@ public final class FeathersSocketConnection: Sendable {
             state.joined = false
             state.channels = []
             state.token = nil
+            state.expiry?.cancel()
+            state.expiry = nil
             defer { state.subscription = nil }
             return state.subscription
         }
         if let subscription { app.events.remove(subscription) }
     }
 
-    private func signIn(_ token: String) {
+    /// Signing in moves the connection to `authenticated`, and arms the token's expiry: at its
+    /// `exp` the server disconnects the connection (`1`), as Feathers' jwt strategy does.
+    private func signIn(_ token: String, _ result: JSONValue) {
+        let expiresIn = result["authentication"]?["payload"]?["exp"]?.intValue.map { exp in
+            (Double(exp) - app.clock().timeIntervalSince1970) * 1000
+        }
+        let timer = expiresIn.map { milliseconds in
+            clock.schedule(afterMilliseconds: Int(max(0, min(milliseconds, Double(Int32.max))))) { [weak self] in self?.tokenExpired(token) }
+        }
         state.withLock { state in
             state.token = token
+            state.expiry?.cancel()
+            state.expiry = timer
             state.channels.remove(.anonymous)
             state.channels.insert(.authenticated)
         }
@@ -161,8 +183,16 @@ public final class FeathersSocketConnection: Sendable {
     private func signOut() {
         state.withLock { state in
             state.token = nil
+            state.expiry?.cancel()
+            state.expiry = nil
             state.channels = []
         }
+    }
+
+    private func tokenExpired(_ token: String) {
+        guard state.withLock({ $0.token == token && $0.joined }) else { return }
+        leave()
+        output.send(SocketIOPacket(.disconnect).encoded)
     }
 
     // MARK: Calls and events
@@ -176,7 +206,7 @@ public final class FeathersSocketConnection: Sendable {
         case .noListener: return
         case .acknowledgement(let arguments): acknowledgement = arguments
         case .signedIn(let token, let result):
-            signIn(token)
+            signIn(token, result)
             acknowledgement = [.null, result]
         case .signedOut(let result):
             signOut()
@@ -202,6 +232,6 @@ public final class FeathersSocketConnection: Sendable {
     /// generated app publishes every event to.
     private func publish(_ event: FeathersEvent) {
         guard state.withLock({ $0.channels.contains(.authenticated) }) else { return }
-        output.send(SocketIOPacket.event(event.socketEventName, [event.record]).encoded)
+        output.send(event.packet)
     }
 }

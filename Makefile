@@ -39,7 +39,7 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-parsers soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-fanout bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -113,6 +113,11 @@ bench: release
 ## and what each of its tests pays for a server (Benchmarks/client-tests.py); make bench runs it too.
 bench-client-tests: deps
 	python3 Benchmarks/client-tests.py
+
+## bench-fanout: a Feathers service event fanned out to 1,000 WebSocket clients: latency to the
+## last client, delivery rate, memory a client costs (Benchmarks/realtime-fanout.py); make bench runs it too.
+bench-fanout: release
+	python3 Benchmarks/realtime-fanout.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 
 ## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
 ## larger takes more than 40 times as long (Benchmarks/parsers.py; issue 22).

@@ -217,3 +217,76 @@ import Testing
         #expect(app.realtime.sessionCount == 0)
     }
 }
+
+/// What the control plane does with a Feathers app's sockets, as values.
+extension EngineIOEndpointTests {
+    /// A session joined to the main namespace; its poll cleared.
+    func joined(_ app: FeathersApp, signIn: Bool = false) throws -> String {
+        let sid = try handshake(app)
+        let session = "EIO=4&transport=polling&sid=" + sid
+        _ = post(app, session, "40")
+        if signIn { _ = post(app, session, "42" + SocketConnectionTests.signIn.dropFirst()) }
+        _ = get(app, session)
+        return session
+    }
+
+    @Test func connectionsAreListedAndCanBeDropped() throws {
+        let app = makeApp()
+        let first = try joined(app, signIn: true)
+        _ = try joined(app)
+        let connections = app.realtimeConnections
+        #expect(connections.map(\.transport) == ["polling", "polling"])
+        #expect(connections.map(\.signedIn) == [true, false])
+        #expect(connections.map(\.channels) == [["authenticated"], ["anonymous"]])
+        #expect(connections.first?.protocolName == "Engine.IO 4, Socket.IO 5")
+        #expect(app.disconnect(connections[0].id))
+        #expect(!app.disconnect("no-such-socket"))
+        // The dropped session hears close on its next poll, then is gone.
+        #expect(Self.text(get(app, first)) == "1")
+        #expect(app.realtimeConnections.map(\.id) == [connections[1].id])
+    }
+
+    @Test func pushedEventsReachTheirAudience() throws {
+        let app = makeApp()
+        let member = try joined(app, signIn: true)
+        let guest = try joined(app)
+        #expect(app.push(event: "announcement", arguments: ["hello"], to: .authenticated) == 1)
+        #expect(app.push(event: "to everyone", arguments: [1, 2], to: .all) == 2)
+        #expect(app.push(event: "guests", arguments: [], to: .anonymous) == 1)
+        #expect(Self.text(get(app, member)) == "42[\"announcement\",\"hello\"]\u{1E}42[\"to everyone\",1,2]")
+        #expect(Self.text(get(app, guest)) == "42[\"to everyone\",1,2]\u{1E}42[\"guests\"]")
+    }
+
+    @Test func delayedEventsKeepTheirOrderAndAcknowledgementsAreNotHeld() throws {
+        let app = makeApp()
+        let member = try joined(app, signIn: true)
+        app.delayEvents(byMilliseconds: 300)
+        _ = app.push(event: "first", arguments: [], to: .all)
+        _ = app.push(event: "second", arguments: [], to: .all)
+        _ = post(app, member, "425[\"get\",\"people\",0]")
+        #expect(Self.text(get(app, member)) == #"435[null,{"id":0,"name":"Ada","age":36}]"#)
+        #expect(clock.pending.filter { $0 == 300 }.count == 2)
+        clock.fire(300)
+        #expect(Self.text(get(app, member)) == "42[\"first\"]\u{1E}42[\"second\"]")
+        app.reset()
+        #expect(app.eventDelayMilliseconds == 0)
+    }
+
+    @Test func activityIsReportedForTheJournal() throws {
+        let app = makeApp()
+        let seen = Mutex<[RealtimeActivity]>([])
+        app.observeActivity { activity in seen.withLock { $0.append(activity) } }
+        let session = try joined(app, signIn: true)
+        _ = post(app, session, "421[\"frobnicate\",\"people\"]\u{1E}422[\"create\",\"people\",{\"name\":\"Eve\"}]")
+        _ = app.push(event: "news", arguments: ["x"], to: .all)
+        _ = app.disconnect(app.realtimeConnections[0].id)
+        _ = get(app, session)
+        let activity = seen.withLock { $0 }
+        #expect(activity.map(\.kind) == [.connected, .call, .call, .event, .call, .event, .disconnected])
+        #expect(activity.map(\.name) == ["Socket.IO 5", "authentication.create", "people.frobnicate", "people created", "people.create", "news",
+                                         "forced close"])
+        #expect(activity[2].answer == nil)
+        #expect(activity[3].recipients == 1)
+        #expect(activity[4].answer == [.null, ["name": "Eve", "id": 1]])
+    }
+}

@@ -4,11 +4,12 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+import Synchronization
 
 /// An emulated FeathersJS server (spec `feathers.md`): memory services under their paths, the
 /// REST transport's verb mapping and status rules for its dialect, and, when configured, the
 /// authentication service with the local and jwt strategies.
-public final class FeathersApp: MockApp, Sendable {
+public final class FeathersApp: RealtimeApp, Sendable {
     public let name: String
     public let mount: String
     public var kind: String { FeathersAppKind.kindName }
@@ -20,6 +21,8 @@ public final class FeathersApp: MockApp, Sendable {
     /// Where the services' `created`, `updated`, `patched` and `removed` events go: the app's
     /// real-time connections. Calls over REST and over the socket publish alike.
     public let events = FeathersEventHub()
+    /// Where the real-time connections' activity goes (the journal), once the control plane says.
+    let activityObserverSlot = Mutex<(@Sendable (RealtimeActivity) -> Void)?>(nil)
     private let servicesByPath: [String: MemoryService]
 
     /// The app's Engine.IO endpoint, `socket.io/` under its mount: the real-time transport.
@@ -44,6 +47,7 @@ public final class FeathersApp: MockApp, Sendable {
     public func reset() {
         for service in services { service.reset() }
         realtime.closeAll()
+        realtime.delayEvents(byMilliseconds: 0)
     }
 
     /// Services of its own with the fixture's records.
@@ -191,7 +195,9 @@ public final class FeathersApp: MockApp, Sendable {
             guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
             if service.needsToken(call.method) { try authenticatedUser(token: call.token) }
             let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: call.query)
-            events.publish(service: service.options.path, method: call.method, result: result.value)
+            for (event, recipients) in events.publish(service: service.options.path, method: call.method, result: result.value) {
+                report(RealtimeActivity(kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]), recipients: recipients))
+            }
             return result
         }
     }

@@ -15,6 +15,8 @@ public final class EngineIOEndpoint: Sendable {
     public let settings: EngineIOSettings
     private let clock: any RealtimeClock
     private let sessions = Mutex<[String: EngineIOSessionHost]>([:])
+    /// Numbers the sessions in the order they open.
+    private let serials = Atomic<Int>(0)
 
     public init(settings: EngineIOSettings = EngineIOSettings(), clock: any RealtimeClock = DispatchRealtimeClock()) {
         self.settings = settings
@@ -26,6 +28,32 @@ public final class EngineIOEndpoint: Sendable {
 
     /// How many sessions are open.
     public var sessionCount: Int { sessions.withLock { $0.count } }
+
+    private let eventDelay = Atomic<Int>(0)
+
+    /// The Socket.IO connections of the open sessions, oldest first.
+    var sockets: [FeathersSocketConnection] {
+        sessions.withLock { Array($0.values) }.sorted { $0.serial < $1.serial }.compactMap(\.connection)
+    }
+
+    /// The open connections as the control plane lists them.
+    public var connections: [RealtimeConnection] {
+        sessions.withLock { Array($0.values) }.sorted { $0.serial < $1.serial }.compactMap { host in
+            host.connection.map { $0.description(transport: host.transport) }
+        }
+    }
+
+    /// Ends the session carrying the connection `id` (the control plane's drop).
+    public func close(connection id: String) -> Bool {
+        guard let host = sessions.withLock({ $0.values.first { $0.connection?.id == id } }) else { return false }
+        host.close()
+        return true
+    }
+
+    /// Holds every event sent on the endpoint's connections this long (0: none).
+    public func delayEvents(byMilliseconds milliseconds: Int) { eventDelay.store(max(0, milliseconds), ordering: .relaxed) }
+
+    public var eventDelayMilliseconds: Int { eventDelay.load(ordering: .relaxed) }
 
     /// Whether a request path (relative to the app's mount) is Engine.IO's.
     public static func handles(_ path: String) -> Bool { path.hasPrefix(Self.path) }
@@ -79,7 +107,7 @@ public final class EngineIOEndpoint: Sendable {
                           socket: WebSocket? = nil) -> (host: EngineIOSessionHost, response: HTTPResponse) {
         let sid = Self.makeID()
         let (session, actions) = EngineIOSession.open(sid: sid, revision: revision, transport: transport, settings: settings)
-        let host = EngineIOSessionHost(session: session, clock: clock) { [weak self] sid in
+        let host = EngineIOSessionHost(session: session, serial: serials.add(1, ordering: .relaxed).newValue, clock: clock) { [weak self] sid in
             _ = self?.sessions.withLock { $0.removeValue(forKey: sid) }
         }
         let connection = FeathersSocketConnection(app: app, id: Self.makeID(), handshakeAuthorization: authorization, output: .init(

@@ -38,8 +38,12 @@ final class EngineIOSessionHost: Sendable {
     /// The Socket.IO connection it carries; set once, right after the host is made.
     private let connectionSlot = Mutex<FeathersSocketConnection?>(nil)
 
-    init(session: EngineIOSession, clock: any RealtimeClock, onEnd: @escaping @Sendable (String) -> Void) {
+    /// Its place in the order sessions opened.
+    let serial: Int
+
+    init(session: EngineIOSession, serial: Int, clock: any RealtimeClock, onEnd: @escaping @Sendable (String) -> Void) {
         sid = session.sid
+        self.serial = serial
         inner = Mutex(Inner(session: session))
         self.clock = clock
         self.onEnd = onEnd
@@ -49,7 +53,7 @@ final class EngineIOSessionHost: Sendable {
         connectionSlot.withLock { $0 = connection }
     }
 
-    private var connection: FeathersSocketConnection? { connectionSlot.withLock { $0 } }
+    var connection: FeathersSocketConnection? { connectionSlot.withLock { $0 } }
 
     var transport: EngineIOTransport { inner.withLock { $0.session.transport } }
 
@@ -247,9 +251,9 @@ final class EngineIOSessionHost: Sendable {
             case .send(let socket, let text): socket.send(text: text)
             case .close(let socket): socket.close()
             case .deliver(let text): connection?.received(text)
-            case .ended:
+            case .ended(let reason):
                 onEnd(sid)
-                connection?.closed()
+                connection?.closed(reason: reason.rawValue)
             }
         }
     }

@@ -13,7 +13,7 @@ public final class FeathersEventHub: Sendable {
 
     private struct Listeners {
         var nextID = 0
-        var byID: [Int: @Sendable (FeathersEvent) -> Void] = [:]
+        var byID: [Int: @Sendable (FeathersEvent) -> Bool] = [:]
     }
 
     private let listeners = Mutex(Listeners())
@@ -22,8 +22,8 @@ public final class FeathersEventHub: Sendable {
     public init() {}
 
     /// Adds a listener; it is called on the thread of the call that changed the records, once
-    /// per event, never while the hub's lock is held.
-    public func add(_ listener: @escaping @Sendable (FeathersEvent) -> Void) -> Subscription {
+    /// per event, never while the hub's lock is held, and says whether it sent the event on.
+    public func add(_ listener: @escaping @Sendable (FeathersEvent) -> Bool) -> Subscription {
         listeners.withLock { state in
             state.nextID += 1
             state.byID[state.nextID] = listener
@@ -43,13 +43,15 @@ public final class FeathersEventHub: Sendable {
     public var count: Int { listenerCount.load(ordering: .acquiring) }
 
     /// Publishes what a method call returned.
-    func publish(service: String, method: ServiceMethod, result: JSONValue) {
-        guard listenerCount.load(ordering: .acquiring) > 0, let name = FeathersEvent.name(for: method) else { return }
+    /// - Returns: each event sent, with how many listeners sent it on (none without listeners).
+    @discardableResult
+    func publish(service: String, method: ServiceMethod, result: JSONValue) -> [(event: FeathersEvent, recipients: Int)] {
+        guard listenerCount.load(ordering: .acquiring) > 0, let name = FeathersEvent.name(for: method) else { return [] }
         let records: [JSONValue] = if case .array(let items) = result { items } else { [result] }
         let targets = listeners.withLock { Array($0.byID.values) }
-        for record in records {
+        return records.map { record in
             let event = FeathersEvent(service: service, name: name, record: record)
-            for listener in targets { listener(event) }
+            return (event, targets.reduce(0) { count, listener in listener(event) ? count + 1 : count })
         }
     }
 }

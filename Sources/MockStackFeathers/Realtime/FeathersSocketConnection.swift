@@ -40,6 +40,8 @@ public final class FeathersSocketConnection: Sendable {
         /// Disconnects the connection when its token expires.
         var expiry: RealtimeTimer?
         var subscription: FeathersEventHub.Subscription?
+        /// Events held by the app's event delay, oldest first (each timer sends the oldest).
+        var held: [String] = []
     }
 
     public let app: FeathersApp
@@ -71,6 +73,7 @@ public final class FeathersSocketConnection: Sendable {
         guard revision == .v4 else { return }
         join()
         output.send(SocketIOPacket(.connect).encoded)
+        app.report(RealtimeActivity(kind: .connected, connection: id, name: "Socket.IO 4"))
     }
 
     /// One Socket.IO packet's text from the client.
@@ -99,10 +102,52 @@ public final class FeathersSocketConnection: Sendable {
         }
     }
 
-    /// The Engine.IO session has ended: the connection leaves its channels.
-    public func closed() {
-        state.withLock { $0.closed = true }
+    /// The Engine.IO session has ended (`reason` in engine.io's words): the connection leaves
+    /// its channels.
+    public func closed(reason: String = "transport close") {
+        let wasJoined = state.withLock { state in
+            state.closed = true
+            return state.joined
+        }
         leave()
+        if wasJoined { app.report(RealtimeActivity(kind: .disconnected, connection: id, name: reason)) }
+    }
+
+    /// The connection as the control plane lists it.
+    func description(transport: EngineIOTransport) -> RealtimeConnection {
+        let (signedIn, channels) = state.withLock { ($0.token != nil, $0.channels.map(\.rawValue).sorted()) }
+        let protocolName = revision == .v5 ? "Engine.IO 4, Socket.IO 5" : "Engine.IO 3, Socket.IO 4"
+        return RealtimeConnection(id: id, transport: transport.rawValue, protocolName: protocolName, signedIn: signedIn, channels: channels)
+    }
+
+    /// Sends a pushed event's packet when the connection is in `audience`.
+    /// - Returns: whether it was sent.
+    func push(_ packet: String, to audience: RealtimeAudience) -> Bool {
+        let member = state.withLock { state in
+            guard state.joined else { return false }
+            switch audience {
+            case .all: return true
+            case .authenticated: return state.channels.contains(.authenticated)
+            case .anonymous: return state.token == nil
+            }
+        }
+        if member { sendEvent(packet) }
+        return member
+    }
+
+    /// An event's packet, after the app's event delay when there is one; events keep their order.
+    private func sendEvent(_ packet: String) {
+        let delay = app.realtime.eventDelayMilliseconds
+        let holding = state.withLock { state in
+            guard delay > 0 || !state.held.isEmpty else { return false }
+            state.held.append(packet)
+            return true
+        }
+        guard holding else { return output.send(packet) }
+        _ = clock.schedule(afterMilliseconds: delay) { [weak self] in
+            guard let self, let next = self.state.withLock({ $0.held.isEmpty ? nil : $0.held.removeFirst() }) else { return }
+            self.output.send(next)
+        }
     }
 
     // MARK: Joining
@@ -123,6 +168,7 @@ public final class FeathersSocketConnection: Sendable {
             join()
         }
         output.send(SocketIOPacket(.connect, data: ["sid": .string(id)]).encoded)
+        app.report(RealtimeActivity(kind: .connected, connection: id, name: "Socket.IO 5"))
     }
 
     /// CONNECT_ERROR's data: the error's message, and its `data` when it has some.
@@ -136,7 +182,7 @@ public final class FeathersSocketConnection: Sendable {
     }
 
     private func join() {
-        let subscription = app.events.add { [weak self] event in self?.publish(event) }
+        let subscription = app.events.add { [weak self] event in self?.publish(event) ?? false }
         let stale = state.withLock { state -> FeathersEventHub.Subscription? in
             guard !state.closed else { return subscription }
             state.joined = true
@@ -201,9 +247,12 @@ public final class FeathersSocketConnection: Sendable {
         let (method, callArguments, acknowledges) = legacyForm(name, arguments)
         let token = state.withLock { $0.token }
         let answer = app.socketCall(method, callArguments, token: token)
+        let operation = if case .string(let path)? = callArguments.first { path + "." + method } else { method }
         let acknowledgement: [JSONValue]
         switch answer {
-        case .noListener: return
+        case .noListener:
+            app.report(RealtimeActivity(kind: .call, connection: id, name: operation, data: .array(callArguments)))
+            return
         case .acknowledgement(let arguments): acknowledgement = arguments
         case .signedIn(let token, let result):
             signIn(token, result)
@@ -212,7 +261,10 @@ public final class FeathersSocketConnection: Sendable {
             signOut()
             acknowledgement = [.null, result]
         }
-        if let ackID, acknowledges { output.send(SocketIOPacket.ack(ackID, acknowledgement).encoded) }
+        let acknowledged = ackID != nil && acknowledges
+        app.report(RealtimeActivity(kind: .call, connection: id, name: operation, data: .array(callArguments),
+                                    answer: acknowledged ? .array(acknowledgement) : nil))
+        if let ackID, acknowledged { output.send(SocketIOPacket.ack(ackID, acknowledgement).encoded) }
     }
 
     /// Feathers 4's legacy events, as a v4 app still takes them: `authenticate(data)`,
@@ -230,8 +282,9 @@ public final class FeathersSocketConnection: Sendable {
 
     /// A service event: sent when the connection is in the `authenticated` channel, the one a
     /// generated app publishes every event to.
-    private func publish(_ event: FeathersEvent) {
-        guard state.withLock({ $0.channels.contains(.authenticated) }) else { return }
-        output.send(event.packet)
+    private func publish(_ event: FeathersEvent) -> Bool {
+        guard state.withLock({ $0.channels.contains(.authenticated) }) else { return false }
+        sendEvent(event.packet)
+        return true
     }
 }

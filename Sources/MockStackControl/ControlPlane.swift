@@ -50,7 +50,7 @@ package struct ControlPlane: Sendable {
         return scoped
     }
 
-    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sessions"]
+    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sockets", "events", "sessions"]
 
     var apps: [any MockApp] { session?.apps ?? registry.apps }
     var scopedJournal: RequestJournal { session?.journal ?? journal }
@@ -107,6 +107,14 @@ package struct ControlPlane: Sendable {
         case let path where path.hasPrefix("/scenarios/") && path.hasSuffix("/state") && path.count > "/scenarios//state".count:
             guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
             return setScenario(PercentDecoding.decode(path.dropFirst("/scenarios/".count).dropLast("/state".count)), request)
+        case "/sockets":
+            return sockets(request, id: nil)
+        case let path where path.hasPrefix("/sockets/") && path.count > "/sockets/".count:
+            return sockets(request, id: String(path.dropFirst("/sockets/".count)))
+        case "/events":
+            return pushEvent(request)
+        case "/events/delay":
+            return delayEvents(request)
         case "/sessions" where session == nil:
             return readOnly(request) { .json(200, ["sessions": .array(sessions.all.map(describe)), "limit": .number(JSONNumber(sessions.limit))]) }
         case let path where path.hasPrefix("/sessions/") && session == nil:

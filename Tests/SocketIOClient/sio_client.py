@@ -57,6 +57,7 @@ def rest(origin, method, path, body=None, token=None):
         return response.status, json.loads(response.read() or b"null")
 
 
+
 LOGIN = {"strategy": "local", "email": "test@example.com", "password": "secret"}
 
 
@@ -172,7 +173,40 @@ def sessions(origin, path, transports):
         outside.close()
 
 
-SCENARIOS = {"sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
+def control(origin, path, transports):
+    """The control plane's view of the sockets: listed, an event pushed, events held, one dropped."""
+    member = Client(origin, path, transports)
+    guest = Client(origin, path, transports)
+    try:
+        member.call("create", "authentication", LOGIN, {})
+        heard = threading.Event()
+        member.sio.on("announcement", lambda *args: (member.events.append(["announcement", list(args)]), heard.set()))
+        _, listed = rest(origin, "GET", "/__mockstack/sockets")
+        _, pushed = rest(origin, "POST", "/__mockstack/events", {"app": "feathers", "event": "announcement", "arguments": ["hi", 1], "to": "authenticated"})
+        heard.wait(TIMEOUT)
+        _, delayed = rest(origin, "PUT", "/__mockstack/events/delay", {"app": "feathers", "ms": 200})
+        guest_id = [s for s in listed["sockets"] if not s["signedIn"]][0]["id"]
+        gone = threading.Event()
+        guest.sio.on("disconnect", lambda *args: gone.set())
+        dropped, _ = rest(origin, "DELETE", "/__mockstack/sockets/" + guest_id)
+        gone.wait(TIMEOUT)
+        _, after = rest(origin, "GET", "/__mockstack/sockets")
+        return {
+            "listed": sorted([s["app"], s["signedIn"], s["channels"], s["transport"], s["protocol"]] for s in listed["sockets"]),
+            "delays": listed["eventDelayMs"],
+            "pushed": pushed,
+            "memberHeard": member.events,
+            "delayed": delayed,
+            "dropped": dropped,
+            "guestConnected": guest.sio.connected,
+            "remaining": len(after["sockets"]),
+        }
+    finally:
+        member.close()
+        guest.close()
+
+
+SCENARIOS = {"control": control, "sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
 
 if __name__ == "__main__":
     origin, path, scenario = sys.argv[1], sys.argv[2], sys.argv[3]

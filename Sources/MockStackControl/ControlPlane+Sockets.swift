@@ -1,0 +1,121 @@
+import MockStackCore
+
+/// The real-time connections of the apps that keep them (Feathers' Socket.IO): list them, drop
+/// one, push an event, hold events back. In a session, that session's apps only.
+extension ControlPlane {
+    private var realtimeApps: [any RealtimeApp] { apps.compactMap { $0 as? any RealtimeApp } }
+
+    /// `GET sockets[?app=NAME]`, `DELETE sockets/{id}`.
+    func sockets(_ request: HTTPRequest, id: String?) -> HTTPResponse {
+        if let id {
+            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
+            return realtimeApps.contains { $0.disconnect(id) } ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
+        }
+        return readOnly(request) {
+            let parameters = QueryParameters(request.query)
+            for name in parameters.names where name != "app" {
+                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: app)")
+            }
+            var listed: [JSONValue] = []
+            var delays = JSONObject()
+            for app in realtimeApps where parameters["app"] == nil || parameters["app"] == app.name {
+                delays[app.name] = .number(JSONNumber(app.eventDelayMilliseconds))
+                for connection in app.realtimeConnections {
+                    guard case .object(var described) = connection.json else { continue }
+                    described["app"] = .string(app.name)
+                    listed.append(.object(described))
+                }
+            }
+            return .json(200, ["sockets": .array(listed), "eventDelayMs": .object(delays)])
+        }
+    }
+
+    /// `POST events` with `{"app", "event", "arguments", "to"}`: the event to the app's
+    /// connections (`to`: `all`, the default, `authenticated` or `anonymous`).
+    func pushEvent(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
+        let body: JSONObject
+        switch readObject(request.body, keys: ["app", "event", "arguments", "to"]) {
+        case .success(let object): body = object
+        case .failure(let message): return PlainError.response(400, message.description)
+        }
+        let app: any RealtimeApp
+        switch realtimeApp(named: body["app"]) {
+        case .success(let found): app = found
+        case .failure(let failure): return failure.response
+        }
+        guard case .string(let event)? = body["event"], !event.isEmpty else {
+            return PlainError.response(400, "'event' must be the event's name, a non-empty string")
+        }
+        let arguments: [JSONValue]
+        switch body["arguments"] {
+        case nil: arguments = []
+        case .array(let items)?: arguments = items
+        case let other?: arguments = [other]
+        }
+        let audience: RealtimeAudience
+        switch body["to"] {
+        case nil: audience = .all
+        case .string(let name)? where RealtimeAudience(rawValue: name) != nil: audience = RealtimeAudience(rawValue: name)!
+        default: return PlainError.response(400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return .json(200, ["sent": .number(JSONNumber(app.push(event: event, arguments: arguments, to: audience)))])
+    }
+
+    /// The longest event delay: a minute.
+    static let maxEventDelayMilliseconds = 60_000
+
+    /// `PUT events/delay` with `{"app", "ms"}`: the app's events held that long (0: not at all).
+    func delayEvents(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
+        let body: JSONObject
+        switch readObject(request.body, keys: ["app", "ms"]) {
+        case .success(let object): body = object
+        case .failure(let message): return PlainError.response(400, message.description)
+        }
+        let app: any RealtimeApp
+        switch realtimeApp(named: body["app"]) {
+        case .success(let found): app = found
+        case .failure(let failure): return failure.response
+        }
+        guard let milliseconds = body["ms"]?.intValue, (0...Self.maxEventDelayMilliseconds).contains(milliseconds) else {
+            return PlainError.response(400, "'ms' must be a whole number of milliseconds from 0 to \(Self.maxEventDelayMilliseconds)")
+        }
+        app.delayEvents(byMilliseconds: milliseconds)
+        return .json(200, ["app": .string(app.name), "eventDelayMs": .number(JSONNumber(milliseconds))])
+    }
+
+    private func realtimeApp(named name: JSONValue?) -> Result<any RealtimeApp, ResponseFailure> {
+        let names = realtimeApps.map(\.name).joined(separator: ", ")
+        guard case .string(let wanted)? = name else {
+            return .failure(ResponseFailure(PlainError.response(400, "'app' must name an app with sockets (\(names))")))
+        }
+        guard let app = realtimeApps.first(where: { $0.name == wanted }) else {
+            return .failure(ResponseFailure(PlainError.response(404, "No app with sockets named '\(wanted)' (apps with sockets: \(names))")))
+        }
+        return .success(app)
+    }
+
+    /// A JSON object body with only `keys`, or the message saying what is wrong.
+    private func readObject(_ body: [UInt8], keys: [String]) -> Result<JSONObject, ResponseFailure.Message> {
+        guard let parsed = try? JSONParser.forRequestBodies().parse(body).root, case .object(let object) = parsed else {
+            return .failure(ResponseFailure.Message("The body must be a JSON object with \(keys.joined(separator: ", "))"))
+        }
+        if let unknown = object.keys.first(where: { !keys.contains($0) }) {
+            return .failure(ResponseFailure.Message("Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))"))
+        }
+        return .success(object)
+    }
+}
+
+/// A ready answer carried as an error (a lookup that failed with its response).
+struct ResponseFailure: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+
+    /// A message for a 400, carried as an error.
+    struct Message: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

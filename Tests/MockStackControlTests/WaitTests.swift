@@ -76,6 +76,17 @@ import Testing
         #expect(delivered.responses.count == 1, "answered once")
     }
 
+    @Test func everyWaiterAnEntryMatchesGetsItEachTheFirstItWants() throws {
+        let hello = try Delivered(wait(["pattern": ["path": "/test/api/Hello"]]))
+        harness.send(.get, "/test/api/Goodbye")
+        let anyTest = try Delivered(wait(["pattern": ["pathPrefix": "/test/"], "since": 1]))
+        #expect(hello.responses.isEmpty && anyTest.responses.isEmpty && waiting() == 2)
+        harness.send(.get, "/test/api/Hello?n=2")
+        harness.send(.get, "/test/api/Hello?n=3")
+        #expect(hello.json?["id"] == 2 && anyTest.json?["id"] == 2)
+        #expect(hello.responses.count == 1 && anyTest.responses.count == 1 && waiting() == 0)
+    }
+
     @Test func unmatchedRequestsAndStubbedAnswersCompleteWaitsToo() throws {
         let unmatched = try Delivered(wait(["pattern": ["path": "/nowhere"]]))
         let stubbed = try Delivered(wait(["pattern": ["path": "/test/api/Stubbed"]]))

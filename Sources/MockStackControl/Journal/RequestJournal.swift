@@ -30,17 +30,25 @@ package final class RequestJournal: Sendable {
         var dropped = 0
         /// Requests waiting for an entry that is not there yet (``firstMatch(orWait:)``).
         var waiters: [JournalWaiter] = []
+        /// The newest entry offered to the waiters (or looked at by every one of them).
+        var offeredThrough = 0
 
         var count: Int { entries.count - first }
 
-        /// The waiters that want `entry`, taken out of the list.
-        mutating func takeWaiters(for entry: JournalEntry) -> [JournalWaiter] {
-            var woken: [JournalWaiter] = []
-            waiters.removeAll { waiter in
-                guard waiter.wants(entry) else { return false }
-                woken.append(waiter)
-                return true
+        /// The entries recorded since the last offer, oldest first, offered to the waiters:
+        /// each waiter that wants one is taken out of the list, with the first it wants.
+        mutating func takeWokenWaiters() -> [(waiter: JournalWaiter, entry: JournalEntry)] {
+            var woken: [(waiter: JournalWaiter, entry: JournalEntry)] = []
+            var start = entries.endIndex
+            while start > first, entries[start - 1].entry.id > offeredThrough { start -= 1 }
+            for slot in entries[start...] where !waiters.isEmpty {
+                waiters.removeAll { waiter in
+                    guard waiter.wants(slot.entry) else { return false }
+                    woken.append((waiter, slot.entry))
+                    return true
+                }
             }
+            offeredThrough = lastId
             return woken
         }
 
@@ -98,7 +106,7 @@ package final class RequestJournal: Sendable {
         let parts = parts ?? Self.parts(of: request)
         let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
         let bytes = JournalEntry.fixedBytes + requestBytes + answer.bytes + JournalEntry.bytes(of: parts)
-        let woken: (entry: JournalEntry, waiters: [JournalWaiter])? = state.withLock { state in
+        let anyoneWaits = state.withLock { state in
             state.lastId += 1
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
@@ -107,15 +115,20 @@ package final class RequestJournal: Sendable {
             while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes
-            // Decided under the lock, so that each waiter gets the first entry it wants; with
-            // none waiting (nearly always), one check of an empty array.
-            guard !state.waiters.isEmpty else { return nil }
-            let waiters = state.takeWaiters(for: entry)
-            return waiters.isEmpty ? nil : (entry, waiters)
+            return !state.waiters.isEmpty
         }
-        if let woken {
-            for waiter in woken.waiters { waiter.deliver(woken.entry) }
-        }
+        // With none waiting (nearly always), that check of an empty array is all: the entry is
+        // not touched after its append, which would copy it (a retain and a release of each
+        // of its fields).
+        if anyoneWaits { wakeWaiters() }
+    }
+
+    /// Offers the entries not yet offered to the waiters, oldest first, each waiter taking the
+    /// first it wants; then hands them over, outside the lock.
+    @inline(never)
+    private func wakeWaiters() {
+        let woken = state.withLock { state in state.takeWokenWaiters() }
+        for (waiter, entry) in woken { waiter.deliver(entry) }
     }
 
     /// The first entry after `waiter.since` that it wants; when there is none, `waiter` is
@@ -124,6 +137,8 @@ package final class RequestJournal: Sendable {
     func firstMatch(orWait waiter: JournalWaiter) -> JournalWaitStart {
         state.withLock { state in
             if let found = state.entries[state.first...].first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
+            // Every entry there now has been looked at; the next ones are offered.
+            if state.waiters.isEmpty { state.offeredThrough = state.lastId }
             state.waiters.append(waiter)
             return .waiting
         }

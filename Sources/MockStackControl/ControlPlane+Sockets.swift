@@ -34,14 +34,9 @@ extension ControlPlane {
     /// connections (`to`: `all`, the default, `authenticated` or `anonymous`).
     func pushEvent(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
-        let body: JSONObject
-        switch readObject(request.body, keys: ["app", "event", "arguments", "to"]) {
-        case .success(let object): body = object
-        case .failure(let message): return PlainError.response(400, message.description)
-        }
-        let app: any RealtimeApp
-        switch realtimeApp(named: body["app"]) {
-        case .success(let found): app = found
+        let (body, app): (JSONObject, any RealtimeApp)
+        switch appRequest(request, keys: ["app", "event", "arguments", "to"]) {
+        case .success(let read): (body, app) = read
         case .failure(let failure): return failure.response
         }
         guard case .string(let event)? = body["event"], !event.isEmpty else {
@@ -68,14 +63,9 @@ extension ControlPlane {
     /// `PUT events/delay` with `{"app", "ms"}`: the app's events held that long (0: not at all).
     func delayEvents(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
-        let body: JSONObject
-        switch readObject(request.body, keys: ["app", "ms"]) {
-        case .success(let object): body = object
-        case .failure(let message): return PlainError.response(400, message.description)
-        }
-        let app: any RealtimeApp
-        switch realtimeApp(named: body["app"]) {
-        case .success(let found): app = found
+        let (body, app): (JSONObject, any RealtimeApp)
+        switch appRequest(request, keys: ["app", "ms"]) {
+        case .success(let read): (body, app) = read
         case .failure(let failure): return failure.response
         }
         guard let milliseconds = body["ms"]?.intValue, (0...Self.maxEventDelayMilliseconds).contains(milliseconds) else {
@@ -83,6 +73,17 @@ extension ControlPlane {
         }
         app.delayEvents(byMilliseconds: milliseconds)
         return .json(200, ["app": .string(app.name), "eventDelayMs": .number(JSONNumber(milliseconds))])
+    }
+
+    /// A body that is a JSON object with only `keys`, naming an app with sockets in `app`.
+    private func appRequest(_ request: HTTPRequest, keys: [String]) -> Result<(JSONObject, any RealtimeApp), ResponseFailure> {
+        guard let parsed = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let body) = parsed else {
+            return .failure(ResponseFailure(PlainError.response(400, "The body must be a JSON object with \(keys.joined(separator: ", "))")))
+        }
+        if let unknown = body.keys.first(where: { !keys.contains($0) }) {
+            return .failure(ResponseFailure(PlainError.response(400, "Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))")))
+        }
+        return realtimeApp(named: body["app"]).map { (body, $0) }
     }
 
     private func realtimeApp(named name: JSONValue?) -> Result<any RealtimeApp, ResponseFailure> {
@@ -95,27 +96,10 @@ extension ControlPlane {
         }
         return .success(app)
     }
-
-    /// A JSON object body with only `keys`, or the message saying what is wrong.
-    private func readObject(_ body: [UInt8], keys: [String]) -> Result<JSONObject, ResponseFailure.Message> {
-        guard let parsed = try? JSONParser.forRequestBodies().parse(body).root, case .object(let object) = parsed else {
-            return .failure(ResponseFailure.Message("The body must be a JSON object with \(keys.joined(separator: ", "))"))
-        }
-        if let unknown = object.keys.first(where: { !keys.contains($0) }) {
-            return .failure(ResponseFailure.Message("Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))"))
-        }
-        return .success(object)
-    }
 }
 
 /// A ready answer carried as an error (a lookup that failed with its response).
 struct ResponseFailure: Error {
     let response: HTTPResponse
     init(_ response: HTTPResponse) { self.response = response }
-
-    /// A message for a 400, carried as an error.
-    struct Message: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 }

@@ -30,6 +30,42 @@ extension ControlPlane {
         }
     }
 
+    /// `GET sockets/activity[?app=&connection=&kind=&name=&since=&limit=]`: what the sockets did,
+    /// oldest first (the newest `limit`); `DELETE` empties it.
+    func socketActivity(_ request: HTTPRequest) -> HTTPResponse {
+        switch request.method {
+        case .delete:
+            scopedRealtime.clear()
+            return HTTPResponse(status: 204)
+        case .get, .head:
+            let parameters = QueryParameters(request.query)
+            let known = ["app", "connection", "kind", "name", "since", "limit"]
+            for name in parameters.names where !known.contains(name) {
+                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
+            }
+            if let kind = parameters["kind"], RealtimeActivity.Kind(rawValue: kind) == nil {
+                return PlainError.response(400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var numbers: [String: Int] = [:]
+            for name in ["since", "limit"] {
+                guard let text = parameters[name] else { continue }
+                guard let number = Int(text), number >= 0 else { return PlainError.response(400, "\(name) must be a whole number, 0 or more") }
+                numbers[name] = number
+            }
+            var found = scopedRealtime.entries.filter { entry in
+                (parameters["app"].map { $0 == entry.app } ?? true)
+                    && (parameters["connection"].map { $0 == entry.activity.connection } ?? true)
+                    && (parameters["kind"].map { $0 == entry.activity.kind.rawValue } ?? true)
+                    && (parameters["name"].map { $0 == entry.activity.name } ?? true)
+                    && entry.id > (numbers["since"] ?? 0)
+            }
+            if let limit = numbers["limit"], found.count > limit { found.removeFirst(found.count - limit) }
+            return .json(200, ["activity": .array(found.map(\.json))])
+        default:
+            return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
+        }
+    }
+
     /// `POST events` with `{"app", "event", "arguments", "to"}`: the event to the app's
     /// connections (`to`: `all`, the default, `authenticated` or `anonymous`).
     func pushEvent(_ request: HTTPRequest) -> HTTPResponse {

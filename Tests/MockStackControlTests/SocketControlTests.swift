@@ -39,7 +39,9 @@ import Testing
 
         func delayEvents(byMilliseconds milliseconds: Int) { delay.withLock { $0 = milliseconds } }
         var eventDelayMilliseconds: Int { delay.withLock { $0 } }
-        func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void) {}
+        let observer = Mutex<(@Sendable (RealtimeActivity) -> Void)?>(nil)
+        func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void) { self.observer.withLock { $0 = observer } }
+        func report(_ activity: RealtimeActivity) { observer.withLock { $0 }?(activity) }
     }
 
     let app = SocketApp()
@@ -78,6 +80,30 @@ import Testing
         #expect(message(["app": "live", "event": "x", "data": 1]) == "Unknown key 'data' (keys: app, event, arguments, to)")
         #expect(harness.send(.post, "/__mockstack/events", json: ["app": "test", "event": "x"]).status == 404)
         #expect(harness.send(.get, "/__mockstack/events").status == 405)
+    }
+
+    @Test func socketActivityIsJournaledAndFiltered() throws {
+        let harness = harness
+        app.report(RealtimeActivity(kind: .connected, connection: "a1", name: "Socket.IO 5"))
+        app.report(RealtimeActivity(kind: .call, connection: "a1", name: "people.find", data: ["people", [:]], answer: [.null, []]))
+        app.report(RealtimeActivity(kind: .event, connection: nil, name: "people created", data: [["id": 1]], recipients: 2))
+        let calls = harness.json(.get, "/__mockstack/sockets/activity?kind=call")["activity"]?.arrayValue ?? []
+        #expect(calls.count == 1)
+        #expect(calls.first?["name"] == "people.find")
+        #expect(calls.first?["connection"] == "a1")
+        #expect(calls.first?["app"] == "live")
+        #expect(calls.first?["answer"] == [.null, []])
+        #expect(calls.first?["session"] == .null)
+        let event = harness.json(.get, "/__mockstack/sockets/activity?name=people%20created")["activity"]?.arrayValue?.first
+        #expect(event?["recipients"] == 2)
+        #expect(event?["connection"] == .null)
+        #expect(harness.json(.get, "/__mockstack/sockets/activity?limit=1")["activity"]?.arrayValue?.map { $0["kind"] } == ["event"])
+        #expect(harness.json(.get, "/__mockstack/sockets/activity?since=2")["activity"]?.arrayValue?.count == 1)
+        #expect(harness.json(.get, "/__mockstack/sockets/activity?kind=poke")["message"] == "kind must be one of: connected, call, event, disconnected")
+        #expect(harness.json(.get, "/__mockstack/sockets/activity?limit=-1")["message"] == "limit must be a whole number, 0 or more")
+        // Reset empties it, with the rest of the journal.
+        harness.send(.post, "/__mockstack/reset")
+        #expect(harness.json(.get, "/__mockstack/sockets/activity") == ["activity": []])
     }
 
     @Test func eventsCanBeHeldBack() throws {

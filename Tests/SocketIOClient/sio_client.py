@@ -191,6 +191,8 @@ def control(origin, path, transports):
         dropped, _ = rest(origin, "DELETE", "/__mockstack/sockets/" + guest_id)
         gone.wait(TIMEOUT)
         _, after = rest(origin, "GET", "/__mockstack/sockets")
+        _, calls = rest(origin, "GET", "/__mockstack/sockets/activity?kind=call")
+        _, events = rest(origin, "GET", "/__mockstack/sockets/activity?kind=event")
         return {
             "listed": sorted([s["app"], s["signedIn"], s["channels"], s["transport"], s["protocol"]] for s in listed["sockets"]),
             "delays": listed["eventDelayMs"],
@@ -200,6 +202,8 @@ def control(origin, path, transports):
             "dropped": dropped,
             "guestConnected": guest.sio.connected,
             "remaining": len(after["sockets"]),
+            "journaledCalls": [[c["name"], c["answer"][0] is None] for c in calls["activity"]],
+            "journaledEvents": [[e["name"], e["data"], e["recipients"]] for e in events["activity"]],
         }
     finally:
         member.close()

@@ -25,6 +25,19 @@ struct FeathersRealtimeTests {
         #expect(output == #"{"create": [null, {"age": 36, "id": 0, "name": "Ada"}], "find": [null, [{"age": 36, "id": 0, "name": "Ada"}]], "get": [null, {"age": 36, "id": 0, "name": "Ada"}], "missing": [{"className": "not-found", "code": 404, "message": "No record found for id '999'", "name": "NotFound"}], "notAllowed": [{"className": "method-not-allowed", "code": 405, "message": "Method 'find' not allowed on service 'authentication'", "name": "MethodNotAllowed"}], "patch": [null, {"age": 38, "id": 0, "name": "Ada L."}], "protected": [{"className": "not-authenticated", "code": 401, "message": "Not authenticated", "name": "NotAuthenticated"}], "remove": [null, {"age": 38, "id": 0, "name": "Ada L."}], "tooManyArguments": [{"className": "bad-request", "code": 400, "message": "Too many arguments for 'find' method", "name": "BadRequest"}], "transport": "\#(transport)", "unknownService": [{"className": "not-found", "code": 404, "message": "Service 'nope' not found", "name": "NotFound"}], "update": [null, {"age": 37, "id": 0, "name": "Ada L."}]}"#)
     }
 
+    /// On the app's own port (`--expose feathers=PORT`) Engine.IO sits at `/socket.io/`, where a
+    /// client looks by default.
+    @Test func anExposedAppAnswersAtTheDefaultPath() throws {
+        var configuration = MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["feathers"])
+        configuration.exposed = [(app: "feathers", port: 0)]
+        let mock = try InProcessMockStack(configuration: configuration)
+        defer { mock.stop() }
+        let port = try #require(mock.ready.exposed.first { $0.name == "feathers" }?.port)
+        let output = try SocketIOClients.run(SocketIOClients.release5, origin: "http://127.0.0.1:\(port)", path: "socket.io", scenario: "methods",
+                                             transports: "polling,websocket")
+        #expect(output.hasPrefix(#"{"create": [null, {"age": 36, "id": 0, "name": "Ada"}]"#), "\(output)")
+    }
+
     /// Anonymous connections hear nothing; a signed-in one hears socket and REST changes alike,
     /// until it signs out.
     @Test(arguments: transports)

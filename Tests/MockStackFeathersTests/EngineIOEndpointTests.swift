@@ -290,3 +290,43 @@ extension EngineIOEndpointTests {
         #expect(activity[4].answer == [.null, ["name": "Eve", "id": 1]])
     }
 }
+
+/// The protocol's refusals one by one, at the endpoint.
+extension EngineIOEndpointTests {
+    @Test func aWebSocketNamingAnUnknownSessionGetsEngineIOsBareText() throws {
+        let app = makeApp()
+        let response = get(app, "EIO=4&transport=websocket&sid=made-up",
+                           headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+                                     "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="])
+        #expect(response.status == 400)
+        #expect(response.headers["Content-Type"] == "text/html")
+        #expect(Self.text(response) == "Session ID unknown")
+    }
+
+    @Test func anotherMethodOnAnOpenSessionIs500() throws {
+        let app = makeApp()
+        let sid = try handshake(app)
+        let put = app.respond(to: HTTPRequest(method: .put, target: "/socket.io/?EIO=4&transport=polling&sid=" + sid, mountPath: "/feathers"))
+        #expect(put.status == 500)
+        #expect(put.body.isEmpty)
+    }
+
+    @Test func acknowledgementsNobodyAskedForAreIgnoredAndBinaryPacketsClose() throws {
+        let app = makeApp()
+        let session = try joined(app)
+        #expect(Self.text(post(app, session, "431[null,1]")) == "ok")
+        #expect(app.realtime.sessionCount == 1)
+        _ = post(app, session, #"451-["upload",{"_placeholder":true,"num":0}]"#)
+        #expect(Self.text(get(app, session)) == "1")
+        #expect(app.realtime.sessionCount == 0)
+    }
+
+    @Test func aPostOverMaxPayloadIs413AndTheSessionGoesOn() throws {
+        let app = FeathersApp(name: "feathers", mount: "/feathers", dialect: .v5, services: SocketConnectionTests.makeApp().services,
+                              authentication: nil, realtime: EngineIOEndpoint(settings: { var s = EngineIOSettings(); s.maxPayload = 16; return s }(), clock: clock))
+        let sid = try handshake(app)
+        let session = "EIO=4&transport=polling&sid=" + sid
+        #expect(post(app, session, "42[\"find\",\"people\",{}]").status == 413)
+        #expect(post(app, session, "40").status == 200)
+    }
+}

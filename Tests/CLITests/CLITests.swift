@@ -197,6 +197,23 @@ struct CLITests {
         #expect(missing.stderr == "mockstack: --fixtures /nonexistent-mine: no such folder\n")
     }
 
+    /// A Feathers app's `compat` takes known switches with true or false, nothing else.
+    @Test func validateRefusesUnknownCompatSwitches() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["live/app.json": "{\"kind\": \"feathers\", \"services\": {\"people\": {}},\n \"compat\": {\"swiftSockets\": true, \"swiftSocket\": 1}}\n"],
+                       under: root)
+        let result = try Self.run(["validate", root.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            \(root.path)/live/app.json:2:29: /compat/swiftSockets: unknown switch "swiftSockets" (switches: swiftSocket)
+            \(root.path)/live/app.json:2:50: /compat/swiftSocket: expected true or false, found number
+
+            """)
+        try writeFiles(["live/app.json": #"{"kind": "feathers", "services": {"people": {}}, "compat": {"swiftSocket": true}}"#], under: root)
+        #expect(try Self.run(["validate", root.path]).status == 0)
+    }
+
     @Test func serveRefusesBrokenFixtures() throws {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

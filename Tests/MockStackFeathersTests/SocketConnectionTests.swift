@@ -248,3 +248,40 @@ extension SocketConnectionTests {
         #expect(clock.pending == [])
     }
 }
+
+/// `compat.swiftSocket`: feathers-swift-socketio 4.0.1's frames, refused by a faithful app.
+extension SocketConnectionTests {
+    static func compatApp(_ dialect: FeathersDialect) -> FeathersApp {
+        let template = makeApp(dialect)
+        return FeathersApp(name: template.name, mount: template.mount, dialect: dialect, services: template.services,
+                           authentication: template.authentication, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+                           compat: FeathersCompat(swiftSocket: true))
+    }
+
+    @Test(arguments: [FeathersDialect.v5, .v4])
+    func swiftSocketUnwrapsNestedCallsAndTakesRemovedAndAuthenticate(_ dialect: FeathersDialect) throws {
+        let (connection, wire) = connected(Self.compatApp(dialect))
+        _ = wire.take()
+        connection.received(#"21["find",["people",{}]]"#)
+        connection.received(#"22["removed",["people",0,{}]]"#)
+        connection.received(#"23["authenticate",{"strategy":"local","email":"test@example.com","password":"secret"}]"#)
+        let sent = wire.take()
+        #expect(sent.count == 3)
+        #expect(sent[0] == #"31[null,[{"id":0,"name":"Ada","age":36}]]"#)
+        #expect(sent[1] == #"32[null,{"id":0,"name":"Ada","age":36}]"#)
+        #expect(sent[2].hasPrefix(#"33[null,{"accessToken":""#))
+        #expect(connection.channels.contains(.authenticated))
+        // `logout` with FeathersSwift's empty array where the callback belongs: signed out, no answer.
+        connection.received(#"24["logout",[]]"#)
+        #expect(wire.take() == [])
+        #expect(connection.channels == [])
+    }
+
+    @Test func withoutTheSwitchTheSameFramesAreRefusedAsFeathersDoes() throws {
+        let (connection, wire) = connected(Self.makeApp(.v4))
+        _ = wire.take()
+        connection.received(#"21["find",["people",{}]]"#)
+        connection.received(#"22["removed",["people",0,{}]]"#)
+        #expect(wire.take() == [#"31[{"name":"NotFound","message":"Invalid service path","code":404,"className":"not-found","errors":{}}]"#])
+    }
+}

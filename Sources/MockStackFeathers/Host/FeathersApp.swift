@@ -28,10 +28,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// The app's Engine.IO endpoint, `socket.io/` under its mount: the real-time transport.
     public let realtime: EngineIOEndpoint
 
+    /// Client bugs forgiven on request (off by default).
+    public let compat: FeathersCompat
+
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
                 authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
-                realtime: EngineIOEndpoint = EngineIOEndpoint()) {
+                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat()) {
         self.name = name
+        self.compat = compat
         self.realtime = realtime
         self.mount = mount
         self.dialect = dialect
@@ -53,7 +57,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
         FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock, realtime: realtime.fresh())
+                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat)
     }
 
     public var routes: [RouteDescription] {

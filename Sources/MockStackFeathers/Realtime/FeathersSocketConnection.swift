@@ -268,9 +268,22 @@ public final class FeathersSocketConnection: Sendable {
     }
 
     /// Feathers 4's legacy events, as a v4 app still takes them: `authenticate(data)`,
-    /// `logout()` and `<path>::<method>(…args)`. A v5 app has no listener for any of them.
+    /// `logout()` and `<path>::<method>(…args)`. A v5 app has no listener for any of them,
+    /// unless `compat.swiftSocket` asks for feathers-swift-socketio's forms (``FeathersCompat``).
     private func legacyForm(_ name: String, _ arguments: [JSONValue]) -> (String, [JSONValue], acknowledges: Bool) {
+        if app.compat.swiftSocket {
+            // `emitWithAck(name, [path] + args)`: the whole call nested in one array.
+            var (name, arguments) = (name, arguments)
+            if arguments.count == 1, case .array(let nested) = arguments[0], case .string? = nested.first { arguments = nested }
+            if name == "removed" { name = "remove" }
+            if name == "authenticate" || name == "logout" { return legacyEvent(name, arguments) }
+            return (name, arguments, true)
+        }
         guard app.dialect == .v4 else { return (name, arguments, true) }
+        return legacyEvent(name, arguments)
+    }
+
+    private func legacyEvent(_ name: String, _ arguments: [JSONValue]) -> (String, [JSONValue], acknowledges: Bool) {
         if name == "authenticate" { return ("create", [.string("authentication")] + arguments.prefix(1), true) }
         // `logout(callback)`: an argument where the callback belongs means no acknowledgement.
         if name == "logout" { return ("remove", ["authentication", .null], arguments.isEmpty) }

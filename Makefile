@@ -39,13 +39,14 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
 
-.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-parsers soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-fanout bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
 ## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing;
-## make test also installs headless Chromium for the control page's test, and PyPI's
-## websockets client in .venv for the WebSocket tests (Scripts/ensure-python-clients.sh).
+## make test also installs headless Chromium for the control page's test, and the Python
+## clients (websockets, python-socketio 5 in .venv; python-socketio 4.6 in .venv-eio3) for the
+## end-to-end tests (Scripts/ensure-python-clients.sh).
 deps:
 	@Scripts/ensure-system-libraries.sh
 
@@ -79,7 +80,8 @@ test:
 	@Scripts/ensure-python-clients.sh
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
-	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 \
+	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_PYTHON_EIO3="$(CURDIR)/.venv-eio3/bin/python" \
+	MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
 	@$(MAKE) --no-print-directory test-example
 	@$(MAKE) --no-print-directory test-readme
@@ -113,6 +115,11 @@ bench: release
 ## and what each of its tests pays for a server (Benchmarks/client-tests.py); make bench runs it too.
 bench-client-tests: deps
 	python3 Benchmarks/client-tests.py
+
+## bench-fanout: a Feathers service event fanned out to 1,000 WebSocket clients: latency to the
+## last client, delivery rate, memory a client costs (Benchmarks/realtime-fanout.py); make bench runs it too.
+bench-fanout: release
+	python3 Benchmarks/realtime-fanout.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 
 ## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
 ## larger takes more than 40 times as long (Benchmarks/parsers.py; issue 22).

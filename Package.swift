@@ -10,6 +10,7 @@
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
+//   MockStackFeathers ─► MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
 //   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
@@ -99,7 +100,7 @@ let package = Package(
         ),
         .target(
             name: "MockStackFeathers",
-            dependencies: ["MockStackCore", "MockStackAuth"],
+            dependencies: ["MockStackCore", "MockStackAuth", "MockStackSocketIO", "MockStackWebSocket"],
             swiftSettings: strictSettings
         ),
         // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure
@@ -110,6 +111,13 @@ let package = Package(
                 "MockStackCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Engine.IO (revisions 3 and 4) and Socket.IO (4 and 5) as values: packets, polling
+        // payloads, the handshake and the protocol's refusals, checked without sockets.
+        .target(
+            name: "MockStackSocketIO",
+            dependencies: ["MockStackJSON"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -191,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackFeathersTests",
-            dependencies: ["MockStackFeathers", "MockStackAuth", "MockStackCore"],
+            dependencies: ["MockStackFeathers", "MockStackAuth", "MockStackCore", "MockStackSocketIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -202,6 +210,11 @@ let package = Package(
         .testTarget(
             name: "MockStackTransportTests",
             dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MockStackSocketIOTests",
+            dependencies: ["MockStackSocketIO", "MockStackJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

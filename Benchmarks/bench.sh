@@ -43,3 +43,9 @@ python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures "${peer[@]}" 
 if [ "${BENCH_CLIENT_TESTS:-1}" != 0 ]; then
   python3 Benchmarks/client-tests.py --tests "${BENCH_CLIENT_TEST_COUNT:-50}"
 fi
+
+# Feathers real-time: a service event fanned out to 1,000 WebSocket clients (issue 25).
+# BENCH_FANOUT=0 leaves it out.
+if [ "${BENCH_FANOUT:-1}" != 0 ]; then
+  python3 Benchmarks/realtime-fanout.py --mockstack "$bin" || echo "bench: the fan-out missed a target (above)" >&2
+fi

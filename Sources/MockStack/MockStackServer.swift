@@ -59,10 +59,12 @@ public final class MockStackServer: Sendable {
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
         let apps = try loader.load(from: FixtureFolders.narrowed(everything, to: configuration.apps))
-        registry = AppRegistry(apps: apps)
+        // The sockets' activity: the apps report to it as they start being served.
+        let realtime = RealtimeJournal(capacity: configuration.journalSize)
+        registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
         let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
-                                journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs)
+                                journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs, realtime: realtime)
         let watcher = configuration.watchesFixtures
             ? FixtureWatcher(folders: fixtureFolders, apps: configuration.apps, loader: loader, registry: registry, sessions: sessions,
                              logger: configuration.logger)
@@ -75,7 +77,7 @@ public final class MockStackServer: Sendable {
         let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
         (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(host: configuration.host, token: configuration.adminToken)
         let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
-                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome })
+                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
         let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {

@@ -87,6 +87,10 @@ pre { margin:0; padding:6px 8px; background:var(--panel); border:1px solid var(-
     <div id="sessions"><div class="empty">No sessions.</div></div>
   </section>
   <section>
+    <h2>Sockets <span class="count" id="socket-count"></span></h2>
+    <div id="sockets"><div class="empty">No sockets.</div></div>
+  </section>
+  <section>
     <h2>Unmatched <span class="count" id="unmatched-count"></span></h2>
     <div id="unmatched"><div class="empty">Every request reached an app or a stub.</div></div>
   </section>
@@ -287,7 +291,7 @@ function addEntries(list, replace) {
   updateCount();
 }
 
-// ---- Stubs, sessions, unmatched requests ----
+// ---- Stubs, sessions, sockets, unmatched requests ----
 function describeMatch(match) {
   const m = match || {};
   const text = v => v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
@@ -311,6 +315,12 @@ function renderSession(s) {
     h('a', { class: 'mono', href: s.prefix.replace(/\/?$/, '/') + '__mockstack/' }, s.id), ' ',
     h('span', { class: 'dim' }, `${plural(s.requests, 'request')} · since ${clock(s.created)}`));
 }
+function renderSocket(s) {
+  return h('div', { class: 'item', 'data-socket': s.id },
+    h('b', { class: 'mono' }, s.app), ' ', h('span', { class: 'mono' }, s.id), ' ',
+    h('span', { class: 'badge' }, s.transport), ' ', h('span', { class: 'badge' }, s.signedIn ? 'signed in' : 'anonymous'), ' ',
+    h('span', { class: 'dim' }, `${s.protocol} · channels: ${(s.channels || []).join(', ') || 'none'}`));
+}
 function renderUnmatched(e) {
   const near = (e.nearest || []).map(n => n.path);
   return h('div', { class: 'item', 'data-id': e.id },
@@ -319,8 +329,11 @@ function renderUnmatched(e) {
     near.length ? h('div', { class: 'dim' }, 'did you mean ', near.flatMap((p, i) => [i ? ', ' : '', h('span', { class: 'mono' }, p)]), '?') : null);
 }
 async function loadSide() {
-  const [stubs, unmatched, sessions] = await Promise.all([api('stubs'), api('requests/unmatched?limit=20'), session ? null : api('sessions')]);
-  if (!stubs.ok || !unmatched.ok || (sessions && !sessions.ok)) throw new Error('control plane: HTTP ' + [stubs, unmatched, sessions].find(r => r && !r.ok).status);
+  const [stubs, unmatched, sessions, sockets] = await Promise.all([api('stubs'), api('requests/unmatched?limit=20'), session ? null : api('sessions'), api('sockets')]);
+  if (!stubs.ok || !unmatched.ok || !sockets.ok || (sessions && !sessions.ok)) throw new Error('control plane: HTTP ' + [stubs, unmatched, sessions, sockets].find(r => r && !r.ok).status);
+  const open = (await sockets.json()).sockets || [];
+  $('socket-count').textContent = `(${open.length})`;
+  $('sockets').replaceChildren(...(open.length ? open.map(renderSocket) : [h('div', { class: 'empty' }, 'No sockets.')]));
   const list = (await stubs.json()).stubs || [];
   $('stub-count').textContent = `(${list.length})`;
   $('stubs').replaceChildren(...(list.length ? list.map(renderStub) : [h('div', { class: 'empty' }, 'No stubs.')]));

@@ -31,11 +31,13 @@ extension ControlPlane {
             stubs.removeAll(app: name, session: session?.id)
             let scope = session?.id
             scopedJournal.remove { $0.app == name && $0.session == scope }
+            scopedRealtime.remove { $0.app == name && $0.session == scope }
             return .json(200, ["reset": [.string(name)]])
         }
         for app in apps { app.reset() }
         stubs.removeAll(session: session?.id)
         scopedJournal.clear()
+        scopedRealtime.clear()
         if let session {
             session.faults.reseed()
         } else {

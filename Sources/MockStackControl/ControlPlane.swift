@@ -25,13 +25,16 @@ package struct ControlPlane: Sendable {
     let lastReload: @Sendable () -> ReloadOutcome?
     /// How many requests may wait for journal entries at once (`requests/wait`), server-wide.
     let waits: WaitBudget
+    /// What the apps' sockets did (`sockets/activity`); the apps report to it themselves.
+    let realtime: RealtimeJournal
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
 
     package init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
          exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
-         waits: WaitBudget = WaitBudget()) {
+         waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal()) {
+        self.realtime = realtime
         self.registry = registry
         self.journal = journal
         self.stubs = stubs
@@ -50,10 +53,11 @@ package struct ControlPlane: Sendable {
         return scoped
     }
 
-    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sessions"]
+    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sockets", "events", "sessions"]
 
     var apps: [any MockApp] { session?.apps ?? registry.apps }
     var scopedJournal: RequestJournal { session?.journal ?? journal }
+    var scopedRealtime: RealtimeJournal { session?.realtime ?? realtime }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
@@ -107,6 +111,16 @@ package struct ControlPlane: Sendable {
         case let path where path.hasPrefix("/scenarios/") && path.hasSuffix("/state") && path.count > "/scenarios//state".count:
             guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
             return setScenario(PercentDecoding.decode(path.dropFirst("/scenarios/".count).dropLast("/state".count)), request)
+        case "/sockets":
+            return sockets(request, id: nil)
+        case "/sockets/activity":
+            return socketActivity(request)
+        case let path where path.hasPrefix("/sockets/") && path.count > "/sockets/".count:
+            return sockets(request, id: String(path.dropFirst("/sockets/".count)))
+        case "/events":
+            return pushEvent(request)
+        case "/events/delay":
+            return delayEvents(request)
         case "/sessions" where session == nil:
             return readOnly(request) { .json(200, ["sessions": .array(sessions.all.map(describe)), "limit": .number(JSONNumber(sessions.limit))]) }
         case let path where path.hasPrefix("/sessions/") && session == nil:

@@ -47,7 +47,7 @@ struct CLITests {
         #expect(json["host"] == "127.0.0.1")
         #expect(port > 0)
         #expect(json["url"]?.stringValue == "http://127.0.0.1:\(port)")
-        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "feathers": "/feathers", "techstacks": "/techstacks", "test": "/test"])
+        #expect(json["apps"] == ["ai": "/ai", "example": "/example", "feathers": "/feathers", "feathers-v4": "/feathers-v4", "techstacks": "/techstacks", "test": "/test"])
         #expect(json["pid"]?.intValue == Int(process.processIdentifier))
         #expect(line.hasSuffix("}\n"))
         #expect(try String(contentsOf: readyFile, encoding: .utf8) == line)
@@ -61,7 +61,7 @@ struct CLITests {
         let unknown = try Self.run(["serve", "--apps", "example,nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, feathers, techstacks, test)"))
+        #expect(unknown.stderr.contains("no app folder named 'nope' (there are: ai, example, feathers, feathers-v4, techstacks, test)"))
     }
 
     @Test func codegenPrintsTheSwiftFileOffline() throws {
@@ -154,7 +154,7 @@ struct CLITests {
         #expect(result.stderr == "1 problem(s) in \(root.path)\n")
         let shipped = try Self.run(["validate", packageRoot.appendingPathComponent("Fixtures").path])
         #expect(shipped.status == 0)
-        #expect(shipped.stdout.hasPrefix("ok: 5 app(s) (ai, example, feathers, techstacks, test), "))
+        #expect(shipped.stdout.hasPrefix("ok: 6 app(s) (ai, example, feathers, feathers-v4, techstacks, test), "))
     }
 
     /// A user's apps beside the shipped ones, without copying them: `--fixtures` repeated (or
@@ -168,7 +168,7 @@ struct CLITests {
             "mine/app.json": #"{"kind":"static","routes":[{"path":"/hello","fixture":"reply.json"}]}"#,
             "mine/reply.json": #"{"app":"mine"}"#,
         ], under: root)
-        let everyApp: JSONValue = ["ai": "/ai", "example": "/example", "feathers": "/feathers", "mine": "/mine", "techstacks": "/techstacks", "test": "/test"]
+        let everyApp: JSONValue = ["ai": "/ai", "example": "/example", "feathers": "/feathers", "feathers-v4": "/feathers-v4", "mine": "/mine", "techstacks": "/techstacks", "test": "/test"]
         let ways: [(arguments: [String], environment: [String: String])] = [
             (["--fixtures", "shipped", "--fixtures", root.path], [:]),
             ([], ["MOCKSTACK_FIXTURES": "shipped:" + root.path]),
@@ -188,13 +188,30 @@ struct CLITests {
         }
         let validated = try Self.run(["validate", "shipped", root.path])
         #expect(validated.status == 0)
-        #expect(validated.stdout.hasPrefix("ok: 6 app(s) (ai, example, feathers, mine, techstacks, test), "))
+        #expect(validated.stdout.hasPrefix("ok: 7 app(s) (ai, example, feathers, feathers-v4, mine, techstacks, test), "))
         let routes = try Self.run(["routes", root.path, "shipped"])
-        #expect(routes.stdout.contains("\nexample     /example     hello.json                 GET                    /example/hello\n"))
-        #expect(routes.stdout.contains("\nmine        /mine        reply.json                 GET                    /mine/hello\n"))
+        #expect(routes.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
+        #expect(routes.stdout.contains("\nmine         /mine         reply.json                 GET                    /mine/hello\n"))
         let missing = try Self.run(["serve", "--fixtures", "shipped", "--fixtures", "/nonexistent-mine"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "mockstack: --fixtures /nonexistent-mine: no such folder\n")
+    }
+
+    /// A Feathers app's `compat` takes known switches with true or false, nothing else.
+    @Test func validateRefusesUnknownCompatSwitches() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["live/app.json": "{\"kind\": \"feathers\", \"services\": {\"people\": {}},\n \"compat\": {\"swiftSockets\": true, \"swiftSocket\": 1}}\n"],
+                       under: root)
+        let result = try Self.run(["validate", root.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            \(root.path)/live/app.json:2:29: /compat/swiftSockets: unknown switch "swiftSockets" (switches: swiftSocket)
+            \(root.path)/live/app.json:2:50: /compat/swiftSocket: expected true or false, found number
+
+            """)
+        try writeFiles(["live/app.json": #"{"kind": "feathers", "services": {"people": {}}, "compat": {"swiftSocket": true}}"#], under: root)
+        #expect(try Self.run(["validate", root.path]).status == 0)
     }
 
     @Test func serveRefusesBrokenFixtures() throws {
@@ -210,10 +227,10 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP         MOUNT        OPERATION                  VERBS                  ROUTE\nai          /ai          OpenAiChatCompletion       POST                   /ai/api/OpenAiChatCompletion\n"))
-        #expect(result.stdout.contains("\nexample     /example     hello.json                 GET                    /example/hello\n"))
-        #expect(result.stdout.contains("\nfeathers    /feathers    people-paginated           GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
-        #expect(result.stdout.contains("\ntest        /test        Hello                      ANY                    /test/hello/{Name}\n"))
+        #expect(result.stdout.hasPrefix("APP          MOUNT         OPERATION                  VERBS                  ROUTE\nai           /ai           OpenAiChatCompletion       POST                   /ai/api/OpenAiChatCompletion\n"))
+        #expect(result.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
+        #expect(result.stdout.contains("\nfeathers     /feathers     people-paginated           GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
+        #expect(result.stdout.contains("\ntest         /test         Hello                      ANY                    /test/hello/{Name}\n"))
     }
 
     @Test func healthProbesARunningServer() throws {

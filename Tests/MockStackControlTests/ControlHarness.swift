@@ -66,13 +66,14 @@ struct ControlHarness {
     ]
 
     init(apps: [any MockApp] = ControlHarness.apps, journalSize: Int = 1000, waits: WaitBudget = WaitBudget()) {
-        let registry = AppRegistry(apps: apps)
+        let realtime = RealtimeJournal(capacity: journalSize)
+        let registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
         let journal = RequestJournal(capacity: journalSize)
         let stubs = StubStore(files: nil)
-        let sessions = SessionStore(limit: 4, journalCapacity: 100, journalBodyLimit: 1024, seed: 0, stubs: stubs)
+        let sessions = SessionStore(limit: 4, journalCapacity: 100, journalBodyLimit: 1024, seed: 0, stubs: stubs, realtime: realtime)
         let faults = RequestFaults(seed: 0)
         let control = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: .open,
-                                   exposedPorts: { [:] }, waits: waits)
+                                   exposedPorts: { [:] }, waits: waits, realtime: realtime)
         root = RootResponder(controlPlane: control, registry: registry, sessions: sessions,
                              pipeline: AppPipeline(journal: journal, stubs: stubs, faults: faults), access: .open)
     }

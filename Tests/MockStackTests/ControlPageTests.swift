@@ -67,12 +67,16 @@ struct ControlPageTests {
         #expect(png.count > 10_000)
     }
 
-    /// Beside the journal a person sees the stubs (hits, near misses), the sessions and the
-    /// requests nothing took (with the routes they may have meant); a delayed answer's duration
+    /// Beside the journal a person sees the stubs (hits, near misses), the sessions, the open
+    /// sockets and the requests nothing took (with the routes they may have meant); a delayed answer's duration
     /// counts its delay.
     @Test(.enabled(if: chromium != nil, "needs Debian's chromium (make test installs it)"))
     func chromiumShowsStubsSessionsUnmatchedRequestsAndDelays() async throws {
         let chromium = try #require(Self.chromium)
+        // A Socket.IO client on long-polling, joined to the main namespace.
+        let handshake = try await client.send("GET", "/feathers/socket.io/?EIO=4&transport=polling")
+        let sid = try #require(try JSONParser().parse(String(handshake.text.dropFirst())).root["sid"]?.stringValue)
+        #expect(try await client.send("POST", "/feathers/socket.io/?EIO=4&transport=polling&sid=\(sid)", form: "40").status == 200)
         let stub = try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
         #expect(stub.status == 201)
         let stubId = try #require(stub.json["id"]?.stringValue)
@@ -93,8 +97,11 @@ struct ControlPageTests {
         #expect(stubs.contains("data-stub=\"\(stubId)\""))
         #expect(stubs.contains("POST /test/api/Hello") && stubs.contains("status 503") && stubs.contains("0 hits"))
         #expect(stubs.contains("GET /test/api/Hello</span> — method GET is not POST"), "\(stubs)")
-        let sessions = try section("<div id=\"sessions\">", "<div id=\"unmatched\">")
+        let sessions = try section("<div id=\"sessions\">", "<div id=\"sockets\">")
         #expect(sessions.contains("data-session=\"alpha\"") && sessions.contains("href=\"/__session/alpha/__mockstack/\""), "\(sessions)")
+        let sockets = try section("<div id=\"sockets\">", "<div id=\"unmatched\">")
+        #expect(sockets.contains("data-socket=") && sockets.contains(">feathers</b>") && sockets.contains(">polling</span>")
+            && sockets.contains(">anonymous</span>") && sockets.contains("Engine.IO 4, Socket.IO 5 · channels: anonymous"), "\(sockets)")
         let unmatched = try section("<div id=\"unmatched\">", "<tbody id=\"journal\">")
         #expect(unmatched.contains("/api/Hello") && unmatched.contains("did you mean <span class=\"mono\">/test/api/Hello</span>"), "\(unmatched)")
         // The unmatched entry's `"app": null` offers no app to filter by.

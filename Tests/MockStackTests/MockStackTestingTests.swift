@@ -13,7 +13,7 @@ import XCTest
 struct MockStackTestingTests {
     @Test func spawnsTheBinaryAndStopsIt() throws {
         let mock = try MockStackProcess.launch()
-        #expect(mock.ready.apps.map(\.name) == ["ai", "example", "feathers", "techstacks", "test"])
+        #expect(mock.ready.apps.map(\.name) == ["ai", "example", "feathers", "feathers-v4", "techstacks", "test"])
         let health = try rawExchange(port: mock.ready.port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(health.status == 200)
         mock.stop()

@@ -21,7 +21,7 @@ struct ServerTests {
         let apps = try rawExchange(port: mock.ready.port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n")
         let json = try JSONParser().parse(apps.body).root
         let example = json["apps"]?.arrayValue?.first { $0["name"] == "example" }
-        #expect(json["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["ai", "example", "feathers", "techstacks", "test"])
+        #expect(json["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["ai", "example", "feathers", "feathers-v4", "techstacks", "test"])
         #expect(example?["mount"] == "/example")
         #expect(example?["kind"] == "static")
         #expect(example?["routes"]?.arrayValue?.count == 3)
@@ -30,7 +30,7 @@ struct ServerTests {
         #expect(post.header("Allow") == "GET, HEAD")
         let unknown = try rawExchange(port: mock.ready.port, "GET /__mockstack/nope HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(unknown.status == 404)
-        #expect(unknown.text == #"{"status":404,"error":"Not Found","message":"No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, /__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sessions"}"#)
+        #expect(unknown.text == #"{"status":404,"error":"Not Found","message":"No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, /__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sockets, /__mockstack/events, /__mockstack/sessions"}"#)
     }
 
     @Test func pathsOutsideEveryAppAre404JSON() throws {
@@ -38,7 +38,7 @@ struct ServerTests {
         defer { mock.stop() }
         let response = try rawExchange(port: mock.ready.port, "GET /examples/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(response.status == 404)
-        #expect(response.text == #"{"status":404,"error":"Not Found","message":"No app is mounted at /examples/hello; mounted: /ai, /example, /feathers, /techstacks, /test"}"#)
+        #expect(response.text == #"{"status":404,"error":"Not Found","message":"No app is mounted at /examples/hello; mounted: /ai, /example, /feathers, /feathers-v4, /techstacks, /test"}"#)
     }
 
     @Test func servesFixturesWithETagAnd304() throws {

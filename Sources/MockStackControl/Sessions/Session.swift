@@ -12,6 +12,8 @@ final class Session: Sendable {
     let id: String
     let mounts: MountTable
     let journal: RequestJournal
+    /// Its sockets' activity (the server's real-time journal hears it too).
+    let realtime: RealtimeJournal
     /// Random delays asked for by this session's requests, from the server's seed: a session's
     /// delays do not depend on what other sessions do.
     let faults: RequestFaults
@@ -22,10 +24,13 @@ final class Session: Sendable {
     static let journalLimit = 200
     static let journalByteLimit = 1024 * 1024
 
-    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64) {
+    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, serverRealtime: RealtimeJournal? = nil) {
         self.id = id
-        mounts = MountTable(apps: apps.map { $0.makeSession() })
+        let copies = apps.map { $0.makeSession() }
+        mounts = MountTable(apps: copies)
         journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
+        realtime = RealtimeJournal(capacity: min(journalCapacity, Self.journalLimit))
+        for app in copies { RealtimeJournal.observe(app, into: realtime, session: id, also: serverRealtime) }
         faults = RequestFaults(seed: seed)
         created = Date()
     }

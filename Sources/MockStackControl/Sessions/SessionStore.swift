@@ -22,7 +22,11 @@ package final class SessionStore: Sendable {
         var generation = 0
     }
 
-    package init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore) {
+    /// The server's real-time journal, which hears every session's sockets too.
+    let realtime: RealtimeJournal?
+
+    package init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore, realtime: RealtimeJournal? = nil) {
+        self.realtime = realtime
         self.limit = max(1, limit)
         self.journalCapacity = journalCapacity
         self.journalBodyLimit = journalBodyLimit
@@ -37,7 +41,8 @@ package final class SessionStore: Sendable {
             if let found { return found }
             // Copies are made outside the lock; if two requests race, the first one stored wins,
             // and a copy of apps that a reload replaced meanwhile is made again.
-            let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed)
+            let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed,
+                               serverRealtime: realtime)
             let (stored, evicted): (Session?, String?) = state.withLock { state in
                 guard state.generation == generation else { return (nil, nil) }
                 state.uses += 1

@@ -5,7 +5,8 @@ import MockStackCore
 /// hook of protected services.
 extension FeathersApp {
     /// `POST /authentication` (create → 201) and `DELETE /authentication[/<token>]` (remove → 200).
-    func authenticationCall(_ method: ServiceMethod, id: String?, body: JSONValue, request: HTTPRequest) throws(FeathersError) -> (status: Int, value: JSONValue) {
+    /// `token` is the caller's: REST's `Authorization` header, or what a socket connection signed in with.
+    func authenticationCall(_ method: ServiceMethod, id: String?, body: JSONValue, token: String?) throws(FeathersError) -> (status: Int, value: JSONValue) {
         guard let authentication else { throw FeathersError.methodNotSupported(method.rawValue) }
         switch method {
         case .create:
@@ -14,14 +15,13 @@ extension FeathersApp {
             }
             return (201, try authenticate(body.objectValue ?? [:], with: authentication))
         case .remove:
-            let headerToken = FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"])
-            guard let headerToken else {
+            guard let token = token else {
                 // Without a header the service reads `authentication.accessToken` of nothing.
                 if id != nil { throw FeathersError(.generalError, "Cannot read properties of undefined (reading 'accessToken')", converted: true) }
                 throw FeathersError(.notAuthenticated, "Invalid authentication information (no `strategy` set)")
             }
-            if let id, id != headerToken { throw FeathersError(.notAuthenticated, "Invalid access token") }
-            return (200, try authenticate(["strategy": "jwt", "accessToken": .string(headerToken)], with: authentication))
+            if let id, id != token { throw FeathersError(.notAuthenticated, "Invalid access token") }
+            return (200, try authenticate(["strategy": "jwt", "accessToken": .string(token)], with: authentication))
         default:
             throw FeathersError.methodNotSupported(method.rawValue)
         }
@@ -29,8 +29,8 @@ extension FeathersApp {
 
     /// The user a protected call's token names, or why there is none.
     @discardableResult
-    func authenticatedUser(_ request: HTTPRequest) throws(FeathersError) -> JSONObject {
-        guard let authentication, let token = FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"]) else {
+    func authenticatedUser(token: String?) throws(FeathersError) -> JSONObject {
+        guard let authentication, let token else {
             throw FeathersError.notAuthenticated
         }
         let (claims, _) = try authentication.verify(token, now: clock())

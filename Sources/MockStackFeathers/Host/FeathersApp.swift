@@ -4,11 +4,12 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+import Synchronization
 
 /// An emulated FeathersJS server (spec `feathers.md`): memory services under their paths, the
 /// REST transport's verb mapping and status rules for its dialect, and, when configured, the
 /// authentication service with the local and jwt strategies.
-public final class FeathersApp: MockApp, Sendable {
+public final class FeathersApp: RealtimeApp, Sendable {
     public let name: String
     public let mount: String
     public var kind: String { FeathersAppKind.kindName }
@@ -17,11 +18,25 @@ public final class FeathersApp: MockApp, Sendable {
     public let services: [MemoryService]
     public let authentication: FeathersAuthentication?
     let clock: @Sendable () -> Date
+    /// Where the services' `created`, `updated`, `patched` and `removed` events go: the app's
+    /// real-time connections. Calls over REST and over the socket publish alike.
+    public let events = FeathersEventHub()
+    /// Where the real-time connections' activity goes (the journal), once the control plane says.
+    let activityObserverSlot = Mutex<(@Sendable (RealtimeActivity) -> Void)?>(nil)
     private let servicesByPath: [String: MemoryService]
 
+    /// The app's Engine.IO endpoint, `socket.io/` under its mount: the real-time transport.
+    public let realtime: EngineIOEndpoint
+
+    /// Client bugs forgiven on request (off by default).
+    public let compat: FeathersCompat
+
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
-                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() }) {
+                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
+                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat()) {
         self.name = name
+        self.compat = compat
+        self.realtime = realtime
         self.mount = mount
         self.dialect = dialect
         self.services = services
@@ -35,12 +50,14 @@ public final class FeathersApp: MockApp, Sendable {
     /// Every service back to its fixture records (the control plane's reset).
     public func reset() {
         for service in services { service.reset() }
+        realtime.closeAll()
+        realtime.delayEvents(byMilliseconds: 0)
     }
 
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
         FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock)
+                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat)
     }
 
     public var routes: [RouteDescription] {
@@ -65,6 +82,8 @@ public final class FeathersApp: MockApp, Sendable {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Engine.IO takes its path before any route, as it does on the HTTP server itself.
+        if EngineIOEndpoint.handles(request.path) { return realtime.respond(to: request, app: self) }
         guard let (target, id) = resolve(request.path) else {
             // Express's notFound middleware: the URL as the app saw it, query included.
             let url = request.path + (request.query.map { "?" + $0 } ?? "")
@@ -88,7 +107,7 @@ public final class FeathersApp: MockApp, Sendable {
 
     /// The service and id a path names: `svc` or `svc/:id`, nothing deeper. v5 matches case
     /// and keeps a percent-encoded id as it is; v4 (Express) ignores case and decodes the id.
-    private func resolve(_ path: String) -> (Target, String?)? {
+    func resolve(_ path: String) -> (Target, String?)? {
         let trimmed = Self.segments(of: path)
         func lookup(_ name: Substring) -> Target? {
             guard dialect == .v4 else {
@@ -158,22 +177,33 @@ public final class FeathersApp: MockApp, Sendable {
         default:
             throw FeathersError(.methodNotAllowed, "Method \(request.method == .unknown ? "UNKNOWN" : request.method.rawValue) not allowed")
         }
-        let body = try RequestBody.parse(request)
-        let query = QSParser().parse(request.query ?? "")
-        let result: (status: Int, value: JSONValue)
-        switch target {
-        case .authentication:
-            result = try authenticationCall(method, id: id, body: body, request: request)
-        case .service(let service):
-            guard service.exposes(method) else { throw FeathersError.methodNotSupported(method.rawValue) }
-            if service.needsToken(method) { _ = try authenticatedUser(request) }
-            result = try ServiceCall(service: service)
-                .perform(method, id: id, body: body, query: query)
-        }
+        // The header is read only by the calls that need a token.
+        let readsToken = if case .service(let service) = target { service.needsToken(method) } else { true }
+        let call = FeathersCall(method: method, id: id, data: try RequestBody.parse(request), query: QSParser().parse(request.query ?? ""),
+                                token: readsToken ? FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"]) : nil)
+        let result = try perform(call, on: target)
         // Express's res.format runs after the method: a client that takes no JSON gets an error
         // once the work is done (406 here; Express's error handler may make it a 500, Unverified).
         guard RequestBody.acceptsJSON(request.headers["Accept"]) else { throw FeathersError(.notAcceptable, "Not Acceptable") }
         return status(result.status, result.value)
+    }
+
+    /// Runs a service method, whichever transport asked: the authentication service, or a
+    /// memory service behind its `authenticate` hook; then publishes what it changed to
+    /// ``events``.
+    func perform(_ call: FeathersCall, on target: Target) throws(FeathersError) -> (status: Int, value: JSONValue) {
+        switch target {
+        case .authentication:
+            return try authenticationCall(call.method, id: call.id, body: call.data, token: call.token)
+        case .service(let service):
+            guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
+            if service.needsToken(call.method) { try authenticatedUser(token: call.token) }
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: call.query)
+            for (event, recipients) in events.publish(service: service.options.path, method: call.method, result: result.value) {
+                report(RealtimeActivity(kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]), recipients: recipients))
+            }
+            return result
+        }
     }
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.

@@ -28,6 +28,7 @@ public import MockStackCore
 /// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
 /// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned.
+/// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
     static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes"]
@@ -43,7 +44,7 @@ public struct FeathersAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["dialect", "authentication", "services"] }
+    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         var dialect = FeathersDialect.v5
@@ -66,7 +67,8 @@ public struct FeathersAppKind: AppKind {
         if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {
             manifest.report("the entity service \"\(authentication.service)\" is not among the services", at: "/authentication/service")
         }
-        return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() })
+        return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() },
+                           compat: FeathersCompat.read(manifest))
     }
 
     private func readService(_ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,

@@ -1,0 +1,141 @@
+import MockStackCore
+
+/// The real-time connections of the apps that keep them (Feathers' Socket.IO): list them, drop
+/// one, push an event, hold events back. In a session, that session's apps only.
+extension ControlPlane {
+    private var realtimeApps: [any RealtimeApp] { apps.compactMap { $0 as? any RealtimeApp } }
+
+    /// `GET sockets[?app=NAME]`, `DELETE sockets/{id}`.
+    func sockets(_ request: HTTPRequest, id: String?) -> HTTPResponse {
+        if let id {
+            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
+            return realtimeApps.contains { $0.disconnect(id) } ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
+        }
+        return readOnly(request) {
+            let parameters = QueryParameters(request.query)
+            for name in parameters.names where name != "app" {
+                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: app)")
+            }
+            var listed: [JSONValue] = []
+            var delays = JSONObject()
+            for app in realtimeApps where parameters["app"] == nil || parameters["app"] == app.name {
+                delays[app.name] = .number(JSONNumber(app.eventDelayMilliseconds))
+                for connection in app.realtimeConnections {
+                    guard case .object(var described) = connection.json else { continue }
+                    described["app"] = .string(app.name)
+                    listed.append(.object(described))
+                }
+            }
+            return .json(200, ["sockets": .array(listed), "eventDelayMs": .object(delays)])
+        }
+    }
+
+    /// `GET sockets/activity[?app=&connection=&kind=&name=&since=&limit=]`: what the sockets did,
+    /// oldest first (the newest `limit`); `DELETE` empties it.
+    func socketActivity(_ request: HTTPRequest) -> HTTPResponse {
+        switch request.method {
+        case .delete:
+            scopedRealtime.clear()
+            return HTTPResponse(status: 204)
+        case .get, .head:
+            let parameters = QueryParameters(request.query)
+            let known = ["app", "connection", "kind", "name", "since", "limit"]
+            for name in parameters.names where !known.contains(name) {
+                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
+            }
+            if let kind = parameters["kind"], RealtimeActivity.Kind(rawValue: kind) == nil {
+                return PlainError.response(400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var numbers: [String: Int] = [:]
+            for name in ["since", "limit"] {
+                guard let text = parameters[name] else { continue }
+                guard let number = Int(text), number >= 0 else { return PlainError.response(400, "\(name) must be a whole number, 0 or more") }
+                numbers[name] = number
+            }
+            var found = scopedRealtime.entries.filter { entry in
+                (parameters["app"].map { $0 == entry.app } ?? true)
+                    && (parameters["connection"].map { $0 == entry.activity.connection } ?? true)
+                    && (parameters["kind"].map { $0 == entry.activity.kind.rawValue } ?? true)
+                    && (parameters["name"].map { $0 == entry.activity.name } ?? true)
+                    && entry.id > (numbers["since"] ?? 0)
+            }
+            if let limit = numbers["limit"], found.count > limit { found.removeFirst(found.count - limit) }
+            return .json(200, ["activity": .array(found.map(\.json))])
+        default:
+            return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
+        }
+    }
+
+    /// `POST events` with `{"app", "event", "arguments", "to"}`: the event to the app's
+    /// connections (`to`: `all`, the default, `authenticated` or `anonymous`).
+    func pushEvent(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
+        let (body, app): (JSONObject, any RealtimeApp)
+        switch appRequest(request, keys: ["app", "event", "arguments", "to"]) {
+        case .success(let read): (body, app) = read
+        case .failure(let failure): return failure.response
+        }
+        guard case .string(let event)? = body["event"], !event.isEmpty else {
+            return PlainError.response(400, "'event' must be the event's name, a non-empty string")
+        }
+        let arguments: [JSONValue]
+        switch body["arguments"] {
+        case nil: arguments = []
+        case .array(let items)?: arguments = items
+        case let other?: arguments = [other]
+        }
+        let audience: RealtimeAudience
+        switch body["to"] {
+        case nil: audience = .all
+        case .string(let name)? where RealtimeAudience(rawValue: name) != nil: audience = RealtimeAudience(rawValue: name)!
+        default: return PlainError.response(400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return .json(200, ["sent": .number(JSONNumber(app.push(event: event, arguments: arguments, to: audience)))])
+    }
+
+    /// The longest event delay: a minute.
+    static let maxEventDelayMilliseconds = 60_000
+
+    /// `PUT events/delay` with `{"app", "ms"}`: the app's events held that long (0: not at all).
+    func delayEvents(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
+        let (body, app): (JSONObject, any RealtimeApp)
+        switch appRequest(request, keys: ["app", "ms"]) {
+        case .success(let read): (body, app) = read
+        case .failure(let failure): return failure.response
+        }
+        guard let milliseconds = body["ms"]?.intValue, (0...Self.maxEventDelayMilliseconds).contains(milliseconds) else {
+            return PlainError.response(400, "'ms' must be a whole number of milliseconds from 0 to \(Self.maxEventDelayMilliseconds)")
+        }
+        app.delayEvents(byMilliseconds: milliseconds)
+        return .json(200, ["app": .string(app.name), "eventDelayMs": .number(JSONNumber(milliseconds))])
+    }
+
+    /// A body that is a JSON object with only `keys`, naming an app with sockets in `app`.
+    private func appRequest(_ request: HTTPRequest, keys: [String]) -> Result<(JSONObject, any RealtimeApp), ResponseFailure> {
+        guard let parsed = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let body) = parsed else {
+            return .failure(ResponseFailure(PlainError.response(400, "The body must be a JSON object with \(keys.joined(separator: ", "))")))
+        }
+        if let unknown = body.keys.first(where: { !keys.contains($0) }) {
+            return .failure(ResponseFailure(PlainError.response(400, "Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))")))
+        }
+        return realtimeApp(named: body["app"]).map { (body, $0) }
+    }
+
+    private func realtimeApp(named name: JSONValue?) -> Result<any RealtimeApp, ResponseFailure> {
+        let names = realtimeApps.map(\.name).joined(separator: ", ")
+        guard case .string(let wanted)? = name else {
+            return .failure(ResponseFailure(PlainError.response(400, "'app' must name an app with sockets (\(names))")))
+        }
+        guard let app = realtimeApps.first(where: { $0.name == wanted }) else {
+            return .failure(ResponseFailure(PlainError.response(404, "No app with sockets named '\(wanted)' (apps with sockets: \(names))")))
+        }
+        return .success(app)
+    }
+}
+
+/// A ready answer carried as an error (a lookup that failed with its response).
+struct ResponseFailure: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}

@@ -15,6 +15,8 @@
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
+// Or with `Delivery.deferred`: the answer comes later, from any thread, without holding the loop
+// (the journal's long poll, Engine.IO's held polls).
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
 import PackageDescription

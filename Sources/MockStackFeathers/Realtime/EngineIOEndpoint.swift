@@ -66,7 +66,7 @@ public final class EngineIOEndpoint: Sendable {
 
     /// Answers a request under `socket.io/` for `app`.
     public func respond(to request: HTTPRequest, app: FeathersApp) -> HTTPResponse {
-        let parameters = Self.parameters(request.query)
+        let parameters = QueryParameters(request.query)
         let isUpgrade = request.headers["Upgrade"].map { $0.lowercased() == "websocket" } ?? false
         let facts = EngineIORequest.Facts(method: request.method.rawValue, transport: parameters["transport"], sid: parameters["sid"],
                                           revision: parameters["EIO"], isUpgrade: isUpgrade)
@@ -124,17 +124,6 @@ public final class EngineIOEndpoint: Sendable {
     static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
         return Base64URL.encode((0..<15).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-
-    /// The query's parameters, percent-decoded; the first of a repeated name wins.
-    static func parameters(_ query: String?) -> [String: String] {
-        var parameters: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
-            if parameters[name] == nil { parameters[name] = PercentDecoding.decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true) }
-        }
-        return parameters
     }
 
     /// A WebSocket that opens a session of its own (`transport=websocket`, no `sid`).

@@ -1,12 +1,11 @@
-import MockStackCore
-
-/// A request's query parameters as the control plane and stubs read them: decoded, the last
-/// value of a repeated name winning.
-struct QueryParameters {
-    private(set) var names: [String] = []
+/// A request's query parameters as the control plane, stubs and Engine.IO read them: decoded
+/// (`+` as a space), the last value of a repeated name winning.
+public struct QueryParameters: Sendable {
+    /// The names, in the order they first appear.
+    public private(set) var names: [String] = []
     private var values: [String: String] = [:]
 
-    init(_ query: String?) {
+    public init(_ query: String?) {
         for pair in (query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
@@ -15,10 +14,10 @@ struct QueryParameters {
         }
     }
 
-    subscript(name: String) -> String? { values[name] }
+    public subscript(name: String) -> String? { values[name] }
 
     /// The value of `name`; with `ignoringCase`, of the first name that equals it in any ASCII case.
-    func value(named name: String, ignoringCase: Bool) -> String? {
+    public func value(named name: String, ignoringCase: Bool) -> String? {
         if let value = values[name] { return value }
         guard ignoringCase, let found = names.first(where: { $0.equalsIgnoringASCIICase(name) }) else { return nil }
         return values[found]

@@ -21,14 +21,24 @@ package final class AppRegistry: Sendable {
     /// one already serving under that name (keeping its state), otherwise the one in `all`.
     /// Apps not in `all` stop being served.
     package func install(_ all: [any MockApp], replacing fresh: [any MockApp]) {
-        for app in all where !apps.contains(where: { $0.name == app.name }) || fresh.contains(where: { $0.name == app.name }) {
-            onServe(fresh.first { $0.name == app.name } ?? app)
-        }
-        table.withLock { table in
+        let (served, dropped) = table.withLock { table -> ([any MockApp], [any MockApp]) in
             let current = table.apps
+            var served: [any MockApp] = []
             table = MountTable(apps: all.map { app in
-                fresh.first { $0.name == app.name } ?? current.first { $0.name == app.name } ?? app
+                if let replacement = fresh.first(where: { $0.name == app.name }) {
+                    served.append(replacement)
+                    return replacement
+                }
+                if let kept = current.first(where: { $0.name == app.name }) { return kept }
+                served.append(app)
+                return app
             })
+            // Replaced by a fresh app of that name, or no longer among the apps.
+            let dropped = current.filter { app in fresh.contains { $0.name == app.name } || !all.contains { $0.name == app.name } }
+            return (served, dropped)
         }
+        // Outside the lock: new apps report to the journal, dropped ones let their sockets go.
+        for app in served { onServe(app) }
+        for app in dropped { (app as? any RealtimeApp)?.disconnectAll() }
     }
 }

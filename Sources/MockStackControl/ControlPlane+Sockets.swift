@@ -84,11 +84,8 @@ extension ControlPlane {
         case .array(let items)?: arguments = items
         case let other?: arguments = [other]
         }
-        let audience: RealtimeAudience
-        switch body["to"] {
-        case nil: audience = .all
-        case .string(let name)? where RealtimeAudience(rawValue: name) != nil: audience = RealtimeAudience(rawValue: name)!
-        default: return PlainError.response(400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let audience = body["to"].map({ $0.stringValue.flatMap(RealtimeAudience.init(rawValue:)) }) ?? .all else {
+            return PlainError.response(400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return .json(200, ["sent": .number(JSONNumber(app.push(event: event, arguments: arguments, to: audience)))])
     }

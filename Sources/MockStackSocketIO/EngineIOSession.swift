@@ -95,6 +95,9 @@ public struct EngineIOSession: Sendable {
     /// Whether the session still takes requests.
     public var isOpen: Bool { state != .closed }
 
+    /// Whether the server has closed it and only waits for the poll that tells the client.
+    public var isClosing: Bool { state == .closing }
+
     /// Revision 4 pings after `pingInterval`; revision 3 waits that long plus `pingTimeout` for the
     /// client's ping.
     private var heartbeatStart: Action {
@@ -168,6 +171,11 @@ public struct EngineIOSession: Sendable {
         } catch {
             return finish(.parseError)
         }
+    }
+
+    /// A binary message on the session's WebSocket: a binary packet, which Feathers never needs.
+    public mutating func webSocketBinaryMessage() -> [Action] {
+        state == .closed ? [] : finish(.parseError)
     }
 
     /// The session's WebSocket closed.

@@ -16,6 +16,8 @@ extension HTTPConnection {
     ///
     /// - Parameter timeoutResponse: sent when the timeout passes first.
     func awaitAnswer(_ answer: DeferredAnswer, orElse timeoutResponse: HTTPResponse, _ exchange: Exchange) {
+        // A request read after a graceful stop began waits for nothing.
+        if worker.isDraining, answer.end(.dropped) { return answerStopping(exchange) }
         let target = ConnectionTarget(self)
         let worker = worker
         switch answer.attach({ response in worker.runOnLoop { _ in target.connection?.answerArrived(response, for: answer) } }) {
@@ -58,9 +60,14 @@ extension HTTPConnection {
         guard state == .answering, let awaited = awaitedAnswer, awaited.answer.end(.dropped) else { return }
         awaitedAnswer = nil
         cancelWait()
+        answerStopping(awaited.exchange)
+    }
+
+    /// The 503 that closes the connection: the answer the request waits for will not come.
+    private func answerStopping(_ exchange: Exchange) {
         closesAfterAnswer = true
         let body = worker.errorBody(503, "The server is stopping: the answer this request waited for will not come")
-        sendWhole(.json(503, bytes: body, headers: ["Connection": "close"]), exchange: awaited.exchange)
+        sendWhole(.json(503, bytes: body, headers: ["Connection": "close"]), exchange: exchange)
     }
 }
 

@@ -38,6 +38,8 @@ final class Worker: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var inFlight = 0
     private var drainDeadline: UInt64 = 0
     private var drainTimer: OpaquePointer?
+    /// Whether a graceful stop has begun.
+    var isDraining: Bool { drainTimer != nil }
     private var signalEvents: [OpaquePointer] = []
     /// The event watching ``TransportConfiguration/stopsAtEndOfInput``, if any.
     var inputWatch: OpaquePointer?
@@ -137,12 +139,17 @@ final class Worker: @unchecked Sendable {
     private func beginDrain() {
         guard drainTimer == nil else { return }
         for endpoint in endpoints { endpoint.stopListening() }
-        // Nothing is owed to a connection waiting for a request, or held by a hang.
-        for connection in Array(connections.values) where connection.isIdle || connection.isHeld { connection.close() }
-        // Nothing more will answer a request waiting for a deferred answer: it hears so now.
-        for connection in Array(connections.values) { connection.stopAwaitingAnswer() }
-        // Upgraded connections say goodbye in their own protocol, then close.
-        for connection in Array(connections.values) { connection.upgradedStream?.serverStopping() }
+        for connection in Array(connections.values) {
+            // Nothing is owed to a connection waiting for a request, or held by a hang.
+            if connection.isIdle || connection.isHeld {
+                connection.close()
+                continue
+            }
+            // Nothing more will answer a request waiting for a deferred answer: it hears so now.
+            connection.stopAwaitingAnswer()
+            // Upgraded connections say goodbye in their own protocol, then close.
+            connection.upgradedStream?.serverStopping()
+        }
         drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }

@@ -32,6 +32,8 @@ import Testing
             }
         }
 
+        func disconnectAll() { open.withLock { $0.removeAll() } }
+
         func push(event name: String, arguments: [JSONValue], to audience: RealtimeAudience) -> Int {
             pushed.withLock { $0.append("\(name) \(JSONValue.array(arguments).jsonText) \(audience.rawValue)") }
             return audience == .all ? 2 : 1
@@ -61,6 +63,15 @@ import Testing
         #expect(harness.json(.get, "/__mockstack/sockets?app=test") == ["sockets": [], "eventDelayMs": [:]])
         #expect(harness.json(.get, "/__mockstack/sockets?ap=live")["message"] == "Unknown parameter 'ap' (parameters: app)")
         #expect(harness.send(.post, "/__mockstack/sockets").status == 405)
+    }
+
+    /// A dropped session's apps let their sockets go (the fake serves every session itself).
+    @Test func droppingASessionEndsItsSockets() throws {
+        let harness = harness
+        harness.send(.get, "/__session/s1/live/anything")
+        #expect(app.realtimeConnections.count == 2)
+        #expect(harness.send(.delete, "/__mockstack/sessions/s1").status == 204)
+        #expect(app.realtimeConnections.isEmpty)
     }
 
     @Test func eventsArePushedToTheirAudience() throws {

@@ -104,7 +104,11 @@ import Testing
         #expect(Self.text(get(app, "EIO=4&transport=polling&sid=made-up")) == #"{"code":1,"message":"Session ID unknown"}"#)
         #expect(Self.text(post(app, "EIO=4&transport=polling", "40")) == #"{"code":2,"message":"Bad handshake method"}"#)
         #expect(Self.text(get(app, "EIO=4&transport=websocket")) == #"{"code":3,"message":"Bad request"}"#)
-        #expect(get(app, "EIO=4&transport=polling&sid=made-up").status == 400)
+        for query in ["EIO=3&transport=polling", "EIO=4&transport=carrier-pigeon", "EIO=4&transport=polling&sid=made-up", "EIO=4&transport=websocket"] {
+            let refused = get(app, query)
+            #expect(refused.status == 400, "\(query)")
+            #expect(refused.headers["Content-Type"] == MediaType.json, "\(query)")
+        }
         // Only paths under socket.io/ are Engine.IO's.
         #expect(app.respond(to: HTTPRequest(method: .get, target: "/socket.io?EIO=4&transport=polling", mountPath: "/feathers")).status == 404)
     }
@@ -241,6 +245,9 @@ extension EngineIOEndpointTests {
         #expect(connections.first?.protocolName == "Engine.IO 4, Socket.IO 5")
         #expect(app.disconnect(connections[0].id))
         #expect(!app.disconnect("no-such-socket"))
+        // Gone from the list at once, though its client hears the close only on its next poll.
+        #expect(app.realtimeConnections.map(\.id) == [connections[1].id])
+        #expect(app.push(event: "after", arguments: [], to: .all) == 1)
         // The dropped session hears close on its next poll, then is gone.
         #expect(Self.text(get(app, first)) == "1")
         #expect(app.realtimeConnections.map(\.id) == [connections[1].id])
@@ -270,6 +277,16 @@ extension EngineIOEndpointTests {
         #expect(Self.text(get(app, member)) == "42[\"first\"]\u{1E}42[\"second\"]")
         app.reset()
         #expect(app.eventDelayMilliseconds == 0)
+    }
+
+    @Test func aClientsNamespaceDisconnectIsReported() throws {
+        let app = makeApp()
+        let seen = Mutex<[String]>([])
+        app.observeActivity { activity in seen.withLock { $0.append("\(activity.kind.rawValue) \(activity.name)") } }
+        let session = try joined(app)
+        _ = post(app, session, "41\u{1E}1")
+        #expect(seen.withLock { $0 } == ["connected Socket.IO 5", "disconnected client namespace disconnect"])
+        #expect(app.realtime.sessionCount == 0)
     }
 
     @Test func activityIsReportedForTheJournal() throws {

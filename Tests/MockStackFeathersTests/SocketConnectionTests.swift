@@ -270,7 +270,7 @@ extension SocketConnectionTests {
         #expect(sent[0] == #"31[null,[{"id":0,"name":"Ada","age":36}]]"#)
         #expect(sent[1] == #"32[null,{"id":0,"name":"Ada","age":36}]"#)
         #expect(sent[2].hasPrefix(#"33[null,{"accessToken":""#))
-        #expect(connection.channels.contains(.authenticated))
+        #expect(connection.channels == [.authenticated])
         // `logout` with FeathersSwift's empty array where the callback belongs: signed out, no answer.
         connection.received(#"24["logout",[]]"#)
         #expect(wire.take() == [])

@@ -94,7 +94,9 @@ struct RequestWaitTests {
         _ = try rawExchange(port: port, "GET /__session/w2/example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try waiting(reaches: 1, prefix: "/__session/w1") == 1)
         _ = try rawExchange(port: port, "GET /__session/w1/example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
-        let entry = try JSONParser().parse(try waiter.readResponse().body).root
+        let found = try waiter.readResponse()
+        #expect(found.status == 200)
+        let entry = try JSONParser().parse(found.body).root
         #expect(entry["session"] == "w1" && entry["id"] == 1)
     }
 

@@ -107,6 +107,7 @@ struct DeferredAnswerTests {
             return response
         }) { port, _ in
             let reply = try rawExchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(reply.status == 200)
             #expect(reply.text == #"{"early":true}"#)
         }
     }

@@ -37,6 +37,11 @@ final class Session: Sendable {
 
     var apps: [any MockApp] { mounts.apps }
 
+    /// The session is dropped: its apps' real-time connections end with it.
+    func end() {
+        for app in apps { (app as? any RealtimeApp)?.disconnectAll() }
+    }
+
     /// Where the session's paths start: `/__session/{id}`.
     var prefix: String { SessionStore.prefix + "/" + id }
 

@@ -43,22 +43,24 @@ package final class SessionStore: Sendable {
             // and a copy of apps that a reload replaced meanwhile is made again.
             let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed,
                                serverRealtime: realtime)
-            let (stored, evicted): (Session?, String?) = state.withLock { state in
+            let (stored, evicted): (Session?, Session?) = state.withLock { state in
                 guard state.generation == generation else { return (nil, nil) }
                 state.uses += 1
                 if let existing = state.sessions[id] {
                     state.sessions[id]?.lastUse = state.uses
                     return (existing.session, nil)
                 }
-                var evicted: String?
+                var evicted: Session?
                 if state.sessions.count >= limit, let oldest = state.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                    state.sessions[oldest] = nil
-                    evicted = oldest
+                    evicted = state.sessions.removeValue(forKey: oldest)?.session
                 }
                 state.sessions[id] = (made, state.uses)
                 return (made, evicted)
             }
-            if let evicted { stubs.removeAll(session: evicted) }
+            if let evicted {
+                evicted.end()
+                stubs.removeAll(session: evicted.id)
+            }
             if let stored { return stored }
         }
     }
@@ -84,17 +86,22 @@ package final class SessionStore: Sendable {
 
     /// Drops one session and its stubs; false when there is none by that id.
     func remove(_ id: String) -> Bool {
-        let removed = state.withLock { $0.sessions.removeValue(forKey: id) != nil }
+        let removed = state.withLock { $0.sessions.removeValue(forKey: id)?.session }
+        removed?.end()
         stubs.removeAll(session: id)
-        return removed
+        return removed != nil
     }
 
     /// Drops every session and their stubs (a reset, or apps reloaded from changed fixtures).
     package func removeAll() {
-        state.withLock { state in
-            state.sessions.removeAll()
-            state.generation += 1
+        let dropped = state.withLock { state in
+            defer {
+                state.sessions.removeAll()
+                state.generation += 1
+            }
+            return state.sessions.values.map(\.session)
         }
+        for session in dropped { session.end() }
         stubs.removeAllInSessions()
     }
 }

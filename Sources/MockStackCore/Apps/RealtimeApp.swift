@@ -5,6 +5,8 @@ public protocol RealtimeApp: MockApp {
     var realtimeConnections: [RealtimeConnection] { get }
     /// Ends one connection as the server would; false when none has that id.
     func disconnect(_ id: String) -> Bool
+    /// Ends every connection: the app stops being served (a session dropped, a reload).
+    func disconnectAll()
     /// Sends an event (`name` with `arguments`) to the connections of `audience`.
     /// - Returns: how many connections it went to.
     func push(event name: String, arguments: [JSONValue], to audience: RealtimeAudience) -> Int

@@ -39,7 +39,7 @@ public final class EngineIOEndpoint: Sendable {
     /// The open connections as the control plane lists them.
     public var connections: [RealtimeConnection] {
         sessions.withLock { Array($0.values) }.sorted { $0.serial < $1.serial }.compactMap { host in
-            host.connection.map { $0.description(transport: host.transport) }
+            host.connection.flatMap { $0.isOpen ? $0.description(transport: host.transport) : nil }
         }
     }
 

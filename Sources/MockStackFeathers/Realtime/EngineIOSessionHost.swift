@@ -152,7 +152,7 @@ final class EngineIOSessionHost: Sendable {
         let effects = inner.withLock { inner -> [Effect] in
             guard case .text(let text) = message else {
                 // A binary message is a binary packet, which Feathers never needs.
-                return inner.socket === socket ? apply(inner.session.webSocketMessage("b"), &inner) : [.close(socket)]
+                return inner.socket === socket ? apply(inner.session.webSocketBinaryMessage(), &inner) : [.close(socket)]
             }
             if inner.socket === socket { return apply(inner.session.webSocketMessage(text), &inner) }
             guard inner.probe === socket else { return [.close(socket)] }
@@ -185,7 +185,11 @@ final class EngineIOSessionHost: Sendable {
 
     /// The server ends the session.
     func close() {
-        run(inner.withLock { inner in apply(inner.session.close(), &inner) })
+        let (effects, closing) = inner.withLock { inner in (apply(inner.session.close(), &inner), inner.session.isClosing) }
+        run(effects)
+        // A polling client hears the close on its next poll; for everything else the connection
+        // is gone now (not listed, sent nothing more).
+        if closing { connection?.closed(reason: EngineIOSession.CloseReason.forcedClose.rawValue) }
     }
 
     private func timerFired(_ timer: EngineIOSession.Timer, generation: Int) {

@@ -8,6 +8,8 @@ extension FeathersApp {
 
     public func disconnect(_ id: String) -> Bool { realtime.close(connection: id) }
 
+    public func disconnectAll() { realtime.closeAll() }
+
     public func push(event name: String, arguments: [JSONValue], to audience: RealtimeAudience) -> Int {
         let packet = SocketIOPacket.event(name, arguments).encoded
         let recipients = realtime.sockets.reduce(0) { count, connection in connection.push(packet, to: audience) ? count + 1 : count }

@@ -65,6 +65,9 @@ public final class FeathersSocketConnection: Sendable {
         self.output = output
     }
 
+    /// Whether its Engine.IO session still carries it.
+    var isOpen: Bool { state.withLock { !$0.closed } }
+
     /// The channels the connection is in now.
     public var channels: Set<Channel> { state.withLock { $0.channels } }
 
@@ -89,7 +92,7 @@ public final class FeathersSocketConnection: Sendable {
         case .connect:
             connect()
         case .disconnect:
-            leave()
+            if leave() { app.report(RealtimeActivity(kind: .disconnected, connection: id, name: "client namespace disconnect")) }
         case .event:
             guard state.withLock({ $0.joined }) else { return output.close() }
             guard case .array(let elements)? = packet.data, case .string(let name)? = elements.first else { return }
@@ -105,12 +108,8 @@ public final class FeathersSocketConnection: Sendable {
     /// The Engine.IO session has ended (`reason` in engine.io's words): the connection leaves
     /// its channels.
     public func closed(reason: String = "transport close") {
-        let wasJoined = state.withLock { state in
-            state.closed = true
-            return state.joined
-        }
-        leave()
-        if wasJoined { app.report(RealtimeActivity(kind: .disconnected, connection: id, name: reason)) }
+        state.withLock { $0.closed = true }
+        if leave() { app.report(RealtimeActivity(kind: .disconnected, connection: id, name: reason)) }
     }
 
     /// The connection as the control plane lists it.
@@ -194,17 +193,21 @@ public final class FeathersSocketConnection: Sendable {
         if let stale { app.events.remove(stale) }
     }
 
-    private func leave() {
-        let subscription = state.withLock { state -> FeathersEventHub.Subscription? in
+    /// Leaves the namespace and its channels. - Returns: whether it had joined.
+    @discardableResult
+    private func leave() -> Bool {
+        let (wasJoined, subscription) = state.withLock { state -> (Bool, FeathersEventHub.Subscription?) in
+            let wasJoined = state.joined
             state.joined = false
             state.channels = []
             state.token = nil
             state.expiry?.cancel()
             state.expiry = nil
             defer { state.subscription = nil }
-            return state.subscription
+            return (wasJoined, state.subscription)
         }
         if let subscription { app.events.remove(subscription) }
+        return wasJoined
     }
 
     /// Signing in moves the connection to `authenticated`, and arms the token's expiry: at its
@@ -239,6 +242,7 @@ public final class FeathersSocketConnection: Sendable {
         guard state.withLock({ $0.token == token && $0.joined }) else { return }
         leave()
         output.send(SocketIOPacket(.disconnect).encoded)
+        app.report(RealtimeActivity(kind: .disconnected, connection: id, name: "server namespace disconnect"))
     }
 
     // MARK: Calls and events

@@ -53,7 +53,7 @@ extension MockStackControlling {
         let (seconds, attoseconds) = timeout.components
         guard seconds >= 0 else { return 0 }
         guard seconds < RequestWaitTimeout.longestMilliseconds / 1000 else { return RequestWaitTimeout.longestMilliseconds }
-        return min(RequestWaitTimeout.longestMilliseconds, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }
 

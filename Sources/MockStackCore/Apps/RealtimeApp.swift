@@ -58,7 +58,7 @@ public enum RealtimeAudience: String, Sendable, CaseIterable {
 /// Something a real-time connection did, for the journal.
 public struct RealtimeActivity: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        /// A connection joined (`name`: its transport).
+        /// A connection joined (`name`: the Socket.IO revision it speaks, `Socket.IO 5`).
         case connected
         /// A client called a service method (`name`: `service.method`; `data`: the arguments;
         /// `answer`: the acknowledgement's arguments, nil when none was asked for or sent).

@@ -56,7 +56,7 @@ public final class EngineIOEndpoint: Sendable {
     public var eventDelayMilliseconds: Int { eventDelay.load(ordering: .relaxed) }
 
     /// Whether a request path (relative to the app's mount) is Engine.IO's.
-    public static func handles(_ path: String) -> Bool { path.hasPrefix(Self.path) }
+    public static func handles(_ path: String) -> Bool { path.utf8.starts(with: Self.path.utf8) }
 
     /// Ends every session (the control plane's reset): WebSockets close, polling clients hear
     /// `close` on their next poll.
@@ -71,29 +71,28 @@ public final class EngineIOEndpoint: Sendable {
         let facts = EngineIORequest.Facts(method: request.method.rawValue, transport: parameters["transport"], sid: parameters["sid"],
                                           revision: parameters["EIO"], isUpgrade: isUpgrade)
         let server: EngineIOProtocol = app.dialect == .v4 ? .v3 : .v4
-        let classified = EngineIORequest.classify(facts, server: server, allowsV3: false) { sid in
-            self.sessions.withLock { $0[sid] }?.transport
-        }
+        // Looked up once: the checks and the answer use the same session.
+        let host = parameters["sid"].flatMap { sid in sessions.withLock { $0[sid] } }
+        let classified = EngineIORequest.classify(facts, server: server, allowsV3: false) { _ in host?.transport }
         switch classified {
         case .failure(let error):
             // A refused WebSocket upgrade gets engine.io's bare text answer; polling its JSON.
             if isUpgrade { return HTTPResponse(status: error.status, headers: ["Content-Type": "text/html"], body: Array(error.message.utf8)) }
             return .json(error.status, error.body)
         case .success(.handshake(let revision, .polling)):
-            let host = open(revision: revision, transport: .polling, app: app, authorization: request.headers["Authorization"])
-            return host.response
+            return open(revision: revision, transport: .polling, app: app, authorization: request.headers["Authorization"]).response
         case .success(.handshake(let revision, .websocket)):
             return WebSocketHandshake.response(to: request, configuration: webSocketConfiguration,
                                                delegate: DirectSocket(endpoint: self, app: app, revision: revision, authorization: request.headers["Authorization"]))
-        case .success(.session(let sid, .polling)):
-            guard let host = sessions.withLock({ $0[sid] }) else { return .json(400, EngineIORequestError.unknownSession.body) }
+        case .success(.session(_, .polling)):
+            guard let host else { return .json(400, EngineIORequestError.unknownSession.body) }
             switch request.method {
             case .get: return host.poll(holdingFor: settings.pingInterval + settings.pingTimeout)
             case .post: return host.post(request.body)
             default: return HTTPResponse(status: 500)
             }
-        case .success(.session(let sid, .websocket)):
-            guard let host = sessions.withLock({ $0[sid] }) else { return .json(400, EngineIORequestError.unknownSession.body) }
+        case .success(.session(_, .websocket)):
+            guard let host else { return .json(400, EngineIORequestError.unknownSession.body) }
             return WebSocketHandshake.response(to: request, configuration: webSocketConfiguration, delegate: SessionSocket(host: host))
         }
     }

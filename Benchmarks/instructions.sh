@@ -72,11 +72,14 @@ else
   server=$!
 fi
 
-# One request first (start-up and first-use costs stay out of the count), then the load.
+# Start-up and first-use costs stay out of the count: one request, then as long a load as the
+# counted one uncounted, which fills the request journal (1,000 entries) to where every new
+# entry pushes out the oldest, as on a server that has run for a while.
 wait_for "http://127.0.0.1:$port$ready"
 seed="${script%.lua}.seed"
 if [ -n "$script" ] && [ -f "$seed" ]; then python3 Benchmarks/seed.py "$seed" "$port"; fi
 curl -s -o /dev/null "http://127.0.0.1:$port$path"
+wrk -t1 -c8 -d"${seconds}s" ${script:+-s "$script"} "http://127.0.0.1:$port$path" >"$work/warm-up.txt"
 callgrind_control -i on "$server" >/dev/null
 wrk -t1 -c8 -d"${seconds}s" ${script:+-s "$script"} "http://127.0.0.1:$port$path" >"$work/wrk.txt"
 callgrind_control -i off "$server" >/dev/null

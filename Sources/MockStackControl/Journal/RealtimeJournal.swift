@@ -41,24 +41,25 @@ package final class RealtimeJournal: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex<(entries: [Entry], lastId: Int)>(([], 0))
+    private let state: Mutex<(entries: RingBuffer<Entry>, lastId: Int)>
 
     /// - Parameter capacity: entries kept (0 records nothing).
     package init(capacity: Int = 1000) {
         self.capacity = max(0, capacity)
+        state = Mutex((RingBuffer(capacity: self.capacity), 0))
     }
 
     func record(app: String, session: String?, _ activity: RealtimeActivity, time: Date = Date()) {
         guard capacity > 0 else { return }
         state.withLock { state in
             state.lastId += 1
-            if state.entries.count >= capacity { state.entries.removeFirst(state.entries.count - capacity + 1) }
+            if state.entries.isFull { state.entries.removeFirst() }
             state.entries.append(Entry(id: state.lastId, time: time, app: app, session: session, activity: activity))
         }
     }
 
     /// The entries kept, oldest first.
-    var entries: [Entry] { state.withLock { $0.entries } }
+    var entries: [Entry] { state.withLock { Array($0.entries) } }
 
     func clear() { state.withLock { $0.entries.removeAll() } }
 

@@ -18,10 +18,8 @@ package final class RequestJournal: Sendable {
     private let state: Mutex<State>
 
     private struct State {
-        /// Oldest first from `first`; the slots before it are dropped entries, compacted away
-        /// once they are half of the array.
-        var entries: [(entry: JournalEntry, bytes: Int)] = []
-        var first = 0
+        /// Oldest first; a ring, so that pushing out the oldest moves no other entry.
+        var entries: RingBuffer<(entry: JournalEntry, bytes: Int)>
         /// What the kept entries weigh (``JournalBounds/weight(path:query:headerCount:body:)``
         /// of the request and the answer, and ``JournalEntry/bytes(of:)``).
         var bytes = 0
@@ -33,14 +31,12 @@ package final class RequestJournal: Sendable {
         /// The newest entry offered to the waiters (or looked at by every one of them).
         var offeredThrough = 0
 
-        var count: Int { entries.count - first }
-
         /// The entries recorded since the last offer, oldest first, offered to the waiters:
         /// each waiter that wants one is taken out of the list, with the first it wants.
         mutating func takeWokenWaiters() -> [(waiter: JournalWaiter, entry: JournalEntry)] {
             var woken: [(waiter: JournalWaiter, entry: JournalEntry)] = []
             var start = entries.endIndex
-            while start > first, entries[start - 1].entry.id > offeredThrough { start -= 1 }
+            while start > entries.startIndex, entries[start - 1].entry.id > offeredThrough { start -= 1 }
             for slot in entries[start...] where !waiters.isEmpty {
                 waiters.removeAll { waiter in
                     guard waiter.wants(slot.entry) else { return false }
@@ -53,13 +49,8 @@ package final class RequestJournal: Sendable {
         }
 
         mutating func dropOldest() {
-            bytes -= entries[first].bytes
-            first += 1
+            bytes -= entries.removeFirst().bytes
             dropped += 1
-            if first * 2 >= entries.count {
-                entries.removeFirst(first)
-                first = 0
-            }
         }
     }
 
@@ -76,7 +67,7 @@ package final class RequestJournal: Sendable {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
         self.byteLimit = max(0, byteLimit)
-        state = Mutex(State())
+        state = Mutex(State(entries: RingBuffer(capacity: self.capacity)))
     }
 
     var isEnabled: Bool { capacity > 0 }
@@ -112,7 +103,7 @@ package final class RequestJournal: Sendable {
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
                                      responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
                                      responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration)
-            while state.count > 0, state.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
+            while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append((entry, bytes))
             state.bytes += bytes
             return !state.waiters.isEmpty
@@ -136,7 +127,7 @@ package final class RequestJournal: Sendable {
     /// look and the wait.
     func firstMatch(orWait waiter: JournalWaiter) -> JournalWaitStart {
         state.withLock { state in
-            if let found = state.entries[state.first...].first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
+            if let found = state.entries.first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
             // Every entry there now has been looked at; the next ones are offered.
             if state.waiters.isEmpty { state.offeredThrough = state.lastId }
             state.waiters.append(waiter)
@@ -153,7 +144,7 @@ package final class RequestJournal: Sendable {
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// Entries held now.
-    var count: Int { state.withLock { $0.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
     /// What the entries held now weigh.
     var bytes: Int { state.withLock { $0.bytes } }
@@ -161,25 +152,22 @@ package final class RequestJournal: Sendable {
     /// The entries oldest first, with how many were pushed out.
     func snapshot() -> (entries: [JournalEntry], dropped: Int) {
         state.withLock { state in
-            (state.entries[state.first...].map(\.entry), state.dropped)
+            (state.entries.map(\.entry), state.dropped)
         }
     }
 
     /// Forgets the entries that pass `condition` (one app's, at its reset); ids keep counting.
     func remove(where condition: (JournalEntry) -> Bool) {
         state.withLock { state in
-            let kept = state.entries[state.first...].filter { !condition($0.entry) }
-            state.entries = Array(kept)
-            state.first = 0
-            state.bytes = kept.reduce(0) { $0 + $1.bytes }
+            state.entries.removeAll { condition($0.entry) }
+            state.bytes = state.entries.reduce(0) { $0 + $1.bytes }
         }
     }
 
     /// Forgets every entry; ids keep counting up, so `since=` stays meaningful.
     func clear() {
         state.withLock { state in
-            state.entries.removeAll(keepingCapacity: true)
-            state.first = 0
+            state.entries.removeAll()
             state.bytes = 0
             state.dropped = 0
         }

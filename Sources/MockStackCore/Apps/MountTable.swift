@@ -19,7 +19,16 @@ public struct MountTable: Sendable {
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        mountsByLength.firstIndex { Self.mount($0, owns: path) }.map { appsByMountLength[$0] }
+        // The path's bytes are reached once for all the mounts (a native string has them in one
+        // piece), and each mount is ruled out by its length and the byte after it first.
+        let index = path.utf8.withContiguousStorageIfAvailable { bytes in
+            mountsByLength.firstIndex { mount in
+                let count = mount.count
+                guard bytes.count >= count, bytes.count == count || bytes[count] == UInt8(ascii: "/") else { return false }
+                return mount.withUnsafeBytes { HTTP1Syntax.equal($0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<count]))) }
+            }
+        } ?? mountsByLength.firstIndex { Self.mount($0, owns: path) }
+        return index.map { appsByMountLength[$0] }
     }
 
     /// The app with this name.

@@ -8,26 +8,26 @@ enum HTTP1FieldLine {
     /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
     /// `earlier` is the field at the same place in the connection's previous request: its
     /// strings are shared when the bytes spell them again.
-    static func parse(_ line: UnsafeRawBufferPointer, reusing earlier: HTTPHeaders.Field? = nil) -> Result<HTTP1ParsedField, HTTP1ParseError> {
+    static func parse(_ line: UnsafeRawBufferPointer, reusing earlier: HTTPHeaders.Field? = nil) throws(HTTP1ParseError) -> HTTP1ParsedField {
         if let first = line.first, HTTP1Syntax.isWhitespace(first) {
-            return .failure(.malformed("a header line starts with a space or tab (obs-fold is not accepted)"))
+            throw .malformed("a header line starts with a space or tab (obs-fold is not accepted)")
         }
-        guard let colon = line.firstIndex(of: HTTP1Syntax.colon) else {
-            return .failure(.malformed("the header line '\(HTTP1ParseError.excerpt(line))' has no colon"))
+        guard let colon = HTTP1Syntax.firstIndex(of: HTTP1Syntax.colon, in: line, from: 0, to: line.count) else {
+            throw .malformed("the header line '\(HTTP1ParseError.excerpt(line))' has no colon")
         }
         let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
-        if name.isEmpty { return .failure(.malformed("a header has an empty name")) }
+        if name.isEmpty { throw .malformed("a header has an empty name") }
         guard HTTP1Syntax.isToken(name) else {
-            return .failure(.malformed(
-                "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)"))
+            throw .malformed(
+                "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)")
         }
         let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         let nameText = commonName(name) ?? HTTP1Syntax.string(name, reusing: earlier?.name)
         if value.contains(where: HTTP1Syntax.isForbiddenControl) {
-            return .failure(.malformed("the value of the header '\(nameText)' has a control character"))
+            throw .malformed("the value of the header '\(nameText)' has a control character")
         }
-        return .success(HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
-                                         role: HTTP1FieldRole.of(name: name, value: value)))
+        return HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
+                                         role: HTTP1FieldRole.of(name: name, value: value))
     }
 
     /// The name as a literal when it is one most requests carry, spelled as usual (exactly:

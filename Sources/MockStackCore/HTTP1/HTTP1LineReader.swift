@@ -24,16 +24,6 @@ struct HTTP1LineReader: Sendable {
         case ended(lineFeed: Int, length: Int)
     }
 
-    /// A line, as ``read(_:from:lineFeed:_:)`` hands it over.
-    enum Line<Read> {
-        /// The line had a CR that did not end it.
-        case bareCarriageReturn
-        /// The line was empty (only its line end).
-        case empty
-        /// What the caller read from the line's bytes (line end excluded).
-        case text(Read)
-    }
-
     /// Whether the partial line could still be an empty one (nothing but a CR so far).
     var partialLineMayBeEmpty: Bool { carried.isEmpty || (carried.count == 1 && carried[0] == HTTP1Syntax.carriageReturn) }
 
@@ -51,15 +41,25 @@ struct HTTP1LineReader: Sendable {
         return .incomplete
     }
 
-    /// The line that ends at `lineFeed` (as ``scan(_:from:budget:)`` found), read by `body`
-    /// without its line end, then forgotten.
-    mutating func read<Read>(_ input: UnsafeRawBufferPointer, from start: Int, lineFeed: Int,
-                             _ body: (UnsafeRawBufferPointer) -> Read) -> Line<Read> {
-        let piece = UnsafeRawBufferPointer(rebasing: input[start..<lineFeed])
-        if carried.isEmpty { return Self.line(piece, body) }
-        carried.append(contentsOf: piece)
-        defer { carried.removeAll(keepingCapacity: true) }
-        return carried.withUnsafeBytes { Self.line($0, body) }
+    /// Whether the current line began in an earlier call: then it is read with
+    /// ``takeLine(ending:)``, else straight from the input.
+    var isCarrying: Bool { !carried.isEmpty }
+
+    /// The current line, which began in an earlier call and ends with `piece` (the line's
+    /// bytes in this call, its LF excluded), handed over whole; ``giveBack(_:)`` returns the
+    /// buffer for the next long line.
+    mutating func takeLine(ending piece: UnsafeRawBufferPointer) -> [UInt8] {
+        var line = carried
+        carried = []
+        line.append(contentsOf: piece)
+        return line
+    }
+
+    /// A buffer ``takeLine(ending:)`` handed over, kept (emptied) for the next line that
+    /// arrives in pieces.
+    mutating func giveBack(_ buffer: consuming [UInt8]) {
+        carried = buffer
+        carried.removeAll(keepingCapacity: true)
     }
 
     /// Forgets any partial line; a buffer grown by a long line is let go.
@@ -71,11 +71,21 @@ struct HTTP1LineReader: Sendable {
         }
     }
 
-    private static func line<Read>(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Read) -> Line<Read> {
-        var end = raw.count
-        if end > 0, raw[end - 1] == HTTP1Syntax.carriageReturn { end -= 1 }
-        let content = UnsafeRawBufferPointer(rebasing: raw[0..<end])
-        if content.contains(HTTP1Syntax.carriageReturn) { return .bareCarriageReturn }
-        return content.isEmpty ? .empty : .text(body(content))
+    /// A line's content: `line` (its LF excluded) without the CR that may end it.
+    ///
+    /// A CR left inside is not looked for here, on every line: no line the parser accepts can
+    /// hold one (a request line's method is a token and its target visible ASCII, a field's
+    /// name is a token and its value refuses controls, and so does a chunk extension), so a
+    /// line with a bare CR is always refused, and ``refusal(_:of:)`` then names the CR.
+    static func content(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = line.count
+        if end > 0, line[end - 1] == HTTP1Syntax.carriageReturn { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[0..<end])
+    }
+
+    /// What to answer for a refused line's `content`: a bare CR when it holds one (the client
+    /// may take it for a line end, so that is the problem to name), else `error`.
+    static func refusal(_ error: HTTP1ParseError, of content: UnsafeRawBufferPointer) -> HTTP1ParseError {
+        content.contains(HTTP1Syntax.carriageReturn) ? .bareCarriageReturn : error
     }
 }

@@ -21,26 +21,22 @@ struct HTTP1RequestLine: Sendable, Equatable {
     ///
     /// `earlierTarget`, the connection's previous request's target, is shared when the bytes
     /// spell it again.
-    static func parse(_ line: UnsafeRawBufferPointer, reusing earlierTarget: String? = nil) -> Result<Self, HTTP1ParseError> {
+    static func parse(_ line: UnsafeRawBufferPointer, reusing earlierTarget: String? = nil) throws(HTTP1ParseError) -> Self {
         // The spaces found eight bytes at a time: this runs over every request's line.
         let space = HTTP1Syntax.space, end = line.count
         let firstSpace = HTTP1Syntax.firstIndex(of: space, in: line, from: 0, to: end) ?? -1
         let secondSpace = firstSpace < 0 ? -1 : HTTP1Syntax.firstIndex(of: space, in: line, from: firstSpace + 1, to: end) ?? -1
         let moreSpaces = secondSpace >= 0 && HTTP1Syntax.firstIndex(of: space, in: line, from: secondSpace + 1, to: end) != nil
         guard !moreSpaces, firstSpace > 0, secondSpace > firstSpace + 1, secondSpace < line.count - 1 else {
-            return .failure(.malformed("the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'"))
+            throw .malformed("the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'")
         }
         let methodBytes = UnsafeRawBufferPointer(rebasing: line[..<firstSpace])
         let targetBytes = UnsafeRawBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
         let versionBytes = UnsafeRawBufferPointer(rebasing: line[(secondSpace + 1)...])
         guard HTTP1Syntax.isToken(methodBytes) else {
-            return .failure(.malformed("the method '\(HTTP1ParseError.excerpt(methodBytes))' is not a token"))
+            throw .malformed("the method '\(HTTP1ParseError.excerpt(methodBytes))' is not a token")
         }
-        let version: HTTP1Version
-        switch Self.version(versionBytes) {
-        case .success(let parsed): version = parsed
-        case .failure(let error): return .failure(error)
-        }
+        let version = try Self.version(versionBytes)
         let method = Self.method(methodBytes)
         // One pass over the target for both questions, without early exits (an invisible byte
         // is rare), so that it compiles to a few instructions a byte.
@@ -50,26 +46,26 @@ struct HTTP1RequestLine: Sendable, Equatable {
             splitting |= (byte == UInt8(ascii: "?") ? 1 : 0) | (byte == UInt8(ascii: "#") ? 1 : 0)
         }
         let isVisible = invisible == 0, splits = splitting != 0
-        if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { return .failure(.malformed(problem)) }
+        if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { throw .malformed(problem) }
         let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !splits
         if let earlierTarget, HTTP1Syntax.spells(earlierTarget, targetBytes) {
-            return .success(Self(method: method, target: earlierTarget, version: version, targetIsPlainPath: isPlainPath,
-                                 reusesEarlierTarget: true))
+            return Self(method: method, target: earlierTarget, version: version, targetIsPlainPath: isPlainPath,
+                        reusesEarlierTarget: true)
         }
-        return .success(Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
-                             targetIsPlainPath: isPlainPath))
+        return Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
+                    targetIsPlainPath: isPlainPath)
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.
-    private static func version(_ bytes: UnsafeRawBufferPointer) -> Result<HTTP1Version, HTTP1ParseError> {
+    private static func version(_ bytes: UnsafeRawBufferPointer) throws(HTTP1ParseError) -> HTTP1Version {
         guard bytes.count == 8, HTTP1Syntax.equals(UnsafeRawBufferPointer(rebasing: bytes[..<5]), "HTTP/"), HTTP1Syntax.isDigit(bytes[5]),
               bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7]) else {
-            return .failure(.malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)"))
+            throw .malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)")
         }
         switch (bytes[5], bytes[7]) {
-        case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .success(.http11)
-        case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .success(.http10)
-        default: return .failure(.unsupportedVersion(bytes))
+        case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .http11
+        case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .http10
+        default: throw .unsupportedVersion(bytes)
         }
     }
 

@@ -139,66 +139,69 @@ public struct HTTP1RequestParser: Sendable {
         case .ended(let lineFeed, let length):
             headBytes += length
             position = lineFeed + 1
-            switch phase {
-            case .requestLine:
-                let earlierTarget = self.earlierTarget
-                return requestLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1RequestLine.parse($0, reusing: earlierTarget) },
-                                   consumed: position)
-            case .headerLines:
-                let earlier = fields.count < earlierFields.count ? earlierFields[fields.count] : nil
-                return headerLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1FieldLine.parse($0, reusing: earlier) },
-                                  consumed: position)
-            default: return trailerLine(lines.read(bytes, from: start, lineFeed: lineFeed) { HTTP1FieldLine.parse($0) }, consumed: position)
-            }
+            let consumed = position
+            let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<lineFeed])
+            guard lines.isCarrying else { return headLine(piece, consumed: consumed) }
+            let whole = lines.takeLine(ending: piece)
+            defer { lines.giveBack(whole) }
+            return whole.withUnsafeBytes { headLine($0, consumed: consumed) }
         }
     }
 
-    private mutating func requestLine(_ line: HTTP1LineReader.Line<Result<HTTP1RequestLine, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
-        switch line {
-        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
-        case .empty: return nil  // an empty line before the request line (RFC 9112 §2.2)
-        case .text(.failure(let error)): return fail(error, consumed: consumed)
-        case .text(.success(let parsed)):
-            requestLine = parsed
+    /// A whole line of the head or the trailers (its LF excluded), read where it lies.
+    private mutating func headLine(_ raw: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+        let line = HTTP1LineReader.content(of: raw)
+        switch phase {
+        case .requestLine:
+            if line.isEmpty { return nil }  // an empty line before the request line (RFC 9112 §2.2)
+            do {
+                requestLine = try HTTP1RequestLine.parse(line, reusing: earlierTarget)
+            } catch {
+                return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
+            }
             phase = .headerLines
             return nil
+        case .headerLines:
+            if line.isEmpty { return headEnded(consumed: consumed) }
+            return fieldLine(line, consumed: consumed)
+        default:
+            if line.isEmpty { return complete(consumed: consumed) }
+            return trailerLine(line, consumed: consumed)
         }
     }
 
-    private mutating func headerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
-        switch line {
-        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
-        case .empty: return headEnded(consumed: consumed)
-        case .text(let parsed):
-            if let error = countField(parsed) { return fail(error, consumed: consumed) }
-            if case .success(let field) = parsed {
-                // Room for as many fields as the connection's last request had: a browser's
-                // dozen would otherwise grow the array four times.
-                if fields.capacity == 0 { fields.reserveCapacity(max(4, earlierFields.count)) }
-                fields.append(field.field)
-                summary.note(field)
-            }
-            return nil
+    /// A header field, counted, read and appended to the request's.
+    private mutating func fieldLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+        guard fieldCount < limits.maxHeaderCount else {
+            return fail(HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line), consumed: consumed)
         }
-    }
-
-    private mutating func trailerLine(_ line: HTTP1LineReader.Line<Result<HTTP1ParsedField, HTTP1ParseError>>, consumed: Int) -> HTTP1ParseStep? {
-        switch line {
-        case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: consumed)
-        case .empty: return complete(consumed: consumed)
-        case .text(let parsed):
-            // Checked and counted, then dropped.
-            if let error = countField(parsed) { return fail(error, consumed: consumed) }
-            return nil
-        }
-    }
-
-    /// Counts a header or trailer field: the error when there are too many or it is malformed.
-    private mutating func countField(_ parsed: Result<HTTP1ParsedField, HTTP1ParseError>) -> HTTP1ParseError? {
-        guard fieldCount < limits.maxHeaderCount else { return .tooManyFields(limit: limits.maxHeaderCount) }
         fieldCount += 1
-        if case .failure(let error) = parsed { return error }
-        return nil
+        let earlier = fields.count < earlierFields.count ? earlierFields[fields.count] : nil
+        do {
+            let parsed = try HTTP1FieldLine.parse(line, reusing: earlier)
+            // Room for as many fields as the connection's last request had: a browser's
+            // dozen would otherwise grow the array four times.
+            if fields.capacity == 0 { fields.reserveCapacity(max(4, earlierFields.count)) }
+            summary.note(parsed)
+            fields.append(parsed.field)
+            return nil
+        } catch {
+            return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
+        }
+    }
+
+    /// A trailer field: checked and counted as a header field, then dropped.
+    private mutating func trailerLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+        guard fieldCount < limits.maxHeaderCount else {
+            return fail(HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line), consumed: consumed)
+        }
+        fieldCount += 1
+        do {
+            _ = try HTTP1FieldLine.parse(line)
+            return nil
+        } catch {
+            return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
+        }
     }
 
     /// The empty line after the header fields: the head's rules, then the body, if any.
@@ -247,19 +250,24 @@ public struct HTTP1RequestParser: Sendable {
             return fail(.malformedChunkedBody("a chunk size line is longer than \(HTTP1Limits.maxChunkSizeLineBytes) bytes"), consumed: end)
         case .ended(let lineFeed, _):
             position = lineFeed + 1
-            let maxBodyBytes = limits.maxBodyBytes, budget = maxBodyBytes - body.count
-            let line = lines.read(bytes, from: start, lineFeed: lineFeed) { line in
-                HTTP1ChunkSizeLine.size(line, budget: budget, maxBodyBytes: maxBodyBytes)
-            }
-            switch line {
-            case .bareCarriageReturn: return fail(.bareCarriageReturn, consumed: position)
-            case .empty: return fail(.malformedChunkedBody("a chunk size line is empty"), consumed: position)
-            case .text(.failure(let error)): return fail(error, consumed: position)
-            case .text(.success(0)): phase = .trailerLines
-            case .text(.success(let size)): phase = .chunkData(remaining: size)
-            }
-            return nil
+            let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<lineFeed])
+            guard lines.isCarrying else { return chunkSizeLine(piece, consumed: position) }
+            let whole = lines.takeLine(ending: piece)
+            defer { lines.giveBack(whole) }
+            return whole.withUnsafeBytes { [position] in chunkSizeLine($0, consumed: position) }
         }
+    }
+
+    /// A whole chunk size line (its LF excluded): the next chunk's size, or the last chunk.
+    private mutating func chunkSizeLine(_ raw: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+        let line = HTTP1LineReader.content(of: raw)
+        if line.isEmpty { return fail(.malformedChunkedBody("a chunk size line is empty"), consumed: consumed) }
+        switch HTTP1ChunkSizeLine.size(line, budget: limits.maxBodyBytes - body.count, maxBodyBytes: limits.maxBodyBytes) {
+        case .failure(let error): return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
+        case .success(0): phase = .trailerLines
+        case .success(let size): phase = .chunkData(remaining: size)
+        }
+        return nil
     }
 
     private mutating func chunkData(_ bytes: UnsafeRawBufferPointer, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {

@@ -6,17 +6,17 @@ enum HTTP1Syntax {
     static let lineFeed = UInt8(ascii: "\n")
     static let colon = UInt8(ascii: ":")
 
-    /// Whether `byte` is a `tchar`, a byte a token (a method, a field name) may hold.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
+    /// Whether `byte` is a `tchar`, a byte a token (a method, a field name) may hold: digits,
+    /// letters and ``!#$%&'*+-.^_`|~``, looked up in two 64-bit masks (bytes 0–63, 64–127)
+    /// rather than through a chain of comparisons, since it runs over every field name's bytes.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool { tokenBit(byte) == 1 }
+
+    @inline(__always)
+    private static func tokenBit(_ byte: UInt8) -> UInt64 {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        let mask = byte < 64 ? low : byte < 128 ? high : 0
+        return (mask >> UInt64(byte & 63)) & 1
     }
 
     /// Whether `bytes` is a token: one or more `tchar`s.

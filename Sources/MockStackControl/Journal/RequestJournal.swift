@@ -77,7 +77,8 @@ package final class RequestJournal: Sendable {
     /// linear scan that copies no part; the pipeline makes it once for every journal a request
     /// goes into.
     static func parts(of request: HTTPRequest) -> JournalEntry.PartList? {
-        guard let type = request.headers["Content-Type"], type.utf8.count >= 19,
+        // Most requests have no body, and then no parts: their headers are not searched.
+        guard !request.body.isEmpty, let type = request.headers["Content-Type"], type.utf8.count >= 19,
               type.utf8.prefix(19).elementsEqual("multipart/form-data".utf8, by: { ($0 | 0x20) == ($1 | 0x20) }),
               let boundary = MultipartForm.boundary(in: type),
               let summaries = try? MultipartForm.summaries(of: request.body, boundary: boundary, maximumParts: 1000) else { return nil }

@@ -20,14 +20,9 @@ public struct MountTable: Sendable {
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
         // The path's bytes are reached once for all the mounts (a native string has them in one
-        // piece), and each mount is ruled out by its length and the byte after it first.
-        let index = path.utf8.withContiguousStorageIfAvailable { bytes in
-            mountsByLength.firstIndex { mount in
-                let count = mount.count
-                guard bytes.count >= count, bytes.count == count || bytes[count] == UInt8(ascii: "/") else { return false }
-                return mount.withUnsafeBytes { HTTP1Syntax.equal($0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<count]))) }
-            }
-        } ?? mountsByLength.firstIndex { Self.mount($0, owns: path) }
+        // piece).
+        let index = path.utf8.withContiguousStorageIfAvailable { bytes in mountsByLength.firstIndex { Self.mount($0, owns: bytes) } }
+            ?? mountsByLength.firstIndex { Self.mount($0, owns: path) }
         return index.map { appsByMountLength[$0] }
     }
 
@@ -44,14 +39,16 @@ public struct MountTable: Sendable {
     /// Whether the mount whose UTF-8 is `mount` owns `path` on a segment boundary: the form for
     /// a prefix checked on every request.
     public static func mount(_ mount: [UInt8], owns path: String) -> Bool {
-        guard path.utf8.count >= mount.count else { return false }
         // Over the path's own bytes when it has them in one piece (a native string always does).
-        if let owned = path.utf8.withContiguousStorageIfAvailable({ Self.mount(mount, owns: $0) }) { return owned }
-        return Self.mount(mount, owns: path.utf8)
+        path.utf8.withContiguousStorageIfAvailable { Self.mount(mount, owns: $0) }
+            ?? (path.utf8.starts(with: mount) && (path.utf8.count == mount.count || path.utf8.dropFirst(mount.count).first == UInt8(ascii: "/")))
     }
 
-    private static func mount<Path: Collection<UInt8>>(_ mount: [UInt8], owns path: Path) -> Bool {
-        let rest = path.dropFirst(mount.count)
-        return path.starts(with: mount) && (rest.isEmpty || rest.first == UInt8(ascii: "/"))
+    /// Whether `mount` owns the path whose bytes are `path`: ruled out by its length and the
+    /// byte after it first, then the bytes compared eight at a time.
+    private static func mount(_ mount: [UInt8], owns path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = mount.count
+        guard path.count >= count, path.count == count || path[count] == UInt8(ascii: "/") else { return false }
+        return mount.withUnsafeBytes { HTTP1Syntax.equal($0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: path[..<count]))) }
     }
 }

@@ -26,7 +26,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The first value of the named field, compared case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+        // By index, the names read in place: `first(where:)` copied each field it passed over
+        // (a retain and a release of both its strings).
+        for index in fields.indices where fields[index].name.equalsIgnoringASCIICase(name) { return fields[index].value }
+        return nil
     }
 
     /// Every value of the named field, in order.

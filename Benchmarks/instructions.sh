@@ -59,7 +59,7 @@ http {
     server { listen 127.0.0.1:$port; root $work/www; }
 }
 CONF
-  name="nginx $path" stop=QUIT ready="$path"
+  name="nginx $path" stop=TERM ready="$path"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/out.%p" \
     nginx -c "$work/nginx.conf" >/dev/null 2>"$work/valgrind.log" &
   server=$!

@@ -95,9 +95,13 @@ enum JournalBounds {
     static func boundedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders? {
         var total = 0
         var within = true
-        for field in headers {
-            total += field.name.utf8.count + min(field.value.utf8.count, headerValueBytes)
-            if field.value.utf8.count > headerValueBytes || total > headerBytes { within = false; break }
+        // By index, read in place: a `for field in` loop copies each field (a retain and a
+        // release of both its strings), and this runs over every request's and answer's fields.
+        let fields = headers.fields
+        for index in fields.indices {
+            let valueBytes = fields[index].value.utf8.count
+            total += fields[index].name.utf8.count + min(valueBytes, headerValueBytes)
+            if valueBytes > headerValueBytes || total > headerBytes { within = false; break }
         }
         if within { return nil }
         var kept = HTTPHeaders()

@@ -12,6 +12,8 @@ struct Exchange {
     let method: HTTPMethod
     let target: String
     let version: HTTP1Version
+    /// When the request was handed over (a monotonic clock's nanoseconds); 0 when requests are
+    /// not logged.
     let started: UInt64
 
     var isHead: Bool { method == .head }
@@ -20,7 +22,8 @@ struct Exchange {
 extension Endpoint {
     /// Hands a whole request to the responder and sends what it answers.
     func dispatch(_ request: HTTPRequest, head: HTTP1Head, on connection: HTTPConnection) {
-        let started = Clock.nowNanoseconds()
+        // The clock is read only for the request log, the one reader of `started`.
+        let started = worker.logsRequests ? Clock.nowNanoseconds() : 0
         worker.requestStarted()
         let exchange = Exchange(method: request.method, target: request.target, version: head.version, started: started)
         connection.deliver(responder.respond(to: request), exchange)

@@ -25,6 +25,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// The first value of the named field, compared case-insensitively.
+    @inlinable
     public subscript(name: String) -> String? {
         // By index, the names read in place: `first(where:)` copied each field it passed over
         // (a retain and a release of both its strings).
@@ -56,6 +57,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
+    @inlinable
     public var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -5,43 +5,47 @@
 /// journal), and each of those is then one reference count instead of a copy of seven fields.
 public struct HTTPRequest: Sendable, Equatable {
     public var method: HTTPMethod {
-        get { storage.method }
+        @inlinable get { storage.method }
         set { writable().method = newValue }
     }
     /// The request target exactly as sent (`/test/api/Hello?name=World`).
     public var target: String {
-        get { storage.target }
+        @inlinable get { storage.target }
         set { writable().target = newValue }
     }
     /// The path part of ``target``, still percent-encoded, without the query.
     public var path: String {
-        get { storage.path }
+        @inlinable get { storage.path }
         set { writable().path = newValue }
     }
     /// The raw query string after `?`, still percent-encoded, or `nil` when there was no `?`.
     public var query: String? {
-        get { storage.query }
+        @inlinable get { storage.query }
         set { writable().query = newValue }
     }
     public var headers: HTTPHeaders {
-        get { storage.headers }
+        @inlinable get { storage.headers }
         set { writable().headers = newValue }
         // In place: `request.headers.add(…)` changes the box's own array, not a copy of it.
         _modify { yield &writable().headers }
     }
     public var body: [UInt8] {
-        get { storage.body }
+        @inlinable get { storage.body }
         set { writable().body = newValue }
         _modify { yield &writable().body }
     }
     /// The path prefix an app is mounted at, once the request has been routed to one (`/test`).
     /// Empty for requests served at the root of a port.
     public var mountPath: String {
-        get { storage.mountPath }
+        @inlinable get { storage.mountPath }
         set { writable().mountPath = newValue }
     }
 
-    private var storage: Storage
+    /// Internal, not private: the getters above are inlined into other modules, so that reading
+    /// `request.body.count` there borrows the box's array instead of calling a getter that
+    /// retains it and releasing it after (each read from another module was a call and a
+    /// reference count, several per request).
+    @usableFromInline var storage: Storage
 
     /// The box, made this value's own first if another value shares it.
     private mutating func writable() -> Storage {
@@ -53,14 +57,14 @@ public struct HTTPRequest: Sendable, Equatable {
     /// it between threads is safe. For the same reason no two accesses to a field can overlap,
     /// so the fields skip the runtime's exclusivity check, which every read of a class's `var`
     /// would otherwise pay (about 60 instructions, several times per request).
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var method: HTTPMethod
-        @exclusivity(unchecked) var target: String
-        @exclusivity(unchecked) var path: String
-        @exclusivity(unchecked) var query: String?
-        @exclusivity(unchecked) var headers: HTTPHeaders
-        @exclusivity(unchecked) var body: [UInt8]
-        @exclusivity(unchecked) var mountPath: String
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var method: HTTPMethod
+        @usableFromInline @exclusivity(unchecked) var target: String
+        @usableFromInline @exclusivity(unchecked) var path: String
+        @usableFromInline @exclusivity(unchecked) var query: String?
+        @usableFromInline @exclusivity(unchecked) var headers: HTTPHeaders
+        @usableFromInline @exclusivity(unchecked) var body: [UInt8]
+        @usableFromInline @exclusivity(unchecked) var mountPath: String
 
         init(method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], mountPath: String) {
             self.method = method

@@ -6,22 +6,22 @@
 /// and each of those is then one reference count instead of a copy of every field.
 public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     public var status: Int {
-        get { storage.status }
+        @inlinable get { storage.status }
         set { writableDroppingHead().status = newValue }
     }
     /// The reason phrase; `nil` uses the standard one for ``status``.
     public var reason: String? {
-        get { storage.reason }
+        @inlinable get { storage.reason }
         set { writableDroppingHead().reason = newValue }
     }
     public var headers: HTTPHeaders {
-        get { storage.headers }
+        @inlinable get { storage.headers }
         set { writableDroppingHead().headers = newValue }
         // In place: `response.headers.set(…)` changes the box's own array, not a copy of it.
         _modify { yield &writableDroppingHead().headers }
     }
     public var body: [UInt8] {
-        get { storage.body }
+        @inlinable get { storage.body }
         set { writableDroppingHead().body = newValue }
         _modify { yield &writableDroppingHead().body }
     }
@@ -30,7 +30,11 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// never sent, and not part of equality.
     public var operation: String?
 
-    private var storage: Storage
+    /// Internal, not private: the getters above are inlined into other modules, so that reading
+    /// `request.body.count` there borrows the box's array instead of calling a getter that
+    /// retains it and releasing it after (each read from another module was a call and a
+    /// reference count, several per request).
+    @usableFromInline var storage: Storage
 
     /// The box, made this value's own first if another value shares it, with the head rendered
     /// ahead of time dropped: the caller is about to change what it was rendered from.
@@ -46,13 +50,13 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// Changed only through ``writableDroppingHead()`` or before it is shared, that is only while one
     /// value holds it, so sharing it between threads is safe, and no two accesses to a field
     /// can overlap (hence no runtime exclusivity checks, as in `HTTPRequest`'s box).
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var status: Int
-        @exclusivity(unchecked) var reason: String?
-        @exclusivity(unchecked) var headers: HTTPHeaders
-        @exclusivity(unchecked) var body: [UInt8]
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var status: Int
+        @usableFromInline @exclusivity(unchecked) var reason: String?
+        @usableFromInline @exclusivity(unchecked) var headers: HTTPHeaders
+        @usableFromInline @exclusivity(unchecked) var body: [UInt8]
         /// The head rendered ahead of time (``preparingHead()``).
-        @exclusivity(unchecked) var preparedHead: RenderedHead?
+        @usableFromInline @exclusivity(unchecked) var preparedHead: RenderedHead?
 
         init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8]) {
             self.status = status

@@ -12,25 +12,25 @@ enum HTTP1HeadRules {
     /// - A declared length over the limit: 413 at once.
     /// - `Expect` other than `100-continue`: 417 (on any request, with a body or not).
     static func head(_ line: HTTP1RequestLine, fields: [HTTPHeaders.Field], summary: HTTP1FieldSummary,
-                     limits: HTTP1Limits) -> Result<HTTP1Head, HTTP1ParseError> {
+                     limits: HTTP1Limits) throws(HTTP1ParseError) -> HTTP1Head {
         if summary.hostCount == 0, line.version == .http11 {
-            return .failure(.malformed("an HTTP/1.1 request must have a Host header"))
+            throw .malformed("an HTTP/1.1 request must have a Host header")
         }
-        if summary.hostCount > 1 { return .failure(.malformed("more than one Host header")) }
+        if summary.hostCount > 1 { throw .malformed("more than one Host header") }
         let framing: BodyFraming
         switch Self.framing(line, summary, limits: limits) {
         case .success(let found): framing = found
-        case .failure(let error): return .failure(error)
+        case .failure(let error): throw error
         }
-        if summary.expectsSomethingElse { return .failure(.unsupportedExpectation) }
+        if summary.expectsSomethingElse { throw .unsupportedExpectation }
         let keepAlive = switch line.version {
         case .http11: !summary.connectionCloses
         case .http10: summary.connectionKeepsAlive && !summary.connectionCloses
         }
         let upgrade = summary.connectionUpgrades && !summary.upgradeValues.isEmpty ? summary.upgradeValues.joined(separator: ", ") : nil
-        return .success(HTTP1Head(method: line.method, target: line.target, version: line.version, headers: HTTPHeaders(fields),
-                                  framing: framing, keepAlive: keepAlive,
-                                  expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: upgrade))
+        return HTTP1Head(method: line.method, target: line.target, version: line.version, headers: HTTPHeaders(fields),
+                         framing: framing, keepAlive: keepAlive,
+                         expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: upgrade)
     }
 
     private static func framing(_ line: HTTP1RequestLine, _ summary: HTTP1FieldSummary, limits: HTTP1Limits) -> Result<BodyFraming, HTTP1ParseError> {

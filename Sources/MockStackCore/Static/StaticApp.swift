@@ -41,7 +41,11 @@ public struct StaticApp: MockApp {
     /// The route answering `method` at `path` (the first one listed).
     private func route(_ method: HTTPMethod, _ path: String) -> Route? {
         guard ordered.count <= Self.scanLimit else { return answers[RouteKey(method: method, path: Array(path.utf8))] }
-        return ordered.first { $0.method == method && $0.path.hasSameUTF8(as: path) }
+        // By index, each route read in place: `first(where:)` copies every route it passes.
+        for index in ordered.indices where ordered[index].method == method && ordered[index].path.hasSameUTF8(as: path) {
+            return ordered[index]
+        }
+        return nil
     }
 
     /// The methods routes answer at `path`, nil when none does.

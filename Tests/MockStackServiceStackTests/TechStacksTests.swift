@@ -48,9 +48,9 @@ import Testing
         #expect(rows(body).map { $0["id"] as? Int } == [7, 18, 77])
         #expect(rows(body).map { $0["name"] as? String } == ["AngularJS", "Go", "Protocol Buffers"])
         #expect(rows(body).map { $0["tier"] as? String } == ["Client", "ProgrammingLanguage", "Server"])
-        // Selected columns only, in TechnologyView's order; the meta object is always there.
+        // Selected columns only, in TechnologyView's order; an empty meta is left out (the total is always computed).
         #expect(response.text.hasPrefix(#"{"offset":0,"total":\#(total),"results":[{"id":7,"name":"AngularJS","vendorName":"Google","productUrl":"#))
-        #expect(response.text.hasSuffix(#""tier":"Server"}],"meta":{}}"#))
+        #expect(response.text.hasSuffix(#""tier":"Server"}]}"#))
     }
 
     @Test func descriptionsVendorsAndIds() {
@@ -117,7 +117,7 @@ import Testing
         let all = json("/api/QueryTechnology")
         #expect(rows(all).count == all["total"] as? Int)
         // An OR query with no conditions finds nothing (fact 14).
-        #expect(get("/api/FindTechnologies").text == #"{"offset":0,"total":0,"results":[],"meta":{}}"#)
+        #expect(get("/api/FindTechnologies").text == #"{"offset":0,"total":0,"results":[]}"#)
         let tiers = Set(rows(all).compactMap { $0["tier"] as? String })
         #expect(tiers.count == 9)
     }

@@ -170,6 +170,32 @@ import Testing
         #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("=; Path=/; Max-Age=0") })
     }
 
+    /// ServiceStack's JwtAuthProvider: header `typ` then `alg`; claims in its order with no
+    /// `sid`; a `sub` and `jti` that read as numbers written as numbers; `jti` counting up
+    /// from 1 for access tokens and down from -1 for refresh tokens; `/` never escaped.
+    @Test func tokensAreWrittenAsServiceStacksJwtProviderWritesThem() throws {
+        let host = try TestHost.load("test")
+        func decoded(_ token: String?, _ part: Int) throws -> String {
+            let segment = try #require(token?.split(separator: ".").dropFirst(part).first)
+            return String(decoding: try #require(Base64URL.decode(segment)), as: UTF8.self)
+        }
+        let signIn = try json(TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"test","password":"test"}"#, app: host))
+        let access = signIn["bearerToken"]?.stringValue
+        #expect(try decoded(access, 0) == #"{"typ":"JWT","alg":"HS256"}"#)
+        #expect(try decoded(access, 1) == #"{"sub":1,"iat":1763763303,"exp":1764972903,"email":"test@gmail.com","given_name":"First test","#
+                + #""family_name":"Last test","name":"test DisplayName","preferred_username":"test","roles":["TheRole"],"perms":["ThePermission"],"jti":1}"#)
+        let refresh = signIn["refreshToken"]?.stringValue
+        #expect(try decoded(refresh, 0) == #"{"typ":"JWTR","alg":"HS256"}"#)
+        #expect(try decoded(refresh, 1) == #"{"sub":1,"iat":1763763303,"exp":1795299303,"jti":-1}"#)
+
+        let minted = try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"u/7","displayName":"https://x.example/a/b"}"#, app: host))
+        #expect(try decoded(minted["token"]?.stringValue, 1) == #"{"sub":"u/7","iat":1763763303,"exp":1764972903,"name":"https://x.example/a/b","jti":2}"#)
+        // Tokens with numeric claims are read back: the session they stand for is the user's.
+        let bearer: HTTPHeaders = ["Authorization": "Bearer \(access ?? "")"]
+        #expect(try json(TestHost.call(.get, "/api/TestAuth", headers: bearer, app: host))["userId"] == "1")
+        #expect(TestHost.call(.post, "/api/GetAccessToken", json: #"{"refreshToken":"\#(refresh ?? "")"}"#, app: host).status == 200)
+    }
+
     @Test func aiServerNeedsAnAPIKey() throws {
         let ai = try TestHost.load("ai")
         let (headers, body) = multipart(fields: [], files: [("audio", "test_audio.wav", "audio/wav", "RIFF....WAVE")])

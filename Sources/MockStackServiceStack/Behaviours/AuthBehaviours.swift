@@ -39,7 +39,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         }
 
         let accessToken = auth.accessToken(for: session, now: call.now)
-        let refreshToken = auth.refreshToken(subject: session.userAuthId, sessionId: session.sessionId, now: call.now)
+        let refreshToken = auth.refreshToken(subject: session.userAuthId, now: call.now)
         var response = DTOObject()
         response["UserId"] = .string(session.userAuthId)
         response["SessionId"] = .string(session.sessionId)
@@ -120,7 +120,7 @@ public struct CreateTokenBehaviour: OperationBehaviour {
             let session = AuthSession(profile: profile, sessionId: AuthService.newId())
             token = auth.accessToken(for: session, now: call.now, expiry: expiry)
         case .refresh:
-            token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", sessionId: nil, now: call.now,
+            token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", now: call.now,
                                       expiry: expiry ?? call.now.adding(seconds: 86_400))
         }
         return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Token", .string(token))])))))

@@ -82,9 +82,19 @@ public struct ServiceStackApp: MockApp {
         return copy
     }
 
+    /// The app's answer with the host's cross-origin headers, or the CORS layer's own answer
+    /// to a preflight.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let cors = context.host.cors else { return answer(request) }
+        if let preflight = cors.preflight(request) { return preflight }
+        var response = answer(request)
+        cors.apply(to: &response, for: request)
+        return response
+    }
+
     /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any
     /// verb, as ServiceStack's `Any` services do), and routes to an operation.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
         let input: RequestInput

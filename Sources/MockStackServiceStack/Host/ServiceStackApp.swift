@@ -18,9 +18,17 @@ public struct ServiceStackApp: MockApp {
     /// Generated DTO files by request target and base URL: generation takes milliseconds, a
     /// repeat is served as it was (its `Date:` at most a minute old).
     private let typesCache = ResponseCache(seconds: 60, byteLimit: 16 << 20, entryLimit: 256, largestBody: 4 << 20)
+    /// The app folder's files its data names by `~/` paths.
+    private let files: VirtualFiles
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
+        self.init(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: VirtualFiles())
+    }
+
+    init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
+         apiKeys: APIKeyPolicy?, files: VirtualFiles) {
+        self.files = files
         self.name = name
         self.mount = mount
         self.metadata = metadata
@@ -82,13 +90,18 @@ public struct ServiceStackApp: MockApp {
         return copy
     }
 
-    /// The app's answer with the host's cross-origin headers, or the CORS layer's own answer
-    /// to a preflight.
+    /// The app's answer (or one of its files), its `~/` paths resolved, with the host's
+    /// cross-origin headers; or the CORS layer's own answer to a preflight.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let cors = context.host.cors else { return answer(request) }
-        if let preflight = cors.preflight(request) { return preflight }
-        var response = answer(request)
-        cors.apply(to: &response, for: request)
+        if let preflight = context.host.cors?.preflight(request) { return preflight }
+        var response: HTTPResponse
+        if files.isEmpty {
+            response = answer(request)
+        } else {
+            response = files.respond(to: request) ?? answer(request)
+            VirtualFiles.resolve(&response, base: baseURL(of: request))
+        }
+        context.host.cors?.apply(to: &response, for: request)
         return response
     }
 

@@ -61,7 +61,8 @@ public struct ServiceStackAppKind: AppKind {
         } else if metadata.operations.contains(where: \.requiresApiKey) {
             apiKeys = APIKeyPolicy(keys: [], acceptAny: true)
         }
-        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys)
+        let files = VirtualFiles.load(reader.dataSets.virtualPaths, manifest: manifest)
+        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: files)
     }
 
     private func readMetadata(_ manifest: ManifestReader) -> (MetadataTypes, file: (path: String, bytes: [UInt8]))? {

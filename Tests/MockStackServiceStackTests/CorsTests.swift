@@ -32,6 +32,9 @@ import Testing
         #expect(preflight.status == 200 && preflight.body.isEmpty)
         #expect(headers(preflight) == ["Access-Control-Allow-Origin: http://localhost"] + global)
         #expect(TestHost.call(.options, "/no/such/path").status == 200)
+        // Journaled, and matched by stubs, as the middleware's.
+        #expect(preflight.operation == "CorsFeature")
+        #expect(TestHost.test.operation(for: HTTPRequest(method: .options, target: "/api/Hello")) == "CorsFeature")
     }
 
     @Test func aiServerWhitelistsItsOwnOrigin() {
@@ -53,7 +56,7 @@ import Testing
         let request: HTTPHeaders = ["Origin": "https://localhost:5001", "Access-Control-Request-Method": "POST",
                                     "Access-Control-Request-Headers": "content-type"]
         let preflight = TestHost.call(.options, "/api/FindTechnologies", headers: request, app: Self.techStacks)
-        #expect(preflight.status == 204 && preflight.body.isEmpty)
+        #expect(preflight.status == 204 && preflight.body.isEmpty && preflight.operation == "UseCors")
         // No methods are configured, so none are listed.
         #expect(headers(preflight) == ["Access-Control-Allow-Origin: https://localhost:5001", "Access-Control-Allow-Credentials: true",
                                        "Access-Control-Allow-Headers: Content-Type,Allow,Authorization", "Access-Control-Max-Age: 3600",
@@ -63,5 +66,7 @@ import Testing
         refused.set("Origin", "http://evil.example")
         let bare = TestHost.call(.options, "/api/FindTechnologies", headers: refused, app: Self.techStacks)
         #expect(bare.status == 204 && headers(bare).isEmpty)
+        // An OPTIONS that is no preflight goes to the app, as the middleware lets it through.
+        #expect(Self.techStacks.operation(for: HTTPRequest(method: .options, target: "/api/FindTechnologies")) == "FindTechnologies")
     }
 }

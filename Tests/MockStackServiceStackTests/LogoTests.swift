@@ -17,6 +17,8 @@ import Testing
         let file = try Data(contentsOf: TestHost.packageRoot.appendingPathComponent("Fixtures/techstacks/logos/servicestack.png"))
         let logo = get("/logos/servicestack.png")
         #expect(logo.status == 200)
+        #expect(logo.operation == "logos/servicestack.png")
+        #expect(Self.app.operation(for: HTTPRequest(method: .head, target: "/logos/servicestack.png")) == "logos/servicestack.png")
         #expect(logo.contentType == "image/png")
         #expect(logo.body == Array(file))
         #expect(logo.body.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

@@ -43,18 +43,27 @@ public struct CorsPolicy: Sendable, Equatable {
         self.maxAge = maxAge
     }
 
-    /// The answer to a request the CORS layer takes before the app (an `OPTIONS`), or nil.
+    /// Whether the CORS layer answers the request itself, before the app: any `OPTIONS` for
+    /// CorsFeature, a preflight from an `Origin` for UseCors.
+    public func takes(_ request: HTTPRequest) -> Bool {
+        guard request.method == .options else { return false }
+        return middleware == .corsFeature || (request.headers.contains("Origin") && request.headers.contains("Access-Control-Request-Method"))
+    }
+
+    /// The answer to a request the CORS layer takes before the app, or nil; journaled with the
+    /// middleware's name (`CorsFeature`, `UseCors`) as its operation.
     public func preflight(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == .options else { return nil }
+        guard takes(request) else { return nil }
         switch middleware {
         case .corsFeature:
             var response = HTTPResponse(status: 200)
+            response.operation = middleware.rawValue
             addCorsFeatureHeaders(to: &response, origin: request.headers["Origin"])
             return response
         case .useCors:
-            guard let origin = request.headers["Origin"], request.headers.contains("Access-Control-Request-Method") else { return nil }
             var response = HTTPResponse(status: 204)
-            guard allows(origin) else { return response }
+            response.operation = middleware.rawValue
+            guard let origin = request.headers["Origin"], allows(origin) else { return response }
             response.headers.add("Access-Control-Allow-Origin", origin)
             if allowCredentials { response.headers.add("Access-Control-Allow-Credentials", "true") }
             if !headers.isEmpty { response.headers.add("Access-Control-Allow-Headers", headers.joined(separator: ",")) }

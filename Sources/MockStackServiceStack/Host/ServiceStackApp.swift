@@ -55,8 +55,11 @@ public struct ServiceStackApp: MockApp {
     public var parameterNamesIgnoreCase: Bool { true }
 
     /// The operation the route for the path and verb reaches (the verb as
-    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name.
+    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name;
+    /// for what the CORS layer answers, its name (`CorsFeature`), and for a file, its path.
     public func operation(for request: HTTPRequest) -> String? {
+        if let cors = context.host.cors, cors.takes(request) { return cors.middleware.rawValue }
+        if let file = files.operation(for: request) { return file }
         let path = request.path
         if path.equalsIgnoringASCIICase("/types") { return "TypeLinks" }
         if path.equalsIgnoringASCIICase("/types/metadata") { return "TypesMetadata" }

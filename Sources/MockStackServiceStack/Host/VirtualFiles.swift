@@ -22,19 +22,29 @@ struct VirtualFiles: Sendable {
         var files: [String: FixtureResponse] = [:]
         for (path, pointer) in paths {
             let name = String(path.dropFirst(2))
-            guard files["/" + name] == nil, let file = manifest.appFile(named: name, at: pointer),
-                  let answer = try? FixtureResponse(bytes: file.bytes, fileName: name, contentType: contentType(forFileName: name)) else { continue }
-            files["/" + name] = answer
+            guard files["/" + name] == nil, let file = manifest.appFile(named: name, at: pointer) else { continue }
+            do {
+                files["/" + name] = try FixtureResponse(bytes: file.bytes, fileName: name, contentType: contentType(forFileName: name))
+            } catch {
+                manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer,
+                                                  message: "invalid JSON: \(error.message)"))
+            }
         }
         return VirtualFiles(files: files)
     }
 
     /// The file's answer to a `GET` or `HEAD` of its path, or nil for any other request.
     func respond(to request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == .get || request.method == .head, let file = files[request.path] else { return nil }
+        guard let name = operation(for: request), let file = files[request.path] else { return nil }
         var response = file.respond(to: request)
-        response.operation = String(request.path.dropFirst())
+        response.operation = name
         return response
+    }
+
+    /// The file a `GET` or `HEAD` reaches, as the journal and stubs name it (`logos/redis.png`).
+    func operation(for request: HTTPRequest) -> String? {
+        guard request.method == .get || request.method == .head, files[request.path] != nil else { return nil }
+        return String(request.path.dropFirst())
     }
 
     /// Images by their extension; other files as static fixtures are typed.

@@ -53,7 +53,7 @@ import Testing
         ],
     ]
 
-    @Test(.timeLimit(.minutes(3)), arguments: ["test", "ai", "techstacks"]) func responsesDecodeIntoTheGeneratedTypes(app name: String) throws {
+    @Test(.timeLimit(.minutes(3)), arguments: ["test", "ai", "techstacks"]) func responsesDecodeIntoTheGeneratedTypes(app name: String) async throws {
         let compiler = try #require(Self.swiftc, "swiftc not found")
         let app = try TestHost.load(name)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-roundtrip-\(UUID().uuidString)")
@@ -77,11 +77,11 @@ import Testing
         try program.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         let shim = TestHost.packageRoot.appendingPathComponent("Tests/SwiftShim")
         let binary = directory.appendingPathComponent("roundtrip").path
-        let build = try Self.run(compiler, ["-Onone", "-o", binary, shim.appendingPathComponent("ServiceStackShim.swift").path,
+        let build = try await Self.run(compiler, ["-Onone", "-o", binary, shim.appendingPathComponent("ServiceStackShim.swift").path,
                                             shim.appendingPathComponent("ClientDecoder.swift").path,
                                             directory.appendingPathComponent("dtos.swift").path, directory.appendingPathComponent("main.swift").path])
         try #require(build.status == 0, "\(name): \(build.output.prefix(3000))")
-        let run = try Self.run(binary, [directory.path])
+        let run = try await Self.run(binary, [directory.path])
         #expect(run.status == 0, "\(name): \(run.output.prefix(2000))")
         #expect(run.output.split(separator: "\n").map(String.init) == expected)
     }
@@ -150,7 +150,19 @@ import Testing
     static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? ProcessInfo.processInfo.environment["SWIFTC"]
 
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs a program to its end and returns its status and output. The wait happens on a
+    /// dispatch thread: a compiler run blocks for tens of seconds, and on a 2-core machine a few
+    /// of them blocking the test runner's cooperative threads starved every other test into its
+    /// time limit.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(executable, arguments) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -150,17 +150,19 @@ import Testing
     static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? ProcessInfo.processInfo.environment["SWIFTC"]
 
-    /// Runs a program to its end and returns its status and output. The wait happens on a
-    /// dispatch thread: a compiler run blocks for tens of seconds, and on a 2-core machine a few
-    /// of them blocking the test runner's cooperative threads starved every other test into its
-    /// time limit.
+    /// Runs a program to its end and returns its status and output, one program at a time, on
+    /// a queue of its own: a compiler run takes a core for tens of seconds, and on a 2-core
+    /// machine several at once — or their waits blocking the test runner's cooperative threads —
+    /// pushed the other tests past their time limits.
     static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            programs.async {
                 continuation.resume(with: Result { try runBlocking(executable, arguments) })
             }
         }
     }
+
+    private static let programs = DispatchQueue(label: "SwiftRoundTripTests.programs")
 
     private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

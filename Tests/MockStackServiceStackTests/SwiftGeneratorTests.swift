@@ -42,7 +42,7 @@ import Testing
 
     /// Option variants type-check against the shim too (each app's full file is compiled and
     /// run in SwiftRoundTripTests).
-    @Test(.timeLimit(.minutes(3))) func generatedFilesTypeCheck() async throws {
+    @Test(.timeLimit(.minutes(10))) func generatedFilesTypeCheck() async throws {
         let compiler = try #require(SwiftRoundTripTests.swiftc, "swiftc not found")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-dtos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -168,13 +168,9 @@ import Testing
     private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         let nice = "/usr/bin/nice"
-        if FileManager.default.isExecutableFile(atPath: nice), FileManager.default.isExecutableFile(atPath: "/bin/bash"), FileManager.default.fileExists(atPath: "/proc/self/fd") {
-            // Through bash (dash takes one-digit descriptors only), which first closes every descriptor past stderr it inherited: a
-            // compiler living for tens of seconds must not hold the pipes of servers other tests
-            // spawned (a server stops when its stdin pipe's last writer closes it).
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            let closeInherited = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
-            process.arguments = ["-c", closeInherited, "bash", nice, "-n", "19", executable] + arguments
+        if FileManager.default.isExecutableFile(atPath: nice) {
+            process.executableURL = URL(fileURLWithPath: nice)
+            process.arguments = ["-n", "19", executable] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -9,17 +9,23 @@ so running it again writes the same bytes. Run it after editing the catalog:
     python3 Scripts/techstacks/generate.py
 """
 import datetime
+import hashlib
 import json
 import os
 import random
 import re
+import struct
 import sys
+import zlib
 
 import metadata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.normpath(os.path.join(HERE, "..", "..", "Fixtures", "techstacks"))
-LOGO = "https://raw.githubusercontent.com/ServiceStack/Assets/master/img/livedemos/techstacks/{}-logo.png"
+# Logos are small PNGs drawn here (write_logos), served by the app: `~/` is the app's root,
+# written as an absolute URL through the URL the client used.
+LOGO = "~/logos/{}.png"
+LOGO_SIZE = 32
 TIERS = [name for name, _ in metadata.TIERS]
 
 # Fact 1, 2: fixed ids.
@@ -239,6 +245,7 @@ def main():
     write("organizations.json", organizations)
     write("posts.json", posts)
     write_metadata()
+    write_logos([row["slug"] for row in tech_rows])
     print(f"{len(tech_rows)} technologies, {len(stack_rows)} stacks, {choice_id} choices, "
           f"{len(organizations)} organizations, {len(posts)} posts → {OUT}")
 
@@ -313,6 +320,31 @@ def write(name, rows):
     """A JSON array, one row per line: diffs stay readable."""
     with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
         f.write("[\n" + ",\n".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in rows) + "\n]\n")
+
+
+def write_logos(slugs):
+    """A 32x32 PNG per technology: a square in two tones of a colour taken from its slug."""
+    folder = os.path.join(OUT, "logos")
+    os.makedirs(folder, exist_ok=True)
+    for slug in slugs:
+        digest = hashlib.sha256(slug.encode()).digest()
+        dark = bytes(48 + b % 160 for b in digest[:3])
+        light = bytes(min(255, c + 72) for c in dark)
+        rows = b""
+        for y in range(LOGO_SIZE):
+            inner = 8 <= y < LOGO_SIZE - 8
+            line = b"".join(light if inner and 8 <= x < LOGO_SIZE - 8 else dark for x in range(LOGO_SIZE))
+            rows += b"\x00" + line  # filter type 0 (None) per scanline
+        with open(os.path.join(folder, slug + ".png"), "wb") as f:
+            f.write(png(LOGO_SIZE, LOGO_SIZE, rows))
+
+
+def png(width, height, scanlines):
+    """An 8-bit RGB PNG of filtered scanlines (PNG specification, chunks IHDR, IDAT, IEND)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(scanlines, 9)) + chunk(b"IEND", b"")
 
 
 def write_metadata():

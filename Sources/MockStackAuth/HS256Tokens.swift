@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import Crypto
-import MockStackCore
+public import MockStackCore
 
 /// Issues and checks HS256 JWTs (RFC 7519) synchronously, as an event-loop thread needs:
 /// HMAC-SHA256 from swift-crypto over a header and claims written here, in the order the
@@ -19,9 +19,15 @@ public struct HS256Tokens: Sendable {
     /// A compact JWT: header `{"alg":"HS256","typ":type}`, the claims in the issuer's
     /// `order`, the signature.
     public func sign(_ claims: TokenClaims, type: String = "JWT", order: TokenClaims.Order = .serviceStack) -> String {
-        // `alg` first, as jsonwebtoken and ServiceStack write it.
-        let header: JSONObject = ["alg": "HS256", "typ": .string(type)]
-        let signingInput = Base64URL.encode(JSONValue.object(header).encoded()) + "." + Base64URL.encode(JSONValue.object(claims.payload(in: order)).encoded())
+        // `alg` first, as jsonwebtoken writes it.
+        sign(header: ["alg": "HS256", "typ": .string(type)], payload: claims.payload(in: order))
+    }
+
+    /// A compact JWT of a header and payload written as they are, members in their order,
+    /// with JSON's minimal escaping (`/` stays `/`): for an issuer whose bytes differ from
+    /// ``sign(_:type:order:)``'s.
+    public func sign(header: JSONObject, payload: JSONObject) -> String {
+        let signingInput = Base64URL.encode(JSONValue.object(header).encoded()) + "." + Base64URL.encode(JSONValue.object(payload).encoded())
         return signingInput + "." + signature(of: signingInput)
     }
 

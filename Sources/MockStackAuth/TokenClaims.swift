@@ -85,7 +85,8 @@ public struct TokenClaims: Sendable, Equatable {
     /// Reads a payload: `sub`, `iat` and `exp` are required; every claim read must have its
     /// type (a string, a number of seconds, an array of strings); others are ignored.
     init?(json: JSONValue) {
-        guard case .object(let payload) = json, case .string(let subject)? = payload["sub"],
+        // ServiceStack writes a `sub` (and `jti`) that reads as a number as that number.
+        guard case .object(let payload) = json, let subject = Self.text(payload["sub"]),
               case .number(let issued)? = payload["iat"], case .number(let expires)? = payload["exp"] else { return nil }
         self.init(subject: subject, issuedAt: Date(timeIntervalSince1970: issued.doubleValue),
                   expiration: Date(timeIntervalSince1970: expires.doubleValue))
@@ -108,7 +109,7 @@ public struct TokenClaims: Sendable, Equatable {
             }
         }
         do {
-            tokenId = try string("jti")
+            tokenId = try Self.text(payload["jti"]) ?? string("jti")
             audience = try string("aud")
             issuer = try string("iss")
             name = try string("name")
@@ -123,6 +124,15 @@ public struct TokenClaims: Sendable, Equatable {
             return nil
         }
         guard issuedAt.timeIntervalSince1970.isFinite, expiration.timeIntervalSince1970.isFinite else { return nil }
+    }
+
+    /// A string claim's text, or a number claim's literal.
+    private static func text(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: text
+        case .number(let number)?: number.literal
+        default: nil
+        }
     }
 
     private struct ClaimTypeError: Error {}

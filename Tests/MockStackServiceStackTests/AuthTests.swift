@@ -49,7 +49,13 @@ import Testing
         #expect(set["ss-tok"] == body["bearerToken"]?.stringValue)
         #expect(set["ss-reftok"] == body["refreshToken"]?.stringValue)
         #expect(set["ss-tok"]?.split(separator: ".").count == 3)
-        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.hasSuffix("; Path=/") })
+        // As ServiceStack writes them on ASP.NET Core; `/` here, where the app is mounted at the root.
+        #expect(response.headers.values(for: "Set-Cookie") == [
+            "ss-tok=\(set["ss-tok"]!); expires=Fri, 05 Dec 2025 22:15:03 GMT; path=/; samesite=lax; httponly",
+            "ss-reftok=\(set["ss-reftok"]!); expires=Sat, 21 Nov 2026 22:15:03 GMT; path=/; samesite=lax; httponly",
+            "ss-id=\(set["ss-id"]!); path=/; samesite=lax; httponly",
+            "ss-pid=\(set["ss-id"]!); expires=Thu, 16 Nov 2045 22:15:03 GMT; path=/; samesite=lax; httponly",
+        ])
 
         // The cookies alone authenticate the next call.
         let cookieHeader = set.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
@@ -135,7 +141,7 @@ import Testing
         #expect(first.status == 200)
         let firstToken = try #require(try json(first)["accessToken"]?.stringValue)
         #expect(first.text == #"{"accessToken":"\#(firstToken)","meta":{}}"#)
-        #expect(first.headers["Set-Cookie"] == "ss-tok=\(firstToken); Path=/")
+        #expect(first.headers["Set-Cookie"] == "ss-tok=\(firstToken); expires=Fri, 05 Dec 2025 22:15:03 GMT; path=/; samesite=lax; httponly")
         #expect(firstToken != signIn["bearerToken"]?.stringValue)
 
         // `{}` plus the refresh cookie, as the Swift client's automatic refresh sends it.
@@ -164,10 +170,52 @@ import Testing
     }
 
     @Test func logoutClearsTheCookies() throws {
-        let response = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"logout"}"#)
+        let response = TestHost.test.respond(to: HTTPRequest(method: .post, target: "/api/Authenticate", headers: ["Content-Type": "application/json"],
+                                                             body: Array(#"{"provider":"logout"}"#.utf8), mountPath: "/test"))
         #expect(response.status == 200)
-        #expect(response.headers.values(for: "Set-Cookie").count == 4)
-        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("=; Path=/; Max-Age=0") })
+        // ServiceStack deletes a cookie by setting it empty, expired a day ago.
+        #expect(response.headers.values(for: "Set-Cookie") == ["ss-tok", "ss-reftok", "ss-id", "ss-pid"].map {
+            "\($0)=; expires=Thu, 20 Nov 2025 22:15:03 GMT; path=/test; samesite=lax; httponly"
+        })
+    }
+
+    /// A sign-in on one emulated host must not ride along to the others: every cookie is
+    /// scoped to the app's mount (a session's prefix included), `/` at the root of an exposed port.
+    @Test func cookiesAreScopedToTheAppsMount() {
+        let signIn = #"{"userName":"test","password":"test"}"#
+        for (mountPath, path) in [("/test", "/test"), ("/__session/s1/test", "/__session/s1/test"), ("", "/")] {
+            let request = HTTPRequest(method: .post, target: "/api/Authenticate", headers: ["Content-Type": "application/json"],
+                                      body: Array(signIn.utf8), mountPath: mountPath)
+            let lines = TestHost.test.respond(to: request).headers.values(for: "Set-Cookie")
+            #expect(lines.count == 4)
+            #expect(lines.allSatisfy { $0.contains("; path=\(path); samesite=lax; httponly") && !$0.hasSuffix("; Path=/") })
+        }
+    }
+
+    /// ServiceStack's JwtAuthProvider: header `typ` then `alg`; claims in its order with no
+    /// `sid`; a `sub` and `jti` that read as numbers written as numbers; `jti` counting up
+    /// from 1 for access tokens and down from -1 for refresh tokens; `/` never escaped.
+    @Test func tokensAreWrittenAsServiceStacksJwtProviderWritesThem() throws {
+        let host = try TestHost.load("test")
+        func decoded(_ token: String?, _ part: Int) throws -> String {
+            let segment = try #require(token?.split(separator: ".").dropFirst(part).first)
+            return String(decoding: try #require(Base64URL.decode(segment)), as: UTF8.self)
+        }
+        let signIn = try json(TestHost.call(.post, "/api/Authenticate", json: #"{"userName":"test","password":"test"}"#, app: host))
+        let access = signIn["bearerToken"]?.stringValue
+        #expect(try decoded(access, 0) == #"{"typ":"JWT","alg":"HS256"}"#)
+        #expect(try decoded(access, 1) == #"{"sub":1,"iat":1763763303,"exp":1764972903,"email":"test@gmail.com","given_name":"First test","#
+                + #""family_name":"Last test","name":"test DisplayName","preferred_username":"test","roles":["TheRole"],"perms":["ThePermission"],"jti":1}"#)
+        let refresh = signIn["refreshToken"]?.stringValue
+        #expect(try decoded(refresh, 0) == #"{"typ":"JWTR","alg":"HS256"}"#)
+        #expect(try decoded(refresh, 1) == #"{"sub":1,"iat":1763763303,"exp":1795299303,"jti":-1}"#)
+
+        let minted = try json(TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"u/7","displayName":"https://x.example/a/b"}"#, app: host))
+        #expect(try decoded(minted["token"]?.stringValue, 1) == #"{"sub":"u/7","iat":1763763303,"exp":1764972903,"name":"https://x.example/a/b","jti":2}"#)
+        // Tokens with numeric claims are read back: the session they stand for is the user's.
+        let bearer: HTTPHeaders = ["Authorization": "Bearer \(access ?? "")"]
+        #expect(try json(TestHost.call(.get, "/api/TestAuth", headers: bearer, app: host))["userId"] == "1")
+        #expect(TestHost.call(.post, "/api/GetAccessToken", json: #"{"refreshToken":"\#(refresh ?? "")"}"#, app: host).status == 200)
     }
 
     @Test func aiServerNeedsAnAPIKey() throws {

@@ -51,23 +51,42 @@ import Testing
     }
 
     @Test func noConditionsOnAnOrQueryFindNothing() {
-        #expect(get("/api/FindTechnologies?").text == #"{"offset":0,"total":0,"results":[],"meta":{}}"#)
+        #expect(get("/api/FindTechnologies?").text == #"{"offset":0,"total":0,"results":[]}"#)
     }
 
     @Test func typedAndUntypedParametersPagingOrderingAndFields() {
         let response = get("/technology/search?vendorName=Google&take=2&orderByDesc=ViewCount&fields=Id,Name,VendorName")
         #expect(response.status == 200)
-        #expect(response.text == #"{"offset":0,"total":3,"results":[{"id":7,"name":"AngularJS","vendorName":"Google"},{"id":18,"name":"Go","vendorName":"Google"}],"meta":{}}"#)
+        #expect(response.text == #"{"offset":0,"total":3,"results":[{"id":7,"name":"AngularJS","vendorName":"Google"},{"id":18,"name":"Go","vendorName":"Google"}]}"#)
         // OR: either typed condition matches.
         let either = get("/api/FindTechnologies?name=Redis&NameContains=Buf&fields=id")
-        #expect(either.text == #"{"offset":0,"total":2,"results":[{"id":3},{"id":77}],"meta":{}}"#)
+        #expect(either.text == #"{"offset":0,"total":2,"results":[{"id":3},{"id":77}]}"#)
         // Untyped conventions over the model's other fields.
         let views = get("/api/FindTechnologies?ViewCountAbove=850&fields=Name&orderBy=-ViewCount")
-        #expect(views.text == #"{"offset":0,"total":2,"results":[{"name":"Redis"},{"name":"AngularJS"}],"meta":{}}"#)
+        #expect(views.text == #"{"offset":0,"total":2,"results":[{"name":"Redis"},{"name":"AngularJS"}]}"#)
         let descending = get("/api/FindTechnologies?vendorName=Google&orderBy=&orderByDesc=ViewCount&fields=id")
-        #expect(descending.text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}],"meta":{}}"#)
+        #expect(descending.text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}]}"#)
         let ids = get("/api/FindTechnologies?ids=1,18&fields=id")
-        #expect(ids.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":18}],"meta":{}}"#)
+        #expect(ids.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":18}]}"#)
+    }
+
+    /// AutoQuery drops its own `COUNT(*)` entry where it computes the total, then sets an empty
+    /// `meta` to null: the key is left out unless something is in it.
+    @Test func anEmptyMetaIsLeftOutWhereTheTotalIsComputed() throws {
+        let google = "/api/FindTechnologies?vendorName=Google&fields=id"
+        #expect(get(google).text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}]}"#)
+        #expect(get(google + "&include=Total").text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}]}"#)
+        // `COUNT(*)` asked for by that name keeps its entry; other aggregates keep theirs.
+        #expect(get(google + "&include=COUNT(*)").text == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}],"meta":{"COUNT(*)":"3"}}"#)
+        #expect(get(google + "&include=Total,MAX(ViewCount)").text
+                == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}],"meta":{"MAX(ViewCount)":"900"}}"#)
+
+        // Without `includeTotal`, the total is 0 and `meta` stays, empty, unless the total is asked for.
+        let plain = try Self.load(operation: #"{"behaviour":"autoQuery","data":"technologies.json"}"#)
+        let answer = { (target: String) in plain.respond(to: HTTPRequest(method: .get, target: target)).text }
+        #expect(answer(google) == #"{"offset":0,"total":0,"results":[{"id":7},{"id":18},{"id":77}],"meta":{}}"#)
+        #expect(answer(google + "&include=Total") == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}]}"#)
+        #expect(answer(google + "&include=COUNT") == #"{"offset":0,"total":3,"results":[{"id":7},{"id":18},{"id":77}],"meta":{"COUNT(*)":"3"}}"#)
     }
 
     @Test func queryErrorsAre400InTheQueryResponse() {
@@ -100,10 +119,10 @@ import Testing
         let app = try Self.load(operation: #"{"behaviour":"autoQuery","data":"technologies.json","term":"or","includeTotal":true,"properties":{"Name":{"field":"VendorName","operator":"startsWith","term":"ensure"}}}"#)
         // `name=Goo` is now VendorName LIKE 'Goo%', ANDed to the OR of the rest.
         let response = app.respond(to: HTTPRequest(method: .get, target: "/api/FindTechnologies?name=goo&ids=1,7,18&fields=id"))
-        #expect(response.text == #"{"offset":0,"total":2,"results":[{"id":7},{"id":18}],"meta":{}}"#)
+        #expect(response.text == #"{"offset":0,"total":2,"results":[{"id":7},{"id":18}]}"#)
         // Without it, name is an exact match of Name, ORed with ids.
         let plain = Self.app.respond(to: HTTPRequest(method: .get, target: "/api/FindTechnologies?name=Redis&ids=1&fields=id"))
-        #expect(plain.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":3}],"meta":{}}"#)
+        #expect(plain.text == #"{"offset":0,"total":2,"results":[{"id":1},{"id":3}]}"#)
     }
 
     @Test func manifestMistakesAreReportedWithTheirPointers() {

@@ -125,7 +125,12 @@ import Testing
         #expect(try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["Total"])).total == 3)
         let meta = try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["COUNT(*)", "MAX(ViewCount) Most", "AVG(ViewCount)", "min(Name)", "COUNT(*) Total"]))
         #expect(meta.total == 3)
-        #expect(meta.meta == [DTOMapEntry(key: "Most", value: .string("900")), DTOMapEntry(key: "AVG(ViewCount)", value: .string("800")),
+        // `COUNT(*)` asked for by that name (not as `Total`) keeps its entry, as AutoQuery's does.
+        #expect(meta.meta == [DTOMapEntry(key: "COUNT(*)", value: .string("3")), DTOMapEntry(key: "Most", value: .string("900")),
+                              DTOMapEntry(key: "AVG(ViewCount)", value: .string("800")),
                               DTOMapEntry(key: "min(Name)", value: .string("AngularJS")), DTOMapEntry(key: "Total", value: .string("3"))])
+        // Without it, an empty meta is left out wherever the total is computed.
+        #expect(try counting.run(AutoQuery(conditions: [vendor("Google")], include: ["Total"])).meta == nil)
+        #expect(try counting.run(AutoQuery(conditions: [vendor("Google")])).meta == [])
     }
 }

@@ -12,12 +12,16 @@ struct TestHost {
     /// Loads a shipped app folder (`test`, `ai`) through the real manifest reader.
     static func load(_ folder: String, clock: @escaping @Sendable () -> DateTimeValue = { fixedNow }) throws -> ServiceStackApp {
         let directory = packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(folder)
-        var files: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            files[folder + "/" + name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        // Every file, those in subfolders (the techstacks logos) included, byte for byte.
+        var source = InMemoryFixtureSource(files: [:])
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            var isFolder: ObjCBool = false
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            source.files[folder + "/" + name] = Array(try Data(contentsOf: url))
         }
         let loader = AppLoader(kinds: [ServiceStackAppKind(clock: clock)])
-        let apps = try loader.load(from: InMemoryFixtureSource(files: files))
+        let apps = try loader.load(from: source)
         return apps[0] as! ServiceStackApp
     }
 

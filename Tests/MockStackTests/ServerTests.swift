@@ -106,9 +106,10 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(8) == [
+        #expect(lines.prefix(9) == [
             "APP MOUNT OPERATION VERBS ROUTE",
             "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
+            "ai /ai OpenAiChatCompletion POST /ai/v1/chat/completions",
             "ai /ai SpeechToText POST /ai/api/SpeechToText",
             "ai /ai TypeLinks ANY /ai/types",
             "ai /ai TypesMetadata ANY /ai/types/metadata",

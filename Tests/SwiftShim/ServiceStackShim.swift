@@ -25,5 +25,15 @@ public class QueryResponse<T: Codable>: Codable { public var offset: Int?; publi
 public class ResponseStatus: Codable { public var errorCode: String?; public var message: String? }
 public class ResponseError: Codable {}
 @propertyWrapper public struct TimeSpan: Codable { public var wrappedValue: TimeInterval?; public init(wrappedValue: TimeInterval?) { self.wrappedValue = wrappedValue } }
+// As the ServiceStack package decodes them: a dictionary or array the JSON leaves out is empty
+// (AutoQuery leaves out an empty `meta`).
+extension KeyedDecodingContainer {
+    public func decode<Key: Decodable & Hashable, Value: Decodable>(_ type: [Key: Value].Type, forKey key: K) throws -> [Key: Value] {
+        try decodeIfPresent(type, forKey: key) ?? [:]
+    }
+    public func decode<Element: Decodable>(_ type: [Element].Type, forKey key: K) throws -> [Element] {
+        try decodeIfPresent(type, forKey: key) ?? []
+    }
+}
 public struct KeyValuePair<K: Codable, V: Codable>: Codable { public var key: K; public var value: V }
 public class EmptyResponse: Codable { public var responseStatus: ResponseStatus? }

@@ -49,6 +49,10 @@ public final class AuthService: Sendable {
         var sessionOrder: [String] = []
         /// Invalidated token ids with their expiry, in seconds since 1970.
         var invalidatedTokenIds: [String: Int64] = [:]
+        /// The last `jti` of an access token (counting up from 1) and of a refresh token
+        /// (counting down from -1), as ServiceStack numbers them.
+        var lastAccessTokenId: Int64 = 0
+        var lastRefreshTokenId: Int64 = 0
     }
 
     /// Server sessions kept at most; older ones are forgotten (their tokens still work).
@@ -133,14 +137,15 @@ public final class AuthService: Sendable {
             return .failure(Self.tokenError("Token has been invalidated"))
         }
         if verified.type == "JWTR" {
-            let sessionId = claims.sessionId ?? claims.tokenId ?? Self.newId()
+            let sessionId = claims.sessionId ?? Self.newId()
             let profile = user(withId: claims.userId)?.profile ?? UserProfile(userAuthId: claims.userId)
             return .success(AuthSession(profile: profile, sessionId: sessionId, tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
         }
         let profile = UserProfile(
             userAuthId: claims.userId, userName: claims.userName, displayName: claims.name, email: claims.email,
             firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [])
-        return .success(AuthSession(profile: profile, sessionId: claims.sessionId ?? claims.tokenId ?? Self.newId(),
+        // As ServiceStack's JWT provider: a session of a new id for each request.
+        return .success(AuthSession(profile: profile, sessionId: claims.sessionId ?? Self.newId(),
                                     tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
     }
 
@@ -197,8 +202,12 @@ public final class AuthService: Sendable {
 
     /// A signed access token for a session, expiring at `expiry` (default: the configured lifetime).
     func accessToken(for session: AuthSession, now: DateTimeValue, expiry: DateTimeValue? = nil) -> String {
+        let id = state.withLock { state in
+            state.lastAccessTokenId += 1
+            return state.lastAccessTokenId
+        }
         var claims = TokenClaims(subject: session.userAuthId, issuedAt: Self.date(now),
-                                 expiration: Self.date(expiry ?? now.adding(seconds: accessTokenLifetime)), id: Self.newId())
+                                 expiration: Self.date(expiry ?? now.adding(seconds: accessTokenLifetime)), id: String(id))
         claims.name = session.displayName
         claims.userName = session.userName
         claims.email = session.email
@@ -206,16 +215,18 @@ public final class AuthService: Sendable {
         claims.familyName = session.lastName
         claims.roles = session.roles.isEmpty ? nil : session.roles
         claims.permissions = session.permissions.isEmpty ? nil : session.permissions
-        claims.sessionId = session.sessionId
-        return tokens.sign(claims)
+        return tokens.sign(header: ServiceStackTokenWriter.header(type: "JWT"), payload: ServiceStackTokenWriter.payload(claims))
     }
 
     /// A signed refresh token (`typ: JWTR`) for a user id.
-    func refreshToken(subject: String, sessionId: String?, now: DateTimeValue, expiry: DateTimeValue? = nil) -> String {
-        var claims = TokenClaims(subject: subject, issuedAt: Self.date(now),
-                                 expiration: Self.date(expiry ?? now.adding(seconds: refreshTokenLifetime)), id: Self.newId())
-        claims.sessionId = sessionId
-        return tokens.sign(claims, type: "JWTR")
+    func refreshToken(subject: String, now: DateTimeValue, expiry: DateTimeValue? = nil) -> String {
+        let id = state.withLock { state in
+            state.lastRefreshTokenId -= 1
+            return state.lastRefreshTokenId
+        }
+        let claims = TokenClaims(subject: subject, issuedAt: Self.date(now),
+                                 expiration: Self.date(expiry ?? now.adding(seconds: refreshTokenLifetime)), id: String(id))
+        return tokens.sign(header: ServiceStackTokenWriter.header(type: "JWTR"), payload: ServiceStackTokenWriter.payload(claims))
     }
 
     /// When a refresh token issued now expires.

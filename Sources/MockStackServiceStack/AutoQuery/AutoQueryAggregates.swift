@@ -2,7 +2,7 @@ import MockStackCore
 
 /// `include=COUNT(*) Total, MAX(ViewCount), AVG(ViewCount) Views`: aggregate functions over the
 /// matching rows (before paging), returned in `meta` as text, keyed by alias or as written.
-/// `Total` / `COUNT` / `COUNT(*)` without an alias only ask for the total and add no entry.
+/// `Total` asks for the total: it is `COUNT(*)`, whose entry AutoQuery then drops again.
 struct AutoQueryAggregates {
     enum Function: String {
         case avg = "AVG", count = "COUNT", first = "FIRST", last = "LAST", max = "MAX", min = "MIN", sum = "SUM"
@@ -16,40 +16,74 @@ struct AutoQueryAggregates {
     }
 
     let aggregates: [Aggregate]
+    /// `Total` was asked for by that name (AutoQuery renames it `COUNT`).
+    let asksTotalByName: Bool
+    /// `Total`, or a `COUNT` of `*` (aliased or not), was asked for: the total is computed.
+    let asksTotal: Bool
 
     init(_ include: [String], fields: [String]) throws(ServiceError) {
         let resolver = QueryParameterResolver(fields: fields)
         var aggregates: [Aggregate] = []
+        var asksTotalByName = false
+        var asksTotal = false
         for item in include {
             let text = item.trimmingASCIISpace()
-            guard let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close,
-                  let function = Function(rawValue: text[..<open].trimmingASCIISpace().uppercased()) else { continue }
-            let argument = text[text.index(after: open)..<close].trimmingASCIISpace()
-            let alias = text[text.index(after: close)...].trimmingASCIISpace()
+            let name: Substring
+            var argument: Substring = "*"
+            var alias: Substring = ""
+            if let open = text.firstIndex(of: "(") {
+                guard let close = text.firstIndex(of: ")"), open < close else { continue }
+                name = text[..<open].trimmingASCIISpace()
+                argument = text[text.index(after: open)..<close].trimmingASCIISpace()
+                alias = text[text.index(after: close)...].trimmingASCIISpace()
+            } else {
+                // A bare name: `Total`, or a function of `*` (`COUNT`).
+                name = text
+            }
+            let function: Function
+            let written: String
+            if name.equalsIgnoringASCIICase("Total") {
+                asksTotalByName = true
+                (function, written) = (.count, "COUNT")
+            } else if let known = Function(rawValue: name.uppercased()) {
+                (function, written) = (known, String(name))
+            } else {
+                continue
+            }
+            if function == .count, argument.isEmpty || argument == "*" { asksTotal = true }
             var field: String?
-            if argument != "*" {
+            if argument != "*", !argument.isEmpty {
                 guard let found = resolver.field(named: argument) else {
                     throw ServiceError(.argument, "Could not find field \(argument)")
                 }
                 field = found
             }
-            // A bare COUNT(*) only asks for the total (its meta entry is dropped).
-            if function == .count, field == nil, alias.isEmpty { continue }
-            let key = alias.isEmpty ? String(text) : String(alias)
+            // Keyed by its alias, else as AutoQuery writes the command back (`COUNT(*)` for `Total`).
+            let key = !alias.isEmpty ? String(alias) : text.contains("(") ? String(text) : written + "(*)"
             // One entry per key, as the response's dictionary keeps.
             if !aggregates.contains(where: { $0.key == key }) { aggregates.append(Aggregate(function: function, field: field, key: key)) }
         }
         self.aggregates = aggregates
+        self.asksTotalByName = asksTotalByName
+        self.asksTotal = asksTotal
     }
 
-    /// Whether the query asked for no aggregate (a bare `COUNT(*)` only asks for the total).
-    var isEmpty: Bool { aggregates.isEmpty }
-
-    /// The meta entries for the matching rows.
-    func evaluate(over rows: [DTOObject]) -> [DTOMapEntry] {
-        aggregates.map { aggregate in
-            DTOMapEntry(key: aggregate.key, value: .string(value(of: aggregate, over: rows)))
+    /// The `meta` of a query's answer, as AutoQuery's response filter leaves it: the aggregates'
+    /// entries over the `count` matching rows (`rows` is asked for only when an aggregate reads a
+    /// field). Where the total is computed (`includeTotal`, or asked for), the `COUNT(*)` entry is
+    /// dropped unless `COUNT(*)` itself was asked for rather than `Total`, and an empty `meta`
+    /// then becomes nil, left out of the answer; otherwise it stays, `{}` when empty.
+    func meta(count: Int, rows: () -> [DTOObject], includeTotal: Bool) -> [DTOMapEntry]? {
+        let matching = aggregates.contains { $0.field != nil } ? rows() : []
+        var entries = aggregates.map { aggregate in
+            DTOMapEntry(key: aggregate.key, value: .string(aggregate.field == nil ? String(count) : value(of: aggregate, over: matching)))
         }
+        guard includeTotal || asksTotal else { return entries }
+        if asksTotalByName || !asksTotal {
+            entries.removeAll { $0.key.equalsIgnoringASCIICase("COUNT(*)") }
+            if entries.isEmpty { return nil }
+        }
+        return entries
     }
 
     private func value(of aggregate: Aggregate, over rows: [DTOObject]) -> String {

@@ -49,9 +49,9 @@ public struct AutoQueryEngine: Sendable {
         for index in 0..<store.count where prepared.matches(row: index, scratch: &scratch) {
             matching.append(index)
         }
-        let total = includeTotal || query.wantsTotal ? matching.count : 0
         let aggregates = try AutoQueryAggregates(query.include, fields: fields)
-        let meta = aggregates.isEmpty ? [] : aggregates.evaluate(over: matching.map(store.row))
+        let total = includeTotal || aggregates.asksTotal ? matching.count : 0
+        let meta = aggregates.meta(count: matching.count, rows: { matching.map(store.row) }, includeTotal: includeTotal)
 
         let ordering = try orderKeys(for: query)
         let selected = selection(query.fields)
@@ -200,10 +200,6 @@ public struct AutoQuery: Sendable {
     }
 
     /// Whether `include` asks for the total (`Total`, `COUNT`, `COUNT(*)`).
-    var wantsTotal: Bool {
-        include.contains { ["total", "count", "count(*)"].contains($0.trimmingASCIISpace().lowercased()) }
-    }
-
     /// The conditions ready to test the rows of `store` (patterns and `IN` lists prepared once).
     func prepared(against store: ColumnStore) -> PreparedQuery {
         PreparedQuery(conditions: conditions.map { (PreparedCondition($0.condition, store: store), $0.term) }, defaultTerm: defaultTerm)
@@ -245,12 +241,13 @@ struct PreparedQuery {
     }
 }
 
-/// A page of results: `offset`, `total`, the rows, and the `meta` of aggregates.
+/// A page of results: `offset`, `total`, the rows, and the `meta` of aggregates (nil where
+/// AutoQuery sets it to null: left out of the answer).
 public struct AutoQueryResult: Sendable, Equatable {
     public var offset: Int
     public var total: Int
     public var rows: [DTOObject]
-    public var meta: [DTOMapEntry]
+    public var meta: [DTOMapEntry]?
 }
 
 /// A small deterministic generator (SplitMix64) for `orderBy=Random` with a seed.

@@ -16,9 +16,10 @@ public struct AuthenticateBehaviour: OperationBehaviour {
             if let session = call.session, let tokenId = session.tokenId {
                 auth.invalidate(tokenId: tokenId, expiresAt: session.tokenExpiry ?? Int64.max, now: call.now)
             }
+            // ServiceStack deletes a cookie by setting it empty, expired a day ago.
             var headers = HTTPHeaders()
             for name in ["ss-tok", "ss-reftok", "ss-id", "ss-pid"] {
-                headers.add("Set-Cookie", "\(name)=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
+                headers.add("Set-Cookie", SetCookie.value(name, "", expires: call.now.adding(seconds: -86_400), for: call.http))
             }
             return ServiceResult(.dto(.object(DTOObject())), headers: headers)
         }
@@ -39,7 +40,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         }
 
         let accessToken = auth.accessToken(for: session, now: call.now)
-        let refreshToken = auth.refreshToken(subject: session.userAuthId, sessionId: session.sessionId, now: call.now)
+        let refreshToken = auth.refreshToken(subject: session.userAuthId, now: call.now)
         var response = DTOObject()
         response["UserId"] = .string(session.userAuthId)
         response["SessionId"] = .string(session.sessionId)
@@ -54,15 +55,14 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         response["Permissions"] = .list(session.permissions.map { .string($0) })
         response["AuthProvider"] = .string(provider ?? "credentials")
         var headers = HTTPHeaders()
-        headers.add("Set-Cookie", Self.cookie("ss-tok", accessToken))
-        headers.add("Set-Cookie", Self.cookie("ss-reftok", refreshToken))
-        headers.add("Set-Cookie", Self.cookie("ss-id", session.sessionId))
-        headers.add("Set-Cookie", Self.cookie("ss-pid", session.sessionId))
+        // The token cookies expire with their tokens; `ss-id` lasts the browser session and
+        // `ss-pid` is permanent: 20 years (from the real host's start; from the sign-in here).
+        headers.add("Set-Cookie", SetCookie.value("ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http))
+        headers.add("Set-Cookie", SetCookie.value("ss-reftok", refreshToken, expires: auth.refreshTokenExpiry(now: call.now), for: call.http))
+        headers.add("Set-Cookie", SetCookie.value("ss-id", session.sessionId, expires: nil, for: call.http))
+        headers.add("Set-Cookie", SetCookie.value("ss-pid", session.sessionId, expires: call.now.adding(seconds: 20 * 365 * 86_400), for: call.http))
         return try ServiceResult(.dto(call.conformed(.object(response))), headers: headers)
     }
-
-    /// Cookies that round-trip over plain http to 127.0.0.1: `Path=/` and nothing else (Mock choice).
-    static func cookie(_ name: String, _ value: String) -> String { "\(name)=\(value); Path=/" }
 }
 
 /// `accessToken`: `GetAccessToken` exchanges a refresh token (from the body or the `ss-reftok`
@@ -87,7 +87,7 @@ public struct AccessTokenBehaviour: OperationBehaviour {
         let session = AuthSession(profile: profile, sessionId: claims.sessionId ?? AuthService.newId())
         let accessToken = auth.accessToken(for: session, now: call.now)
         let response = DTOObject([("AccessToken", .string(accessToken)), ("Meta", .map([]))])
-        return try ServiceResult(.dto(call.conformed(.object(response))), headers: ["Set-Cookie": AuthenticateBehaviour.cookie("ss-tok", accessToken)])
+        return try ServiceResult(.dto(call.conformed(.object(response))), headers: ["Set-Cookie": SetCookie.value("ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http)])
     }
 }
 
@@ -120,7 +120,7 @@ public struct CreateTokenBehaviour: OperationBehaviour {
             let session = AuthSession(profile: profile, sessionId: AuthService.newId())
             token = auth.accessToken(for: session, now: call.now, expiry: expiry)
         case .refresh:
-            token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", sessionId: nil, now: call.now,
+            token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", now: call.now,
                                       expiry: expiry ?? call.now.adding(seconds: 86_400))
         }
         return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Token", .string(token))])))))

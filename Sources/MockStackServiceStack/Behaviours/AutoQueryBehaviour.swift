@@ -111,8 +111,14 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         response["Offset"] = .number(JSONNumber(result.offset))
         response["Total"] = .number(JSONNumber(result.total))
         response["Results"] = .list(result.rows.map { .object($0) })
-        response["Meta"] = .map(result.meta)
-        return ServiceResult(.dto(rowsFitResults ? .object(response) : try call.conformed(.object(response))))
+        if let meta = result.meta { response["Meta"] = .map(meta) }
+        guard !rowsFitResults, case .object(var conformed) = try call.conformed(.object(response)) else {
+            response.leftOutWhenUnset = ["Meta"]
+            return ServiceResult(.dto(.object(response)))
+        }
+        // AutoQuery sets an empty `Meta` to null: it is not written as `{}`.
+        conformed.leftOutWhenUnset = ["Meta"]
+        return ServiceResult(.dto(.object(conformed)))
     }
 
     private static func read(_ value: DTOValue, as shape: ValueShape, field: String, coercion: ValueCoercion) throws(ServiceError) -> DTOValue {

@@ -21,6 +21,8 @@ public struct HostSettings: Sendable {
     public var swiftVersion = "6.0"
     /// The `Date:` of generated DTO files, when fixed (golden files); else the clock's time.
     public var typesDate: DateTimeValue?
+    /// The cross-origin headers the host sends, as its real one is set up; none when nil.
+    public var cors: CorsPolicy?
 
     public init(dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false, serviceClass: String = "MyServices",
                 limits: RequestInput.Limits = RequestInput.Limits(), clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock) {

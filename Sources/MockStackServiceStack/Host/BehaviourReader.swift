@@ -9,7 +9,7 @@ struct BehaviourReader {
     var coercion: ValueCoercion { dataSets.coercion }
 
     static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
-                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery", "techStacks"]
+                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery", "techStacks", "chatCompletion"]
     static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description", "cacheSeconds"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
@@ -37,6 +37,7 @@ struct BehaviourReader {
         case "invalidateToken": (keys, behaviour) = ([], InvalidateTokenBehaviour())
         case "autoQuery": (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal", "properties"], autoQuery(at: pointer, for: operation))
         case "techStacks": (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
+        case "chatCompletion": (keys, behaviour) = (["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer))
         default:
             manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
             return nil
@@ -188,6 +189,27 @@ struct BehaviourReader {
             return nil
         case nil: return nil
         }
+    }
+
+    /// `{"behaviour": "chatCompletion", "models": ["llama3.1:8b"], "content": "…", "id": "chatcmpl-1",
+    ///   "created": 1732579200}`: `created` may be `"now"` (the request's moment); by default 0.
+    private func chatCompletion(at pointer: String) -> (any OperationBehaviour)? {
+        let models = manifest.array(pointer + "/models").compactMap(\.stringValue)
+        if models.isEmpty { manifest.report("chatCompletion needs 'models': a non-empty array of model names", at: pointer) }
+        guard let content = manifest.string(pointer + "/content", required: true) else { return nil }
+        var created: Int64? = 0
+        switch manifest.value(at: pointer + "/created") {
+        case nil: break
+        case .string("now")?: created = nil
+        case let value?:
+            guard let seconds = value.intValue, seconds >= 0 else {
+                manifest.report("'created' is seconds since 1970 (a non-negative integer) or \"now\"", at: pointer + "/created")
+                return nil
+            }
+            created = Int64(seconds)
+        }
+        return ChatCompletionBehaviour(models: models, content: content, id: manifest.string(pointer + "/id") ?? "chatcmpl-mockstack",
+                                       created: created, systemFingerprint: manifest.string(pointer + "/systemFingerprint"))
     }
 
     /// `{"behaviour": "autoQuery", "data": "technologies.json", "model": "Technology",

@@ -12,6 +12,9 @@ final class DataSetLoader {
     /// reported once, however many operations name it).
     private var rowsByKey: [String: [DTOObject]?] = [:]
     private var derived: [String: (any Sendable)?] = [:]
+    /// Every `~/` path the rows read hold, with the pointer that named their data set, in the
+    /// order found (``VirtualFiles``).
+    private(set) var virtualPaths: [(path: String, pointer: String)] = []
 
     init(manifest: ManifestReader, coercion: ValueCoercion) {
         self.manifest = manifest
@@ -25,7 +28,18 @@ final class DataSetLoader {
         rowsByKey[key] = .some(nil)
         let rows = readRows(of: fileName, as: modelName, at: pointer)
         rowsByKey[key] = .some(rows)
+        for row in rows ?? [] { collectVirtualPaths(in: .object(row), pointer: pointer) }
         return rows
+    }
+
+    private func collectVirtualPaths(in value: DTOValue, pointer: String) {
+        switch value {
+        case .string(let text) where text.hasPrefix("~/"): virtualPaths.append((text, pointer))
+        case .list(let items): for item in items { collectVirtualPaths(in: item, pointer: pointer) }
+        case .object(let object): for member in object.members { collectVirtualPaths(in: member.value, pointer: pointer) }
+        case .map(let entries): for entry in entries { collectVirtualPaths(in: entry.value, pointer: pointer) }
+        default: break
+        }
     }
 
     private func readRows(of fileName: String, as modelName: String, at pointer: String) -> [DTOObject]? {

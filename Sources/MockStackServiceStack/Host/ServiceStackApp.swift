@@ -18,9 +18,17 @@ public struct ServiceStackApp: MockApp {
     /// Generated DTO files by request target and base URL: generation takes milliseconds, a
     /// repeat is served as it was (its `Date:` at most a minute old).
     private let typesCache = ResponseCache(seconds: 60, byteLimit: 16 << 20, entryLimit: 256, largestBody: 4 << 20)
+    /// The app folder's files its data names by `~/` paths.
+    private let files: VirtualFiles
 
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
+        self.init(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: VirtualFiles())
+    }
+
+    init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
+         apiKeys: APIKeyPolicy?, files: VirtualFiles) {
+        self.files = files
         self.name = name
         self.mount = mount
         self.metadata = metadata
@@ -47,8 +55,11 @@ public struct ServiceStackApp: MockApp {
     public var parameterNamesIgnoreCase: Bool { true }
 
     /// The operation the route for the path and verb reaches (the verb as
-    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name.
+    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name;
+    /// for what the CORS layer answers, its name (`CorsFeature`), and for a file, its path.
     public func operation(for request: HTTPRequest) -> String? {
+        if let cors = context.host.cors, cors.takes(request) { return cors.middleware.rawValue }
+        if let file = files.operation(for: request) { return file }
         let path = request.path
         if path.equalsIgnoringASCIICase("/types") { return "TypeLinks" }
         if path.equalsIgnoringASCIICase("/types/metadata") { return "TypesMetadata" }
@@ -82,9 +93,24 @@ public struct ServiceStackApp: MockApp {
         return copy
     }
 
+    /// The app's answer (or one of its files), its `~/` paths resolved, with the host's
+    /// cross-origin headers; or the CORS layer's own answer to a preflight.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let preflight = context.host.cors?.preflight(request) { return preflight }
+        var response: HTTPResponse
+        if files.isEmpty {
+            response = answer(request)
+        } else {
+            response = files.respond(to: request) ?? answer(request)
+            VirtualFiles.resolve(&response, base: baseURL(of: request))
+        }
+        context.host.cors?.apply(to: &response, for: request)
+        return response
+    }
+
     /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any
     /// verb, as ServiceStack's `Any` services do), and routes to an operation.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
         let input: RequestInput

@@ -15,7 +15,7 @@ public import MockStackCore
 /// served. Operations the manifest does not name echo their request (or answer 204 when void).
 public struct ServiceStackAppKind: AppKind {
     public static let kindName = "servicestack"
-    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion", "typesDate"]
+    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion", "typesDate", "cors"]
 
     /// Replaces the wall clock of every app built (tests pin dates with it).
     public var clock: (@Sendable () -> DateTimeValue)?
@@ -61,7 +61,8 @@ public struct ServiceStackAppKind: AppKind {
         } else if metadata.operations.contains(where: \.requiresApiKey) {
             apiKeys = APIKeyPolicy(keys: [], acceptAny: true)
         }
-        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys)
+        let files = VirtualFiles.load(reader.dataSets.virtualPaths, manifest: manifest)
+        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: files)
     }
 
     private func readMetadata(_ manifest: ManifestReader) -> (MetadataTypes, file: (path: String, bytes: [UInt8]))? {
@@ -134,8 +135,39 @@ public struct ServiceStackAppKind: AppKind {
                 manifest.report("'\(text)' is not an ISO-8601 date (2025-11-21T22:15:03Z)", at: "/host/typesDate")
             }
         }
+        if manifest.value(at: "/host/cors") != nil { host.cors = readCors(manifest) }
         if let typesDate { host.typesDate = typesDate }
         if let clock { host.clock = clock }
         return host
+    }
+
+    /// `host.cors`: `{"middleware": "CorsFeature" | "UseCors", "origins", "methods", "headers",
+    /// "allowCredentials", "exposeHeaders", "maxAge"}`, defaulting as each middleware does.
+    private func readCors(_ manifest: ManifestReader) -> CorsPolicy? {
+        let at = "/host/cors"
+        manifest.rejectUnknownKeys(at: at, allowed: ["middleware", "origins", "methods", "headers", "allowCredentials", "exposeHeaders", "maxAge"])
+        let name = manifest.string(at + "/middleware", required: true)
+        guard let name, let middleware = CorsPolicy.Middleware(rawValue: name) else {
+            if let name { manifest.report("unknown middleware '\(name)' (expected CorsFeature or UseCors)", at: at + "/middleware") }
+            return nil
+        }
+        func strings(_ key: String) -> [String]? {
+            manifest.value(at: at + "/" + key) == nil ? nil : manifest.array(at + "/" + key).compactMap(\.stringValue)
+        }
+        let corsFeature = middleware == .corsFeature
+        let credentials = manifest.value(at: at + "/allowCredentials")?.boolValue ?? false
+        let policy = CorsPolicy(
+            middleware: middleware,
+            origins: strings("origins") ?? (corsFeature ? ["*"] : []),
+            methods: strings("methods") ?? (corsFeature ? CorsPolicy.corsFeatureMethods : []),
+            headers: strings("headers") ?? (corsFeature ? ["Content-Type"] : []),
+            allowCredentials: credentials,
+            exposeHeaders: strings("exposeHeaders") ?? [],
+            maxAge: manifest.int(at + "/maxAge", in: 0...Int(Int32.max)) ?? (corsFeature ? 600 : nil))
+        if policy.origins.isEmpty { manifest.report("'origins' needs at least one origin (or \"*\")", at: at) }
+        if middleware == .useCors, credentials, policy.origins.contains("*") {
+            manifest.report("UseCors refuses to allow any origin with credentials", at: at + "/origins")
+        }
+        return policy
     }
 }

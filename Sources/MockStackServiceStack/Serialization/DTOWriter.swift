@@ -122,6 +122,7 @@ public struct DTOWriter: Sendable {
             } else {
                 value = object[property.name]
             }
+            if value.isNull, object.leftOutWhenUnset.contains(property.name) { continue }
             writeMember(value, key: key(for: property), shape: property.shape, first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))

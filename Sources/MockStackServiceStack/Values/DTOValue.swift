@@ -74,6 +74,9 @@ public struct DTOMapEntry: Sendable, Equatable {
 /// set read as `null`; the serializer fills in value-type defaults from the type.
 public struct DTOObject: Sendable, Equatable {
     public private(set) var members: [(name: String, value: DTOValue)]
+    /// Properties left out when unset, even where the writer would otherwise write an empty
+    /// collection: ones the real service sets to null on purpose (AutoQuery's empty `Meta`).
+    public var leftOutWhenUnset: Set<String> = []
 
     public init(_ members: [(name: String, value: DTOValue)] = []) {
         self.members = members
@@ -110,7 +113,7 @@ public struct DTOObject: Sendable, Equatable {
     public var isEmpty: Bool { members.isEmpty }
 
     public static func == (lhs: DTOObject, rhs: DTOObject) -> Bool {
-        lhs.members.count == rhs.members.count
+        lhs.members.count == rhs.members.count && lhs.leftOutWhenUnset == rhs.leftOutWhenUnset
             && zip(lhs.members, rhs.members).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }

@@ -50,13 +50,30 @@ extension HTTPConnection {
         }
     }
 
-    /// Adds a stream's bytes to the output. - Returns: how much is now unsent.
-    func appendUpgraded(_ bytes: [UInt8]) -> Int {
+    /// Sends a stream's bytes: straight to the socket, as much as it takes now, when nothing
+    /// waits in the output before them; the rest is left to the bufferevent.
+    /// - Returns: how much is now unsent.
+    func sendUpgraded(_ bytes: [UInt8]) -> Int {
         guard let output = bufferevent_get_output(bufferevent) else { return 0 }
-        let status = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+        var written = 0
+        if evbuffer_get_length(output) == 0 {
+            // A failed write (the client gone) leaves the bytes to the bufferevent, which then
+            // hears the error and closes.
+            written = max(0, bytes.withUnsafeBytes { Self.writeSome($0, to: socket) })
+        }
+        guard written < bytes.count else { return 0 }
+        let status = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress.map { $0 + written }, $0.count - written) }
         // Bytes that could not be queued leave a gap in the stream: it is dropped, as one over its limit.
         guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else { return Int.max }
         return evbuffer_get_length(output)
+    }
+
+    private static func writeSome(_ bytes: UnsafeRawBufferPointer, to socket: Int32) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(socket, bytes.baseAddress, bytes.count)
+        #else
+        Darwin.write(socket, bytes.baseAddress, bytes.count)
+        #endif
     }
 
     /// Drops a stream whose client does not take its output (a reset: what the kernel still
@@ -74,10 +91,12 @@ extension HTTPConnection {
     }
 }
 
-/// The ``ByteStream`` of one upgraded connection. Calls from other threads queue their bytes in
-/// an outbox, emptied on the connection's loop by a hop (``Worker/runOnLoop(after:_:)``); calls
-/// on the loop empty it at once. Closing and dropping always take a hop, so that no method
-/// calls the handler back before it returns.
+/// The ``ByteStream`` of one upgraded connection. Writes, from any thread, gather in an outbox;
+/// the connection's loop serves the stream soon after (``StreamServiceQueue``): the outbox goes
+/// to the socket in one write, then a drop or a close asked for is carried out. Writes made
+/// while a loop callback runs (every stream a service event reaches, a message and its answer)
+/// thus leave together once it returns, and nothing calls the handler back before a method
+/// returns.
 ///
 /// The connection and its loop are reached only while the stream is open: it is closed on the
 /// loop, under the lock, before the connection (and, at the end, the loop) goes away.
@@ -86,17 +105,17 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
     /// Read and changed only on the loop thread.
     private unowned(unsafe) var connection: HTTPConnection?
     private unowned(unsafe) let worker: Worker
-    private let loopThread = pthread_self()
     private let unsentOutputLimit: Int
     private let shared = Mutex(Shared())
 
     private struct Shared {
         var open = true
-        var outbox: [[UInt8]] = []
-        var outboxBytes = 0
-        var hopScheduled = false
+        /// Bytes written and not yet handed to the connection, in order.
+        var outbox: [UInt8] = []
+        /// Whether the stream waits in its loop's ``StreamServiceQueue``.
+        var queued = false
         var closeRequested = false
-        /// Unsent bytes past the limit, when that was found; the connection is dropped on the next hop.
+        /// Unsent bytes past the limit, when that was found; the connection is dropped when served.
         var overLimit: Int?
     }
 
@@ -107,24 +126,20 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         self.handler = handler
     }
 
-    private var onLoop: Bool { pthread_equal(pthread_self(), loopThread) != 0 }
-
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let onLoop = onLoop
         shared.withLock { shared in
             guard shared.open, !shared.closeRequested, shared.overLimit == nil else { return }
-            shared.outbox.append(bytes)
-            shared.outboxBytes += bytes.count
-            if onLoop {
-                flush(&shared)
-            } else if shared.outboxBytes > unsentOutputLimit {
-                shared.overLimit = shared.outboxBytes
-                shared.outbox.removeAll()
-                scheduleHop(&shared)
+            if shared.outbox.isEmpty {
+                shared.outbox = bytes
             } else {
-                scheduleHop(&shared)
+                shared.outbox += bytes
             }
+            if shared.outbox.count > unsentOutputLimit {
+                shared.overLimit = shared.outbox.count
+                shared.outbox = []
+            }
+            queue(&shared)
         }
     }
 
@@ -132,7 +147,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         shared.withLock { shared in
             guard shared.open, !shared.closeRequested else { return }
             shared.closeRequested = true
-            scheduleHop(&shared)
+            queue(&shared)
         }
     }
 
@@ -145,31 +160,21 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    /// Moves the outbox to the connection's output (on the loop, under the lock), noting when
-    /// the unsent bytes pass the limit.
-    private func flush(_ shared: inout Shared) {
-        guard let connection, !shared.outbox.isEmpty else { return }
-        var unsent = 0
-        for bytes in shared.outbox { unsent = connection.appendUpgraded(bytes) }
-        shared.outbox.removeAll(keepingCapacity: true)
-        shared.outboxBytes = 0
-        if unsent > unsentOutputLimit {
-            shared.overLimit = unsent
-            scheduleHop(&shared)
-        }
+    private func queue(_ shared: inout Shared) {
+        guard !shared.queued else { return }
+        shared.queued = true
+        worker.streamService.add(self)
     }
 
-    private func scheduleHop(_ shared: inout Shared) {
-        guard !shared.hopScheduled else { return }
-        shared.hopScheduled = true
-        worker.runOnLoop { _ in self.hop() }
-    }
-
-    /// On the loop: the outbox goes out, then a drop or a close asked for runs.
-    private func hop() {
+    /// On the loop (``StreamServiceQueue``): the outbox goes out, then a drop or a close asked for runs.
+    func serve() {
         let (open, overLimit, closeRequested) = shared.withLock { shared in
-            shared.hopScheduled = false
-            if shared.open, shared.overLimit == nil { flush(&shared) }
+            shared.queued = false
+            if shared.open, shared.overLimit == nil, let connection, !shared.outbox.isEmpty {
+                let unsent = connection.sendUpgraded(shared.outbox)
+                shared.outbox = []
+                if unsent > unsentOutputLimit { shared.overLimit = unsent }
+            }
             return (shared.open, shared.overLimit, shared.closeRequested)
         }
         guard open, let connection else { return }
@@ -188,7 +193,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         let wasOpen = shared.withLock { shared in
             defer {
                 shared.open = false
-                shared.outbox.removeAll()
+                shared.outbox = []
             }
             return shared.open
         }

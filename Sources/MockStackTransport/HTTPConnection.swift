@@ -23,7 +23,7 @@ final class HTTPConnection {
     unowned(unsafe) let endpoint: Endpoint
     let bufferevent: OpaquePointer
     /// The bufferevent's socket, kept here: asking libevent for it on every reply takes its lock.
-    private let socket: Int32
+    let socket: Int32
     /// Read and changed only on the loop's thread, never while another access to it is open:
     /// no runtime exclusivity check (~80 instructions, and a copy of the parser, each time).
     @exclusivity(unchecked) private var parser: HTTP1RequestParser

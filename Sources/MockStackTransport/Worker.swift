@@ -43,6 +43,8 @@ final class Worker: @unchecked Sendable {
     private var signalEvents: [OpaquePointer] = []
     /// The event watching ``TransportConfiguration/stopsAtEndOfInput``, if any.
     var inputWatch: OpaquePointer?
+    /// Upgraded streams with output or a close for this loop (from any thread).
+    let streamService = StreamServiceQueue()
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
 
     init(index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]) throws(TransportError) {
@@ -56,6 +58,10 @@ final class Worker: @unchecked Sendable {
         logger[metadataKey: "mockstack.loop"] = "\(index)"
         self.logger = logger
         logsRequests = logger.logLevel <= .info
+        guard streamService.attach(to: base) else {
+            event_base_free(base)
+            throw TransportError("event_new failed", call: "event_new")
+        }
     }
 
     /// An event base whose epoll backend batches interest changes (a bufferevent turns writing
@@ -104,6 +110,7 @@ final class Worker: @unchecked Sendable {
         endpoints.removeAll()
         for connection in Array(connections.values) { connection.close() }
         for drain in lingering { drain.finish() }
+        streamService.free()
         event_base_free(base)
     }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MockStackCore
 import MockStackWebSocket
+import Synchronization
 import Testing
 import TestSupport
 
@@ -189,6 +190,43 @@ struct RawWebSocketTests {
         #expect(server.closeList == ["/echo 1006 "])
         #expect(!socket.isOpen)
         _ = connection
+    }
+
+    /// A client that stops reading holds up no other: while what the server owes it piles up
+    /// to the limit and it is dropped, a client sent the same messages reads each one before
+    /// the next is sent, in order (sent from a thread that is no loop, to both sockets in turn).
+    @Test func aClientThatStopsReadingHoldsUpNoOther() throws {
+        let server = try EchoServer(unsentOutputLimit: 256 * 1024)
+        defer { server.stop() }
+        let (stalled, _) = try Self.open(server)
+        var size: Int32 = 16 * 1024
+        setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        #expect(server.waitForOpen())
+        let (reader, _) = try Self.open(server)
+        #expect(server.waitForOpen())
+        let sockets = server.sockets.withLock { $0 }
+        try #require(sockets.count == 2)
+        // 256 messages of 60 KiB, 15 MiB, past what loopback buffers hold for the stalled client.
+        var received: [UInt8] = []
+        var expected: [UInt8] = []
+        for index in 0..<256 {
+            let message = [UInt8](repeating: UInt8(index & 0xFF), count: 60 * 1024)
+            for socket in sockets { socket.send(binary: message) }
+            expected += WebSocketFrame.encode(.binary, message)
+            // Each message is read before the next is sent (or the read times out after 5 s).
+            while received.count < expected.count {
+                let (bytes, end) = try reader.readSome()
+                received += bytes
+                if end { break }
+            }
+            try #require(received.count == expected.count, "message \(index) did not arrive whole")
+        }
+        #expect(received == expected)
+        #expect(server.waitForClose())
+        #expect(server.closeList == ["/echo 1006 "])
+        #expect(!sockets[0].isOpen)
+        #expect(sockets[1].isOpen)
+        _ = stalled
     }
 }
 

@@ -78,10 +78,12 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// `service.method` (`messages.find`, `authentication.create`) for the service and id the
     /// path names, as the answer's operation says it.
     public func operation(for request: HTTPRequest) -> String? {
-        resolve(request.path).map { target, id in operationName(target, method: request.method, id: id) }
+        resolve(request.path).map { target, id in operationName(target, request, id: id) }
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Node's HTTP parser refuses a method it does not know before anything else runs.
+        guard NodeHTTPParser.accepts(request.methodName) else { return NodeHTTPParser.badRequest }
         // Engine.IO takes its path before any route, as it does on the HTTP server itself.
         if EngineIOEndpoint.handles(request.path) { return realtime.respond(to: request, app: self) }
         guard let (target, id) = resolve(request.path) else {
@@ -95,7 +97,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         } catch {
             response = error.response(dialect)
         }
-        response.operation = operationName(target, method: request.method, id: id)
+        response.operation = operationName(target, request, id: id)
         if dialect == .v4 { response.headers.set("Allow", allow(target)) }
         return response
     }
@@ -175,7 +177,8 @@ public final class FeathersApp: RealtimeApp, Sendable {
             response.body = []
             return response
         default:
-            throw FeathersError(.methodNotAllowed, "Method \(request.method == .unknown ? "UNKNOWN" : request.method.rawValue) not allowed")
+            // The verb as received (transport-commons' getServiceMethod).
+            throw FeathersError(.methodNotAllowed, "Method \(request.methodName) not allowed")
         }
         // The header is read only by the calls that need a token.
         let readsToken = if case .service(let service) = target { service.needsToken(method) } else { true }
@@ -207,8 +210,8 @@ public final class FeathersApp: RealtimeApp, Sendable {
     }
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.
-    private func operationName(_ target: Target, method: HTTPMethod, id: String?) -> String {
-        let called: ServiceMethod? = switch method {
+    private func operationName(_ target: Target, _ request: HTTPRequest, id: String?) -> String {
+        let called: ServiceMethod? = switch request.method {
         case .get: id == nil ? .find : .get
         case .post: .create
         case .put: .update
@@ -218,7 +221,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         }
         if case .service(let service) = target, let called { return service.operationName(called) }
         let service = if case .service(let service) = target { service.options.path } else { "authentication" }
-        return service + "." + (called?.rawValue ?? method.rawValue)
+        return service + "." + (called?.rawValue ?? request.methodName)
     }
 
     /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy

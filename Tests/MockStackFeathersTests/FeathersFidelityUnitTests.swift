@@ -12,6 +12,36 @@ import Testing
                            authentication: nil)
     }
 
+    private func failure(_ query: JSONObject, _ dialect: FeathersDialect = .v5) throws -> String? {
+        try FeathersQuery(query, dialect: dialect).matcherFailure?.message
+    }
+
+    @Test func siftsErrorsForGroupsThatAreNotLists() throws {
+        #expect(try failure(["$or": "x"]) == "this.params.map is not a function")
+        #expect(try failure(["$or": ["a": 1]]) == "this.params.map is not a function")
+        #expect(try failure(["$or": 1]) == "this.params.map is not a function")
+        #expect(try failure(["$or": ""]) == "$and/$or/$nor must be a nonempty array")
+        #expect(try failure(["$or": []]) == "$and/$or/$nor must be a nonempty array")
+        #expect(try failure(["$or": .null]) == "Cannot read properties of null (reading 'length')")
+        #expect(try failure(["$and": "x"]) == "params.map is not a function")
+        #expect(try failure(["$and": ""]) == "params.map is not a function")
+        #expect(try failure(["$and": []]) == "$and/$or/$nor must be a nonempty array")
+        #expect(try failure(["$and": .null]) == "Cannot read properties of null (reading 'map')")
+        // In the query's order; a list is fine; v4 reads its operators its own way.
+        #expect(try failure(["$and": 1, "$or": 1]) == "params.map is not a function")
+        #expect(try failure(["$or": [["a": 1]], "name": "x"]) == nil)
+        #expect(try failure(["$or": "x"], .v4) == nil)
+        let error = try #require(try FeathersQuery(["$or": "x"], dialect: .v5).matcherFailure)
+        #expect(error.response(.v5).body == Array(#"{"name":"GeneralError","message":"this.params.map is not a function","code":500,"className":"general-error"}"#.utf8))
+    }
+
+    @Test func findFailsEvenOnAnEmptyStore() throws {
+        let empty = MemoryService(options: ServiceOptions(path: "x"), seed: [])
+        #expect(throws: FeathersError(.generalError, "this.params.map is not a function", converted: true)) {
+            try empty.find(FeathersQuery(["$or": "x"], dialect: .v5))
+        }
+    }
+
     @Test func nodesParserListDecidesBeforeTheApp() {
         let app = Self.app()
         var request = HTTPRequest(method: .get, target: "/people")

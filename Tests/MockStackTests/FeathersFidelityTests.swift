@@ -29,6 +29,39 @@ struct FeathersFidelityTests {
 
     private var port: Int { get throws { try #require(mock.url(for: "feathers").port) } }
 
+    // MARK: Item 5: a $or or $and that is not a list
+
+    @Test func aGroupThatIsNotAListIsSiftsGeneralError() async throws {
+        let headers = ["Authorization": try await login()]
+        func error(_ message: String) -> String { #"{"name":"GeneralError","message":"\#(message)","code":500,"className":"general-error"}"# }
+        let cases: [(query: String, message: String)] = [
+            ("%24or=text", "this.params.map is not a function"),
+            ("%24or%5Btext%5D=x", "this.params.map is not a function"),
+            ("%24or=", "$and/$or/$nor must be a nonempty array"),
+            ("%24and=text", "params.map is not a function"),
+            ("userId=0&%24and%5Ba%5D=1&%24or=x", "params.map is not a function"),
+        ]
+        for (query, message) in cases {
+            let reply = try await server.send("GET", "/messages?" + query, headers: headers)
+            #expect(reply.status == 500 && reply.text == error(message), "\(query)")
+        }
+        // A list is fine; get, patch and remove fail only on a record that exists.
+        #expect(try await server.send("GET", "/messages?%24or%5B0%5D%5BuserId%5D%5B%24ne%5D=x", headers: headers).json["total"] == 3)
+        #expect(try await server.send("GET", "/messages/9?%24or=x", headers: headers).text
+            == #"{"name":"NotFound","message":"No record found for id '9'","code":404,"className":"not-found"}"#)
+        #expect(try await server.send("GET", "/messages/0?%24or=x", headers: headers).text == error("this.params.map is not a function"))
+        #expect(try await server.send("PATCH", "/messages/0?%24or=x", json: #"{"text": "no"}"#, headers: headers).status == 500)
+        #expect(try await server.send("DELETE", "/messages/0?%24or=x", headers: headers).status == 500)
+        // The multi rule comes first.
+        #expect(try await server.send("DELETE", "/messages?%24or=x", headers: headers).json["message"] == "Can not remove multiple entries")
+        // update replaces the record, then fails reading it back with the query.
+        #expect(try await server.send("PUT", "/messages/0?%24or=x", json: #"{"text": "replaced"}"#, headers: headers).text
+            == error("this.params.map is not a function"))
+        #expect(try await server.send("GET", "/messages/0", headers: headers).text == #"{"text":"replaced","id":0}"#)
+        // A schema refuses it first (400); the v4 app's query rules are its own.
+        #expect(try await server.send("GET", "/people?%24or=x").status == 400)
+    }
+
     // MARK: Item 6: methods
 
     @Test func anUnknownMethodIsNamedAsReceived() throws {

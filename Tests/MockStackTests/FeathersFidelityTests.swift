@@ -85,4 +85,40 @@ struct FeathersFidelityTests {
         #expect(end == .closed)
     }
 
+    // MARK: Item 7: users
+
+    @Test func usersReachOnlyTheirOwnRecord() async throws {
+        #expect(try await server.send("POST", "/users", json: #"{"email": "new@example.com", "password": "pw"}"#).status == 201)
+        let headers = ["Authorization": try await login(email: "new@example.com", password: "pw")]
+        let notFound = #"{"name":"NotFound","message":"No record found for id '0'","code":404,"className":"not-found"}"#
+        #expect(try await server.send("GET", "/users", headers: headers).text == #"[{"email":"new@example.com","id":1}]"#)
+        #expect(try await server.send("GET", "/users?id=0", headers: headers).text == #"[{"email":"new@example.com","id":1}]"#)
+        #expect(try await server.send("GET", "/users/1", headers: headers).text == #"{"email":"new@example.com","id":1}"#)
+        let other = try await server.send("GET", "/users/0", headers: headers)
+        #expect(other.status == 404 && other.text == notFound)
+        #expect(try await server.send("PATCH", "/users/0", json: #"{"email": "x@example.com"}"#, headers: headers).text == notFound)
+        #expect(try await server.send("PUT", "/users/0", json: #"{"email": "x@example.com"}"#, headers: headers).text == notFound)
+        #expect(try await server.send("DELETE", "/users/0", headers: headers).text == notFound)
+        // User 0 is untouched, and sees only itself.
+        #expect(try await server.send("GET", "/users", headers: ["Authorization": try await login()]).text == #"[{"id":0,"email":"test@example.com"}]"#)
+        // A v4 generated app has no such resolver.
+        _ = try await v4.send("POST", "/users", json: #"{"email": "new@example.com", "password": "pw"}"#)
+        let v4Token = try await login(v4, email: "new@example.com", password: "pw")
+        #expect(try await v4.send("GET", "/users", headers: ["Authorization": v4Token]).text == #"[{"id":0,"email":"test@example.com"},{"email":"new@example.com","id":1}]"#)
+    }
+
+    @Test func ownRecordsOnlyIsForTheEntityService() {
+        let manifest = #"{"kind": "feathers", "authentication": {"secret": "s"}, "services": {"users": {"ownRecordsOnly": 1}, "items": {"ownRecordsOnly": true}}}"#
+        var problems: [String] = []
+        do {
+            _ = try AppLoader.standard.load(from: InMemoryFixtureSource(files: ["bad/app.json": manifest]))
+        } catch {
+            problems = error.diagnostics.map { "\($0.pointer): \($0.message)" }
+        }
+        #expect(problems.sorted() == [
+            "/services/items/ownRecordsOnly: ownRecordsOnly is for the authentication's entity service (its records are the users)",
+            "/services/users/ownRecordsOnly: expected true or false, found number",
+        ])
+    }
+
 }

@@ -200,8 +200,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
             return try authenticationCall(call.method, id: call.id, body: call.data, token: call.token)
         case .service(let service):
             guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
-            if service.needsToken(call.method) { try authenticatedUser(token: call.token) }
-            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: call.query)
+            var query = call.query
+            if service.needsToken(call.method) {
+                let user = try authenticatedUser(token: call.token)
+                // A generated v5 app's user query resolver: the caller's own record only.
+                let idField = service.options.idField
+                if service.options.ownRecordsOnly, let id = user[idField] { query[idField] = id }
+            }
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: query)
             for (event, recipients) in events.publish(service: service.options.path, method: call.method, result: result.value) {
                 report(RealtimeActivity(kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]), recipients: recipients))
             }

@@ -27,11 +27,13 @@ public import MockStackCore
 /// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
 /// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
 /// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
-/// service's password field is stored hashed (seeds may give it in the clear) and never returned.
+/// service's password field is stored hashed (seeds may give it in the clear) and never returned;
+/// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
 /// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
-    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes"]
+    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes",
+                                          "ownRecordsOnly"]
     static let authenticationKeys: Set<String> = [
         "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer", "expiresIn",
     ]
@@ -103,6 +105,15 @@ public struct FeathersAppKind: AppKind {
             manifest.report("coerce needs a schema of the properties' types", at: pointer + "/coerce")
         }
         if let authentication, authentication.service == trimmed { options.secretField = authentication.passwordField }
+        if let own = manifest.value(at: pointer + "/ownRecordsOnly") {
+            if own.boolValue == nil {
+                manifest.report("expected true or false, found \(own.typeName)", at: pointer + "/ownRecordsOnly")
+            } else if own.boolValue == true, authentication?.service != trimmed {
+                manifest.report("ownRecordsOnly is for the authentication's entity service (its records are the users)", at: pointer + "/ownRecordsOnly")
+            } else {
+                options.ownRecordsOnly = own.boolValue == true
+            }
+        }
         return options
     }
 

@@ -5,11 +5,11 @@ import Testing
 /// Issue 26's Feathers details without sockets: sift's errors for a `$or`/`$and` it cannot
 /// read, Node's method list and `cors()`, on app values.
 @Suite struct FeathersFidelityUnitTests {
-    static func app(dialect: FeathersDialect = .v5) -> FeathersApp {
+    static func app(dialect: FeathersDialect = .v5, cors: Bool = true) -> FeathersApp {
         var options = ServiceOptions(path: "people")
         options.dialect = dialect
         return FeathersApp(name: "f", mount: "/f", dialect: dialect, services: [MemoryService(options: options, seed: [["id": 0, "name": "Ann"]])],
-                           authentication: nil)
+                           authentication: nil, cors: cors)
     }
 
     private func failure(_ query: JSONObject, _ dialect: FeathersDialect = .v5) throws -> String? {
@@ -58,4 +58,18 @@ import Testing
         }
     }
 
+    @Test func corsIsFirstOnEveryAnswerAndAnswersEveryOptions() {
+        let app = Self.app()
+        let found = app.respond(to: HTTPRequest(method: .get, target: "/people"))
+        #expect(found.headers.fields.first == HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: "*"))
+        #expect(app.respond(to: HTTPRequest(method: .get, target: "/nope")).headers["Access-Control-Allow-Origin"] == "*")
+        let preflight = app.respond(to: HTTPRequest(method: .options, target: "/anything", headers: ["Access-Control-Request-Headers": "x-a"]))
+        #expect(preflight == HTTPResponse(status: 204, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
+                                                                 "Vary": "Access-Control-Request-Headers", "Access-Control-Allow-Headers": "x-a"]))
+        let plain = Self.app(cors: false)
+        #expect(plain.respond(to: HTTPRequest(method: .get, target: "/people")).headers["Access-Control-Allow-Origin"] == nil)
+        #expect(plain.respond(to: HTTPRequest(method: .options, target: "/people")).status == 405)
+        // The session copy keeps the setting.
+        #expect((plain.makeSession() as? FeathersApp)?.cors == false)
+    }
 }

@@ -108,7 +108,7 @@ struct FeathersFidelityTests {
     }
 
     @Test func ownRecordsOnlyIsForTheEntityService() {
-        let manifest = #"{"kind": "feathers", "authentication": {"secret": "s"}, "services": {"users": {"ownRecordsOnly": 1}, "items": {"ownRecordsOnly": true}}}"#
+        let manifest = #"{"kind": "feathers", "authentication": {"secret": "s"}, "cors": "yes", "services": {"users": {"ownRecordsOnly": 1}, "items": {"ownRecordsOnly": true}}}"#
         var problems: [String] = []
         do {
             _ = try AppLoader.standard.load(from: InMemoryFixtureSource(files: ["bad/app.json": manifest]))
@@ -116,9 +116,44 @@ struct FeathersFidelityTests {
             problems = error.diagnostics.map { "\($0.pointer): \($0.message)" }
         }
         #expect(problems.sorted() == [
+            "/cors: expected true or false, found string",
             "/services/items/ownRecordsOnly: ownRecordsOnly is for the authentication's entity service (its records are the users)",
             "/services/users/ownRecordsOnly: expected true or false, found number",
         ])
     }
 
+    // MARK: Item 10: cors()
+
+    @Test func corsAllowsAnyOriginAndAnswersPreflights() throws {
+        let port = try port
+        let preflight = try rawExchange(port: port, "OPTIONS /feathers/messages HTTP/1.1\r\nHost: x\r\nOrigin: http://a.test\r\n"
+            + "Access-Control-Request-Method: PATCH\r\nAccess-Control-Request-Headers: authorization,content-type\r\n\r\n")
+        #expect(preflight.statusLine == "HTTP/1.1 204 No Content" && preflight.body.isEmpty)
+        #expect(preflight.headers.filter { $0.0 != "Date" }.map { "\($0.0): \($0.1)" } == [
+            "Access-Control-Allow-Origin: *", "Access-Control-Allow-Methods: GET,HEAD,PUT,PATCH,POST,DELETE",
+            "Vary: Access-Control-Request-Headers", "Access-Control-Allow-Headers: authorization,content-type",
+        ])
+        // Any path: cors() runs before the routes. Without requested headers, none are allowed.
+        let bare = try rawExchange(port: port, "OPTIONS /feathers/nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(bare.status == 204 && bare.header("Access-Control-Allow-Headers") == nil && bare.header("Vary") == "Access-Control-Request-Headers")
+        // Every other answer, errors included, allows any origin, first.
+        for request in ["GET /feathers/people", "GET /feathers/messages", "GET /feathers/nope", "GET /feathers-v4/people"] {
+            let reply = try rawExchange(port: port, "\(request) HTTP/1.1\r\nHost: x\r\nOrigin: http://a.test\r\n\r\n")
+            #expect(reply.headers.first.map { "\($0.0): \($0.1)" } == "Access-Control-Allow-Origin: *", "\(request)")
+            #expect(reply.header("Vary") == nil)
+        }
+        let v4Preflight = try rawExchange(port: port, "OPTIONS /feathers-v4/people HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(v4Preflight.status == 204 && v4Preflight.header("Allow") == nil)
+    }
+
+    @Test func withoutCorsOptionsIsTheFrameworksOwn() async throws {
+        let v5 = try FeathersTestServer(services: #"{"items": {}}"#, members: #""cors": false,"#)
+        let options = try await v5.send("OPTIONS", "/items")
+        #expect(options.status == 405 && options.headers["access-control-allow-origin"] == nil)
+        #expect(options.text == #"{"name":"MethodNotAllowed","message":"Method OPTIONS not allowed","code":405,"className":"method-not-allowed"}"#)
+        #expect(try await v5.send("GET", "/items").headers["access-control-allow-origin"] == nil)
+        let v4 = try FeathersTestServer(dialect: "v4", services: #"{"items": {"methods": ["find", "get", "create"]}}"#, members: #""cors": false,"#)
+        let express = try await v4.send("OPTIONS", "/items")
+        #expect(express.status == 200 && express.text == "GET,HEAD,POST" && express.headers["allow"] == "GET,POST")
+    }
 }

@@ -30,12 +30,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
 
     /// Client bugs forgiven on request (off by default).
     public let compat: FeathersCompat
+    /// Whether the app runs the `cors()` middleware a generated app puts first (``CORSMiddleware``).
+    public let cors: Bool
 
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
                 authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
-                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat()) {
+                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat(), cors: Bool = true) {
         self.name = name
         self.compat = compat
+        self.cors = cors
         self.realtime = realtime
         self.mount = mount
         self.dialect = dialect
@@ -57,7 +60,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
         FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat)
+                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat, cors: cors)
     }
 
     public var routes: [RouteDescription] {
@@ -86,6 +89,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
         guard NodeHTTPParser.accepts(request.methodName) else { return NodeHTTPParser.badRequest }
         // Engine.IO takes its path before any route, as it does on the HTTP server itself.
         if EngineIOEndpoint.handles(request.path) { return realtime.respond(to: request, app: self) }
+        guard cors else { return route(request) }
+        if request.method == .options { return CORSMiddleware.preflight(request) }
+        return CORSMiddleware.allowingAnyOrigin(route(request))
+    }
+
+    /// What the app's middleware after `cors()` answers: a service, the authentication
+    /// service, or the not-found handler.
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
         guard let (target, id) = resolve(request.path) else {
             // Express's notFound middleware: the URL as the app saw it, query included.
             let url = request.path + (request.query.map { "?" + $0 } ?? "")
@@ -164,13 +175,10 @@ public final class FeathersApp: RealtimeApp, Sendable {
         case .patch: method = .patch
         case .delete: method = .remove
         case .options where dialect == .v4:
-            // Express answers OPTIONS itself with the route's verbs (Unverified for Feathers apps).
+            // Without `cors()`, Express answers OPTIONS itself with the route's verbs (Unverified
+            // for Feathers apps). v5's REST middleware has no OPTIONS: the 405 below.
             let verbs = allow(target).replacing("GET", with: "GET,HEAD")
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(verbs.utf8))
-        case .options:
-            // `cors()` answers preflights before Feathers sees them (Unverified).
-            return HTTPResponse(status: 204, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
-                                                       "Vary": "Access-Control-Request-Headers"])
         case .head where dialect == .v4:
             // Express answers HEAD from the GET handler (Unverified for Feathers apps).
             var response = try call(target, id: id, request: HTTPRequest(method: .get, target: request.target, headers: request.headers, mountPath: request.mountPath))

@@ -29,6 +29,7 @@ public import MockStackCore
 /// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned;
 /// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
+/// `cors` (true by default) answers as a generated app's `cors()` middleware does.
 /// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
@@ -46,7 +47,7 @@ public struct FeathersAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat"] }
+    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         var dialect = FeathersDialect.v5
@@ -69,8 +70,12 @@ public struct FeathersAppKind: AppKind {
         if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {
             manifest.report("the entity service \"\(authentication.service)\" is not among the services", at: "/authentication/service")
         }
+        var cors = true
+        if let value = manifest.value(at: "/cors") {
+            if let on = value.boolValue { cors = on } else { manifest.report("expected true or false, found \(value.typeName)", at: "/cors") }
+        }
         return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() },
-                           compat: FeathersCompat.read(manifest))
+                           compat: FeathersCompat.read(manifest), cors: cors)
     }
 
     private func readService(_ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,

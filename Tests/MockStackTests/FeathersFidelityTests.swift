@@ -122,6 +122,29 @@ struct FeathersFidelityTests {
         ])
     }
 
+    // MARK: Item 8: the token's bytes
+
+    @Test(arguments: ["v5", "v4"])
+    func tokenClaimsAreJsonwebtokensOrderAndBytes(dialect: String) async throws {
+        let client = dialect == "v5" ? server : v4
+        var payloads: [String] = []
+        for _ in 0..<3 {
+            let reply = try await client.send("POST", "/authentication", json: #"{"strategy": "local", "email": "test@example.com", "password": "secret"}"#)
+            let token = try #require(reply.json["accessToken"]?.stringValue)
+            let parts = token.split(separator: ".")
+            #expect(String(decoding: try #require(Base64URL.decode(parts[0])), as: UTF8.self) == #"{"alg":"HS256","typ":"access"}"#)
+            let payload = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
+            let claims = try #require(reply.json["authentication"]?["payload"])
+            let iat = try #require(claims["iat"]?.intValue), jti = try #require(claims["jti"]?.stringValue)
+            let issuer = dialect == "v4" ? #","iss":"feathers""# : ""
+            #expect(payload == #"{"iat":\#(iat),"exp":\#(iat + 86_400),"aud":"https://yourdomain.com"\#(issuer),"sub":"0","jti":"\#(jti)"}"#)
+            // The reply shows the decoded payload with the same bytes.
+            #expect(reply.text.contains(#""payload":\#(payload)"#))
+            payloads.append(payload)
+        }
+        #expect(Set(payloads.map { $0.replacing(/[0-9a-f-]{36}|[0-9]{10}/, with: "_") }).count == 1)
+    }
+
     // MARK: Item 10: cors()
 
     @Test func corsAllowsAnyOriginAndAnswersPreflights() throws {

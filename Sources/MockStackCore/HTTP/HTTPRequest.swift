@@ -98,8 +98,9 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.storage === b.storage || (a.method == b.method && a.storage.unknownMethodName == b.storage.unknownMethodName && a.target == b.target && a.path == b.path && a.query == b.query
-            && a.headers == b.headers && a.body == b.body && a.mountPath == b.mountPath)
+        a.storage === b.storage || (a.method == b.method && a.storage.unknownMethodName == b.storage.unknownMethodName
+            && a.target == b.target && a.path == b.path && a.query == b.query && a.headers == b.headers && a.body == b.body
+            && a.mountPath == b.mountPath)
     }
 
     public init(

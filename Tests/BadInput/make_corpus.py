@@ -123,10 +123,12 @@ for target in TARGETS:
         add(f"{app}: {method.decode()} with a body",
             [method + b" " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n" + smuggled],
             [400], "empty" if method == b"HEAD" else "plain")  # an answer to HEAD has no body
-    # Any other method's body is read as its body, never as a request: the app answers the method.
-    add(f"{app}: FOO with a body",
-        [b"FOO " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n" + smuggled],
-        [400, 401, 405], APP_FORMATS[app])
+    # Any other method's body is read as its body, never as a request: the app answers the method
+    # (a Feathers app as Node's parser does: below).
+    if app != "feathers":
+        add(f"{app}: FOO with a body",
+            [b"FOO " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n" + smuggled],
+            [400, 401, 405], APP_FORMATS[app])
     add(f"{app}: two different Content-Lengths",
         [b"POST " + target + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 3\r\n\r\nhello"], [400], "plain")
     add(f"{app}: Content-Length over the body limit",
@@ -281,6 +283,14 @@ for label, body in [("form with bad percent-encoding in a number", b"Age=%zz&Req
     add(f"test ThrowValidation {label}", [http(b"POST", b"/test/api/ThrowValidation", [FORM], body)], [400], "servicestack")
 
 # ---- Feathers: bodies, queries and ids, in Feathers' format ----------------------------------------
+# A method token Node's parser (llhttp) does not know is its bare 400 (no body) and the connection
+# closed, a body and all; one it knows but Feathers does not map is the app's 405.
+smuggled = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+for method in [b"FOO", b"PUSH", b"get", b"DESCRIBE"]:
+    add(f"feathers method {method.decode()} with a body",
+        [method + b" /feathers/people HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n" + smuggled],
+        [400], "empty")
+add("feathers method PURGE", [b"PURGE /feathers/people HTTP/1.1\r\nHost: x\r\n\r\n"], [405], "feathers")
 for label, body in json_bombs.items():
     if label == "empty":
         continue

@@ -28,6 +28,30 @@ import Testing
         #expect(HTTP1Feed.parse(Self.request(line)).head?.method == method)
     }
 
+    @Test(arguments: [("FOO / HTTP/1.1", "FOO"), ("get / HTTP/1.1", "get"), ("PURGE / HTTP/1.1", "PURGE"), ("GET / HTTP/1.1", "GET"),
+                      ("UNKNOWN / HTTP/1.1", "UNKNOWN")])
+    func keepsTheMethodAsSpelled(line: String, name: String) throws {
+        // An app that names the verb in its answer (Feathers' "Method PURGE not allowed") reads it here.
+        let request = try #require(HTTP1Feed.parse(Self.request(line)).request)
+        #expect(request.methodName == name)
+        #expect(request.routed(toMount: "/x").methodName == name)
+        var copy = request
+        copy.headers.add("X", "y")
+        #expect(copy.methodName == name && copy != request)
+    }
+
+    @Test func aMethodNameSetsTheMethod() {
+        var request = HTTPRequest(method: .get, target: "/")
+        request.methodName = "PURGE"
+        #expect(request.method == .unknown && request.methodName == "PURGE")
+        #expect(request != HTTPRequest(method: .unknown, target: "/"))
+        request.methodName = "POST"
+        #expect(request.method == .post && request.methodName == "POST" && request == HTTPRequest(method: .post, target: "/"))
+        request.methodName = "FOO"
+        request.method = .delete
+        #expect(request.methodName == "DELETE")
+    }
+
     @Test(arguments: [
         ("GET  / HTTP/1.1", "the request line must be 'method target HTTP-version', found 'GET  / HTTP/1.1'"),
         ("GET / HTTP/1.1 extra", "the request line must be 'method target HTTP-version', found 'GET / HTTP/1.1 extra'"),

@@ -51,6 +51,13 @@ struct FeathersRealtimeTests {
         #expect(output == #"{"afterLogout": [], "anonymousHeard": [], "findAfterLogout": [null, []], "loggedOut": true, "memberHeard": [["people created", {"id": 0, "name": "Bo"}], ["people patched", {"age": 4, "id": 0, "name": "Bo"}], ["messages created", {"id": 3, "text": "hi"}]], "restStatus": 200, "signedIn": ["accessToken", "authentication", "user"]}"#)
     }
 
+    /// The users service's restriction (ownRecordsOnly) holds over the socket too: the same engine.
+    @Test func aSignedInSocketReachesItsOwnUserRecordOnly() throws {
+        let output = try run(SocketIOClients.release5, "own_records")
+        let notFound = #"{"className": "not-found", "code": 404, "message": "No record found for id '0'", "name": "NotFound"}"#
+        #expect(output == #"{"found": [null, [{"email": "own@example.com", "id": 1}]], "other": [\#(notFound)], "otherPatch": [\#(notFound)], "own": [null, {"email": "own@example.com", "id": 1}]}"#)
+    }
+
     @Test func aHandshakeTokenSignsInAndABadOneIsRefused() throws {
         let output = try run(SocketIOClients.release5, "handshake_token")
         #expect(output == #"{"created": [null, {"id": 3, "text": "with a header"}], "refused": "One or more namespaces failed to connect: /"}"#)

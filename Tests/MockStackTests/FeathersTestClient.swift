@@ -81,12 +81,14 @@ final class FeathersTestServer: @unchecked Sendable {
     let root: URL
     let client: FeathersClient
 
-    /// - Parameter services: the `services` object of the manifest, as JSON text.
-    init(dialect: String = "v5", services: String, authentication: Bool = false, files: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - services: the `services` object of the manifest, as JSON text.
+    ///   - members: more of the manifest's members (`"cors": false,`), as JSON text with a comma after each.
+    init(dialect: String = "v5", services: String, authentication: Bool = false, members: String = "", files: [String: String] = [:]) throws {
         root = try makeTemporaryDirectory()
         let auth = authentication ? #""authentication": {"secret": "conformance-secret", "service": "users"},"# : ""
         var all = files
-        all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) "services": \#(services)}"#
+        all["suite/app.json"] = #"{"kind": "feathers", "mount": "/suite", "dialect": "\#(dialect)", \#(auth) \#(members) "services": \#(services)}"#
         try writeFiles(all, under: root)
         mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [root]))
         client = FeathersClient(base: try mock.url(for: "suite").absoluteString)

@@ -210,7 +210,23 @@ def control(origin, path, transports):
         guest.close()
 
 
-SCENARIOS = {"control": control, "sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
+def own_records(origin, path, transports):
+    """The v5 app's users, as its generated query resolver restricts them: a signed-in socket reaches its own record only."""
+    rest(origin, "POST", "/feathers/users", {"email": "own@example.com", "password": "pw"})
+    client = Client(origin, path, transports)
+    try:
+        client.call("create", "authentication", {"strategy": "local", "email": "own@example.com", "password": "pw"}, {})
+        return {
+            "found": client.call("find", "users", {}),
+            "own": client.call("get", "users", 1, {}),
+            "other": client.call("get", "users", 0, {}),
+            "otherPatch": client.call("patch", "users", 0, {"email": "taken@example.com"}, {}),
+        }
+    finally:
+        client.close()
+
+
+SCENARIOS = {"own_records": own_records, "control": control, "sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
 
 if __name__ == "__main__":
     origin, path, scenario = sys.argv[1], sys.argv[2], sys.argv[3]

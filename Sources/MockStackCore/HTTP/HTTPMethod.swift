@@ -12,7 +12,8 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case options = "OPTIONS"
     case trace = "TRACE"
     case connect = "CONNECT"
-    /// A method token the HTTP parser did not recognise (PROPFIND, FOO, …).
+    /// A method token the HTTP parser did not recognise (PROPFIND, FOO, …); the request keeps
+    /// the token itself (``HTTPRequest/methodName``).
     case unknown = "UNKNOWN"
 
     /// The methods mockstack serves; the others are answered with 405.

@@ -6,7 +6,23 @@
 public struct HTTPRequest: Sendable, Equatable {
     public var method: HTTPMethod {
         @inlinable get { storage.method }
-        set { writable().method = newValue }
+        set {
+            let box = writable()
+            box.method = newValue
+            box.unknownMethodName = nil
+        }
+    }
+    /// The method as the client spelled it: ``method``'s name, or for ``HTTPMethod/unknown``
+    /// the token received (`PURGE`, `FOO`), as a server that names the verb in its answer
+    /// needs it. Setting it sets ``method`` too.
+    public var methodName: String {
+        get { storage.unknownMethodName ?? storage.method.rawValue }
+        set {
+            let known = HTTPMethod(name: newValue)
+            let box = writable()
+            box.method = known ?? .unknown
+            box.unknownMethodName = known == nil ? newValue : nil
+        }
     }
     /// The request target exactly as sent (`/test/api/Hello?name=World`).
     public var target: String {
@@ -65,6 +81,8 @@ public struct HTTPRequest: Sendable, Equatable {
         @usableFromInline @exclusivity(unchecked) var headers: HTTPHeaders
         @usableFromInline @exclusivity(unchecked) var body: [UInt8]
         @usableFromInline @exclusivity(unchecked) var mountPath: String
+        /// The token of an ``HTTPMethod/unknown`` method; nil for a known one.
+        @usableFromInline @exclusivity(unchecked) var unknownMethodName: String?
 
         init(method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], mountPath: String) {
             self.method = method
@@ -77,13 +95,16 @@ public struct HTTPRequest: Sendable, Equatable {
         }
 
         func copy() -> Storage {
-            Storage(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
+            let copy = Storage(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
+            copy.unknownMethodName = unknownMethodName
+            return copy
         }
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.storage === b.storage || (a.method == b.method && a.target == b.target && a.path == b.path && a.query == b.query
-            && a.headers == b.headers && a.body == b.body && a.mountPath == b.mountPath)
+        a.storage === b.storage || (a.method == b.method && a.storage.unknownMethodName == b.storage.unknownMethodName
+            && a.target == b.target && a.path == b.path && a.query == b.query && a.headers == b.headers && a.body == b.body
+            && a.mountPath == b.mountPath)
     }
 
     public init(
@@ -169,9 +190,10 @@ public struct HTTPRequest: Sendable, Equatable {
             bytes.count <= skipped ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[skipped...]), as: UTF8.self)
         } ?? String(Substring(path.utf8.dropFirst(skipped)))
         // One new box, made directly: this runs for every request an app answers.
-        return HTTPRequest(storage: Storage(method: method, target: target, path: relative.isEmpty ? "/" : relative,
-                                            query: query, headers: headers, body: body,
-                                            mountPath: mountPath.isEmpty ? prefix : mountPath + prefix))
+        let routed = Storage(method: method, target: target, path: relative.isEmpty ? "/" : relative, query: query, headers: headers,
+                             body: body, mountPath: mountPath.isEmpty ? prefix : mountPath + prefix)
+        routed.unknownMethodName = storage.unknownMethodName
+        return HTTPRequest(storage: routed)
     }
 
     private init(storage: Storage) {

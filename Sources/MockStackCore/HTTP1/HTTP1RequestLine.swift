@@ -1,6 +1,8 @@
 /// A request line, `method SP request-target SP HTTP-version` (RFC 9112 §3), read and checked.
 struct HTTP1RequestLine: Sendable, Equatable {
     var method: HTTPMethod
+    /// The token of an ``HTTPMethod/unknown`` method (`PURGE`), for ``HTTPRequest/methodName``.
+    var unknownMethodName: String?
     var target: String
     var version: HTTP1Version
     /// Whether the target is a path alone (origin-form without `?` or `#`): then it is the
@@ -48,12 +50,13 @@ struct HTTP1RequestLine: Sendable, Equatable {
         let isVisible = invisible == 0, splits = splitting != 0
         if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { throw .malformed(problem) }
         let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !splits
+        let unknownName = method == .unknown ? String(decoding: methodBytes, as: UTF8.self) : nil
         if let earlierTarget, HTTP1Syntax.spells(earlierTarget, targetBytes) {
-            return Self(method: method, target: earlierTarget, version: version, targetIsPlainPath: isPlainPath,
-                        reusesEarlierTarget: true)
+            return Self(method: method, unknownMethodName: unknownName, target: earlierTarget, version: version,
+                        targetIsPlainPath: isPlainPath, reusesEarlierTarget: true)
         }
-        return Self(method: method, target: String(decoding: targetBytes, as: UTF8.self), version: version,
-                    targetIsPlainPath: isPlainPath)
+        return Self(method: method, unknownMethodName: unknownName, target: String(decoding: targetBytes, as: UTF8.self),
+                    version: version, targetIsPlainPath: isPlainPath)
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.

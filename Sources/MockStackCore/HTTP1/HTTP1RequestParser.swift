@@ -307,7 +307,7 @@ public struct HTTP1RequestParser: Sendable {
 
     /// The request with this head and the body read, for the caller; the parser starts over.
     private mutating func complete(_ head: consuming HTTP1Head, consumed: Int) -> HTTP1ParseStep {
-        let request: HTTPRequest
+        var request: HTTPRequest
         if requestLine?.targetIsPlainPath == true {
             // Nearly every request: its target is its path, no splitting needed.
             request = HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
@@ -320,6 +320,7 @@ public struct HTTP1RequestParser: Sendable {
             request = HTTPRequest(method: head.method, target: head.target, path: split.path, query: split.query, headers: head.headers, body: body)
             earlierSplit = split
         }
+        if let name = requestLine?.unknownMethodName { request.methodName = name }
         startOver()
         return .complete(head, request, consumed: consumed)
     }

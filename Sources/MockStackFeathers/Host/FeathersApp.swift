@@ -30,12 +30,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
 
     /// Client bugs forgiven on request (off by default).
     public let compat: FeathersCompat
+    /// Whether the app runs the `cors()` middleware a generated app puts first (``CORSMiddleware``).
+    public let cors: Bool
 
     public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
                 authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
-                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat()) {
+                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat(), cors: Bool = true) {
         self.name = name
         self.compat = compat
+        self.cors = cors
         self.realtime = realtime
         self.mount = mount
         self.dialect = dialect
@@ -57,7 +60,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
         FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat)
+                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat, cors: cors)
     }
 
     public var routes: [RouteDescription] {
@@ -78,12 +81,22 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// `service.method` (`messages.find`, `authentication.create`) for the service and id the
     /// path names, as the answer's operation says it.
     public func operation(for request: HTTPRequest) -> String? {
-        resolve(request.path).map { target, id in operationName(target, method: request.method, id: id) }
+        resolve(request.path).map { target, id in operationName(target, request, id: id) }
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Node's HTTP parser refuses a method it does not know before anything else runs.
+        guard NodeHTTPParser.accepts(request.methodName) else { return NodeHTTPParser.badRequest }
         // Engine.IO takes its path before any route, as it does on the HTTP server itself.
         if EngineIOEndpoint.handles(request.path) { return realtime.respond(to: request, app: self) }
+        guard cors else { return route(request) }
+        if request.method == .options { return CORSMiddleware.preflight(request) }
+        return CORSMiddleware.allowingAnyOrigin(route(request))
+    }
+
+    /// What the app's middleware after `cors()` answers: a service, the authentication
+    /// service, or the not-found handler.
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
         guard let (target, id) = resolve(request.path) else {
             // Express's notFound middleware: the URL as the app saw it, query included.
             let url = request.path + (request.query.map { "?" + $0 } ?? "")
@@ -95,7 +108,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         } catch {
             response = error.response(dialect)
         }
-        response.operation = operationName(target, method: request.method, id: id)
+        response.operation = operationName(target, request, id: id)
         if dialect == .v4 { response.headers.set("Allow", allow(target)) }
         return response
     }
@@ -162,20 +175,18 @@ public final class FeathersApp: RealtimeApp, Sendable {
         case .patch: method = .patch
         case .delete: method = .remove
         case .options where dialect == .v4:
-            // Express answers OPTIONS itself with the route's verbs (Unverified for Feathers apps).
+            // Without `cors()`, Express answers OPTIONS itself with the route's verbs (Unverified
+            // for Feathers apps). v5's REST middleware has no OPTIONS: the 405 below.
             let verbs = allow(target).replacing("GET", with: "GET,HEAD")
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(verbs.utf8))
-        case .options:
-            // `cors()` answers preflights before Feathers sees them (Unverified).
-            return HTTPResponse(status: 204, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
-                                                       "Vary": "Access-Control-Request-Headers"])
         case .head where dialect == .v4:
             // Express answers HEAD from the GET handler (Unverified for Feathers apps).
             var response = try call(target, id: id, request: HTTPRequest(method: .get, target: request.target, headers: request.headers, mountPath: request.mountPath))
             response.body = []
             return response
         default:
-            throw FeathersError(.methodNotAllowed, "Method \(request.method == .unknown ? "UNKNOWN" : request.method.rawValue) not allowed")
+            // The verb as received (transport-commons' getServiceMethod).
+            throw FeathersError(.methodNotAllowed, "Method \(request.methodName) not allowed")
         }
         // The header is read only by the calls that need a token.
         let readsToken = if case .service(let service) = target { service.needsToken(method) } else { true }
@@ -197,8 +208,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
             return try authenticationCall(call.method, id: call.id, body: call.data, token: call.token)
         case .service(let service):
             guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
-            if service.needsToken(call.method) { try authenticatedUser(token: call.token) }
-            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: call.query)
+            var query = call.query
+            if service.needsToken(call.method) {
+                let user = try authenticatedUser(token: call.token)
+                // A generated v5 app's user query resolver: the caller's own record only.
+                let idField = service.options.idField
+                if service.options.ownRecordsOnly, let id = user[idField] { query[idField] = id }
+            }
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: query)
             for (event, recipients) in events.publish(service: service.options.path, method: call.method, result: result.value) {
                 report(RealtimeActivity(kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]), recipients: recipients))
             }
@@ -207,8 +224,8 @@ public final class FeathersApp: RealtimeApp, Sendable {
     }
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.
-    private func operationName(_ target: Target, method: HTTPMethod, id: String?) -> String {
-        let called: ServiceMethod? = switch method {
+    private func operationName(_ target: Target, _ request: HTTPRequest, id: String?) -> String {
+        let called: ServiceMethod? = switch request.method {
         case .get: id == nil ? .find : .get
         case .post: .create
         case .put: .update
@@ -218,7 +235,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         }
         if case .service(let service) = target, let called { return service.operationName(called) }
         let service = if case .service(let service) = target { service.options.path } else { "authentication" }
-        return service + "." + (called?.rawValue ?? method.rawValue)
+        return service + "." + (called?.rawValue ?? request.methodName)
     }
 
     /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy

@@ -27,11 +27,14 @@ public import MockStackCore
 /// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
 /// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
 /// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
-/// service's password field is stored hashed (seeds may give it in the clear) and never returned.
+/// service's password field is stored hashed (seeds may give it in the clear) and never returned;
+/// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
+/// `cors` (true by default) answers as a generated app's `cors()` middleware does.
 /// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
-    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes"]
+    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes",
+                                          "ownRecordsOnly"]
     static let authenticationKeys: Set<String> = [
         "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer", "expiresIn",
     ]
@@ -44,7 +47,7 @@ public struct FeathersAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat"] }
+    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         var dialect = FeathersDialect.v5
@@ -67,8 +70,12 @@ public struct FeathersAppKind: AppKind {
         if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {
             manifest.report("the entity service \"\(authentication.service)\" is not among the services", at: "/authentication/service")
         }
+        var cors = true
+        if let value = manifest.value(at: "/cors") {
+            if let on = value.boolValue { cors = on } else { manifest.report("expected true or false, found \(value.typeName)", at: "/cors") }
+        }
         return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() },
-                           compat: FeathersCompat.read(manifest))
+                           compat: FeathersCompat.read(manifest), cors: cors)
     }
 
     private func readService(_ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,
@@ -103,6 +110,15 @@ public struct FeathersAppKind: AppKind {
             manifest.report("coerce needs a schema of the properties' types", at: pointer + "/coerce")
         }
         if let authentication, authentication.service == trimmed { options.secretField = authentication.passwordField }
+        if let own = manifest.value(at: pointer + "/ownRecordsOnly") {
+            if own.boolValue == nil {
+                manifest.report("expected true or false, found \(own.typeName)", at: pointer + "/ownRecordsOnly")
+            } else if own.boolValue == true, authentication?.service != trimmed {
+                manifest.report("ownRecordsOnly is for the authentication's entity service (its records are the users)", at: pointer + "/ownRecordsOnly")
+            } else {
+                options.ownRecordsOnly = own.boolValue == true
+            }
+        }
         return options
     }
 

@@ -13,6 +13,9 @@ public struct FeathersQuery: Sendable {
     public var sort: [(key: String, direction: Double)]?
     /// `$select` as given: an array of field names, or anything else passed through.
     public var select: JSONValue?
+    /// The error the memory adapter's matcher (sift) throws as it is built from these
+    /// conditions (``SiftGroupCheck``), which the adapter turns into a 500; nil when it builds.
+    public var matcherFailure: FeathersError?
 
     /// The operators a property may use.
     static let operators: Set<String> = ["$in", "$nin", "$lt", "$lte", "$gt", "$gte", "$ne", "$or"]
@@ -47,6 +50,8 @@ public struct FeathersQuery: Sendable {
             }
         }
         self.conditions = conditions
+        // v5's filters pass a `$or` or `$and` that is not a list through to sift as it is.
+        if dialect == .v5 { matcherFailure = SiftGroupCheck.failure(in: conditions) }
     }
 
     /// A query of nothing but a `$select` (what `create` reads).

@@ -95,6 +95,8 @@ public final class MemoryService: Sendable {
     // MARK: Methods
 
     public func find(_ query: FeathersQuery) throws(FeathersError) -> FindResult {
+        // The adapter builds its matcher whatever the store holds.
+        if let failure = query.matcherFailure { throw failure }
         // A copy of the store is a few references: the records are read outside the lock, and
         // a write meanwhile copies the store's arrays rather than changing these.
         let records = store.withLock { $0 }
@@ -130,10 +132,12 @@ public final class MemoryService: Sendable {
     }
 
     /// Full replace: the record becomes the body plus the id, which keeps its stored type when
-    /// the URL's text equals it loosely (`'1'` and `1`).
+    /// the URL's text equals it loosely (`'1'` and `1`). A query sift cannot build a matcher
+    /// from fails only after the record is replaced, as the adapter reads the record back with
+    /// the query once it has stored it.
     public func update(_ id: String, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
         let record: JSONObject = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
-            let old = try Self.existing(id, query, in: store)
+            let old = try Self.existing(id, query.matcherFailure == nil ? query : FeathersQuery(select: nil), in: store)
             // Found under the URL's text, so the stored id keeps its own type.
             var replaced = data
             replaced[options.idField] = old[options.idField] ?? .string(id)
@@ -142,6 +146,7 @@ public final class MemoryService: Sendable {
             store.store(replaced, key: id, size: size)
             return replaced
         }
+        if let failure = query.matcherFailure { throw failure }
         return try select(record, query)
     }
 
@@ -150,7 +155,7 @@ public final class MemoryService: Sendable {
     public func patch(_ id: String?, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
         let changes = JSONObject(data.members.filter { $0.key != options.idField })
         let records: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
-            let targets = if let id { [try Self.existing(id, query, in: store)] } else { Self.matches(query, in: store) }
+            let targets = if let id { [try Self.existing(id, query, in: store)] } else { try Self.matches(query, in: store) }
             let merged = targets.map { target in
                 let key = MemoryStore.key(target[options.idField] ?? .null)
                 var merged = store.record(forKey: key) ?? target
@@ -175,7 +180,7 @@ public final class MemoryService: Sendable {
                 store.remove(key: id)
                 return [record]
             }
-            let targets = Self.matches(query, in: store)
+            let targets = try Self.matches(query, in: store)
             store.remove(keys: targets.map { MemoryStore.key($0[options.idField] ?? .null) })
             return targets
         }
@@ -204,17 +209,20 @@ public final class MemoryService: Sendable {
         try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in try Self.existing(id, query, in: store) }
     }
 
-    /// The record stored under the id's text that also matches the query, else 404.
+    /// The record stored under the id's text that also matches the query, else 404. The
+    /// adapter builds its matcher only for a record it has, so a query it cannot build one
+    /// from fails only then.
     private static func existing(_ id: String, _ query: FeathersQuery, in store: MemoryStore) throws(FeathersError) -> JSONObject {
-        guard let record = store.record(forKey: id), RecordMatcher.matches(record, query.conditions) else {
-            throw FeathersError.notFound(id: id)
-        }
+        guard let record = store.record(forKey: id) else { throw FeathersError.notFound(id: id) }
+        if let failure = query.matcherFailure { throw failure }
+        guard RecordMatcher.matches(record, query.conditions) else { throw FeathersError.notFound(id: id) }
         return record
     }
 
     /// Multi patch and remove: every match, ignoring `$limit`, `$skip` and pagination.
-    private static func matches(_ query: FeathersQuery, in store: MemoryStore) -> [JSONObject] {
-        store.values(where: RecordMatcher.predicate(query.conditions))
+    private static func matches(_ query: FeathersQuery, in store: MemoryStore) throws(FeathersError) -> [JSONObject] {
+        if let failure = query.matcherFailure { throw failure }
+        return store.values(where: RecordMatcher.predicate(query.conditions))
     }
 
     /// `$select`: the listed fields and the id, in that order (lodash's `pick`). A `$select`

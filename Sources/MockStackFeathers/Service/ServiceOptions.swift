@@ -17,6 +17,10 @@ public struct ServiceOptions: Sendable {
     public var schema: QuerySchema?
     /// For the authentication entity (`users`): the field stored hashed and never returned.
     public var secretField: String?
+    /// For the authentication entity: a call made with a token reaches only the caller's own
+    /// record, as a generated v5 app's user query resolver sets the query's id to the
+    /// authenticated user's. Manifest: `ownRecordsOnly`.
+    public var ownRecordsOnly = false
     /// The most the service's records may hold, written as JSON; a write past it is refused
     /// (``FeathersError/storeFull(_:limit:)``). It bounds the store's memory, and with it what
     /// an unpaginated `find` answers. Manifest: `storeLimitBytes`.

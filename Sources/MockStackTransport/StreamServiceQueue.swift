@@ -24,7 +24,8 @@ final class StreamServiceQueue: @unchecked Sendable {
         return event != nil
     }
 
-    /// Has the loop serve `stream` soon (once, however often it is added before that).
+    /// Has the loop serve `stream` soon. A stream adds itself once until it is served (its
+    /// `queued` flag), so the list holds no stream twice.
     func add(_ stream: UpgradedStream) {
         let first = waiting.withLock { streams in
             streams.append(stream)

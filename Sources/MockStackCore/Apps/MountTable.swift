@@ -45,10 +45,11 @@ public struct MountTable: Sendable {
     }
 
     /// Whether `mount` owns the path whose bytes are `path`: ruled out by its length and the
-    /// byte after it first, then the bytes compared eight at a time.
+    /// byte after it first, then compared byte by byte (mounts are a few bytes long).
     private static func mount(_ mount: [UInt8], owns path: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = mount.count
         guard path.count >= count, path.count == count || path[count] == UInt8(ascii: "/") else { return false }
-        return mount.withUnsafeBytes { HTTP1Syntax.equal($0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: path[..<count]))) }
+        for index in 0..<count where mount[index] != path[index] { return false }
+        return true
     }
 }

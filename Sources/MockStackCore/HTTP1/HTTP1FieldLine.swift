@@ -23,7 +23,7 @@ enum HTTP1FieldLine {
         }
         let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         let nameText = commonName(name) ?? HTTP1Syntax.string(name, reusing: earlier?.name)
-        if HTTP1Syntax.containsForbiddenControl(value) {
+        if value.contains(where: HTTP1Syntax.isForbiddenControl) {
             throw .malformed("the value of the header '\(nameText)' has a control character")
         }
         return HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),

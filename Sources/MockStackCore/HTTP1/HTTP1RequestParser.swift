@@ -172,10 +172,7 @@ public struct HTTP1RequestParser: Sendable {
 
     /// A header field, counted, read and appended to the request's.
     private mutating func fieldLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
-        guard fieldCount < limits.maxHeaderCount else {
-            return fail(HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line), consumed: consumed)
-        }
-        fieldCount += 1
+        if let tooMany = countField(line) { return fail(tooMany, consumed: consumed) }
         let earlier = fields.count < earlierFields.count ? earlierFields[fields.count] : nil
         do {
             let parsed = try HTTP1FieldLine.parse(line, reusing: earlier)
@@ -190,12 +187,19 @@ public struct HTTP1RequestParser: Sendable {
         }
     }
 
-    /// A trailer field: checked and counted as a header field, then dropped.
-    private mutating func trailerLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+    /// Counts a header or trailer field line: the error when it is one too many (or names its
+    /// bare CR, as any refused line does).
+    private mutating func countField(_ line: UnsafeRawBufferPointer) -> HTTP1ParseError? {
         guard fieldCount < limits.maxHeaderCount else {
-            return fail(HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line), consumed: consumed)
+            return HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line)
         }
         fieldCount += 1
+        return nil
+    }
+
+    /// A trailer field: checked and counted as a header field, then dropped.
+    private mutating func trailerLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+        if let tooMany = countField(line) { return fail(tooMany, consumed: consumed) }
         do {
             _ = try HTTP1FieldLine.parse(line)
             return nil

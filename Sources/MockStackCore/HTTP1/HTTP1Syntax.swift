@@ -41,37 +41,6 @@ enum HTTP1Syntax {
         (byte < 0x20 && byte != tab) || byte == 0x7F
     }
 
-    /// Whether `bytes` hold a control character a field value must not (``isForbiddenControl(_:)``),
-    /// ruled out eight bytes at a time: this runs over every field value.
-    static func containsForbiddenControl(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let count = bytes.count
-        var index = 0
-        // Word by word, the last one overlapping the one before: a value of 8 bytes or more is
-        // all words.
-        while count >= 8 {
-            let start = min(index, count - 8)
-            let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-            // The high bit of a byte below 0x20 (one with its own high bit clear), or of a DEL
-            // (a zero once XORed with 0x7F), is set here; a borrow may set others too, never
-            // clear one. Any set: the bytes from this word on are looked at one by one (a tab,
-            // for one, is allowed).
-            let below = (word &- 0x20 &* ones) & ~word & highs
-            let delete = word ^ (0x7F &* ones)
-            if below | ((delete &- ones) & ~delete & highs) != 0 {
-                index = start
-                break
-            }
-            if start == count - 8 { return false }
-            index = start + 8
-        }
-        while index < count {
-            if isForbiddenControl(bytes[index]) { return true }
-            index += 1
-        }
-        return false
-    }
-
     /// Whether `byte` is a decimal digit.
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)

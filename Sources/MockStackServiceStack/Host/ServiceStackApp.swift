@@ -93,17 +93,11 @@ public struct ServiceStackApp: MockApp {
         return copy
     }
 
-    /// The app's answer (or one of its files), its `~/` paths resolved, with the host's
-    /// cross-origin headers; or the CORS layer's own answer to a preflight.
+    /// The app's answer (or one of its files) with the host's cross-origin headers; or the CORS
+    /// layer's own answer to a preflight. An operation's answer has its `~/` paths resolved.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if let preflight = context.host.cors?.preflight(request) { return preflight }
-        var response: HTTPResponse
-        if files.isEmpty {
-            response = answer(request)
-        } else {
-            response = files.respond(to: request) ?? answer(request)
-            VirtualFiles.resolve(&response, base: baseURL(of: request))
-        }
+        var response = files.isEmpty ? answer(request) : files.respond(to: request) ?? answer(request)
         context.host.cors?.apply(to: &response, for: request)
         return response
     }
@@ -169,7 +163,13 @@ public struct ServiceStackApp: MockApp {
         case .failure(.error(let error)): return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         }
         // `[CacheResponse]` runs after the auth filters, and only for plain GETs.
-        let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil : ResponseCache.key(for: request, verb: verb)
+        // An app whose data names files by `~/` paths answers with them resolved through the
+        // URL the client used (``VirtualFiles/resolve(_:base:)``): once, before the answer is
+        // cached, under a key holding that URL, so that a cached answer is served as it is
+        // rather than scanned again on every request.
+        let base = files.isEmpty ? nil : baseURL(of: request)
+        let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil
+            : ResponseCache.key(for: request, verb: verb).map { key in base.map { "\($0) \(key)" } ?? key }
         if let cacheKey, let cached = operation.cache?.response(for: cacheKey, now: now) { return cached }
 
         let binder = RequestBinder(coercion: context.coercion)
@@ -199,8 +199,9 @@ public struct ServiceStackApp: MockApp {
             }
         }
         if match.isOneWay { return HTTPResponse(status: 204) }
-        if match.isBatch { return batchResponse(results, operation: operation, jsconfig: jsconfig) }
-        let response = render(results[0], operation: operation, jsconfig: jsconfig)
+        var response = match.isBatch ? batchResponse(results, operation: operation, jsconfig: jsconfig)
+            : render(results[0], operation: operation, jsconfig: jsconfig)
+        if let base { VirtualFiles.resolve(&response, base: base) }
         if let cacheKey { operation.cache?.store(response, for: cacheKey, now: now) }
         return response
     }

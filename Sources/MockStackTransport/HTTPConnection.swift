@@ -257,6 +257,9 @@ final class HTTPConnection {
     private func setIdleTimeout() -> Bool {
         let seconds = worker.configuration.timeoutSeconds
         guard seconds > 0 else { return true }
+        if let common = worker.idleTimeout {
+            return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, common, common), "bufferevent_set_timeouts", "closing the connection")
+        }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, &timeout, &timeout), "bufferevent_set_timeouts", "closing the connection")
     }

@@ -45,11 +45,12 @@ final class Worker: @unchecked Sendable {
     var inputWatch: OpaquePointer?
     /// Upgraded streams with output or a close for this loop (from any thread).
     let streamService = StreamServiceQueue()
-    /// ``TransportConfiguration/timeoutSeconds`` as one of libevent's common timeouts, nil when
-    /// there is none: every connection's idle deadline has the same length, and libevent keeps
-    /// such deadlines in a queue (re-armed at its tail) instead of its heap, which every read
-    /// re-armed at ~280 instructions.
+    /// ``TransportConfiguration/timeoutSeconds`` as one of libevent's common timeouts, for the
+    /// connections' write timeouts, nil when there is none: they all have the same length, and
+    /// libevent keeps such deadlines in a queue instead of its heap.
     private(set) var idleTimeout: UnsafePointer<timeval>?
+    /// The timer of ``startIdleSweep()``.
+    var idleTimer: OpaquePointer?
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
 
     init(index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]) throws(TransportError) {
@@ -71,6 +72,11 @@ final class Worker: @unchecked Sendable {
             var timeout = timeval(tv_sec: configuration.timeoutSeconds, tv_usec: 0)
             // libevent answers nil only when out of memory; the plain timeval works then too.
             idleTimeout = event_base_init_common_timeout(base, &timeout)
+        }
+        guard startIdleSweep() else {
+            streamService.free()
+            event_base_free(base)
+            throw TransportError("event_new failed", call: "event_new")
         }
     }
 
@@ -116,6 +122,8 @@ final class Worker: @unchecked Sendable {
         inputWatch = nil
         if let drainTimer { event_free(drainTimer) }
         drainTimer = nil
+        if let idleTimer { event_free(idleTimer) }
+        idleTimer = nil
         for endpoint in endpoints { endpoint.stopListening() }
         endpoints.removeAll()
         for connection in Array(connections.values) { connection.close() }

@@ -1,4 +1,3 @@
-import Dispatch
 import MockStackCore
 
 /// What every app request goes through, on any port and in any session: the misbehaviour
@@ -65,11 +64,9 @@ package struct AppPipeline: Sendable {
         }
         let routed = request.routed(toMount: mount ?? app.mount)
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
-        // Dispatch's monotonic clock: the same clock_gettime as `ContinuousClock.now`, without
-        // the concurrency runtime's ~75 instructions around each read (two per request).
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicClock.nanoseconds()
         let response = faults.apply(wanted, to: app.respond(to: routed))
-        let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+        let elapsed = MonotonicClock.nanoseconds() &- start
         record(request, app: appName, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)))
         return response
     }

@@ -381,7 +381,7 @@ final class HTTPConnection {
     private func armSendDeadline(seconds: Int) {
         guard seconds > 0 else { return }
         // An earlier answer still going out keeps its later deadline.
-        let due = Clock.nowNanoseconds() + UInt64(seconds) * 1_000_000_000
+        let due = MonotonicClock.nanoseconds() + UInt64(seconds) * 1_000_000_000
         if let sendTimer, event_pending(sendTimer, Int16(EV_TIMEOUT), nil) != 0, sendDue > due { return }
         sendDue = due
         if sendTimer == nil {

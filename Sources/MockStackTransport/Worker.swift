@@ -175,7 +175,7 @@ final class Worker: @unchecked Sendable {
             // Upgraded connections say goodbye in their own protocol, then close.
             connection.upgradedStream?.serverStopping()
         }
-        drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
+        drainDeadline = MonotonicClock.nanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }
             Worker.from(arg).checkDrained()
@@ -190,7 +190,7 @@ final class Worker: @unchecked Sendable {
 
     private func checkDrained() {
         // Done when every answer is made and written out, or at the deadline.
-        if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || Clock.nowNanoseconds() >= drainDeadline {
+        if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || MonotonicClock.nanoseconds() >= drainDeadline {
             if inFlight > 0 { logger.warning("stopping with \(inFlight) replies still pending after the grace period") }
             exitLoop()
         }
@@ -251,25 +251,5 @@ final class CallbackBox {
 
     static func from(_ arg: UnsafeMutableRawPointer) -> CallbackBox {
         Unmanaged<CallbackBox>.fromOpaque(arg).takeUnretainedValue()
-    }
-}
-
-enum Clock {
-    static func nowNanoseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    /// Whole seconds of a monotonic clock, read as cheaply as the system allows (the coarse
-    /// clock on Linux: no system call, a few milliseconds of resolution).
-    static func coarseSeconds() -> Int {
-        var spec = timespec()
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        #endif
-        return Int(spec.tv_sec)
     }
 }

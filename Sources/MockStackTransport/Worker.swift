@@ -252,4 +252,9 @@ final class CallbackBox {
     static func from(_ arg: UnsafeMutableRawPointer) -> CallbackBox {
         Unmanaged<CallbackBox>.fromOpaque(arg).takeUnretainedValue()
     }
+
+    /// Gives back the reference passed retained with `arg`, when its event could not be made.
+    static func release(_ arg: UnsafeMutableRawPointer) {
+        Unmanaged<CallbackBox>.fromOpaque(arg).release()
+    }
 }

@@ -99,6 +99,8 @@ import Testing
         #expect(Self.problems(route: "/hello/{Nam}") == [
             "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Name)",
         ])
+        // A document read before is not read again, but its problems still refuse the app.
+        #expect(Self.problems(route: "/hello/{Nam}").count == 1)
         #expect(Self.problems(route: "/hello/{name}/{Name*}") == [])
         #expect(Self.problems(route: "/hello/{**Name}") == [])
         // Far from every property: a route the real hosts publish as it is (ServiceStack fails

@@ -1,0 +1,52 @@
+"""Calls mockstack with the DTOs its /types/python generated, through PyPI's `servicestack`
+client (Tests/MockStackTests/DTOClientTests.swift).
+
+usage: python_client.py APP DTOS_FILE BASE_URL
+Imports DTOS_FILE as a module, sends the app's requests as the client library sends them and
+prints what came back as one JSON object, which the Swift test compares exactly."""
+import importlib.util
+import json
+import sys
+
+from servicestack import JsonServiceClient
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("dtos", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_app(dtos, client):
+    hello = client.get(dtos.Hello(name="World"))
+    posted = client.post(dtos.Hello(name="Python"))
+    return {"get": hello.result, "post": posted.result, "type": type(hello).__name__}
+
+
+def techstacks_app(dtos, client):
+    found = client.get(dtos.GetTechnology(slug="servicestack"))
+    query = client.get(dtos.FindTechnologies(ids=[1]))
+    return {
+        "technology": found.technology.name,
+        "tier": found.technology.tier,
+        "found": [technology.name for technology in query.results],
+        "type": type(query.results[0]).__name__,
+    }
+
+
+def ai_app(dtos, client):
+    client.bearer_token = "ak-mockstack"
+    message = dtos.OpenAiMessage(role="user", content="What is the capital of France?")
+    answer = client.post(dtos.OpenAiChatCompletion(model="llama3.1:8b", messages=[message]))
+    return {"content": answer.choices[0].message.content, "type": type(answer).__name__}
+
+
+def main():
+    app, path, base_url = sys.argv[1:4]
+    dtos = load(path)
+    client = JsonServiceClient(base_url)
+    print(json.dumps({"test": test_app, "techstacks": techstacks_app, "ai": ai_app}[app](dtos, client), sort_keys=True))
+
+
+main()

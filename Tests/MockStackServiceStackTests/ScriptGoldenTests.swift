@@ -21,7 +21,7 @@ import Testing
         ("techstacks.include-tag", "techstacks", "IncludeTypes={Site}"),
         ("techstacks.exclude-types", "techstacks", selection + "&ExcludeTypes=TechnologyView,TechnologyTier"),
         ("techstacks.servicestack-types", "techstacks", selection + "&AddServiceStackTypes=False"),
-        ("techstacks.response-status", "techstacks", selection + "&AddResponseStatus=True"),
+        ("techstacks.response-status", "techstacks", "IncludeTypes=GetConfig.*&AddResponseStatus=True"),
         ("techstacks.implicit-version", "techstacks", selection + "&AddImplicitVersion=3"),
         ("techstacks.descriptions", "techstacks", "IncludeTypes=GetConfig.*&AddDescriptionAsComments=False"),
         ("techstacks.global-namespace", "techstacks", selection + "&GlobalNamespace=TechStacks"),

@@ -16,13 +16,15 @@ import TestSupport
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
 
-    /// The interpreter that has `servicestack` (.venv, Scripts/ensure-python-clients.sh, or MOCKSTACK_PYTHON).
-    static let python: String? = {
+    /// The interpreter that has `servicestack` (.venv, Scripts/ensure-python-clients.sh, or
+    /// MOCKSTACK_PYTHON), asked off the test runner's threads.
+    static func python() async -> String? {
         let candidates: [String?] = [ProcessInfo.processInfo.environment["MOCKSTACK_PYTHON"], packageRoot.appendingPathComponent(".venv/bin/python").path]
-        return candidates.compactMap { $0 }.first { path in
-            FileManager.default.isExecutableFile(atPath: path) && (try? ProcessRun.run(URL(fileURLWithPath: path), ["-c", "import servicestack"]).status) == 0
+        for path in candidates.compactMap({ $0 }) where FileManager.default.isExecutableFile(atPath: path) {
+            if (try? await run(path, ["-c", "import servicestack"]).status) == 0 { return path }
         }
-    }()
+        return nil
+    }
 
     static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -48,7 +50,7 @@ struct DTOClientTests {
         ("techstacks", #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#),
         ("ai", #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#),
     ]) func pythonClientCallsTheServerWithTheGeneratedDTOs(app: String, expected: String) async throws {
-        guard let python = Self.python else {
+        guard let python = await Self.python() else {
             if Self.requiresPython { Issue.record("PyPI's servicestack client is missing: run Scripts/ensure-python-clients.sh (make test does)") }
             return
         }

@@ -34,7 +34,8 @@ struct DTOLayout {
     ///   - addsInterfaces: declare `IReturn<T>`, `IReturnVoid` and the marker interfaces the
     ///     types implement, first, and `KeyValuePair<TKey, TValue>` when a member uses it, as
     ///     ServiceStack's `/types/typescript` does;
-    ///   - servicesOnlyInNamespaces: `AddServiceStackTypes=False`: leave out the types of ServiceStack's own namespaces.
+    ///   - addsServiceStackTypes: false (`AddServiceStackTypes=False`): leave out the types of
+    ///     ServiceStack's own namespaces.
     init(metadata: MetadataTypes, selection: MetadataDocument.Selection, leavingOut: Set<String> = [], addsInterfaces: Bool = false,
          addsServiceStackTypes: Bool = true) {
         func kept(_ type: MetadataType) -> Bool {
@@ -53,10 +54,12 @@ struct DTOLayout {
         func add(_ type: MetadataType) {
             if seen.insert(Self.identity(type)).inserted { ordered.append(type) }
         }
+        var declared: [String: MetadataType] = [:]
+        for type in types where declared[Self.identity(type)] == nil { declared[Self.identity(type)] = type }
         func addWithBases(_ type: MetadataType, depth: Int = 0) {
             guard !seen.contains(Self.identity(type)), depth < 64 else { return }
-            if let base = type.inherits, let declared = types.first(where: { $0.name == base.name && $0.namespace == base.namespace }) {
-                addWithBases(declared, depth: depth + 1)
+            if let base = type.inherits, let baseType = declared[(base.namespace ?? "") + "." + base.name] {
+                addWithBases(baseType, depth: depth + 1)
             }
             add(type)
         }
@@ -64,8 +67,9 @@ struct DTOLayout {
         for operation in operations { if let response = operation.response { add(response) } }
         for operation in operations { add(operation.request) }
 
+        // A request is written when its operation is selected (never as a plain type when it is not).
         var requests: [String: MetadataOperation] = [:]
-        for operation in operations where selection.includesOperation(operation) { requests[Self.identity(operation.request)] = operation }
+        for operation in operations { requests[Self.identity(operation.request)] = operation }
         let responses = Set(operations.compactMap { $0.response.map(Self.identity) })
         let selected = ordered.filter { type in
             guard kept(type) else { return false }

@@ -82,9 +82,10 @@ struct PythonTypeMap {
         return reserved.contains(snake) ? snake + "_" : snake
     }
 
-    /// An enum member's name: upper-case, words split by `_` unless the name has no lower case.
+    /// An enum member's name: a name with `_` upper-cased as it is, any other as its member
+    /// name upper-cased (`Value1` → `VALUE1`, `camelUPPER` → `CAMEL_U_P_P_E_R`, `MP3` → `M_P3`,
+    /// `Global` → `GLOBAL_`), as the real files have them.
     static func enumMemberName(_ name: String) -> String {
-        if name.contains("_") { return name.uppercased() }
-        return name.contains(where: { $0.isLowercase }) ? NameCase.snake(name).uppercased() : name
+        name.contains("_") ? name.uppercased() : memberName(name).uppercased()
     }
 }

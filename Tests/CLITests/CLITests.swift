@@ -227,8 +227,8 @@ struct CLITests {
         #expect(validated.status == 0)
         #expect(validated.stdout.hasPrefix("ok: 7 app(s) (ai, example, feathers, feathers-v4, mine, techstacks, test), "))
         let routes = try Self.run(["routes", root.path, "shipped"])
-        #expect(routes.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
-        #expect(routes.stdout.contains("\nmine         /mine         reply.json                 GET                    /mine/hello\n"))
+        #expect(routes.stdout.contains("\nexample      /example      hello.json                           GET                    /example/hello\n"))
+        #expect(routes.stdout.contains("\nmine         /mine         reply.json                           GET                    /mine/hello\n"))
         let missing = try Self.run(["serve", "--fixtures", "shipped", "--fixtures", "/nonexistent-mine"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "mockstack: --fixtures /nonexistent-mine: no such folder\n")
@@ -264,10 +264,10 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP          MOUNT         OPERATION                  VERBS                  ROUTE\nai           /ai           OpenAiChatCompletion       POST                   /ai/api/OpenAiChatCompletion\n"))
-        #expect(result.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
-        #expect(result.stdout.contains("\nfeathers     /feathers     people-paginated           GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
-        #expect(result.stdout.contains("\ntest         /test         Hello                      ANY                    /test/hello/{Name}\n"))
+        #expect(result.stdout.hasPrefix("APP          MOUNT         OPERATION                            VERBS                  ROUTE\nai           /ai           OpenAiChatCompletion                 POST                   /ai/api/OpenAiChatCompletion\n"))
+        #expect(result.stdout.contains("\nexample      /example      hello.json                           GET                    /example/hello\n"))
+        #expect(result.stdout.contains("\nfeathers     /feathers     people-paginated                     GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
+        #expect(result.stdout.contains("\ntest         /test         Hello                                ANY                    /test/hello/{Name}\n"))
     }
 
     @Test func healthProbesARunningServer() throws {

@@ -161,6 +161,17 @@ struct DTOLayout {
         return result.filter { interface in !types.contains { $0.name == interface.name } }
     }
 
+    /// The generic names written with their arity: neither Python nor TypeScript can declare one
+    /// name with several arities, so where a name is declared with more than one (`QueryDb`,
+    /// ``QueryDb`1`` and ``QueryDb`2``), every generic name that begins with it keeps its arity
+    /// (``QueryDbTenant`2`` too, as ServiceStack matches them by prefix).
+    var conflictingNames: Set<String> {
+        var arities: [String: Set<String>] = [:]
+        for entry in entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
+        let prefixes = arities.filter { $0.value.count > 1 }.keys
+        return Set(entries.map(\.type.name).filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
+    }
+
     /// The interfaces a class lists after its base and return marker.
     func implemented(by type: MetadataType) -> [MetadataTypeName] {
         type.implements.filter { !["IReturn`1", "IReturnVoid"].contains($0.name) && interfaces.contains($0.name) }

@@ -69,10 +69,8 @@ public struct PythonGenerator: Sendable {
         if let namespace = options.text("GlobalNamespace"), !namespace.isEmpty {
             lines += ["", "# module \(ScriptText.identifier(namespace))"]
         }
-        // Python cannot declare one name with several arities: those keep theirs (and `QueryDb2` always does).
-        var arities: [String: Set<String>] = [:]
-        for entry in layout.entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
-        let conflicts = Set(arities.values.filter { $0.count > 1 }.flatMap { $0 }).union(["QueryDb`2", "QueryData`2"])
+        // The package's two-argument AutoQuery bases are `QueryDb2` and `QueryData2` whatever the file declares.
+        let conflicts = layout.conflictingNames.union(["QueryDb`2", "QueryData`2"])
         let writer = PythonTypeWriter(options: options, conflicts: conflicts)
         for entry in layout.entries {
             lines += ["", ""] + writer.write(entry, in: layout)

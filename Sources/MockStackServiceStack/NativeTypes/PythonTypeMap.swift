@@ -72,7 +72,8 @@ struct PythonTypeMap {
         let name = String(name.drop { $0 == "'" })
         if arity == 0, let alias = Self.aliases[name] { return alias }
         let full = arity == 0 ? name : "\(name)`\(arity)"
-        let bare = conflicts.contains(full) ? "\(name)\(arity)" : name
+        // A conflicting name keeps its arity (none for the non-generic one).
+        let bare = conflicts.contains(full) && arity > 0 ? "\(name)\(arity)" : name
         return String(bare.split(separator: ".").last ?? Substring(bare))
     }
 

@@ -64,7 +64,7 @@ struct PythonTypeWriter {
             bases.append(selfReferenced(types.name(of: implemented.reference), in: type))
         }
         var lines: [String] = []
-        var declaration = declaredName(type)
+        var declaration = types.alias(TypeReference.stripArity(type.name), arity: type.genericArgs.count)
         if !type.genericArgs.isEmpty {
             let parameters = type.genericArgs.map(Self.parameter)
             lines += parameters.map { "\($0) = TypeVar('\($0)')" } + ["", ""]

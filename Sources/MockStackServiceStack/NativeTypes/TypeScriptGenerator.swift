@@ -42,9 +42,7 @@ public struct TypeScriptGenerator: Sendable {
         lines += options.list("DefaultImports").compactMap(Self.importLine)
         let namespace = options.text("GlobalNamespace").map(ScriptText.identifier).flatMap { $0.isEmpty ? nil : $0 }
 
-        var arities: [String: Set<String>] = [:]
-        for entry in layout.entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
-        let writer = TypeScriptTypeWriter(options: options, conflicts: Set(arities.values.filter { $0.count > 1 }.flatMap { $0 }))
+        let writer = TypeScriptTypeWriter(options: options, conflicts: layout.conflictingNames)
         var body: [String] = []
         var declaresDictionary = false
         for entry in layout.entries { body += [""] + writer.write(entry, in: layout, needsDictionary: &declaresDictionary) }

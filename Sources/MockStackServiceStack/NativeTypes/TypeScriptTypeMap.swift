@@ -14,7 +14,7 @@ struct TypeScriptTypeMap {
         "HttpWebResponse": "Blob", "IDictionary": "any", "OrderedDictionary": "any", "Uri": "string", "Type": "string",
     ]
     /// Return types a request's `createResponse` cannot construct, by .NET name.
-    static let returnAliases: [String: String] = ["Byte[]": "Blob", "Stream": "Blob", "HttpWebResponse": "Blob"]
+    static let returnAliases: [String: String] = ["Byte[]": "Uint8Array", "Stream": "Blob", "HttpWebResponse": "Blob"]
 
     static let sequences: Set<String> = ["List", "IEnumerable", "ICollection", "HashSet", "Queue", "Stack"]
     static let dictionaries: Set<String> = ["Dictionary", "IDictionary", "IOrderedDictionary"]
@@ -63,7 +63,8 @@ struct TypeScriptTypeMap {
         let name = String(name.drop { $0 == "'" })
         if arity == 0, let alias = Self.aliases[name] { return alias }
         let full = arity == 0 ? name : "\(name)`\(arity)"
-        let bare = conflicts.contains(full) ? "\(name)_\(arity)" : name
+        // A conflicting name keeps its arity (none for the non-generic one).
+        let bare = conflicts.contains(full) && arity > 0 ? "\(name)_\(arity)" : name
         return String(bare.split(separator: ".").last ?? Substring(bare))
     }
 

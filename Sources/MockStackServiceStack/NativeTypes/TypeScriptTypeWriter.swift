@@ -89,13 +89,16 @@ struct TypeScriptTypeWriter {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return ("IReturnVoid", "{}") }
         guard let reference = operation.returnType?.reference ?? operation.request.returnMarkerReference else { return nil }
-        let returned = TypeScriptTypeMap.returnAliases[reference.description] ?? types.name(of: reference).name
+        var returned = TypeScriptTypeMap.returnAliases[reference.description] ?? types.name(of: reference).name
+        // An index type cannot be constructed or named in a marker: ServiceStack's marker says `any`.
+        if returned.hasPrefix("{") { returned = "any" }
         let value: String
         switch returned {
         case "string": value = "''"
         case "number": value = "0"
         case "boolean": value = "false"
         case "any": value = "{}"
+        case "Uint8Array": value = "new Uint8Array(0)"
         case _ where returned.hasSuffix("[]"): value = "new Array<\(returned.dropLast(2))>()"
         default: value = "new \(returned)()"
         }
@@ -127,9 +130,10 @@ struct TypeScriptTypeWriter {
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
-            let initialises = (required == true || options.flag("InitializeCollections")) && SwiftTypeMap.isCollection(property.type)
+            // Only when asked: the real files initialise no collection, required or not.
+            let initialises = options.flag("InitializeCollections") && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
-            let initializer = initialises ? (SwiftTypeMap.isDictionary(property.type) ? " = {}" : " = []") : ""
+            let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
         }
         if addingResponseStatus {
@@ -154,10 +158,10 @@ struct TypeScriptTypeWriter {
         return parameters.isEmpty ? name : "\(name)<\(parameters.joined(separator: ", "))>"
     }
 
-    /// `/** @description … */` when descriptions are comments.
+    /// `/**`, `* text`, `*/` when descriptions are comments, as the real files write them.
     private func comment(_ value: JSONValue?) -> [String] {
         guard options.flag("AddDescriptionAsComments"), let text = value?.stringValue else { return [] }
-        return ["/** @description \(ScriptAnnotations.oneLine(text).replacingCommentEnds()) */"]
+        return ["/**", "* \(ScriptAnnotations.oneLine(text).replacingCommentEnds())", "*/"]
     }
 }
 

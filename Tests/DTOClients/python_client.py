@@ -1,9 +1,10 @@
 """Calls mockstack with the DTOs its /types/python generated, through PyPI's `servicestack`
 client (Tests/MockStackTests/DTOClientTests.swift).
 
-usage: python_client.py APP DTOS_FILE BASE_URL
-Imports DTOS_FILE as a module, sends the app's requests as the client library sends them and
-prints what came back as one JSON object, which the Swift test compares exactly."""
+usage: python_client.py APP DTOS_FILE BASE_URL [APP DTOS_FILE BASE_URL ...]
+For each app: imports DTOS_FILE as a module, sends the app's requests as the client library
+sends them and prints what came back as one JSON object on a line, which the Swift test
+compares exactly. One interpreter for every app: each process a test starts costs time."""
 import importlib.util
 import json
 import sys
@@ -11,8 +12,8 @@ import sys
 from servicestack import JsonServiceClient
 
 
-def load(path):
-    spec = importlib.util.spec_from_file_location("dtos", path)
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -43,10 +44,12 @@ def ai_app(dtos, client):
 
 
 def main():
-    app, path, base_url = sys.argv[1:4]
-    dtos = load(path)
-    client = JsonServiceClient(base_url)
-    print(json.dumps({"test": test_app, "techstacks": techstacks_app, "ai": ai_app}[app](dtos, client), sort_keys=True))
+    calls = {"test": test_app, "techstacks": techstacks_app, "ai": ai_app}
+    arguments = sys.argv[1:]
+    for index in range(0, len(arguments), 3):
+        app, path, base_url = arguments[index:index + 3]
+        dtos = load(app + "_dtos", path)
+        print(json.dumps(calls[app](dtos, JsonServiceClient(base_url)), sort_keys=True))
 
 
 main()

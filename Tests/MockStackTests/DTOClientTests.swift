@@ -16,15 +16,9 @@ import TestSupport
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
 
-    /// The interpreter that has `servicestack` (.venv, Scripts/ensure-python-clients.sh, or
-    /// MOCKSTACK_PYTHON), asked off the test runner's threads.
-    static func python() async -> String? {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["MOCKSTACK_PYTHON"], packageRoot.appendingPathComponent(".venv/bin/python").path]
-        for path in candidates.compactMap({ $0 }) where FileManager.default.isExecutableFile(atPath: path) {
-            if (try? await run(path, ["-c", "import servicestack"]).status) == 0 { return path }
-        }
-        return nil
-    }
+    /// The interpreter that has `servicestack`: .venv's (Scripts/ensure-python-clients.sh) or MOCKSTACK_PYTHON.
+    static let python: String? = [ProcessInfo.processInfo.environment["MOCKSTACK_PYTHON"], packageRoot.appendingPathComponent(".venv/bin/python").path]
+        .compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -45,25 +39,31 @@ struct DTOClientTests {
         return folder
     }
 
-    @Test(arguments: [
-        ("test", #"{"get": "Hello, World!", "post": "Hello, Python!", "type": "HelloResponse"}"#),
-        ("techstacks", #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#),
-        ("ai", #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#),
-    ]) func pythonClientCallsTheServerWithTheGeneratedDTOs(app: String, expected: String) async throws {
-        guard let python = await Self.python() else {
+    /// Every process a test starts costs time (and, in Foundation's `Process.run` on Linux, a
+    /// rare crash): one server for the three apps, one interpreter for the three calls.
+    @Test func pythonClientCallsTheServerWithTheGeneratedDTOs() async throws {
+        guard let python = Self.python else {
             if Self.requiresPython { Issue.record("PyPI's servicestack client is missing: run Scripts/ensure-python-clients.sh (make test does)") }
             return
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: [app]))
-        let base = try mock.url(for: app)
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("\(app)_dtos.py")
-        try await Self.fetch(base.appendingPathComponent("types/python")).write(to: file, atomically: true, encoding: .utf8)
-
-        let run = try await Self.run(python, [Self.clients.appendingPathComponent("python_client.py").path, app, file.path, base.absoluteString])
-        #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+        var arguments = [Self.clients.appendingPathComponent("python_client.py").path]
+        for app in ["test", "techstacks", "ai"] {
+            let base = try mock.url(for: app)
+            let file = folder.appendingPathComponent("\(app)_dtos.py")
+            try await Self.fetch(base.appendingPathComponent("types/python")).write(to: file, atomically: true, encoding: .utf8)
+            arguments += [app, file.path, base.absoluteString]
+        }
+        let run = try await Self.run(python, arguments)
+        if !Self.requiresPython, run.stderr.contains("No module named 'servicestack'") { return }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            #"{"get": "Hello, World!", "post": "Hello, Python!", "type": "HelloResponse"}"#,
+            #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#,
+            #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#,
+        ])
     }
 
     @Test func tscTypeChecksTheGeneratedTypeScript() async throws {
@@ -81,18 +81,15 @@ struct DTOClientTests {
         let consumer = folder.appendingPathComponent("consumer.ts")
         try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)
         let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
-        #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.isEmpty, "\(run.output)")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
     }
 
     /// A program run to its end, off the test runner's cooperative threads, one at a time.
-    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String]) async throws -> ProcessRun {
         try await withCheckedThrowingContinuation { continuation in
             programs.async {
-                continuation.resume(with: Result {
-                    let result = try ProcessRun.run(URL(fileURLWithPath: executable), arguments)
-                    return (result.status, result.stdout + result.stderr)
-                })
+                continuation.resume(with: Result { try ProcessRun.run(URL(fileURLWithPath: executable), arguments) })
             }
         }
     }

@@ -5,7 +5,6 @@ import Glibc
 import Darwin
 #endif
 import Logging
-import MockStackCore
 
 /// What a listener does when `accept` fails for want of descriptors or memory.
 ///

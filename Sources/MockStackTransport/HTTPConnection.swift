@@ -116,7 +116,7 @@ final class HTTPConnection {
         }, { _, events, arg in
             HTTPConnection.with(arg) { $0.happened(events) }
         }, callbackTarget)
-        guard setIdleTimeout(),
+        guard setWriteTimeout(),
               worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE)), "bufferevent_enable", "closing the new connection")
         else { return close() }
     }
@@ -259,12 +259,9 @@ final class HTTPConnection {
     /// Output that makes no progress for the timeout ends the connection. (Idle time between
     /// requests is the worker's to watch: ``Worker/startIdleSweep()``.)
     /// - Returns: false when libevent refused it (the caller closes the connection).
-    private func setIdleTimeout() -> Bool {
+    private func setWriteTimeout() -> Bool {
         let seconds = worker.configuration.timeoutSeconds
         guard seconds > 0 else { return true }
-        if let common = worker.idleTimeout {
-            return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, common), "bufferevent_set_timeouts", "closing the connection")
-        }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, &timeout), "bufferevent_set_timeouts", "closing the connection")
     }

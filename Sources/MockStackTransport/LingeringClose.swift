@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockStackCore
 
 /// Keeps reading (and discarding) from a socket after the 413 that refused its body, so the
 /// client, still sending, reads the answer instead of a reset.

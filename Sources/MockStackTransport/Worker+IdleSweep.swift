@@ -1,4 +1,9 @@
 import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The idle deadline between requests, kept by one timer per loop rather than a read timeout on
 /// every connection.

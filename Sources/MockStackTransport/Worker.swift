@@ -45,10 +45,6 @@ final class Worker: @unchecked Sendable {
     var inputWatch: OpaquePointer?
     /// Upgraded streams with output or a close for this loop (from any thread).
     let streamService = StreamServiceQueue()
-    /// ``TransportConfiguration/timeoutSeconds`` as one of libevent's common timeouts, for the
-    /// connections' write timeouts, nil when there is none: they all have the same length, and
-    /// libevent keeps such deadlines in a queue instead of its heap.
-    private(set) var idleTimeout: UnsafePointer<timeval>?
     /// The timer of ``startIdleSweep()``.
     var idleTimer: OpaquePointer?
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
@@ -67,11 +63,6 @@ final class Worker: @unchecked Sendable {
         guard streamService.attach(to: base) else {
             event_base_free(base)
             throw TransportError("event_new failed", call: "event_new")
-        }
-        if configuration.timeoutSeconds > 0 {
-            var timeout = timeval(tv_sec: configuration.timeoutSeconds, tv_usec: 0)
-            // libevent answers nil only when out of memory; the plain timeval works then too.
-            idleTimeout = event_base_init_common_timeout(base, &timeout)
         }
         guard startIdleSweep() else {
             streamService.free()

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // mockstack — a mock ServiceStack / FeathersJS test server on libevent.
 //
 // The layers read straight off this manifest (README.md, "Layout"):
@@ -19,6 +19,12 @@
 // (the journal's long poll, Engine.IO's held polls).
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
+// The transport lends the bytes it reads to Core's parser as a bounds-checked `Span`, and every
+// other target builds with strict memory-safety checking (`memorySafeSettings`), so the compiler
+// holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
+// (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
+// the façade's `stat` and `access` calls, and the request and response boxes' fields
+// (`@safe @exclusivity(unchecked)`: changed only while one value holds the box).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -27,6 +33,10 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// Every target above the transport: the compiler refuses (as a warning, which `make test` turns
+/// into an error) any unsafe pointer or other unchecked construct, so the promise above is checked.
+let memorySafeSettings: [SwiftSetting] = strictSettings + [.strictMemorySafety()]
 
 let package = Package(
     name: "mockstack",
@@ -64,7 +74,7 @@ let package = Package(
         // the testing product can speak the control plane's JSON without building the server.
         .target(
             name: "MockStackJSON",
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         // What the server and its test clients exchange: the ready line, fault names, the admin
         // token's rules, stub definitions and request patterns, each JSON key spelled once.
@@ -72,12 +82,12 @@ let package = Package(
         .target(
             name: "MockStackWire",
             dependencies: ["MockStackJSON"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackCore",
             dependencies: ["MockStackJSON", "MockStackWire"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         // The control plane under `/__mockstack/`: journal, stubs, sessions, faults, the
         // pipeline every app request goes through and the control page. Plain values over
@@ -85,7 +95,7 @@ let package = Package(
         .target(
             name: "MockStackControl",
             dependencies: ["MockStackCore", "MockStackWire"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackAuth",
@@ -93,17 +103,17 @@ let package = Package(
                 "MockStackCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackServiceStack",
             dependencies: ["MockStackCore", "MockStackAuth"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackFeathers",
             dependencies: ["MockStackCore", "MockStackAuth", "MockStackSocketIO", "MockStackWebSocket"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure
         // values and swift-crypto's SHA-1; the transport runs it through ``ByteStreamHandler``.
@@ -113,14 +123,14 @@ let package = Package(
                 "MockStackCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         // Engine.IO (revisions 3 and 4) and Socket.IO (4 and 5) as values: packets, polling
         // payloads, the handshake and the protocol's refusals, checked without sockets.
         .target(
             name: "MockStackSocketIO",
             dependencies: ["MockStackJSON"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackTransport",
@@ -142,7 +152,7 @@ let package = Package(
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         // The git commit, stamped into the executable at build time (`mockstack --version`).
         .plugin(
@@ -158,12 +168,12 @@ let package = Package(
         .target(
             name: "MockStackTesting",
             dependencies: ["MockStackJSON", "MockStackWire"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStackInProcess",
             dependencies: ["MockStack", "MockStackTesting"],
-            swiftSettings: strictSettings
+            swiftSettings: memorySafeSettings
         ),
         .executableTarget(
             name: "mockstack",

@@ -54,7 +54,7 @@ public struct DirectoryFixtureSource: FixtureSource {
     public static func folderProblem(_ folder: URL) -> String? {
         guard let status = FileStatus(path: folder.path) else { return "no such folder" }
         guard status.kind == .directory else { return "is a file, not a folder" }
-        guard access(folder.path, R_OK | X_OK) == 0 else { return "cannot be listed (permission denied)" }
+        guard unsafe access(folder.path, R_OK | X_OK) == 0 else { return "cannot be listed (permission denied)" }
         return nil
     }
 

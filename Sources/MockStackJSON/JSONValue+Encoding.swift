@@ -39,29 +39,28 @@ extension JSONValue {
     /// Writes `string` as a JSON string literal.
     public static func encodeString(_ string: String, into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(string, into: &out) }
-        // Over the string's own UTF-8 (a native or small string always has it in one piece):
-        // walking `String.UTF8View` by index costs several times as much per byte.
-        if string.utf8.withContiguousStorageIfAvailable({ encodeMinimal($0, into: &out) }) != nil { return }
-        encodeMinimal(Array(string.utf8), into: &out)
+        // Over the string's own UTF-8 in place: walking `String.UTF8View` by index costs
+        // several times as much per byte.
+        UTF8Bytes.withSpan(string) { encodeMinimal($0, into: &out) }
     }
 
     /// Writes text already held as valid UTF-8 bytes (built up as bytes, never made a `String`)
     /// as a JSON string literal: the same output as ``encodeString(_:into:escaping:)`` of that text.
     public static func encodeString(utf8 bytes: [UInt8], into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         if escaping == .htmlSafeASCII { return encodeHTMLSafe(String(decoding: bytes, as: UTF8.self), into: &out) }
-        // Over the array's buffer: indexing the array itself checks every byte's bounds.
-        bytes.withUnsafeBufferPointer { encodeMinimal($0, into: &out) }
+        let all = bytes[...]
+        encodeMinimal(all.span, into: &out)
     }
 
     /// `bytes` (UTF-8) as a JSON string literal escaping only what JSON requires. Nearly every
     /// string needs no escape; runs between escapes are copied whole either way.
-    private static func encodeMinimal<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, into out: inout [UInt8]) where Bytes.Index == Int {
+    private static func encodeMinimal(_ bytes: Span<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var runStart = bytes.startIndex
+        var runStart = 0
         for index in bytes.indices {
             let byte = bytes[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { out.append(contentsOf: bytes[runStart..<index]) }
+            if runStart < index { UTF8Bytes.append(bytes.extracting(runStart..<index), to: &out) }
             runStart = index + 1
             out.append(UInt8(ascii: "\\"))
             switch byte {
@@ -75,7 +74,7 @@ extension JSONValue {
                 out.append(hexDigits[Int(byte & 0xF)])
             }
         }
-        if runStart < bytes.endIndex { out.append(contentsOf: bytes[runStart...]) }
+        if runStart < bytes.count { UTF8Bytes.append(bytes.extracting(runStart...), to: &out) }
         out.append(UInt8(ascii: "\""))
     }
 }
@@ -95,14 +94,13 @@ extension JSONValue {
     static func encodeHTMLSafe(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Nearly every string is printable ASCII with nothing to escape: copied in one go, from
-        // the string's own UTF-8 when it has it in one piece.
-        let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.allSatisfy(isHTMLSafeASCII) else { return false }
-            out.append(contentsOf: bytes)
+        // the string's own UTF-8.
+        let copied = UTF8Bytes.withSpan(string) { bytes in
+            for index in bytes.indices where !isHTMLSafeASCII(bytes[index]) { return false }
+            UTF8Bytes.append(bytes, to: &out)
             return true
         }
-        if copied ?? string.utf8.allSatisfy(isHTMLSafeASCII) {
-            if copied == nil { out.append(contentsOf: string.utf8) }
+        if copied {
             out.append(UInt8(ascii: "\""))
             return
         }

@@ -182,7 +182,8 @@ final class HTTPConnection {
             let count = Int(evbuffer_peek(input, -1, nil, vectors.baseAddress, 8))
             var consumed = 0
             for index in 0..<min(count, vectors.count) {
-                let piece = UnsafeRawBufferPointer(start: vectors[index].iov_base, count: vectors[index].iov_len)
+                // Lent to Core as a bounds-checked span: the parser reads no pointer.
+                let piece = Span<UInt8>(_unsafeBytes: UnsafeRawBufferPointer(start: vectors[index].iov_base, count: vectors[index].iov_len))
                 let step = parser.parse(piece)
                 switch step {
                 case .needMore(let used):

@@ -4,7 +4,7 @@ import Testing
 /// The parser between requests: after a request, after a failure, and on reset.
 @Suite struct HTTP1ParserStateTests {
     static func feed(_ parser: inout HTTP1RequestParser, _ text: String) -> HTTP1ParseStep {
-        Array(text.utf8).withUnsafeBytes { parser.parse($0) }
+        parser.parse(Array(text.utf8))
     }
 
     @Test func aFailureStaysUntilReset() {
@@ -42,7 +42,7 @@ import Testing
 
     @Test func givenNothingItConsumesNothing() {
         var parser = HTTP1RequestParser()
-        #expect(parser.parse(UnsafeRawBufferPointer(start: nil, count: 0)) == .needMore(consumed: 0))
+        #expect(parser.parse([]) == .needMore(consumed: 0))
     }
 
     /// The parser shares the previous request's strings where the bytes spell them again: each

@@ -97,14 +97,14 @@ import Testing
         var parser = HTTP1RequestParser(limits: HTTP1Limits(maxHeadBytes: 2 << 20))
         var calls = 0
         var completed: HTTPRequest?
-        bytes.withUnsafeBytes { all in
-            for index in all.indices {
-                calls += 1
-                switch parser.parse(UnsafeRawBufferPointer(rebasing: all[index..<(index + 1)])) {
-                case .needMore(consumed: 1): continue
-                case .complete(_, let request, consumed: 1): completed = request
-                case let other: Issue.record("byte \(index): \(other)"); return
-                }
+        let all = bytes[...]
+        let span = all.span
+        for index in span.indices {
+            calls += 1
+            switch parser.parse(span.extracting(index..<(index + 1))) {
+            case .needMore(consumed: 1): continue
+            case .complete(_, let request, consumed: 1): completed = request
+            case let other: Issue.record("byte \(index): \(other)"); return
             }
         }
         #expect(calls == bytes.count)
@@ -120,13 +120,13 @@ import Testing
         bytes += Array("0\r\n\r\n".utf8)
         var parser = HTTP1RequestParser()
         var body: [UInt8]?
-        bytes.withUnsafeBytes { all in
-            for index in all.indices {
-                switch parser.parse(UnsafeRawBufferPointer(rebasing: all[index..<(index + 1)])) {
-                case .needMore(consumed: 1): continue
-                case .complete(_, let request, consumed: 1): body = request.body
-                case let other: Issue.record("byte \(index): \(other)"); return
-                }
+        let all = bytes[...]
+        let span = all.span
+        for index in span.indices {
+            switch parser.parse(span.extracting(index..<(index + 1))) {
+            case .needMore(consumed: 1): continue
+            case .complete(_, let request, consumed: 1): body = request.body
+            case let other: Issue.record("byte \(index): \(other)"); return
             }
         }
         #expect(body?.count == count)
@@ -141,7 +141,7 @@ import Testing
         let limit = limits.maxBodyBytes
         let read = Array([[UInt8]](repeating: Array("1\r\nz\r\n".utf8), count: 4096).joined())
         var parser = HTTP1RequestParser(limits: limits)
-        func feed(_ bytes: [UInt8]) -> HTTP1ParseStep { bytes.withUnsafeBytes { parser.parse($0) } }
+        func feed(_ bytes: [UInt8]) -> HTTP1ParseStep { parser.parse(bytes) }
         let head = Array("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         #expect(feed(head) == .needMore(consumed: head.count))
         for index in 0..<(limit / 4096) {

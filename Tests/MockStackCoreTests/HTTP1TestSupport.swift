@@ -19,7 +19,7 @@ enum HTTP1Feed {
     /// One call with every byte at once.
     static func parse(_ bytes: [UInt8], limits: HTTP1Limits = HTTP1Limits()) -> HTTP1ParseStep {
         var parser = HTTP1RequestParser(limits: limits)
-        return bytes.withUnsafeBytes { parser.parse($0) }
+        return parser.parse(bytes)
     }
 
     /// One call with the text's UTF-8 bytes.
@@ -42,7 +42,7 @@ enum HTTP1Feed {
             pending += bytes[offset..<(offset + size)]
             offset += size
             while true {
-                let step = pending.withUnsafeBytes { parser.parse($0) }
+                let step = parser.parse(pending)
                 switch step {
                 case .needMore(let consumed):
                     precondition(consumed == pending.count, "needMore consumed \(consumed) of \(pending.count) bytes")

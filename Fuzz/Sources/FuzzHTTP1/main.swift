@@ -27,7 +27,7 @@ private func outcomes(of bytes: [UInt8], pieceSize: Int, limits: HTTP1Limits) ->
         offset = end
         while !pending.isEmpty {
             let given = pending.count
-            switch pending.withUnsafeBytes({ parser.parse($0) }) {
+            switch parser.parse(pending) {
             case .needMore(let consumed):
                 Fuzz.require(consumed == given, "needMore consumed \(consumed) of \(given) bytes")
                 pending.removeAll()

@@ -22,10 +22,15 @@ public final class MountTable: Sendable {
 
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
-        // The path's bytes are reached once for all the mounts (a native string has them in one
-        // piece).
-        let index = path.utf8.withContiguousStorageIfAvailable { bytes in mountsByLength.firstIndex { Self.mount($0, owns: bytes) } }
-            ?? mountsByLength.firstIndex { Self.mount($0, owns: path) }
+        // The path's bytes are reached once for all the mounts.
+        let index = UTF8Bytes.withSpan(path) { bytes in
+            var found: Int?
+            for index in mountsByLength.indices where Self.mount(mountsByLength[index], owns: bytes) {
+                found = index
+                break
+            }
+            return found
+        }
         return index.map { appsByMountLength[$0] }
     }
 
@@ -42,14 +47,12 @@ public final class MountTable: Sendable {
     /// Whether the mount whose UTF-8 is `mount` owns `path` on a segment boundary: the form for
     /// a prefix checked on every request.
     public static func mount(_ mount: [UInt8], owns path: String) -> Bool {
-        // Over the path's own bytes when it has them in one piece (a native string always does).
-        path.utf8.withContiguousStorageIfAvailable { Self.mount(mount, owns: $0) }
-            ?? (path.utf8.starts(with: mount) && (path.utf8.count == mount.count || path.utf8.dropFirst(mount.count).first == UInt8(ascii: "/")))
+        UTF8Bytes.withSpan(path) { Self.mount(mount, owns: $0) }
     }
 
     /// Whether `mount` owns the path whose bytes are `path`: ruled out by its length and the
     /// byte after it first, then compared byte by byte (mounts are a few bytes long).
-    private static func mount(_ mount: [UInt8], owns path: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func mount(_ mount: [UInt8], owns path: Span<UInt8>) -> Bool {
         let count = mount.count
         guard path.count >= count, path.count == count || path[count] == UInt8(ascii: "/") else { return false }
         for index in 0..<count where mount[index] != path[index] { return false }

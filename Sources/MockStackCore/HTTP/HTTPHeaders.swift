@@ -80,19 +80,15 @@ extension String {
     @inlinable
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        let contiguous = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in equalBytesIgnoringASCIICase(a, b) }
-        }
-        if let contiguous, let equal = contiguous { return equal }
-        return utf8.elementsEqual(other.utf8) { lowerASCII($0) == lowerASCII($1) }
+        return UTF8Bytes.withSpan(self) { a in UTF8Bytes.withSpan(other) { b in equalBytesIgnoringASCIICase(a, b) } }
     }
 }
 
-/// Whether two byte buffers are equal but for ASCII case.
+/// Whether two byte spans are equal but for ASCII case.
 @inlinable
-func equalBytesIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+func equalBytesIgnoringASCIICase(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
-    for index in 0..<a.count where a[index] != b[index] && lowerASCII(a[index]) != lowerASCII(b[index]) { return false }
+    for index in a.indices where a[index] != b[index] && lowerASCII(a[index]) != lowerASCII(b[index]) { return false }
     return true
 }
 
@@ -101,15 +97,12 @@ extension StringProtocol {
     ///
     /// Inlinable so that callers in other modules get a version specialized for their string
     /// types: the unspecialized generic walks UTF-8 through witness tables, thousands of
-    /// instructions for a short header name, and header lookups run on every request.
+    /// instructions for a short header name. (Two `String`s take the overload above, over
+    /// their bytes in place.)
     @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        let contiguous = a.withContiguousStorageIfAvailable { a in
-            b.withContiguousStorageIfAvailable { b in equalBytesIgnoringASCIICase(a, b) }
-        }
-        if let contiguous, let equal = contiguous { return equal }
         return a.elementsEqual(b) { lowerASCII($0) == lowerASCII($1) }
     }
 }

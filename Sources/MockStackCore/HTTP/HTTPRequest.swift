@@ -74,15 +74,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// so the fields skip the runtime's exclusivity check, which every read of a class's `var`
     /// would otherwise pay (about 60 instructions, several times per request).
     @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) var method: HTTPMethod
-        @usableFromInline @exclusivity(unchecked) var target: String
-        @usableFromInline @exclusivity(unchecked) var path: String
-        @usableFromInline @exclusivity(unchecked) var query: String?
-        @usableFromInline @exclusivity(unchecked) var headers: HTTPHeaders
-        @usableFromInline @exclusivity(unchecked) var body: [UInt8]
-        @usableFromInline @exclusivity(unchecked) var mountPath: String
+        @usableFromInline @safe @exclusivity(unchecked) var method: HTTPMethod
+        @usableFromInline @safe @exclusivity(unchecked) var target: String
+        @usableFromInline @safe @exclusivity(unchecked) var path: String
+        @usableFromInline @safe @exclusivity(unchecked) var query: String?
+        @usableFromInline @safe @exclusivity(unchecked) var headers: HTTPHeaders
+        @usableFromInline @safe @exclusivity(unchecked) var body: [UInt8]
+        @usableFromInline @safe @exclusivity(unchecked) var mountPath: String
         /// The token of an ``HTTPMethod/unknown`` method; nil for a known one.
-        @usableFromInline @exclusivity(unchecked) var unknownMethodName: String?
+        @usableFromInline @safe @exclusivity(unchecked) var unknownMethodName: String?
 
         init(method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], mountPath: String) {
             self.method = method
@@ -140,8 +140,8 @@ public struct HTTPRequest: Sendable, Equatable {
         let bytes = target.utf8
         // Origin-form, nearly every request: one pass over the bytes, and a target without a
         // query or fragment is its own path (no copy).
-        if bytes.first == UInt8(ascii: "/"), let split = bytes.withContiguousStorageIfAvailable(Self.originForm) {
-            return split ?? (target, nil)
+        if bytes.first == UInt8(ascii: "/") {
+            return UTF8Bytes.withSpan(target, Self.originForm) ?? (target, nil)
         }
         var pathStart = bytes.startIndex
         if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
@@ -156,7 +156,7 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// An origin-form target's path and query, each made straight from the target's bytes;
     /// nil when it has neither query nor fragment (and so is its own path).
-    private static func originForm(_ bytes: UnsafeBufferPointer<UInt8>) -> (path: String, query: String?)? {
+    private static func originForm(_ bytes: Span<UInt8>) -> (path: String, query: String?)? {
         var query: Int?
         var end = bytes.count
         for index in bytes.indices {
@@ -167,8 +167,9 @@ public struct HTTPRequest: Sendable, Equatable {
         }
         if query == nil, end == bytes.count { return nil }
         // Cut at ASCII delimiters, so each piece is whole UTF-8 (nothing to repair).
-        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(query ?? end)]), as: UTF8.self)
-        return (path, query.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), as: UTF8.self) })
+        let path = UTF8Bytes.string(decoding: bytes.extracting(..<(query ?? end)))
+        guard let query else { return (path, nil) }
+        return (path, UTF8Bytes.string(decoding: bytes.extracting((query + 1)..<end)))
     }
 
     /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.
@@ -186,9 +187,9 @@ public struct HTTPRequest: Sendable, Equatable {
         let path = self.path, skipped = prefix.utf8.count
         // From the path's own bytes (a native string has them in one piece): the prefix ends on
         // a segment boundary, so this is whole characters.
-        let relative = path.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.count <= skipped ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[skipped...]), as: UTF8.self)
-        } ?? String(Substring(path.utf8.dropFirst(skipped)))
+        let relative = UTF8Bytes.withSpan(path) { bytes in
+            bytes.count <= skipped ? "/" : UTF8Bytes.string(decoding: bytes.extracting(skipped...))
+        }
         // One new box, made directly: this runs for every request an app answers.
         let routed = Storage(method: method, target: target, path: relative.isEmpty ? "/" : relative, query: query, headers: headers,
                              body: body, mountPath: mountPath.isEmpty ? prefix : mountPath + prefix)

@@ -51,12 +51,12 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// value holds it, so sharing it between threads is safe, and no two accesses to a field
     /// can overlap (hence no runtime exclusivity checks, as in `HTTPRequest`'s box).
     @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) var status: Int
-        @usableFromInline @exclusivity(unchecked) var reason: String?
-        @usableFromInline @exclusivity(unchecked) var headers: HTTPHeaders
-        @usableFromInline @exclusivity(unchecked) var body: [UInt8]
+        @usableFromInline @safe @exclusivity(unchecked) var status: Int
+        @usableFromInline @safe @exclusivity(unchecked) var reason: String?
+        @usableFromInline @safe @exclusivity(unchecked) var headers: HTTPHeaders
+        @usableFromInline @safe @exclusivity(unchecked) var body: [UInt8]
         /// The head rendered ahead of time (``preparingHead()``).
-        @usableFromInline @exclusivity(unchecked) var preparedHead: RenderedHead?
+        @usableFromInline @safe @exclusivity(unchecked) var preparedHead: RenderedHead?
 
         init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8]) {
             self.status = status

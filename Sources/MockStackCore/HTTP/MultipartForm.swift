@@ -169,11 +169,8 @@ public struct MultipartForm: Sendable, Equatable {
     }
 
     /// ASCII case-insensitive comparison with a lowercase name.
-    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { byte, expected in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
-        }
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: String) -> Bool {
+        HTTP1Syntax.equalsIgnoringCase(bytes.span, lowercase)
     }
 
     /// The first delimiter at the very start of the body or after a line break.

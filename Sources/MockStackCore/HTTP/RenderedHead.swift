@@ -46,23 +46,23 @@ public struct RenderedHead: Sendable, Equatable {
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
         for field in fields {
-            // Over each string's contiguous UTF-8 (a native string always has it): checked,
-            // classified and copied in bulk rather than through the UTF-8 view's iterator.
-            Self.withUTF8(field.name) { name in
-                Self.withUTF8(field.value) { value in
+            // Over each string's UTF-8 in place: checked, classified and copied in bulk rather
+            // than through the UTF-8 view's iterator.
+            UTF8Bytes.withSpan(field.name) { name in
+                UTF8Bytes.withSpan(field.value) { value in
                     guard Self.isSafe(name: name, value: value) else { return }
                     switch name.count {
-                    case 4: if Self.named(name, "date") { hasDate = true }
-                    case 10: if connection == nil, Self.named(name, "connection") { connection = field.value }
-                    case 12: if Self.named(name, "content-type") { hasType = true }
-                    case 14: if Self.named(name, "content-length") { return }
-                    case 17: if Self.named(name, "transfer-encoding") { return }
+                    case 4: if HTTP1Syntax.equalsIgnoringCase(name, "date") { hasDate = true }
+                    case 10: if connection == nil, HTTP1Syntax.equalsIgnoringCase(name, "connection") { connection = field.value }
+                    case 12: if HTTP1Syntax.equalsIgnoringCase(name, "content-type") { hasType = true }
+                    case 14: if HTTP1Syntax.equalsIgnoringCase(name, "content-length") { return }
+                    case 17: if HTTP1Syntax.equalsIgnoringCase(name, "transfer-encoding") { return }
                     default: break
                     }
-                    bytes.append(contentsOf: name)
+                    UTF8Bytes.append(name, to: &bytes)
                     bytes.append(UInt8(ascii: ":"))
                     bytes.append(UInt8(ascii: " "))
-                    bytes.append(contentsOf: value)
+                    UTF8Bytes.append(value, to: &bytes)
                     bytes.append(0x0D)
                     bytes.append(0x0A)
                 }
@@ -90,20 +90,6 @@ public struct RenderedHead: Sendable, Equatable {
     }
 
     public static let lineEnd: [UInt8] = [0x0D, 0x0A]
-
-    /// Runs `body` over a string's UTF-8 bytes: in place for a native string, over a copy for
-    /// one bridged or otherwise without contiguous storage.
-    @inline(__always)
-    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(text.utf8).withUnsafeBufferPointer(body)
-    }
-
-    /// Whether a field name is `lowercased`, ignoring ASCII case.
-    @inline(__always)
-    private static func named(_ name: UnsafeBufferPointer<UInt8>, _ lowercased: StaticString) -> Bool {
-        lowercased.withUTF8Buffer { equalBytesIgnoringASCIICase(name, $0) }
-    }
 
     /// `Content-Length: <length>\r\n`, the digits written in place rather than through a String.
     private static func appendContentLength(_ length: Int, to bytes: inout [UInt8]) {
@@ -134,11 +120,17 @@ public struct RenderedHead: Sendable, Equatable {
 
     /// Whether a field can be written without splitting the head: a name that is a single token
     /// of visible characters without a colon, and a value without a line break.
-    private static func isSafe(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isSafe(name: Span<UInt8>, value: Span<UInt8>) -> Bool {
         // Without early exits, so that the loops vectorise: a refused field is rare.
         var refused: UInt8 = name.isEmpty ? 1 : 0
-        for byte in name { refused |= (byte <= 0x20 ? 1 : 0) | (byte == UInt8(ascii: ":") ? 1 : 0) | (byte == 0x7F ? 1 : 0) }
-        for byte in value { refused |= (byte == 0x0D ? 1 : 0) | (byte == 0x0A ? 1 : 0) }
+        for index in name.indices {
+            let byte = name[index]
+            refused |= (byte <= 0x20 ? 1 : 0) | (byte == UInt8(ascii: ":") ? 1 : 0) | (byte == 0x7F ? 1 : 0)
+        }
+        for index in value.indices {
+            let byte = value[index]
+            refused |= (byte == 0x0D ? 1 : 0) | (byte == 0x0A ? 1 : 0)
+        }
         return refused == 0
     }
 }

@@ -11,7 +11,7 @@ enum HTTP1ChunkSizeLine {
     /// no size overflows); more than 16 digits of a size within it (leading zeros) is a 400.
     /// Spaces and tabs may follow the size; then only `;` and extensions, which are ignored
     /// (not parsed: quoted strings need no care) but must hold no control character but HTAB.
-    static func size(_ line: UnsafeRawBufferPointer, budget: Int, maxBodyBytes: Int) -> Result<Int, HTTP1ParseError> {
+    static func size(_ line: Span<UInt8>, budget: Int, maxBodyBytes: Int) -> Result<Int, HTTP1ParseError> {
         var size = 0
         var index = 0
         while index < line.count, let digit = HTTP1Syntax.hexValue(line[index]) {
@@ -27,10 +27,10 @@ enum HTTP1ChunkSizeLine {
         while index < line.count, HTTP1Syntax.isWhitespace(line[index]) { index += 1 }
         guard index < line.count else { return .success(size) }
         guard line[index] == UInt8(ascii: ";") else {
-            let rest = UnsafeRawBufferPointer(rebasing: line[index...])
+            let rest = line.extracting(index...)
             return .failure(.malformedChunkedBody("unexpected '\(HTTP1ParseError.excerpt(rest))' after the chunk size"))
         }
-        if line[index...].contains(where: HTTP1Syntax.isForbiddenControl) {
+        if HTTP1Syntax.contains(line.extracting(index...), where: HTTP1Syntax.isForbiddenControl) {
             return .failure(.malformedChunkedBody("a chunk extension has a control character"))
         }
         return .success(size)

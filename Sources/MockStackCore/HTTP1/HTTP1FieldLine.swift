@@ -8,14 +8,14 @@ enum HTTP1FieldLine {
     /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
     /// `earlier` is the field at the same place in the connection's previous request: its
     /// strings are shared when the bytes spell them again.
-    static func parse(_ line: UnsafeRawBufferPointer, reusing earlier: HTTPHeaders.Field? = nil) throws(HTTP1ParseError) -> HTTP1ParsedField {
-        if let first = line.first, HTTP1Syntax.isWhitespace(first) {
+    static func parse(_ line: Span<UInt8>, reusing earlier: HTTPHeaders.Field? = nil) throws(HTTP1ParseError) -> HTTP1ParsedField {
+        if !line.isEmpty, HTTP1Syntax.isWhitespace(line[0]) {
             throw .malformed("a header line starts with a space or tab (obs-fold is not accepted)")
         }
         guard let colon = HTTP1Syntax.firstIndex(of: HTTP1Syntax.colon, in: line, from: 0, to: line.count) else {
             throw .malformed("the header line '\(HTTP1ParseError.excerpt(line))' has no colon")
         }
-        let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        let name = line.extracting(..<colon)
         if name.isEmpty { throw .malformed("a header has an empty name") }
         // A name most requests carry is a token already: only the others are checked.
         let nameText: String
@@ -28,8 +28,9 @@ enum HTTP1FieldLine {
             }
             nameText = HTTP1Syntax.string(name, reusing: earlier?.name)
         }
-        let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-        if value.contains(where: HTTP1Syntax.isForbiddenControl) {
+        let untrimmed = line.extracting((colon + 1)...)
+        let value = untrimmed.extracting(HTTP1Syntax.trimmedRange(untrimmed))
+        if HTTP1Syntax.contains(value, where: HTTP1Syntax.isForbiddenControl) {
             throw .malformed("the value of the header '\(nameText)' has a control character")
         }
         return HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
@@ -38,8 +39,8 @@ enum HTTP1FieldLine {
 
     /// The name as a literal when it is one most requests carry, spelled as usual (exactly:
     /// names are kept as sent): no decoding to check, nothing to count references of.
-    static func commonName(_ name: UnsafeRawBufferPointer) -> String? {
-        func spelled(_ text: StaticString) -> Bool { HTTP1Syntax.equals(name, text) }
+    static func commonName(_ name: Span<UInt8>) -> String? {
+        @inline(__always) func spelled(_ text: String) -> Bool { HTTP1Syntax.equals(name, text) }
         switch name.count {
         case 4: return spelled("Host") ? "Host" : nil
         case 6: return spelled("Accept") ? "Accept" : spelled("Cookie") ? "Cookie" : nil

@@ -13,7 +13,7 @@ enum HTTP1FieldRole: Sendable, Equatable {
 
     /// The role of the field with this name and (whitespace-trimmed) value, or nil for the
     /// fields the parser leaves to the apps.
-    static func of(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Self? {
+    static func of(name: Span<UInt8>, value: Span<UInt8>) -> Self? {
         switch name.count {
         case 4 where HTTP1Syntax.equalsIgnoringCase(name, "host"):
             return .host

@@ -29,7 +29,7 @@ struct HTTP1LineReader: Sendable {
 
     /// Looks for the end of the current line in `input` from `start` (which must be before its
     /// end), the line being allowed `budget` bytes in all, its line end included.
-    mutating func scan(_ input: UnsafeRawBufferPointer, from start: Int, budget: Int) -> Scan {
+    mutating func scan(_ input: Span<UInt8>, from start: Int, budget: Int) -> Scan {
         let available = input.count - start
         let room = max(0, budget - carried.count)
         let searchEnd = start + min(available, room)
@@ -37,7 +37,7 @@ struct HTTP1LineReader: Sendable {
             return .ended(lineFeed: index, length: carried.count + (index - start) + 1)
         }
         if room <= available { return .tooLong(end: searchEnd) }
-        carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[start...]))
+        UTF8Bytes.append(input.extracting(start...), to: &carried)
         return .incomplete
     }
 
@@ -48,10 +48,10 @@ struct HTTP1LineReader: Sendable {
     /// The current line, which began in an earlier call and ends with `piece` (the line's
     /// bytes in this call, its LF excluded), handed over whole; ``giveBack(_:)`` returns the
     /// buffer for the next long line.
-    mutating func takeLine(ending piece: UnsafeRawBufferPointer) -> [UInt8] {
+    mutating func takeLine(ending piece: Span<UInt8>) -> [UInt8] {
         var line = carried
         carried = []
-        line.append(contentsOf: piece)
+        UTF8Bytes.append(piece, to: &line)
         return line
     }
 
@@ -71,21 +71,20 @@ struct HTTP1LineReader: Sendable {
         }
     }
 
-    /// A line's content: `line` (its LF excluded) without the CR that may end it.
+    /// The length of a line's content: `line` (its LF excluded) without the CR that may end it.
     ///
     /// A CR left inside is not looked for here, on every line: no line the parser accepts can
     /// hold one (a request line's method is a token and its target visible ASCII, a field's
     /// name is a token and its value refuses controls, and so does a chunk extension), so a
     /// line with a bare CR is always refused, and ``refusal(_:of:)`` then names the CR.
-    static func content(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        var end = line.count
-        if end > 0, line[end - 1] == HTTP1Syntax.carriageReturn { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: line[0..<end])
+    static func contentLength(of line: Span<UInt8>) -> Int {
+        let end = line.count
+        return end > 0 && line[end - 1] == HTTP1Syntax.carriageReturn ? end - 1 : end
     }
 
     /// What to answer for a refused line's `content`: a bare CR when it holds one (the client
     /// may take it for a line end, so that is the problem to name), else `error`.
-    static func refusal(_ error: HTTP1ParseError, of content: UnsafeRawBufferPointer) -> HTTP1ParseError {
-        content.contains(HTTP1Syntax.carriageReturn) ? .bareCarriageReturn : error
+    static func refusal(_ error: HTTP1ParseError, of content: Span<UInt8>) -> HTTP1ParseError {
+        HTTP1Syntax.contains(content) { $0 == HTTP1Syntax.carriageReturn } ? .bareCarriageReturn : error
     }
 }

@@ -43,14 +43,14 @@ public struct HTTP1ParseError: Error, Sendable, Equatable {
     static let unsupportedExpectation = Self(status: 417, message: "Unsupported Expect header: only '100-continue' is understood")
 
     /// A 505 for a well-formed `HTTP/x.y` other than 1.0 and 1.1.
-    static func unsupportedVersion(_ version: UnsafeRawBufferPointer) -> Self {
+    static func unsupportedVersion(_ version: Span<UInt8>) -> Self {
         Self(status: 505, message: "HTTP version '\(excerpt(version))' is not supported: only HTTP/1.1 and HTTP/1.0 are")
     }
 
     /// Bytes of the request quoted in a message: at most 64, decoded as UTF-8 (U+FFFD for
     /// what is not), `…` where cut, so that a message never repeats a 32 KiB line.
-    static func excerpt(_ bytes: UnsafeRawBufferPointer) -> String {
-        let shown = String(decoding: bytes.prefix(64), as: UTF8.self)
+    static func excerpt(_ bytes: Span<UInt8>) -> String {
+        let shown = UTF8Bytes.string(decoding: bytes.extracting(first: 64))
         return bytes.count > 64 ? shown + "…" : shown
     }
 

@@ -23,7 +23,7 @@ struct HTTP1RequestLine: Sendable, Equatable {
     ///
     /// `earlierTarget`, the connection's previous request's target, is shared when the bytes
     /// spell it again.
-    static func parse(_ line: UnsafeRawBufferPointer, reusing earlierTarget: String? = nil) throws(HTTP1ParseError) -> Self {
+    static func parse(_ line: Span<UInt8>, reusing earlierTarget: String? = nil) throws(HTTP1ParseError) -> Self {
         // The spaces found eight bytes at a time: this runs over every request's line.
         let space = HTTP1Syntax.space, end = line.count
         let firstSpace = HTTP1Syntax.firstIndex(of: space, in: line, from: 0, to: end) ?? -1
@@ -32,9 +32,9 @@ struct HTTP1RequestLine: Sendable, Equatable {
         guard !moreSpaces, firstSpace > 0, secondSpace > firstSpace + 1, secondSpace < line.count - 1 else {
             throw .malformed("the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'")
         }
-        let methodBytes = UnsafeRawBufferPointer(rebasing: line[..<firstSpace])
-        let targetBytes = UnsafeRawBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
-        let versionBytes = UnsafeRawBufferPointer(rebasing: line[(secondSpace + 1)...])
+        let methodBytes = line.extracting(..<firstSpace)
+        let targetBytes = line.extracting((firstSpace + 1)..<secondSpace)
+        let versionBytes = line.extracting((secondSpace + 1)...)
         guard HTTP1Syntax.isToken(methodBytes) else {
             throw .malformed("the method '\(HTTP1ParseError.excerpt(methodBytes))' is not a token")
         }
@@ -43,27 +43,28 @@ struct HTTP1RequestLine: Sendable, Equatable {
         // One pass over the target for both questions, without early exits (an invisible byte
         // is rare), so that it compiles to a few instructions a byte.
         var invisible: UInt8 = 0, splitting: UInt8 = 0
-        for byte in targetBytes {
+        for index in targetBytes.indices {
+            let byte = targetBytes[index]
             invisible |= byte &- 0x21 > 0x7E - 0x21 ? 1 : 0
             splitting |= (byte == UInt8(ascii: "?") ? 1 : 0) | (byte == UInt8(ascii: "#") ? 1 : 0)
         }
         let isVisible = invisible == 0, splits = splitting != 0
         if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { throw .malformed(problem) }
         let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !splits
-        let unknownName = method == .unknown ? String(decoding: methodBytes, as: UTF8.self) : nil
+        let unknownName = method == .unknown ? UTF8Bytes.string(decoding: methodBytes) : nil
         if let earlierTarget, HTTP1Syntax.spells(earlierTarget, targetBytes) {
             return Self(method: method, unknownMethodName: unknownName, target: earlierTarget, version: version,
                         targetIsPlainPath: isPlainPath, reusesEarlierTarget: true)
         }
-        return Self(method: method, unknownMethodName: unknownName, target: String(decoding: targetBytes, as: UTF8.self),
+        return Self(method: method, unknownMethodName: unknownName, target: UTF8Bytes.string(decoding: targetBytes),
                     version: version, targetIsPlainPath: isPlainPath)
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.
-    private static func version(_ bytes: UnsafeRawBufferPointer) throws(HTTP1ParseError) -> HTTP1Version {
+    private static func version(_ bytes: Span<UInt8>) throws(HTTP1ParseError) -> HTTP1Version {
         // Nearly every request, in one comparison.
         if HTTP1Syntax.equals(bytes, "HTTP/1.1") { return .http11 }
-        guard bytes.count == 8, HTTP1Syntax.equals(UnsafeRawBufferPointer(rebasing: bytes[..<5]), "HTTP/"), HTTP1Syntax.isDigit(bytes[5]),
+        guard bytes.count == 8, HTTP1Syntax.equals(bytes.extracting(..<5), "HTTP/"), HTTP1Syntax.isDigit(bytes[5]),
               bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7]) else {
             throw .malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)")
         }
@@ -76,8 +77,8 @@ struct HTTP1RequestLine: Sendable, Equatable {
 
     /// The method its bytes name (case-sensitive, as HTTP requires), compared without making
     /// a string, by length first: this runs for every request.
-    private static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
-        func named(_ name: StaticString) -> Bool { HTTP1Syntax.equals(bytes, name) }
+    private static func method(_ bytes: Span<UInt8>) -> HTTPMethod {
+        @inline(__always) func named(_ name: String) -> Bool { HTTP1Syntax.equals(bytes, name) }
         switch bytes.count {
         case 3: return named("GET") ? .get : named("PUT") ? .put : .unknown
         case 4: return named("POST") ? .post : named("HEAD") ? .head : .unknown
@@ -90,7 +91,7 @@ struct HTTP1RequestLine: Sendable, Equatable {
 
     /// What is wrong with the target for this method, or nil; `isVisible` says whether its
     /// bytes are all visible ASCII.
-    private static func targetProblem(_ target: UnsafeRawBufferPointer, method: HTTPMethod, isVisible: Bool) -> String? {
+    private static func targetProblem(_ target: Span<UInt8>, method: HTTPMethod, isVisible: Bool) -> String? {
         guard isVisible else {
             return "the request target has a control character or a byte outside ASCII"
         }
@@ -105,18 +106,20 @@ struct HTTP1RequestLine: Sendable, Equatable {
     }
 
     /// `scheme://authority[path]`, the scheme letters only and the authority not empty.
-    private static func isAbsoluteForm(_ target: UnsafeRawBufferPointer) -> Bool {
-        guard let colon = target.firstIndex(of: HTTP1Syntax.colon), colon > 0,
-              target[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
-              UnsafeRawBufferPointer(rebasing: target[colon...]).starts(with: "://".utf8) else { return false }
+    private static func isAbsoluteForm(_ target: Span<UInt8>) -> Bool {
+        guard let colon = HTTP1Syntax.firstIndex(of: HTTP1Syntax.colon, in: target, from: 0, to: target.count), colon > 0,
+              !HTTP1Syntax.contains(target.extracting(..<colon), where: { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
+              target.count >= colon + 3, HTTP1Syntax.equals(target.extracting(colon..<(colon + 3)), "://") else { return false }
         let authority = colon + 3
         return authority < target.count && !"/?#".utf8.contains(target[authority])
     }
 
     /// `host:port`, the port digits, and nothing of a path, query or userinfo.
-    private static func isAuthorityForm(_ target: UnsafeRawBufferPointer) -> Bool {
-        guard !target.contains(where: { "/?#@".utf8.contains($0) }),
-              let colon = target.lastIndex(of: HTTP1Syntax.colon), colon > 0, colon < target.count - 1 else { return false }
-        return target[(colon + 1)...].allSatisfy(HTTP1Syntax.isDigit)
+    private static func isAuthorityForm(_ target: Span<UInt8>) -> Bool {
+        guard !HTTP1Syntax.contains(target, where: { "/?#@".utf8.contains($0) }) else { return false }
+        var colon = target.count - 1
+        while colon >= 0, target[colon] != HTTP1Syntax.colon { colon -= 1 }
+        guard colon > 0, colon < target.count - 1 else { return false }
+        return !HTTP1Syntax.contains(target.extracting((colon + 1)...)) { !HTTP1Syntax.isDigit($0) }
     }
 }

@@ -62,7 +62,7 @@ public struct HTTP1RequestParser: Sendable {
 
     /// Reads bytes of the request now arriving, never past its end (pipelined requests stay unread).
     /// Returns how many bytes it consumed and what that finished.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer) -> HTTP1ParseStep {
+    public mutating func parse(_ bytes: Span<UInt8>) -> HTTP1ParseStep {
         if let failure { return .failed(failure, consumed: 0) }
         var position = 0
         while position < bytes.count {
@@ -76,6 +76,12 @@ public struct HTTP1RequestParser: Sendable {
             if let step { return step }
         }
         return .needMore(consumed: bytes.count)
+    }
+
+    /// ``parse(_:)`` over an array's bytes, for callers that hold them so (tests, fuzzers).
+    public mutating func parse(_ bytes: [UInt8]) -> HTTP1ParseStep {
+        let all = bytes[...]
+        return parse(all.span)
     }
 
     /// The head of the request being read once it is complete but its body is not yet (for
@@ -128,7 +134,7 @@ public struct HTTP1RequestParser: Sendable {
     // MARK: - The head and the trailers
 
     /// The next line of the head or the trailers, if it ends within `bytes`.
-    private mutating func headLine(_ bytes: UnsafeRawBufferPointer, at position: inout Int) -> HTTP1ParseStep? {
+    private mutating func headLine(_ bytes: Span<UInt8>, at position: inout Int) -> HTTP1ParseStep? {
         let start = position
         switch lines.scan(bytes, from: start, budget: limits.maxHeadBytes - headBytes) {
         case .incomplete:
@@ -140,17 +146,17 @@ public struct HTTP1RequestParser: Sendable {
             headBytes += length
             position = lineFeed + 1
             let consumed = position
-            let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<lineFeed])
+            let piece = bytes.extracting(start..<lineFeed)
             guard lines.isCarrying else { return headLine(piece, consumed: consumed) }
-            let whole = lines.takeLine(ending: piece)
-            defer { lines.giveBack(whole) }
-            return whole.withUnsafeBytes { headLine($0, consumed: consumed) }
+            let whole = lines.takeLine(ending: piece)[...]
+            defer { lines.giveBack(Array(whole)) }
+            return headLine(whole.span, consumed: consumed)
         }
     }
 
     /// A whole line of the head or the trailers (its LF excluded), read where it lies.
-    private mutating func headLine(_ raw: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
-        let line = HTTP1LineReader.content(of: raw)
+    private mutating func headLine(_ raw: Span<UInt8>, consumed: Int) -> HTTP1ParseStep? {
+        let line = raw.extracting(first: HTTP1LineReader.contentLength(of: raw))
         switch phase {
         case .requestLine:
             if line.isEmpty { return nil }  // an empty line before the request line (RFC 9112 §2.2)
@@ -171,7 +177,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// A header field, counted, read and appended to the request's.
-    private mutating func fieldLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+    private mutating func fieldLine(_ line: Span<UInt8>, consumed: Int) -> HTTP1ParseStep? {
         if let tooMany = countField(line) { return fail(tooMany, consumed: consumed) }
         let earlier = fields.count < earlierFields.count ? earlierFields[fields.count] : nil
         do {
@@ -189,7 +195,7 @@ public struct HTTP1RequestParser: Sendable {
 
     /// Counts a header or trailer field line: the error when it is one too many (or names its
     /// bare CR, as any refused line does).
-    private mutating func countField(_ line: UnsafeRawBufferPointer) -> HTTP1ParseError? {
+    private mutating func countField(_ line: Span<UInt8>) -> HTTP1ParseError? {
         guard fieldCount < limits.maxHeaderCount else {
             return HTTP1LineReader.refusal(.tooManyFields(limit: limits.maxHeaderCount), of: line)
         }
@@ -198,7 +204,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// A trailer field: checked and counted as a header field, then dropped.
-    private mutating func trailerLine(_ line: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
+    private mutating func trailerLine(_ line: Span<UInt8>, consumed: Int) -> HTTP1ParseStep? {
         if let tooMany = countField(line) { return fail(tooMany, consumed: consumed) }
         do {
             _ = try HTTP1FieldLine.parse(line)
@@ -234,7 +240,7 @@ public struct HTTP1RequestParser: Sendable {
 
     // MARK: - The body
 
-    private mutating func bodyBytes(_ bytes: UnsafeRawBufferPointer, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
+    private mutating func bodyBytes(_ bytes: Span<UInt8>, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
         let count = min(remaining, bytes.count - position)
         append(bytes, from: position, count: count)
         position += count
@@ -243,7 +249,7 @@ public struct HTTP1RequestParser: Sendable {
         return nil
     }
 
-    private mutating func chunkSizeLine(_ bytes: UnsafeRawBufferPointer, at position: inout Int) -> HTTP1ParseStep? {
+    private mutating func chunkSizeLine(_ bytes: Span<UInt8>, at position: inout Int) -> HTTP1ParseStep? {
         let start = position
         switch lines.scan(bytes, from: start, budget: HTTP1Limits.maxChunkSizeLineBytes) {
         case .incomplete:
@@ -253,17 +259,17 @@ public struct HTTP1RequestParser: Sendable {
             return fail(.malformedChunkedBody("a chunk size line is longer than \(HTTP1Limits.maxChunkSizeLineBytes) bytes"), consumed: end)
         case .ended(let lineFeed, _):
             position = lineFeed + 1
-            let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<lineFeed])
+            let piece = bytes.extracting(start..<lineFeed)
             guard lines.isCarrying else { return chunkSizeLine(piece, consumed: position) }
-            let whole = lines.takeLine(ending: piece)
-            defer { lines.giveBack(whole) }
-            return whole.withUnsafeBytes { [position] in chunkSizeLine($0, consumed: position) }
+            let whole = lines.takeLine(ending: piece)[...]
+            defer { lines.giveBack(Array(whole)) }
+            return chunkSizeLine(whole.span, consumed: position)
         }
     }
 
     /// A whole chunk size line (its LF excluded): the next chunk's size, or the last chunk.
-    private mutating func chunkSizeLine(_ raw: UnsafeRawBufferPointer, consumed: Int) -> HTTP1ParseStep? {
-        let line = HTTP1LineReader.content(of: raw)
+    private mutating func chunkSizeLine(_ raw: Span<UInt8>, consumed: Int) -> HTTP1ParseStep? {
+        let line = raw.extracting(first: HTTP1LineReader.contentLength(of: raw))
         if line.isEmpty { return fail(.malformedChunkedBody("a chunk size line is empty"), consumed: consumed) }
         switch HTTP1ChunkSizeLine.size(line, budget: limits.maxBodyBytes - body.count, maxBodyBytes: limits.maxBodyBytes) {
         case .failure(let error): return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
@@ -273,7 +279,7 @@ public struct HTTP1RequestParser: Sendable {
         return nil
     }
 
-    private mutating func chunkData(_ bytes: UnsafeRawBufferPointer, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
+    private mutating func chunkData(_ bytes: Span<UInt8>, at position: inout Int, remaining: Int) -> HTTP1ParseStep? {
         let count = min(remaining, bytes.count - position)
         append(bytes, from: position, count: count)
         position += count
@@ -281,7 +287,7 @@ public struct HTTP1RequestParser: Sendable {
         return nil
     }
 
-    private mutating func chunkDataEnd(_ bytes: UnsafeRawBufferPointer, at position: inout Int, sawCarriageReturn: Bool) -> HTTP1ParseStep? {
+    private mutating func chunkDataEnd(_ bytes: Span<UInt8>, at position: inout Int, sawCarriageReturn: Bool) -> HTTP1ParseStep? {
         let byte = bytes[position]
         position += 1
         if byte == HTTP1Syntax.lineFeed {
@@ -294,8 +300,8 @@ public struct HTTP1RequestParser: Sendable {
         return nil
     }
 
-    private mutating func append(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int) {
-        UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]).withMemoryRebound(to: UInt8.self) { body.append(contentsOf: $0) }
+    private mutating func append(_ bytes: Span<UInt8>, from start: Int, count: Int) {
+        UTF8Bytes.append(bytes.extracting(start..<(start + count)), to: &body)
     }
 
     // MARK: - Endings

@@ -1,4 +1,5 @@
-/// The byte classes of RFC 9110 §5.6 and RFC 9112 the parser checks.
+/// The byte classes of RFC 9110 §5.6 and RFC 9112 the parser checks, and the byte searches and
+/// comparisons it makes over the spans the transport lends it.
 enum HTTP1Syntax {
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
@@ -20,13 +21,9 @@ enum HTTP1Syntax {
     }
 
     /// Whether `bytes` is a token: one or more `tchar`s.
-    static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isToken(_ bytes: Span<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
-        var index = 0
-        while index < bytes.count {
-            if !isTokenByte(bytes[index]) { return false }
-            index += 1
-        }
+        for index in bytes.indices where !isTokenByte(bytes[index]) { return false }
         return true
     }
 
@@ -56,21 +53,33 @@ enum HTTP1Syntax {
         }
     }
 
-    /// `bytes` without leading and trailing spaces and tabs.
-    static func trimmingWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    /// The range of `bytes` without leading and trailing spaces and tabs.
+    static func trimmedRange(_ bytes: Span<UInt8>) -> Range<Int> {
         var start = 0, end = bytes.count
         while start < end, isWhitespace(bytes[start]) { start += 1 }
         while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        return start..<end
+    }
+
+    /// Whether `bytes` holds a byte for which `predicate` is true.
+    static func contains(_ bytes: Span<UInt8>, where predicate: (UInt8) -> Bool) -> Bool {
+        for index in bytes.indices where predicate(bytes[index]) { return true }
+        return false
     }
 }
 
 extension HTTP1Syntax {
-    /// Whether `bytes` are exactly `text`'s UTF-8.
-    static func equals(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
-        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+    /// Whether `bytes` are exactly `text`'s UTF-8. Inlined, a literal `text` compiles to a
+    /// few byte comparisons.
+    @inline(__always)
+    static func equals(_ bytes: Span<UInt8>, _ text: String) -> Bool {
+        let expected = text.utf8
+        guard bytes.count == expected.count else { return false }
+        var index = 0
+        for byte in expected {
+            if bytes[index] != byte { return false }
+            index += 1
+        }
         return true
     }
 
@@ -78,30 +87,38 @@ extension HTTP1Syntax {
     /// spelled with exactly these bytes: a client on a kept-alive connection sends the same
     /// target and fields again and again, and a string shared costs one reference count where
     /// a new one costs a validation pass and, past 15 bytes, an allocation.
-    static func string(_ bytes: UnsafeRawBufferPointer, reusing earlier: String?) -> String {
+    static func string(_ bytes: Span<UInt8>, reusing earlier: String?) -> String {
         if let earlier, spells(earlier, bytes) { return earlier }
-        return String(decoding: bytes, as: UTF8.self)
+        return UTF8Bytes.string(decoding: bytes)
     }
 
-    /// Whether `text`'s UTF-8 is exactly `bytes` (read in place; false for a string without
-    /// contiguous UTF-8, which a parsed one always has).
+    /// Whether `text`'s UTF-8 is exactly `bytes`.
     @inline(__always)
-    static func spells(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        text.utf8.count == bytes.count && text.utf8.withContiguousStorageIfAvailable { equal(UnsafeRawBufferPointer($0), bytes) } == true
+    static func spells(_ text: String, _ bytes: Span<UInt8>) -> Bool {
+        text.utf8.count == bytes.count && UTF8Bytes.withSpan(text) { equal($0, bytes) }
+    }
+
+    /// The eight bytes of `bytes` from `index`, the first the lowest whatever the host's byte
+    /// order. Read byte by byte, the last first: its bounds check covers the other seven, and
+    /// the compiler makes the eight reads one load.
+    @inline(__always)
+    static func word(_ bytes: Span<UInt8>, at index: Int) -> UInt64 {
+        var word = UInt64(bytes[index + 7]) &<< 56
+        for offset in 0..<7 { word |= UInt64(bytes[index + offset]) &<< UInt64(8 * offset) }
+        return word
     }
 
     /// The index of the first `byte` in `bytes[start..<end]`, looked for eight bytes at a time
     /// (a line or a request line is tens of bytes: a byte-by-byte loop cost ~5 instructions a
     /// byte, this about one).
-    static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+    static func firstIndex(of byte: UInt8, in bytes: Span<UInt8>, from start: Int, to end: Int) -> Int? {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let pattern = UInt64(byte) &* ones
         var index = start
         while index + 8 <= end {
             // A zero byte of `word` is a match: `(x - ones) & ~x & highs` sets the high bit of the
             // lowest zero byte (bits above a zero may be set falsely, never below, hence the lowest).
-            // Little-endian order whatever the host's: the first byte is the lowest.
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+            let word = word(bytes, at: index) ^ pattern
             let found = (word &- ones) & ~word & highs
             if found != 0 { return index + found.trailingZeroBitCount / 8 }
             index += 8
@@ -113,13 +130,13 @@ extension HTTP1Syntax {
         return nil
     }
 
-    /// Whether two byte buffers hold the same bytes, compared eight at a time.
-    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    /// Whether two spans hold the same bytes, compared eight at a time.
+    static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
         let count = a.count
         guard count == b.count else { return false }
         var index = 0
         while index + 8 <= count {
-            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            if word(a, at: index) != word(b, at: index) { return false }
             index += 8
         }
         while index < count {
@@ -129,24 +146,27 @@ extension HTTP1Syntax {
         return true
     }
 
-    /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case.
-    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            if folded != expected[index] { return false }
+    /// Whether `bytes` spell `lowercase` (ASCII, lowercase) in any case; inlined as ``equals(_:_:)``.
+    @inline(__always)
+    static func equalsIgnoringCase(_ bytes: Span<UInt8>, _ lowercase: String) -> Bool {
+        let expected = lowercase.utf8
+        guard bytes.count == expected.count else { return false }
+        var index = 0
+        for byte in expected {
+            let found = bytes[index]
+            if ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(found) ? found | 0x20 : found) != byte { return false }
+            index += 1
         }
         return true
     }
 
     /// Calls `body` with each member of a comma-separated list (RFC 9110 §5.6.1), without its
     /// surrounding whitespace; empty members are skipped.
-    static func forEachListMember(_ list: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    static func forEachListMember(_ list: Span<UInt8>, _ body: (Span<UInt8>) -> Void) {
         var start = 0
         for index in 0...list.count where index == list.count || list[index] == UInt8(ascii: ",") {
-            let member = trimmingWhitespace(UnsafeRawBufferPointer(rebasing: list[start..<index]))
+            let piece = list.extracting(start..<index)
+            let member = piece.extracting(trimmedRange(piece))
             if !member.isEmpty { body(member) }
             start = index + 1
         }

@@ -82,8 +82,7 @@ public struct RequestInput: Sendable {
     /// this runs for every request, and splitting `String`s costs several times as much.
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        let complete = text.utf8.withContiguousStorageIfAvailable { split($0, limit: limit, into: &result) }
-            ?? Array(text.utf8).withUnsafeBufferPointer { split($0, limit: limit, into: &result) }
+        let complete = UTF8Bytes.withSpan(text) { split($0, limit: limit, into: &result) }
         guard complete else {
             throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
         }
@@ -91,9 +90,9 @@ public struct RequestInput: Sendable {
     }
 
     /// Appends the pairs of `bytes` to `result`; false when there are more than `limit`.
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
+    private static func split(_ bytes: Span<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
         var ampersands = 0
-        for byte in bytes where byte == UInt8(ascii: "&") { ampersands += 1 }
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "&") { ampersands += 1 }
         result.reserveCapacity(ampersands + 1)
         var start = 0
         while start < bytes.count {
@@ -105,9 +104,9 @@ public struct RequestInput: Sendable {
             }
             if start < end {
                 guard result.count < limit else { return false }
-                let name = decoded(UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
+                let name = decoded(bytes.extracting(start..<(equals ?? end)))
                 if !name.isEmpty {
-                    let value = equals.map { decoded(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) } ?? ""
+                    let value = if let equals { decoded(bytes.extracting((equals + 1)..<end)) } else { "" }
                     result.append((name, value))
                 }
             }
@@ -117,19 +116,23 @@ public struct RequestInput: Sendable {
     }
 
     /// Percent-decoded with `+` as a space (``PercentDecoding``); the bytes as they are when they
-    /// hold neither, which is nearly always. A `+` without a `%` is replaced in the new string's
-    /// own storage, with no array in between.
-    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// hold neither, which is nearly always.
+    private static func decoded(_ bytes: Span<UInt8>) -> String {
         var hasPlus = false
-        for byte in bytes {
-            if byte == UInt8(ascii: "%") { return PercentDecoding.decode(bytes: ArraySlice(bytes), plusAsSpace: true) }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                var copy: [UInt8] = []
+                UTF8Bytes.append(bytes, to: &copy)
+                return PercentDecoding.decode(bytes: copy[...], plusAsSpace: true)
+            }
             if byte == UInt8(ascii: "+") { hasPlus = true }
         }
-        guard hasPlus else { return String(decoding: bytes, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: bytes.count) { text in
-            for (index, byte) in bytes.enumerated() { text[index] = byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte }
-            return bytes.count
-        }
+        guard hasPlus else { return UTF8Bytes.string(decoding: bytes) }
+        var spaced: [UInt8] = []
+        spaced.reserveCapacity(bytes.count)
+        for index in bytes.indices { spaced.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index]) }
+        return String(decoding: spaced, as: UTF8.self)
     }
 }
 

@@ -52,7 +52,7 @@ public struct OperationRouter: Sendable {
     /// Routes a path (relative to the app's mount, still percent-encoded) for a verb.
     public func route(path: String, verb: String) -> Outcome {
         // `/api/{Op}`, the route clients use nearly always, from the path's bytes in one piece.
-        if let outcome = path.utf8.withContiguousStorageIfAvailable({ apiRoute($0) }) ?? apiRoute(path.utf8) { return outcome }
+        if let outcome = UTF8Bytes.withSpan(path, { apiRoute($0) }) { return outcome }
         let segments = Self.segments(of: path)
         if let predefined = predefined(segments) { return predefined }
         let verb = verb.uppercased()
@@ -71,14 +71,25 @@ public struct OperationRouter: Sendable {
 
     /// `/api/{Op}` (`[]` for a batch, `.json` allowed), read without splitting the path; nil
     /// for any other path, which the segment routes handle.
-    private func apiRoute<Path: Collection<UInt8>>(_ path: Path) -> Outcome? {
-        guard path.count > 5, path.prefix(5).elementsEqual(Self.apiPrefix, by: { Self.lowerASCII($0) == $1 }) else { return nil }
-        let rest = path.dropFirst(5)
-        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+    private func apiRoute(_ path: Span<UInt8>) -> Outcome? {
+        let prefix = Self.apiPrefix
+        guard path.count > prefix.count else { return nil }
+        for index in prefix.indices where Self.lowerASCII(path[index]) != prefix[index] { return nil }
+        let rest = path.extracting(prefix.count...)
+        var escaped = false
+        for index in rest.indices {
+            if rest[index] == UInt8(ascii: "/") { return nil }
+            if rest[index] == UInt8(ascii: "%") { escaped = true }
+        }
         // Most names have no escape: their bytes are the name.
-        var name = rest.contains(UInt8(ascii: "%"))
-            ? PercentDecoding.decode(bytes: ArraySlice(rest), plusAsSpace: false)
-            : String(decoding: rest, as: UTF8.self)
+        var name: String
+        if escaped {
+            var bytes: [UInt8] = []
+            UTF8Bytes.append(rest, to: &bytes)
+            name = PercentDecoding.decode(bytes: bytes[...], plusAsSpace: false)
+        } else {
+            name = UTF8Bytes.string(decoding: rest)
+        }
         // Decoded first, so that an escaped `%5B%5D` is a batch too.
         let isBatch = name.utf8.count >= 2 && name.utf8.suffix(2).elementsEqual(Self.batchSuffix)
         if isBatch { name.removeLast(2) }

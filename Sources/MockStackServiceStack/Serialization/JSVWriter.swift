@@ -76,30 +76,31 @@ struct JSVWriter {
     }
 
     static func quotedIfNeeded(_ text: String) -> String {
-        // Over the string's own UTF-8 when it has it in one piece (native and small strings do):
-        // a closure over `String.UTF8View` costs several times as much per byte.
-        guard text.utf8.withContiguousStorageIfAvailable(needsQuotes) ?? needsQuotes(text.utf8) else { return text }
+        // Over the string's own UTF-8 in place: a closure over `String.UTF8View` costs several
+        // times as much per byte.
+        guard UTF8Bytes.withSpan(text, needsQuotes) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     /// ``quotedIfNeeded(_:)`` appended as UTF-8, without making a new `String` when the text
     /// needs no quotes (nearly always).
     static func writeQuotedIfNeeded(_ text: String, into out: inout [UInt8]) {
-        let written = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+        let written = UTF8Bytes.withSpan(text) { bytes -> Bool in
             guard !needsQuotes(bytes) else { return false }
-            out.append(contentsOf: bytes)
+            UTF8Bytes.append(bytes, to: &out)
             return true
         }
-        if written == true { return }
+        if written { return }
         out += quotedIfNeeded(text).utf8
     }
 
     /// Whether JSV must quote this text: a space at either end, or one of its structural characters.
-    private static func needsQuotes<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        guard let first = bytes.first else { return false }
-        if first == UInt8(ascii: " ") { return true }
-        var last = first
-        for byte in bytes {
+    private static func needsQuotes(_ bytes: Span<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        if bytes[0] == UInt8(ascii: " ") { return true }
+        var last = bytes[0]
+        for index in bytes.indices {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), 0x0D, 0x0A, 0x09: return true
             default: last = byte

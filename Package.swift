@@ -23,7 +23,7 @@
 // other target builds with strict memory-safety checking (`memorySafeSettings`), so the compiler
 // holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
 // (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
-// the façade's `stat` and `access` calls, and the request and response boxes' fields
+// the façade's `stat`, `access` and `realpath` calls, and the request and response boxes' fields
 // (`@safe @exclusivity(unchecked)`: changed only while one value holds the box).
 import PackageDescription
 

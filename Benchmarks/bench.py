@@ -527,6 +527,52 @@ def measure_generation(port, samples=40):
     return times
 
 
+CODEGEN_APPS = ("test", "techstacks")
+CODEGEN_LANGUAGES = ("swift", "python", "typescript")
+CODEGEN_TARGET_MS = 20.0  # issue 27: /types/{lang} for the full metadata, the first time
+
+
+def measure_codegen(binary, fixtures, starts=5, repeats=20):
+    """`/types/{lang}` for the full metadata: the first request to a fresh server (`--apps` that
+    app alone), `starts` servers per app and language, then `repeats` requests answered from the
+    cache. Wall times, client to client; returns {(app, language): (firsts, cached, bytes)}."""
+    results = {}
+    for app in CODEGEN_APPS:
+        for language in CODEGEN_LANGUAGES:
+            firsts, cached, size = [], [], 0
+            for _ in range(starts):
+                process, port = start_mockstack(binary, fixtures, extra=("--apps", app))
+                try:
+                    began = time.perf_counter_ns()
+                    status, body = http_get(port, f"/{app}/types/{language}", timeout=10)
+                    firsts.append((time.perf_counter_ns() - began) / 1e6)
+                    assert status == 200, f"/{app}/types/{language} answered {status}"
+                    size = len(body)
+                    # The repeats, on the first server only: a cached answer costs the same on any.
+                    for _ in range(0 if cached else repeats):
+                        began = time.perf_counter_ns()
+                        status, again = http_get(port, f"/{app}/types/{language}")
+                        cached.append((time.perf_counter_ns() - began) / 1e6)
+                        assert status == 200 and again == body
+                finally:
+                    stop(process)
+            results[(app, language)] = (firsts, cached, size)
+    return results
+
+
+def codegen_report(codegen):
+    """The `/types/{lang}` table and its verdict."""
+    lines = ["| app | language | bytes | first request, median (max) ms | cached, median ms |",
+             "|---|---|---:|---:|---:|"]
+    for (app, language), (firsts, cached, size) in codegen.items():
+        lines.append(f"| {app} | {language} | {size:,} | {statistics.median(firsts):.2f} ({max(firsts):.2f}) | "
+                     f"{statistics.median(cached):.2f} |")
+    slowest = max(statistics.median(firsts) for firsts, _, _ in codegen.values())
+    return lines + ["", f"- /types/{{swift,python,typescript}} for test and techstacks, the first request to a fresh server: "
+                    f"slowest median {slowest:.2f} ms — {verdict(slowest <= CODEGEN_TARGET_MS)} (≤ {CODEGEN_TARGET_MS:.0f} ms); "
+                    "repeats are answered from the cache"]
+
+
 def measure_control_plane(binary, fixtures, duration, rounds):
     """Issue 7's figures: the journal's cost on the fixture GET (journal on against off, the order
     alternating each round, -c32), a long run of LONG_RUN_REQUESTS with the journal on (the
@@ -703,7 +749,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers", "endpoints"], help="run one part alone (its report lines only)")
+    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers", "endpoints", "codegen"], help="run one part alone (its report lines only)")
     parser.add_argument("--hummingbird", help="the Hummingbird peer's binary (Benchmarks/peers/hummingbird-peer)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
@@ -718,6 +764,9 @@ def main():
         return
     if args.only == "endpoints":
         print("\n".join(endpoints_report(args)))
+        return
+    if args.only == "codegen":
+        print("\n".join(codegen_report(measure_codegen(args.mockstack, args.fixtures))))
         return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
@@ -769,6 +818,8 @@ def main():
             stop(nginx)
         for peer in peers:
             stop(peer)
+    print("bench: /types/{lang}, first request to a fresh server and cached", file=sys.stderr)
+    codegen = measure_codegen(args.mockstack, args.fixtures)
     scaling = measure_scaling(args.mockstack, args.fixtures, args.duration, args.rounds)
     print(f"bench: control plane (journal on/off, {LONG_RUN_REQUESTS:,} requests, reset)", file=sys.stderr)
     control = measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds)
@@ -842,6 +893,8 @@ def main():
     ] + [
         f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
         f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
+    ] + ["", "Generated DTO files (`/types/{lang}`) for the full metadata:", ""] + codegen_report(codegen) + [
+        "",
     ] + scaling_report(scaling, args.duration) + control_plane_report(control) + [
         f"- wrk errors: {errors if errors else 'none'}",
     ]

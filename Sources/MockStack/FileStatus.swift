@@ -29,7 +29,7 @@ struct FileStatus: Equatable, Sendable {
     ///   ``kind`` `.symbolicLink`.
     init?(path: String, followingSymlinks: Bool = true) {
         var status = stat()
-        // The one C call of the façade besides `access` (DirectoryFixtureSource): a path and a
+        // One of the façade's three C calls (`access` and `realpath`: DirectoryFixtureSource): a path and a
         // local struct, nothing kept, so marked as reviewed rather than moved to the transport.
         let result = unsafe followingSymlinks ? stat(path, &status) : lstat(path, &status)
         guard result == 0 else { return nil }

@@ -12,17 +12,20 @@ import Testing
         returnType: String = "HelloResponse",
         route: String = "/hello/{Name}",
         response: String = #"{ "result": "Hello, {Name}!" }"#,
-        extraOperation: String = ""
+        extraOperation: String = "",
+        extraTypes: String = "",
+        helloBase: String? = nil
     ) -> [String] {
+        let inherits = helloBase.map { #""inherits": { "name": "\#($0)" }, "# } ?? ""
         let metadata = """
             {
               "config": {}, "namespaces": [],
               "types": [
-                { "name": "HelloResponse", "properties": [ \(responseProperties) ] }
+                { "name": "HelloResponse", "properties": [ \(responseProperties) ] }\(extraTypes)
               ],
               "operations": [
                 {
-                  "request": { "name": "Hello", "properties": [ \(helloProperties) ] },
+                  "request": { "name": "Hello", \(inherits)"properties": [ \(helloProperties) ] },
                   "returnType": { "name": "\(returnType)" },
                   "routes": [ { "path": "\(route)" } ]
                 }\(extraOperation)
@@ -108,5 +111,21 @@ import Testing
         #expect(Self.problems(route: "/hello/{Id}/{Category}") == [])
         #expect(MetadataCheck.editDistance("nmae", "name", atMost: 2) == 2)
         #expect(MetadataCheck.editDistance("id", "userid", atMost: 2) == 3)
+    }
+
+    /// The check reads a request's properties from the declarations (no type is resolved for
+    /// it), as binding finds them: inherited ones first, by C# or `[DataMember]` name, any case.
+    @Test func aRouteVariableMayNameAnInheritedOrDataMemberProperty() {
+        let base = #", { "name": "HelloBase", "properties": [ { "name": "Id", "type": "Int32" }, "#
+            + #"{ "name": "Tag", "type": "String", "dataMember": { "name": "label" } } ] }"#
+        #expect(Self.problems(route: "/hello/{id}/{LABEL}/{Name}", extraTypes: base, helloBase: "HelloBase") == [])
+        #expect(Self.problems(route: "/hello/{Nam}", extraTypes: base, helloBase: "HelloBase") == [
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name)",
+        ])
+        // A redeclared property keeps its inherited place.
+        #expect(Self.problems(helloProperties: #"{ "name": "Name", "type": "String" }, { "name": "Id", "type": "Int64" }"#,
+                              route: "/hello/{Nam}", extraTypes: base, helloBase: "HelloBase") == [
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name)",
+        ])
     }
 }

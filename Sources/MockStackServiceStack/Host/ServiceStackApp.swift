@@ -10,25 +10,33 @@ public struct ServiceStackApp: MockApp {
     public private(set) var context: AppContext
     public let metadata: MetadataTypes
     private let router: OperationRouter
-    /// In metadata order: the router's matches index into it.
-    private let operations: [ServiceOperation]
+    /// In metadata order: the router's matches index into it. Each is resolved (its request
+    /// and return types, its behaviour made ready for them) when first called: the real hosts
+    /// publish a few hundred operations, and a test run calls a handful.
+    private let operations: [ResolvedOnFirstUse<ServiceOperation>]
+    /// The operations' `[CacheResponse]` caches, emptied by ``reset()`` without resolving them.
+    private let caches: [ResponseCache]
     private let apiKeys: APIKeyPolicy?
     private let document: MetadataDocument
-    private let swift: SwiftGenerator
-    private let python: PythonGenerator
-    private let typeScript: TypeScriptGenerator
+    /// The DTO file writers, made for the first `/types/{language}` request.
+    private let generators: ResolvedOnFirstUse<DTOGenerators>
     /// Generated DTO files by request target and base URL: generation takes milliseconds, a
     /// repeat is served as it was (its `Date:` at most a minute old).
     private let typesCache = ResponseCache(seconds: 60, byteLimit: 16 << 20, entryLimit: 256, largestBody: 4 << 20)
     /// The app folder's files its data names by `~/` paths.
     private let files: VirtualFiles
 
+    /// - Parameter operations: the app's operations, resolved.
     public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
                 apiKeys: APIKeyPolicy? = nil) {
-        self.init(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: VirtualFiles())
+        self.init(name: name, mount: mount, metadata: metadata, context: context,
+                  operations: operations.map { operation in (operation.metadata, operation.cache, ResolvedOnFirstUse { operation }) },
+                  apiKeys: apiKeys, files: VirtualFiles())
     }
 
-    init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
+    /// - Parameter operations: each operation's metadata and cache, and the operation resolved on first use.
+    init(name: String, mount: String, metadata: MetadataTypes, context: AppContext,
+         operations: [(metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>)],
          apiKeys: APIKeyPolicy?, files: VirtualFiles) {
         self.files = files
         self.name = name
@@ -37,11 +45,11 @@ public struct ServiceStackApp: MockApp {
         self.context = context
         self.apiKeys = apiKeys
         document = MetadataDocument(metadata: metadata)
-        swift = SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: context.host.swiftVersion))
-        python = PythonGenerator(metadata: metadata)
-        typeScript = TypeScriptGenerator(metadata: metadata)
-        self.operations = operations
-        router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
+        let swiftVersion = context.host.swiftVersion
+        generators = ResolvedOnFirstUse { DTOGenerators(metadata: metadata, swiftVersion: swiftVersion) }
+        self.operations = operations.map(\.resolved)
+        caches = operations.compactMap(\.cache)
+        router = OperationRouter(operations: operations.map { (name: $0.metadata.name, routes: $0.metadata.routes) })
     }
 
     public var routes: [RouteDescription] {
@@ -72,7 +80,7 @@ public struct ServiceStackApp: MockApp {
         if let language = DTOLanguage(path: path) { return language.operation }
         let verb = request.headers["X-Http-Method-Override"]?.uppercased() ?? request.method.rawValue
         guard case .operation(let match) = router.route(path: path, verb: verb) else { return nil }
-        return operations[match.index].name
+        return match.operation
     }
 
     /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
@@ -88,7 +96,7 @@ public struct ServiceStackApp: MockApp {
     public func reset() {
         context.auth?.reset()
         typesCache.removeAll()
-        for operation in operations { operation.cache?.removeAll() }
+        for cache in caches { cache.removeAll() }
     }
 
     /// Its own sign-ins and invalidated tokens; the metadata, routes and caches (which only
@@ -151,7 +159,7 @@ public struct ServiceStackApp: MockApp {
         case .unknownOperation:
             return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         case .operation(let match):
-            let operation = operations[match.index]
+            let operation = operations[match.index].value
             var response = invoke(operation, match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
             response.operation = operation.name
             return response
@@ -220,10 +228,11 @@ public struct ServiceStackApp: MockApp {
     /// The `/types/{language}` file for these query options, dated now (or at the fixed date).
     public func dtos(_ language: DTOLanguage, query: [(name: String, value: String)], baseURL: String) -> String {
         let date = context.host.typesDate ?? context.host.clock()
+        let generators = generators.value
         return switch language {
-        case .swift: swift.render(query: query, date: date, baseURL: baseURL)
-        case .python: python.render(query: query, date: date, baseURL: baseURL)
-        case .typeScript: typeScript.render(query: query, date: date, baseURL: baseURL)
+        case .swift: generators.swift.render(query: query, date: date, baseURL: baseURL)
+        case .python: generators.python.render(query: query, date: date, baseURL: baseURL)
+        case .typeScript: generators.typeScript.render(query: query, date: date, baseURL: baseURL)
         }
     }
 
@@ -308,6 +317,20 @@ public struct ServiceStackApp: MockApp {
         }
         let writer = context.writer(operation.dialect, jsconfig: jsconfig)
         return .json(200, bytes: writer.bytes(.list(values), as: .list(shape)), headers: headers)
+    }
+}
+
+/// An app's DTO file writers: what each works out of the metadata once (the Swift one, the
+/// names declared with several arities) is kept for every later file.
+final class DTOGenerators: Sendable {
+    let swift: SwiftGenerator
+    let python: PythonGenerator
+    let typeScript: TypeScriptGenerator
+
+    init(metadata: MetadataTypes, swiftVersion: String) {
+        swift = SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
+        python = PythonGenerator(metadata: metadata)
+        typeScript = TypeScriptGenerator(metadata: metadata)
     }
 }
 

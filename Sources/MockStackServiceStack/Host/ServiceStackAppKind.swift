@@ -42,17 +42,21 @@ public struct ServiceStackAppKind: AppKind {
             manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
         }
         let reader = BehaviourReader(manifest: manifest, dataSets: DataSetLoader(manifest: manifest, coercion: context.coercion))
-        var operations: [ServiceOperation] = []
+        // What the manifest says of an operation is read (and refused) now; the operation is
+        // resolved against its types when first called.
+        var operations: [(metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>)] = []
+        operations.reserveCapacity(metadata.operations.count)
         for operation in metadata.operations {
             let pointer = JSONPointer.appending(operation.name, to: "/operations")
             let configured = manifest.value(at: pointer) != nil
-            let behaviour = configured ? reader.behaviour(at: pointer, for: operation) : nil
-            let fallback: any OperationBehaviour = operation.returnsVoid || operation.request.implements("IReturnVoid") ? VoidBehaviour() : EchoBehaviour()
+            let behaviour = (configured ? reader.behaviour(at: pointer, for: operation) : nil) ?? Self.fallback(for: operation)
             let dialect = configured ? reader.dialect(at: pointer + "/serializer") ?? host.dialect : host.dialect
             let serviceClass = (configured ? manifest.string(pointer + "/service") : nil) ?? host.serviceClass
             let cache = (configured ? manifest.int(pointer + "/cacheSeconds", in: 1...31_536_000) : nil).map { ResponseCache(seconds: $0) }
-            operations.append(ServiceOperation(metadata: operation, coercion: context.coercion, behaviour: behaviour ?? fallback,
-                                               dialect: dialect, serviceClass: serviceClass, cache: cache))
+            let coercion = context.coercion
+            operations.append((operation, cache, ResolvedOnFirstUse {
+                ServiceOperation(metadata: operation, coercion: coercion, behaviour: behaviour, dialect: dialect, serviceClass: serviceClass, cache: cache)
+            }))
         }
         var apiKeys: APIKeyPolicy?
         if manifest.value(at: "/host/apiKeys") != nil {
@@ -64,6 +68,11 @@ public struct ServiceStackAppKind: AppKind {
         }
         let files = VirtualFiles.load(reader.dataSets.virtualPaths, manifest: manifest)
         return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: files)
+    }
+
+    /// What an operation the manifest leaves out does: echo its request, or 204 when void.
+    private static func fallback(for operation: MetadataOperation) -> any OperationBehaviour {
+        operation.returnsVoid || operation.request.implements("IReturnVoid") ? VoidBehaviour() : EchoBehaviour()
     }
 
     /// The app's metadata read, resolved and checked, or once already in this process (see

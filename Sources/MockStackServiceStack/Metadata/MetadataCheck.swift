@@ -26,11 +26,12 @@ struct MetadataCheck {
                 problems.append(MetadataError(pointer: pointer + "/returnType",
                                               message: "\(operation.name) returns '\(unknown)'\(named), which no type in 'types' declares"))
             }
-            let request = catalog.object(named: operation.name)
+            guard !operation.routes.isEmpty else { continue }
+            let properties = catalog.propertyNames(ofClassNamed: operation.name) ?? []
             for (routeIndex, route) in operation.routes.enumerated() {
-                for variable in RouteTemplate(route).variableNames where request?.property(named: variable) == nil
-                    && Self.isMisspelt(variable, among: request?.properties.map(\.name) ?? []) {
-                    let known = request?.properties.map(\.name).joined(separator: ", ") ?? ""
+                for variable in RouteTemplate(route).variableNames where !Self.names(variable, in: properties)
+                    && Self.isMisspelt(variable, among: properties.map(\.name)) {
+                    let known = properties.map(\.name).joined(separator: ", ")
                     problems.append(MetadataError(
                         pointer: pointer + "/routes/\(routeIndex)/path",
                         message: "route '\(route.path)': '{\(variable)}' is not a property of \(operation.name)"
@@ -39,6 +40,13 @@ struct MetadataCheck {
             }
         }
         return problems
+    }
+
+    /// Whether a route variable binds one of the properties: its name or `[DataMember]` name in
+    /// any case, as ``ObjectShape/property(named:)`` finds it.
+    static func names(_ variable: String, in properties: [(name: String, dataMemberName: String?)]) -> Bool {
+        let lowercased = variable.lowercased()
+        return properties.contains { $0.name.lowercased() == lowercased || $0.dataMemberName?.lowercased() == lowercased }
     }
 
     /// Whether `variable` is within two edits of a property's name (ignoring case), or the

@@ -22,6 +22,11 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
 
     /// Parses C#-style text: `Name`, `Name[]`, `Name<A,B<C>>`, `Name`1` (arity dropped).
     public init(parsing text: String) {
+        // Nearly every name is plain (`String`, `Technology`): taken as it is, without a parse.
+        guard text.utf8.contains(where: { Parser.isDelimiter($0) || $0 == UInt8(ascii: "`") }) else {
+            self = .named(text, [])
+            return
+        }
         var parser = Parser(bytes: Array(text.utf8))
         self = parser.parse()
     }
@@ -48,7 +53,7 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
     }
 
     static func stripArity(_ name: String) -> String {
-        guard let tick = name.firstIndex(of: "`") else { return name }
+        guard let tick = name.utf8.firstIndex(of: UInt8(ascii: "`")) else { return name }
         return String(name[..<tick])
     }
 
@@ -59,7 +64,7 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         mutating func parse() -> TypeReference {
             skipSpaces()
             let start = position
-            while position < bytes.count, !Self.delimiters.contains(bytes[position]) { position += 1 }
+            while position < bytes.count, !Self.isDelimiter(bytes[position]) { position += 1 }
             let name = TypeReference.stripArity(String(decoding: bytes[start..<position], as: UTF8.self))
             var arguments: [TypeReference] = []
             if position < bytes.count, bytes[position] == UInt8(ascii: "<") {
@@ -79,7 +84,12 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
             return result
         }
 
-        static let delimiters: Set<UInt8> = [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: " ")]
+        static func isDelimiter(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: " "): true
+            default: false
+            }
+        }
 
         mutating func skipSpaces() {
             while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 }

@@ -5,6 +5,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case typeScript = "typescript"
 
     /// The language a `/types/…` path asks for (any case): `swift` (or `swift4`), `python`, `typescript`.
+    /// No `/types/dtos`: ServiceStack's NativeTypesService routes no such path, nor do the test and
+    /// TechStacks hosts' AppHosts, so the real hosts answer it 404, as this does.
     public init?(path: String) {
         guard path.utf8.count > 7, path.prefix(7).lowercased() == "/types/" else { return nil }
         let name = path.dropFirst(7).lowercased()

@@ -14,6 +14,11 @@ struct RouteTemplate: Sendable {
     let segments: [Segment]
     /// Upper-cased verbs the route is limited to; empty = any verb.
     let verbs: Set<String>
+    /// How specific the template is: literal segments beat variables (`/technology/search`
+    /// over `/technology/{Slug}`), more segments beat fewer, and a route limited to verbs beats
+    /// one for any verb (`PUT /technology/{Id}` over `/technology/{Slug}` for a PUT). Worked out
+    /// once: the router's sort asks for it a few thousand times.
+    let specificity: (literals: Int, segments: Int, verbLimited: Int)
 
     init(_ route: MetadataRoute) {
         path = route.path
@@ -25,6 +30,7 @@ struct RouteTemplate: Sendable {
             if name.hasPrefix("**") { return .remainder(String(name.dropFirst(2))) }
             return name.hasSuffix("*") ? .remainder(String(name.dropLast())) : .variable(String(name))
         }
+        specificity = (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count, verbs.isEmpty ? 0 : 1)
     }
 
     /// The names of its variables, `{Path*}`'s included, in order.
@@ -35,13 +41,6 @@ struct RouteTemplate: Sendable {
             case .literal: nil
             }
         }
-    }
-
-    /// How specific the template is: literal segments beat variables (`/technology/search`
-    /// over `/technology/{Slug}`), more segments beat fewer, and a route limited to verbs beats
-    /// one for any verb (`PUT /technology/{Id}` over `/technology/{Slug}` for a PUT).
-    var specificity: (literals: Int, segments: Int, verbLimited: Int) {
-        (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count, verbs.isEmpty ? 0 : 1)
     }
 
     func allows(_ verb: String) -> Bool { verbs.isEmpty || verbs.contains(verb) }

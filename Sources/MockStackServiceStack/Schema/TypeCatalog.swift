@@ -1,14 +1,21 @@
 import MockStackCore
 
-/// Every DTO of an app resolved once at load: .NET type names mapped to ``ValueShape``s,
-/// inheritance flattened (base properties first), generic types instantiated with their
-/// arguments (``QueryResponse`1`` of `TechnologyView`).
+import Synchronization
+
+/// Every DTO of an app, resolved the first time something needs it: .NET type names mapped to
+/// ``ValueShape``s, inheritance flattened (base properties first), generic types instantiated
+/// with their arguments (``QueryResponse`1`` of `TechnologyView`). Each class is resolved on
+/// its own (a property of another class type is a reference to it, not the class), so a type
+/// that no request, answer or check names is never resolved: the real hosts publish a few
+/// hundred, and resolving them all at load was a tenth of a start-up.
 public struct TypeCatalog: Sendable {
     /// Declared types by name as metadata spells it (with the arity suffix for generic ones).
     private let definitions: [String: MetadataType]
-    private let objects: [TypeReference: ObjectShape]
-    /// The non-generic ones by name: the lookup every request makes, without hashing an enum.
-    private let objectsByName: [String: ObjectShape]
+    /// The non-generic classes by name, each resolved on first use: the lookup every request
+    /// makes, without hashing an enum and without a lock.
+    private let objectsByName: [String: ResolvedOnFirstUse<ObjectShape>]
+    /// Generic classes instantiated with their arguments, as they are first asked for.
+    private let instances: GenericInstances
 
     public init(metadata: MetadataTypes) {
         var definitions: [String: MetadataType] = [:]
@@ -19,32 +26,26 @@ public struct TypeCatalog: Sendable {
             }
         }
         self.definitions = definitions
-
-        var builder = Builder(definitions: definitions)
-        for type in definitions.values where type.genericArgs.isEmpty && !type.isEnum && !type.isInterface {
-            builder.require(.named(type.name, []))
-        }
-        for operation in metadata.operations {
-            if let returnType = operation.returnType { _ = builder.shape(of: returnType.reference, substituting: [:]) }
-        }
-        objects = builder.finish()
-        var byName: [String: ObjectShape] = [:]
-        for (reference, shape) in objects {
-            if case .named(let name, let arguments) = reference, arguments.isEmpty { byName[name] = shape }
+        let builder = Builder(definitions: definitions)
+        var byName: [String: ResolvedOnFirstUse<ObjectShape>] = [:]
+        byName.reserveCapacity(definitions.count)
+        for (name, type) in definitions where type.genericArgs.isEmpty && !type.isEnum && !type.isInterface {
+            let reference = TypeReference.named(name, [])
+            byName[name] = ResolvedOnFirstUse { builder.makeObject(reference)! }
         }
         objectsByName = byName
+        instances = GenericInstances(definitions: definitions)
     }
 
     /// The shape of a type reference (`Int32`, `List<Poco>`, `HelloResponse`).
     public func shape(of reference: TypeReference) -> ValueShape {
-        var builder = Builder(definitions: definitions)
-        return builder.shape(of: reference, substituting: [:])
+        Builder(definitions: definitions).shape(of: reference, substituting: [:])
     }
 
     /// The resolved class a reference names, when the metadata describes it.
     public func object(_ reference: TypeReference) -> ObjectShape? {
-        if case .named(let name, let arguments) = reference, arguments.isEmpty { return objectsByName[name] }
-        return objects[reference]
+        if case .named(let name, let arguments) = reference, arguments.isEmpty { return objectsByName[name]?.value }
+        return instances.object(reference)
     }
 
     /// The property a declared type marks `isPrimaryKey`, if any.
@@ -66,40 +67,68 @@ public struct TypeCatalog: Sendable {
 
     /// The resolved class with this (non-generic) name.
     public func object(named name: String) -> ObjectShape? {
-        objectsByName[name]
+        objectsByName[name]?.value
     }
 
-    /// Resolution work: shapes for references, object types reached from them on a worklist.
-    private struct Builder {
-        let definitions: [String: MetadataType]
-        var resolved: [TypeReference: ObjectShape] = [:]
-        var pending: [TypeReference] = []
-        var queued: Set<TypeReference> = []
-
-        init(definitions: [String: MetadataType]) { self.definitions = definitions }
-
-        mutating func require(_ reference: TypeReference) {
-            if queued.insert(reference).inserted { pending.append(reference) }
-        }
-
-        mutating func finish() -> [TypeReference: ObjectShape] {
-            while let next = pending.popLast() {
-                if let object = makeObject(next) { resolved[next] = object }
+    /// The (non-generic) class's properties as ``object(named:)`` would list them, inherited
+    /// ones first, each with its `[DataMember]` name; read from the declarations without
+    /// resolving any type: what the metadata check needs of every request.
+    func propertyNames(ofClassNamed name: String) -> [(name: String, dataMemberName: String?)]? {
+        guard objectsByName[name] != nil else { return nil }
+        let builder = Builder(definitions: definitions)
+        var result: [(name: String, dataMemberName: String?)] = []
+        func collect(_ reference: TypeReference, depth: Int) {
+            guard depth < 32, case .named(let name, let arguments) = reference,
+                  let type = builder.definition(name, arity: arguments.count), !type.isEnum else { return }
+            if let base = type.inherits { collect(base.reference, depth: depth + 1) }
+            for property in type.properties {
+                let own = (name: property.name, dataMemberName: property.json["dataMember"]?["name"]?.stringValue)
+                // A redeclared (`new`) property replaces the inherited one in place.
+                if let existing = result.firstIndex(where: { $0.name == property.name }) { result[existing] = own } else { result.append(own) }
             }
-            return resolved
         }
+        collect(.named(name, []), depth: 0)
+        return result
+    }
+
+    /// The generic instantiations asked for so far (``QueryResponse`1`` of `Technology`), behind
+    /// a lock: a request meets one only inside an answer, most answers' own types being held
+    /// resolved by their operation.
+    private final class GenericInstances: Sendable {
+        let definitions: [String: MetadataType]
+        private let resolved = Mutex<[TypeReference: ObjectShape?]>([:])
+
+        init(definitions: [String: MetadataType]) {
+            self.definitions = definitions
+        }
+
+        func object(_ reference: TypeReference) -> ObjectShape? {
+            if let known = resolved.withLock({ $0[reference] }) { return known }
+            let object = Builder(definitions: definitions).makeObject(reference)
+            return resolved.withLock { table in
+                if let known = table[reference] { return known }
+                table[reference] = object
+                return object
+            }
+        }
+    }
+
+    /// Resolution work: a class's properties and their shapes (another class a property holds
+    /// is named by reference, and resolved when it is asked for).
+    private struct Builder: Sendable {
+        let definitions: [String: MetadataType]
 
         func definition(_ name: String, arity: Int) -> MetadataType? {
             arity == 0 ? definitions[name] : definitions["\(name)`\(arity)"] ?? definitions[name]
         }
 
-        mutating func makeObject(_ reference: TypeReference) -> ObjectShape? {
+        func makeObject(_ reference: TypeReference) -> ObjectShape? {
             guard let properties = properties(of: reference, depth: 0) else { return nil }
             return ObjectShape(reference: reference, properties: properties)
         }
 
         /// Properties of a class, its bases' first; nil when the metadata does not declare it.
-        mutating func properties(of reference: TypeReference, depth: Int) -> [PropertyShape]? {
+        func properties(of reference: TypeReference, depth: Int) -> [PropertyShape]? {
             guard depth < 32, case .named(let name, let arguments) = reference,
                   let type = definition(name, arity: arguments.count), !type.isEnum else { return nil }
             let parameters = Dictionary(zip(type.genericArgs, arguments), uniquingKeysWith: { first, _ in first })
@@ -142,7 +171,7 @@ public struct TypeCatalog: Sendable {
             }
         }
 
-        mutating func shape(of reference: TypeReference, substituting parameters: [String: TypeReference]) -> ValueShape {
+        func shape(of reference: TypeReference, substituting parameters: [String: TypeReference]) -> ValueShape {
             let reference = Self.substitute(reference, parameters)
             switch reference {
             case .array(.named("Byte", [])): return .bytes
@@ -164,7 +193,6 @@ public struct TypeCatalog: Sendable {
                     return .enumeration(EnumShape(name: name, names: names, values: type.enumValues, isInt: type.isEnumInt))
                 }
                 if type.isInterface { return .any }
-                require(reference)
                 return .object(reference)
             }
         }

@@ -77,6 +77,7 @@ install: release
 ## client-library example and the README's test quick start build and pass their own tests,
 ## so neither can rot.
 test:
+	@python3 Scripts/check-doc-citations.py
 	@Scripts/ensure-system-libraries.sh --test
 	@Scripts/ensure-python-clients.sh
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests

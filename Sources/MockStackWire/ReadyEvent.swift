@@ -1,6 +1,6 @@
 public import MockStackJSON
 
-/// The readiness announcement (architecture §5): the first line on stdout, and the contents of
+/// The readiness announcement (docs/architecture.md#readiness): the first line on stdout, and the contents of
 /// `--ready-file`, written only once fixtures are loaded and the sockets accept.
 ///
 /// `{"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321",

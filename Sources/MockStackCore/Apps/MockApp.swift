@@ -1,4 +1,4 @@
-/// One emulated server, mounted under a path prefix (architecture §1).
+/// One emulated server, mounted under a path prefix (docs/architecture.md#apps-and-mounts).
 ///
 /// An app receives requests whose ``HTTPRequest/path`` is relative to its mount and answers in
 /// its own server's format. Apps are immutable values or guard their state themselves; they are

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// A REST request's body as Express's parsers read it for a Feathers app (spec §2.5): JSON,
+/// A REST request's body as Express's parsers read it for a Feathers app (docs/feathers.md#request-bodies): JSON,
 /// or urlencoded through qs in extended mode (every value text); any other content type, or
 /// none, is an empty object.
 enum RequestBody {
@@ -13,7 +13,7 @@ enum RequestBody {
             do {
                 root = try JSONParser.forRequestBodies().parse(bytes).root
             } catch {
-                // A body-parser failure; Express's handler may report it as 500 (spec §2.5,
+                // A body-parser failure; Express's handler may report it as 500 (docs/feathers.md#request-bodies,
                 // Unverified), but bad input gets a 4xx here, with the parser's reason.
                 throw FeathersError(.badRequest, "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
             }

@@ -1,7 +1,7 @@
 import MockStackCore
 
 /// Runs AutoQuery requests over an in-memory data set with the semantics of the SQL AutoQuery
-/// generates (spec §11): conditions joined by their terms, `ORDER BY`, paging clamped to
+/// generates (docs/servicestack.md#autoquery): conditions joined by their terms, `ORDER BY`, paging clamped to
 /// MaxLimit, field selection, totals and aggregates.
 public struct AutoQueryEngine: Sendable {
     /// Field names in declaration order (the primary key first when it is `Id`).

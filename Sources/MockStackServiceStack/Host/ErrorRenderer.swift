@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Writes a ``ServiceError`` as ServiceStack does (spec §5): the status from the exception
+/// Writes a ``ServiceError`` as ServiceStack does (docs/servicestack.md#error-responses): the status from the exception
 /// table, a `ResponseStatus` inside the operation's error wrapper, value-type defaults of that
 /// wrapper still written, and in DebugMode a `stackTrace`.
 struct ErrorRenderer {

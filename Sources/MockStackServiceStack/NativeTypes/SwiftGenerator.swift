@@ -1,4 +1,4 @@
-/// A whole `/types/swift` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// A whole `/types/swift` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
 /// Swift generator lays it out: the options header and a blank line, one `import` per
 /// `DefaultImports` entry, then the request DTOs in operation order, their responses, and the
 /// other types in metadata order, each after a blank line (an `ExcludeGenericBaseTypes` note

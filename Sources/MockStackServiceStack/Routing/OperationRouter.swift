@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Finds the operation a request path names, the way ServiceStack's routing does (spec §2):
+/// Finds the operation a request path names, the way ServiceStack's routing does (docs/servicestack.md#routing):
 /// the predefined routes `/api/{Op}` (with a `.json` suffix or a `[]` batch suffix),
 /// `/json/reply/{Op}` and `/json/oneway/{Op}`, then the custom `[Route]` templates, literal
 /// segments before variables and verb-limited routes only for their verbs.

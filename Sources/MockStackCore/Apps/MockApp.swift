@@ -8,7 +8,7 @@ public protocol MockApp: Responder {
     var name: String { get }
     /// The path prefix it is mounted at (`/test`).
     var mount: String { get }
-    /// The manifest kind that built it (`static`, later `servicestack`, `feathers`).
+    /// The manifest kind that built it: `static`, `servicestack` or `feathers`.
     var kind: String { get }
     /// Every operation, service or route the app answers, for `mockstack routes` and
     /// `/__mockstack/apps`.

@@ -49,9 +49,6 @@ public struct SwiftGenerator: Sendable {
         let options = NativeTypesOptions(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let writer = SwiftTypeWriter(options: options, interfaces: interfaces, conflicts: conflicts)
-        func excludesGenericBase(_ type: MetadataType) -> Bool {
-            options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
-        }
         var out = ""
         if !options.withoutOptions {
             out += header.render(options, date: date, baseURL: baseURL) + "\n"

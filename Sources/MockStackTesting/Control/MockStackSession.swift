@@ -11,9 +11,11 @@ import MockStackJSON
 /// let sent = try await session.requests(app: "test")
 /// ```
 public struct MockStackSession: MockStackControlling {
+    /// The session's id, the `{id}` of `/__session/{id}/`.
     public let id: String
     /// The server's root URL.
     public let serverURL: URL
+    /// The server's admin token, if it wants one; the session's control calls send it.
     public let adminToken: String?
     private let ready: ReadyEvent
 

@@ -1,4 +1,4 @@
-/// Small text helpers for the ASCII-only formats .NET writes (dates, durations, JSV).
+/// Zero-padded decimals, as the fixed-width fields of .NET's dates, durations and JSV need them.
 
 /// Zero-padded decimal text.
 func padded(_ value: Int, _ width: Int) -> String {

@@ -84,7 +84,7 @@ extension String {
             other.utf8.withContiguousStorageIfAvailable { b in equalBytesIgnoringASCIICase(a, b) }
         }
         if let contiguous, let equal = contiguous { return equal }
-        return utf8.elementsEqual(other.utf8) { lowerASCII($0) == lowerASCII($1) }
+        return utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
     }
 }
 
@@ -92,7 +92,7 @@ extension String {
 @inlinable
 func equalBytesIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
-    for index in 0..<a.count where a[index] != b[index] && lowerASCII(a[index]) != lowerASCII(b[index]) { return false }
+    for index in 0..<a.count where a[index] != b[index] && a[index].asciiLowercased != b[index].asciiLowercased { return false }
     return true
 }
 
@@ -110,11 +110,6 @@ extension StringProtocol {
             b.withContiguousStorageIfAvailable { b in equalBytesIgnoringASCIICase(a, b) }
         }
         if let contiguous, let equal = contiguous { return equal }
-        return a.elementsEqual(b) { lowerASCII($0) == lowerASCII($1) }
+        return a.elementsEqual(b) { $0.asciiLowercased == $1.asciiLowercased }
     }
-}
-
-@usableFromInline @inline(__always)
-func lowerASCII(_ byte: UInt8) -> UInt8 {
-    (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
 }

@@ -8,7 +8,7 @@ enum RequestBody {
         let type = Array((request.headers["Content-Type"] ?? "").utf8)
         let bytes = request.body
         if contains(type[...], json) {
-            guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
+            guard bytes.contains(where: { !$0.isASCIISpace }) else { return .object([:]) }
             let root: JSONValue
             do {
                 root = try JSONParser.forRequestBodies().parse(bytes).root
@@ -37,14 +37,10 @@ enum RequestBody {
         guard text.count >= word.count else { return false }
         for start in text.startIndex...(text.endIndex - word.count) {
             var offset = 0
-            while offset < word.count, lowercased(text[start + offset]) == word[offset] { offset += 1 }
+            while offset < word.count, text[start + offset].asciiLowercased == word[offset] { offset += 1 }
             if offset == word.count { return true }
         }
         return false
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
     }
 
     /// Whether the client takes JSON: no `Accept`, or one that admits `application/json`

@@ -78,58 +78,12 @@ public struct RequestInput: Sendable {
         query.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? form.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
-    /// `a=1&b=2` → pairs, percent-decoded, `+` as space. Works on the text's own UTF-8 bytes:
-    /// this runs for every request, and splitting `String`s costs several times as much.
+    /// `a=1&b=2` → pairs (``URLEncodedPairs``), refused past `limit`.
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
-        var result: [(name: String, value: String)] = []
-        let complete = text.utf8.withContiguousStorageIfAvailable { split($0, limit: limit, into: &result) }
-            ?? Array(text.utf8).withUnsafeBufferPointer { split($0, limit: limit, into: &result) }
-        guard complete else {
+        guard let pairs = URLEncodedPairs.split(text, limit: limit) else {
             throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
         }
-        return result
-    }
-
-    /// Appends the pairs of `bytes` to `result`; false when there are more than `limit`.
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
-        var ampersands = 0
-        for byte in bytes where byte == UInt8(ascii: "&") { ampersands += 1 }
-        result.reserveCapacity(ampersands + 1)
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            var equals: Int?
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
-                end += 1
-            }
-            if start < end {
-                guard result.count < limit else { return false }
-                let name = decoded(UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
-                if !name.isEmpty {
-                    let value = equals.map { decoded(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) } ?? ""
-                    result.append((name, value))
-                }
-            }
-            start = end + 1
-        }
-        return true
-    }
-
-    /// Percent-decoded with `+` as a space (``PercentDecoding``); the bytes as they are when they
-    /// hold neither, which is nearly always. A `+` without a `%` is replaced in the new string's
-    /// own storage, with no array in between.
-    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var hasPlus = false
-        for byte in bytes {
-            if byte == UInt8(ascii: "%") { return PercentDecoding.decode(bytes: ArraySlice(bytes), plusAsSpace: true) }
-            if byte == UInt8(ascii: "+") { hasPlus = true }
-        }
-        guard hasPlus else { return String(decoding: bytes, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: bytes.count) { text in
-            for (index, byte) in bytes.enumerated() { text[index] = byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte }
-            return bytes.count
-        }
+        return pairs
     }
 }
 

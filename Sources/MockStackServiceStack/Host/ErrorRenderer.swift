@@ -92,7 +92,7 @@ struct ErrorRenderer {
             return
         }
         for (index, byte) in verb.utf8.enumerated() {
-            out.append(index > 0 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            out.append(index > 0 ? byte.asciiLowercased : byte)
         }
     }
 

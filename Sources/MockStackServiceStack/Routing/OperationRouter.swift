@@ -72,7 +72,7 @@ public struct OperationRouter: Sendable {
     /// `/api/{Op}` (`[]` for a batch, `.json` allowed), read without splitting the path; nil
     /// for any other path, which the segment routes handle.
     private func apiRoute<Path: Collection<UInt8>>(_ path: Path) -> Outcome? {
-        guard path.count > 5, path.prefix(5).elementsEqual(Self.apiPrefix, by: { Self.lowerASCII($0) == $1 }) else { return nil }
+        guard path.count > 5, path.prefix(5).elementsEqual(Self.apiPrefix, by: { $0.asciiLowercased == $1 }) else { return nil }
         let rest = path.dropFirst(5)
         guard !rest.contains(UInt8(ascii: "/")) else { return nil }
         // Most names have no escape: their bytes are the name.
@@ -85,8 +85,6 @@ public struct OperationRouter: Sendable {
         if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(Self.jsonSuffix) { name.removeLast(5) }
         return resolve(name, isBatch: isBatch, isOneWay: false)
     }
-
-    private static func lowerASCII(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte }
 
     /// The non-empty segments of a path, found on its UTF-8 view.
     static func segments(of path: String) -> [Substring] {

@@ -206,7 +206,7 @@ public struct DateTimeValue: Sendable, Equatable {
 
     private static func offsetText(_ minutes: Int, separator: String) -> String {
         let magnitude = abs(minutes)
-        return (minutes < 0 ? "-" : "+") + padded(magnitude / 60, 2) + separator + padded(magnitude % 60, 2)
+        return (minutes < 0 ? "-" : "+") + String(zeroPadded: magnitude / 60, width: 2) + separator + String(zeroPadded: magnitude % 60, width: 2)
     }
 }
 

@@ -52,7 +52,7 @@ public struct MockStackSession: MockStackControlling {
 
     /// A random id: 16 hexadecimal digits.
     public static func freshId() -> String {
-        String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
+        String(zeroPadded: UInt64.random(in: .min ... .max), radix: 16, width: 16)
     }
 }
 
@@ -82,10 +82,4 @@ extension MockStackHandle {
 struct ServerControl: MockStackControlling {
     let controlBase: URL
     let adminToken: String?
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

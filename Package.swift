@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // mockstack — a mock ServiceStack / FeathersJS test server on libevent.
 //
-// The layers read straight off this manifest (README.md, "Layout"):
+// The layers read straight off this manifest (docs/architecture.md#layers; README.md, "Layout"):
 //
 //   mockstack (CLI) ──► MockStack (façade) ─► MockStackTransport ─► CLibevent
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)

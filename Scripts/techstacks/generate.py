@@ -2,8 +2,8 @@
 """Writes the techstacks app's data (Fixtures/techstacks/*.json) and its /types/metadata.
 
 Input: catalog.json beside this script — technology and stack names, vendors, URLs, tiers and
-prose written for mockstack. This script adds what the spec pins down (section 15: ids, stack
-counts, owners, orderings) and fills the rest (dates, view counts, choices) from a fixed seed,
+prose written for mockstack. This script adds what the client suites pin down (docs/servicestack.md#the-data-set: ids,
+stack counts, owners, orderings) and fills the rest (dates, view counts, choices) from a fixed seed,
 so running it again writes the same bytes. Run it after editing the catalog:
 
     python3 Scripts/techstacks/generate.py

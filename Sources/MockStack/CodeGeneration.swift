@@ -21,9 +21,7 @@ public enum CodeGeneration {
     ///   non-ServiceStack app.
     public static func dtos(_ language: DTOLanguage, fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)],
                             baseURL: String, fixedDate: String? = nil) throws -> String {
-        if let fixedDate, DateTimeValue(parsing: fixedDate) == nil {
-            throw MockStackError("--fixed-date \(fixedDate): not an ISO-8601 date (2025-11-21T22:15:03Z)")
-        }
+        try FixedDate.check(fixedDate)
         let apps = try AppLoader.standard(typesDate: fixedDate).load(from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
         guard let app = apps.first as? ServiceStackApp else {
             throw MockStackError("app '\(name)' is not a ServiceStack app: /types/\(language.rawValue) is generated for ServiceStack apps only")

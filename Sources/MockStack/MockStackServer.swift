@@ -42,9 +42,7 @@ public final class MockStackServer: Sendable {
     ///   shipped fixtures folder (when none is given) or an exposed app cannot be found.
     public init(configuration: MockStackConfiguration, loader: AppLoader? = nil) throws {
         let loader = loader ?? .standard(typesDate: configuration.fixedDate)
-        if let date = configuration.fixedDate, DateTimeValue(parsing: date) == nil {
-            throw MockStackError("--fixed-date \(date): not an ISO-8601 date (2025-11-21T22:15:03Z)")
-        }
+        try FixedDate.check(configuration.fixedDate)
         let folders: [URL]
         if configuration.fixtures.isEmpty {
             guard let shipped = FixturesLocator.shippedFixtures() else {

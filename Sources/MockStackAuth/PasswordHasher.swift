@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Crypto
+import MockStackCore
 
 /// Stores passwords as salted SHA-256 (`sha256$<salt>$<digest>`, hex): never in the clear, and
 /// fast enough to check on every login a test makes. Real servers use bcrypt; what a client
@@ -20,9 +21,7 @@ public enum PasswordHasher {
     public static func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "sha256", let salt = bytes(fromHex: parts[1]), let expected = bytes(fromHex: parts[2]) else { return false }
-        let actual = digest(password, salt: salt)
-        // Constant-time comparison.
-        return actual.count == expected.count && zip(actual, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTimeComparison.equal(digest(password, salt: salt), expected)
     }
 
     /// Whether a stored value is one of these hashes (a seed may give passwords in the clear).

@@ -38,21 +38,12 @@ public enum AdminAccess: Sendable, Equatable {
                 value.utf8.count > 7 && value.prefix(7).lowercased() == "bearer " ? String(value.dropFirst(7)) : nil
             }
         guard let presented else { return false }
-        return Self.constantTimeEqual(Array(presented.utf8), Array(expected.utf8))
+        return ConstantTimeComparison.equal(Array(presented.utf8), Array(expected.utf8))
     }
 
     /// The 401 a request without the right token gets, in the control plane's error format.
     var refusal: HTTPResponse {
         PlainError.response(401, "The control plane needs the admin token: send it as \(AdminToken.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
                             headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
-    }
-
-    /// Compares every byte whatever differs first, so the time taken says nothing about how
-    /// much of a guess was right.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 import MockStackCore
 import MockStackWire
 
-/// The test-control plane under `/__mockstack/` (architecture §4): everything a test uses to
+/// The test-control plane under `/__mockstack/` (docs/architecture.md#the-control-plane): everything a test uses to
 /// steer or inspect the server, never inside an app's namespace. Answers in ``PlainError``'s
 /// JSON format.
 package struct ControlPlane: Sendable {

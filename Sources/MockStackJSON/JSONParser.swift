@@ -3,6 +3,7 @@
 public struct JSONParser {
     /// A parsed document and where each of its values starts.
     public struct Document: Sendable {
+        /// The document's value.
         public let root: JSONValue
         /// JSON pointer → position of the value's first character. Empty unless positions were
         /// requested.
@@ -25,6 +26,7 @@ public struct JSONParser {
     /// more is rejected as soon as the count passes it, before the rest is read.
     public var maximumValues: Int
 
+    /// A parser refusing documents nested deeper than `maximumDepth` or holding more than `maximumValues` values.
     public init(maximumDepth: Int = 256, maximumValues: Int = .max) {
         self.maximumDepth = maximumDepth
         self.maximumValues = maximumValues
@@ -37,6 +39,7 @@ public struct JSONParser {
         JSONParser(maximumDepth: maximumDepth, maximumValues: requestBodyValueLimit)
     }
 
+    /// The most values ``forRequestBodies(maximumDepth:)`` reads in one document.
     public static let requestBodyValueLimit = 250_000
 
     /// Parses a whole document; trailing non-whitespace is an error.
@@ -64,11 +67,14 @@ public struct JSONParser {
 
 /// Why and where a JSON text failed to parse.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong (`unexpected end of input, expected a value`).
     public var message: String
+    /// Where it was found.
     public var position: SourcePosition
     /// The pointer of the container being read when the error was found.
     public var pointer: String
 
+    /// `line:column: message`.
     public var description: String { "\(position): \(message)" }
 }
 

@@ -11,6 +11,7 @@ extension JSONValue {
     /// The compact encoding as a string.
     public var jsonText: String { String(decoding: encoded(), as: UTF8.self) }
 
+    /// Appends the compact encoding to `out` (what ``encoded(escaping:)`` returns, without a buffer of its own).
     public func encode(into out: inout [UInt8], escaping: JSONEscaping = .minimal) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)

@@ -1,5 +1,5 @@
 /// A polling request's or response's body: several packets in one, framed as the protocol
-/// revision says. docs/feathers-realtime.md, "Packets and polling framing".
+/// revision says. docs/feathers-realtime.md#packets-and-polling-framing.
 public enum EngineIOPayload {
     /// Revision 4 joins packets with the record separator.
     static let recordSeparator: UInt16 = 0x1E

@@ -1,5 +1,5 @@
 /// The two Engine.IO protocol revisions mockstack speaks: 3 (engine.io 3.x, under socket.io 2.x and
-/// Feathers 4) and 4 (engine.io 4+ under socket.io 3/4 and Feathers 5). docs/feathers-realtime.md, "Engine.IO".
+/// Feathers 4) and 4 (engine.io 4+ under socket.io 3/4 and Feathers 5). docs/feathers-realtime.md#engineio.
 public enum EngineIOProtocol: Int, Sendable, Equatable {
     /// Client pings, the server answers; polling payloads are `<length>:<packet>` with the length
     /// in UTF-16 code units; no `maxPayload` in the open packet.

@@ -1,6 +1,6 @@
 /// What an HTTP request to an Engine.IO endpoint asks for, once checked in engine.io's order
 /// (`verify`, then `handshake`): transport, then session id, then method and upgrade, then
-/// protocol revision. docs/feathers-realtime.md, "Errors".
+/// protocol revision. docs/feathers-realtime.md#errors.
 public enum EngineIORequest: Sendable, Equatable {
     /// A new session (no `sid`): a polling GET, or a WebSocket upgrade straight away.
     case handshake(EngineIOProtocol, EngineIOTransport)

@@ -1,7 +1,7 @@
 public import MockStackJSON
 
 /// Engine.IO's refusals of a request, each with its fixed code and message, answered as
-/// `{"code":N,"message":"…"}`. docs/feathers-realtime.md, "Errors".
+/// `{"code":N,"message":"…"}`. docs/feathers-realtime.md#errors.
 public enum EngineIORequestError: Int, Error, Sendable, Equatable {
     /// `transport` missing, or neither `polling` nor `websocket`.
     case unknownTransport = 0

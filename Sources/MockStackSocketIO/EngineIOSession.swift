@@ -1,7 +1,7 @@
 /// One Engine.IO session's protocol state, with no I/O: the host feeds it what arrives (a poll, a
 /// posted body, a WebSocket message, a timer firing, packets to send) and carries out the
-/// ``Action``s it returns, in order. docs/feathers-realtime.md, "Engine.IO protocol v4" and
-/// "Engine.IO v3".
+/// ``Action``s it returns, in order. docs/feathers-realtime.md#engineio-protocol-v4-heartbeat-and-upgrade
+/// and docs/feathers-realtime.md#engineio (revision 3).
 public struct EngineIOSession: Sendable {
     /// The timers a session runs; starting one that runs restarts it.
     public enum Timer: Sendable, Equatable {

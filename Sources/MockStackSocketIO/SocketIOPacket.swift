@@ -2,7 +2,7 @@ public import MockStackJSON
 
 /// The Socket.IO protocol revisions: 4 (socket.io 2.x, Feathers 4) and 5 (socket.io 3/4, Feathers 5).
 /// Both share the encoding; they differ in what a packet may carry (revision 5 checks payloads) and
-/// in how a namespace is joined. docs/feathers-realtime.md, "Socket.IO protocol".
+/// in how a namespace is joined. docs/feathers-realtime.md#socketio-protocol.
 public enum SocketIOProtocol: Int, Sendable, Equatable {
     case v4 = 4
     case v5 = 5

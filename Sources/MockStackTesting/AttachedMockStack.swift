@@ -8,7 +8,9 @@ import FoundationNetworking
 /// ``stop()`` leaves it running, since it is not this process's to stop. It is shared by every
 /// test that attaches, so tests reset it, or each take a session of it.
 public final class AttachedMockStack: MockStackHandle {
+    /// The server's ready line, rebuilt from what `GET /__mockstack/apps` answered (no pid or version).
     public let ready: ReadyEvent
+    /// The token the server's control plane wants, if any; every control call sends it.
     public let adminToken: String?
 
     private init(ready: ReadyEvent, adminToken: String?) {
@@ -59,6 +61,7 @@ public final class AttachedMockStack: MockStackHandle {
         throw MockStackLaunchError("mockstack at \(url) did not answer within \(timeout): \(lastProblem)")
     }
 
+    /// Does nothing: the server is not this process's to stop.
     public func stop() {}
 
     /// What one `GET /__mockstack/apps` got.

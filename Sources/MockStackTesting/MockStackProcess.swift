@@ -12,6 +12,7 @@ import FoundationNetworking
 /// normally, crashed or SIGKILLed — the kernel closes that end and the server stops.
 public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
     // @unchecked: `process` is only touched under `lock`; the pipes are drained by their own threads.
+    /// The ready line the child printed: its port, URL, apps and pid.
     public let ready: ReadyEvent
     /// The token the child's control plane wants, if any; every control call sends it.
     public let adminToken: String?
@@ -158,8 +159,11 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
 
 /// Why a mockstack could not be started.
 public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with the last of the child's output when it printed any.
     public var message: String
+    /// An error that says `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

@@ -13,7 +13,7 @@ import Synchronization
 /// on bufferevents, and requests read by ``HTTP1RequestParser``.
 ///
 /// Handlers run synchronously on the loop threads; there is no hop through Swift tasks on the
-/// request path (architecture §7).
+/// request path (docs/architecture.md#the-request-path).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(), listeners: [ListenerSpec(label: "main", port: 0, responder: app)])

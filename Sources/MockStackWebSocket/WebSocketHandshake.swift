@@ -29,7 +29,7 @@ public enum WebSocketHandshake {
     public static func response(to request: HTTPRequest, configuration: WebSocketConfiguration = WebSocketConfiguration(),
                                 delegate: any WebSocketDelegate) -> HTTPResponse {
         if let refusal = refusal(of: request) { return refusal }
-        let key = request.headers["Sec-WebSocket-Key"].map { trimmed($0) } ?? ""
+        let key = request.headers["Sec-WebSocket-Key"].map { String($0.trimmingASCIISpace()) } ?? ""
         let offered = tokens(request.headers.values(for: "Sec-WebSocket-Protocol"), lowercased: false)
         let subprotocol = configuration.subprotocols.first { offered.contains($0) }
         var headers: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": acceptValue(forKey: key)]
@@ -51,10 +51,10 @@ public enum WebSocketHandshake {
             return PlainError.response(426, "This is a WebSocket endpoint: the request needs 'Upgrade: websocket' and 'Connection: Upgrade'",
                                        headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
         }
-        guard request.headers["Sec-WebSocket-Version"].map(trimmed) == "13" else {
+        guard request.headers["Sec-WebSocket-Version"]?.trimmingASCIISpace() == "13" else {
             return PlainError.response(426, "Unsupported Sec-WebSocket-Version: only 13 is spoken", headers: ["Sec-WebSocket-Version": "13"])
         }
-        guard let key = request.headers["Sec-WebSocket-Key"].map(trimmed), Base64.decodedCount(key) == 16 else {
+        guard let key = request.headers["Sec-WebSocket-Key"].map({ String($0.trimmingASCIISpace()) }), Base64.decodedCount(key) == 16 else {
             return PlainError.response(400, "Sec-WebSocket-Key must be the base64 of 16 bytes")
         }
         return nil
@@ -63,12 +63,8 @@ public enum WebSocketHandshake {
     /// The comma-separated tokens of a field's values, trimmed (and lowercased).
     private static func tokens(_ values: [String], lowercased: Bool = true) -> [String] {
         values.flatMap { $0.split(separator: ",") }.map { token in
-            let text = trimmed(String(token))
+            let text = String(token.trimmingASCIISpace())
             return lowercased ? text.lowercased() : text
         }.filter { !$0.isEmpty }
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

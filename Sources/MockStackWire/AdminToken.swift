@@ -1,3 +1,5 @@
+import MockStackJSON
+
 /// The control plane's admin token as the server and its test clients both see it: the header
 /// it travels in, which bindings need one, and how one is made.
 public enum AdminToken {
@@ -16,9 +18,6 @@ public enum AdminToken {
     /// A fresh token: 128 random bits from the system's generator, as 32 hexadecimal digits.
     public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let digits = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
+        return (0..<2).map { _ in String(zeroPadded: generator.next() as UInt64, radix: 16, width: 16) }.joined()
     }
 }

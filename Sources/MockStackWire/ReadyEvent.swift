@@ -1,22 +1,27 @@
 public import MockStackJSON
 
-/// The readiness announcement (architecture §5): the first line on stdout, and the contents of
+/// The readiness announcement (docs/architecture.md#readiness): the first line on stdout, and the contents of
 /// `--ready-file`, written only once fixtures are loaded and the sockets accept.
 ///
 /// `{"event":"listening","host":"127.0.0.1","port":54321,"url":"http://127.0.0.1:54321",
 ///   "apps":{"example":"/example"},"exposed":{},"pid":4242,"version":"0.1.0","adminTokenRequired":false}`
 public struct ReadyEvent: Sendable, Equatable {
+    /// The address the main port is bound to, as given (`127.0.0.1`, `0.0.0.0`).
     public var host: String
+    /// The main port the server got (a free one when asked for 0).
     public var port: Int
     /// App name → mount path, in load order.
     public var apps: [(name: String, mount: String)]
     /// App name → the port it is also served at the root of.
     public var exposed: [(name: String, port: Int)]
+    /// The server's process id.
     public var pid: Int32
+    /// The server's version (`MockStackVersion`).
     public var version: String
     /// Whether the control plane answers only requests carrying the admin token (``AdminAccess``).
     public var adminTokenRequired: Bool
 
+    /// An announcement with these fields; `url` is made from `host` and `port`.
     public init(host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
                 pid: Int32, version: String, adminTokenRequired: Bool = false) {
         self.host = host
@@ -47,6 +52,7 @@ public struct ReadyEvent: Sendable, Equatable {
         return "http://" + (reachable.contains(":") ? "[\(reachable)]" : reachable) + ":\(port)"
     }
 
+    /// The announcement as JSON, keys in the order the ready line writes them.
     public var json: JSONValue {
         [
             "event": "listening",
@@ -64,6 +70,7 @@ public struct ReadyEvent: Sendable, Equatable {
     /// The single line written to stdout, newline included.
     public var line: String { json.jsonText + "\n" }
 
+    /// Equal when their JSON is.
     public static func == (lhs: ReadyEvent, rhs: ReadyEvent) -> Bool { lhs.json == rhs.json }
 }
 

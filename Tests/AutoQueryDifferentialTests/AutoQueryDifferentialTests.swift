@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func engineAndSQLiteAgreeOnGeneratedQueries() throws {
-        var random = SeededGenerator(seed: 20_261_122)
+        var random = SeededRandom(seed: 20_261_122)
         let rows = (1...Self.rowCount).shuffled(using: &random).map { id in Self.makeRow(id: id, using: &random) }
 
         let database = try DatabaseQueue()
@@ -105,7 +105,7 @@ import Testing
 
     // MARK: Data
 
-    static func makeRow(id: Int, using random: inout SeededGenerator) -> Row {
+    static func makeRow(id: Int, using random: inout SeededRandom) -> Row {
         let name = words.randomElement(using: &random)! + (Bool.random(using: &random) ? " " + String(Int.random(in: 1...99, using: &random)) : "")
         let vendor = Int.random(in: 0..<8, using: &random) == 0 ? nil : vendors.randomElement(using: &random)
         let views = Int.random(in: 0..<6, using: &random) == 0 ? nil : Int.random(in: 0...1_000, using: &random)
@@ -118,7 +118,7 @@ import Testing
 
     /// One condition as a parameter (name and text, the way a client sends it) and as the SQL
     /// AutoQuery writes for it.
-    static func makeCondition(_ rows: [Row], using random: inout SeededGenerator) -> Generated {
+    static func makeCondition(_ rows: [Row], using random: inout SeededRandom) -> Generated {
         let row = rows.randomElement(using: &random)!
         let otherRow = rows.randomElement(using: &random)!
         func text(_ field: String, _ value: String?) -> String { value ?? "" }

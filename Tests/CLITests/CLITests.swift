@@ -25,13 +25,7 @@ struct CLITests {
     /// and the first line it printed: the ready line.
     static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
         let (process, out, err) = try ProcessRun.start(executable, arguments, environment: environment)
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        return (process, String(decoding: line, as: UTF8.self), err)
+        return (process, String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self), err)
     }
 
     @Test func theFirstStdoutLineIsTheReadyEvent() throws {

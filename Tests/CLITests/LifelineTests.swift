@@ -85,16 +85,3 @@ final class LifelineTests: XCTestCase {
         #endif
     }
 }
-
-extension FileHandle {
-    /// Bytes up to the first newline (or the end), read as they arrive.
-    func readLine() -> Data {
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        return line
-    }
-}

@@ -4,8 +4,8 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// FeathersError bodies for every class in both dialects (spec §7), the Authorization forms
-/// (§8.3), and the store under concurrent writers.
+/// FeathersError bodies for every class in both dialects (docs/feathers.md#errors), the Authorization forms
+/// (docs/feathers.md#the-authorization-header), and the store under concurrent writers.
 @Suite struct FeathersErrorTests {
     @Test(arguments: FeathersError.Kind.allCases) func everyClassInBothDialects(kind: FeathersError.Kind) {
         let error = FeathersError(kind, "boom")

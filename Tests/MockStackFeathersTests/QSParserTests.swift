@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// The qs rules of spec §3, each with the example the spec gives.
+/// The qs rules of docs/feathers.md#query-strings, each with an example.
 @Suite struct QSParserTests {
     private func parse(_ text: String, _ parser: QSParser = QSParser()) -> JSONValue { .object(parser.parse(text)) }
 

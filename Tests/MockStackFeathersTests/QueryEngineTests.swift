@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// The query semantics of spec §4–6 on a memory service, without HTTP: filters, operators,
+/// The query semantics of docs/feathers.md#queries, docs/feathers.md#pagination, docs/feathers.md#the-memory-store on a memory service, without HTTP: filters, operators,
 /// strict matching, sorting, `$select`, every `$limit` case of the table per dialect, and
 /// the record rules.
 @Suite struct QueryEngineTests {
@@ -85,7 +85,7 @@ import Testing
         #expect(throws: FeathersError(.generalError, "queryFields.concat is not a function", converted: true)) { try people.find(query("$select[a]=b")) }
     }
 
-    // MARK: $limit, per the table of spec §5
+    // MARK: $limit, per the table of docs/feathers.md#pagination
 
     /// Plain services answer arrays of these lengths; paginated ones ({default 5, max 10})
     /// pages whose `limit` is the number given and whose `data` holds that many of the 14.

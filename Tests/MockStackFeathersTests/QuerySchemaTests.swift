@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// `coerce: schema` (spec §4.3): query-string text becomes the declared types, and anything
+/// `coerce: schema` (docs/feathers.md#query-schemas): query-string text becomes the declared types, and anything
 /// the generated app's query schema does not allow is a 400 `validation failed` with Ajv's
 /// error objects as `data`.
 @Suite struct QuerySchemaTests {

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// Which parser a body gets from its `Content-Type` (spec §2.5): any type that mentions JSON,
+/// Which parser a body gets from its `Content-Type` (docs/feathers.md#request-bodies): any type that mentions JSON,
 /// in any case; urlencoded forms by their type's start, in any case; nothing else.
 @Suite struct RequestBodyTests {
     private func parse(_ type: String?, _ body: String) throws -> JSONValue {

@@ -8,7 +8,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The test host's authentication flows (spec §8) and AI Server's API key.
+/// The test host's authentication flows (docs/servicestack.md#authentication) and AI Server's API key.
 @Suite struct AuthTests {
     private func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser().parse(response.body).root }
 

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Untyped AutoQuery parameters read into conditions (spec §11, "Values").
+/// Untyped AutoQuery parameters read into conditions (docs/servicestack.md#values).
 @Suite struct AutoQueryBuilderTests {
     let builder = QueryConditionBuilder(
         fields: [("Id", .number(.int64)), ("Name", .string), ("ViewCount", .nullable(.number(.int32))),

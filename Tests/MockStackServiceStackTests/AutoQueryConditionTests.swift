@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Conditions evaluated with the semantics of the SQL AutoQuery generates (spec §11, "Values").
+/// Conditions evaluated with the semantics of the SQL AutoQuery generates (docs/servicestack.md#values).
 @Suite(.timeLimit(.minutes(1))) struct AutoQueryConditionTests {
     let go = DTOObject([("Id", .number(JSONNumber(18))), ("Name", .string("Go")), ("VendorName", .string("Google")),
                         ("ViewCount", .number(JSONNumber(250))), ("Tier", .enumMember("ProgrammingLanguage")), ("Flags", .number(JSONNumber(6))),

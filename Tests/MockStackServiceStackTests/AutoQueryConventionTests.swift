@@ -1,7 +1,7 @@
 import Testing
 @testable import MockStackServiceStack
 
-/// Parameter-name matching of AutoQuery (spec §11), over TechStacks' Technology fields.
+/// Parameter-name matching of AutoQuery (docs/servicestack.md#autoquery), over TechStacks' Technology fields.
 @Suite struct AutoQueryConventionTests {
     let resolver = QueryParameterResolver(
         fields: ["Id", "Name", "VendorName", "Description", "Tier", "ViewCount", "Created", "LastModified", "Slug", "Category"],

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The query engine: terms, ordering, paging, fields, totals and aggregates (spec §11).
+/// The query engine: terms, ordering, paging, fields, totals and aggregates (docs/servicestack.md#autoquery).
 @Suite struct AutoQueryEngineTests {
     static func row(_ id: Int, _ name: String, _ vendor: String?, _ views: Int?) -> DTOObject {
         DTOObject([("Id", .number(JSONNumber(id))), ("Name", .string(name)), ("VendorName", vendor.map { .string($0) } ?? .null),

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Request binding and coercion (spec §3) and the serialization rules it feeds (spec §4).
+/// Request binding and coercion (docs/servicestack.md#request-binding) and the serialization rules it feeds (docs/servicestack.md#serialization).
 @Suite struct BindingTests {
     @Test func allTypesFromTheQueryStringEchoEveryValue() {
         let query = "id=1&char=c&byte=65&short=3&int=4&long=5&uShort=6&uInt=7&uLong=8&float=1.1&double=2.2&decimal=3.0&string=string"

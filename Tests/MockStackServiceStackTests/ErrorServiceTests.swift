@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// test.servicestack.net's error services, request value in, response value out (spec §5–6).
+/// test.servicestack.net's error services, request value in, response value out (docs/servicestack.md#error-responses, docs/servicestack.md#error-services).
 @Suite struct ErrorServiceTests {
     @Test(arguments: [
         ("Exception", 500, "Exception", "Server Error", "System.Exception"),

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The Hello family and the typed echo services (spec §7), as the clients call them.
+/// The Hello family and the typed echo services (docs/servicestack.md#hello-and-echo-services), as the clients call them.
 @Suite struct HelloServiceTests {
     @Test(arguments: [
         (HTTPMethod.get, "/api/Hello?name=World", nil),

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// `GET /types/metadata` (spec §12).
+/// `GET /types/metadata` (docs/servicestack.md#metadata).
 @Suite struct MetadataDocumentTests {
     private func document(_ query: String = "") throws -> JSONValue {
         let response = TestHost.call(.get, "/types/metadata" + query, headers: ["Host": "127.0.0.1:5001"])

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Serialization rules of spec §4 on a small metadata document: inheritance, generics, enums,
+/// Serialization rules of docs/servicestack.md#serialization on a small metadata document: inheritance, generics, enums,
 /// DataMember names, defaults, dialects.
 @Suite struct SerializationTests {
     static let metadata: MetadataTypes = {

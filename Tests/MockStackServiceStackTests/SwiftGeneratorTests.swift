@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    /// The options that change the code (spec §13; rules from ServiceStack's Swift generator).
+    /// The options that change the code (docs/servicestack.md#generated-dtos; rules from ServiceStack's Swift generator).
     @Test func optionsChangeTheCode() {
         let techstacks = Self.apps[2].app
         let excluded = dtos(techstacks, "/types/swift?ExcludeGenericBaseTypes=true&IncludeTypes=FindTechnologies.*").text

@@ -3,7 +3,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The `/types/swift` options and header block (spec §13), byte for byte.
+/// The `/types/swift` options and header block (docs/servicestack.md#generated-dtos), byte for byte.
 @Suite struct SwiftHeaderTests {
     /// The native-types defaults techstacks.io and test.servicestack.net report in their headers.
     static let hostConfig: JSONObject = [

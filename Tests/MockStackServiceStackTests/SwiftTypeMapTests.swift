@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The .NET → Swift type table of spec §13, with the spellings ServiceStack.Swift's generated
+/// The .NET → Swift type table of docs/servicestack.md#generated-dtos, with the spellings ServiceStack.Swift's generated
 /// test DTOs show.
 @Suite struct SwiftTypeMapTests {
     private func swift(_ type: String, _ genericArgs: [String] = []) -> String {

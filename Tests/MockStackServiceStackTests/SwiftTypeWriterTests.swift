@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Single DTOs written as `/types/swift` writes them (spec §13; shapes as in ServiceStack.Swift's
+/// Single DTOs written as `/types/swift` writes them (docs/servicestack.md#generated-dtos; shapes as in ServiceStack.Swift's
 /// generated test files).
 @Suite struct SwiftTypeWriterTests {
     static let metadata = try! MetadataTypes(json: JSONParser().parse(#"""
@@ -53,7 +53,7 @@ import Testing
 
     private func type(_ name: String) -> MetadataType { Self.metadata.types.first { $0.name == name }! }
 
-    /// The spec's composed sample, attribute spacing included, with the interface before the verb marker.
+    /// A composed sample, attribute spacing included, with the interface before the verb marker.
     @Test func aRequestWithRouteReturnAndMembers() {
         let operation = Self.metadata.operations[0]
         #expect(writer().writeClass(operation.request, operation: operation) == """

@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 @testable import MockStackServiceStack
 
-/// The shipped `techstacks` app against the spec's TechStacks behaviour (§10) and the facts a
-/// realistic data set must respect (§15), as the client suites ask for them.
+/// The shipped `techstacks` app against techstacks.io's behaviour (docs/servicestack.md#techstacks)
+/// and the facts a realistic data set must respect (docs/servicestack.md#the-data-set), as the client suites ask for them.
 @Suite struct TechStacksTests {
     static let app = try! TestHost.load("techstacks")
 
@@ -185,7 +185,7 @@ import Testing
         #expect(views == views.sorted(by: >))
         let organizations = rows(body, "allOrganizations")
         #expect(!organizations.isEmpty)
-        // Keys the Swift client needs even when empty (spec §14).
+        // Keys the Swift client needs even when empty (docs/servicestack.md#what-the-clients-need).
         #expect(organizations.allSatisfy { org in ["postTypes", "moderatorPostTypes", "labels", "categories"].allSatisfy { org[$0] is [Any] } })
         #expect(get("/api/Overview?reload=false").text == get("/overview").text)
     }

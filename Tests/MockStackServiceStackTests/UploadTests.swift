@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Multipart uploads as the Swift and Python clients send them (spec §9).
+/// Multipart uploads as the Swift and Python clients send them (docs/servicestack.md#uploads).
 @Suite struct UploadTests {
     @Test func speechToTextDescribesTheFirstFile() {
         let (headers, body) = multipart(fields: [("tag", "ztag"), ("refId", "zid")], files: [("audio", "test.txt", "text/plain", "Hello World")])

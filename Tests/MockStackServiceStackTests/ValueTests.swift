@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// The scalar formats of spec §3–4, and the text forms binding reads.
+/// The scalar formats of docs/servicestack.md#request-binding, docs/servicestack.md#serialization, and the text forms binding reads.
 @Suite struct ValueTests {
     @Test(arguments: [
         ("/Date(978307200000)/", "/Date(978307200000)/", "2001-01-01T00:00:00Z"),

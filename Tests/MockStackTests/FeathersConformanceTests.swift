@@ -2,7 +2,7 @@ import Foundation
 import MockStackCore
 import Testing
 
-/// `@feathersjs/adapter-tests` (v5.0.24) over HTTP (spec §9): every case the memory adapter
+/// `@feathersjs/adapter-tests` (v5.0.24) over HTTP (docs/feathers.md#conformance): every case the memory adapter
 /// runs, named as the suite names it, plus the v5 `no-mem` ones. Fixtures as the suite's:
 /// `{name, age}` records, Doug (32) for the method cases, Bob (25), Doug (32), Alice (19) for
 /// the syntax cases. The services declare a schema and `coerce`, as a generated app's do, so
@@ -280,7 +280,7 @@ struct StrictQueryTests {
     }
 }
 
-/// The query-syntax cases again on a v4 app (spec §9: v4 runs them but for `$and`, which is
+/// The query-syntax cases again on a v4 app (docs/feathers.md#conformance: v4 runs them but for `$and`, which is
 /// not one of its filters), plus v4's refusal of `$and`.
 @Suite(.timeLimit(.minutes(1)))
 struct FeathersV4ConformanceTests {

@@ -6,7 +6,7 @@ import MockStackInProcess
 import MockStackTesting
 import Testing
 
-/// The shipped `feathers` app over loopback (spec §2, §7, §8, §10): authentication flows and
+/// The shipped `feathers` app over loopback (docs/feathers.md#rest, docs/feathers.md#errors, docs/feathers.md#authentication, docs/feathers.md#the-generated-app): authentication flows and
 /// tokens, protected services, the exact error bodies, the FeathersSwift client's requests as
 /// it really sends them, and bad input.
 @Suite(.timeLimit(.minutes(1)))

@@ -7,7 +7,9 @@ import Testing
 import TestSupport
 
 /// `serve --watch` (issue 7 §6): a good edit is swapped in, a broken one is reported with its
-/// position while the last good version keeps serving.
+/// position while the last good version keeps serving. Each test edits the files, then calls
+/// `reloadChangedFixtures()`, which returns once the edit is in (a reload the poller had begun
+/// is finished first), so nothing here waits on the poller's clock.
 @Suite(.timeLimit(.minutes(1)))
 final class HotReloadTests {
     let root: URL
@@ -34,14 +36,8 @@ final class HotReloadTests {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Waits for the watcher (it looks every 250 ms) to answer `expected`.
-    private func eventually(_ path: String, is expected: String) async throws {
-        for _ in 0..<100 {
-            if try await client.send("GET", path).text == expected { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("\(path) never answered \(expected)")
-    }
+    /// The edits made so far, reloaded now.
+    private func reload() { mock.server.reloadChangedFixtures() }
 
     private var lastReload: JSONValue {
         get async throws { try await client.send("GET", "/__mockstack/health").json["lastReload"] ?? .null }
@@ -51,7 +47,8 @@ final class HotReloadTests {
         #expect(try await client.send("POST", "/people/people", json: #"{"name": "Kept"}"#).status == 201)
         _ = try await client.send("GET", "/__session/s1/shop/hello")
         try writeFiles(["shop/hello.json": #"{"greeting": "v2, a longer answer"}"#], under: root)
-        try await eventually("/shop/hello", is: #"{"greeting":"v2, a longer answer"}"#)
+        reload()
+        #expect(try await client.send("GET", "/shop/hello").text == #"{"greeting":"v2, a longer answer"}"#)
         let report = try await lastReload
         #expect(report["ok"] == true && report["reloaded"] == ["shop"])
         #expect(try await client.send("GET", "/people/people").json.names == ["Kept"])
@@ -61,7 +58,7 @@ final class HotReloadTests {
 
     @Test func aBrokenEditIsReportedAndTheLastGoodVersionKeepsServing() async throws {
         try writeFiles(["shop/app.json": "{\"kind\": \"static\",\n  \"mount\": \"/shop\",\n  \"routes\": [ {\"path\": \"/hello\" \"fixture\": 1} ]\n}"], under: root)
-        for _ in 0..<100 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
+        reload()
         let report = try await lastReload
         #expect(report["ok"] == false && report["reloaded"] == [])
         let problem = report["problems"]?.arrayValue?.first?.stringValue ?? ""
@@ -69,26 +66,31 @@ final class HotReloadTests {
         #expect(try await client.send("GET", "/shop/hello").text == #"{"greeting":"v1"}"#)
         // Fixing it reloads.
         try writeFiles(["shop/app.json": Self.manifest.replacingOccurrences(of: "/hello", with: "/hi")], under: root)
-        try await eventually("/shop/hi", is: #"{"greeting":"v1"}"#)
+        reload()
+        #expect(try await client.send("GET", "/shop/hi").text == #"{"greeting":"v1"}"#)
         #expect(try await client.send("GET", "/shop/hello").status == 404)
     }
 
     /// An app edited while another is broken comes in with the fix.
     @Test func anEditBesideABrokenAppWaitsForTheFix() async throws {
         try writeFiles(["shop/app.json": "{ broken"], under: root)
-        for _ in 0..<100 where try await lastReload == .null { try await Task.sleep(for: .milliseconds(100)) }
+        reload()
+        #expect(try await lastReload["ok"] == false)
         try writeFiles(["people/app.json": #"{"kind": "feathers", "mount": "/people", "services": {"people": {}, "pets": {}}}"#], under: root)
-        try await Task.sleep(for: .milliseconds(600))
+        reload()
+        #expect(try await lastReload["ok"] == false)
         #expect(try await client.send("GET", "/people/pets").status == 404)
         try writeFiles(["shop/app.json": Self.manifest], under: root)
-        try await eventually("/people/pets", is: "[]")
+        reload()
+        #expect(try await client.send("GET", "/people/pets").text == "[]")
         #expect(try await lastReload["reloaded"] == ["people", "shop"])
     }
 
     @Test func aNewAppFolderIsPickedUp() async throws {
         try writeFiles(["extra/hello.json": #"{"new": true}"#], under: root)
         try writeFiles(["extra/app.json": #"{"kind": "static", "mount": "/extra", "routes": [{"method": "GET", "path": "/", "fixture": "hello.json"}]}"#], under: root)
-        try await eventually("/extra", is: #"{"new":true}"#)
+        reload()
+        #expect(try await client.send("GET", "/extra").text == #"{"new":true}"#)
         #expect(try await client.send("GET", "/__mockstack/apps").json["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["extra", "people", "shop"])
     }
 }

@@ -9,7 +9,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// The `test` and `ai` apps over loopback, driven with URLSession exactly as spec §14 says the
+/// The `test` and `ai` apps over loopback, driven with URLSession exactly as docs/servicestack.md#what-the-clients-need says the
 /// Swift JsonServiceClient drives them: `/api/{Op}`, JSON bodies, query strings for GET,
 /// multipart with a `FormBoundary…` boundary, bearer tokens and session cookies.
 @Suite(.timeLimit(.minutes(1)))
@@ -204,7 +204,7 @@ struct ServiceStackEndToEndTests {
     }
 
     /// The techstacks app decoded the way the Swift client's synthesized `Codable` DTOs decode
-    /// it: collections that are not optional must be present (spec §14), keys are camelCase.
+    /// it: collections that are not optional must be present (docs/servicestack.md#what-the-clients-need), keys are camelCase.
     @Test func techStacksAnswersDecodeAsTheSwiftClientDecodesThem() async throws {
         struct Info: Decodable { var tier: String?; var slug: String?; var name: String?; var stacksCount: Int? }
         struct UserInfo: Decodable { var userName: String?; var stacksCount: Int? }

@@ -113,16 +113,21 @@ struct StubTests {
         #expect(try await client.send("GET", "/test/slow").text == "late")
         #expect(Date().timeIntervalSince(start) >= 0.14)
         try await stub(#"{"match": {"path": "/test/reset"}, "answer": {"fault": "reset"}}"#)
-        await #expect(throws: (any Error).self) { try await client.send("GET", "/test/reset") }
+        let reset = await #expect(throws: URLError.self) { try await client.send("GET", "/test/reset") }
+        #expect(reset?.isFault("reset") == true, "\(String(describing: reset))")
         // Per request, by header: the app runs, the client sees the fault.
-        await #expect(throws: (any Error).self) { try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#, headers: ["X-MockStack-Fault": "empty"]) }
+        let empty = await #expect(throws: URLError.self) {
+            try await client.send("POST", "/feathers/people", json: #"{"name": "Ann"}"#, headers: ["X-MockStack-Fault": "empty"])
+        }
+        #expect(empty?.isFault("empty") == true, "\(String(describing: empty))")
         #expect(try await client.send("GET", "/feathers/people").json.names == ["Ann"])
         let started = Date()
         #expect(try await client.send("GET", "/example/hello", headers: ["X-MockStack-Delay": "120"]).status == 200)
         #expect(Date().timeIntervalSince(started) >= 0.11)
         // A stubbed answer honours the header too.
         try await stub(#"{"match": {"path": "/test/stubbed"}, "answer": {"body": "ok"}}"#)
-        await #expect(throws: (any Error).self) { try await client.send("GET", "/test/stubbed", headers: ["X-MockStack-Fault": "reset"]) }
+        let stubbedReset = await #expect(throws: URLError.self) { try await client.send("GET", "/test/stubbed", headers: ["X-MockStack-Fault": "reset"]) }
+        #expect(stubbedReset?.isFault("reset") == true, "\(String(describing: stubbedReset))")
         // The server is healthy after every fault.
         #expect(try await client.send("GET", "/__mockstack/health").status == 200)
     }

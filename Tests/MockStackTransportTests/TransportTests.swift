@@ -106,20 +106,28 @@ struct TransportTests {
         }
     }
 
+    /// One loop: a client is answered while another's answer waits out a minute's delay (were
+    /// the loop held by the delay, the second answer would come after the first, a minute on,
+    /// and its read would time out first); a delayed answer then comes no sooner than asked.
     @Test func delaysAReplyWithoutBlockingTheLoop() throws {
-        try Self.withServer(respond: { request in
+        // The minute-long answer is still pending when the test ends: the stop need not wait for it.
+        let configuration = TransportConfiguration(shutdownGraceMilliseconds: 0)
+        try Self.withServer(configuration, respond: { request in
             var response = HTTPResponse.json(200, ["path": .string(request.path)])
-            if request.path == "/slow" { response.delivery = .delayed(milliseconds: 300) }
+            if request.path == "/slow" { response.delivery = .delayed(milliseconds: 60_000) }
+            if request.path == "/late" { response.delivery = .delayed(milliseconds: 300) }
             return response
         }) { port, _ in
             let slow = try RawConnection(port: port)
-            let started = Date()
             try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-            // A second client is served while the first waits.
             let fast = try rawExchange(port: port, "GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(fast.text == #"{"path":"/fast"}"#)
-            #expect(Date().timeIntervalSince(started) < 0.3)
-            #expect(try slow.readResponse().text == #"{"path":"/slow"}"#)
+            var byte: UInt8 = 0
+            #expect(recv(slow.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) < 0, "the delayed answer came first")
+            let late = try RawConnection(port: port)
+            let started = Date()
+            try late.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try late.readResponse().text == #"{"path":"/late"}"#)
             #expect(Date().timeIntervalSince(started) >= 0.3)
         }
     }
@@ -282,9 +290,6 @@ struct TransportTests {
         }
     }
 
-    /// A byte every 200 ms keeps the connection from ever being idle for the timeout of 1 s; the
-    /// request deadline ends it once the request has taken over a second, without an answer,
-    /// and other clients are answered at once meanwhile.
     /// The idle sweep: a kept-alive connection that sends nothing after its answer is closed,
     /// never before the timeout (the sweep's fifth look at it is a full timeout after its
     /// first); one that asks again within the timeout is not, however long it lives.
@@ -308,6 +313,10 @@ struct TransportTests {
         }
     }
 
+    /// A byte every 200 ms keeps the connection from ever being idle for the timeout of 1 s; the
+    /// request deadline ends it once the request has taken over a second, without an answer and
+    /// before the whole request is in (it would take 16 s), and another client is answered
+    /// between every two of its bytes meanwhile.
     @Test func aRequestTricklingInIsCutAtTheTimeout() throws {
         var configuration = TransportConfiguration()
         configuration.timeoutSeconds = 1
@@ -328,14 +337,12 @@ struct TransportTests {
                     break
                 }
                 #expect(peeked < 0, "the trickled request was answered")
-                let quick = Date()
                 try other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
                 #expect(try other.readResponse().status == 200)
-                #expect(Date().timeIntervalSince(quick) < 0.1)
-                Thread.sleep(forTimeInterval: 0.2)
+                Thread.sleep(forTimeInterval: 0.2)  // the trickle's pace: the scenario, not a wait for the server
             }
             let after = try #require(closedAfter, "still open after \(sent) bytes")
-            #expect(after > 1.0 && after < 2.6)
+            #expect(after > 1.0)
             #expect(sent < request.count)
         }
     }
@@ -352,13 +359,16 @@ struct TransportTests {
     }
 
     @Test func shutdownFlushesAReplyInFlight() throws {
+        let answering = DispatchSemaphore(value: 0)
         let server = HTTPServer(configuration: TransportConfiguration(), listeners: [ListenerSpec(label: "main", port: 0, responder: ClosureResponder { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8), delivery: .delayed(milliseconds: 200))
+            answering.signal()
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8), delivery: .delayed(milliseconds: 200))
         })])
         let port = try server.start()[0].port
         let connection = try RawConnection(port: port)
         try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)  // let the request reach the loop before stopping
+        // The stop begins once the loop has the request and its answer is waiting out the delay.
+        try #require(answering.wait(timeout: .now() + 10) == .success, "the request never reached the loop")
         server.shutdown()
         #expect(try connection.readResponse().text == "late")
         // No longer accepting.
@@ -373,14 +383,22 @@ struct TransportTests {
         }
     }
 
+    /// Three loops share the port (`SO_REUSEPORT`), and each accepts: every answer names the
+    /// loop thread that made it, and fresh connections are opened until all three have answered
+    /// (the kernel spreads them by a hash of the client's port, so a few dozen do; 300 without
+    /// one of the loops means it never accepts).
     @Test func severalLoopsShareOnePort() throws {
         var configuration = TransportConfiguration()
         configuration.threads = 3
-        try Self.withServer(configuration) { port, _ in
-            for index in 0..<20 {
+        try Self.withServer(configuration, respond: { _ in .json(200, ["thread": .string(String(describing: pthread_self()))]) }) { port, _ in
+            var threads: Set<String> = []
+            for index in 0..<300 where threads.count < 3 {
                 let response = try rawExchange(port: port, "GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
                 #expect(response.status == 200)
+                let body = try JSONParser().parse(response.body).root
+                threads.insert(body["thread"]?.stringValue ?? "")
             }
+            #expect(threads.count == 3, "answered by \(threads.count) loop(s)")
         }
     }
 }
@@ -544,14 +562,14 @@ struct TransportFaultTests {
         }) { port, _ in
             #expect(configuration.sendDeadlineSeconds(bytes: body.count, bytesPerSecond: 1000) == 2)
             #expect(configuration.sendDeadlineSeconds(bytes: 500, bytesPerSecond: 1000) == 2)
+            // The server ends it: the client waits up to 20 s for each read, and the whole body
+            // would take 100 s.
             let connection = try RawConnection(port: port, timeoutSeconds: 20)
-            let started = Date()
             try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
             let (bytes, end) = connection.readToEnd()
             #expect(end != .timedOut)
-            // About two seconds' worth at 1,000 B/s, the head included.
-            #expect(bytes.count > 1000 && bytes.count < 5000, "\(bytes.count) bytes after \(Date().timeIntervalSince(started)) s")
-            #expect(Date().timeIntervalSince(started) < 10)
+            // At least a second's worth at 1,000 B/s, and the body cut well before its end.
+            #expect(bytes.count > 1000 && bytes.count < body.count / 2, "\(bytes.count) bytes")
         }
     }
 
@@ -567,11 +585,12 @@ struct TransportFaultTests {
             #expect(slow.header("Content-Length") == "3000")
             // 3,000 bytes plus the head at 5,000 B/s, 500 B a tick: at least 0.5 s.
             #expect(elapsed >= 0.5)
-            // 50,000 bytes would take 10 s at the old rate.
+            // 50,000 bytes would take 10 s at the first reply's rate: arriving sooner shows the
+            // limit ended with it (a bound of what throttling allows, not of the machine's speed).
             let fastStart = Date()
             try connection.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try connection.readResponse().body.count == 50_000)
-            #expect(Date().timeIntervalSince(fastStart) < 3)
+            #expect(Date().timeIntervalSince(fastStart) < 50_000 / 5_000)
         }
     }
 }

@@ -32,3 +32,17 @@ public struct ProcessRun: Sendable {
         return (process, out, err)
     }
 }
+
+extension FileHandle {
+    /// Bytes up to the first newline (or the end), read as they arrive: a spawned server's
+    /// ready line.
+    public func readLine() -> Data {
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return line
+    }
+}

@@ -1,4 +1,4 @@
-/// One emulated server, mounted under a path prefix (architecture §1).
+/// One emulated server, mounted under a path prefix (docs/architecture.md#apps-and-mounts).
 ///
 /// An app receives requests whose ``HTTPRequest/path`` is relative to its mount and answers in
 /// its own server's format. Apps are immutable values or guard their state themselves; they are
@@ -8,7 +8,7 @@ public protocol MockApp: Responder {
     var name: String { get }
     /// The path prefix it is mounted at (`/test`).
     var mount: String { get }
-    /// The manifest kind that built it (`static`, later `servicestack`, `feathers`).
+    /// The manifest kind that built it: `static`, `servicestack` or `feathers`.
     var kind: String { get }
     /// Every operation, service or route the app answers, for `mockstack routes` and
     /// `/__mockstack/apps`.

@@ -11,8 +11,7 @@ public struct EntityTag: Sendable, Equatable, CustomStringConvertible {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        headerValue = "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        headerValue = "\"" + String(zeroPadded: hash, radix: 16, width: 16) + "\""
     }
 
     public var description: String { headerValue }
@@ -21,20 +20,10 @@ public struct EntityTag: Sendable, Equatable, CustomStringConvertible {
     /// `*`, or a comma-separated list in which any entry, `W/` prefix ignored, equals this tag.
     public func isMatched(byIfNoneMatch header: String) -> Bool {
         header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingSpaces
+            var tag = candidate.trimmingASCIISpace()
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             return tag == headerValue
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: SubSequence {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return self[first...last]
     }
 }

@@ -88,7 +88,7 @@ extension String {
 @inlinable
 func equalBytesIgnoringASCIICase(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
-    for index in a.indices where a[index] != b[index] && lowerASCII(a[index]) != lowerASCII(b[index]) { return false }
+    for index in a.indices where a[index] != b[index] && a[index].asciiLowercased != b[index].asciiLowercased { return false }
     return true
 }
 
@@ -103,11 +103,6 @@ extension StringProtocol {
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return a.elementsEqual(b) { lowerASCII($0) == lowerASCII($1) }
+        return a.elementsEqual(b) { $0.asciiLowercased == $1.asciiLowercased }
     }
-}
-
-@usableFromInline @inline(__always)
-func lowerASCII(_ byte: UInt8) -> UInt8 {
-    (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
 }

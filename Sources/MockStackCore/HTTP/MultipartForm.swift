@@ -110,8 +110,8 @@ public struct MultipartForm: Sendable, Equatable {
             let line = headers[lineStart..<lineEnd]
             lineStart = lineEnd + 2
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let field = trimmed(line[..<colon])
-            let value = trimmed(line[(colon + 1)...])
+            let field = line[..<colon].trimmingASCIISpace()
+            let value = line[(colon + 1)...].trimmingASCIISpace()
             if equalsIgnoringCase(field, "content-type") { contentType = String(decoding: value, as: UTF8.self) }
             guard equalsIgnoringCase(field, "content-disposition") else { continue }
             for parameter in dispositionParameters(value) {
@@ -139,7 +139,7 @@ public struct MultipartForm: Sendable, Equatable {
             index += 1  // the `;`
             while index < end, value[index] == UInt8(ascii: " ") { index += 1 }
             guard let equals = value[index...].firstIndex(of: UInt8(ascii: "=")) else { break }
-            let key = String(decoding: trimmed(value[index..<equals]), as: UTF8.self).lowercased()
+            let key = String(decoding: value[index..<equals].trimmingASCIISpace(), as: UTF8.self).lowercased()
             index = equals + 1
             var parsed: [UInt8] = []
             if index < end, value[index] == UInt8(ascii: "\"") {
@@ -153,19 +153,12 @@ public struct MultipartForm: Sendable, Equatable {
                 index = value[min(index + 1, end)...].firstIndex(of: UInt8(ascii: ";")) ?? end
             } else {
                 let stop = value[index...].firstIndex(of: UInt8(ascii: ";")) ?? end
-                parsed = Array(trimmed(value[index..<stop]))
+                parsed = Array(value[index..<stop].trimmingASCIISpace())
                 index = stop
             }
             result.append((key, String(decoding: parsed, as: UTF8.self)))
         }
         return result
-    }
-
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-        return bytes[start..<end]
     }
 
     /// ASCII case-insensitive comparison with a lowercase name.

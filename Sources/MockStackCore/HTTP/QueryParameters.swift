@@ -1,16 +1,14 @@
 /// A request's query parameters as the control plane, stubs and Engine.IO read them: decoded
-/// (`+` as a space), the last value of a repeated name winning.
+/// (`+` as a space, ``URLEncodedPairs``), the last value of a repeated name winning.
 public struct QueryParameters: Sendable {
     /// The names, in the order they first appear.
     public private(set) var names: [String] = []
     private var values: [String: String] = [:]
 
     public init(_ query: String?) {
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = PercentDecoding.decode(parts[0], plusAsSpace: true)
+        for (name, value) in URLEncodedPairs.split(query ?? "") ?? [] {
             if values[name] == nil { names.append(name) }
-            values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
+            values[name] = value
         }
     }
 

@@ -1,7 +1,7 @@
 import MockStackAuth
 import MockStackCore
 
-/// The authentication service (`/authentication`, spec §8.2–8.4) and the `authenticate('jwt')`
+/// The authentication service (`/authentication`, docs/feathers.md#signing-in, docs/feathers.md#the-authorization-header, docs/feathers.md#protected-services) and the `authenticate('jwt')`
 /// hook of protected services.
 extension FeathersApp {
     /// `POST /authentication` (create → 201) and `DELETE /authentication[/<token>]` (remove → 200).

@@ -6,7 +6,7 @@ public import Foundation
 public import MockStackAuth
 public import MockStackCore
 
-/// The authentication service's settings and its JWTs (spec §8): HS256 tokens with header
+/// The authentication service's settings and its JWTs (docs/feathers.md#authentication): HS256 tokens with header
 /// `typ: access` and the claims `iat`, `exp`, `aud`, (v4) `iss`, `sub` — the user's id as text
 /// — and `jti`, checked the way jsonwebtoken checks them, with its error texts.
 public struct FeathersAuthentication: Sendable {
@@ -69,7 +69,7 @@ public struct FeathersAuthentication: Sendable {
         return (claims, claims.payload(in: .jsonWebToken))
     }
 
-    /// The token an `Authorization` header carries (spec §8.3): `Bearer <t>` or `JWT <t>` (any
+    /// The token an `Authorization` header carries (docs/feathers.md#the-authorization-header): `Bearer <t>` or `JWT <t>` (any
     /// case), or a bare token without whitespace; nil for other schemes or none.
     public static func token(fromAuthorization header: String?) -> String? {
         guard let header = header?.trimmingASCIISpace(), !header.isEmpty else { return nil }

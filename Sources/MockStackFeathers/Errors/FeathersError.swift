@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// A FeathersError as the REST transport renders it (spec §7): `name`, `message`, `code`,
+/// A FeathersError as the REST transport renders it (docs/feathers.md#errors): `name`, `message`, `code`,
 /// `className`, then `data` when there is any, then `errors` — always in v4 (`{}` by default),
 /// only when set in v5. The HTTP status is the code.
 public struct FeathersError: Error, Sendable, Equatable {
@@ -94,7 +94,7 @@ public struct FeathersError: Error, Sendable, Equatable {
         .json(status, json(dialect), headers: headers)
     }
 
-    // MARK: The messages of spec §7.3
+    // MARK: The messages of docs/feathers.md#error-messages
 
     public static func notFound(id: String) -> FeathersError { FeathersError(.notFound, "No record found for id '\(id)'") }
 

@@ -160,7 +160,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         return Substring(path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
     }
 
-    /// The method a verb calls on a route, and the 405s of spec §2.3.
+    /// The method a verb calls on a route, and the 405s of docs/feathers.md#refused-methods.
     private func call(_ target: Target, id: String?, request: HTTPRequest) throws(FeathersError) -> HTTPResponse {
         let method: ServiceMethod
         switch request.method {
@@ -238,7 +238,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
         return service + "." + (called?.rawValue ?? request.methodName)
     }
 
-    /// The dialect's status rules (spec §2.2): v5 201 for create before 204 for a falsy
+    /// The dialect's status rules (docs/feathers.md#status-codes): v5 201 for create before 204 for a falsy
     /// result, v4 the other way round.
     private func status(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         let falsy = !MemoryStore.isTruthy(value)

@@ -26,7 +26,7 @@ public import MockStackCore
 /// `startId`, `seed` (a JSON array of records in the app folder), `authenticate` (true or a
 /// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
 /// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
-/// `boolean`, with `?` when it may be null) with `coerce` (spec §4.3). The entity
+/// `boolean`, with `?` when it may be null) with `coerce` (docs/feathers.md#query-schemas). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned;
 /// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
 /// `cors` (true by default) answers as a generated app's `cors()` middleware does.

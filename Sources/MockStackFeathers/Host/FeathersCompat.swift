@@ -8,7 +8,7 @@ public struct FeathersCompat: Sendable, Equatable {
     /// feathers-swift-socketio 4.0.1's socket calls: its arguments nested in one array
     /// (`["find",["users",{}]]`) are unwrapped, its `removed` is taken as `remove`, and its
     /// `authenticate` and `logout` events are answered as a Feathers 4 app answers them, on a v5
-    /// app too. docs/feathers-realtime.md, "feathers-swift-socketio".
+    /// app too. docs/feathers-realtime.md#feathers-swift-socketio.
     public var swiftSocket = false
 
     public init(swiftSocket: Bool = false) {

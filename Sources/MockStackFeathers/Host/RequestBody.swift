@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// A REST request's body as Express's parsers read it for a Feathers app (spec §2.5): JSON,
+/// A REST request's body as Express's parsers read it for a Feathers app (docs/feathers.md#request-bodies): JSON,
 /// or urlencoded through qs in extended mode (every value text); any other content type, or
 /// none, is an empty object.
 enum RequestBody {
@@ -8,12 +8,12 @@ enum RequestBody {
         let type = Array((request.headers["Content-Type"] ?? "").utf8)
         let bytes = request.body
         if contains(type[...], json) {
-            guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return .object([:]) }
+            guard bytes.contains(where: { !$0.isASCIISpace }) else { return .object([:]) }
             let root: JSONValue
             do {
                 root = try JSONParser.forRequestBodies().parse(bytes).root
             } catch {
-                // A body-parser failure; Express's handler may report it as 500 (spec §2.5,
+                // A body-parser failure; Express's handler may report it as 500 (docs/feathers.md#request-bodies,
                 // Unverified), but bad input gets a 4xx here, with the parser's reason.
                 throw FeathersError(.badRequest, "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
             }
@@ -37,14 +37,10 @@ enum RequestBody {
         guard text.count >= word.count else { return false }
         for start in text.startIndex...(text.endIndex - word.count) {
             var offset = 0
-            while offset < word.count, lowercased(text[start + offset]) == word[offset] { offset += 1 }
+            while offset < word.count, text[start + offset].asciiLowercased == word[offset] { offset += 1 }
             if offset == word.count { return true }
         }
         return false
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
     }
 
     /// Whether the client takes JSON: no `Accept`, or one that admits `application/json`

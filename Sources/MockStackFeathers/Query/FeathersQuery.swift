@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// A service call's `params.query` split as the adapter's `filterQuery` splits it (spec §4):
+/// A service call's `params.query` split as the adapter's `filterQuery` splits it (docs/feathers.md#queries):
 /// the filters (`$limit`, `$skip`, `$sort`, `$select`, and in v5 `$or` and `$and`) and the
 /// conditions records must match. Unknown `$` keys are refused with the dialect's message.
 public struct FeathersQuery: Sendable {
@@ -120,14 +120,14 @@ public struct Pagination: Sendable, Equatable {
     }
 
     /// Whether `find` answers with a page: v5 whenever `paginate` is set at all (an object is
-    /// truthy), v4 only with a default (spec §5).
+    /// truthy), v4 only with a default (docs/feathers.md#pagination).
     public func pages(_ dialect: FeathersDialect) -> Bool {
         dialect == .v5 || (defaultLimit ?? 0) != 0
     }
 
     /// The effective `$limit` (adapter-commons' getLimit): a usable value (a number, and in
     /// v5 not negative) else the default (0 without one), capped by the max. v4's getLimit
-    /// also falls back to the default for a NaN (the spec's table leaves this Unverified).
+    /// also falls back to the default for a NaN (Unverified).
     public func limit(_ requested: Double?, _ dialect: FeathersDialect) -> Double? {
         let usable = requested.flatMap { $0.isNaN || (dialect == .v5 && $0 < 0) ? nil : $0 }
         let lower = usable ?? Double(defaultLimit ?? 0)

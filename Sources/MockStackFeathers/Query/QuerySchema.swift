@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// `coerce: schema` (spec §4.3): a v5 generated app validates every query against its
+/// `coerce: schema` (docs/feathers.md#query-schemas): a v5 generated app validates every query against its
 /// `querySyntax` schema with Ajv's `coerceTypes`, so query-string text becomes the declared
 /// types (`'30'` → 30, `'true'` → true) and anything the schema does not allow is a 400
 /// `validation failed` with Ajv's errors as `data`.

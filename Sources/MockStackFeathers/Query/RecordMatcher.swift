@@ -1,7 +1,7 @@
 public import MockStackCore
 
 /// Whether a record matches query conditions, as the memory adapter's matcher (sift) decides
-/// (spec §4.3): properties are AND-ed, equality is strict (`"30"` never equals `30`), the
+/// (docs/feathers.md#filters-and-sorting): properties are AND-ed, equality is strict (`"30"` never equals `30`), the
 /// comparisons need both sides of the same type, `$or`/`$and` take lists of sub-queries, a
 /// dotted key reads a nested field, and an array field matches when any element does.
 public enum RecordMatcher {

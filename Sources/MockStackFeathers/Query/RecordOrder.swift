@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// `$sort` as the memory adapter applies it (spec §4.3): keys in order, `1` ascending, `-1`
+/// `$sort` as the memory adapter applies it (docs/feathers.md#filters-and-sorting): keys in order, `1` ascending, `-1`
 /// descending, `0` no ordering, dotted paths; values of different types order as missing <
 /// null < numbers < strings < booleans < arrays < objects; strings by UTF-16 code units, as
 /// JavaScript compares them. The sort is stable.

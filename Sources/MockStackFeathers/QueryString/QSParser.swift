@@ -1,7 +1,7 @@
 public import MockStackCore
 
 /// Parses a query string or a urlencoded body the way Express's "extended" parser (the `qs`
-/// package with its defaults) does for a Feathers server (spec §3): `a[b]=c` nests, `a[]=x` and
+/// package with its defaults) does for a Feathers server (docs/feathers.md#query-strings): `a[b]=c` nests, `a[]=x` and
 /// `a[0]=x` make arrays, repeated keys collect into an array, `+` is a space, and every leaf is
 /// a string — nothing is converted to a number, boolean or null.
 ///

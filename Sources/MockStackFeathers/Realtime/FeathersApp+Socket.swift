@@ -26,7 +26,7 @@ extension FeathersApp {
     }
 
     /// A service call from a socket client: the event `name` with `arguments` (path first), made
-    /// with the connection's `token`. docs/feathers-realtime.md, "Feathers over the socket".
+    /// with the connection's `token`. docs/feathers-realtime.md#feathers-over-the-socket.
     public func socketCall(_ name: String, _ arguments: [JSONValue], token: String?) -> FeathersSocketAnswer {
         guard let method = ServiceMethod(rawValue: name), listens(for: method) else { return .noListener }
         do {

@@ -10,7 +10,7 @@ import Synchronization
 /// One client's Socket.IO connection to a Feathers app, above Engine.IO: joining the main
 /// namespace, service calls and their acknowledgements, signing in and out, and the service
 /// events its channels let through. Thread-safe: packets, events and the close may come from any
-/// thread. docs/feathers-realtime.md, "Feathers over the socket".
+/// thread. docs/feathers-realtime.md#feathers-over-the-socket.
 public final class FeathersSocketConnection: Sendable {
     /// Where the connection's packets go: the Engine.IO session that carries it.
     public struct Output: Sendable {

@@ -1,12 +1,12 @@
 public import MockStackCore
 import Synchronization
 
-/// The six service methods (spec §2.1).
+/// The six service methods (docs/feathers.md#service-methods).
 public enum ServiceMethod: String, Sendable, CaseIterable {
     case find, get, create, update, patch, remove
 }
 
-/// What `find` answers: a plain array, or a page `{total, limit, skip, data}` (spec §5).
+/// What `find` answers: a plain array, or a page `{total, limit, skip, data}` (docs/feathers.md#pagination).
 public enum FindResult: Sendable, Equatable {
     /// A number as JSON.stringify writes it: NaN and the infinities as null.
     private static func number(_ value: Double?) -> JSONValue {
@@ -27,8 +27,8 @@ public enum FindResult: Sendable, Equatable {
     }
 }
 
-/// One `@feathersjs/memory` service (spec §6): its records behind a lock, so requests on every
-/// event-loop thread see one consistent store, and the query semantics of spec §4–5.
+/// One `@feathersjs/memory` service (docs/feathers.md#the-memory-store): its records behind a lock, so requests on every
+/// event-loop thread see one consistent store, and the query semantics of docs/feathers.md#queries, docs/feathers.md#pagination.
 public final class MemoryService: Sendable {
     public let options: ServiceOptions
     private let seed: MemoryStore

@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// The records of one memory service, as `@feathersjs/memory` keeps them (spec §6): in a
+/// The records of one memory service, as `@feathersjs/memory` keeps them (docs/feathers.md#the-memory-store): in a
 /// JavaScript object keyed by the id's text, so `'1'` finds `1`, and listed in that object's
 /// key order — integer-like keys ascending, then the others as inserted.
 ///

@@ -1,4 +1,4 @@
-/// How one service behaves (spec §1), from the app's manifest.
+/// How one service behaves (docs/feathers.md#services), from the app's manifest.
 public struct ServiceOptions: Sendable {
     /// The path under the app (`messages`, `people-paginated`), without slashes at either end.
     public var path: String

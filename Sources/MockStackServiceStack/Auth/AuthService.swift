@@ -7,7 +7,7 @@ public import MockStackCore
 import MockStackAuth
 import Synchronization
 
-/// The emulated host's authentication (spec §8): the credentials provider over configured
+/// The emulated host's authentication (docs/servicestack.md#authentication): the credentials provider over configured
 /// users, HS256 JWT access tokens and `JWTR` refresh tokens (bearer header, `ss-tok` /
 /// `ss-reftok` cookies or `?ss-tok=`), server sessions behind `ss-id`, and invalidation.
 ///

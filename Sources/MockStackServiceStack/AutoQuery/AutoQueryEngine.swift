@@ -1,7 +1,7 @@
 import MockStackCore
 
 /// Runs AutoQuery requests over an in-memory data set with the semantics of the SQL AutoQuery
-/// generates (spec §11): conditions joined by their terms, `ORDER BY`, paging clamped to
+/// generates (docs/servicestack.md#autoquery): conditions joined by their terms, `ORDER BY`, paging clamped to
 /// MaxLimit, field selection, totals and aggregates.
 public struct AutoQueryEngine: Sendable {
     /// Field names in declaration order (the primary key first when it is `Id`).
@@ -60,7 +60,7 @@ public struct AutoQueryEngine: Sendable {
         let take = min(max(0, query.take ?? maxLimit), maxLimit)
         var ordered: [Int]
         if let seed = ordering.randomSeed {
-            var generator = SeededGenerator(seed: seed)
+            var generator = SeededRandom(seed: seed)
             matching.shuffle(using: &generator)
             ordered = matching
         } else {
@@ -248,19 +248,4 @@ public struct AutoQueryResult: Sendable, Equatable {
     public var total: Int
     public var rows: [DTOObject]
     public var meta: [DTOMapEntry]?
-}
-
-/// A small deterministic generator (SplitMix64) for `orderBy=Random` with a seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,5 +1,5 @@
 /// Turns untyped AutoQuery parameters (`?VendorName=Google&ViewCountAbove=10&IdsIn=1,2`) into
-/// conditions on a data set's fields (spec §11, "Values"): the name picks field and convention,
+/// conditions on a data set's fields (docs/servicestack.md#values): the name picks field and convention,
 /// the text is read as the field's type, `""` is NULL (so `=` becomes `IS NULL`), list
 /// conventions and plural names take `1,2,3` or `[1,2,3]`, and `Between` needs exactly two.
 public struct QueryConditionBuilder: Sendable {

@@ -1,4 +1,4 @@
-/// AutoQuery's implicit conventions (spec §11): how a parameter name around a field name
+/// AutoQuery's implicit conventions (docs/servicestack.md#autoquery): how a parameter name around a field name
 /// (`AgeAbove`, `MinAge`, `NameContains`, `>Age`) picks the comparison.
 public struct QueryConvention: Sendable, Equatable {
     /// The comparison a convention applies.
@@ -46,7 +46,7 @@ public struct QueryConvention: Sendable, Equatable {
         self.operator = op
     }
 
-    /// The implicit conventions in the order AutoQuery registers them (the spec's table, read
+    /// The implicit conventions in the order AutoQuery registers them (its table, read
     /// row by row). Prefix and suffix matching each try them in this order.
     public static let implicit: [QueryConvention] = [
         .init("%Above%", .greaterThan), .init("Begin%", .greaterThan), .init("%Beyond%", .greaterThan),

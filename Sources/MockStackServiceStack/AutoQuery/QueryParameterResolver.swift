@@ -11,7 +11,7 @@ public struct QueryTerm: Sendable, Equatable {
 }
 
 /// Matches AutoQuery parameter names to fields and conventions the way AutoQuery does
-/// (spec §11, "Matching a parameter name"): reserved names are not filters; an exact field
+/// (docs/servicestack.md#matching-a-parameter-name): reserved names are not filters; an exact field
 /// name (any case) is `=`, its plural `IN`; then the prefix conventions in table order, then
 /// the string suffixes and the implicit suffixes in table order. Affixes compare exactly
 /// (`nameContains` works, `namecontains` does not); the field part compares ignoring case.

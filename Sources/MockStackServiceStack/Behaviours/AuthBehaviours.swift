@@ -67,7 +67,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
 
 /// `accessToken`: `GetAccessToken` exchanges a refresh token (from the body or the `ss-reftok`
 /// cookie) for a new access token, also set as the `ss-tok` cookie; `meta` is always `{}` so
-/// the Swift client can decode the response (spec §14).
+/// the Swift client can decode the response (docs/servicestack.md#what-the-clients-need).
 public struct AccessTokenBehaviour: OperationBehaviour {
     public init() {}
 

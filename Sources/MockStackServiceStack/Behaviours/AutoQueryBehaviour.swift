@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// `autoQuery`: an AutoQuery service over a JSON data set of the app (spec §11). The request
+/// `autoQuery`: an AutoQuery service over a JSON data set of the app (docs/servicestack.md#autoquery). The request
 /// DTO's own properties become conditions first (a collection is `IN`), then every other query
 /// or form parameter by the naming conventions; `Skip`, `Take`, `OrderBy`, `OrderByDesc`,
 /// `Fields` and `Include` steer the page. The answer is the operation's `QueryResponse<T>`.

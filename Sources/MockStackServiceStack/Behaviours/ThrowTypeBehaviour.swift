@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// `throwType`: test.servicestack.net's `ThrowType` service (spec §6). The request's `Type`
+/// `throwType`: test.servicestack.net's `ThrowType` service (docs/servicestack.md#error-services). The request's `Type`
 /// names the exception, matched exactly; `Message` replaces the default message.
 public struct ThrowTypeBehaviour: OperationBehaviour {
     public init() {}

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// `upload`: services that take multipart files (spec §9).
+/// `upload`: services that take multipart files (docs/servicestack.md#uploads).
 public struct UploadBehaviour: OperationBehaviour {
     public enum Format: Sendable, Equatable {
         /// test.servicestack.net's SpeechToText: three `results` texts describing the first file

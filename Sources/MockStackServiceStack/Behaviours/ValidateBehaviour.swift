@@ -3,7 +3,7 @@ public import MockStackCore
 /// `validate`: declared FluentValidation rules run in order before another behaviour (`echo`
 /// by default). Failures answer 400 with one field error per failed rule, FluentValidation's
 /// error codes, messages and placeholder `meta`, the first error's code and message at the
-/// top, and no stack trace (spec §6, ThrowValidation).
+/// top, and no stack trace (docs/servicestack.md#error-services, ThrowValidation).
 public struct ValidateBehaviour: OperationBehaviour {
     public let rules: [ValidationRule]
     public let then: any OperationBehaviour

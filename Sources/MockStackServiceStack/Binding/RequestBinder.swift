@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Populates a request DTO the way ServiceStack does (spec §3): the body first (JSON, JSV,
+/// Populates a request DTO the way ServiceStack does (docs/servicestack.md#request-binding): the body first (JSON, JSV,
 /// urlencoded or multipart fields), then path variables and query values fill whatever the
 /// body left at its default. Names match case-insensitively; every value that cannot be read
 /// as its property's type becomes a field error of one 400 `SerializationException`.

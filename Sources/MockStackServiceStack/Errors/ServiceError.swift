@@ -1,5 +1,5 @@
 /// An error a service raised, described the way ServiceStack turns a .NET exception into an
-/// HTTP status and a `ResponseStatus` (spec §5).
+/// HTTP status and a `ResponseStatus` (docs/servicestack.md#error-responses).
 public struct ServiceError: Error, Sendable, Equatable {
     /// The kinds of exception the emulated services raise, with their .NET full names.
     public enum Kind: Sendable, Equatable {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Synchronization
 
-/// The host-wide settings of an emulated ServiceStack server (spec §1's persona table).
+/// The host-wide settings of an emulated ServiceStack server (docs/servicestack.md#the-hosts).
 public struct HostSettings: Sendable {
     /// The serializer of `/api/*` responses.
     public var dialect: SerializerSettings.Dialect

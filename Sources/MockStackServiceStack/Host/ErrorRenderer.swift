@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Writes a ``ServiceError`` as ServiceStack does (spec §5): the status from the exception
+/// Writes a ``ServiceError`` as ServiceStack does (docs/servicestack.md#error-responses): the status from the exception
 /// table, a `ResponseStatus` inside the operation's error wrapper, value-type defaults of that
 /// wrapper still written, and in DebugMode a `stackTrace`.
 struct ErrorRenderer {
@@ -92,7 +92,7 @@ struct ErrorRenderer {
             return
         }
         for (index, byte) in verb.utf8.enumerated() {
-            out.append(index > 0 && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            out.append(index > 0 ? byte.asciiLowercased : byte)
         }
     }
 

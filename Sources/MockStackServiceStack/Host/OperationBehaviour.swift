@@ -7,7 +7,7 @@ public import MockStackCore
 /// they keep (sessions, tokens) is guarded by the app's own lock.
 public protocol OperationBehaviour: Sendable {
     /// Runs the operation. Throwing a ``ServiceError`` answers as ServiceStack answers a
-    /// thrown .NET exception (spec §5).
+    /// thrown .NET exception (docs/servicestack.md#error-responses).
     func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult
 
     /// Whether the operation issues tokens (Authenticate, GetAccessToken), and so must still

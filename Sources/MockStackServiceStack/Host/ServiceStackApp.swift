@@ -148,7 +148,7 @@ public struct ServiceStackApp: MockApp {
             return typesCache.store(response, for: key, now: now)
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
-        // `X-Http-Method-Override` from a header, the query string or a form field (spec §2).
+        // `X-Http-Method-Override` from a header, the query string or a form field (docs/servicestack.md#routing).
         // The methods' own names are upper-case already.
         let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override"))?.uppercased() ?? request.method.rawValue
 
@@ -250,7 +250,7 @@ public struct ServiceStackApp: MockApp {
 
     /// Why a caller may not invoke an operation.
     private enum Refusal: Error {
-        /// `[Authenticate]` without a session: a bare 401, no body (spec §8).
+        /// `[Authenticate]` without a session: a bare 401, no body (docs/servicestack.md#authentication).
         case unauthenticated
         case error(ServiceError)
     }
@@ -334,7 +334,7 @@ final class DTOGenerators: Sendable {
     }
 }
 
-/// Which API keys an app with `[ValidateApiKey]` operations accepts (AI Server, spec §8).
+/// Which API keys an app with `[ValidateApiKey]` operations accepts (AI Server, docs/servicestack.md#authentication).
 public struct APIKeyPolicy: Sendable {
     /// Keys accepted exactly.
     public var keys: Set<String>

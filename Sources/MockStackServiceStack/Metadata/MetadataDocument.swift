@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// `GET /types/metadata` (spec §12): the app's metadata document as ServiceStack.Text writes
+/// `GET /types/metadata` (docs/servicestack.md#metadata): the app's metadata document as ServiceStack.Text writes
 /// it, `config.baseUrl` pointing back at the request's host, optional booleans only when true,
 /// and types and operations filtered by `IncludeTypes` / `ExcludeTypes`.
 public struct MetadataDocument: Sendable {

@@ -3,7 +3,7 @@ public import MockStackCore
 /// An app's `/types/metadata` document, read into what the emulation needs, with the original
 /// JSON kept for serving the document back (filtered) in its own key order.
 ///
-/// Shape (spec §12): `{config, namespaces, types: [MetadataType], operations: [MetadataOperation]}`.
+/// Shape (docs/servicestack.md#metadata): `{config, namespaces, types: [MetadataType], operations: [MetadataOperation]}`.
 public struct MetadataTypes: Sendable {
     public var config: JSONObject
     public var namespaces: [String]

@@ -1,4 +1,4 @@
-/// A language whose DTOs an app generates at `/types/{language}` (spec §13).
+/// A language whose DTOs an app generates at `/types/{language}` (docs/servicestack.md#generated-dtos).
 public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python

@@ -1,7 +1,7 @@
 import MockStackCore
 
 /// The types a `/types/python` or `/types/typescript` file declares, in the order ServiceStack's
-/// script generators write them (spec §13): the metadata's types with each base before the types
+/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with each base before the types
 /// that extend it, then the responses, then the requests; then, walking that list, each type's
 /// dependencies (return type, base or its type arguments, property types) pulled in before it.
 ///

@@ -1,6 +1,6 @@
 public import MockStackCore
 
-/// The options of a `/types/swift` request (spec §13): what the query string gave, over the
+/// The options of a `/types/swift` request (docs/servicestack.md#generated-dtos): what the query string gave, over the
 /// host's defaults (its `/types/metadata` `config`), over the language's own.
 ///
 /// Option names compare ignoring case; lists are comma-separated and trimmed, and a repeated
@@ -34,7 +34,7 @@ public struct NativeTypesOptions: Sendable {
         self.given = given
         var defaults: [String: JSONValue] = [:]
         for member in config.members { defaults[member.key.lowercased()] = member.value }
-        // Swift forces this one whatever the host's config says (spec §13).
+        // Swift forces this one whatever the host's config says (docs/servicestack.md#generated-dtos).
         defaults["makepropertiesoptional"] = .bool(true)
         for (key, value) in Self.swiftDefaults where defaults[key] == nil { defaults[key] = value }
         self.defaults = defaults

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// A whole `/types/python` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// A whole `/types/python` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
 /// Python generator lays it out: the `""" Options: … """` header (each option behind `#`
 /// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry
 /// (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two

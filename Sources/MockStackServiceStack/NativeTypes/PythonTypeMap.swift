@@ -1,4 +1,4 @@
-/// How `/types/python` writes a .NET type (spec §13): scalars by their Python counterparts
+/// How `/types/python` writes a .NET type (docs/servicestack.md#generated-dtos): scalars by their Python counterparts
 /// (`Int32` → `int`, `DateTime` → `datetime.datetime`), collections as `List[T]` and
 /// `Dict[K, V]`, `Nullable<T>` as `Optional[T]`, generic classes as `Name[T]`, and a name
 /// declared with several arities with its arity (``QueryDb`2`` → `QueryDb2`).

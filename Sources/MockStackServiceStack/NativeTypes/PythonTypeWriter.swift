@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/python` does (spec §13): `str, Enum` / `IntEnum` classes, and
+/// Writes DTOs as `/types/python` does (docs/servicestack.md#generated-dtos): `str, Enum` / `IntEnum` classes, and
 /// `@dataclass_json` + `@dataclass` classes (interfaces without them) whose bases are the .NET
 /// base, the request's `IReturn[T]` / `IReturnVoid` and its interfaces; snake_case members
 /// with defaults (`0`, `None`, `field(default_factory=list)`); descriptions as docstrings.

@@ -74,8 +74,7 @@ struct ScriptAnnotations {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                result += "\\u" + String(zeroPadded: scalar.value, radix: 16, width: 4)
             default: result.unicodeScalars.append(scalar)
             }
         }

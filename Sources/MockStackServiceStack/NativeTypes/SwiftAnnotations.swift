@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// The comments `/types/swift` writes above a type or a member (spec §13): a description as a
+/// The comments `/types/swift` writes above a type or a member (docs/servicestack.md#generated-dtos): a description as a
 /// `/** … */` doc comment, `// @Route(…)` per route, the exported attributes as `// @Name(…)`,
 /// and the data contract as `// @DataContract` / `// @DataMember(…)`.
 struct SwiftAnnotations {

@@ -1,4 +1,4 @@
-/// A whole `/types/swift` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// A whole `/types/swift` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
 /// Swift generator lays it out: the options header and a blank line, one `import` per
 /// `DefaultImports` entry, then the request DTOs in operation order, their responses, and the
 /// other types in metadata order, each after a blank line (an `ExcludeGenericBaseTypes` note
@@ -49,9 +49,6 @@ public struct SwiftGenerator: Sendable {
         let options = NativeTypesOptions(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let writer = SwiftTypeWriter(options: options, interfaces: interfaces, conflicts: conflicts)
-        func excludesGenericBase(_ type: MetadataType) -> Bool {
-            options.flag("ExcludeGenericBaseTypes") && !(type.inherits?.genericArgs.isEmpty ?? true)
-        }
         var out = ""
         if !options.withoutOptions {
             out += header.render(options, date: date, baseURL: baseURL) + "\n"

@@ -1,4 +1,4 @@
-/// The `/* Options: … */` block that opens a `/types/swift` file (spec §13), which `x swift`
+/// The `/* Options: … */` block that opens a `/types/swift` file (docs/servicestack.md#generated-dtos), which `x swift`
 /// and `swiftref` read back to update it: the generation facts, a blank line, then the 13
 /// options in their fixed order, each commented out with `//` unless the query gave it.
 public struct SwiftHeader: Sendable {

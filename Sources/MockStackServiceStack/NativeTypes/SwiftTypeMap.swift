@@ -1,4 +1,4 @@
-/// How `/types/swift` writes a .NET type (spec §13's table): value types by their Swift
+/// How `/types/swift` writes a .NET type (docs/servicestack.md#generated-dtos): value types by their Swift
 /// counterparts, collections as arrays and dictionaries, `Nullable<T>` as `T` (optionality is
 /// the property's, `T?`), and generic classes without their arity, but for the AutoQuery bases
 /// the Swift package names by it (``QueryDb`2`` → `QueryDb2`) and for names a file declares

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// A whole `/types/typescript` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// A whole `/types/typescript` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
 /// TypeScript generator lays it out: the `/* Options: … */` header (each option behind `//`
 /// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry,
 /// then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types implement, and every

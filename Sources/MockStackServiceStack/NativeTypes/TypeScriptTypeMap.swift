@@ -1,4 +1,4 @@
-/// How `/types/typescript` writes a .NET type (spec §13): numbers as `number`, text, dates and
+/// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as `number`, text, dates and
 /// times as `string`, collections as `T[]`, dictionaries as `{ [index: string]: V; }`,
 /// `Nullable<T>` as an optional member of type `T`, generic classes as `Name<T>`, and a name
 /// declared with several arities with its arity (``QueryDb`2`` → `QueryDb_2`).

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/typescript` does (spec §13): `export enum`, `export interface`, and
+/// Writes DTOs as `/types/typescript` does (docs/servicestack.md#generated-dtos): `export enum`, `export interface`, and
 /// `export class` with the .NET base (`extends`), the request's `IReturn<T>` / `IReturnVoid`
 /// and interfaces (`implements`), camelCase members (`public name?: string;`), a
 /// `Partial<T>` constructor, and for requests `createResponse`, `getTypeName`, `getMethod`.

@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// Finds the operation a request path names, the way ServiceStack's routing does (spec §2):
+/// Finds the operation a request path names, the way ServiceStack's routing does (docs/servicestack.md#routing):
 /// the predefined routes `/api/{Op}` (with a `.json` suffix or a `[]` batch suffix),
 /// `/json/reply/{Op}` and `/json/oneway/{Op}`, then the custom `[Route]` templates, literal
 /// segments before variables and verb-limited routes only for their verbs.
@@ -74,7 +74,7 @@ public struct OperationRouter: Sendable {
     private func apiRoute(_ path: Span<UInt8>) -> Outcome? {
         let prefix = Self.apiPrefix
         guard path.count > prefix.count else { return nil }
-        for index in prefix.indices where Self.lowerASCII(path[index]) != prefix[index] { return nil }
+        for index in prefix.indices where path[index].asciiLowercased != prefix[index] { return nil }
         let rest = path.extracting(prefix.count...)
         var escaped = false
         for index in rest.indices {
@@ -96,8 +96,6 @@ public struct OperationRouter: Sendable {
         if name.utf8.count > 5, name.utf8.suffix(5).elementsEqual(Self.jsonSuffix) { name.removeLast(5) }
         return resolve(name, isBatch: isBatch, isOneWay: false)
     }
-
-    private static func lowerASCII(_ byte: UInt8) -> UInt8 { (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte }
 
     /// The non-empty segments of a path, found on its UTF-8 view.
     static func segments(of path: String) -> [Substring] {

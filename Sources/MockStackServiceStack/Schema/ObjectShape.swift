@@ -48,7 +48,7 @@ public final class ObjectShape: Sendable {
         valueTypeDefaults = properties.compactMap { property in property.shape.defaultValue.map { (property.name, $0) } }
     }
 
-    /// The property a client-sent name means, compared case-insensitively (spec §3).
+    /// The property a client-sent name means, compared case-insensitively (docs/servicestack.md#request-binding).
     public func property(named name: String) -> PropertyShape? {
         position(ofPropertyNamed: name).map { properties[$0] }
     }

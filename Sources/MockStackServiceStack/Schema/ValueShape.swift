@@ -20,7 +20,7 @@ public indirect enum ValueShape: Sendable, Equatable {
     case list(ValueShape)
     case map(key: ValueShape, value: ValueShape)
     case keyValuePair(key: ValueShape, value: ValueShape)
-    /// ServiceStack's `ResponseStatus`, written by its own rules (spec §5).
+    /// ServiceStack's `ResponseStatus`, written by its own rules (docs/servicestack.md#error-responses).
     case responseStatus
     /// One entry of `ResponseStatus.errors`.
     case responseError

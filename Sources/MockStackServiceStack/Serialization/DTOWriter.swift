@@ -5,7 +5,7 @@ import Foundation
 #endif
 import MockStackCore
 
-/// Writes ``DTOValue``s as the emulated host's JSON (spec §4): keys in declaration order, base
+/// Writes ``DTOValue``s as the emulated host's JSON (docs/servicestack.md#serialization): keys in declaration order, base
 /// class first, camelCase (or PascalCase in a `jsconfig` scope); nulls left out; value-type
 /// defaults written; enums by name; dates, Guids and escaping in the host's dialect.
 public struct DTOWriter: Sendable {
@@ -178,7 +178,7 @@ public struct DTOWriter: Sendable {
         }
     }
 
-    /// `ResponseStatus` and `ResponseError` (spec §5): `errors` always present, `meta` only when
+    /// `ResponseStatus` and `ResponseError` (docs/servicestack.md#error-responses): `errors` always present, `meta` only when
     /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
     private func writeResponseStatus(_ status: DTOObject, asFieldError: Bool, into out: inout [UInt8]) {
         var first = true

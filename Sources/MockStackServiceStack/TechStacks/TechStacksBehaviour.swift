@@ -1,7 +1,7 @@
 import MockStackCore
 
 /// `techStacks`: the techstacks.io services that are not AutoQuery, computed from the app's
-/// data set the way the real services compute them (spec §10).
+/// data set the way the real services compute them (docs/servicestack.md#techstacks).
 ///
 /// `created` is the request's time; the real services cache most of these answers for an hour
 /// (`[CacheResponse]`), which the manifest's `cacheSeconds` reproduces, `created` included.
@@ -43,7 +43,7 @@ public struct TechStacksBehaviour: OperationBehaviour {
             response["AllFlagTypes"] = .list(flagTypes)
         case .technology:
             guard let technology = site.technology(slugOrId: try slug(of: call)) else { throw .http(404, "Tech stack not found") }
-            // `Created` is never set: it is written as DateTime's default (spec §10).
+            // `Created` is never set: it is written as DateTime's default (docs/servicestack.md#techstacks).
             response["Technology"] = .object(technology)
             response["TechnologyStacks"] = .list(site.stacks(choosing: technology.id ?? 0).map { .object($0) })
         case .allTechnologies:

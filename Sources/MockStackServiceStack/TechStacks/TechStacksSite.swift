@@ -2,7 +2,7 @@ import MockStackCore
 import Synchronization
 
 /// The techstacks.io data — technologies, the stacks that choose them, the stacks' owners and
-/// the organizations — with everything the site's overview services rank from it (spec §10).
+/// the organizations — with everything the site's overview services rank from it (docs/servicestack.md#techstacks).
 ///
 /// The data is checked at load (ids, slugs, choices: ``init(technologies:stacks:users:organizations:)``
 /// throws). It cannot change while the server runs, so every ranking is worked out once, the

@@ -15,7 +15,7 @@ public enum DTOValue: Sendable, Equatable {
     /// A `Guid` as 32 lowercase hex digits.
     case guid(String)
     /// `byte[]`, remembering whether it arrived as base64 or as a number array so an echo
-    /// answers in the same form (spec §14).
+    /// answers in the same form (docs/servicestack.md#what-the-clients-need).
     case bytes([UInt8], BytesForm)
     /// An enum member by name.
     case enumMember(String)

@@ -1,7 +1,7 @@
 import MockStackCore
 
 /// A .NET `DateTime` (or `DateTimeOffset`): an instant plus the kind that decides how it is
-/// written. Parses every form clients send (spec §3) and writes both dialects (spec §4).
+/// written. Parses every form clients send (docs/servicestack.md#request-binding) and writes both dialects (docs/servicestack.md#serialization).
 public struct DateTimeValue: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case utc
@@ -206,7 +206,7 @@ public struct DateTimeValue: Sendable, Equatable {
 
     private static func offsetText(_ minutes: Int, separator: String) -> String {
         let magnitude = abs(minutes)
-        return (minutes < 0 ? "-" : "+") + padded(magnitude / 60, 2) + separator + padded(magnitude % 60, 2)
+        return (minutes < 0 ? "-" : "+") + String(zeroPadded: magnitude / 60, width: 2) + separator + String(zeroPadded: magnitude % 60, width: 2)
     }
 }
 

@@ -38,7 +38,7 @@ public struct TimeSpanValue: Sendable, Equatable {
             if minutes > 0 { text += "\(minutes)M" }
             if remaining > 0 {
                 text += String(remaining / perSecond)
-                var fraction = padded(Int(remaining % perSecond), 7)
+                var fraction = String(zeroPadded: Int(remaining % perSecond), width: 7)
                 while fraction.hasSuffix("0") { fraction.removeLast() }
                 if !fraction.isEmpty { text += "." + fraction }
                 text += "S"

@@ -16,12 +16,16 @@ public protocol MockStackControlling: Sendable {
 
 /// A control-plane call that did not get the answer it needed.
 public struct MockStackControlError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status the control plane answered.
     public var status: Int
+    /// The control plane's `message`, or the body it answered without one.
     public var message: String
+    /// The status and the message, for test failures.
     public var description: String { "mockstack control plane answered \(status): \(message)" }
 }
 
 extension MockStackControlling {
+    /// `MOCKSTACK_ADMIN_TOKEN` from the environment, or nil.
     public var adminToken: String? { ControlSession.environmentToken }
 
     /// The journaled requests that pass the filters, oldest first (`GET requests`).
@@ -124,5 +128,6 @@ enum ControlSession {
 }
 
 extension MockStackHandle {
+    /// The server's own control plane: its root URL.
     public var controlBase: URL { baseURL }
 }

@@ -11,9 +11,11 @@ import MockStackJSON
 /// let sent = try await session.requests(app: "test")
 /// ```
 public struct MockStackSession: MockStackControlling {
+    /// The session's id, the `{id}` of `/__session/{id}/`.
     public let id: String
     /// The server's root URL.
     public let serverURL: URL
+    /// The server's admin token, if it wants one; the session's control calls send it.
     public let adminToken: String?
     private let ready: ReadyEvent
 
@@ -50,7 +52,7 @@ public struct MockStackSession: MockStackControlling {
 
     /// A random id: 16 hexadecimal digits.
     public static func freshId() -> String {
-        String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
+        String(zeroPadded: UInt64.random(in: .min ... .max), radix: 16, width: 16)
     }
 }
 
@@ -80,10 +82,4 @@ extension MockStackHandle {
 struct ServerControl: MockStackControlling {
     let controlBase: URL
     let adminToken: String?
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

@@ -14,8 +14,10 @@ public struct MockStubHandle: Sendable, Equatable, CustomStringConvertible {
     public let id: String
     let control: ControlEndpoint
 
+    /// The stub's id.
     public var description: String { id }
 
+    /// The same stub: the same id on the same control plane.
     public static func == (lhs: MockStubHandle, rhs: MockStubHandle) -> Bool { lhs.id == rhs.id && lhs.control.controlBase == rhs.control.controlBase }
 
     /// The stub as the server lists it now.
@@ -48,16 +50,23 @@ public struct ListedStub: Sendable, Equatable {
     public struct NearMiss: Sendable, Equatable {
         /// The journal entry's id.
         public var request: Int
+        /// The journal entry's method.
         public var method: String
+        /// The journal entry's path.
         public var path: String
         /// `"method GET is not POST"`.
         public var reason: String
     }
 
+    /// `stub-1`: the id the server gave it.
     public var id: String
+    /// Its priority: among stubs that match, the lowest number answers.
     public var priority: Int
+    /// How many requests it answers before it is exhausted; nil for no limit.
     public var times: Int?
+    /// How many requests it has answered.
     public var hits: Int
+    /// Whether it has answered its `times` and answers no more.
     public var exhausted: Bool
     /// The definition as the server read it back (nil only if it could not be read).
     public var definition: StubDefinition?
@@ -80,6 +89,7 @@ public struct ListedStub: Sendable, Equatable {
 
 /// A live session as `GET /__mockstack/sessions` lists it.
 public struct ListedSession: Sendable, Equatable {
+    /// The session's id.
     public var id: String
     /// `/__session/{id}`.
     public var prefix: String

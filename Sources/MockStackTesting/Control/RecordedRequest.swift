@@ -7,7 +7,9 @@ public struct RecordedRequest: Sendable, Equatable {
     public var id: Int
     /// The app the request reached; nil when no app is mounted at its path.
     public var app: String?
+    /// The session the request was made in; nil outside sessions.
     public var session: String?
+    /// The method as sent (`GET`).
     public var method: String
     /// The path as sent (relative to the session, in a session).
     public var path: String
@@ -27,6 +29,7 @@ public struct RecordedRequest: Sendable, Equatable {
     public var operation: String?
     /// The runtime stub that answered instead, if one did.
     public var stub: String?
+    /// The status of the answer (or of the stub's answer).
     public var status: Int
     /// The answer's body as text, when it was textual.
     public var responseText: String?
@@ -35,13 +38,19 @@ public struct RecordedRequest: Sendable, Equatable {
     /// Everything the journal said, for what the typed fields leave out.
     public var json: JSONValue
 
+    /// One part of a multipart body: its field, file name, type and size (never its bytes).
     public struct Part: Sendable, Equatable {
+        /// The form field's name.
         public var name: String
+        /// The `filename` of its `Content-Disposition`, for a file.
         public var fileName: String?
+        /// Its `Content-Type`, when it had one.
         public var contentType: String?
+        /// Its body's size in bytes.
         public var size: Int
     }
 
+    /// Reads one journal entry as the control plane writes it; missing fields read as empty.
     public init(_ json: JSONValue) {
         self.json = json
         id = json["id"]?.intValue ?? 0

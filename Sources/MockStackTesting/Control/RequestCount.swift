@@ -16,6 +16,7 @@ public enum RequestCount: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `exactly 2`, `at least 1`, `at most 3`: for test failures.
     public var description: String {
         switch self {
         case .exactly(let wanted): "exactly \(wanted)"

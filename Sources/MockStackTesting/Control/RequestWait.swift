@@ -62,9 +62,12 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible {
     /// The longest wait the server takes: 5 minutes.
     public static let longestMilliseconds = 300_000
 
+    /// The pattern waited for.
     public var pattern: RequestPattern
+    /// How long the server waited.
     public var milliseconds: Int
 
+    /// The pattern and the wait, for test failures.
     public var description: String {
         "no request matching \(pattern.json.jsonText) was recorded within \(milliseconds) ms"
     }

@@ -9,8 +9,11 @@ public import MockStackJSON
 public struct RequestPattern: Sendable, Equatable {
     /// A name (query parameter, header) and the pattern its value must match.
     public struct Named: Sendable, Equatable {
+        /// The parameter's or header's name.
         public var name: String
+        /// What its value must match.
         public var pattern: StringPattern
+        /// `name`'s value must match `pattern`.
         public init(_ name: String, _ pattern: StringPattern) {
             self.name = name
             self.pattern = pattern
@@ -27,17 +30,22 @@ public struct RequestPattern: Sendable, Equatable {
 
     /// A JSON pointer into the body and what it must hold.
     public struct BodyPointer: Sendable, Equatable {
+        /// An RFC 6901 JSON pointer (`/name`, `/items/0/id`).
         public var pointer: String
+        /// What must be there.
         public var value: BodyValue
+        /// What `pointer` must hold.
         public init(_ pointer: String, _ value: BodyValue) {
             self.pointer = pointer
             self.value = value
         }
     }
 
+    /// The method, exactly (`POST`).
     public var method: String?
     /// The whole path (mount included; in a session, after its prefix).
     public var path: StringPattern?
+    /// The path starts with this.
     public var pathPrefix: String?
     /// A regular expression the whole path must match: the same as `path: {"matches": …}`.
     public var pathRegex: String?
@@ -47,6 +55,7 @@ public struct RequestPattern: Sendable, Equatable {
     public var headers: [Named]
     /// The body, equal as JSON.
     public var body: JSONValue?
+    /// Values in a JSON body, by pointer; all must hold.
     public var bodyPointers: [BodyPointer]
     /// The app the request is for, by name.
     public var app: String?
@@ -56,6 +65,7 @@ public struct RequestPattern: Sendable, Equatable {
     /// The session whose requests it takes (a session's control plane sets it).
     public var session: String?
 
+    /// A pattern of the criteria given; with none it matches every request.
     public init(method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil, query: [Named] = [], headers: [Named] = [],
                 body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil, session: String? = nil) {
         self.method = method

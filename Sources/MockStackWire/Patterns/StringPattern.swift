@@ -8,8 +8,11 @@ public import MockStackJSON
 /// mockstack's linear-time matcher) or `{"absent": true}`, and optionally
 /// `"caseInsensitive": true` (for `equalTo` and `contains`).
 public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
+    /// How the value is compared.
     public enum Operator: Sendable, Equatable {
+        /// The whole value is this text.
         case equalTo(String)
+        /// The value holds this text.
         case contains(String)
         /// A regular expression the whole value must match.
         case matches(String)
@@ -17,18 +20,24 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case absent
     }
 
+    /// The comparison.
     public var `operator`: Operator
     /// ASCII case ignored (`equalTo` and `contains`).
     public var caseInsensitive: Bool
 
+    /// A pattern comparing by `operator`, ignoring ASCII case when asked (for `equalTo` and `contains`).
     public init(_ operator: Operator, caseInsensitive: Bool = false) {
         self.operator = `operator`
         self.caseInsensitive = caseInsensitive
     }
 
+    /// The whole value is `text`.
     public static func equalTo(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.equalTo(text), caseInsensitive: caseInsensitive) }
+    /// The value holds `text`.
     public static func contains(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.contains(text), caseInsensitive: caseInsensitive) }
+    /// The whole value matches the regular expression `regex`.
     public static func matches(_ regex: String) -> StringPattern { StringPattern(.matches(regex)) }
+    /// The value is not there at all.
     public static let absent = StringPattern(.absent)
 
     /// The operator keys, spelled once.

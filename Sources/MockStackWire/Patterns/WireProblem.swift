@@ -5,13 +5,16 @@ import MockStackJSON
 public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The field's path in the definition (`match.path`, `answer.status`, `times`).
     public var field: String
+    /// What is wrong with it (`expected a whole number above 0`).
     public var message: String
 
+    /// A problem with `field`.
     public init(field: String, message: String) {
         self.field = field
         self.message = message
     }
 
+    /// `field: message`, as the 400 says it.
     public var description: String { "\(field): \(message)" }
 
     /// Refuses the first key of `object` not in `keys`.

@@ -1,9 +1,12 @@
 /// A connection fault a stub answers with, by the name `X-MockStack-Fault` and `answer.fault`
 /// use. The server knows which names it can act on and refuses others with a 400 naming them.
 public struct FaultName: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as the wire spells it (`malformed-chunk`).
     public var rawValue: String
 
+    /// A fault by its wire name, known to the server or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A fault by its wire name: `"reset"`.
     public init(stringLiteral value: String) { rawValue = value }
 
     /// A TCP RST instead of an answer.
@@ -19,5 +22,6 @@ public struct FaultName: RawRepresentable, Sendable, Hashable, ExpressibleByStri
     /// Bytes that are not HTTP, then close.
     public static let randomThenClose = FaultName(rawValue: "random-then-close")
 
+    /// The wire name.
     public var description: String { rawValue }
 }

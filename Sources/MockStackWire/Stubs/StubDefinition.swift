@@ -7,7 +7,9 @@ public import MockStackJSON
 /// (``RequestPattern``, ``StubResponse``). Reading checks the shape only; the server then
 /// compiles it (its regexes, its file, its limits) and answers 400 naming the field for what it refuses.
 public struct StubDefinition: Sendable, Equatable {
+    /// Which requests it takes (`match`); an empty pattern takes every request.
     public var match: RequestPattern
+    /// What it answers (`answer`).
     public var answer: StubResponse
     /// Lower wins, as in WireMock (1 before 5); ``defaultPriority`` when not given. The newest
     /// wins among equals.
@@ -17,12 +19,15 @@ public struct StubDefinition: Sendable, Equatable {
     /// A stateful scenario the stub takes part in (WireMock's): it answers only while the
     /// scenario is in `requiredState` (when given), and moves it to `newState` (when given).
     public var scenario: String?
+    /// The scenario state it answers in; any state when nil.
     public var requiredState: String?
+    /// The state it moves its scenario to once it has answered; unchanged when nil.
     public var newState: String?
 
     /// The priority of a stub that names none.
     public static let defaultPriority = 5
 
+    /// A stub from its parts; `requiredState` and `newState` need a `scenario` (the server refuses them without).
     public init(match: RequestPattern = RequestPattern(), answer: StubResponse = StubResponse(), priority: Int = StubDefinition.defaultPriority,
                 times: Int? = nil, scenario: String? = nil, requiredState: String? = nil, newState: String? = nil) {
         self.match = match
@@ -40,6 +45,7 @@ public struct StubDefinition: Sendable, Equatable {
         static let all = [match, answer, priority, times, scenario, requiredState, newState]
     }
 
+    /// Reads a stub definition's JSON, refusing unknown keys and wrong types with the field that is wrong.
     public init(json: JSONValue) throws(WireProblem) {
         guard case .object(let root) = json else { throw WireProblem(field: "stub", message: "expected an object with match and answer") }
         try WireProblem.only(root, Key.all, at: "")
@@ -59,6 +65,7 @@ public struct StubDefinition: Sendable, Equatable {
         }
     }
 
+    /// The definition as `POST /__mockstack/stubs` takes it; keys left at their defaults are left out.
     public var json: JSONValue {
         var object: JSONObject = [Key.match: match.json, Key.answer: answer.json, Key.priority: .number(JSONNumber(priority))]
         if let times { object[Key.times] = .number(JSONNumber(times)) }

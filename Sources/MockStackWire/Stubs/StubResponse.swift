@@ -3,7 +3,9 @@ public import MockStackJSON
 /// What a stub answers, and how it misbehaves: `{"status", "headers", "body" | "bodyFile",
 /// "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"}`.
 public struct StubResponse: Sendable, Equatable {
+    /// The body of a stub's answer.
     public enum Body: Sendable, Equatable {
+        /// No body.
         case none
         /// JSON sent as `application/json`.
         case json(JSONValue)
@@ -13,7 +15,9 @@ public struct StubResponse: Sendable, Equatable {
         case file(String)
     }
 
+    /// How long a stub waits before it answers (the loop stays free meanwhile).
     public enum Delay: Sendable, Equatable {
+        /// Always this long.
         case milliseconds(Int)
         /// Drawn evenly from the range by the stub's seeded generator.
         case random(ClosedRange<Int>)
@@ -24,18 +28,24 @@ public struct StubResponse: Sendable, Equatable {
     /// The throttles a stub (or `X-MockStack-Throttle`) may ask for, in bytes a second.
     public static let throttleRange = 1...1_000_000_000
 
+    /// The answer's status (200 by default).
     public var status: Int
+    /// Headers sent with the answer, in order.
     public var headers: [(name: String, value: String)]
+    /// The answer's body.
     public var body: Body
     /// Fill `{{method}}`, `{{path}}`, `{{query.NAME}}`, `{{header.NAME}}`, `{{body/pointer}}` from the request.
     public var template: Bool
+    /// A wait before the answer (`delayMs`: a number, or `{"min", "max"}`).
     public var delay: Delay?
     /// Where the stub's random delays start.
     public var seed: UInt64?
+    /// The answer sent no faster than this (a slow network).
     public var throttleBytesPerSecond: Int?
     /// A connection fault's name (`reset`, `empty`, `truncate`, `malformed-chunk`, `hang`, `random-then-close`).
     public var fault: FaultName?
 
+    /// An answer from its parts.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Body = .none, template: Bool = false,
                 delay: Delay? = nil, seed: UInt64? = nil, throttleBytesPerSecond: Int? = nil, fault: FaultName? = nil) {
         self.status = status
@@ -48,6 +58,7 @@ public struct StubResponse: Sendable, Equatable {
         self.fault = fault
     }
 
+    /// Equal field by field, headers in order.
     public static func == (lhs: StubResponse, rhs: StubResponse) -> Bool {
         lhs.status == rhs.status && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && lhs.body == rhs.body && lhs.template == rhs.template && lhs.delay == rhs.delay && lhs.seed == rhs.seed
@@ -60,6 +71,7 @@ public struct StubResponse: Sendable, Equatable {
         static let all = [status, headers, body, bodyFile, template, delayMs, seed, throttle, fault]
     }
 
+    /// Reads an `answer` object; `field` is where it sits, for the problems it reports (`answer.status`).
     public init(json: JSONValue, field: String) throws(WireProblem) {
         guard case .object(let object) = json else { throw WireProblem(field: field, message: "expected an object") }
         func at(_ key: String) -> String { field + "." + key }
@@ -113,6 +125,7 @@ public struct StubResponse: Sendable, Equatable {
         fault = try WireProblem.string(object[Key.fault], at(Key.fault)).map(FaultName.init(rawValue:))
     }
 
+    /// The answer as a stub definition writes it; unset parts are left out.
     public var json: JSONValue {
         var object: JSONObject = [Key.status: .number(JSONNumber(status))]
         if !headers.isEmpty { object[Key.headers] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }

@@ -7,6 +7,7 @@
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
 //         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
+//         │                     ├──────────► MockStackProxy (upstream client on URLSession, recorder) ─► MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
@@ -16,7 +17,8 @@
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
 // Or with `Delivery.deferred`: the answer comes later, from any thread, without holding the loop
-// (the journal's long poll, Engine.IO's held polls).
+// (the journal's long poll, Engine.IO's held polls,
+// a request forwarded upstream by `serve --proxy-unmatched` or `record`).
 //
 // Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
 import PackageDescription
@@ -131,12 +133,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The upstream client (URLSession: libcurl on Linux) and the recorder: `serve
+        // --proxy-unmatched` and `mockstack record`. Kept out of Core and the transport; the
+        // façade hands its forwarding to the control plane's pipeline as a ``FallThrough``.
+        .target(
+            name: "MockStackProxy",
+            dependencies: ["MockStackCore"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MockStack",
             dependencies: [
                 "MockStackCore",
                 "MockStackWire",
                 "MockStackControl",
+                "MockStackProxy",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
@@ -227,6 +238,7 @@ let package = Package(
         .testTarget(
             name: "MockStackTests",
             dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
+                           "MockStackProxy",
                            "MockStackInProcess", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

@@ -19,7 +19,7 @@ public enum CodeGeneration {
             throw MockStackError("--fixed-date \(fixedDate): not an ISO-8601 date (2025-11-21T22:15:03Z)")
         }
         let apps = try AppLoader.standard(typesDate: fixedDate).load(from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
-        guard let app = apps.first as? ServiceStackApp else {
+        guard let app = (apps.first as? RecordedAnswersApp)?.emulation as? ServiceStackApp ?? apps.first as? ServiceStackApp else {
             throw MockStackError("app '\(name)' is not a ServiceStack app: /types/swift is generated for ServiceStack apps only")
         }
         return app.swiftDTOs(query: options, baseURL: baseURL)

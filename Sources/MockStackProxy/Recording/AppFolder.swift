@@ -1,0 +1,40 @@
+import Foundation
+
+/// The app folder a recording writes: files replaced whole and atomically, so that a server
+/// reading it (`serve --watch`) never sees half of one.
+struct AppFolder: Sendable {
+    let url: URL
+
+    func read(_ name: String) -> [UInt8]? {
+        (try? Data(contentsOf: url.appending(path: name))).map { [UInt8]($0) }
+    }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appending(path: name).path)
+    }
+
+    func write(_ bytes: [UInt8], to name: String) throws {
+        let file = url.appending(path: name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file, options: .atomic)
+    }
+
+    /// A file name made of `words`: letters, digits, `.`, `-` and `_` kept, anything else a `-`.
+    static func fileName(_ words: String) -> String {
+        var name = String(words.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
+        while name.contains("--") { name = name.replacingOccurrences(of: "--", with: "-") }
+        name = String(name.drop { $0 == "-" || $0 == "." }.reversed().drop { $0 == "-" || $0 == "." }.reversed())
+        return name.isEmpty ? "index" : String(name.prefix(80))
+    }
+
+    /// The extension a body of this content type is kept under.
+    static func fileExtension(for contentType: String?) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json") { return "json" }
+        if type.hasPrefix("text/html") { return "html" }
+        if type.contains("xml") { return "xml" }
+        if type.hasPrefix("text/csv") { return "csv" }
+        if type.hasPrefix("text/") { return "txt" }
+        return "bin"
+    }
+}

@@ -18,42 +18,56 @@ struct RecordReplayTests {
         var contentType = "application/json"
     }
 
-    static func upstream(_ apps: [String]) throws -> InProcessMockStack {
+    static func upstream(_ apps: [String]) async throws -> InProcessMockStack {
         var configuration = MockStackConfiguration(fixtures: [ProxyTests.fixtures], apps: apps)
         configuration.logger.logLevel = .error
-        return try InProcessMockStack(configuration: configuration)
+        let settings = configuration
+        return try await offThePool { try InProcessMockStack(configuration: settings) }
     }
 
     /// A recording proxy for `target`, writing `out/app`.
     static func recorder(_ target: String, out: URL, app: String = "recorded", kind: RecordingKind = .auto,
-                         masks: Bool = true) throws -> (InProcessMockStack, Recorder) {
+                         masks: Bool = true) async throws -> (InProcessMockStack, Recorder) {
         let upstream = try UpstreamTarget(parsing: target)
-        let recorder = try Recorder(out: out, appName: app, kind: kind, client: UpstreamClient(target: upstream), masking: SecretMasking(masks: masks))
+        // The recorder asks the target for its metadata (or root) before it is made: off the pool.
+        let recorder = try await offThePool {
+            try Recorder(out: out, appName: app, kind: kind, client: UpstreamClient(target: upstream), masking: SecretMasking(masks: masks))
+        }
         var configuration = MockStackConfiguration()
         configuration.loadsApps = false
         configuration.proxyUnmatched = upstream
         configuration.proxyObserver = { request, response in recorder.record(request, response) }
         configuration.logger.logLevel = .critical
-        return (try InProcessMockStack(configuration: configuration), recorder)
+        let settings = configuration
+        return (try await offThePool { try InProcessMockStack(configuration: settings) }, recorder)
     }
 
-    static func replay(_ out: URL) throws -> InProcessMockStack {
+    static func replay(_ out: URL) async throws -> InProcessMockStack {
         var configuration = MockStackConfiguration(fixtures: [out])
         configuration.logger.logLevel = .error
-        return try InProcessMockStack(configuration: configuration)
+        let settings = configuration
+        return try await offThePool { try InProcessMockStack(configuration: settings) }
     }
 
-    static func send(_ exchange: Exchange, port: Int, prefix: String = "") throws -> RawResponse {
+    static func send(_ exchange: Exchange, port: Int, prefix: String = "") async throws -> RawResponse {
         var request = "\(exchange.method) \(prefix)\(exchange.path) HTTP/1.1\r\nHost: t\r\n"
         if let body = exchange.body {
             request += "Content-Type: \(exchange.contentType)\r\nContent-Length: \(body.utf8.count)\r\n"
         }
-        return try rawExchange(port: port, request + "\r\n" + (exchange.body ?? ""))
+        let raw = request + "\r\n" + (exchange.body ?? "")
+        return try await offThePool { try rawExchange(port: port, raw) }
     }
 
-    static func stub(_ json: String, on server: InProcessMockStack) throws {
-        let created = try rawExchange(port: server.ready.port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)")
+    static func stub(_ json: String, on server: InProcessMockStack) async throws {
+        let port = server.ready.port
+        let created = try await offThePool {
+            try rawExchange(port: port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)")
+        }
         #expect(created.status == 201)
+    }
+
+    static func stop(_ server: InProcessMockStack) async throws {
+        try await offThePool { server.stop() }
     }
 
     /// Records `exchanges` through a recorder of `target`, then replays them (those at
@@ -62,19 +76,23 @@ struct RecordReplayTests {
     /// `Location` and bytes. `sameAfterward` are sent to the replay only.
     static func recordThenReplay(_ target: String, kind: RecordingKind, _ exchanges: [Exchange], expectedKind: String,
                                  replaying: [Int]? = nil, sameAfterward: [Exchange] = [])
-        throws -> (recorded: [RawResponse], replayed: [RawResponse], out: URL) {
+        async throws -> (recorded: [RawResponse], replayed: [RawResponse], out: URL) {
         let out = try makeTemporaryDirectory()
-        let (proxy, recorder) = try recorder(target, out: out, kind: kind)
-        let recorded = try exchanges.map { try send($0, port: proxy.ready.port) }
-        proxy.stop()
+        let (proxy, recorder) = try await recorder(target, out: out, kind: kind)
+        var recorded: [RawResponse] = []
+        for exchange in exchanges { recorded.append(try await send(exchange, port: proxy.ready.port)) }
+        try await stop(proxy)
         #expect(recorder.kind.rawValue == expectedKind)
         #expect(recorder.conflicts == [])
         let manifest = try JSONParser().parse([UInt8](Data(contentsOf: out.appending(path: "recorded/app.json")))).root
         #expect(manifest["kind"]?.stringValue == expectedKind)
-        let replay = try replay(out)
+        let replay = try await replay(out)
         defer { replay.stop() }
         let indices = replaying ?? Array(exchanges.indices)
-        let replayed = try (indices.map { exchanges[$0] } + sameAfterward).map { try send($0, port: replay.ready.port, prefix: "/recorded") }
+        var replayed: [RawResponse] = []
+        for exchange in indices.map({ exchanges[$0] }) + sameAfterward {
+            replayed.append(try await send(exchange, port: replay.ready.port, prefix: "/recorded"))
+        }
         for (index, after) in zip(indices, replayed) {
             let before = recorded[index]
             #expect(after.status == before.status, "exchange \(index): \(exchanges[index].path)")
@@ -85,13 +103,13 @@ struct RecordReplayTests {
         return (recorded, replayed, out)
     }
 
-    @Test func staticTrafficReplaysByteForByte() throws {
-        let upstream = try Self.upstream(["example"])
+    @Test func staticTrafficReplaysByteForByte() async throws {
+        let upstream = try await Self.upstream(["example"])
         defer { upstream.stop() }
         // Pretty JSON, which the static app would re-encode unless told to keep it verbatim.
-        try Self.stub(#"{"match":{"path":"/example/pretty"},"answer":{"status":200,"headers":{"Content-Type":"application/json"},"body":"{\n  \"a\": [1, 2]\n}\n"}}"#, on: upstream)
-        try Self.stub(#"{"match":{"path":"/example/page.html"},"answer":{"status":200,"headers":{"Content-Type":"text/html; charset=utf-8"},"body":"<p>hi</p>"}}"#, on: upstream)
-        let (recorded, _, out) = try Self.recordThenReplay(upstream.ready.url + "/example", kind: .auto, [
+        try await Self.stub(#"{"match":{"path":"/example/pretty"},"answer":{"status":200,"headers":{"Content-Type":"application/json"},"body":"{\n  \"a\": [1, 2]\n}\n"}}"#, on: upstream)
+        try await Self.stub(#"{"match":{"path":"/example/page.html"},"answer":{"status":200,"headers":{"Content-Type":"text/html; charset=utf-8"},"body":"<p>hi</p>"}}"#, on: upstream)
+        let (recorded, _, out) = try await Self.recordThenReplay(upstream.ready.url + "/example", kind: .auto, [
             Exchange(path: "/hello"),
             Exchange(path: "/widgets"),
             Exchange(method: "POST", path: "/widgets", body: #"{"name":"sprocket"}"#),
@@ -109,11 +127,11 @@ struct RecordReplayTests {
         try? FileManager.default.removeItem(at: out)
     }
 
-    @Test func feathersServicesReplayWithTheirRecordsAndPages() throws {
-        let upstream = try Self.upstream(["feathers"])
+    @Test func feathersServicesReplayWithTheirRecordsAndPages() async throws {
+        let upstream = try await Self.upstream(["feathers"])
         defer { upstream.stop() }
         let creates = ["Ann", "Bob", "Cy"].map { Exchange(method: "POST", path: "/people-paginated", body: #"{"name":"\#($0)","age":30}"#) }
-        let (recorded, _, out) = try Self.recordThenReplay(upstream.ready.url + "/feathers", kind: .feathers, creates + [
+        let (recorded, _, out) = try await Self.recordThenReplay(upstream.ready.url + "/feathers", kind: .feathers, creates + [
             Exchange(method: "POST", path: "/people", body: #"{"name":"Dee","age":41}"#),
             Exchange(path: "/people-paginated"),
             Exchange(path: "/people-paginated?$limit=2"),
@@ -129,10 +147,10 @@ struct RecordReplayTests {
         try? FileManager.default.removeItem(at: out)
     }
 
-    @Test func serviceStackAnswersReplayPerRequest() throws {
-        let upstream = try Self.upstream(["test"])
+    @Test func serviceStackAnswersReplayPerRequest() async throws {
+        let upstream = try await Self.upstream(["test"])
         defer { upstream.stop() }
-        let (recorded, replayed, out) = try Self.recordThenReplay(upstream.ready.url + "/test", kind: .auto, [
+        let (recorded, replayed, out) = try await Self.recordThenReplay(upstream.ready.url + "/test", kind: .auto, [
             Exchange(path: "/api/Hello?name=World"),
             Exchange(method: "POST", path: "/api/Hello", body: #"{"name":"Ann"}"#),
             Exchange(method: "PUT", path: "/api/ThrowType", body: #"{"type":"NotFound","message":"not here"}"#),
@@ -146,49 +164,49 @@ struct RecordReplayTests {
         try? FileManager.default.removeItem(at: out)
     }
 
-    @Test func secretsAreLeftOutOrMaskedByDefault() throws {
-        let upstream = try Self.upstream(["example"])
+    @Test func secretsAreLeftOutOrMaskedByDefault() async throws {
+        let upstream = try await Self.upstream(["example"])
         defer { upstream.stop() }
-        try Self.stub(#"{"match":{"path":"/example/login"},"answer":{"status":200,"headers":{"Content-Type":"application/json","Set-Cookie":"sid=s3cr3t","X-Api-Key":"k-123","X-Trace":"t1"},"body":{"user":"ann","accessToken":"eyJ.abc","nested":{"refresh_token":"r-1","password":"pw"}}}}"#, on: upstream)
+        try await Self.stub(#"{"match":{"path":"/example/login"},"answer":{"status":200,"headers":{"Content-Type":"application/json","Set-Cookie":"sid=s3cr3t","X-Api-Key":"k-123","X-Trace":"t1"},"body":{"user":"ann","accessToken":"eyJ.abc","nested":{"refresh_token":"r-1","password":"pw"}}}}"#, on: upstream)
         let out = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (proxy, _) = try Self.recorder(upstream.ready.url + "/example", out: out)
-        let live = try Self.send(Exchange(path: "/login"), port: proxy.ready.port)
-        proxy.stop()
+        let (proxy, _) = try await Self.recorder(upstream.ready.url + "/example", out: out)
+        let live = try await Self.send(Exchange(path: "/login"), port: proxy.ready.port)
+        try await Self.stop(proxy)
         #expect(live.header("Set-Cookie") == "sid=s3cr3t")
-        let replay = try Self.replay(out)
+        let replay = try await Self.replay(out)
         defer { replay.stop() }
-        let kept = try Self.send(Exchange(path: "/login"), port: replay.ready.port, prefix: "/recorded")
+        let kept = try await Self.send(Exchange(path: "/login"), port: replay.ready.port, prefix: "/recorded")
         #expect(kept.text == #"{"user":"ann","accessToken":"***masked***","nested":{"refresh_token":"***masked***","password":"***masked***"}}"#)
         #expect(kept.header("Set-Cookie") == nil)
         #expect(kept.header("X-Api-Key") == "***masked***")
         #expect(kept.header("X-Trace") == "t1")
     }
 
-    @Test func reRecordingMergesAndReportsAConflict() throws {
-        let upstream = try Self.upstream(["example"])
+    @Test func reRecordingMergesAndReportsAConflict() async throws {
+        let upstream = try await Self.upstream(["example"])
         defer { upstream.stop() }
         let out = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (first, _) = try Self.recorder(upstream.ready.url + "/example", out: out)
-        _ = try Self.send(Exchange(path: "/hello"), port: first.ready.port)
-        first.stop()
-        try Self.stub(#"{"match":{"path":"/example/hello"},"answer":{"status":200,"body":{"result":"changed"}}}"#, on: upstream)
-        let (second, recorder) = try Self.recorder(upstream.ready.url + "/example", out: out)
-        _ = try Self.send(Exchange(path: "/hello"), port: second.ready.port)
-        _ = try Self.send(Exchange(path: "/widgets"), port: second.ready.port)
-        second.stop()
+        let (first, _) = try await Self.recorder(upstream.ready.url + "/example", out: out)
+        _ = try await Self.send(Exchange(path: "/hello"), port: first.ready.port)
+        try await Self.stop(first)
+        try await Self.stub(#"{"match":{"path":"/example/hello"},"answer":{"status":200,"body":{"result":"changed"}}}"#, on: upstream)
+        let (second, recorder) = try await Self.recorder(upstream.ready.url + "/example", out: out)
+        _ = try await Self.send(Exchange(path: "/hello"), port: second.ready.port)
+        _ = try await Self.send(Exchange(path: "/widgets"), port: second.ready.port)
+        try await Self.stop(second)
         #expect(recorder.conflicts.count == 1)
         #expect(recorder.conflicts.first?.hasPrefix("GET /hello answered 200 (20 bytes), but the app already answers GET /hello with 200 (26 bytes) from get-hello.json") == true)
         #expect(recorder.summary["answers"] == 1)
-        let replay = try Self.replay(out)
+        let replay = try await Self.replay(out)
         defer { replay.stop() }
-        #expect(try Self.send(Exchange(path: "/hello"), port: replay.ready.port, prefix: "/recorded").text == #"{"result":"Hello, World!"}"#)
-        #expect(try Self.send(Exchange(path: "/widgets"), port: replay.ready.port, prefix: "/recorded").status == 200)
+        #expect(try await Self.send(Exchange(path: "/hello"), port: replay.ready.port, prefix: "/recorded").text == #"{"result":"Hello, World!"}"#)
+        #expect(try await Self.send(Exchange(path: "/widgets"), port: replay.ready.port, prefix: "/recorded").status == 200)
     }
 
-    @Test func aFolderOfAnotherKindOrAFileIsRefused() throws {
-        let upstream = try Self.upstream(["example"])
+    @Test func aFolderOfAnotherKindOrAFileIsRefused() async throws {
+        let upstream = try await Self.upstream(["example"])
         defer { upstream.stop() }
         let out = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }

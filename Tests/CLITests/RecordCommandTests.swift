@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// `mockstack record` and `serve --proxy-unmatched` as a user runs them: a `serve` process is
-/// the target, a `record` process writes the app folder, a third `serve` answers from it. The
+/// the target, a `record` process writes the app folder, a third `serve` answers from it and
+/// forwards the rest to the target. The
 /// processes are driven off the test runner's threads (``offThePool(_:)``); the assertions
 /// read what they said.
 @Suite(.timeLimit(.minutes(1)))
@@ -24,6 +25,7 @@ struct RecordCommandTests {
         var replayLine = ""
         var widgets: RawResponse?
         var again: RawResponse?
+        var forwarded: RawResponse?
     }
 
     @Test func recordThenServeAnswersAsTheTargetDid() async throws {
@@ -33,8 +35,9 @@ struct RecordCommandTests {
             var run = Run()
             let (target, targetLine, _) = try CLITests.serve(["--apps", "example", "--log-level", "warning"])
             defer { target.terminate(); target.waitUntilExit() }
+            let targetURL = "http://127.0.0.1:\(try Self.port(of: targetLine))"
             let (recorder, recorderLine, _) = try CLITests.launch(CLITests.binary, [
-                "record", "--target", "http://127.0.0.1:\(try Self.port(of: targetLine))/example", "--out", out.path, "--app", "shop",
+                "record", "--target", targetURL + "/example", "--out", out.path, "--app", "shop",
                 "--log-level", "warning",
             ])
             run.recorderLine = recorderLine
@@ -46,12 +49,14 @@ struct RecordCommandTests {
             recorder.waitUntilExit()
             run.recorderStatus = recorder.terminationStatus
             run.summary = String(decoding: output?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            let (replay, replayLine, _) = try CLITests.serve(["--fixtures", out.path, "--log-level", "warning"])
+            // The replay also forwards what its apps do not answer to the target.
+            let (replay, replayLine, _) = try CLITests.serve(["--fixtures", out.path, "--proxy-unmatched", targetURL, "--log-level", "warning"])
             defer { replay.terminate(); replay.waitUntilExit() }
             run.replayLine = replayLine
             let replayPort = try Self.port(of: replayLine)
             run.widgets = try rawExchange(port: replayPort, "GET /shop/widgets HTTP/1.1\r\nHost: t\r\n\r\n")
             run.again = try rawExchange(port: replayPort, "POST /shop/widgets HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}")
+            run.forwarded = try rawExchange(port: replayPort, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
             return run
         }
         let ready = try JSONParser().parse(run.recorderLine).root
@@ -68,19 +73,8 @@ struct RecordCommandTests {
         // The target's Location under its base, as the recorder's path for it.
         #expect(run.again?.header("Location") == "/widgets/7")
         #expect(run.again?.text == run.created?.text)
-    }
-
-    @Test func serveForwardsWhatNoAppAnswers() async throws {
-        let hello = try await offThePool { () throws -> RawResponse in
-            let (target, targetLine, _) = try CLITests.serve(["--apps", "test", "--log-level", "warning"])
-            defer { target.terminate(); target.waitUntilExit() }
-            let (proxy, proxyLine, _) = try CLITests.serve(["--apps", "example", "--proxy-unmatched", "http://127.0.0.1:\(try Self.port(of: targetLine))",
-                                                            "--log-level", "warning"])
-            defer { proxy.terminate(); proxy.waitUntilExit() }
-            return try rawExchange(port: try Self.port(of: proxyLine), "GET /test/api/Hello?name=Fall HTTP/1.1\r\nHost: t\r\n\r\n")
-        }
-        #expect(hello.status == 200)
-        #expect(hello.text == #"{"result":"Hello, Fall!"}"#)
+        #expect(run.forwarded?.status == 200)
+        #expect(run.forwarded?.text == #"{"result":"Hello, World!"}"#)
     }
 
     @Test func badTargetsAndFoldersExitTwoWithOneLine() async throws {
@@ -97,24 +91,14 @@ struct RecordCommandTests {
         #expect(serveNotURL.status == 2)
         #expect(serveNotURL.stderr == "mockstack: --proxy-unmatched 'ftp://example.com': the scheme must be http or https, not ftp (see 'mockstack serve --help')\n")
 
-        // A port that was just free: nothing listens there.
-        let (port, unreachable) = try await offThePool { () throws -> (Int, ProcessRun) in
-            let (gone, goneLine, _) = try CLITests.serve(["--apps", "example", "--log-level", "warning"])
-            let port = try Self.port(of: goneLine)
-            gone.terminate()
-            gone.waitUntilExit()
-            return (port, try CLITests.run(["record", "--target", "http://127.0.0.1:\(port)", "--out", out.path, "--kind", "static"]))
+        // Port 1 on loopback: nothing listens there. The other two are refused before the target is asked.
+        let (unreachable, file, mixed) = try await offThePool { () throws -> (ProcessRun, ProcessRun, ProcessRun) in
+            (try CLITests.run(["record", "--target", "http://127.0.0.1:1", "--out", out.path, "--kind", "static"]),
+             try CLITests.run(["record", "--target", "http://127.0.0.1:1/example", "--out", out.appending(path: "a-file").path]),
+             try CLITests.run(["record", "--target", "http://127.0.0.1:1/example", "--out", out.path, "--app", "other", "--kind", "static"]))
         }
         #expect(unreachable.status == 2)
-        #expect(unreachable.stderr == "mockstack: --target http://127.0.0.1:\(port): the upstream http://127.0.0.1:\(port)/ refused the connection\n")
-
-        let (file, mixed) = try await offThePool { () throws -> (ProcessRun, ProcessRun) in
-            let (target, targetLine, _) = try CLITests.serve(["--apps", "example", "--log-level", "warning"])
-            defer { target.terminate(); target.waitUntilExit() }
-            let live = "http://127.0.0.1:\(try Self.port(of: targetLine))/example"
-            return (try CLITests.run(["record", "--target", live, "--out", out.appending(path: "a-file").path]),
-                    try CLITests.run(["record", "--target", live, "--out", out.path, "--app", "other", "--kind", "static"]))
-        }
+        #expect(unreachable.stderr == "mockstack: --target http://127.0.0.1:1: the upstream http://127.0.0.1:1/ refused the connection\n")
         #expect(file.status == 2)
         #expect(file.stderr == "mockstack: --out \(out.path)/a-file is a file; it must be a folder (app folders are written inside it)\n")
         #expect(mixed.status == 2)

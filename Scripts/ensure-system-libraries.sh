@@ -4,13 +4,17 @@
 # allocator, see Benchmarks/README.md), and libsqlite3-dev (the AutoQuery differential test's
 # reference database, through GRDB), libcurl4-openssl-dev (URLSession's libcurl, for the static
 # release build). With --test, also Debian's chromium, which the control
-# page's test drives headless. Says plainly what to do when it cannot.
+# page's test drives headless, and Debian's node-typescript, whose tsc type-checks the generated
+# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift). Says plainly what to do when it cannot.
 set -euo pipefail
 
 missing=()
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v chromium >/dev/null 2>&1 \
    && ! command -v chromium-browser >/dev/null 2>&1; then
   missing+=(chromium fonts-liberation)
+fi
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v tsc >/dev/null 2>&1; then
+  missing+=(node-typescript)
 fi
 if ! pkg-config --exists libevent libevent_pthreads 2>/dev/null; then
   missing+=(libevent-dev pkg-config)

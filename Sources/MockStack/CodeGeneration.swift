@@ -1,5 +1,5 @@
 import MockStackCore
-import MockStackServiceStack
+public import MockStackServiceStack
 
 /// DTO source generated offline, as a running server would serve it (`mockstack codegen`).
 public enum CodeGeneration {
@@ -7,21 +7,27 @@ public enum CodeGeneration {
     public static let swiftOptions = NativeTypesOptions.swiftOptions
 
     /// The `/types/swift` file of the ServiceStack app named `app` in `fixtures`.
+    public static func swift(fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
+                             fixedDate: String? = nil) throws -> String {
+        try dtos(.swift, fixtures: fixtures, app: name, options: options, baseURL: baseURL, fixedDate: fixedDate)
+    }
+
+    /// The `/types/{language}` file of the ServiceStack app named `app` in `fixtures`.
     /// - Parameters:
     ///   - options: the query options (`IncludeTypes`, `AddResponseStatus`, …);
     ///   - baseURL: the header's `BaseUrl:` (what a client would have fetched from);
     ///   - fixedDate: the header's `Date:` (ISO-8601), for golden files; nil: now.
     /// - Throws: ``FixtureErrors`` for broken fixtures, ``MockStackError`` for an unknown or
     ///   non-ServiceStack app.
-    public static func swift(fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
-                             fixedDate: String? = nil) throws -> String {
+    public static func dtos(_ language: DTOLanguage, fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)],
+                            baseURL: String, fixedDate: String? = nil) throws -> String {
         if let fixedDate, DateTimeValue(parsing: fixedDate) == nil {
             throw MockStackError("--fixed-date \(fixedDate): not an ISO-8601 date (2025-11-21T22:15:03Z)")
         }
         let apps = try AppLoader.standard(typesDate: fixedDate).load(from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
         guard let app = (apps.first as? RecordedAnswersApp)?.emulation as? ServiceStackApp ?? apps.first as? ServiceStackApp else {
-            throw MockStackError("app '\(name)' is not a ServiceStack app: /types/swift is generated for ServiceStack apps only")
+            throw MockStackError("app '\(name)' is not a ServiceStack app: /types/\(language.rawValue) is generated for ServiceStack apps only")
         }
-        return app.swiftDTOs(query: options, baseURL: baseURL)
+        return app.dtos(language, query: options, baseURL: baseURL)
     }
 }

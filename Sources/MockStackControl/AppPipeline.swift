@@ -19,35 +19,40 @@ package struct AppPipeline: Sendable {
         self.fallThrough = fallThrough
     }
 
+    /// A request for `app`: a runtime stub for it, or the app, journaled either way.
     /// - Parameters:
     ///   - request: the request, its path relative to the session when there is one;
-    ///   - mount: the prefix the app answers under, nil for its own ``MockApp/mount``;
-    ///   - otherwise: the answer when neither a stub nor an app takes the request.
-    func respond(to request: HTTPRequest, app: (any MockApp)?, mount: String?, session: Session? = nil,
-                 otherwise: () -> HTTPResponse) -> HTTPResponse {
+    ///   - mount: the prefix the app answers under, nil for its own ``MockApp/mount``.
+    func respond(to request: HTTPRequest, app: any MockApp, mount: String?, session: Session? = nil) -> HTTPResponse {
+        let wanted: Misbehaviour
+        switch RequestFaults.misbehaviour(of: request) {
+        case .success(let asked): wanted = asked
+        case .failure(let problem): return PlainError.response(400, problem.message)
+        }
+        return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: session?.faults ?? faults)
+    }
+
+    /// A request no app is mounted for: a runtime stub, else the fall-through when there is one,
+    /// else `otherwise`, journaled either way (a wrong base URL is the commonest client bug).
+    func respondUnmounted(to request: HTTPRequest, session: Session? = nil, otherwise: () -> HTTPResponse) -> HTTPResponse {
         let wanted: Misbehaviour
         switch RequestFaults.misbehaviour(of: request) {
         case .success(let asked): wanted = asked
         case .failure(let problem): return PlainError.response(400, problem.message)
         }
         let faults = session?.faults ?? self.faults
-        // Unwrapped once, and opened for the rest: each read through the optional existential
-        // copied the app.
-        guard let app else {
-            if let stubbed = stubs.answer({ MatchedRequest(request, app: nil, session: session?.id) }) {
-                let response = faults.apply(wanted, to: stubbed.response)
-                record(request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero)
-                return response
-            }
-            if let fallThrough { return forward(request, through: fallThrough, app: nil, session: session, wanted: wanted, faults: faults) }
-            let response = otherwise()
-            record(request, app: nil, session: session, response: response, stub: nil, duration: .zero)
+        if let stubbed = stubs.answer({ MatchedRequest(request, app: nil, session: session?.id) }) {
+            let response = faults.apply(wanted, to: stubbed.response)
+            record(request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response
         }
-        return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: faults)
+        if let fallThrough { return forward(request, through: fallThrough, app: nil, session: session, wanted: wanted, faults: faults) }
+        let response = otherwise()
+        record(request, app: nil, session: session, response: response, stub: nil, duration: .zero)
+        return response
     }
 
-    /// A request for an app: a runtime stub for it, or the app, journaled either way.
+    /// The app's request, opened: each read through the existential would copy the app.
     private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
                          faults: RequestFaults) -> HTTPResponse {
         let appName = app.name

@@ -54,11 +54,15 @@ package struct RootResponder: Responder {
     }
 
     private func route(_ request: HTTPRequest, path: String, in mounts: MountTable, session: Session?) -> HTTPResponse {
-        let app = mounts.app(owning: path)
-        return pipeline.respond(to: request, app: app, mount: nil, session: session) {
-            let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
-            return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")
+        // Unwrapped here: an optional existential is destroyed through the runtime's generic
+        // value witnesses, a plain one by a direct release.
+        guard let app = mounts.app(owning: path) else {
+            return pipeline.respondUnmounted(to: request, session: session) {
+                let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
+                return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")
+            }
         }
+        return pipeline.respond(to: request, app: app, mount: nil, session: session)
     }
 }
 
@@ -75,7 +79,9 @@ package struct ExposedAppResponder: Responder {
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        let app = registry.mounts.app(named: appName)
-        return pipeline.respond(to: request, app: app, mount: "") { PlainError.response(404, "No route \(request.path)") }
+        guard let app = registry.mounts.app(named: appName) else {
+            return pipeline.respondUnmounted(to: request) { PlainError.response(404, "No route \(request.path)") }
+        }
+        return pipeline.respond(to: request, app: app, mount: "")
     }
 }

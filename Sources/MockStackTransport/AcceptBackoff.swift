@@ -56,7 +56,7 @@ final class AcceptBackoff {
         guard logger.succeeded(event_add(resumeTimer, &pause), "event_add", "accepting again at once") else { return }
         logger.succeeded(evconnlistener_disable(listener), "evconnlistener_disable")
         failuresSinceReport += 1
-        let now = Clock.coarseSeconds()
+        let now = MonotonicClock.coarseSeconds()
         if let lastReport, now - lastReport < Self.reportIntervalSeconds { return }
         lastReport = now
         let reason = String(cString: strerror(error))

@@ -23,7 +23,7 @@ extension Endpoint {
     /// Hands a whole request to the responder and sends what it answers.
     func dispatch(_ request: HTTPRequest, head: HTTP1Head, on connection: HTTPConnection) {
         // The clock is read only for the request log, the one reader of `started`.
-        let started = worker.logsRequests ? Clock.nowNanoseconds() : 0
+        let started = worker.logsRequests ? MonotonicClock.nanoseconds() : 0
         worker.requestStarted()
         let exchange = Exchange(method: request.method, target: request.target, version: head.version, started: started)
         connection.deliver(responder.respond(to: request), exchange)
@@ -157,7 +157,7 @@ extension HTTPConnection {
         worker.requestFinished()
         guard worker.logsRequests else { return }
         let logger = worker.logger
-        let elapsed = Double(Clock.nowNanoseconds() - exchange.started) / 1_000_000
+        let elapsed = Double(MonotonicClock.nanoseconds() - exchange.started) / 1_000_000
         let milliseconds = (elapsed * 100).rounded() / 100
         let outcome = note.map { "fault:\($0)" } ?? String(status)
         logger.info("\(exchange.method.rawValue) \(exchange.target) \(outcome) \(bytes)B \(milliseconds)ms")

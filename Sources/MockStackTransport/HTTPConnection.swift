@@ -47,6 +47,9 @@ final class HTTPConnection {
     /// Set when a refusal ends the connection while the client may still be sending: its
     /// socket is read to its end first (``LingeringClose``), so that the client reads the answer.
     private var lingersAfterClose = false
+    /// The idle sweep's looks at this connection since it last read or answered
+    /// (``Worker/startIdleSweep()``).
+    @exclusivity(unchecked) var idleChecks = 0
     /// Set once `100 Continue` went out for the request now arriving.
     private var sentContinue = false
     /// Whether the read callback is on the stack: an answer finished inside it must not read on
@@ -113,7 +116,7 @@ final class HTTPConnection {
         }, { _, events, arg in
             HTTPConnection.with(arg) { $0.happened(events) }
         }, callbackTarget)
-        guard setIdleTimeout(),
+        guard setWriteTimeout(),
               worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE)), "bufferevent_enable", "closing the new connection")
         else { return close() }
     }
@@ -123,6 +126,7 @@ final class HTTPConnection {
     /// Parses what has arrived, answering each request it completes, until the input is used
     /// up, an answer is pending, or the connection is ending.
     private func readable() {
+        idleChecks = 0
         if state == .upgraded { return upgradedInputArrived() }
         guard state == .reading else {
             // Bytes that arrive while an answer is pending wait in the input, up to a bound:
@@ -252,13 +256,14 @@ final class HTTPConnection {
         self.requestTimer = nil
     }
 
-    /// A connection waiting for a request may stay idle this long.
+    /// Output that makes no progress for the timeout ends the connection. (Idle time between
+    /// requests is the worker's to watch: ``Worker/startIdleSweep()``.)
     /// - Returns: false when libevent refused it (the caller closes the connection).
-    private func setIdleTimeout() -> Bool {
+    private func setWriteTimeout() -> Bool {
         let seconds = worker.configuration.timeoutSeconds
         guard seconds > 0 else { return true }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, &timeout, &timeout), "bufferevent_set_timeouts", "closing the connection")
+        return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, &timeout), "bufferevent_set_timeouts", "closing the connection")
     }
 
     /// The connection becomes a byte stream: no more requests, and no request or idle deadline
@@ -278,6 +283,7 @@ final class HTTPConnection {
     /// may be read, or the connection ends once the answer is out.
     func answerFinished() {
         guard state == .answering else { return }
+        idleChecks = 0
         if closesAfterAnswer { return endAfterOutput() }
         // The parser is ready for the next request by itself.
         state = .reading
@@ -372,7 +378,7 @@ final class HTTPConnection {
     private func armSendDeadline(seconds: Int) {
         guard seconds > 0 else { return }
         // An earlier answer still going out keeps its later deadline.
-        let due = Clock.nowNanoseconds() + UInt64(seconds) * 1_000_000_000
+        let due = MonotonicClock.nanoseconds() + UInt64(seconds) * 1_000_000_000
         if let sendTimer, event_pending(sendTimer, Int16(EV_TIMEOUT), nil) != 0, sendDue > due { return }
         sendDue = due
         if sendTimer == nil {
@@ -414,16 +420,8 @@ final class HTTPConnection {
         if what & Int32(BEV_EVENT_EOF) != 0 || what & Int32(BEV_EVENT_ERROR) != 0 {
             clientClosed(reset: what & Int32(BEV_EVENT_ERROR) != 0)
         } else if what & Int32(BEV_EVENT_TIMEOUT) != 0 {
-            // A client owes nothing while its answer is pending or still going out: reading
-            // goes on (libevent stopped it), to hear the client leave. The answer has deadlines
-            // of its own.
-            if what & Int32(BEV_EVENT_READING) != 0,
-               state == .answering || evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 {
-                guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
-                return
-            }
-            // Idle too long between requests, silent too long within one, or a write that
-            // made no progress for the timeout.
+            // A write that made no progress for the timeout (there is no read timeout: the
+            // worker's idle sweep watches idle connections, the request timer slow requests).
             close()
         }
     }

@@ -36,7 +36,7 @@ final class LingeringClose {
     private init(worker: Worker, socket: Int32) {
         self.worker = worker
         self.socket = socket
-        deadline = Clock.nowNanoseconds() + UInt64(Self.limitSeconds) * 1_000_000_000
+        deadline = MonotonicClock.nanoseconds() + UInt64(Self.limitSeconds) * 1_000_000_000
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let event = event_new(worker.base, socket, Int16(EV_READ | EV_PERSIST), { _, what, arg in
             guard let arg else { return }
@@ -56,7 +56,7 @@ final class LingeringClose {
     }
 
     private func readable(timedOut: Bool) {
-        guard !timedOut, Clock.nowNanoseconds() < deadline else { return finish() }
+        guard !timedOut, MonotonicClock.nanoseconds() < deadline else { return finish() }
         var read = 0
         while read < Self.bytesPerWakeUp {
             let count = worker.discardBuffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

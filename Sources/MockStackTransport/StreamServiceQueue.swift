@@ -19,9 +19,14 @@ final class StreamServiceQueue: @unchecked Sendable {
     func attach(to base: OpaquePointer) -> Bool {
         event = event_new(base, -1, 0, { _, _, arg in
             guard let arg else { return }
-            Unmanaged<StreamServiceQueue>.fromOpaque(arg).takeUnretainedValue().serve()
+            StreamServiceQueue.from(arg).serve()
         }, Unmanaged.passUnretained(self).toOpaque())
         return event != nil
+    }
+
+    /// The queue behind its event's argument (its worker keeps it until the loop has ended).
+    private static func from(_ arg: UnsafeMutableRawPointer) -> StreamServiceQueue {
+        Unmanaged<StreamServiceQueue>.fromOpaque(arg).takeUnretainedValue()
     }
 
     /// Has the loop serve `stream` soon. A stream adds itself once until it is served (its

@@ -34,14 +34,14 @@ extension Worker {
             if let watch = box.event { event_del(watch) }
             box.action()
         }, box) else {
-            Unmanaged<CallbackBox>.fromOpaque(box).release()
+            CallbackBox.release(box)
             throw TransportError("cannot watch descriptor \(descriptor)", call: "event_new")
         }
         CallbackBox.from(box).event = event
         guard event_add(event, nil) == 0 else {
             let code = errno
             event_free(event)
-            Unmanaged<CallbackBox>.fromOpaque(box).release()
+            CallbackBox.release(box)
             throw TransportError("cannot watch descriptor \(descriptor) for its end: \(String(cString: strerror(code)))", call: "event_add", errno: code)
         }
         inputWatch = event

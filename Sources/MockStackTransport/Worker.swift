@@ -45,6 +45,8 @@ final class Worker: @unchecked Sendable {
     var inputWatch: OpaquePointer?
     /// Upgraded streams with output or a close for this loop (from any thread).
     let streamService = StreamServiceQueue()
+    /// The timer of ``startIdleSweep()``.
+    var idleTimer: OpaquePointer?
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
 
     init(index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]) throws(TransportError) {
@@ -59,6 +61,11 @@ final class Worker: @unchecked Sendable {
         self.logger = logger
         logsRequests = logger.logLevel <= .info
         guard streamService.attach(to: base) else {
+            event_base_free(base)
+            throw TransportError("event_new failed", call: "event_new")
+        }
+        guard startIdleSweep() else {
+            streamService.free()
             event_base_free(base)
             throw TransportError("event_new failed", call: "event_new")
         }
@@ -106,6 +113,8 @@ final class Worker: @unchecked Sendable {
         inputWatch = nil
         if let drainTimer { event_free(drainTimer) }
         drainTimer = nil
+        if let idleTimer { event_free(idleTimer) }
+        idleTimer = nil
         for endpoint in endpoints { endpoint.stopListening() }
         endpoints.removeAll()
         for connection in Array(connections.values) { connection.close() }
@@ -157,7 +166,7 @@ final class Worker: @unchecked Sendable {
             // Upgraded connections say goodbye in their own protocol, then close.
             connection.upgradedStream?.serverStopping()
         }
-        drainDeadline = Clock.nowNanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
+        drainDeadline = MonotonicClock.nanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
         drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
             guard let arg else { return }
             Worker.from(arg).checkDrained()
@@ -172,7 +181,7 @@ final class Worker: @unchecked Sendable {
 
     private func checkDrained() {
         // Done when every answer is made and written out, or at the deadline.
-        if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || Clock.nowNanoseconds() >= drainDeadline {
+        if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || MonotonicClock.nanoseconds() >= drainDeadline {
             if inFlight > 0 { logger.warning("stopping with \(inFlight) replies still pending after the grace period") }
             exitLoop()
         }
@@ -234,24 +243,9 @@ final class CallbackBox {
     static func from(_ arg: UnsafeMutableRawPointer) -> CallbackBox {
         Unmanaged<CallbackBox>.fromOpaque(arg).takeUnretainedValue()
     }
-}
 
-enum Clock {
-    static func nowNanoseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    /// Whole seconds of a monotonic clock, read as cheaply as the system allows (the coarse
-    /// clock on Linux: no system call, a few milliseconds of resolution).
-    static func coarseSeconds() -> Int {
-        var spec = timespec()
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        #endif
-        return Int(spec.tv_sec)
+    /// Gives back the reference passed retained with `arg`, when its event could not be made.
+    static func release(_ arg: UnsafeMutableRawPointer) {
+        Unmanaged<CallbackBox>.fromOpaque(arg).release()
     }
 }

@@ -6,19 +6,21 @@ import Foundation
 #endif
 import MockStack
 import MockStackCore
+import MockStackServiceStack
 
-/// `mockstack codegen swift --app test [--option Key=Value …]`: the DTO file `/types/swift`
-/// would serve, without a running server.
+/// `mockstack codegen swift|python|typescript --app test [--option Key=Value …]`: the DTO file
+/// `/types/{language}` would serve, without a running server.
 struct Codegen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codegen",
         abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.",
         usage: """
-            mockstack codegen swift --app <app> [--option <key=value> ...]
-                  [--fixtures <folder>] [--base-url <url>] [--fixed-date <date>]
+            mockstack codegen swift|python|typescript --app <app>
+                  [--option <key=value> ...] [--fixtures <folder>]
+                  [--base-url <url>] [--fixed-date <date>]
             """)
 
-    @Argument(help: "The language: swift.")
+    @Argument(help: "The language: swift, python (py) or typescript (ts).")
     var language: String
 
     @Option(help: "The app (its folder name).")
@@ -27,7 +29,7 @@ struct Codegen: ParsableCommand {
     @Option(help: ArgumentHelp("Fixtures folder; repeatable, as serve reads it. [default: shipped]", valueName: "folder"))
     var fixtures: [String] = []
 
-    @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/swift?Key=Value (repeatable).", valueName: "key=value"))
+    @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/{language}?Key=Value (repeatable).", valueName: "key=value"))
     var options: [String] = []
 
     @Option(help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]")
@@ -37,8 +39,8 @@ struct Codegen: ParsableCommand {
     var fixedDate: String?
 
     func run() throws {
-        guard language.lowercased() == "swift" else {
-            printError("mockstack: unknown language '\(language)' (expected swift)")
+        guard let language = DTOLanguage(name: language) else {
+            printError("mockstack: unknown language '\(self.language)' (expected swift, python or typescript)")
             throw ExitCode(2)
         }
         let folders = try fixtureFolders(fixtures, givenAs: "--fixtures")
@@ -51,15 +53,15 @@ struct Codegen: ParsableCommand {
             let name = String(option[..<equals])
             // The server itself ignores an unknown query option, as ServiceStack does; given
             // here by hand, it is a typo.
-            guard CodeGeneration.swiftOptions.contains(where: { $0.lowercased() == name.lowercased() }) else {
-                printError("mockstack: --option \(name): not a Swift DTO option (\(CodeGeneration.swiftOptions.joined(separator: ", ")))")
+            guard language.options.contains(where: { $0.lowercased() == name.lowercased() }) else {
+                printError("mockstack: --option \(name): not a \(language.displayName) DTO option (\(language.options.joined(separator: ", ")))")
                 throw ExitCode(2)
             }
             query.append((name, String(option[option.index(after: equals)...])))
         }
         do {
-            let text = try CodeGeneration.swift(fixtures: folders, app: app, options: query, baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)",
-                                                  fixedDate: fixedDate)
+            let text = try CodeGeneration.dtos(language, fixtures: folders, app: app, options: query,
+                                               baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)", fixedDate: fixedDate)
             print(text, terminator: "")
         } catch let errors as FixtureErrors {
             printFixtureProblems(errors, ending: "no DTOs generated")

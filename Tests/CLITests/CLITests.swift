@@ -79,6 +79,43 @@ struct CLITests {
         #expect(try Self.run(["codegen", "kotlin", "--app", "test"]).status == 2)
     }
 
+    @Test func codegenPrintsThePythonAndTypeScriptFilesOffline() throws {
+        let python = try Self.run(["codegen", "python", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--base-url", "https://techstacks.io",
+                                   "--fixed-date", "2024-10-21T14:05:14Z"])
+        #expect(python.status == 0)
+        #expect(python.stdout.hasPrefix("\"\"\" Options:\nDate: 2024-10-21 14:05:14\nVersion: 8.41\n"))
+        #expect(python.stdout.contains("\nBaseUrl: https://techstacks.io\n\n#GlobalNamespace: \n"))
+        #expect(python.stdout.contains("\nIncludeTypes: GetTechnology.*\n"))
+        #expect(python.stdout.contains("# @Route(\"/technology/{Slug}\")\n@dataclass_json(letter_case=LetterCase.CAMEL, undefined=Undefined.EXCLUDE)\n@dataclass\nclass GetTechnology(IReturn[GetTechnologyResponse], IRegisterStats, IGet):\n    slug: Optional[str] = None\n"))
+        let typeScript = try Self.run(["codegen", "ts", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--fixed-date", "2024-10-21T14:05:14Z"])
+        #expect(typeScript.status == 0)
+        #expect(typeScript.stdout.hasPrefix("/* Options:\nDate: 2024-10-21 14:05:14\nVersion: 8.41\n"))
+        #expect(typeScript.stdout.contains("\nBaseUrl: http://127.0.0.1:8080/techstacks\n\n//GlobalNamespace: \n//MakePropertiesOptional: False\n"))
+        #expect(typeScript.stdout.contains("// @Route(\"/technology/{Slug}\")\nexport class GetTechnology implements IReturn<GetTechnologyResponse>, IRegisterStats, IGet\n"))
+        // The same file the server serves for the same query.
+        #expect(try Self.run(["codegen", "typescript", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology.*", "--fixed-date", "2024-10-21T14:05:14Z"]).stdout == typeScript.stdout)
+    }
+
+    @Test func codegenNamesWhatThereIsForATypo() throws {
+        let language = try Self.run(["codegen", "pyhton", "--app", "test"])
+        #expect(language.status == 2)
+        #expect(language.stdout.isEmpty)
+        #expect(language.stderr == "mockstack: unknown language 'pyhton' (expected swift, python or typescript)\n")
+        let app = try Self.run(["codegen", "python", "--app", "tset"])
+        #expect(app.status == 2)
+        #expect(app.stderr.contains("no app folder named 'tset' (there are: ai, example, feathers, feathers-v4, techstacks, test)"))
+        let feathers = try Self.run(["codegen", "typescript", "--app", "feathers"])
+        #expect(feathers.status == 2)
+        #expect(feathers.stderr.contains("app 'feathers' is not a ServiceStack app: /types/typescript is generated for ServiceStack apps only"))
+        let option = try Self.run(["codegen", "python", "--app", "test", "--option", "BaseClass=NSObject"])
+        #expect(option.status == 2)
+        let pythonOptions = ["GlobalNamespace", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments", "IncludeTypes",
+                             "ExcludeTypes", "DefaultImports", "DataClass", "DataClassJson", "BaseUrl", "WithoutOptions", "MakePropertiesOptional",
+                             "InitializeCollections"]
+        #expect(option.stderr == "mockstack: --option BaseClass: not a Python DTO option (" + pythonOptions.joined(separator: ", ") + ")\n")
+        #expect(try Self.run(["codegen", "typescript", "--app", "test", "--option", "DataClass=frozen=True"]).status == 2)
+    }
+
     @Test func sigtermFinishesAndExitsZero() throws {
         let (process, line, stderr) = try Self.serve()
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
@@ -190,8 +227,8 @@ struct CLITests {
         #expect(validated.status == 0)
         #expect(validated.stdout.hasPrefix("ok: 7 app(s) (ai, example, feathers, feathers-v4, mine, techstacks, test), "))
         let routes = try Self.run(["routes", root.path, "shipped"])
-        #expect(routes.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
-        #expect(routes.stdout.contains("\nmine         /mine         reply.json                 GET                    /mine/hello\n"))
+        #expect(routes.stdout.contains("\nexample      /example      hello.json                           GET                    /example/hello\n"))
+        #expect(routes.stdout.contains("\nmine         /mine         reply.json                           GET                    /mine/hello\n"))
         let missing = try Self.run(["serve", "--fixtures", "shipped", "--fixtures", "/nonexistent-mine"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "mockstack: --fixtures /nonexistent-mine: no such folder\n")
@@ -227,10 +264,10 @@ struct CLITests {
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("APP          MOUNT         OPERATION                  VERBS                  ROUTE\nai           /ai           OpenAiChatCompletion       POST                   /ai/api/OpenAiChatCompletion\n"))
-        #expect(result.stdout.contains("\nexample      /example      hello.json                 GET                    /example/hello\n"))
-        #expect(result.stdout.contains("\nfeathers     /feathers     people-paginated           GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
-        #expect(result.stdout.contains("\ntest         /test         Hello                      ANY                    /test/hello/{Name}\n"))
+        #expect(result.stdout.hasPrefix("APP          MOUNT         OPERATION                            VERBS                  ROUTE\nai           /ai           OpenAiChatCompletion                 POST                   /ai/api/OpenAiChatCompletion\n"))
+        #expect(result.stdout.contains("\nexample      /example      hello.json                           GET                    /example/hello\n"))
+        #expect(result.stdout.contains("\nfeathers     /feathers     people-paginated                     GET,POST,PATCH,DELETE  /feathers/people-paginated\n"))
+        #expect(result.stdout.contains("\ntest         /test         Hello                                ANY                    /test/hello/{Name}\n"))
     }
 
     @Test func healthProbesARunningServer() throws {

@@ -36,8 +36,8 @@ import Testing
     }
 
     @Test func keepsFieldsInOrderWithTheirWhitespaceTrimmed() throws {
-        let head = try #require(HTTP1Feed.parse(Self.request(["Host: x", "X-A:1", "x-a: \t 2 \t", "X-Empty:", "X-Inner: a  b\tc"])).head)
-        #expect(head.headers.fields == [
+        let request = try #require(HTTP1Feed.parse(Self.request(["Host: x", "X-A:1", "x-a: \t 2 \t", "X-Empty:", "X-Inner: a  b\tc"])).request)
+        #expect(request.headers.fields == [
             .init(name: "Host", value: "x"), .init(name: "X-A", value: "1"), .init(name: "x-a", value: "2"),
             .init(name: "X-Empty", value: ""), .init(name: "X-Inner", value: "a  b\tc"),
         ])
@@ -47,13 +47,13 @@ import Testing
         var bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Name: café ".utf8)
         bytes += [0xFF, 0xFE]
         bytes += Array("\r\n\r\n".utf8)
-        let head = try #require(HTTP1Feed.parse(bytes).head)
-        #expect(head.headers["X-Name"] == "café \u{FFFD}\u{FFFD}")
+        let request = try #require(HTTP1Feed.parse(bytes).request)
+        #expect(request.headers["X-Name"] == "café \u{FFFD}\u{FFFD}")
     }
 
     @Test func takesABareLFForALineEnd() throws {
-        let head = try #require(HTTP1Feed.parse("GET /a HTTP/1.1\nHost: x\nX-A: 1\r\n\n").head)
-        #expect(head.target == "/a" && head.headers["X-A"] == "1")
+        let request = try #require(HTTP1Feed.parse("GET /a HTTP/1.1\nHost: x\nX-A: 1\r\n\n").request)
+        #expect(request.target == "/a" && request.headers["X-A"] == "1")
     }
 
     @Test func acceptsAHeadOfExactlyTheLimitAndNotOneByteMore() {
@@ -76,7 +76,7 @@ import Testing
     @Test func acceptsTheMostFieldsAndNotOneMore() {
         let limits = HTTP1Limits(maxHeaderCount: 5)
         let five = ["Host: x"] + (1...4).map { "X-\($0): v" }
-        #expect(HTTP1Feed.parse(Self.request(five), limits: limits).head?.headers.count == 5)
+        #expect(HTTP1Feed.parse(Self.request(five), limits: limits).request?.headers.count == 5)
         #expect(HTTP1Feed.parse(Self.request(five + ["X-6: v"]), limits: limits).error
             == HTTP1ParseError(status: 431, message: "Request has more header fields than the limit of 5"))
     }
@@ -92,7 +92,7 @@ import Testing
         #expect(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8).withUnsafeBytes { parser.parse($0) } == .needMore(consumed: 25))
         #expect(parser.isMidRequest && parser.pendingHead == nil)
         let step = Array("\r\n".utf8).withUnsafeBytes { parser.parse($0) }
-        #expect(step.head?.target == "/" && step.consumed == 2)
+        #expect(step.request?.target == "/" && step.consumed == 2)
         #expect(!parser.isMidRequest)
     }
 }

@@ -11,9 +11,7 @@ import Testing
         let step = HTTP1Feed.parse(Self.request("GET /test/api/Hello?name=World HTTP/1.1"))
         let head = try #require(step.head)
         let request = try #require(step.request)
-        #expect(head.method == .get && head.target == "/test/api/Hello?name=World" && head.version == .http11)
-        #expect(head.framing == .none && head.keepAlive && !head.expectsContinue && head.upgrade == nil)
-        #expect(head.headers == ["Host": "x"])
+        #expect(head.version == .http11 && head.framing == .none && head.keepAlive && !head.expectsContinue && head.upgrade == nil)
         #expect(request == HTTPRequest(method: .get, target: "/test/api/Hello?name=World", headers: ["Host": "x"]))
         #expect(request.path == "/test/api/Hello" && request.query == "name=World")
         #expect(step.consumed == Self.request("GET /test/api/Hello?name=World HTTP/1.1").utf8.count)
@@ -25,7 +23,7 @@ import Testing
     ])
     func mapsMethodTokens(line: String, method: HTTPMethod) {
         // An unknown token is not refused: the app answers it with 405.
-        #expect(HTTP1Feed.parse(Self.request(line)).head?.method == method)
+        #expect(HTTP1Feed.parse(Self.request(line)).request?.method == method)
     }
 
     @Test(arguments: [("FOO / HTTP/1.1", "FOO"), ("get / HTTP/1.1", "get"), ("PURGE / HTTP/1.1", "PURGE"), ("GET / HTTP/1.1", "GET"),
@@ -115,7 +113,7 @@ import Testing
 
     @Test func skipsEmptyLinesBeforeTheRequestLine() throws {
         let step = HTTP1Feed.parse("\r\n\n\r\n" + Self.request("GET /a HTTP/1.1"))
-        #expect(step.head?.target == "/a")
+        #expect(step.request?.target == "/a")
     }
 
     @Test func countsLeadingEmptyLinesTowardTheHeadLimit() {

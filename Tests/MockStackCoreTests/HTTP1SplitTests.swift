@@ -96,13 +96,13 @@ import Testing
         let bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Huge: \(value)\r\n\r\n".utf8)
         var parser = HTTP1RequestParser(limits: HTTP1Limits(maxHeadBytes: 2 << 20))
         var calls = 0
-        var completed: HTTP1Head?
+        var completed: HTTPRequest?
         bytes.withUnsafeBytes { all in
             for index in all.indices {
                 calls += 1
                 switch parser.parse(UnsafeRawBufferPointer(rebasing: all[index..<(index + 1)])) {
                 case .needMore(consumed: 1): continue
-                case .complete(let head, _, consumed: 1): completed = head
+                case .complete(_, let request, consumed: 1): completed = request
                 case let other: Issue.record("byte \(index): \(other)"); return
                 }
             }

@@ -10,7 +10,7 @@ enum HTTP1Feed {
         var description: String {
             switch self {
             case .request(let head, let request):
-                "request(\(head.method) \(head.target) \(head.framing), body \(request.body.count) bytes)"
+                "request(\(request.method) \(request.target) \(head.framing), body \(request.body.count) bytes)"
             case .failure(let error): "failure(\(error.status) \(error.message))"
             }
         }

@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func createJwtTokensAuthenticateAndExpire() throws {
-        let created = TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1","displayName":"test jwt","email":"test@auth.com","createdAt":"x","isAuthenticated":true}"#)
+        let created = TestHost.call(.post, "/api/CreateJwt", json: #"{"userAuthId":"1","displayName":"test jwt","email":"test@auth.com","createdAt":"0001-01-01T00:00:00","isAuthenticated":true}"#)
         let token = try #require(try json(created)["token"]?.stringValue)
         let me = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Bearer \(token)"])
         #expect(me.status == 200)

@@ -24,7 +24,7 @@ import Testing
     static let cases: [String: [Case]] = [
         "test": [
             Case(file: "hello", target: "/hello/World", type: "HelloResponse", expression: "value.result", expected: ["result"]),
-            Case(file: "items", target: "/api/GetItems", type: "Items", expression: "value.results?.first?.name", expected: ["results", "0", "name"]),
+            Case(file: "items", target: "/api/GetItems", type: "Items", expression: "value.results.first?.name", expected: ["results", "0", "name"]),
             Case(file: "alt-query-items", target: "/api/AltQueryItems?name=item", type: "QueryResponse<Item>",
                  expression: "value.results.count", expected: ["results", "#"]),
             Case(file: "speech", method: .post, target: "/api/SpeechToText", upload: true, type: "TextGenerationResponse",

@@ -113,9 +113,10 @@ import Testing
         #expect(writer([("InitializeCollections", "false")]).propertyDeclaration(type("AllowedAttributes").properties[1], in: type("AllowedAttributes")) == "public var `is`:[String]?")
     }
 
-    /// A subclass spells out its coding, as ServiceStack.Swift's TechStacks DTOs show. An
-    /// AutoQuery request's collections stay optional even when required or initialised (the
-    /// current generator's rule; the 2024 file predates it).
+    /// A subclass spells out its coding, as ServiceStack.Swift's TechStacks DTOs show. A
+    /// required collection starts empty; so does an AutoQuery request's array under
+    /// `InitializeCollections`, while its lists and dictionaries stay unset (techstacks.io's
+    /// `QueryPosts`: `ids` and `is` are arrays, `organizationIds` a list).
     @Test func subclassesSpellOutTheirCoding() {
         let operation = Self.metadata.operations[2]
         #expect(writer().writeClass(operation.request, operation: operation) == """
@@ -125,10 +126,10 @@ import Testing
             public typealias Return = QueryResponse<Post>
 
             // @Required()
-            public var ids:[Int]?
+            public var ids:[Int] = []
 
             public var organizationId:Int?
-            public var `is`:[String]?
+            public var `is`:[String] = []
 
             required public init(){ super.init() }
 
@@ -149,9 +150,9 @@ import Testing
             public override func encode(to encoder: Encoder) throws {
                 try super.encode(to: encoder)
                 var container = encoder.container(keyedBy: CodingKeys.self)
-                if ids != nil && ids!.count > 0 { try container.encode(ids, forKey: .ids) }
+                if ids.count > 0 { try container.encode(ids, forKey: .ids) }
                 if organizationId != nil { try container.encode(organizationId, forKey: .organizationId) }
-                if `is` != nil && `is`!.count > 0 { try container.encode(`is`, forKey: .`is`) }
+                if `is`.count > 0 { try container.encode(`is`, forKey: .`is`) }
             }
         }
 

@@ -106,7 +106,7 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(9) == [
+        #expect(lines.prefix(11) == [
             "APP MOUNT OPERATION VERBS ROUTE",
             "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
             "ai /ai OpenAiChatCompletion POST /ai/v1/chat/completions",
@@ -115,6 +115,8 @@ struct ServerTests {
             "ai /ai TypesMetadata ANY /ai/types/metadata",
             "ai /ai TypesSwift ANY /ai/types/swift",
             "ai /ai TypesSwift4 ANY /ai/types/swift4",
+            "ai /ai TypesPython ANY /ai/types/python",
+            "ai /ai TypesTypeScript ANY /ai/types/typescript",
             "example /example hello.json GET /example/hello",
         ])
         #expect(lines.contains("example /example widget-created.json POST /example/widgets"))

@@ -282,9 +282,32 @@ struct TransportTests {
         }
     }
 
-    /// A byte every 200 ms keeps the per-read timeout of 1 s from ever firing; the request
-    /// deadline ends the connection once the request has taken over a second, without an
-    /// answer, and other clients are answered at once meanwhile.
+    /// A byte every 200 ms keeps the connection from ever being idle for the timeout of 1 s; the
+    /// request deadline ends it once the request has taken over a second, without an answer,
+    /// and other clients are answered at once meanwhile.
+    /// The idle sweep: a kept-alive connection that sends nothing after its answer is closed,
+    /// never before the timeout (the sweep's fifth look at it is a full timeout after its
+    /// first); one that asks again within the timeout is not, however long it lives.
+    @Test func anIdleConnectionIsClosedAtTheTimeoutAndABusyOneIsNot() throws {
+        try Self.withServer(TransportConfiguration(timeoutSeconds: 1)) { port, _ in
+            let idle = try RawConnection(port: port)
+            try idle.send("GET /idle HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try idle.readResponse().status == 200)
+            let answered = Date()
+            let (bytes, end) = idle.readToEnd()
+            #expect(bytes.isEmpty && end == .closed)
+            #expect(Date().timeIntervalSince(answered) >= 1.0)
+            // The busy client paces its requests 400 ms apart (the pacing is the scenario, not
+            // a wait for the server): 2.4 s in all, past two timeouts, on one connection.
+            let busy = try RawConnection(port: port)
+            for _ in 0..<7 {
+                try busy.send("GET /busy HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try busy.readResponse().status == 200)
+                Thread.sleep(forTimeInterval: 0.4)
+            }
+        }
+    }
+
     @Test func aRequestTricklingInIsCutAtTheTimeout() throws {
         var configuration = TransportConfiguration()
         configuration.timeoutSeconds = 1

@@ -1,6 +1,7 @@
 // What the generated DTOs need from the ServiceStack Swift package, for `swiftc -typecheck` in
 // SwiftGeneratorTests: the marker protocols, the AutoQuery base classes, QueryResponse,
-// ResponseStatus and the @TimeSpan wrapper. Not part of any target.
+// ResponseStatus, AuditBase, List, the protocols DTOs conform to, the TimeSpan reading and the @TimeSpan
+// wrapper. Not part of any target.
 import Foundation
 public protocol IReturn { associatedtype Return: Codable }
 public protocol IReturnVoid {}
@@ -9,6 +10,16 @@ public protocol IPost {}
 public protocol IPut {}
 public protocol IDelete {}
 public protocol IPatch {}
+public protocol IHasSessionId { var sessionId: String? { get set } }
+public protocol IHasBearerToken { var bearerToken: String? { get set } }
+public protocol IHasVersion { var version: Int? { get set } }
+public protocol IMeta { var meta: [String: String] { get set } }
+open class AuditBase: Codable {
+    public var createdDate: Date?; public var createdBy: String?; public var modifiedDate: Date?
+    public var modifiedBy: String?; public var deletedDate: Date?; public var deletedBy: String?
+    required public init() {}
+}
+open class List<T: Codable>: Codable { public required init() {}; open func encode(to encoder: Encoder) throws {} }
 open class QueryBase: Codable {
     public var skip: Int?
     public var take: Int?
@@ -35,5 +46,8 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(type, forKey: key) ?? []
     }
 }
-public struct KeyValuePair<K: Codable, V: Codable>: Codable { public var key: K; public var value: V }
+extension KeyedDecodingContainer {
+    /// The package's reading of a value it converts (a TimeSpan's ISO 8601 duration); plain decoding here.
+    public func convertIfPresent<T: Decodable>(_ type: T.Type, forKey key: K) throws -> T? { try decodeIfPresent(type, forKey: key) }
+}
 public class EmptyResponse: Codable { public var responseStatus: ResponseStatus? }

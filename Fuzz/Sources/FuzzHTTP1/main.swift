@@ -34,8 +34,8 @@ private func outcomes(of bytes: [UInt8], pieceSize: Int, limits: HTTP1Limits) ->
             case .complete(let head, let request, let consumed):
                 Fuzz.require(consumed > 0 && consumed <= given, "complete consumed \(consumed) of \(given) bytes")
                 Fuzz.require(request.body.count <= limits.maxBodyBytes, "a body of \(request.body.count) bytes")
-                Fuzz.require(head.headers.count <= limits.maxHeaderCount, "\(head.headers.count) header fields")
-                outcomes.append("\(head) \(request.body)")
+                Fuzz.require(request.headers.count <= limits.maxHeaderCount, "\(request.headers.count) header fields")
+                outcomes.append("\(head) \(request.method) \(request.target) \(request.headers) \(request.body)")
                 pending.removeFirst(consumed)
                 parser.reset()
             case .failed(let error, let consumed):

@@ -69,21 +69,32 @@ enum JournalBounds {
     /// body at most about four times `bodyLimit`: a longer body is cut only when the entry is
     /// read, and the entry weighs the whole body it holds. Else a copy with both cut, weighing
     /// what it keeps. Also whether the headers were cut, and the body's type as sent when they were.
-    static func kept(_ response: HTTPResponse, bodyLimit: Int)
-        -> (response: HTTPResponse, headersTruncated: Bool, bodyType: JournalEntry.BodyType, bodyShown: Int, bytes: Int) {
+    static func kept(_ response: HTTPResponse, bodyLimit: Int) -> KeptResponse {
         let headers = response.headers
         let bounded = boundedHeaders(headers)
         let body = response.body
         let shown = min(body.count, bodyLimit)
         guard bounded != nil || body.count / 4 > bodyLimit else {
-            return (response, false, .inKeptHeaders, shown, weight(headerCount: headers.count, body: body.count))
+            return KeptResponse(response: response, headersTruncated: false, bodyType: .inKeptHeaders, bodyShown: shown,
+                                bytes: weight(headerCount: headers.count, body: body.count))
         }
         let keptHeaders = bounded ?? headers
         var kept = HTTPResponse(status: response.status, reason: response.reason, headers: keptHeaders,
                                 body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
         kept.operation = response.operation
-        return (kept, bounded != nil, bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)), shown,
-                weight(headerCount: keptHeaders.count, body: shown))
+        return KeptResponse(response: kept, headersTruncated: bounded != nil,
+                            bodyType: bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)), bodyShown: shown,
+                            bytes: weight(headerCount: keptHeaders.count, body: shown))
+    }
+
+    /// A response as an entry keeps it, what `kept(_:bodyLimit:)` makes of one. A struct, not a
+    /// tuple: a tuple of these was destroyed through the runtime's generic value witnesses.
+    struct KeptResponse {
+        var response: HTTPResponse
+        var headersTruncated: Bool
+        var bodyType: JournalEntry.BodyType
+        var bodyShown: Int
+        var bytes: Int
     }
 
     /// The first `Content-Type` within ``headerValueBytes``.

@@ -17,9 +17,17 @@ package final class RequestJournal: Sendable {
     let byteLimit: Int
     private let state: Mutex<State>
 
+    /// An entry and what it weighs. A named struct, not a tuple: the entry pushed out is then
+    /// destroyed by code made for this type, where a tuple's optional went through the
+    /// runtime's generic value witnesses (~300 instructions a request).
+    private struct Kept {
+        var entry: JournalEntry
+        var bytes: Int
+    }
+
     private struct State {
         /// Oldest first; a ring, so that pushing out the oldest moves no other entry.
-        var entries: RingBuffer<(entry: JournalEntry, bytes: Int)>
+        var entries: RingBuffer<Kept>
         /// What the kept entries weigh (``JournalBounds/weight(path:query:headerCount:body:)``
         /// of the request and the answer, and ``JournalEntry/bytes(of:)``).
         var bytes = 0
@@ -105,7 +113,7 @@ package final class RequestJournal: Sendable {
                                      responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
                                      responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration, proxied: proxied)
             while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
-            state.entries.append((entry, bytes))
+            state.entries.append(Kept(entry: entry, bytes: bytes))
             state.bytes += bytes
             return !state.waiters.isEmpty
         }

@@ -2,7 +2,10 @@
 ///
 /// Mounts match on whole segments (`/test` owns `/test` and `/test/api/Hello`, not
 /// `/testing`); the longest mount wins so nested mounts work.
-public struct MountTable: Sendable {
+///
+/// A class, never changed once made: the registry hands the current table to every request,
+/// and a reference is one count where the three arrays were three (and three releases).
+public final class MountTable: Sendable {
     public let apps: [any MockApp]
     /// The mounts' bytes, longest first, read once here rather than through the protocol on
     /// every request; `appsByMountLength` holds their apps in the same order. Two arrays, so

@@ -46,6 +46,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.append(Field(name: name, value: value))
     }
 
+    /// Appends fields in order, keeping any existing ones with the same names: the array grows
+    /// once for all of them.
+    public mutating func add(_ more: [Field]) {
+        fields.append(contentsOf: more)
+    }
+
     /// Replaces every field with this name by a single one.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)

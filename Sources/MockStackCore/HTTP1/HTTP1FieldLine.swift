@@ -17,12 +17,18 @@ enum HTTP1FieldLine {
         }
         let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         if name.isEmpty { throw .malformed("a header has an empty name") }
-        guard HTTP1Syntax.isToken(name) else {
-            throw .malformed(
-                "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)")
+        // A name most requests carry is a token already: only the others are checked.
+        let nameText: String
+        if let common = commonName(name) {
+            nameText = common
+        } else {
+            guard HTTP1Syntax.isToken(name) else {
+                throw .malformed(
+                    "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)")
+            }
+            nameText = HTTP1Syntax.string(name, reusing: earlier?.name)
         }
         let value = HTTP1Syntax.trimmingWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-        let nameText = commonName(name) ?? HTTP1Syntax.string(name, reusing: earlier?.name)
         if value.contains(where: HTTP1Syntax.isForbiddenControl) {
             throw .malformed("the value of the header '\(nameText)' has a control character")
         }

@@ -22,6 +22,11 @@ struct HTTP1FieldSummary: Sendable {
     /// The `Upgrade` values, in order.
     var upgradeValues: [String] = []
 
+    /// The `Upgrade` values joined with ", " when `Connection` lists `upgrade`; else nil.
+    var upgrade: String? {
+        connectionUpgrades && !upgradeValues.isEmpty ? upgradeValues.joined(separator: ", ") : nil
+    }
+
     /// Back to a summary of no fields. Most heads hold no framing, `Upgrade` or problem text,
     /// and then only the flags are cleared (a new summary would release four empty slots).
     mutating func clear() {

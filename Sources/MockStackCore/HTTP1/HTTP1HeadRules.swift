@@ -11,8 +11,7 @@ enum HTTP1HeadRules {
     ///   no body declared on HEAD or TRACE.
     /// - A declared length over the limit: 413 at once.
     /// - `Expect` other than `100-continue`: 417 (on any request, with a body or not).
-    static func head(_ line: HTTP1RequestLine, fields: [HTTPHeaders.Field], summary: HTTP1FieldSummary,
-                     limits: HTTP1Limits) throws(HTTP1ParseError) -> HTTP1Head {
+    static func head(_ line: HTTP1RequestLine, summary: HTTP1FieldSummary, limits: HTTP1Limits) throws(HTTP1ParseError) -> HTTP1Head {
         if summary.hostCount == 0, line.version == .http11 {
             throw .malformed("an HTTP/1.1 request must have a Host header")
         }
@@ -27,10 +26,8 @@ enum HTTP1HeadRules {
         case .http11: !summary.connectionCloses
         case .http10: summary.connectionKeepsAlive && !summary.connectionCloses
         }
-        let upgrade = summary.connectionUpgrades && !summary.upgradeValues.isEmpty ? summary.upgradeValues.joined(separator: ", ") : nil
-        return HTTP1Head(method: line.method, target: line.target, version: line.version, headers: HTTPHeaders(fields),
-                         framing: framing, keepAlive: keepAlive,
-                         expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: upgrade)
+        return HTTP1Head(version: line.version, framing: framing, keepAlive: keepAlive,
+                         expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: summary.upgrade)
     }
 
     private static func framing(_ line: HTTP1RequestLine, _ summary: HTTP1FieldSummary, limits: HTTP1Limits) -> Result<BodyFraming, HTTP1ParseError> {

@@ -213,13 +213,10 @@ public struct HTTP1RequestParser: Sendable {
         guard let requestLine else { return fail(.malformed("a head without a request line"), consumed: consumed) }
         let parsed: HTTP1Head
         do {
-            parsed = try HTTP1HeadRules.head(requestLine, fields: fields, summary: summary, limits: limits)
+            parsed = try HTTP1HeadRules.head(requestLine, summary: summary, limits: limits)
         } catch {
             return fail(error, consumed: consumed)
         }
-        // Consumed on either way: the head moves on to the caller or into `head` without a copy
-        // (bound out of a `Result`, or left to the optimizer, it was copied and destroyed, ~200
-        // instructions a request).
         switch parsed.framing {
         case .none, .length(0):
             // Straight to the caller: a head kept only to be taken back costs two copies.
@@ -309,22 +306,23 @@ public struct HTTP1RequestParser: Sendable {
         return complete(head, consumed: consumed)
     }
 
-    /// The request with this head and the body read, for the caller; the parser starts over.
+    /// The request with this head, the fields and the body read, for the caller; the parser starts over.
     private mutating func complete(_ head: consuming HTTP1Head, consumed: Int) -> HTTP1ParseStep {
-        var request: HTTPRequest
-        if requestLine?.targetIsPlainPath == true {
+        guard let line = requestLine else { return fail(.malformed("a request without a request line"), consumed: consumed) }
+        let path: String, query: String?
+        if line.targetIsPlainPath {
             // Nearly every request: its target is its path, no splitting needed.
-            request = HTTPRequest(method: head.method, target: head.target, path: head.target, query: nil, headers: head.headers, body: body)
+            (path, query) = (line.target, nil)
         } else {
             // A client repeating a target with a query shares the earlier request's path and
             // query strings rather than making (and, past 15 bytes, allocating) them again.
             // The same bytes made the earlier target not a plain path either, so it was split.
-            let split = requestLine?.reusesEarlierTarget == true ? earlierSplit ?? HTTPRequest.split(target: head.target)
-                : HTTPRequest.split(target: head.target)
-            request = HTTPRequest(method: head.method, target: head.target, path: split.path, query: split.query, headers: head.headers, body: body)
+            let split = line.reusesEarlierTarget ? earlierSplit ?? HTTPRequest.split(target: line.target) : HTTPRequest.split(target: line.target)
+            (path, query) = split
             earlierSplit = split
         }
-        if let name = requestLine?.unknownMethodName { request.methodName = name }
+        var request = HTTPRequest(method: line.method, target: line.target, path: path, query: query, headers: HTTPHeaders(fields), body: body)
+        if let name = line.unknownMethodName { request.methodName = name }
         startOver()
         return .complete(head, request, consumed: consumed)
     }

@@ -15,6 +15,8 @@ public struct ServiceStackApp: MockApp {
     private let apiKeys: APIKeyPolicy?
     private let document: MetadataDocument
     private let swift: SwiftGenerator
+    private let python: PythonGenerator
+    private let typeScript: TypeScriptGenerator
     /// Generated DTO files by request target and base URL: generation takes milliseconds, a
     /// repeat is served as it was (its `Date:` at most a minute old).
     private let typesCache = ResponseCache(seconds: 60, byteLimit: 16 << 20, entryLimit: 256, largestBody: 4 << 20)
@@ -36,6 +38,8 @@ public struct ServiceStackApp: MockApp {
         self.apiKeys = apiKeys
         document = MetadataDocument(metadata: metadata)
         swift = SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: context.host.swiftVersion))
+        python = PythonGenerator(metadata: metadata)
+        typeScript = TypeScriptGenerator(metadata: metadata)
         self.operations = operations
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.metadata.routes) })
     }
@@ -48,7 +52,9 @@ public struct ServiceStackApp: MockApp {
         } + [RouteDescription(name: "TypeLinks", methods: ["ANY"], path: "/types"),
              RouteDescription(name: "TypesMetadata", methods: ["ANY"], path: "/types/metadata"),
              RouteDescription(name: "TypesSwift", methods: ["ANY"], path: "/types/swift"),
-             RouteDescription(name: "TypesSwift4", methods: ["ANY"], path: "/types/swift4")]
+             RouteDescription(name: "TypesSwift4", methods: ["ANY"], path: "/types/swift4"),
+             RouteDescription(name: "TypesPython", methods: ["ANY"], path: "/types/python"),
+             RouteDescription(name: "TypesTypeScript", methods: ["ANY"], path: "/types/typescript")]
     }
 
     /// ServiceStack binds query and form names in any case.
@@ -63,14 +69,14 @@ public struct ServiceStackApp: MockApp {
         let path = request.path
         if path.equalsIgnoringASCIICase("/types") { return "TypeLinks" }
         if path.equalsIgnoringASCIICase("/types/metadata") { return "TypesMetadata" }
-        if path.equalsIgnoringASCIICase("/types/swift") || path.equalsIgnoringASCIICase("/types/swift4") { return "TypesSwift" }
+        if let language = DTOLanguage(path: path) { return language.operation }
         let verb = request.headers["X-Http-Method-Override"]?.uppercased() ?? request.method.rawValue
         guard case .operation(let match) = router.route(path: path, verb: verb) else { return nil }
         return operations[match.index].name
     }
 
-    /// `/types`: each language's DTO link, by the names ServiceStack gives them. Only
-    /// `Metadata` and `Swift` are generated here; the other links answer 404.
+    /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
+    /// `Swift`, `Python` and `TypeScript` are generated here; the other links answer 404.
     static let typeLinks: [(name: String, path: String)] = [
         ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"), ("TypeScript", "typescript"),
         ("TypeScriptDefinition", "typescript.d"), ("CommonJs", "js"), ("Mjs", "mjs"), ("Php", "php"), ("Dart", "dart"),
@@ -102,8 +108,8 @@ public struct ServiceStackApp: MockApp {
         return response
     }
 
-    /// Parses what binding needs, serves `/types`, `/types/metadata` and `/types/swift` (to any
-    /// verb, as ServiceStack's `Any` services do), and routes to an operation.
+    /// Parses what binding needs, serves `/types`, `/types/metadata` and the generated DTO files
+    /// (to any verb, as ServiceStack's `Any` services do), and routes to an operation.
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
@@ -124,13 +130,13 @@ public struct ServiceStackApp: MockApp {
             response.operation = "TypesMetadata"
             return response
         }
-        if request.path.equalsIgnoringASCIICase("/types/swift") || request.path.equalsIgnoringASCIICase("/types/swift4") {
+        if let language = DTOLanguage(path: request.path) {
             let base = baseURL(of: request)
             let key = request.target + "\n" + base
             if let cached = typesCache.response(for: key, now: now) { return cached }
-            let text = swiftDTOs(query: input.query, baseURL: base)
+            let text = dtos(language, query: input.query, baseURL: base)
             var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
-            response.operation = "TypesSwift"
+            response.operation = language.operation
             return typesCache.store(response, for: key, now: now)
         }
         let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
@@ -208,7 +214,17 @@ public struct ServiceStackApp: MockApp {
 
     /// The `/types/swift` file for these query options, dated now (or at the fixed date).
     public func swiftDTOs(query: [(name: String, value: String)], baseURL: String) -> String {
-        swift.render(query: query, date: context.host.typesDate ?? context.host.clock(), baseURL: baseURL)
+        dtos(.swift, query: query, baseURL: baseURL)
+    }
+
+    /// The `/types/{language}` file for these query options, dated now (or at the fixed date).
+    public func dtos(_ language: DTOLanguage, query: [(name: String, value: String)], baseURL: String) -> String {
+        let date = context.host.typesDate ?? context.host.clock()
+        return switch language {
+        case .swift: swift.render(query: query, date: date, baseURL: baseURL)
+        case .python: python.render(query: query, date: date, baseURL: baseURL)
+        case .typeScript: typeScript.render(query: query, date: date, baseURL: baseURL)
+        }
     }
 
     /// The app's own base URL as the client reached it: scheme and host (a proxy's

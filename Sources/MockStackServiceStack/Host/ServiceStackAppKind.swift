@@ -32,10 +32,11 @@ public struct ServiceStackAppKind: AppKind {
     public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
-        guard let (metadata, file) = readMetadata(manifest) else { return nil }
+        guard let (validated, file) = readMetadata(manifest) else { return nil }
+        let metadata = validated.metadata
         let host = readHost(manifest)
-        let context = AppContext(catalog: TypeCatalog(metadata: metadata), host: host, auth: readAuth(manifest))
-        report(MetadataCheck(metadata: metadata, catalog: context.catalog).problems(), in: file, to: manifest)
+        let context = AppContext(catalog: validated.catalog, host: host, auth: readAuth(manifest))
+        report(validated.problems, in: file, to: manifest)
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
             manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
@@ -65,13 +66,18 @@ public struct ServiceStackAppKind: AppKind {
         return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: files)
     }
 
-    private func readMetadata(_ manifest: ManifestReader) -> (MetadataTypes, file: (path: String, bytes: [UInt8]))? {
+    /// The app's metadata read, resolved and checked, or once already in this process (see
+    /// ``ValidatedMetadata``); nil after reporting why it cannot be read.
+    private func readMetadata(_ manifest: ManifestReader) -> (ValidatedMetadata, file: (path: String, bytes: [UInt8]))? {
         guard let fileName = manifest.string("/metadata", required: true),
               let file = manifest.appFile(named: fileName, at: "/metadata") else { return nil }
         let display = manifest.displayPath(file.path)
         do {
             // Positions are recorded only to report a mistake: most loads need none.
-            return (try MetadataTypes(json: JSONParser().parse(file.bytes).root), file)
+            let validated = try ValidatedMetadata.cached(for: file.bytes) { () throws -> MetadataTypes in
+                try MetadataTypes(json: JSONParser().parse(file.bytes).root)
+            }
+            return (validated, file)
         } catch let error as JSONSyntaxError {
             manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
         } catch let error as MetadataError {

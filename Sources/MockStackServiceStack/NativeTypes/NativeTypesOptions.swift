@@ -40,6 +40,21 @@ public struct NativeTypesOptions: Sendable {
         self.defaults = defaults
     }
 
+    /// The options of a script generator (Python, TypeScript): the host's config as it is but
+    /// for the options the language decides itself, which take `forced`'s values.
+    init(query: [(name: String, value: String)], config: JSONObject, forced: [String: JSONValue]) {
+        var given: [String: [String]] = [:]
+        for (name, value) in query { given[name.lowercased(), default: []].append(value) }
+        self.given = given
+        var defaults: [String: JSONValue] = [:]
+        for member in config.members { defaults[member.key.lowercased()] = member.value }
+        for (key, value) in forced { defaults[key] = value }
+        self.defaults = defaults
+    }
+
+    /// Whether the query string set `name` to something: what uncomments a script header's line.
+    func hasValue(_ name: String) -> Bool { given[name.lowercased()]?.contains { !$0.isEmpty } ?? false }
+
     /// Whether the query string set `name`.
     public func isGiven(_ name: String) -> Bool { given[name.lowercased()] != nil }
 

@@ -70,7 +70,7 @@ struct SwiftAnnotations {
         }
     }
 
-    private static func isExported(_ name: String) -> Bool {
+    static func isExported(_ name: String) -> Bool {
         exportedAttributes.contains(name) || name.hasPrefix("Validate") || (name.hasPrefix("Is") && name.count > 2)
     }
 

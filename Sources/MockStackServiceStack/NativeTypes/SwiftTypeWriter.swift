@@ -33,6 +33,14 @@ struct SwiftTypeWriter {
     /// A type's Swift spelling under the request's options.
     func swiftName(_ reference: TypeReference) -> String { types.name(of: reference) }
 
+    /// A base class's spelling: as a property's, but a list base stays `List<Element>` (a class
+    /// of the ServiceStack package), not the `[Element]` array a class cannot inherit.
+    func baseName(_ reference: TypeReference) -> String {
+        let name = swiftName(reference)
+        guard name.hasPrefix("["), name.hasSuffix("]"), !name.contains(":") else { return name }
+        return "List<" + name.dropFirst().dropLast() + ">"
+    }
+
     /// The words ServiceStack's Swift generator back-ticks in property names (`is`, `operator`).
     static let keywords: Set<String> = [
         "class", "deinit", "enum", "extension", "func", "import", "init", "let", "protocol", "static", "struct", "subscript",
@@ -44,6 +52,10 @@ struct SwiftTypeWriter {
 
     /// The verb marker interfaces, written after the others.
     static let verbMarkers: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions"]
+
+    /// The ServiceStack Swift package's own protocols: a class conforms to these as to the
+    /// interfaces the file declares.
+    static let packageProtocols: Set<String> = ["IHasSessionId", "IHasBearerToken", "IHasVersion", "IMeta"]
 
     /// Properties left out by name: ServiceStack's session types hold this one, which Swift cannot decode.
     static let ignoredPropertyNames: Set<String> = ["ProviderOAuthAccess"]
@@ -107,10 +119,10 @@ struct SwiftTypeWriter {
                 returnType = swiftName(returns.reference)
             }
         }
-        let interfaces = type.implements.map { TypeReference.stripArity($0.name) }
-            .filter { Self.verbMarkers.contains($0) || self.interfaces.contains($0) }
+        let interfaces = type.implements.filter { $0.genericArgs.isEmpty }.map { TypeReference.stripArity($0.name) }
+            .filter { Self.verbMarkers.contains($0) || Self.packageProtocols.contains($0) || self.interfaces.contains($0) }
         conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
-        let base = type.inherits.map { swiftName($0.reference) }
+        let base = type.inherits.map { baseName($0.reference) }
         // `BaseClass` goes under a class that has none, which then still declares Codable.
         let extraBase = base == nil ? options.text("BaseClass").flatMap { Self.isQualifiedName($0) ? $0 : nil } : nil
         // A subclass is Codable through its base.
@@ -126,10 +138,11 @@ struct SwiftTypeWriter {
         if !type.properties.isEmpty { lines.append("") }
         if base != nil {
             lines.append("    required public init(){ super.init() }")
-            lines += coding(of: type)
+            lines += coding(of: type, inherited: true)
         } else {
             // ServiceStack leaves out `override` under NSObject, which Swift rejects; written so it compiles.
             lines.append(extraBase == "NSObject" ? "    required public override init(){ super.init() }" : "    required public init(){}")
+            if Self.synthesizesCoding(type) { lines += coding(of: type, inherited: false) }
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -159,16 +172,27 @@ struct SwiftTypeWriter {
         return lines
     }
 
-    /// A subclass's own coding: its keys, decoding after the base (collections default to
-    /// empty), and encoding after the base of what is set (collections only when not empty).
-    private func coding(of type: MetadataType) -> [String] {
+    /// Whether a class without a base spells out its coding all the same: one marked
+    /// `[Synthesize]` (test.servicestack.net's `AllTypesBase`).
+    static func synthesizesCoding(_ type: MetadataType) -> Bool {
+        guard case .array(let attributes)? = type.json["attributes"] else { return false }
+        return attributes.contains { $0["name"]?.stringValue == "Synthesize" }
+    }
+
+    /// A class's own coding: its keys, decoding (after the base's, for a subclass; collections
+    /// default to empty), and encoding of what is set (collections only when not empty).
+    private func coding(of type: MetadataType, inherited: Bool) -> [String] {
         let properties = type.properties
         var lines: [String] = [""]
         if !properties.isEmpty {
             lines += ["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }", ""]
         }
-        var decoding = ["    required public init(from decoder: Decoder) throws {", "        try super.init(from: decoder)"]
-        var encoding = ["    public override func encode(to encoder: Encoder) throws {", "        try super.encode(to: encoder)"]
+        var decoding = ["    required public init(from decoder: Decoder) throws {"]
+        var encoding = [inherited ? "    public override func encode(to encoder: Encoder) throws {" : "    public func encode(to encoder: Encoder) throws {"]
+        if inherited {
+            decoding.append("        try super.init(from: decoder)")
+            encoding.append("        try super.encode(to: encoder)")
+        }
         if !properties.isEmpty {
             decoding.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
             encoding.append("        var container = encoder.container(keyedBy: CodingKeys.self)")
@@ -183,7 +207,9 @@ struct SwiftTypeWriter {
                     ? "        if \(name).count > 0 { try container.encode(\(name), forKey: .\(name)) }"
                     : "        if \(name) != nil && \(name)!.count > 0 { try container.encode(\(name), forKey: .\(name)) }")
             } else {
-                decoding.append("        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name))")
+                // The package reads a TimeSpan (an ISO 8601 duration) with its own converter.
+                let method = SwiftTypeMap.isTimeSpan(property.type) ? "convertIfPresent" : "decodeIfPresent"
+                decoding.append("        \(name) = try container.\(method)(\(swiftType).self, forKey: .\(name))")
                 encoding.append("        if \(name) != nil { try container.encode(\(name), forKey: .\(name)) }")
             }
         }
@@ -218,12 +244,16 @@ struct SwiftTypeWriter {
         return attributes.contains { $0["name"]?.stringValue == "Required" }
     }
 
-    /// A collection starts empty when it is required or collections are initialised, unless
-    /// it belongs to an AutoQuery request, whose unset filters must stay unset.
+    /// A collection starts empty when it is required (a non-nullable collection of a host that
+    /// annotates nullability), or when collections are initialised, except a list or dictionary
+    /// of an AutoQuery request, whose unset filters must stay unset (its arrays start empty).
     func initialises(_ property: MetadataProperty, in type: MetadataType) -> Bool {
         guard SwiftTypeMap.isCollection(property.type), !type.isInterface else { return false }
+        if property.isRequired { return true }
+        guard options.flag("InitializeCollections") else { return false }
         let isAutoQuery = type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
-        return (property.isRequired || options.flag("InitializeCollections")) && !isAutoQuery
+        if case .array = property.type { return true }
+        return !isAutoQuery
     }
 
     /// The JSON key clients use: a DataMember name as it is, else camelCase; `Description`

@@ -6,7 +6,7 @@ struct RouteTemplate: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case variable(String)
-        /// `{Name*}`: the rest of the path, slashes included (only as the last segment).
+        /// `{Name*}` or `{**Name}`: the rest of the path, slashes included (only as the last segment).
         case remainder(String)
     }
 
@@ -21,6 +21,8 @@ struct RouteTemplate: Sendable {
         segments = route.path.split(separator: "/", omittingEmptySubsequences: true).map { part in
             guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(part.lowercased()) }
             let name = part.dropFirst().dropLast()
+            // `{**Name}` is ASP.NET Core's spelling of the same catch-all (ServiceStack 8 routes).
+            if name.hasPrefix("**") { return .remainder(String(name.dropFirst(2))) }
             return name.hasSuffix("*") ? .remainder(String(name.dropLast())) : .variable(String(name))
         }
     }

@@ -1,0 +1,49 @@
+/// A language whose DTOs an app generates at `/types/{language}` (spec §13).
+public enum DTOLanguage: String, Sendable, CaseIterable {
+    case swift
+    case python
+    case typeScript = "typescript"
+
+    /// The language a `/types/…` path asks for (any case): `swift` (or `swift4`), `python`, `typescript`.
+    public init?(path: String) {
+        guard path.utf8.count > 7, path.prefix(7).lowercased() == "/types/" else { return nil }
+        let name = path.dropFirst(7).lowercased()
+        if name == "swift4" { self = .swift } else if let language = DTOLanguage(rawValue: name) { self = language } else { return nil }
+    }
+
+    /// The language a `mockstack codegen` argument names: its path name, or `ts` / `py`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "ts": self = .typeScript
+        case "py": self = .python
+        default: self.init(rawValue: name.lowercased())
+        }
+    }
+
+    /// The journal's operation name for the file (`TypesSwift`, `TypesPython`, `TypesTypeScript`).
+    public var operation: String {
+        switch self {
+        case .swift: "TypesSwift"
+        case .python: "TypesPython"
+        case .typeScript: "TypesTypeScript"
+        }
+    }
+
+    /// `Swift`, `Python`, `TypeScript`.
+    public var displayName: String {
+        switch self {
+        case .swift: "Swift"
+        case .python: "Python"
+        case .typeScript: "TypeScript"
+        }
+    }
+
+    /// Every query option the language's generator reads.
+    public var options: [String] {
+        switch self {
+        case .swift: NativeTypesOptions.swiftOptions
+        case .python: PythonGenerator.options
+        case .typeScript: TypeScriptGenerator.options
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import MockStackCore
+
+/// The types a `/types/python` or `/types/typescript` file declares, in the order ServiceStack's
+/// script generators write them (spec §13): the metadata's types with each base before the types
+/// that extend it, then the responses, then the requests; then, walking that list, each type's
+/// dependencies (return type, base or its type arguments, property types) pulled in before it.
+///
+/// Swift keeps its own order (requests, responses, then types); this is the one model the
+/// Python and TypeScript writers share, so that both lay a file out the same way.
+struct DTOLayout {
+    /// What a declared type is to the file: a request (with its operation), a response, or any other type.
+    enum Role {
+        case request(MetadataOperation)
+        case response
+        case type
+    }
+
+    struct Entry {
+        let type: MetadataType
+        let role: Role
+    }
+
+    /// The entries, in file order.
+    let entries: [Entry]
+    /// The interfaces a class may name (by full name): those the metadata declares, `IReturn`,
+    /// `IReturnVoid` and ServiceStack's markers. Others (server-side ones such as
+    /// `IRequiresRequestStream`) are not part of the client's types and are left out, as
+    /// ServiceStack's metadata leaves them out.
+    let interfaces: Set<String>
+
+    /// - Parameters:
+    ///   - leavingOut: names (with arity) the client library defines: neither written nor
+    ///     requested (Python's `servicestack` package);
+    ///   - addsInterfaces: declare `IReturn<T>`, `IReturnVoid` and the marker interfaces the
+    ///     types implement, first, and `KeyValuePair<TKey, TValue>` when a member uses it, as
+    ///     ServiceStack's `/types/typescript` does;
+    ///   - addsServiceStackTypes: false (`AddServiceStackTypes=False`): leave out the types of
+    ///     ServiceStack's own namespaces.
+    init(metadata: MetadataTypes, selection: MetadataDocument.Selection, leavingOut: Set<String> = [], addsInterfaces: Bool = false,
+         addsServiceStackTypes: Bool = true) {
+        func kept(_ type: MetadataType) -> Bool {
+            type.name != "Service" && !leavingOut.contains(type.name)
+                && (addsServiceStackTypes || !SwiftGenerator.serviceStackNamespaces.contains(type.namespace ?? ""))
+        }
+        let operations = metadata.operations.filter { kept($0.request) }
+        var types = metadata.types
+        if addsInterfaces {
+            types = Self.builtInInterfaces(for: types, operations: operations) + types + Self.exportedSystemTypes(for: types, operations: operations)
+        }
+
+        // Bases first, then responses, then requests; each type once.
+        var ordered: [MetadataType] = []
+        var seen: Set<String> = []
+        func add(_ type: MetadataType) {
+            if seen.insert(Self.identity(type)).inserted { ordered.append(type) }
+        }
+        var declared: [String: MetadataType] = [:]
+        for type in types where declared[Self.identity(type)] == nil { declared[Self.identity(type)] = type }
+        func addWithBases(_ type: MetadataType, depth: Int = 0) {
+            guard !seen.contains(Self.identity(type)), depth < 64 else { return }
+            if let base = type.inherits, let baseType = declared[(base.namespace ?? "") + "." + base.name] {
+                addWithBases(baseType, depth: depth + 1)
+            }
+            add(type)
+        }
+        for type in types { addWithBases(type) }
+        for operation in operations { if let response = operation.response { add(response) } }
+        for operation in operations { add(operation.request) }
+
+        // A request is written when its operation is selected (never as a plain type when it is not).
+        var requests: [String: MetadataOperation] = [:]
+        for operation in operations { requests[Self.identity(operation.request)] = operation }
+        let responses = Set(operations.compactMap { $0.response.map(Self.identity) })
+        let selected = ordered.filter { type in
+            guard kept(type) else { return false }
+            if let operation = requests[Self.identity(type)] { return selection.includesOperation(operation) }
+            return selection.includesType(type.name)
+        }
+        interfaces = Set(types.filter(\.isInterface).map(\.name) + Self.markerInterfaces.map(\.name) + ["IReturn`1", "IReturnVoid"])
+        var returnTypes: [String: MetadataTypeName] = [:]
+        for operation in operations { if let returned = operation.returnType { returnTypes[operation.request.name] = returned } }
+        entries = Self.orderedByDependencies(selected, returnTypes: returnTypes).map { type in
+            let key = Self.identity(type)
+            if let operation = requests[key] { return Entry(type: type, role: .request(operation)) }
+            return Entry(type: type, role: responses.contains(key) ? .response : .type)
+        }
+    }
+
+    private static func identity(_ type: MetadataType) -> String { (type.namespace ?? "") + "." + type.name }
+
+    /// Each type after the types it names that the list declares (depth first, each once), as
+    /// ServiceStack orders a script's types: a request's return type (or its type arguments), a
+    /// base (or its type arguments), each property's type (or its type arguments). Arrays are
+    /// not followed, as ServiceStack does not follow them.
+    static func orderedByDependencies(_ types: [MetadataType], returnTypes: [String: MetadataTypeName]) -> [MetadataType] {
+        var dependencies: [String: [String]] = [:]
+        func push(_ name: String, _ dependency: String) {
+            if !(dependencies[name]?.contains(dependency) ?? false) { dependencies[name, default: []].append(dependency) }
+        }
+        var byName: [String: MetadataType] = [:]
+        for type in types {
+            byName[type.name] = type
+            if let returned = returnTypes[type.name] {
+                if returned.genericArgs.isEmpty { push(type.name, returned.name) } else { returned.genericArgs.forEach { push(type.name, $0) } }
+            }
+            if let base = type.inherits {
+                if base.genericArgs.isEmpty { push(type.name, base.name) } else { base.genericArgs.forEach { push(type.name, $0) } }
+            }
+            for property in type.properties {
+                let arguments = property.json["genericArgs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                if arguments.isEmpty { push(type.name, property.json["type"]?.stringValue ?? "") } else { arguments.forEach { push(type.name, $0) } }
+            }
+        }
+        var considered: Set<String> = []
+        var placed: Set<String> = []
+        var result: [MetadataType] = []
+        func place(_ type: MetadataType) {
+            if placed.insert(identity(type)).inserted { result.append(type) }
+        }
+        func placeDependencies(of type: MetadataType, depth: Int) {
+            guard depth < 256 else { return }
+            for name in dependencies[type.name] ?? [] {
+                guard let dependency = byName[name], !considered.contains(name) else { continue }
+                considered.insert(name)
+                placeDependencies(of: dependency, depth: depth + 1)
+                place(dependency)
+            }
+        }
+        for type in types {
+            placeDependencies(of: type, depth: 0)
+            place(type)
+            considered.insert(type.name)
+        }
+        return result
+    }
+
+    // MARK: Built-in interfaces
+
+    /// ServiceStack's marker interfaces, by name, with their type parameters and properties
+    /// (name, .NET type): what `/types/typescript` declares when a type implements one.
+    static let markerInterfaces: [(name: String, parameters: [String], properties: [(String, String)])] = [
+        ("IGet", [], []), ("IPost", [], []), ("IPut", [], []), ("IDelete", [], []), ("IPatch", [], []), ("IOptions", [], []),
+        ("IHasSessionId", [], [("SessionId", "String")]), ("IHasBearerToken", [], [("BearerToken", "String")]),
+        ("IHasVersion", [], [("Version", "Int32")]),
+        ("ICreateDb`1", ["Table"], []), ("IUpdateDb`1", ["Table"], []), ("IPatchDb`1", ["Table"], []),
+        ("IDeleteDb`1", ["Table"], []), ("ISaveDb`1", ["Table"], []),
+    ]
+
+    /// `IReturn<T>`, `IReturnVoid`, then each marker interface the types implement that the
+    /// metadata does not declare, in the order first met.
+    private static func builtInInterfaces(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType] {
+        var declared = Set(types.map(\.name))
+        var result = [interface("IReturn`1", parameters: ["T"]), interface("IReturnVoid")]
+        let all = types + operations.compactMap(\.response) + operations.map(\.request)
+        for type in all {
+            for implemented in type.implements {
+                guard let marker = markerInterfaces.first(where: { $0.name == implemented.name }), declared.insert(marker.name).inserted else { continue }
+                result.append(interface(marker.name, parameters: marker.parameters, properties: marker.properties))
+            }
+        }
+        return result.filter { interface in !types.contains { $0.name == interface.name } }
+    }
+
+    /// The generic names written with their arity: neither Python nor TypeScript can declare one
+    /// name with several arities, so where a name is declared with more than one (`QueryDb`,
+    /// ``QueryDb`1`` and ``QueryDb`2``), every generic name that begins with it keeps its arity
+    /// (``QueryDbTenant`2`` too, as ServiceStack matches them by prefix).
+    var conflictingNames: Set<String> {
+        var arities: [String: Set<String>] = [:]
+        for entry in entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
+        let prefixes = arities.filter { $0.value.count > 1 }.keys
+        return Set(entries.map(\.type.name).filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
+    }
+
+    /// The interfaces a class lists after its base and return marker.
+    func implemented(by type: MetadataType) -> [MetadataTypeName] {
+        type.implements.filter { !["IReturn`1", "IReturnVoid"].contains($0.name) && interfaces.contains($0.name) }
+    }
+
+    /// A member's type as the script generators read it: a value type the metadata does not
+    /// describe (a .NET struct) travels as text, and `Nullable<T>[]` stays an array of optionals.
+    static func memberType(_ property: MetadataProperty) -> TypeReference {
+        let isSystem = property.namespace.map { $0 == "System" || $0.hasPrefix("System.") } ?? true
+        if property.isValueType && !property.isEnum && !isSystem { return .named("String", []) }
+        let declared = property.json["type"]?.stringValue ?? ""
+        if declared.hasPrefix("Nullable`1[]"), !property.type.arguments.isEmpty { return .array(property.type) }
+        return property.type
+    }
+
+    /// `KeyValuePair<TKey, TValue>`, which ServiceStack exports with the types when a member
+    /// uses it and the metadata does not declare it.
+    private static func exportedSystemTypes(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType] {
+        let all = types + operations.compactMap(\.response) + operations.map(\.request)
+        guard !types.contains(where: { $0.name == "KeyValuePair`2" }),
+              all.contains(where: { $0.properties.contains { $0.json["type"]?.stringValue == "KeyValuePair`2" } }) else { return [] }
+        let json: JSONObject = [
+            "name": "KeyValuePair`2", "namespace": "System.Collections.Generic", "genericArgs": ["'TKey", "'TValue"],
+            "properties": [["name": "Key", "type": "'TKey"], ["name": "Value", "type": "'TValue"]],
+        ]
+        return [try! MetadataType(reader: MetadataReader(root: .object(json)))]
+    }
+
+    private static func interface(_ name: String, parameters: [String] = [], properties: [(String, String)] = []) -> MetadataType {
+        var json: JSONObject = ["name": .string(name), "namespace": "ServiceStack", "isInterface": true]
+        if !parameters.isEmpty { json["genericArgs"] = .array(parameters.map { .string($0) }) }
+        json["properties"] = .array(properties.map { property in .object(["name": .string(property.0), "type": .string(property.1), "namespace": "System"]) })
+        // Built from a literal the reader always accepts.
+        return try! MetadataType(reader: MetadataReader(root: .object(json)))
+    }
+}

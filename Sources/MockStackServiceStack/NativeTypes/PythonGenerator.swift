@@ -1,0 +1,121 @@
+import MockStackCore
+
+/// A whole `/types/python` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// Python generator lays it out: the `""" Options: … """` header (each option behind `#`
+/// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry
+/// (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two
+/// blank lines, and a last line break. The types the `servicestack` package defines
+/// (`IReturn`, `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
+public struct PythonGenerator: Sendable {
+    public let metadata: MetadataTypes
+    /// `Version:`, the ServiceStack version the host reports.
+    public let serviceStackVersion: String
+    private let document: MetadataDocument
+
+    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
+        self.metadata = metadata
+        self.serviceStackVersion = serviceStackVersion
+        document = MetadataDocument(metadata: metadata)
+    }
+
+    /// The header's options, in its order.
+    public static let headerOptions = [
+        "GlobalNamespace", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments",
+        "IncludeTypes", "ExcludeTypes", "DefaultImports", "DataClass", "DataClassJson",
+    ]
+    /// Every option the Python generator reads.
+    public static let options = headerOptions + ["BaseUrl", "WithoutOptions", "MakePropertiesOptional", "InitializeCollections"]
+
+    static let defaultImports = [
+        "datetime", "decimal", "marshmallow.fields:*", "servicestack:*", "typing:*", "dataclasses:dataclass/field",
+        "dataclasses_json:dataclass_json/LetterCase/Undefined/config", "enum:Enum/IntEnum",
+    ]
+
+    /// What the `servicestack` package defines, by full .NET name: never written, and
+    /// operations on these requests are left out.
+    static let libraryTypes: Set<String> = [
+        "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
+        "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",
+        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse", "QueryBase",
+        "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1", "Tuple`2", "Tuple`3", "Tuple`4",
+        "Authenticate", "AuthenticateResponse", "Register", "RegisterResponse", "AssignRoles", "AssignRolesResponse",
+        "UnAssignRoles", "UnAssignRolesResponse", "CancelRequest", "CancelRequestResponse", "UpdateEventSubscriber",
+        "UpdateEventSubscriberResponse", "GetEventSubscribers", "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys",
+        "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse", "GetAccessToken",
+        "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile", "FileContent",
+        "StreamFiles", "StreamServerEvents", "AuditBase",
+    ]
+
+    /// The options: the host's, but properties are optional and collections initialised only when the query says so.
+    static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+        NativeTypesOptions(query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
+    }
+
+    /// The file for a request's query options, dated `date`, fetched from `baseURL`.
+    public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
+        let options = Self.options(query: query, config: metadata.config)
+        let selection = MetadataDocument.Selection(query: query, document: document)
+        let layout = DTOLayout(metadata: metadata, selection: selection, leavingOut: Self.libraryTypes,
+                               addsServiceStackTypes: options.flag("AddServiceStackTypes"))
+        let imports = options.list("DefaultImports").isEmpty ? Self.defaultImports : options.list("DefaultImports")
+        var lines: [String] = []
+        if !options.withoutOptions {
+            lines += header(options, imports: imports, date: date, baseURL: baseURL)
+        }
+        for entry in imports {
+            guard let line = Self.importLine(entry) else { continue }
+            lines.append(line)
+        }
+        if let namespace = options.text("GlobalNamespace"), !namespace.isEmpty {
+            lines += ["", "# module \(ScriptText.identifier(namespace))"]
+        }
+        // The package's two-argument AutoQuery bases are `QueryDb2` and `QueryData2` whatever the file declares.
+        let conflicts = layout.conflictingNames.union(["QueryDb`2", "QueryData`2"])
+        let writer = PythonTypeWriter(options: options, conflicts: conflicts)
+        for entry in layout.entries {
+            lines += ["", ""] + writer.write(entry, in: layout)
+        }
+        if let namespace = options.text("GlobalNamespace"), !namespace.isEmpty { lines.append("") }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    private func header(_ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String) -> [String] {
+        var lines = [
+            "\"\"\" Options:",
+            "Date: \(SwiftHeader.dateText(date))",
+            "Version: \(serviceStackVersion)",
+            "Tip: To override a DTO option, remove \"#\" prefix before updating",
+            "BaseUrl: \(Self.headerText(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL))",
+            "",
+        ]
+        for name in Self.headerOptions {
+            let value: String
+            switch name {
+            case "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments": value = options.flag(name) ? "True" : "False"
+            case "IncludeTypes", "ExcludeTypes": value = options.list(name).joined(separator: ",")
+            case "DefaultImports": value = imports.joined(separator: ",")
+            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
+            default: value = options.isGiven(name) ? options.text(name) ?? "" : ""
+            }
+            lines.append((options.hasValue(name) ? "" : "#") + name + ": " + Self.headerText(value))
+        }
+        return lines + ["\"\"\"", ""]
+    }
+
+    /// `import module` or `from module import a, b`; nil for an entry that is not a module path.
+    static func importLine(_ entry: String) -> String? {
+        func isPath(_ text: Substring) -> Bool {
+            !text.isEmpty && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && ScriptText.identifier(String($0)) == $0 }
+        }
+        guard let colon = entry.firstIndex(of: ":") else { return isPath(entry[...]) ? "import \(entry)" : nil }
+        let module = entry[..<colon]
+        let names = entry[entry.index(after: colon)...].filter { $0 != "\"" && $0 != "'" }.split(separator: "/")
+        guard isPath(module), !names.isEmpty, names.allSatisfy({ $0 == "*" || isPath($0) }) else { return nil }
+        return "from \(module) import \(names.joined(separator: ", "))"
+    }
+
+    /// A header value that stays on its line and inside the `"""` string.
+    static func headerText(_ value: String) -> String {
+        ScriptAnnotations.oneLine(value).replacingTripleQuotes()
+    }
+}

@@ -1,0 +1,40 @@
+/// Text from metadata or a query put into generated source: kept to names, string literals
+/// and comments, so that neither a fixture nor a query can write code into a file.
+enum ScriptText {
+    /// Letters, digits and `_` only (a leading digit gets a `_`).
+    static func identifier(_ name: String) -> String {
+        let text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        return text.first?.isNumber == true ? "_" + text : text
+    }
+
+    /// A single-quoted string literal (Python, TypeScript), on one line.
+    static func literal(_ text: String) -> String {
+        var result = "'"
+        for character in ScriptAnnotations.oneLine(text) {
+            if character == "'" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result + "'"
+    }
+
+    /// Whether an operation's members are AutoQuery filters, which stay unset: collections are
+    /// not initialised in a `QueryDb` or `QueryData` request.
+    static func isAutoQuery(_ type: MetadataType) -> Bool {
+        type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
+    }
+}
+
+extension String {
+    /// `"""` inside a docstring would end it.
+    func replacingTripleQuotes() -> String {
+        var result = ""
+        var quotes = 0
+        for character in self {
+            quotes = character == "\"" ? quotes + 1 : 0
+            if quotes == 3 { result.append("\\"); quotes = 1 }
+            result.append(character)
+        }
+        return result
+    }
+}
+

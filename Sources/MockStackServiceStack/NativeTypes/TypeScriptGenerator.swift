@@ -1,0 +1,93 @@
+import MockStackCore
+
+/// A whole `/types/typescript` file from an app's metadata (spec §13), laid out as ServiceStack's
+/// TypeScript generator lays it out: the `/* Options: … */` header (each option behind `//`
+/// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry,
+/// then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types implement, and every
+/// type in ``DTOLayout`` order, each after a blank line; a `GlobalNamespace` wraps the types
+/// in `export module Name { … }`; a blank line ends the file.
+public struct TypeScriptGenerator: Sendable {
+    public let metadata: MetadataTypes
+    /// `Version:`, the ServiceStack version the host reports.
+    public let serviceStackVersion: String
+    private let document: MetadataDocument
+
+    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
+        self.metadata = metadata
+        self.serviceStackVersion = serviceStackVersion
+        document = MetadataDocument(metadata: metadata)
+    }
+
+    /// The header's options, in its order.
+    public static let headerOptions = [
+        "GlobalNamespace", "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion",
+        "AddDescriptionAsComments", "IncludeTypes", "ExcludeTypes", "DefaultImports",
+    ]
+    /// Every option the TypeScript generator reads.
+    public static let options = headerOptions + ["BaseUrl", "WithoutOptions", "InitializeCollections"]
+
+    static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+        NativeTypesOptions(query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
+    }
+
+    /// The file for a request's query options, dated `date`, fetched from `baseURL`.
+    public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
+        let options = Self.options(query: query, config: metadata.config)
+        let selection = MetadataDocument.Selection(query: query, document: document)
+        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
+        let layout = DTOLayout(metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
+                               addsServiceStackTypes: addsServiceStackTypes)
+        var lines: [String] = []
+        if !options.withoutOptions { lines += header(options, date: date, baseURL: baseURL) }
+        lines += options.list("DefaultImports").compactMap(Self.importLine)
+        let namespace = options.text("GlobalNamespace").map(ScriptText.identifier).flatMap { $0.isEmpty ? nil : $0 }
+
+        let writer = TypeScriptTypeWriter(options: options, conflicts: layout.conflictingNames)
+        var body: [String] = []
+        var declaresDictionary = false
+        for entry in layout.entries { body += [""] + writer.write(entry, in: layout, needsDictionary: &declaresDictionary) }
+        if let namespace {
+            lines += ["", "export module \(namespace)", "{"] + body.map { $0.isEmpty ? $0 : "    " + $0 } + ["", "}"]
+        } else {
+            lines += body
+        }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
+        var lines = [
+            "/* Options:",
+            "Date: \(SwiftHeader.dateText(date))",
+            "Version: \(serviceStackVersion)",
+            "Tip: To override a DTO option, remove \"//\" prefix before updating",
+            "BaseUrl: \(Self.headerText(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL))",
+            "",
+        ]
+        for name in Self.headerOptions {
+            let value: String
+            switch name {
+            case "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments":
+                value = options.flag(name) ? "True" : "False"
+            case "IncludeTypes", "ExcludeTypes", "DefaultImports": value = options.list(name).joined(separator: ",")
+            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
+            default: value = options.isGiven(name) ? options.text(name) ?? "" : ""
+            }
+            lines.append((options.hasValue(name) ? "" : "//") + name + ": " + Self.headerText(value))
+        }
+        return lines + ["*/", ""]
+    }
+
+    /// `import Name;` or `import { A, B } from "module";`; nil for an entry that is not made of names.
+    static func importLine(_ entry: String) -> String? {
+        func isName(_ text: Substring) -> Bool { !text.isEmpty && ScriptText.identifier(String(text)) == text }
+        guard let colon = entry.firstIndex(of: ":") else { return isName(entry[...]) ? "import \(entry);" : nil }
+        let names = entry[..<colon].split(separator: ",").map { $0.trimmingASCIISpace() }
+        let module = entry[entry.index(after: colon)...].filter { $0 != "\"" && $0 != "'" }
+        guard !names.isEmpty, names.allSatisfy({ isName($0[...]) }),
+              !module.isEmpty, module.allSatisfy({ $0.isLetter || $0.isNumber || "@/._-".contains($0) }) else { return nil }
+        return "import { \(names.joined(separator: ", ")) } from \"\(module)\";"
+    }
+
+    /// A header value that stays on its line and inside the comment.
+    static func headerText(_ value: String) -> String { SwiftHeader.oneLine(value) }
+}

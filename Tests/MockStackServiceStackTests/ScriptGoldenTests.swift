@@ -1,0 +1,132 @@
+import Foundation
+import MockStackCore
+import Testing
+@testable import MockStackServiceStack
+
+/// `/types/python` and `/types/typescript` byte for byte against the files under
+/// `Tests/Golden/python/` and `Tests/Golden/typescript/` (the header's date pinned by the test
+/// clock, the base URL by the Host header): each shipped app in full, and each header option on
+/// a small techstacks selection. After an intended change, regenerate them with
+/// `MOCKSTACK_UPDATE_GOLDEN=1 swift test --filter ScriptGoldenTests` and review the diff.
+@Suite struct ScriptGoldenTests {
+    static let apps = SwiftGoldenTests.apps
+    static let selection = SwiftGoldenTests.selection
+
+    /// (golden file, app, query string), for both languages.
+    static let shared: [(String, String, String)] = [
+        ("test", "test", ""),
+        ("ai", "ai", ""),
+        ("techstacks", "techstacks", ""),
+        ("techstacks.include-types", "techstacks", selection),
+        ("techstacks.include-tag", "techstacks", "IncludeTypes={Site}"),
+        ("techstacks.exclude-types", "techstacks", selection + "&ExcludeTypes=TechnologyView,TechnologyTier"),
+        ("techstacks.servicestack-types", "techstacks", selection + "&AddServiceStackTypes=False"),
+        ("techstacks.response-status", "techstacks", "IncludeTypes=GetConfig.*&AddResponseStatus=True"),
+        ("techstacks.implicit-version", "techstacks", selection + "&AddImplicitVersion=3"),
+        ("techstacks.descriptions", "techstacks", "IncludeTypes=GetConfig.*&AddDescriptionAsComments=False"),
+        ("techstacks.global-namespace", "techstacks", selection + "&GlobalNamespace=TechStacks"),
+        ("techstacks.properties-optional", "techstacks", selection + "&MakePropertiesOptional=True"),
+        ("techstacks.collections", "techstacks", selection + "&InitializeCollections=True"),
+        ("techstacks.without-options", "techstacks", selection + "&WithoutOptions=true"),
+    ]
+
+    static let variants: [(DTOLanguage, String, String, String)] =
+        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) } + [
+            (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
+            (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
+            (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+        ]
+
+    static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
+        TestHost.call(.get, "/types/\(language.rawValue)" + (query.isEmpty ? "" : "?" + query), headers: ["Host": "127.0.0.1:8080"], app: apps[app]!)
+    }
+
+    static func fileName(_ language: DTOLanguage, _ name: String) -> URL {
+        let folder = language == .python ? "python" : "typescript"
+        return TestHost.packageRoot.appendingPathComponent("Tests/Golden/\(folder)/\(name).\(language == .python ? "py" : "ts").txt")
+    }
+
+    @Test(arguments: variants) func matchesItsGoldenFile(language: DTOLanguage, name: String, app: String, query: String) throws {
+        let response = Self.dtos(language, app, query)
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == MediaType.text)
+        let text = response.text
+        let file = Self.fileName(language, name)
+        if ProcessInfo.processInfo.environment["MOCKSTACK_UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try #require(try? String(contentsOf: file, encoding: .utf8), "missing \(file.path): run with MOCKSTACK_UPDATE_GOLDEN=1")
+        #expect(text == golden, "\(language) \(name): first difference at line \(Self.firstDifference(text, golden))")
+    }
+
+    private static func firstDifference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false)
+        let right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(left.count, right.count) where !left.indices.contains(index) || !right.indices.contains(index) || left[index] != right[index] {
+            return "\(index + 1): got \(left.indices.contains(index) ? String(left[index]) : "<end>") | golden \(right.indices.contains(index) ? String(right[index]) : "<end>")"
+        }
+        return "none"
+    }
+
+    // MARK: The update round-trip
+
+    /// The variants whose options are all in the header: only those survive an update (as with
+    /// ServiceStack, `InitializeCollections` and Python's `MakePropertiesOptional` are not).
+    static let headerVariants = variants.filter { language, _, _, query in
+        let header = language == .python ? PythonGenerator.headerOptions : TypeScriptGenerator.headerOptions
+        return query.split(separator: "&").allSatisfy { header.contains(String($0.split(separator: "=")[0])) }
+    }
+
+    /// `x python dtos.py` / `x ts dtos.ts`: every header line after `BaseUrl:` that the comment
+    /// prefix (`#`, `//`) does not disable becomes `Key=value`; asking again with those gives the same file.
+    @Test(arguments: headerVariants) func updatingFromTheHeaderGivesTheSameFile(language: DTOLanguage, name: String, app: String, query: String) {
+        let file = Self.dtos(language, app, query).text
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
+        let prefix = language == .python ? "#" : "//"
+        let close = language == .python ? "\"\"\"" : "*/"
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("BaseUrl: ") }), let end = lines[start...].firstIndex(of: Substring(close)) else {
+            Issue.record("\(name): no header")
+            return
+        }
+        let pairs = lines[(start + 1)..<end].filter { !$0.isEmpty && !$0.hasPrefix(prefix) }.map { line -> String in
+            let colon = line.firstIndex(of: ":")!
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return line[..<colon] + "=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)
+        }
+        #expect(Self.dtos(language, app, pairs.joined(separator: "&")).text == file, "\(language) \(name)")
+    }
+
+    // MARK: Header rules
+
+    /// An option given empty stays commented out, as ServiceStack's generators test for a value.
+    @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+        let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
+        let prefix = language == .python ? "#" : "//"
+        #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
+        #expect(text.contains("\nAddResponseStatus: True\n"))
+    }
+
+    /// A query cannot write code: a header value stays on its line, and imports that are not
+    /// module names are left out.
+    @Test func queryTextNeverBecomesCode() {
+        let python = Self.dtos(.python, "techstacks", "IncludeTypes=GetConfig&DefaultImports=os;import%20sys,typing:*&GlobalNamespace=a%0Aimport%20os").text
+        #expect(!python.contains("\nimport sys"))
+        #expect(!python.contains("\nimport os"))
+        #expect(python.contains("\nfrom typing import *\n"))
+        let typeScript = Self.dtos(.typeScript, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
+        #expect(!typeScript.contains("alert(1);"))
+        #expect(!typeScript.contains("*/alert"))
+    }
+
+    /// Both files answer any verb, under their journal names, cached per query.
+    @Test func servedToAnyVerb() {
+        let app = Self.apps["test"]!
+        let python = TestHost.call(.post, "/types/python", app: app)
+        #expect(python.status == 200 && python.operation == "TypesPython")
+        let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
+        #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
+    }
+}

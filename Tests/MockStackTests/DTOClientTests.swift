@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockStack
+import MockStackInProcess
+import MockStackTesting
+import Testing
+import TestSupport
+
+/// The generated DTOs in their real consumers' hands, fetched over loopback from a running
+/// server: PyPI's `servicestack` client imports `/types/python` and calls the server with it
+/// (Tests/DTOClients/python_client.py), and Debian's `tsc` type-checks `/types/typescript` for
+/// the three apps with a program that uses them (Tests/DTOClients/consumer.ts).
+@Suite(.timeLimit(.minutes(2)))
+struct DTOClientTests {
+    static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
+
+    /// The interpreter that has `servicestack`: .venv's (Scripts/ensure-python-clients.sh) or MOCKSTACK_PYTHON.
+    static let python: String? = [ProcessInfo.processInfo.environment["MOCKSTACK_PYTHON"], packageRoot.appendingPathComponent(".venv/bin/python").path]
+        .compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// make test sets these: a missing consumer is then a failure, not a skip.
+    static let requiresPython = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PYTHON_CLIENTS"] == "1"
+    static let requiresTsc = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_TSC"] == "1"
+
+    static func fetch(_ url: URL) async throws -> String {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        let status = (response as? HTTPURLResponse)?.statusCode
+        guard status == 200 else { throw ConsumerError("\(url): \(status.map(String.init) ?? "no answer")") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockstack-dtos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Every process a test starts costs time (and, in Foundation's `Process.run` on Linux, a
+    /// rare crash): one server for the three apps, one interpreter for the three calls.
+    @Test func pythonClientCallsTheServerWithTheGeneratedDTOs() async throws {
+        guard let python = Self.python else {
+            if Self.requiresPython { Issue.record("PyPI's servicestack client is missing: run Scripts/ensure-python-clients.sh (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var arguments = [Self.clients.appendingPathComponent("python_client.py").path]
+        for app in ["test", "techstacks", "ai"] {
+            let base = try mock.url(for: app)
+            let file = folder.appendingPathComponent("\(app)_dtos.py")
+            try await Self.fetch(base.appendingPathComponent("types/python")).write(to: file, atomically: true, encoding: .utf8)
+            arguments += [app, file.path, base.absoluteString]
+        }
+        let run = try await Self.run(python, arguments)
+        if !Self.requiresPython, run.stderr.contains("No module named 'servicestack'") { return }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            #"{"get": "Hello, World!", "post": "Hello, Python!", "type": "HelloResponse"}"#,
+            #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#,
+            #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#,
+        ])
+    }
+
+    @Test func tscTypeChecksTheGeneratedTypeScript() async throws {
+        guard let tsc = Self.tsc else {
+            if Self.requiresTsc { Issue.record("tsc is missing: apt-get install node-typescript (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for app in ["test", "techstacks", "ai"] {
+            let text = try await Self.fetch(try mock.url(for: app).appendingPathComponent("types/typescript"))
+            try text.write(to: folder.appendingPathComponent("\(app).dtos.ts"), atomically: true, encoding: .utf8)
+        }
+        let consumer = folder.appendingPathComponent("consumer.ts")
+        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)
+        let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// A program run to its end, off the test runner's cooperative threads, one at a time.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> ProcessRun {
+        try await withCheckedThrowingContinuation { continuation in
+            programs.async {
+                continuation.resume(with: Result { try ProcessRun.run(URL(fileURLWithPath: executable), arguments) })
+            }
+        }
+    }
+
+    private static let programs = DispatchQueue(label: "DTOClientTests.programs")
+
+    struct ConsumerError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -7,7 +7,7 @@
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
 //         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
-//         │                     ├──────────► MockStackProxy (upstream client on URLSession, recorder) ─► MockStackCore
+//         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
@@ -20,7 +20,10 @@
 // (the journal's long poll, Engine.IO's held polls,
 // a request forwarded upstream by `serve --proxy-unmatched` or `record`).
 //
-// Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
+// Only MockStackTransport imports CLibevent and CCurl; every unsafe pointer and C callback lives
+// there. Its upstream client (`LibcurlClient`, for `--proxy-unmatched` and `record`) opens libcurl
+// with dlopen at the first forwarded request: libcurl is never linked, and a server that forwards
+// nothing never loads it.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -55,6 +58,13 @@ let package = Package(
             name: "CLibevent",
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        // libcurl's header only, for the upstream client's types and constants, and the table of
+        // its functions dlsym fills: the module map links nothing (MockStackTransport's
+        // LibcurlClient opens libcurl at the first forwarded request).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         // The server's allocator on Linux: libevent allocates some thirty times per request,
         // and mimalloc does that in about a third of glibc's instructions (Benchmarks/README.md).
@@ -128,17 +138,19 @@ let package = Package(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
+                "CCurl",
                 "MockStackCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        // The upstream client (URLSession: libcurl on Linux) and the recorder: `serve
-        // --proxy-unmatched` and `mockstack record`. Kept out of Core and the transport; the
-        // façade hands its forwarding to the control plane's pipeline as a ``FallThrough``.
+        // The forwarding rules (which fields cross, `Location` rewriting, the 502s) and the
+        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is the
+        // transport's (libcurl, opened at first use); the façade hands the forwarding to the
+        // control plane's pipeline as a ``FallThrough``.
         .target(
             name: "MockStackProxy",
-            dependencies: ["MockStackCore"],
+            dependencies: ["MockStackCore", "MockStackTransport"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -52,8 +52,11 @@ public struct MockStackConfiguration: Sendable {
     public var proxyUnmatched: UpstreamTarget?
     /// How long the upstream may take, silent or in all, before the client gets a 502.
     public var proxyTimeoutSeconds = 30
+    /// The libcurl the upstream client opens at its first request (`MOCKSTACK_LIBCURL`): a file
+    /// name the dynamic loader looks up, or a path. Without it, forwarded requests are 502s.
+    public var proxyLibcurl = UpstreamClient.defaultLibrary
     /// Told every answer the upstream gave, with its request, before the client gets it (on
-    /// URLSession's thread, never a loop's): how `mockstack record` writes its app folder.
+    /// the upstream client's thread, never a loop's): how `mockstack record` writes its app folder.
     public var proxyObserver: (@Sendable (HTTPRequest, HTTPResponse) -> Void)?
 
     public init(

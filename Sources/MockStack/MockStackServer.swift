@@ -99,11 +99,16 @@ public final class MockStackServer: Sendable {
 
     /// `--proxy-unmatched`'s forwarding: each request to the upstream over ``UpstreamClient``,
     /// its answer shown to the observer (the recorder) and then sent; a failure is a 502.
+    /// libcurl is opened here, at start: without it the server still serves its apps, says so
+    /// once now, and every forwarded request is a 502 naming what to install.
     private static func fallThrough(_ configuration: MockStackConfiguration) -> FallThrough? {
         guard let target = configuration.proxyUnmatched else { return nil }
-        let client = UpstreamClient(target: target, timeoutSeconds: configuration.proxyTimeoutSeconds)
+        let client = UpstreamClient(target: target, timeoutSeconds: configuration.proxyTimeoutSeconds, library: configuration.proxyLibcurl)
         let observer = configuration.proxyObserver
         let logger = configuration.logger
+        if let missing = client.libraryProblem {
+            logger.error("proxy: \(missing) (\(missing.detail)); every request forwarded to \(target) will be a 502")
+        }
         // The deferred answer outlives the client's own timeout, which ends it with a clearer 502.
         return FallThrough(timeoutMilliseconds: client.timeoutSeconds * 1000 + 5000) { request, answered in
             client.send(request) { result in

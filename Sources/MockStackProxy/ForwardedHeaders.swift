@@ -11,25 +11,25 @@ enum ForwardedHeaders {
     ]
 
     /// The request's fields as they go upstream: hop-by-hop fields, `Host` (the target's own is
-    /// sent), `Content-Length` and `Expect` (the client library writes them), mockstack's own, and
-    /// `Accept-Encoding` (the upstream is asked for `identity`, so that what is forwarded and
-    /// recorded is the body itself) left out.
-    static func upstream(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
-        headers.fields.compactMap { field in
+    /// sent), `Content-Length` and `Expect` (the client library writes them, and sends no
+    /// `Expect`), mockstack's own, and `Accept-Encoding` (the upstream is asked for `identity`,
+    /// so that what is forwarded and recorded is the body itself) left out.
+    static func upstream(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var forwarded = HTTPHeaders(headers.fields.filter { field in
             let name = field.name.lowercased()
-            if hopByHop.contains(name) || name == "host" || name == "content-length" || name == "expect" || name == "accept-encoding"
-                || name.hasPrefix("x-mockstack-") { return nil }
-            return (field.name, field.value)
-        }
+            return !(hopByHop.contains(name) || name == "host" || name == "content-length" || name == "expect" || name == "accept-encoding"
+                || name.hasPrefix("x-mockstack-"))
+        })
+        forwarded.add("Accept-Encoding", "identity")
+        return forwarded
     }
 
     /// The upstream answer's fields as they go back: hop-by-hop and framing fields left out (the
-    /// transport frames the answer), and `Content-Encoding` (the body arrives decoded).
-    static func downstream(_ fields: [(name: String, value: String)]) -> HTTPHeaders {
-        HTTPHeaders(fields.compactMap { field in
+    /// transport frames the answer). `Content-Encoding` stays: the body goes back as it came.
+    static func downstream(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.fields.filter { field in
             let name = field.name.lowercased()
-            if hopByHop.contains(name) || name == "content-length" || name == "content-encoding" { return nil }
-            return HTTPHeaders.Field(name: field.name, value: field.value)
+            return !(hopByHop.contains(name) || name == "content-length")
         })
     }
 }

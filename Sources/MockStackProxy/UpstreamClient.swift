@@ -1,72 +1,77 @@
+import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 public import MockStackCore
+public import MockStackTransport
 import Synchronization
 
-/// Sends requests on to an ``UpstreamTarget`` with URLSession (libcurl on Linux: the system's
-/// trust store for `https`), and hands back the answer as an ``HTTPResponse`` — on URLSession's
-/// own queue, never on the caller's thread, so an event loop that forwards is never held.
+/// Sends requests on to an ``UpstreamTarget`` with the transport's ``LibcurlClient`` (libcurl,
+/// opened at the first request: the system's trust store for `https`), and hands back the
+/// answer as an ``HTTPResponse`` — on the client's own thread, never on the caller's, so an
+/// event loop that forwards is never held.
 ///
 /// - Redirects are not followed: a `3xx` comes back as it is, its `Location` under the target
 ///   rewritten to the proxy's path for it (``UpstreamTarget/proxied(location:)``), so the client
 ///   decides and its next request goes through the proxy too.
-/// - `timeoutSeconds` bounds both a silence between bytes and the whole exchange.
-/// - No cookies are stored, no answer is cached: each request goes up as the client sent it.
+/// - `timeoutSeconds` bounds the whole exchange, connecting included.
+/// - No cookies are kept, no answer is cached, the upstream is asked for `identity` encoding:
+///   each request goes up as the client sent it, and what comes back is forwarded as it came.
 /// - An answer over `maximumBodyBytes` is given up, as a 502.
+/// - Without libcurl (``libraryProblem``), every request is a 502 naming what to install.
 public final class UpstreamClient: Sendable {
     public let target: UpstreamTarget
     public let timeoutSeconds: Int
     public let maximumBodyBytes: Int
-    private let session: URLSession
-    private let tasks: UpstreamTasks
+    /// The libcurl opened: a file name the dynamic loader looks up, or a path.
+    public let library: String
 
-    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 64 << 20) {
+    /// The libcurl opened when no other is asked for: `libcurl.so.4` (`libcurl.4.dylib` on macOS).
+    public static var defaultLibrary: String { LibcurlClient.defaultLibrary }
+
+    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 64 << 20, library: String = defaultLibrary) {
         self.target = target
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.maximumBodyBytes = maximumBodyBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = TimeInterval(self.timeoutSeconds)
-        configuration.timeoutIntervalForResource = TimeInterval(self.timeoutSeconds)
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let tasks = UpstreamTasks(maximumBodyBytes: maximumBodyBytes)
-        self.tasks = tasks
-        session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+        self.library = library
     }
 
-    deinit { session.invalidateAndCancel() }
+    /// Opens libcurl now, as the first request would: nil when it can be used, else what is
+    /// missing (`libcurl (libcurl.so.4) could not be loaded: install libcurl4`). What `record`
+    /// and `serve --proxy-unmatched` ask at start.
+    public var libraryProblem: LibcurlUnavailable? { Self.libraryProblem(library) }
+
+    /// ``libraryProblem`` for `library`, before there is a target.
+    public static func libraryProblem(_ library: String) -> LibcurlUnavailable? {
+        if case .failure(let missing) = LibcurlClient.opened(library: library) { return missing }
+        return nil
+    }
 
     /// Sends `request` (its path and query under the target); `answered` is called once, on
     /// another thread, with the upstream's answer or with what went wrong.
     public func send(_ request: HTTPRequest, answered: @escaping @Sendable (Result<HTTPResponse, UpstreamFailure>) -> Void) {
-        guard let url = target.url(for: request) else {
+        guard let url = target.url(for: request)?.absoluteString else {
             return answered(.failure(UpstreamFailure(url: target.base + request.path, reason: "cannot be made into a URL")))
         }
         if request.headers["Upgrade"] != nil {
-            return answered(.failure(UpstreamFailure(url: url.absoluteString, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
+            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
         }
-        var upstream = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(timeoutSeconds))
-        upstream.httpMethod = request.methodName
-        for field in ForwardedHeaders.upstream(request.headers) { upstream.addValue(field.value, forHTTPHeaderField: field.name) }
-        upstream.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        if !request.body.isEmpty { upstream.httpBody = Data(request.body) }
-        let target = target, timeout = timeoutSeconds
-        let task = session.dataTask(with: upstream)
-        tasks.begin(task.taskIdentifier) { result in
+        let client: LibcurlClient
+        switch LibcurlClient.opened(library: library) {
+        case .success(let opened): client = opened
+        case .failure(let missing): return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: \(missing.message)")))
+        }
+        let upstream = UpstreamRequest(method: request.methodName, url: url, headerFields: ForwardedHeaders.upstream(request.headers),
+                                       body: request.body, timeoutSeconds: timeoutSeconds, maximumBodyBytes: maximumBodyBytes)
+        let target = target
+        client.send(upstream) { result in
             switch result {
-            case .success(let (head, body)):
-                var headers = ForwardedHeaders.downstream(head.headerFields)
+            case .success(let reply):
+                var headers = ForwardedHeaders.downstream(reply.headerFields)
                 if let location = headers["Location"] { headers.set("Location", target.proxied(location: location)) }
-                answered(.success(HTTPResponse(status: head.statusCode, headers: headers, body: body)))
-            case .failure(let error):
-                answered(.failure(UpstreamFailure(url: url.absoluteString, reason: Self.reason(for: error, timeoutSeconds: timeout))))
+                answered(.success(HTTPResponse(status: reply.status, headers: headers, body: reply.body)))
+            case .failure(let failure):
+                answered(.failure(UpstreamFailure(url: url, reason: failure.reason)))
             }
         }
-        task.resume()
     }
 
     /// ``send(_:answered:)``, waited for. For start-up only (fetching a target's metadata before
@@ -80,87 +85,5 @@ public final class UpstreamClient: Sendable {
         }
         done.wait()
         return result.withLock { $0! }
-    }
-
-    /// A few words for what URLSession reported.
-    static func reason(for error: any Error, timeoutSeconds: Int) -> String {
-        if let failure = error as? UpstreamTasks.TooLarge { return "answered more than \(failure.limit) bytes" }
-        guard let error = error as? URLError else { return "failed: \(error)" }
-        switch error.code {
-        case .timedOut: return "did not answer within \(timeoutSeconds) s"
-        case .cannotConnectToHost: return "refused the connection"
-        case .cannotFindHost, .dnsLookupFailed: return "names a host that cannot be found"
-        case .networkConnectionLost: return "closed the connection before answering"
-        case .badServerResponse: return "did not answer in HTTP"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
-             .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
-            return "could not be reached over TLS (\(error.localizedDescription))"
-        default: return "failed (\(error.localizedDescription))"
-        }
-    }
-}
-
-/// The upstream's status line and header fields.
-struct UpstreamHead: Sendable {
-    var statusCode: Int
-    var headerFields: [(name: String, value: String)]
-}
-
-/// URLSession's delegate: gathers each task's body, refuses redirects, and reports the end.
-final class UpstreamTasks: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    typealias Completion = @Sendable (Result<(UpstreamHead, [UInt8]), any Error>) -> Void
-
-    /// The answer grew past the limit.
-    struct TooLarge: Error { var limit: Int }
-
-    private struct Pending {
-        var completion: Completion
-        var body: [UInt8] = []
-        var tooLarge = false
-    }
-
-    private let pending = Mutex<[Int: Pending]>([:])
-    private let maximumBodyBytes: Int
-
-    init(maximumBodyBytes: Int) { self.maximumBodyBytes = maximumBodyBytes }
-
-    func begin(_ id: Int, completion: @escaping Completion) {
-        pending.withLock { $0[id] = Pending(completion: completion) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        // Not followed: the 3xx itself is the answer.
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let limit = maximumBodyBytes
-        let overLimit = pending.withLock { tasks -> Bool in
-            guard var entry = tasks[dataTask.taskIdentifier], !entry.tooLarge else { return false }
-            if entry.body.count + data.count > limit {
-                entry.tooLarge = true
-                entry.body = []
-            } else {
-                entry.body.append(contentsOf: data)
-            }
-            tasks[dataTask.taskIdentifier] = entry
-            return entry.tooLarge
-        }
-        if overLimit { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if entry.tooLarge { return entry.completion(.failure(TooLarge(limit: maximumBodyBytes))) }
-        if let error { return entry.completion(.failure(error)) }
-        guard let response = task.response as? HTTPURLResponse else {
-            return entry.completion(.failure(URLError(.badServerResponse)))
-        }
-        let fields = response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
-            guard let name = key as? String else { return nil }
-            return (name, value as? String ?? "\(value)")
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        entry.completion(.success((UpstreamHead(statusCode: response.statusCode, headerFields: fields), entry.body)))
     }
 }

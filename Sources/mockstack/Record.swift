@@ -70,10 +70,13 @@ struct Record: ParsableCommand {
     func run() throws {
         let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
         let upstream = try UpstreamTarget(parsing: target)
+        let library = UpstreamLibrary.chosen(ProcessInfo.processInfo.environment)
+        try UpstreamLibrary.open(library, for: "record")
         let recorder: Recorder
         do {
             recorder = try Recorder(out: URL(fileURLWithPath: out), appName: app, kind: kind,
-                                    client: UpstreamClient(target: upstream, timeoutSeconds: timeout), masking: SecretMasking(masks: !keepSecrets))
+                                    client: UpstreamClient(target: upstream, timeoutSeconds: timeout, library: library),
+                                    masking: SecretMasking(masks: !keepSecrets))
         } catch {
             printError("mockstack: \(error.message)")
             throw ExitCode(2)
@@ -83,6 +86,7 @@ struct Record: ParsableCommand {
         configuration.loadsApps = false
         configuration.proxyUnmatched = upstream
         configuration.proxyTimeoutSeconds = timeout
+        configuration.proxyLibcurl = library
         configuration.proxyObserver = { request, response in
             for conflict in recorder.record(request, response) { logger.warning("record: conflict: \(conflict)") }
         }

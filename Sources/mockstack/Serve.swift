@@ -133,6 +133,8 @@ struct Serve: ParsableCommand {
         configuration.maxSessions = maxSessions
         configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
         configuration.proxyTimeoutSeconds = proxyTimeout
+        configuration.proxyLibcurl = UpstreamLibrary.chosen(environment)
+        if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
         configuration.adminToken = adminToken ?? environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,

@@ -104,4 +104,22 @@ struct RecordCommandTests {
         #expect(mixed.status == 2)
         #expect(mixed.stderr == "mockstack: \(out.path)/other holds a feathers app; recording --kind static into it would mix two kinds (choose another --app or --out, or --kind feathers)\n")
     }
+
+    /// libcurl is opened at start when something will be forwarded; without it, neither command
+    /// serves anything, and each says what to install.
+    @Test func withoutLibcurlRecordAndProxyRefuseToStart() async throws {
+        let missing = ["MOCKSTACK_LIBCURL": "libcurl-missing.so.4"]
+        let (serve, record) = try await offThePool { () throws -> (ProcessRun, ProcessRun) in
+            (try CLITests.run(["serve", "--apps", "example", "--proxy-unmatched", "http://127.0.0.1:1"], environment: missing),
+             try CLITests.run(["record", "--target", "http://127.0.0.1:1", "--out", "/nonexistent"], environment: missing))
+        }
+        let reason = "libcurl (libcurl-missing.so.4) could not be loaded: install libcurl4 "
+            + "(libcurl-missing.so.4: cannot open shared object file: No such file or directory)"
+        #expect(serve.status == 2)
+        #expect(serve.stdout.isEmpty)
+        #expect(serve.stderr == "mockstack: --proxy-unmatched needs libcurl: \(reason)\n")
+        #expect(record.status == 2)
+        #expect(record.stdout.isEmpty)
+        #expect(record.stderr == "mockstack: record needs libcurl: \(reason)\n")
+    }
 }

@@ -20,10 +20,12 @@ struct ProxyTests {
     }
 
     /// A server with `apps` that forwards what they do not answer to `target`.
-    static func proxy(to target: String, apps: [String] = ["example"], timeout: Int = 30) async throws -> InProcessMockStack {
+    static func proxy(to target: String, apps: [String] = ["example"], timeout: Int = 30,
+                      libcurl: String = UpstreamClient.defaultLibrary) async throws -> InProcessMockStack {
         var configuration = MockStackConfiguration(fixtures: [fixtures], apps: apps)
         configuration.proxyUnmatched = try UpstreamTarget(parsing: target)
         configuration.proxyTimeoutSeconds = timeout
+        configuration.proxyLibcurl = libcurl
         configuration.logger.logLevel = .critical
         let settings = configuration
         return try await offThePool { try InProcessMockStack(configuration: settings) }
@@ -102,6 +104,21 @@ struct ProxyTests {
         let entries = try await Self.journal(proxy.ready.port)
         #expect(entries.first?["proxied"] == true)
         #expect(entries.first?["status"] == 502)
+    }
+
+    @Test func withoutLibcurlTheAppsAnswerAndForwardedRequestsAre502sSayingSo() async throws {
+        let proxy = try await Self.proxy(to: "http://127.0.0.1:1", libcurl: "libcurl-missing.so.4")
+        defer { proxy.stop() }
+        let own = try await Self.exchange(proxy.ready.port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(own.text == #"{"result":"Hello, World!"}"#)
+        let forwarded = try await Self.exchange(proxy.ready.port, "GET /elsewhere HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(forwarded.status == 502)
+        #if os(Linux)
+        #expect(forwarded.text == #"{"status":502,"error":"Bad Gateway","message":"Bad Gateway: the upstream http://127.0.0.1:1/elsewhere was not asked: libcurl (libcurl-missing.so.4) could not be loaded: install libcurl4"}"#)
+        #endif
+        let entries = try await Self.journal(proxy.ready.port)
+        #expect(entries.last?["proxied"] == true)
+        #expect(entries.last?["status"] == 502)
     }
 
     @Test func redirectsComeBackToTheClientWithTheirLocationUnderTheProxy() async throws {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import MockStackCore
 
 /// The server a proxy stands for: `http` or `https`, a host, maybe a port and a base path, no

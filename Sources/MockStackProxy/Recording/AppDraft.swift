@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MockStackCore
 
 /// One kind's picture of the app being recorded: what the folder held, plus what came back

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The app folder a recording writes: files replaced whole and atomically, so that a server
 /// reading it (`serve --watch`) never sees half of one.
@@ -19,10 +28,25 @@ struct AppFolder: Sendable {
         try Data(bytes).write(to: file, options: .atomic)
     }
 
+    /// Why writing failed, in the system's words (`No such file or directory`) when it gave
+    /// them, not the error's whole description.
+    static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let cocoa = error as? CocoaError, let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return "\(error)"
+    }
+
     /// A file name made of `words`: letters, digits, `.`, `-` and `_` kept, anything else a `-`.
     static func fileName(_ words: String) -> String {
-        var name = String(words.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
-        while name.contains("--") { name = name.replacingOccurrences(of: "--", with: "-") }
+        var name = ""
+        for character in words {
+            let kept: Character = character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_") ? character : "-"
+            // Runs of `-` are one.
+            if kept == "-", name.last == "-" { continue }
+            name.append(kept)
+        }
         name = String(name.drop { $0 == "-" || $0 == "." }.reversed().drop { $0 == "-" || $0 == "." }.reversed())
         return name.isEmpty ? "index" : String(name.prefix(80))
     }

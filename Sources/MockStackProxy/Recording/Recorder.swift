@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import MockStackCore
 import Synchronization
 
@@ -40,12 +44,12 @@ public final class Recorder: Sendable {
         guard Self.isValidName(appName) else {
             throw RecordingError("--app '\(appName)': an app name may use only letters, digits, '-' and '_'")
         }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out.path, isDirectory: &isFolder), !isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: out.path, isDirectory: &isFolder), !isFolder {
             throw RecordingError("--out \(out.path) is a file; it must be a folder (app folders are written inside it)")
         }
         let folder = out.appending(path: appName)
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder {
             throw RecordingError("\(folder.path) is a file; the app folder would go there (choose another --app)")
         }
         let appFolder = AppFolder(url: folder)
@@ -99,7 +103,7 @@ public final class Recorder: Sendable {
             if let metadata { try appFolder.write(metadata, to: ServiceStackDraft.metadataFile) }
             try appFolder.write(PrettyJSON.bytes(.object(manifest(of: draft, existing: existing))), to: "app.json")
         } catch {
-            throw RecordingError("cannot write \(folder.path): \(error.localizedDescription)")
+            throw RecordingError("cannot write \(folder.path): \(AppFolder.reason(error))")
         }
     }
 
@@ -127,7 +131,7 @@ public final class Recorder: Sendable {
                 // The manifest last: it names the files, which are there by then.
                 try appFolder.write(PrettyJSON.bytes(.object(manifest(of: state.draft, existing: try? ExistingManifest(folder: appFolder)))), to: "app.json")
             } catch {
-                state.writeFailure = "cannot write \(folder.path): \(error.localizedDescription)"
+                state.writeFailure = "cannot write \(folder.path): \(AppFolder.reason(error))"
             }
             return change.conflicts
         }

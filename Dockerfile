@@ -15,7 +15,7 @@
 
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev pkg-config \
+ && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev libcurl4-openssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -27,10 +27,12 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
 
 FROM debian:bookworm-slim
-# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond
-# libc, libstdc++ and libgcc, which the base image has. The smoke test checks this with ldd.
+# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond libc,
+# libstdc++ and libgcc, which the base image has. The smoke test checks this with ldd. libcurl4
+# and ca-certificates are not linked: `record` and `serve --proxy-unmatched` open libcurl when
+# they start, and check https targets against the trust store.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 \
+ && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --uid 10001 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin mockstack
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack

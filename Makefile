@@ -2,7 +2,7 @@
 #   make serve   build (release) and run the server on PORT (default 8080)
 #   make install put the release binary in PREFIX/bin (default /usr/local) and the shipped
 #                fixtures in PREFIX/share/mockstack, where the binary finds them
-#   make test    build and run the whole test suite, the example's and the README quick start's
+#   make test    build and run the whole test suite, the examples' and the README quick start's
 #   make bench   side-by-side benchmark against nginx, then a client package's build and test costs (see Benchmarks/README.md)
 #   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
@@ -38,6 +38,8 @@ RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swif
 
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary
+# The REST-wrapper example (a plain URLSession API wrapper, tested against a recorded app).
+REST_EXAMPLE ?= Examples/RESTClient
 
 .PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-fanout bench-parsers soak hostile container-smoke fuzz clean
 
@@ -90,10 +92,14 @@ test:
 	@$(MAKE) --no-print-directory test-example
 	@$(MAKE) --no-print-directory test-readme
 
-## test-example: the example spawns the mockstack its own build made (no MOCKSTACK_BIN).
+## test-example: the examples spawn the mockstack their own build made (no MOCKSTACK_BIN). The
+## REST-wrapper example builds in the client-library example's build folder, reusing the
+## mockstack modules built there, as test-readme does.
 test-example: deps
 	cd $(EXAMPLE) && ../../Scripts/build-checked.sh $(SWIFT) build --build-tests
 	cd $(EXAMPLE) && env -u MOCKSTACK_BIN $(SWIFT) test --skip-build
+	cd $(REST_EXAMPLE) && ../../Scripts/build-checked.sh $(SWIFT) build --build-tests --scratch-path "$(CURDIR)/$(EXAMPLE)/.build"
+	cd $(REST_EXAMPLE) && env -u MOCKSTACK_BIN $(SWIFT) test --skip-build --scratch-path "$(CURDIR)/$(EXAMPLE)/.build"
 
 ## test-readme: README.md's quick-start blocks (Package.swift and the two test files) written
 ## into a package made by `swift package init`, built and tested (Scripts/readme-quickstart.py).

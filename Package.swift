@@ -7,6 +7,7 @@
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
 //         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
+//         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
@@ -16,15 +17,20 @@
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
 // Or with `Delivery.deferred`: the answer comes later, from any thread, without holding the loop
-// (the journal's long poll, Engine.IO's held polls).
+// (the journal's long poll, Engine.IO's held polls,
+// a request forwarded upstream by `serve --proxy-unmatched` or `record`).
 //
-// Only MockStackTransport imports CLibevent; every unsafe pointer and C callback lives there.
+// Only MockStackTransport imports CLibevent and CCurl; every unsafe pointer and C callback lives
+// there. Its upstream client (`LibcurlClient`, for `--proxy-unmatched` and `record`) opens libcurl
+// with dlopen at the first forwarded request: libcurl is never linked, and a server that forwards
+// nothing never loads it.
 // The transport lends the bytes it reads to Core's parser as a bounds-checked `Span`, and every
 // other target builds with strict memory-safety checking (`memorySafeSettings`), so the compiler
 // holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
 // (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
-// the façade's `stat`, `access` and `realpath` calls, and the request and response boxes' fields
-// (`@safe @exclusivity(unchecked)`: changed only while one value holds the box).
+// the façade's `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
+// request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
+// value holds the box).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -63,6 +69,13 @@ let package = Package(
             name: "CLibevent",
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
+        // libcurl's header only, for the upstream client's types and constants, and the table of
+        // its functions dlsym fills: the module map links nothing (MockStackTransport's
+        // LibcurlClient opens libcurl at the first forwarded request).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         // The server's allocator on Linux: libevent allocates some thirty times per request,
         // and mimalloc does that in about a third of glibc's instructions (Benchmarks/README.md).
@@ -136,10 +149,20 @@ let package = Package(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
+                "CCurl",
                 "MockStackCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
+        ),
+        // The forwarding rules (which fields cross, `Location` rewriting, the 502s) and the
+        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is the
+        // transport's (libcurl, opened at first use); the façade hands the forwarding to the
+        // control plane's pipeline as a ``FallThrough``.
+        .target(
+            name: "MockStackProxy",
+            dependencies: ["MockStackCore", "MockStackTransport"],
+            swiftSettings: memorySafeSettings
         ),
         .target(
             name: "MockStack",
@@ -147,6 +170,7 @@ let package = Package(
                 "MockStackCore",
                 "MockStackWire",
                 "MockStackControl",
+                "MockStackProxy",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
@@ -237,6 +261,7 @@ let package = Package(
         .testTarget(
             name: "MockStackTests",
             dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
+                           "MockStackProxy",
                            "MockStackInProcess", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

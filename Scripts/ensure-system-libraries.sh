@@ -2,7 +2,9 @@
 # Makes sure the C libraries mockstack links are installed, installing what is missing with
 # apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport), on Linux libmimalloc-dev (the
 # allocator, see Benchmarks/README.md), and libsqlite3-dev (the AutoQuery differential test's
-# reference database, through GRDB). With --test, also Debian's chromium, which the control
+# reference database, through GRDB), libcurl4-openssl-dev (curl.h, for the upstream client's
+# types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
+# With --test, also Debian's chromium, which the control
 # page's test drives headless, and Debian's node-typescript, whose tsc type-checks the generated
 # TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift). Says plainly what to do when it cannot.
 set -euo pipefail
@@ -23,6 +25,11 @@ if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/mimalloc.h ] && [ ! -e /us
 fi
 if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/sqlite3.h ] && [ ! -e /usr/local/include/sqlite3.h ]; then
   missing+=(libsqlite3-dev)
+fi
+# The upstream client (serve --proxy-unmatched, record) compiles against curl.h (CCurl).
+if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/x86_64-linux-gnu/curl/curl.h ] && [ ! -e /usr/include/aarch64-linux-gnu/curl/curl.h ] \
+   && [ ! -e /usr/include/curl/curl.h ]; then
+  missing+=(libcurl4-openssl-dev)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

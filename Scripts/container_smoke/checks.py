@@ -169,9 +169,18 @@ def check_shipped_behaviour(base: str, served: list[str]) -> None:
                "feathers: POST /feathers/authentication (local) → 201 with an accessToken")
 
 
+# Packages the binary does not link but opens or reads at run time (`record`, `--proxy-unmatched`),
+# each with the file that must then be found inside the image.
+OPENED_AT_RUN_TIME = {
+    "libcurl4": "libcurl.so.4",                                 # dlopen'd by the upstream client
+    "ca-certificates": "/etc/ssl/certs/ca-certificates.crt",    # libcurl's trust store for https
+}
+
+
 def check_linked_libraries(config: ImageConfig) -> None:
     """`ldd` inside the image: every library resolves, and every package the Dockerfile installs
-    owns one of them (the image carries only what the binary links)."""
+    owns one of them (the image carries only what the binary links), or is one the binary opens
+    at run time whose file the image holds."""
     program = resolve_in_image(config, config.entrypoint[0])
     listing = subprocess.run(["chroot", config.rootfs, "ldd", program], capture_output=True, text=True, check=True).stdout
     missing = [line.strip() for line in listing.splitlines() if "not found" in line]
@@ -187,7 +196,13 @@ def check_linked_libraries(config: ImageConfig) -> None:
         if owner.returncode != 0:        # merged /usr: dpkg knows the path under /usr too, or not at all
             owner = subprocess.run(["chroot", config.rootfs, "dpkg", "-S", "/usr" + library], capture_output=True, text=True)
         owners |= {entry.split(":")[0] for entry in owner.stdout.splitlines()}
-    unused = [package for package in config.apt_packages if package not in owners]
+    opened = [package for package in config.apt_packages if package in OPENED_AT_RUN_TIME and package not in owners]
+    cache = subprocess.run(["chroot", config.rootfs, "ldconfig", "-p"], capture_output=True, text=True, check=True).stdout
+    for package in opened:
+        wanted = OPENED_AT_RUN_TIME[package]
+        found = (Path(config.rootfs) / wanted.lstrip("/")).exists() if wanted.startswith("/") else f"{wanted} " in cache
+        expect(found, f"{package}: {wanted} is in the image (opened at run time, not linked)")
+    unused = [package for package in config.apt_packages if package not in owners and package not in opened]
     expect(not unused, f"each package the Dockerfile installs provides a linked library "
                        f"({', '.join(config.apt_packages)})" + (f"; {', '.join(unused)} provides none" if unused else ""))
 

@@ -5,7 +5,8 @@ Everything it does is read from the Dockerfile, so the image and this test canno
 2. the runtime stage's file system is assembled in a folder: debootstrap for its Debian base,
    its RUN lines inside it with chroot, its COPYs;
 3. the binary's shared libraries all resolve inside it, and each package the Dockerfile
-   installs provides one of them (nothing extra ships);
+   installs provides one of them (nothing extra ships), or a file the binary opens at run time
+   (libcurl4's libcurl.so.4, ca-certificates' trust store: checks.OPENED_AT_RUN_TIME);
 4. in a network and mount namespace of its own, ENTRYPOINT + CMD run as PID 1 as the USER;
    the HEALTHCHECK command passes, every app answers, SIGTERM stops it cleanly; then again
    with user fixtures mounted at /fixtures as the README shows.

@@ -23,7 +23,7 @@ public enum CodeGeneration {
                             baseURL: String, fixedDate: String? = nil) throws -> String {
         try FixedDate.check(fixedDate)
         let apps = try AppLoader.standard(typesDate: fixedDate).load(from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
-        guard let app = apps.first as? ServiceStackApp else {
+        guard let app = (apps.first as? RecordedAnswersApp)?.emulation as? ServiceStackApp ?? apps.first as? ServiceStackApp else {
             throw MockStackError("app '\(name)' is not a ServiceStack app: /types/\(language.rawValue) is generated for ServiceStack apps only")
         }
         return app.dtos(language, query: options, baseURL: baseURL)

@@ -3,3 +3,5 @@
 @_exported public import MockStackWire
 // The control plane's guard (``AdminAccess``) is part of the server's API too.
 @_exported public import MockStackControl
+// The proxy's target, client and recorder (`serve --proxy-unmatched`, `mockstack record`).
+@_exported public import MockStackProxy

@@ -11,14 +11,14 @@ public import MockStackCore
 public struct FixtureFolders: Sendable {
     public let folders: [URL]
 
-    /// - Parameter folders: at least one folder.
+    /// - Parameter folders: the folders; none for a server that loads no apps (`mockstack record`).
     public init(_ folders: [URL]) {
-        precondition(!folders.isEmpty, "at least one fixtures folder")
         self.folders = folders
     }
 
     /// Every app folder of every folder, the later folders winning.
     public func source() throws(FixtureErrors) -> any FixtureSource {
+        if folders.isEmpty { return InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)") }
         let layers = folders.map { DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath) }
         return layers.count == 1 ? layers[0] : try LayeredFixtureSource(layers)
     }

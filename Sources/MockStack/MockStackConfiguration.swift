@@ -4,6 +4,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import Logging
+public import MockStackCore
+public import MockStackProxy
 public import MockStackTransport
 
 /// Everything `mockstack serve` can be told. Defaults are the safe, deterministic ones a test
@@ -42,6 +44,20 @@ public struct MockStackConfiguration: Sendable {
     public var version = MockStackVersion.current
     /// Whether `serve --watch` reloads an app when its fixtures folder changes.
     public var watchesFixtures = false
+    /// Whether app folders are read at all: `mockstack record` serves none (its root stands
+    /// for its target), so it needs no fixtures folder.
+    public var loadsApps = true
+    /// `serve --proxy-unmatched URL`: where a request no app or stub answers is forwarded
+    /// (journaled as proxied) instead of getting its 404.
+    public var proxyUnmatched: UpstreamTarget?
+    /// How long the upstream may take, silent or in all, before the client gets a 502.
+    public var proxyTimeoutSeconds = 30
+    /// The libcurl the upstream client opens at its first request (`MOCKSTACK_LIBCURL`): a file
+    /// name the dynamic loader looks up, or a path. Without it, forwarded requests are 502s.
+    public var proxyLibcurl = UpstreamClient.defaultLibrary
+    /// Told every answer the upstream gave, with its request, before the client gets it (on
+    /// the upstream client's thread, never a loop's): how `mockstack record` writes its app folder.
+    public var proxyObserver: (@Sendable (HTTPRequest, HTTPResponse) -> Void)?
 
     public init(
         host: String = "127.0.0.1",

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Logging
 import MockStackServiceStack
+import MockStackProxy
 public import MockStackControl
 public import MockStackCore
 public import MockStackTransport
@@ -44,7 +45,9 @@ public final class MockStackServer: Sendable {
         let loader = loader ?? .standard(typesDate: configuration.fixedDate)
         try FixedDate.check(configuration.fixedDate)
         let folders: [URL]
-        if configuration.fixtures.isEmpty {
+        if !configuration.loadsApps {
+            folders = []
+        } else if configuration.fixtures.isEmpty {
             guard let shipped = FixturesLocator.shippedFixtures() else {
                 throw MockStackError("no fixtures folder: pass --fixtures DIR or set MOCKSTACK_FIXTURES")
             }
@@ -56,7 +59,7 @@ public final class MockStackServer: Sendable {
         fixtureFolders = FixtureFolders(folders)
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
-        let apps = try loader.load(from: FixtureFolders.narrowed(everything, to: configuration.apps))
+        let apps = configuration.loadsApps ? try loader.load(from: FixtureFolders.narrowed(everything, to: configuration.apps)) : []
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize)
         registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
@@ -72,7 +75,7 @@ public final class MockStackServer: Sendable {
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
         let faults = RequestFaults(seed: configuration.seed)
-        let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults)
+        let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration))
         (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(host: configuration.host, token: configuration.adminToken)
         let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
                                         exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
@@ -91,6 +94,33 @@ public final class MockStackServer: Sendable {
     }
 
     deinit { watcher?.stop() }
+
+    /// `--proxy-unmatched`'s forwarding: each request to the upstream over ``UpstreamClient``,
+    /// its answer shown to the observer (the recorder) and then sent; a failure is a 502.
+    /// libcurl is opened here, at start: without it the server still serves its apps, says so
+    /// once now, and every forwarded request is a 502 naming what to install.
+    private static func fallThrough(_ configuration: MockStackConfiguration) -> FallThrough? {
+        guard let target = configuration.proxyUnmatched else { return nil }
+        let client = UpstreamClient(target: target, timeoutSeconds: configuration.proxyTimeoutSeconds, library: configuration.proxyLibcurl)
+        let observer = configuration.proxyObserver
+        let logger = configuration.logger
+        if let missing = client.libraryProblem {
+            logger.error("proxy: \(missing) (\(missing.detail)); every request forwarded to \(target) will be a 502")
+        }
+        // The deferred answer outlives the client's own timeout, which ends it with a clearer 502.
+        return FallThrough(timeoutMilliseconds: client.timeoutSeconds * 1000 + 5000) { request, answered in
+            client.send(request) { result in
+                switch result {
+                case .success(let response):
+                    observer?(request, response)
+                    answered(response)
+                case .failure(let failure):
+                    logger.warning("proxy: \(request.methodName) \(request.target): \(failure)")
+                    answered(failure.response)
+                }
+            }
+        }
+    }
 
     /// Binds every port and starts serving.
     /// - Returns: what to announce; the sockets accept connections when this returns.

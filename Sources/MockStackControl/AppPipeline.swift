@@ -4,16 +4,19 @@ import MockStackCore
 /// What every app request goes through, on any port and in any session: the misbehaviour
 /// headers' checks, then a runtime stub or the app (journaled either way), then the delay,
 /// throttle or fault the request asked for. A request no app or stub takes is journaled too,
-/// unmatched (a wrong base URL is the commonest client bug).
+/// unmatched (a wrong base URL is the commonest client bug) — or, with a ``FallThrough``,
+/// forwarded there and journaled as proxied.
 package struct AppPipeline: Sendable {
     let journal: RequestJournal
     let stubs: StubStore
     let faults: RequestFaults
+    let fallThrough: FallThrough?
 
-    package init(journal: RequestJournal, stubs: StubStore, faults: RequestFaults) {
+    package init(journal: RequestJournal, stubs: StubStore, faults: RequestFaults, fallThrough: FallThrough? = nil) {
         self.journal = journal
         self.stubs = stubs
         self.faults = faults
+        self.fallThrough = fallThrough
     }
 
     /// A request for `app`: a runtime stub for it, or the app, journaled either way.
@@ -29,8 +32,8 @@ package struct AppPipeline: Sendable {
         return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: session?.faults ?? faults)
     }
 
-    /// A request no app is mounted for: a runtime stub, else `otherwise`, journaled either way
-    /// (a wrong base URL is the commonest client bug).
+    /// A request no app is mounted for: a runtime stub, else the fall-through when there is one,
+    /// else `otherwise`, journaled either way (a wrong base URL is the commonest client bug).
     func respondUnmounted(to request: HTTPRequest, session: Session? = nil, otherwise: () -> HTTPResponse) -> HTTPResponse {
         let wanted: Misbehaviour
         switch RequestFaults.misbehaviour(of: request) {
@@ -43,6 +46,7 @@ package struct AppPipeline: Sendable {
             record(request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero)
             return response
         }
+        if let fallThrough { return forward(request, through: fallThrough, app: nil, session: session, wanted: wanted, faults: faults) }
         let response = otherwise()
         record(request, app: nil, session: session, response: response, stub: nil, duration: .zero)
         return response
@@ -64,6 +68,18 @@ package struct AppPipeline: Sendable {
             return response
         }
         let routed = request.routed(toMount: mount ?? app.mount)
+        if let fallThrough {
+            // An app's own "no such route" (404 or 405, no operation) falls through too.
+            let start = DispatchTime.now().uptimeNanoseconds
+            let answer = app.respond(to: routed)
+            if answer.operation == nil, answer.status == 404 || answer.status == 405, answer.delivery == .immediate {
+                return forward(request, through: fallThrough, app: appName, session: session, wanted: wanted, faults: faults)
+            }
+            let response = faults.apply(wanted, to: answer)
+            let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+            record(request, app: appName, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)))
+            return response
+        }
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         // Dispatch's monotonic clock: the same clock_gettime as `ContinuousClock.now`, without
         // the concurrency runtime's ~75 instructions around each read (two per request).
@@ -74,14 +90,34 @@ package struct AppPipeline: Sendable {
         return response
     }
 
+    /// The request handed to the fall-through: answered later (``Delivery/deferred(_:)``, the
+    /// loop free meanwhile) with what the upstream said, journaled as proxied once it has.
+    private func forward(_ request: HTTPRequest, through fallThrough: FallThrough, app: String?, session: Session?, wanted: Misbehaviour,
+                         faults: RequestFaults) -> HTTPResponse {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let answer = DeferredAnswer(timeoutMilliseconds: fallThrough.timeoutMilliseconds)
+        fallThrough.forward(request) { response in
+            var response = response
+            response.operation = nil
+            let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+            record(request, app: app, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)), proxied: true)
+            answer.complete(with: faults.apply(wanted, to: response))
+        }
+        var waiting = PlainError.response(504, "Gateway Timeout: no answer from the upstream within \(fallThrough.timeoutMilliseconds) ms")
+        waiting.delivery = .deferred(answer)
+        return waiting
+    }
+
     /// Into the server's journal, and the session's own when there is one.
     /// A multipart request's parts are described once for both.
-    private func record(_ request: HTTPRequest, app: String?, session: Session?, response: HTTPResponse, stub: String?, duration: Duration) {
+    private func record(_ request: HTTPRequest, app: String?, session: Session?, response: HTTPResponse, stub: String?, duration: Duration,
+                        proxied: Bool = false) {
         let sessionJournal = session.flatMap { $0.journal.isEnabled ? $0.journal : nil }
         guard journal.isEnabled || sessionJournal != nil else { return }
         let parts = RequestJournal.parts(of: request)
-        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration, parts: parts)
+        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration, parts: parts,
+                       proxied: proxied)
         sessionJournal?.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration,
-                               parts: parts)
+                               parts: parts, proxied: proxied)
     }
 }

@@ -14,7 +14,7 @@ struct MockStackCommand: ParsableCommand {
         commandName: "mockstack",
         abstract: "A fast, offline, deterministic mock ServiceStack / FeathersJS server for client-library tests.",
         version: MockStackVersion.description(commit: buildCommit),
-        subcommands: [Serve.self, Validate.self, Routes.self, Health.self, Codegen.self]
+        subcommands: [Serve.self, Record.self, Validate.self, Routes.self, Health.self, Codegen.self]
     )
 
     static func main() {

@@ -84,6 +84,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
     var maxSessions: Int = 256
 
+    @Option(help: ArgumentHelp("Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
+    var proxyUnmatched: String?
+
+    @Option(help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
+    var proxyTimeout: Int = 30
+
     @Option(help: "How much to log; info logs one line per request.")
     var logLevel: Logger.Level = .info
 
@@ -99,6 +105,10 @@ struct Serve: ParsableCommand {
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100,000") }
         if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
+        guard (1...600).contains(proxyTimeout) else { throw ValidationError("--proxy-timeout must be 1 to 600 seconds") }
+        if let proxyUnmatched {
+            do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch { throw ValidationError("--proxy-unmatched \(error.message)") }
+        }
     }
 
     func run() throws {
@@ -121,6 +131,10 @@ struct Serve: ParsableCommand {
         configuration.watchesFixtures = watch
         configuration.seed = seed
         configuration.maxSessions = maxSessions
+        configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
+        configuration.proxyTimeoutSeconds = proxyTimeout
+        configuration.proxyLibcurl = UpstreamLibrary.chosen(environment)
+        if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
         configuration.adminToken = adminToken ?? environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.transport = TransportConfiguration(
             threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,

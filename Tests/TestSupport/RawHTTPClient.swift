@@ -74,7 +74,7 @@ public final class RawConnection {
 }
 
 /// One parsed response.
-public struct RawResponse: Equatable {
+public struct RawResponse: Equatable, Sendable {
     public var statusLine: String
     public var status: Int
     public var headers: [(String, String)]

@@ -72,12 +72,15 @@ struct JournalEntry: Sendable {
     /// The full answer body's size (the kept body may be shorter).
     var responseBodySize: Int
     var duration: Duration
+    /// Whether the answer came from the upstream a request no app or stub took is forwarded to
+    /// (`serve --proxy-unmatched`, `record`).
+    var proxied = false
 
     /// What answered (an operation, a service method, a fixture), from the response.
     var operation: String? { response.operation }
     /// Whether nothing took the request: no app is mounted at its path, or the app has no
-    /// route for it, and no stub answered.
-    var unmatched: Bool { stub == nil && operation == nil }
+    /// route for it, and no stub answered, nor the upstream it was forwarded to.
+    var unmatched: Bool { stub == nil && operation == nil && !proxied }
     var status: Int { response.status }
     var delivery: Delivery { response.delivery }
 
@@ -90,7 +93,7 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "unmatched", "status", "response", "durationMs"}`; each body as text when it is
+    /// "operation", "stub", "unmatched", "proxied"?, "status", "response", "durationMs"}`; each body as text when it is
     /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
     /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
     /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
@@ -122,6 +125,7 @@ struct JournalEntry: Sendable {
         object["operation"] = operation.map(JSONValue.string) ?? .null
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["unmatched"] = .bool(unmatched)
+        if proxied { object["proxied"] = .bool(true) }
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }

@@ -97,7 +97,7 @@ package final class RequestJournal: Sendable {
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
     /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
     func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
-                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil) {
+                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil, proxied: Bool = false) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
@@ -111,7 +111,7 @@ package final class RequestJournal: Sendable {
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
                                      responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
-                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration)
+                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration, proxied: proxied)
             while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append(Kept(entry: entry, bytes: bytes))
             state.bytes += bytes

@@ -16,10 +16,12 @@ public final class FixtureResponse: Sendable {
     ///   - fileName: used to pick the content type from the extension.
     ///   - contentType: overrides the content type.
     ///   - status: the status to answer with.
-    ///   - headers: extra headers.
-    public init(bytes: [UInt8], fileName: String, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:]) throws(JSONSyntaxError) {
+    ///   - headers: extra headers;
+    ///   - verbatim: serve a JSON file's bytes as they are, not re-encoded (a recorded answer).
+    public init(bytes: [UInt8], fileName: String, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:],
+                verbatim: Bool = false) throws(JSONSyntaxError) {
         let type = contentType ?? Self.contentType(forFileName: fileName)
-        let body = type.hasPrefix("application/json") ? try JSONParser().parse(bytes).root.encoded() : bytes
+        let body = type.hasPrefix("application/json") && !verbatim ? try JSONParser().parse(bytes).root.encoded() : bytes
         entityTag = EntityTag(of: body)
         var all = headers
         all.set("Content-Type", type)

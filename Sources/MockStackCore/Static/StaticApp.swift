@@ -86,10 +86,11 @@ public struct StaticApp: MockApp {
 
 /// Builds ``StaticApp``s from manifests with `"kind": "static"` and a `routes` array:
 /// `{"method": "GET", "path": "/hello", "fixture": "hello.json", "status": 200,
-///   "contentType": "…", "headers": {"X-Name": "value"}}` (only `path` and `fixture` required).
+///   "contentType": "…", "headers": {"X-Name": "value"}, "verbatim": true}` (only `path` and `fixture`
+///   required; `verbatim` serves a JSON file's bytes as they are, as `mockstack record` keeps them).
 public struct StaticAppKind: AppKind {
     public static let kindName = "static"
-    static let routeKeys: Set<String> = ["method", "path", "fixture", "status", "contentType", "headers"]
+    static let routeKeys: Set<String> = ["method", "path", "fixture", "status", "contentType", "headers", "verbatim"]
 
     public init() {}
 
@@ -137,7 +138,8 @@ public struct StaticAppKind: AppKind {
         else { return nil }
         let answer: FixtureResponse
         do {
-            answer = try FixtureResponse(bytes: file.bytes, fileName: fixtureName, contentType: contentType, status: status, headers: headers)
+            answer = try FixtureResponse(bytes: file.bytes, fileName: fixtureName, contentType: contentType, status: status, headers: headers,
+                                         verbatim: manifest.value(at: at + "/verbatim")?.boolValue ?? false)
         } catch {
             manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
             return nil

@@ -1,0 +1,35 @@
+import MockStackCore
+
+/// Which header fields cross the proxy. Hop-by-hop fields (RFC 9110 §7.6.1) belong to one
+/// connection and are never forwarded; the framing ones are the sending side's to write; the
+/// `X-MockStack-*` fields are asks of mockstack itself (faults, delays).
+enum ForwardedHeaders {
+    /// Fields of the connection, not of the message.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer",
+        "transfer-encoding", "upgrade",
+    ]
+
+    /// The request's fields as they go upstream: hop-by-hop fields, `Host` (the target's own is
+    /// sent), `Content-Length` and `Expect` (the client library writes them, and sends no
+    /// `Expect`), mockstack's own, and `Accept-Encoding` (the upstream is asked for `identity`,
+    /// so that what is forwarded and recorded is the body itself) left out.
+    static func upstream(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var forwarded = HTTPHeaders(headers.fields.filter { field in
+            let name = field.name.lowercased()
+            return !(hopByHop.contains(name) || name == "host" || name == "content-length" || name == "expect" || name == "accept-encoding"
+                || name.hasPrefix("x-mockstack-"))
+        })
+        forwarded.add("Accept-Encoding", "identity")
+        return forwarded
+    }
+
+    /// The upstream answer's fields as they go back: hop-by-hop and framing fields left out (the
+    /// transport frames the answer). `Content-Encoding` stays: the body goes back as it came.
+    static func downstream(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.fields.filter { field in
+            let name = field.name.lowercased()
+            return !(hopByHop.contains(name) || name == "content-length")
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import MockStackCore
+public import MockStackTransport
+import Synchronization
+
+/// Sends requests on to an ``UpstreamTarget`` with the transport's ``LibcurlClient`` (libcurl,
+/// opened at the first request: the system's trust store for `https`), and hands back the
+/// answer as an ``HTTPResponse`` — on the client's own thread, never on the caller's, so an
+/// event loop that forwards is never held.
+///
+/// - Redirects are not followed: a `3xx` comes back as it is, its `Location` under the target
+///   rewritten to the proxy's path for it (``UpstreamTarget/proxied(location:)``), so the client
+///   decides and its next request goes through the proxy too.
+/// - `timeoutSeconds` bounds the whole exchange, connecting included.
+/// - No cookies are kept, no answer is cached, the upstream is asked for `identity` encoding:
+///   each request goes up as the client sent it, and what comes back is forwarded as it came.
+/// - An answer over `maximumBodyBytes` is given up, as a 502.
+/// - Without libcurl (``libraryProblem``), every request is a 502 naming what to install.
+public final class UpstreamClient: Sendable {
+    public let target: UpstreamTarget
+    public let timeoutSeconds: Int
+    public let maximumBodyBytes: Int
+    /// The libcurl opened: a file name the dynamic loader looks up, or a path.
+    public let library: String
+
+    /// The libcurl opened when no other is asked for: `libcurl.so.4` (`libcurl.4.dylib` on macOS).
+    public static var defaultLibrary: String { LibcurlClient.defaultLibrary }
+
+    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 64 << 20, library: String = defaultLibrary) {
+        self.target = target
+        self.timeoutSeconds = max(1, timeoutSeconds)
+        self.maximumBodyBytes = maximumBodyBytes
+        self.library = library
+    }
+
+    /// Opens libcurl now, as the first request would: nil when it can be used, else what is
+    /// missing (`libcurl (libcurl.so.4) could not be loaded: install libcurl4`). What `record`
+    /// and `serve --proxy-unmatched` ask at start.
+    public var libraryProblem: LibcurlUnavailable? { Self.libraryProblem(library) }
+
+    /// ``libraryProblem`` for `library`, before there is a target.
+    public static func libraryProblem(_ library: String) -> LibcurlUnavailable? {
+        if case .failure(let missing) = LibcurlClient.opened(library: library) { return missing }
+        return nil
+    }
+
+    /// Sends `request` (its path and query under the target); `answered` is called once, on
+    /// another thread, with the upstream's answer or with what went wrong.
+    public func send(_ request: HTTPRequest, answered: @escaping @Sendable (Result<HTTPResponse, UpstreamFailure>) -> Void) {
+        guard let url = target.url(for: request)?.absoluteString else {
+            return answered(.failure(UpstreamFailure(url: target.base + request.path, reason: "cannot be made into a URL")))
+        }
+        if request.headers["Upgrade"] != nil {
+            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
+        }
+        let client: LibcurlClient
+        switch LibcurlClient.opened(library: library) {
+        case .success(let opened): client = opened
+        case .failure(let missing): return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: \(missing.message)")))
+        }
+        let upstream = UpstreamRequest(method: request.methodName, url: url, headerFields: ForwardedHeaders.upstream(request.headers),
+                                       body: request.body, timeoutSeconds: timeoutSeconds, maximumBodyBytes: maximumBodyBytes)
+        let target = target
+        client.send(upstream) { result in
+            switch result {
+            case .success(let reply):
+                var headers = ForwardedHeaders.downstream(reply.headerFields)
+                if let location = headers["Location"] { headers.set("Location", target.proxied(location: location)) }
+                answered(.success(HTTPResponse(status: reply.status, headers: headers, body: reply.body)))
+            case .failure(let failure):
+                answered(.failure(UpstreamFailure(url: url, reason: failure.reason)))
+            }
+        }
+    }
+
+    /// ``send(_:answered:)``, waited for. For start-up only (fetching a target's metadata before
+    /// anything is served): it blocks the calling thread.
+    public func sendAndWait(_ request: HTTPRequest) -> Result<HTTPResponse, UpstreamFailure> {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<HTTPResponse, UpstreamFailure>?>(nil)
+        send(request) { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import MockStackCore
+
+/// The server a proxy stands for: `http` or `https`, a host, maybe a port and a base path, no
+/// query or fragment. The proxy's root stands for it: `{proxy}/api/Hello?x=1` goes to
+/// `{target}/api/Hello?x=1`.
+public struct UpstreamTarget: Sendable, Equatable, CustomStringConvertible {
+    /// The target as given, without a trailing `/` (`http://127.0.0.1:8080/test`).
+    public let base: String
+    /// The base path (`/test`), empty when the target is an origin.
+    public let basePath: String
+    /// `scheme://host[:port]`, as given.
+    public let origin: String
+
+    /// Checks `text` and says plainly what is wrong with it.
+    public init(parsing text: String) throws(UpstreamTargetError) {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard text.contains("://"), let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
+            throw UpstreamTargetError("'\(text)' is not a URL (expected http://host[:port][/path])")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw UpstreamTargetError("'\(text)': the scheme must be http or https, not \(scheme)")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw UpstreamTargetError("'\(text)' names no host (expected http://host[:port][/path])")
+        }
+        guard components.query == nil, components.fragment == nil, components.user == nil, components.password == nil else {
+            throw UpstreamTargetError("'\(text)': a target may not carry a query, a fragment or credentials")
+        }
+        guard !components.percentEncodedPath.contains("//") else {
+            throw UpstreamTargetError("'\(text)': the path has an empty segment")
+        }
+        base = trimmed
+        basePath = components.percentEncodedPath
+        origin = String(trimmed.dropLast(basePath.utf8.count))
+    }
+
+    /// Where `request` goes: the base, the request's path (still percent-encoded) and its query.
+    public func url(for request: HTTPRequest) -> URL? {
+        URL(string: base + request.path + (request.query.map { "?" + $0 } ?? ""))
+    }
+
+    /// A `Location` the upstream sent, as the proxy's client must follow it: a URL under the
+    /// target becomes the path under the proxy's root that stands for it; anything else (another
+    /// host, a path outside the base) is left as it is.
+    public func proxied(location: String) -> String {
+        var path = location
+        if location.utf8.first != UInt8(ascii: "/") {
+            guard location.lowercased().hasPrefix(origin.lowercased()) else { return location }
+            path = String(location.dropFirst(origin.count))
+            if path.isEmpty { path = "/" }
+        }
+        guard path.utf8.first == UInt8(ascii: "/"), !path.hasPrefix("//") else { return location }
+        guard !basePath.isEmpty else { return path }
+        guard path.hasPrefix(basePath) else { return location }
+        let rest = path.dropFirst(basePath.count)
+        if rest.isEmpty { return "/" }
+        guard let first = rest.first, first == "/" || first == "?" else { return location }
+        return first == "?" ? "/" + rest : String(rest)
+    }
+
+    public var description: String { base }
+}
+
+/// A target that cannot be used, with what is wrong with it.
+public struct UpstreamTargetError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,120 @@
+public import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import MockStack
+import MockStackCore
+import MockStackTransport
+
+/// `mockstack record`: a proxy whose root stands for the target, writing what comes back into
+/// an app folder `serve` answers from.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Proxy a live server and keep its answers as an app folder.",
+        discussion: """
+            Every request to the recorder goes to the target (its root stands for the target URL: {recorder}/api/Hello goes to {target}/api/Hello), and every answer is written into OUT/APP before the client gets it: ServiceStack metadata and per-request answers, Feathers services with seed records and pagination, or static routes byte for byte. Secrets (Authorization, cookies, API keys, tokens in JSON bodies) are left out or masked unless --keep-secrets is given.
+
+            The first stdout line is the ready line, as serve's. SIGINT or SIGTERM stops it; the last stdout line is then {"event":"recorded","app",…,"answers":N,"conflicts":[…]}. Recording into a folder that holds the app already merges; an answer that differs from the one kept is a conflict: the kept one stays, and the conflict is logged and listed.
+
+            Exit status 2: the target is not an http(s) URL or does not answer, OUT is a file, the folder holds an app of another kind, or the port cannot be bound.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The server to record: http(s)://host[:port][/base].", valueName: "url"))
+    var target: String
+
+    @Option(help: ArgumentHelp("The fixtures folder the app folder is written in (made if missing).", valueName: "folder"))
+    var out: String
+
+    @Option(help: ArgumentHelp("The app's name: its folder, and the mount serve gives it.", valueName: "name"))
+    var app: String = "recorded"
+
+    @Option(help: "What the app folder holds: servicestack, feathers, static, or auto (servicestack when the target answers /types/metadata, else static; an existing app's kind).")
+    var kind: RecordingKind = .auto
+
+    @Flag(help: "Keep Authorization, cookies, API keys and tokens as they came instead of leaving them out or masking them.")
+    var keepSecrets = false
+
+    @Option(help: "Address to bind. [default: 127.0.0.1]")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free one.")
+    var port: Int = 0
+
+    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
+    var readyFile: String?
+
+    @Option(help: "Seconds the target may take, silent or in all, before the client gets a 502.")
+    var timeout: Int = 30
+
+    @Option(help: "How much to log; info logs one line per request.")
+    var logLevel: Logger.Level = .info
+
+    @Option(help: "One log line as text or as a JSON object.")
+    var logFormat: LogFormat = .text
+
+    func validate() throws {
+        do {
+            _ = try UpstreamTarget(parsing: target)
+        } catch {
+            throw ValidationError("--target \(error.message)")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("the port must be between 0 and 65535") }
+        guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1 to 600 seconds") }
+    }
+
+    func run() throws {
+        let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
+        let upstream = try UpstreamTarget(parsing: target)
+        let library = UpstreamLibrary.chosen(ProcessInfo.processInfo.environment)
+        try UpstreamLibrary.open(library, for: "record")
+        let recorder: Recorder
+        do {
+            recorder = try Recorder(out: URL(fileURLWithPath: out), appName: app, kind: kind,
+                                    client: UpstreamClient(target: upstream, timeoutSeconds: timeout, library: library),
+                                    masking: SecretMasking(masks: !keepSecrets))
+        } catch {
+            printError("mockstack: \(error.message)")
+            throw ExitCode(2)
+        }
+        var configuration = MockStackConfiguration(host: host, port: port)
+        configuration.version = MockStackVersion.description(commit: buildCommit)
+        configuration.loadsApps = false
+        configuration.proxyUnmatched = upstream
+        configuration.proxyTimeoutSeconds = timeout
+        configuration.proxyLibcurl = library
+        configuration.proxyObserver = { request, response in
+            for conflict in recorder.record(request, response) { logger.warning("record: conflict: \(conflict)") }
+        }
+        configuration.transport = TransportConfiguration(handlesSignals: true, logger: logger)
+        let server: MockStackServer
+        let ready: ReadyEvent
+        do {
+            server = try MockStackServer(configuration: configuration)
+            ready = try server.start()
+        } catch {
+            printError("mockstack: \(error)")
+            throw ExitCode(2)
+        }
+        if let readyFile {
+            do {
+                try writeFileAtomically(ready.line, to: readyFile)
+            } catch {
+                printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
+                server.shutdown()
+                throw ExitCode(2)
+            }
+        }
+        StandardStream.output.write(ready.line)
+        logger.notice("mockstack recording \(upstream) at \(ready.url) into \(recorder.folder.path) (\(recorder.kind.rawValue))")
+        server.wait()
+        StandardStream.output.write(recorder.summary.jsonText + "\n")
+        logger.notice("mockstack stopped recording")
+    }
+}
+
+extension RecordingKind: ExpressibleByArgument {}

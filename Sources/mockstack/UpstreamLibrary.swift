@@ -1,0 +1,19 @@
+import ArgumentParser
+import MockStack
+import MockStackTransport
+
+/// The libcurl `serve --proxy-unmatched` and `record` forward with: `MOCKSTACK_LIBCURL`'s (a
+/// file name or a path), else the system's (`libcurl.so.4`; `libcurl.4.dylib` on macOS).
+enum UpstreamLibrary {
+    static func chosen(_ environment: [String: String]) -> String {
+        environment["MOCKSTACK_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 } ?? UpstreamClient.defaultLibrary
+    }
+
+    /// Opens `library` now, before anything is served: a server that would forward with no
+    /// client stops here with one line saying what to install (exit status 2), not with a 502 later.
+    static func open(_ library: String, for option: String) throws {
+        guard let missing = UpstreamClient.libraryProblem(library) else { return }
+        printError("mockstack: \(option) needs libcurl: \(missing.message) (\(missing.detail))")
+        throw ExitCode(2)
+    }
+}

@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import MockStack
+import MockStackCore
 
 /// `mockstack`: a mock ServiceStack / FeathersJS server for client-library tests.
 @main
@@ -58,11 +59,21 @@ struct MockStackCommand: ParsableCommand {
     /// whole usage and exit 64); help, `--version` and a command's own exit status pass through.
     private static func exit(afterFailing error: any Error, arguments: [String]) -> Never {
         guard exitCode(for: error) == .validationFailure, !(error is ExitCode) else { Self.exit(withError: error) }
-        let message = Self.message(for: error)
         // `serve --bogus`: the help to read is the subcommand's.
         let subcommand = configuration.subcommands.first { arguments.first == $0.configuration.commandName }
+        let message = subcommand == nil ? Self.unknownCommand(arguments.first) ?? Self.message(for: error) : Self.message(for: error)
         let help = ["mockstack", subcommand?.configuration.commandName].compactMap { $0 }.joined(separator: " ") + " --help"
         printError("mockstack: \(message) (see '\(help)')")
         Self.exit(withError: ExitCode(2))
+    }
+
+    /// For a first word that is no command (`mockstack recrod`): what it is not, and the command
+    /// it is one or two typos from, if one; nil for an option (`--bogus`), left to the parser.
+    private static func unknownCommand(_ word: String?) -> String? {
+        guard let word, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let near = names.filter { EditDistance.between(word.lowercased(), $0, atMost: 2) <= 2 }
+        let hint = near.isEmpty ? "the commands are \(names.joined(separator: ", "))" : "did you mean '\(near.joined(separator: "' or '"))'?"
+        return "'\(word)' is not a command: \(hint)"
     }
 }

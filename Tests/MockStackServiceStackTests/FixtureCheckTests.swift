@@ -109,8 +109,8 @@ import Testing
         // Far from every property: a route the real hosts publish as it is (ServiceStack fails
         // only when it is requested), not a typo.
         #expect(Self.problems(route: "/hello/{Id}/{Category}") == [])
-        #expect(MetadataCheck.editDistance("nmae", "name", atMost: 2) == 2)
-        #expect(MetadataCheck.editDistance("id", "userid", atMost: 2) == 3)
+        #expect(EditDistance.between("nmae", "name", atMost: 2) == 2)
+        #expect(EditDistance.between("id", "userid", atMost: 2) == 3)
     }
 
     /// The check reads a request's properties from the declarations (no type is resolved for

@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// The mistakes in a metadata document that would not stop the app from loading but would make
 /// it answer silently wrong: a type that nothing declares (a property of it would bind and
 /// serialize as untyped JSON), an operation whose response type is undeclared (its answer would
@@ -52,24 +54,7 @@ struct MetadataCheck {
     /// Whether `variable` is within two edits of a property's name (ignoring case), or the
     /// request has no properties at all: a typo, rather than a route the host publishes as it is.
     static func isMisspelt(_ variable: String, among properties: [String]) -> Bool {
-        properties.isEmpty || properties.contains { editDistance(variable.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
-    }
-
-    /// Levenshtein distance, giving up (returning `limit + 1`) once every path is past `limit`.
-    static func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            if current.min()! > limit { return limit + 1 }
-            previous = current
-        }
-        return previous[b.count]
+        properties.isEmpty || properties.contains { EditDistance.between(variable.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
     }
 
     /// A declared type's base and properties, each naming only known types.

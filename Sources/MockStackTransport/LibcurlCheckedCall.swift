@@ -9,10 +9,7 @@ extension Logger {
     @discardableResult
     func succeeded(_ code: CURLcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
                    _ consequence: @autoclosure () -> String = "") -> Bool {
-        guard code != CURLE_OK else { return true }
-        let then = consequence()
-        log(level: level, "\(call) failed: \(libcurl.describe(code))\(then.isEmpty ? "" : "; " + then)")
-        return false
+        code == CURLE_OK || failed(call, libcurl.describe(code), level: level, consequence())
     }
 
     /// Whether a multi-handle call succeeded (`CURLM_OK`); when it did not, logs `call` with
@@ -20,9 +17,12 @@ extension Logger {
     @discardableResult
     func succeeded(_ code: CURLMcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
                    _ consequence: @autoclosure () -> String = "") -> Bool {
-        guard code != CURLM_OK else { return true }
-        let then = consequence()
-        log(level: level, "\(call) failed: \(libcurl.describe(code))\(then.isEmpty ? "" : "; " + then)")
+        code == CURLM_OK || failed(call, libcurl.describe(code), level: level, consequence())
+    }
+
+    /// Logs a failed call with its reason and what follows from it; false.
+    private func failed(_ call: StaticString, _ reason: String, level: Logger.Level, _ consequence: String) -> Bool {
+        log(level: level, "\(call) failed: \(reason)\(consequence.isEmpty ? "" : "; " + consequence)")
         return false
     }
 }

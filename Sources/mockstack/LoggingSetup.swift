@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import Logging
+import MockStackJSON
 
 /// `--log-format`.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -53,21 +54,10 @@ struct JSONLogHandler: LogHandler {
         StandardStream.error.write(line)
     }
 
+    /// `text` as a JSON string literal, by MockStackJSON's encoder.
     private func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = []
+        JSONValue.encodeString(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

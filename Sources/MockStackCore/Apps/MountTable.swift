@@ -23,14 +23,7 @@ public final class MountTable: Sendable {
     /// The app that owns `path`, if any.
     public func app(owning path: String) -> (any MockApp)? {
         // The path's bytes are reached once for all the mounts.
-        let index = UTF8Bytes.withSpan(path) { bytes in
-            var found: Int?
-            for index in mountsByLength.indices where Self.mount(mountsByLength[index], owns: bytes) {
-                found = index
-                break
-            }
-            return found
-        }
+        let index = UTF8Bytes.withSpan(path) { bytes in mountsByLength.firstIndex { Self.mount($0, owns: bytes) } }
         return index.map { appsByMountLength[$0] }
     }
 

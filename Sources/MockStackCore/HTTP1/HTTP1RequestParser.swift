@@ -148,9 +148,10 @@ public struct HTTP1RequestParser: Sendable {
             let consumed = position
             let piece = bytes.extracting(start..<lineFeed)
             guard lines.isCarrying else { return headLine(piece, consumed: consumed) }
-            let whole = lines.takeLine(ending: piece)[...]
-            defer { lines.giveBack(Array(whole)) }
-            return headLine(whole.span, consumed: consumed)
+            let whole = lines.takeLine(ending: piece)
+            defer { lines.giveBack(whole) }
+            let all = whole[...]
+            return headLine(all.span, consumed: consumed)
         }
     }
 
@@ -261,9 +262,10 @@ public struct HTTP1RequestParser: Sendable {
             position = lineFeed + 1
             let piece = bytes.extracting(start..<lineFeed)
             guard lines.isCarrying else { return chunkSizeLine(piece, consumed: position) }
-            let whole = lines.takeLine(ending: piece)[...]
-            defer { lines.giveBack(Array(whole)) }
-            return chunkSizeLine(whole.span, consumed: position)
+            let whole = lines.takeLine(ending: piece)
+            defer { lines.giveBack(whole) }
+            let all = whole[...]
+            return chunkSizeLine(all.span, consumed: position)
         }
     }
 

@@ -107,7 +107,7 @@ struct ErrorRenderer {
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        let hasTag = UTF8Bytes.withSpan(message) { bytes in bytes.indices.contains { bytes[$0] == UInt8(ascii: "<") } }
+        let hasTag = message.utf8.contains(UInt8(ascii: "<"))
         guard hasTag, message.lowercased().contains("<script") else { return message }
         var encoded = ""
         for character in message {

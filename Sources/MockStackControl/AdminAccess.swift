@@ -35,7 +35,7 @@ public enum AdminAccess: Sendable, Equatable {
         guard case .token(let expected) = self else { return true }
         let presented = request.headers[AdminToken.header]
             ?? request.headers["Authorization"].flatMap { value in
-                value.utf8.count > 7 && value.prefix(7).lowercased() == "bearer " ? String(value.dropFirst(7)) : nil
+                value.utf8.count > 7 && value.hasPrefixIgnoringASCIICase("bearer ") ? String(value.dropFirst(7)) : nil
             }
         guard let presented else { return false }
         return ConstantTimeComparison.equal(Array(presented.utf8), Array(expected.utf8))

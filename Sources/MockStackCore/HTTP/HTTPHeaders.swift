@@ -5,12 +5,30 @@
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header line.
     public struct Field: Sendable, Equatable {
-        public var name: String
-        public var value: String
+        public var name: String { didSet { line = nil } }
+        public var value: String { didSet { line = nil } }
+        /// The line a head sends for this field, rendered once by ``prepared()``; nil for a
+        /// field rendered on each answer.
+        public private(set) var line: RenderedHead.FieldLine?
 
         public init(name: String, value: String) {
             self.name = name
             self.value = value
+        }
+
+        /// The same field with its line rendered now, for a field made once and sent on many
+        /// answers (the CORS headers, the JSON `Content-Type`): each head then copies the line
+        /// instead of checking and copying the name and value again. A field the head leaves
+        /// out or reads itself (framing, `Date`, `Connection`, an unsafe one) stays unrendered.
+        public func prepared() -> Field {
+            var field = self
+            field.line = RenderedHead.FieldLine(self)
+            return field
+        }
+
+        /// Equal when they would send the same name and value; the rendered line is only a cache.
+        public static func == (a: Field, b: Field) -> Bool {
+            a.name == b.name && a.value == b.value
         }
     }
 
@@ -81,6 +99,16 @@ extension String {
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         return UTF8Bytes.withSpan(self) { a in UTF8Bytes.withSpan(other) { b in equalBytesIgnoringASCIICase(a, b) } }
+    }
+}
+
+extension String {
+    /// Whether the string starts with `prefix`, ASCII case aside; over both strings' bytes in
+    /// place, as ``equalsIgnoringASCIICase(_:)``.
+    @inlinable
+    public func hasPrefixIgnoringASCIICase(_ prefix: String) -> Bool {
+        guard utf8.count >= prefix.utf8.count else { return false }
+        return UTF8Bytes.withSpan(self) { a in UTF8Bytes.withSpan(prefix) { b in equalBytesIgnoringASCIICase(a.extracting(0..<b.count), b) } }
     }
 }
 

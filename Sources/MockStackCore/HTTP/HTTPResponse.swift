@@ -91,7 +91,7 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// A JSON response from bytes that are already encoded.
     public static func json(_ status: Int, bytes: [UInt8], headers: HTTPHeaders = [:]) -> HTTPResponse {
         var all = headers
-        if !all.contains("Content-Type") { all.add("Content-Type", MediaType.json) }
+        if !all.contains("Content-Type") { all.add([.jsonContentType]) }
         return HTTPResponse(status: status, headers: all, body: bytes)
     }
 
@@ -125,4 +125,9 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
 
     /// Whether this status forbids a body (1xx, 204, 304).
     public var forbidsBody: Bool { HTTPStatus.forbidsBody(status) }
+}
+
+extension HTTPHeaders.Field {
+    /// `Content-Type: application/json; charset=utf-8`, its line rendered once.
+    public static let jsonContentType = HTTPHeaders.Field(name: "Content-Type", value: MediaType.json).prepared()
 }

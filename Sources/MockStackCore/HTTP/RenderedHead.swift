@@ -32,7 +32,9 @@ public struct RenderedHead: Sendable, Equatable {
         let fields = response.headers.fields
         // One allocation: every field's bytes plus room for the status line and what is added.
         var capacity = 160
-        for field in fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        for index in fields.indices {
+            capacity += fields[index].line?.bytes.count ?? fields[index].name.utf8.count + fields[index].value.utf8.count + 4
+        }
         if response.reason != nil { capacity += response.reasonPhrase.utf8.count }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(capacity)
@@ -45,26 +47,27 @@ public struct RenderedHead: Sendable, Equatable {
         }
         var hasDate = false, hasLength = false, hasType = false
         var connection: String?
-        for field in fields {
+        for index in fields.indices {
+            // A prepared field's line was checked and classified when it was made.
+            if let line = fields[index].line {
+                bytes.append(contentsOf: line.bytes)
+                hasType = hasType || line.isContentType
+                continue
+            }
+            let field = fields[index]
             // Over each string's UTF-8 in place: checked, classified and copied in bulk rather
             // than through the UTF-8 view's iterator.
             UTF8Bytes.withSpan(field.name) { name in
                 UTF8Bytes.withSpan(field.value) { value in
                     guard Self.isSafe(name: name, value: value) else { return }
-                    switch name.count {
-                    case 4: if HTTP1Syntax.equalsIgnoringCase(name, "date") { hasDate = true }
-                    case 10: if connection == nil, HTTP1Syntax.equalsIgnoringCase(name, "connection") { connection = field.value }
-                    case 12: if HTTP1Syntax.equalsIgnoringCase(name, "content-type") { hasType = true }
-                    case 14: if HTTP1Syntax.equalsIgnoringCase(name, "content-length") { return }
-                    case 17: if HTTP1Syntax.equalsIgnoringCase(name, "transfer-encoding") { return }
-                    default: break
+                    switch FieldRole(name) {
+                    case .date: hasDate = true
+                    case .connection: if connection == nil { connection = field.value }
+                    case .contentType: hasType = true
+                    case .framing: return
+                    case .other: break
                     }
-                    UTF8Bytes.append(name, to: &bytes)
-                    bytes.append(UInt8(ascii: ":"))
-                    bytes.append(UInt8(ascii: " "))
-                    UTF8Bytes.append(value, to: &bytes)
-                    bytes.append(0x0D)
-                    bytes.append(0x0A)
+                    Self.appendLine(name: name, value: value, to: &bytes)
                 }
             }
         }
@@ -91,18 +94,84 @@ public struct RenderedHead: Sendable, Equatable {
 
     public static let lineEnd: [UInt8] = [0x0D, 0x0A]
 
+    /// A field's line as a head sends it (`Name: value\r\n`), rendered ahead of time: see
+    /// ``HTTPHeaders/Field/prepared()``.
+    public struct FieldLine: Sendable {
+        public let bytes: [UInt8]
+        /// Whether the field is the `Content-Type`, which the head then does not add.
+        public let isContentType: Bool
+
+        /// The line for a field that can be sent as it is on every answer; nil for one the head
+        /// leaves out or reads itself (framing, `Date`, `Connection`) and for one that could
+        /// split the head.
+        init?(_ field: HTTPHeaders.Field) {
+            let made: FieldLine? = UTF8Bytes.withSpan(field.name) { name in
+                UTF8Bytes.withSpan(field.value) { value in
+                    let role = FieldRole(name)
+                    guard RenderedHead.isSafe(name: name, value: value), role == .contentType || role == .other else { return nil }
+                    var bytes: [UInt8] = []
+                    bytes.reserveCapacity(name.count + value.count + 4)
+                    RenderedHead.appendLine(name: name, value: value, to: &bytes)
+                    return FieldLine(bytes: bytes, isContentType: role == .contentType)
+                }
+            }
+            guard let made else { return nil }
+            self = made
+        }
+
+        private init(bytes: [UInt8], isContentType: Bool) {
+            self.bytes = bytes
+            self.isContentType = isContentType
+        }
+    }
+
+    /// What a field's name means to the head.
+    private enum FieldRole {
+        case date, connection, contentType
+        /// `Content-Length` or `Transfer-Encoding`: the transport's alone, never copied.
+        case framing
+        case other
+
+        init(_ name: Span<UInt8>) {
+            switch name.count {
+            case 4 where HTTP1Syntax.equalsIgnoringCase(name, "date"): self = .date
+            case 10 where HTTP1Syntax.equalsIgnoringCase(name, "connection"): self = .connection
+            case 12 where HTTP1Syntax.equalsIgnoringCase(name, "content-type"): self = .contentType
+            case 14 where HTTP1Syntax.equalsIgnoringCase(name, "content-length"): self = .framing
+            case 17 where HTTP1Syntax.equalsIgnoringCase(name, "transfer-encoding"): self = .framing
+            default: self = .other
+            }
+        }
+    }
+
+    /// `name: value\r\n`.
+    private static func appendLine(name: Span<UInt8>, value: Span<UInt8>, to bytes: inout [UInt8]) {
+        UTF8Bytes.append(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        UTF8Bytes.append(value, to: &bytes)
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+    }
+
     /// `Content-Length: <length>\r\n`, the digits written in place rather than through a String.
     private static func appendContentLength(_ length: Int, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: contentLengthPrefix)
         if length < 0 {
             bytes.append(contentsOf: String(length).utf8)
         } else {
-            var divisor = 1
-            while length / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(length / divisor % 10))
-                divisor /= 10
-            }
+            // Room for the digits, then each written from the last: division by the constant
+            // 10 is a multiplication, where one by a running power of ten is a division.
+            var digits = 1, rest = length / 10
+            while rest > 0 { digits += 1; rest /= 10 }
+            let end = bytes.count + digits
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+            var value = length, position = end
+            repeat {
+                position -= 1
+                bytes[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            } while value > 0
         }
         bytes.append(0x0D)
         bytes.append(0x0A)

@@ -25,7 +25,10 @@ public enum CORSMiddleware {
     /// the app writes its own headers.
     public static func allowingAnyOrigin(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers = HTTPHeaders([HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: "*")] + response.headers.fields)
+        response.headers = HTTPHeaders([anyOrigin] + response.headers.fields)
         return response
     }
+
+    /// `Access-Control-Allow-Origin: *`, its line rendered once.
+    private static let anyOrigin = HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: "*").prepared()
 }

@@ -264,7 +264,7 @@ public final class AuthService: Sendable {
 
     static func bearerToken(_ request: HTTPRequest) -> String? {
         guard let authorization = request.headers["Authorization"], authorization.count > 7,
-              authorization.prefix(7).lowercased() == "bearer " else { return nil }
+              authorization.hasPrefixIgnoringASCIICase("bearer ") else { return nil }
         let token = authorization.dropFirst(7).trimmingASCIISpace()
         return token.isEmpty ? nil : String(token)
     }
@@ -272,7 +272,7 @@ public final class AuthService: Sendable {
     /// `Authorization: Basic base64(user:password)`.
     static func basicCredentials(_ request: HTTPRequest) -> (userName: String, password: String)? {
         guard let authorization = request.headers["Authorization"], authorization.count > 6,
-              authorization.prefix(6).lowercased() == "basic ",
+              authorization.hasPrefixIgnoringASCIICase("basic "),
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6).trimmingASCIISpace())) else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return nil }

@@ -36,12 +36,12 @@ public struct RequestInput: Sendable {
         query = try Self.pairs(request.query ?? "", limit: limits.maximumFields)
         form = []
         files = []
-        let contentType = request.headers["Content-Type"] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingASCIISpace().lowercased() } ?? ""
         guard !request.body.isEmpty else {
             body = .none
             return
         }
+        let contentType = request.headers["Content-Type"] ?? ""
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingASCIISpace().lowercased() } ?? ""
         switch mediaType {
         case _ where mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json"):
             body = .json(request.body)

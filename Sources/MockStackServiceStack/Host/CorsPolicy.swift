@@ -38,6 +38,9 @@ public struct CorsPolicy: Sendable, Equatable {
     /// origin and credentials.
     private let exposedList: String?
     private let preflightFields: [HTTPHeaders.Field]
+    /// The JSON `Content-Type` then CorsFeature's headers: what most answers end up with, one
+    /// shared list rather than a new one grown for each.
+    private let jsonAnswerFields: HTTPHeaders
 
     /// CorsFeature's defaults: any origin, its seven methods, `Content-Type`, 600 s.
     public static let corsFeatureMethods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]
@@ -60,14 +63,15 @@ public struct CorsPolicy: Sendable, Equatable {
         if allowCredentials { feature.append(.init(name: "Access-Control-Allow-Credentials", value: "true")) }
         if !exposeHeaders.isEmpty { feature.append(.init(name: "Access-Control-Expose-Headers", value: exposeHeaders.joined(separator: ", "))) }
         if let maxAge { feature.append(.init(name: "Access-Control-Max-Age", value: String(maxAge))) }
-        featureFields = feature
+        featureFields = feature.map { $0.prepared() }
+        jsonAnswerFields = HTTPHeaders([.jsonContentType] + featureFields)
         // UseCors joins without spaces.
         exposedList = exposeHeaders.isEmpty ? nil : exposeHeaders.joined(separator: ",")
         var preflight: [HTTPHeaders.Field] = []
         if !headers.isEmpty { preflight.append(.init(name: "Access-Control-Allow-Headers", value: headers.joined(separator: ","))) }
         if !methods.isEmpty { preflight.append(.init(name: "Access-Control-Allow-Methods", value: methods.joined(separator: ","))) }
         if let maxAge { preflight.append(.init(name: "Access-Control-Max-Age", value: String(maxAge))) }
-        preflightFields = preflight
+        preflightFields = preflight.map { $0.prepared() }
     }
 
     public static func == (a: CorsPolicy, b: CorsPolicy) -> Bool {
@@ -127,10 +131,10 @@ public struct CorsPolicy: Sendable, Equatable {
     /// CorsFeature's global headers, in the order it registers them; with a whitelist, the
     /// allowed origin comes from a request filter that runs before them.
     private func addCorsFeatureHeaders(to response: inout HTTPResponse, origin: String?) {
-        if allowsAnyOrigin {
-            response.headers.add(featureFields)
-        } else if let origin, origins.contains(origin) {
+        if !allowsAnyOrigin, let origin, origins.contains(origin) {
             response.headers.add([HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: origin)] + featureFields)
+        } else if response.headers.count == 1, response.headers.fields[0] == .jsonContentType {
+            response.headers = jsonAnswerFields
         } else {
             response.headers.add(featureFields)
         }

@@ -9,5 +9,5 @@ extension HTTPResponse {
         return HTTPResponse(status: status, headers: jsonContentType, body: bytes)
     }
 
-    private static let jsonContentType: HTTPHeaders = ["Content-Type": MediaType.json]
+    private static let jsonContentType = HTTPHeaders([.jsonContentType])
 }

@@ -1,3 +1,5 @@
+import MockStackCore
+
 /// A language whose DTOs an app generates at `/types/{language}` (docs/servicestack.md#generated-dtos).
 public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
@@ -8,7 +10,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// No `/types/dtos`: ServiceStack's NativeTypesService routes no such path, nor do the test and
     /// TechStacks hosts' AppHosts, so the real hosts answer it 404, as this does.
     public init?(path: String) {
-        guard path.utf8.count > 7, path.prefix(7).lowercased() == "/types/" else { return nil }
+        // Asked of every request's path: the prefix compared in place, not lower-cased.
+        guard path.utf8.count > 7, path.hasPrefixIgnoringASCIICase("/types/") else { return nil }
         let name = path.dropFirst(7).lowercased()
         if name == "swift4" { self = .swift } else if let language = DTOLanguage(rawValue: name) { self = language } else { return nil }
     }

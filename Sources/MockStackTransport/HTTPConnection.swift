@@ -24,6 +24,11 @@ final class HTTPConnection {
     let bufferevent: OpaquePointer
     /// The bufferevent's socket, kept here: asking libevent for it on every reply takes its lock.
     let socket: Int32
+    /// The socket's read event. The connection reads its socket itself, into the bufferevent's
+    /// input: the bufferevent's own read asks the kernel how much is waiting first
+    /// (`ioctl(FIONREAD)`), a third system call on every request beside the read and the write.
+    /// The bufferevent writes, times writes out and throttles (docs/transport.md#libevent).
+    private var readEvent: OpaquePointer?
     /// Read and changed only on the loop's thread, never while another access to it is open:
     /// no runtime exclusivity check (~80 instructions, and a copy of the parser, each time).
     @exclusivity(unchecked) private var parser: HTTP1RequestParser
@@ -109,16 +114,59 @@ final class HTTPConnection {
         // libevent writes at most 16 KiB per call by default: a 34 KB reply took three writev
         // calls (and, with TCP_NODELAY, three pushes). Up to 1 MiB goes in one.
         worker.logger.succeeded(bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite), "bufferevent_set_max_single_write")
-        bufferevent_setcb(bufferevent, { _, arg in
-            HTTPConnection.with(arg) { $0.readable() }
-        }, { _, arg in
+        // No read callback: the connection reads the socket itself (``readEvent``).
+        bufferevent_setcb(bufferevent, nil, { _, arg in
             HTTPConnection.with(arg) { $0.outputDrained() }
         }, { _, events, arg in
             HTTPConnection.with(arg) { $0.happened(events) }
         }, callbackTarget)
-        guard setWriteTimeout(),
-              worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ | EV_WRITE)), "bufferevent_enable", "closing the new connection")
+        readEvent = event_new(worker.base, socket, Int16(EV_READ | EV_PERSIST), { _, _, arg in
+            HTTPConnection.with(arg) { $0.socketReadable() }
+        }, callbackTarget)
+        // A bufferevent keeps its input's end frozen but while it reads into it itself.
+        guard readEvent != nil, let input = bufferevent_get_input(bufferevent),
+              worker.logger.succeeded(evbuffer_unfreeze(input, 0), "evbuffer_unfreeze", "closing the new connection"),
+              setWriteTimeout(),
+              worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_WRITE)), "bufferevent_enable", "closing the new connection"),
+              resumeReading()
         else { return close() }
+    }
+
+    /// Bytes read from the socket at most at once: a whole request of nearly any client, and a
+    /// large body in few reads.
+    static let readSize = 16 * 1024
+
+    /// The socket has bytes (or its end): they join the input, which is then parsed.
+    private func socketReadable() {
+        guard let input = bufferevent_get_input(bufferevent) else { return }
+        var space = iovec()
+        guard evbuffer_reserve_space(input, Self.readSize, &space, 1) == 1 else {
+            worker.logger.error("evbuffer_reserve_space failed: closing the connection")
+            return close()
+        }
+        let count = read(socket, space.iov_base, space.iov_len)
+        if count > 0 {
+            space.iov_len = count
+            guard worker.logger.succeeded(evbuffer_commit_space(input, &space, 1), "evbuffer_commit_space", "closing the connection") else { return close() }
+            return readable()
+        }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        // The client's end (0), or a broken connection: nothing more will come.
+        pauseReading()
+        clientClosed(reset: count < 0)
+    }
+
+    /// Starts (or resumes) watching the socket for input.
+    /// - Returns: false when libevent refused it (the caller closes the connection).
+    private func resumeReading() -> Bool {
+        guard let readEvent else { return false }
+        return worker.logger.succeeded(event_add(readEvent, nil), "event_add", "closing the connection")
+    }
+
+    /// Stops watching the socket for input; what has arrived stays in the input.
+    private func pauseReading() {
+        guard let readEvent else { return }
+        worker.logger.succeeded(event_del(readEvent), "event_del")
     }
 
     // MARK: - Reading
@@ -132,8 +180,8 @@ final class HTTPConnection {
             // Bytes that arrive while an answer is pending wait in the input, up to a bound:
             // past it reading stops until they are parsed. (A read watermark would do the same
             // at the cost of a check and an event change on every read.)
-            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit,
-               worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable") {
+            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit {
+                pauseReading()
                 readingPaused = true
             }
             return
@@ -141,7 +189,7 @@ final class HTTPConnection {
         guard !readingInput else { return }
         if readingPaused {
             readingPaused = false
-            guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
+            guard resumeReading() else { return close() }
         }
         readingInput = true
         defer { readingInput = false }
@@ -171,7 +219,7 @@ final class HTTPConnection {
     /// Closes once the output has been written out (at once when it is empty).
     func endAfterOutput() {
         state = .closing
-        worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")
+        pauseReading()
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
     }
 
@@ -274,7 +322,7 @@ final class HTTPConnection {
         worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, nil), "bufferevent_set_timeouts")
         if readingPaused {
             readingPaused = false
-            guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection") else { return close() }
+            guard resumeReading() else { return close() }
         }
     }
 
@@ -440,7 +488,7 @@ final class HTTPConnection {
                 close()
             } else {
                 closesAfterAnswer = true
-                worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")
+                pauseReading()
             }
         case .reading:
             // A client that only closed its sending side still gets the answers to what it sent.
@@ -473,6 +521,10 @@ final class HTTPConnection {
         // A deferred answer whose timer has fired while its completion is on its way.
         if unfinished == nil, let awaited = awaitedAnswer { unfinished = { self.awaitedAnswerLost(awaited) } }
         liftWriteLimit()
+        if let readEvent {
+            event_free(readEvent)
+            self.readEvent = nil
+        }
         if lingersAfterClose {
             let socket = bufferevent_getfd(bufferevent)
             if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {

@@ -183,7 +183,7 @@ public struct ServiceStackApp: MockApp {
         // rather than scanned again on every request.
         let base = files.isEmpty ? nil : baseURL(of: request)
         let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil
-            : ResponseCache.key(for: request, verb: verb).map { key in base.map { "\($0) \(key)" } ?? key }
+            : ResponseCache.key(for: request, verb: verb).map { key in base.map { Self.cacheKey(base: $0, key) } ?? key }
         if let cacheKey, let cached = operation.cache?.response(for: cacheKey, now: now) { return cached }
 
         let binder = RequestBinder(coercion: context.coercion)
@@ -245,7 +245,25 @@ public struct ServiceStackApp: MockApp {
         }
         let host = first("X-Forwarded-Host") ?? request.headers["Host"] ?? "localhost"
         let scheme = first("X-Forwarded-Proto") ?? "http"
-        return "\(scheme)://\(host)\(request.mountPath)"
+        // Grown once: an interpolation of the four pieces cost ~1,500 instructions a request.
+        let mount = request.mountPath
+        var url = ""
+        url.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + mount.utf8.count)
+        url += scheme
+        url += "://"
+        url += host
+        url += mount
+        return url
+    }
+
+    /// `base key`, grown once.
+    private static func cacheKey(base: String, _ key: String) -> String {
+        var joined = ""
+        joined.reserveCapacity(base.utf8.count + 1 + key.utf8.count)
+        joined += base
+        joined += " "
+        joined += key
+        return joined
     }
 
     /// Why a caller may not invoke an operation.

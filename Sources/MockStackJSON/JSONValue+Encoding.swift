@@ -54,29 +54,65 @@ extension JSONValue {
     }
 
     /// `bytes` (UTF-8) as a JSON string literal escaping only what JSON requires. Nearly every
-    /// string needs no escape; runs between escapes are copied whole either way.
+    /// string needs no escape; runs between escapes are copied whole either way, and the bytes
+    /// are looked over eight at a time until a word holds one to escape.
     private static func encodeMinimal(_ bytes: Span<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { UTF8Bytes.append(bytes.extracting(runStart..<index), to: &out) }
-            runStart = index + 1
-            out.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C:
-                out.append(shortEscape(byte))
-            default:
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            if index + 8 <= count, !mayNeedEscape(word(bytes, at: index)) {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, count)
+            while index < end {
+                let byte = bytes[index]
+                index += 1
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index - 1 { UTF8Bytes.append(bytes.extracting(runStart..<(index - 1)), to: &out) }
+                runStart = index
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C:
+                    out.append(shortEscape(byte))
+                default:
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0xF)])
+                }
             }
         }
         if runStart < bytes.count { UTF8Bytes.append(bytes.extracting(runStart...), to: &out) }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// The eight bytes at `index` as one little-endian word: eight bounds-checked reads, the
+    /// last first, which the compiler makes one load after two checks.
+    @inline(__always)
+    fileprivate static func word(_ bytes: Span<UInt8>, at index: Int) -> UInt64 {
+        var word = UInt64(bytes[index + 7]) &<< 56
+        for offset in 0..<7 { word |= UInt64(bytes[index + offset]) &<< UInt64(8 * offset) }
+        return word
+    }
+
+    /// Whether a word of eight bytes holds a control character, `"` or `\`. For each test,
+    /// `(x - n·ones) & ~x & highs` is non-zero exactly when some byte of `x` is below `n` (`n` at
+    /// most 0x80), so bytes of multi-byte UTF-8 characters never count.
+    @inline(__always)
+    fileprivate static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (UInt64(UInt8(ascii: "\"")) &* ones)
+        let backslash = word ^ (UInt64(UInt8(ascii: "\\")) &* ones)
+        let control = (word &- 0x20 &* ones) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & highs != 0
     }
 }
 

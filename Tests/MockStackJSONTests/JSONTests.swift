@@ -18,6 +18,24 @@ import Testing
         #expect(JSONValue.string("\u{01}\t").jsonText == #""\u0001\t""#)
     }
 
+    /// Strings are looked over eight bytes at a time: each byte that needs an escape, and
+    /// multi-byte characters that must not, at every offset of a word, and at the ends.
+    @Test func escapesEveryByteThatNeedsItAtEveryOffset() throws {
+        let specials: [(text: String, escaped: String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1F}", #"\u001F"#), ("\u{00}", #"\u0000"#),
+            ("\u{7F}", "\u{7F}"), ("é", "é"), ("😀", "😀"), (" ", " "), ("!", "!"), ("#", "#"), ("[", "["), ("]", "]"),
+        ]
+        for special in specials {
+            for offset in 0..<19 {
+                let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 18 - offset)
+                let text = before + special.text + after + special.text
+                let expected = "\"" + before + special.escaped + after + special.escaped + "\""
+                #expect(JSONValue.string(text).jsonText == expected, "\(special.text.debugDescription) at \(offset)")
+                #expect(try JSONParser().parse(expected).root == .string(text))
+            }
+        }
+    }
+
     @Test func streamsTheElementsOfAnArrayDocument() throws {
         var seen: [(Int, JSONValue)] = []
         #expect(try JSONParser().forEachElement(of: Array(#" [ {"id":1}, 2 ,"three" ] "#.utf8)) { seen.append(($0, $1)) })

@@ -88,8 +88,10 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
         json(status, bytes: value.encoded(), headers: headers)
     }
 
-    /// A JSON response from bytes that are already encoded.
+    /// A JSON response from bytes that are already encoded. Most bring no headers of their
+    /// own: those share one `Content-Type` list rather than each growing one.
     public static func json(_ status: Int, bytes: [UInt8], headers: HTTPHeaders = [:]) -> HTTPResponse {
+        guard headers.count > 0 else { return HTTPResponse(status: status, headers: .jsonContentType, body: bytes) }
         var all = headers
         if !all.contains("Content-Type") { all.add([.jsonContentType]) }
         return HTTPResponse(status: status, headers: all, body: bytes)
@@ -130,4 +132,9 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
 extension HTTPHeaders.Field {
     /// `Content-Type: application/json; charset=utf-8`, its line rendered once.
     public static let jsonContentType = HTTPHeaders.Field(name: "Content-Type", value: MediaType.json).prepared()
+}
+
+extension HTTPHeaders {
+    /// The JSON `Content-Type` alone: the headers of most JSON answers, one shared list.
+    public static let jsonContentType = HTTPHeaders([.jsonContentType])
 }

@@ -38,7 +38,7 @@ struct ErrorRenderer {
                                key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
-        return .jsonAnswer(error.status, bytes: out)
+        return .json(error.status, bytes: out)
     }
 
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's

@@ -318,7 +318,7 @@ public struct ServiceStackApp: MockApp {
             } else {
                 writer.bytes(value, as: operation.returnShape ?? .any, type: operation.returnType)
             }
-            return .jsonAnswer(result.status, bytes: bytes, headers: result.headers)
+            return .json(result.status, bytes: bytes, headers: result.headers)
         }
     }
 

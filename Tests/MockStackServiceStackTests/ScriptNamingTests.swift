@@ -5,13 +5,13 @@ import Testing
 /// (servicestack-python's and servicestack-client's test DTOs).
 @Suite struct ScriptNamingTests {
     @Test(arguments: [("Id", "id"), ("VendorName", "vendorName"), ("HTTPMethod", "httpMethod"), ("MP3", "mP3"), ("ID", "id"),
-                      ("camelUPPER", "camelUPPER"), ("", "")])
+                      ("camelUPPER", "camelUPPER"), ("", ""), ("X", "x"), ("Ñame", "Ñame"), ("ÀB", "ÀB")])
     func camelCase(name: String, expected: String) {
         #expect(NameCase.camel(name) == expected)
     }
 
     @Test(arguments: [("OrganizationId", "organization_id"), ("ImageUrl", "image_url"), ("MP3", "m_p3"), ("camelUPPER", "camel_u_p_p_e_r"),
-                      ("ProviderOAuthAccess", "provider_o_auth_access"), ("Value123", "value123")])
+                      ("ProviderOAuthAccess", "provider_o_auth_access"), ("Value123", "value123"), ("A$B", "a_$_b"), ("Ñame", "_ñame")])
     func snakeCase(name: String, expected: String) {
         #expect(NameCase.snake(name) == expected)
     }

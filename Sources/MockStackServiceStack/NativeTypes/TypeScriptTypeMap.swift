@@ -60,11 +60,11 @@ struct TypeScriptTypeMap {
 
     func alias(_ name: String, arity: Int) -> String {
         // A generic parameter is named `'T` in metadata.
-        let name = String(name.drop { $0 == "'" })
+        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
         if arity == 0, let alias = Self.aliases[name] { return alias }
-        let full = arity == 0 ? name : "\(name)`\(arity)"
         // A conflicting name keeps its arity (none for the non-generic one).
-        let bare = conflicts.contains(full) && arity > 0 ? "\(name)_\(arity)" : name
+        let bare = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)") ? "\(name)_\(arity)" : name
+        guard bare.utf8.contains(UInt8(ascii: ".")) else { return bare }
         return String(bare.split(separator: ".").last ?? Substring(bare))
     }
 

@@ -7,11 +7,16 @@ import MockStackCore
 struct TypeScriptTypeWriter {
     let options: NativeTypesOptions
     let types: TypeScriptTypeMap
+    /// The flags read for every member, read once.
+    private let makesPropertiesOptional: Bool, initializesCollections: Bool, addsDescriptions: Bool
     private let annotations = ScriptAnnotations(prefix: "//", isText: { TypeScriptTypeMap.aliases[$0] == "string" })
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
         types = TypeScriptTypeMap(conflicts: conflicts)
+        makesPropertiesOptional = options.flag("MakePropertiesOptional")
+        initializesCollections = options.flag("InitializeCollections")
+        addsDescriptions = options.flag("AddDescriptionAsComments")
     }
 
     /// A declared type's lines, without the blank line before it; a base that is a dictionary
@@ -125,13 +130,13 @@ struct TypeScriptTypeWriter {
             if marked { lines.append("") }
             let (typeName, nullable) = types.name(of: DTOLayout.memberType(property))
             let required = property.json["isRequired"]?.boolValue
-            let optional = options.flag("MakePropertiesOptional") || (required.map { !$0 } ?? nullable)
+            let optional = makesPropertiesOptional || (required.map { !$0 } ?? nullable)
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
             // Only when asked: the real files initialise no collection, required or not.
-            let initialises = options.flag("InitializeCollections") && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
+            let initialises = initializesCollections && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
             let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
@@ -160,7 +165,7 @@ struct TypeScriptTypeWriter {
 
     /// `/**`, `* text`, `*/` when descriptions are comments, as the real files write them.
     private func comment(_ value: JSONValue?) -> [String] {
-        guard options.flag("AddDescriptionAsComments"), let text = value?.stringValue else { return [] }
+        guard addsDescriptions, let text = value?.stringValue else { return [] }
         return ["/**", "* \(ScriptAnnotations.oneLine(text).replacingCommentEnds())", "*/"]
     }
 }

@@ -2,8 +2,8 @@
 /// snake_case for Python, both from the .NET name.
 ///
 /// Names are ASCII identifiers in every metadata seen, and are cased over their UTF-8 bytes
-/// (a Character walk cost ~1,000 instructions a name); a name with other characters takes
-/// the Character path, which gives the same text for ASCII.
+/// (walking Characters was a third of the Python file's generation); a name with other
+/// characters takes the Character path, which gives the same text for ASCII.
 enum NameCase {
     /// `Id` → `id`, `VendorName` → `vendorName`, `HTTPMethod` → `httpMethod`, `MP3` → `mP3`:
     /// the leading run of capitals is lowered, except the last one of a run that a lower-case

@@ -76,7 +76,11 @@ struct DTOClientTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         for app in ["test", "techstacks", "ai"] {
             let text = try await Self.fetch(try mock.url(for: app).appendingPathComponent("types/typescript"))
-            try text.write(to: folder.appendingPathComponent("\(app).dtos.ts"), atomically: true, encoding: .utf8)
+            // The file turns type checking off for itself, as today's generator writes it; the
+            // check is of the declarations, so tsc reads them without that line.
+            #expect(text.contains("\n*/\n\n// @ts-nocheck\n\nexport interface IReturn<T>\n"), "\(app): no // @ts-nocheck before the types")
+            let checked = text.replacingOccurrences(of: "\n// @ts-nocheck\n", with: "\n")
+            try checked.write(to: folder.appendingPathComponent("\(app).dtos.ts"), atomically: true, encoding: .utf8)
         }
         let consumer = folder.appendingPathComponent("consumer.ts")
         try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)

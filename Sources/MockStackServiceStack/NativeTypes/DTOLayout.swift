@@ -48,41 +48,48 @@ struct DTOLayout {
             types = Self.builtInInterfaces(for: types, operations: operations) + types + Self.exportedSystemTypes(for: types, operations: operations)
         }
 
-        // Bases first, then responses, then requests; each type once.
-        var ordered: [MetadataType] = []
+        // Bases first, then responses, then requests; each type once. A type's identity (its
+        // full name) is built once.
+        var ordered: [(type: MetadataType, identity: String)] = []
         var seen: Set<String> = []
-        func add(_ type: MetadataType) {
-            if seen.insert(Self.identity(type)).inserted { ordered.append(type) }
+        func add(_ type: MetadataType, _ identity: String) {
+            if seen.insert(identity).inserted { ordered.append((type, identity)) }
         }
         var declared: [String: MetadataType] = [:]
-        for type in types where declared[Self.identity(type)] == nil { declared[Self.identity(type)] = type }
-        func addWithBases(_ type: MetadataType, depth: Int = 0) {
-            guard !seen.contains(Self.identity(type)), depth < 64 else { return }
-            if let base = type.inherits, let baseType = declared[(base.namespace ?? "") + "." + base.name] {
-                addWithBases(baseType, depth: depth + 1)
+        for type in types { let identity = Self.identity(type); if declared[identity] == nil { declared[identity] = type } }
+        func addWithBases(_ type: MetadataType, _ identity: String, depth: Int = 0) {
+            guard !seen.contains(identity), depth < 64 else { return }
+            if let base = type.inherits {
+                let baseIdentity = (base.namespace ?? "") + "." + base.name
+                if let baseType = declared[baseIdentity] { addWithBases(baseType, baseIdentity, depth: depth + 1) }
             }
-            add(type)
+            add(type, identity)
         }
-        for type in types { addWithBases(type) }
-        for operation in operations { if let response = operation.response { add(response) } }
-        for operation in operations { add(operation.request) }
+        for type in types { addWithBases(type, Self.identity(type)) }
+        let requestIdentities = operations.map { Self.identity($0.request) }
+        var responses: Set<String> = []
+        for operation in operations {
+            guard let response = operation.response else { continue }
+            let identity = Self.identity(response)
+            responses.insert(identity)
+            add(response, identity)
+        }
+        for (operation, identity) in zip(operations, requestIdentities) { add(operation.request, identity) }
 
         // A request is written when its operation is selected (never as a plain type when it is not).
         var requests: [String: MetadataOperation] = [:]
-        for operation in operations { requests[Self.identity(operation.request)] = operation }
-        let responses = Set(operations.compactMap { $0.response.map(Self.identity) })
-        let selected = ordered.filter { type in
+        for (operation, identity) in zip(operations, requestIdentities) { requests[identity] = operation }
+        let selected = ordered.filter { type, identity in
             guard kept(type) else { return false }
-            if let operation = requests[Self.identity(type)] { return selection.includesOperation(operation) }
+            if let operation = requests[identity] { return selection.includesOperation(operation) }
             return selection.includesType(type.name)
         }
         interfaces = Set(types.filter(\.isInterface).map(\.name) + Self.markerInterfaces.map(\.name) + ["IReturn`1", "IReturnVoid"])
         var returnTypes: [String: MetadataTypeName] = [:]
         for operation in operations { if let returned = operation.returnType { returnTypes[operation.request.name] = returned } }
-        entries = Self.orderedByDependencies(selected, returnTypes: returnTypes).map { type in
-            let key = Self.identity(type)
-            if let operation = requests[key] { return Entry(type: type, role: .request(operation)) }
-            return Entry(type: type, role: responses.contains(key) ? .response : .type)
+        entries = Self.orderedByDependencies(selected, returnTypes: returnTypes).map { type, identity in
+            if let operation = requests[identity] { return Entry(type: type, role: .request(operation)) }
+            return Entry(type: type, role: responses.contains(identity) ? .response : .type)
         }
     }
 
@@ -92,14 +99,16 @@ struct DTOLayout {
     /// ServiceStack orders a script's types: a request's return type (or its type arguments), a
     /// base (or its type arguments), each property's type (or its type arguments). Arrays are
     /// not followed, as ServiceStack does not follow them.
-    static func orderedByDependencies(_ types: [MetadataType], returnTypes: [String: MetadataTypeName]) -> [MetadataType] {
+    static func orderedByDependencies(_ types: [(type: MetadataType, identity: String)], returnTypes: [String: MetadataTypeName])
+        -> [(type: MetadataType, identity: String)] {
         var dependencies: [String: [String]] = [:]
         func push(_ name: String, _ dependency: String) {
             if !(dependencies[name]?.contains(dependency) ?? false) { dependencies[name, default: []].append(dependency) }
         }
-        var byName: [String: MetadataType] = [:]
-        for type in types {
-            byName[type.name] = type
+        var byName: [String: (type: MetadataType, identity: String)] = [:]
+        for entry in types {
+            let type = entry.type
+            byName[type.name] = entry
             if let returned = returnTypes[type.name] {
                 if returned.genericArgs.isEmpty { push(type.name, returned.name) } else { returned.genericArgs.forEach { push(type.name, $0) } }
             }
@@ -113,23 +122,23 @@ struct DTOLayout {
         }
         var considered: Set<String> = []
         var placed: Set<String> = []
-        var result: [MetadataType] = []
-        func place(_ type: MetadataType) {
-            if placed.insert(identity(type)).inserted { result.append(type) }
+        var result: [(type: MetadataType, identity: String)] = []
+        func place(_ entry: (type: MetadataType, identity: String)) {
+            if placed.insert(entry.identity).inserted { result.append(entry) }
         }
         func placeDependencies(of type: MetadataType, depth: Int) {
             guard depth < 256 else { return }
             for name in dependencies[type.name] ?? [] {
                 guard let dependency = byName[name], !considered.contains(name) else { continue }
                 considered.insert(name)
-                placeDependencies(of: dependency, depth: depth + 1)
+                placeDependencies(of: dependency.type, depth: depth + 1)
                 place(dependency)
             }
         }
-        for type in types {
-            placeDependencies(of: type, depth: 0)
-            place(type)
-            considered.insert(type.name)
+        for entry in types {
+            placeDependencies(of: entry.type, depth: 0)
+            place(entry)
+            considered.insert(entry.type.name)
         }
         return result
     }

@@ -69,11 +69,11 @@ struct PythonTypeMap {
     /// arity unless the file declares the name with several.
     func alias(_ name: String, arity: Int) -> String {
         // A generic parameter is named `'T` in metadata.
-        let name = String(name.drop { $0 == "'" })
+        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
         if arity == 0, let alias = Self.aliases[name] { return alias }
-        let full = arity == 0 ? name : "\(name)`\(arity)"
         // A conflicting name keeps its arity (none for the non-generic one).
-        let bare = conflicts.contains(full) && arity > 0 ? "\(name)\(arity)" : name
+        let bare = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)") ? "\(name)\(arity)" : name
+        guard bare.utf8.contains(UInt8(ascii: ".")) else { return bare }
         return String(bare.split(separator: ".").last ?? Substring(bare))
     }
 

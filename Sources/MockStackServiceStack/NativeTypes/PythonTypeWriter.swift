@@ -9,11 +9,16 @@ struct PythonTypeWriter {
     let types: PythonTypeMap
     let dataClass: String
     let dataClassJson: String
+    /// The flags read for every member, read once.
+    private let makesPropertiesOptional: Bool, initializesCollections: Bool, addsDescriptions: Bool
     private let annotations = ScriptAnnotations(prefix: "#", isText: { _ in false }, ignored: ["DataContract", "DataMember"])
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
         types = PythonTypeMap(conflicts: conflicts)
+        makesPropertiesOptional = options.flag("MakePropertiesOptional")
+        initializesCollections = options.flag("InitializeCollections")
+        addsDescriptions = options.flag("AddDescriptionAsComments")
         let dataClass = options.text("DataClass") ?? ""
         let dataClassJson = options.text("DataClassJson") ?? ""
         self.dataClass = dataClass.isEmpty ? "@dataclass" : "@dataclass(\(ScriptAnnotations.oneLine(dataClass)))"
@@ -40,7 +45,7 @@ struct PythonTypeWriter {
         let isInt = type.isEnumInt || type.json["enumValues"] != nil
         var lines = ["class \(declaredName(type))(\(isInt ? "IntEnum" : "str, Enum")):"]
         lines += docs(type.json["description"])
-        if type.json["description"]?.stringValue != nil && options.flag("AddDescriptionAsComments") { lines.append("") }
+        if type.json["description"]?.stringValue != nil && addsDescriptions { lines.append("") }
         let memberValues = type.json["enumMemberValues"]?.arrayValue?.map { $0.stringValue } ?? []
         for (index, name) in type.enumNames.enumerated() {
             let member = PythonTypeMap.enumMemberName(ScriptText.identifier(name))
@@ -125,9 +130,9 @@ struct PythonTypeWriter {
         var defaultValue = "None"
         let required = property.json["isRequired"]?.boolValue
         let isCollection = SwiftTypeMap.isCollection(property.type)
-        if isCollection, required == true || options.flag("InitializeCollections"), !ScriptText.isAutoQuery(type), !type.isInterface {
+        if isCollection, required == true || initializesCollections, !ScriptText.isAutoQuery(type), !type.isInterface {
             defaultValue = SwiftTypeMap.isDictionary(property.type) ? "field(default_factory=dict)" : "field(default_factory=list)"
-        } else if options.flag("MakePropertiesOptional") || required == false {
+        } else if makesPropertiesOptional || required == false {
             pythonType = Self.optional(pythonType)
         } else if let value = PythonTypeMap.defaults[property.json["type"]?.stringValue ?? ""] {
             defaultValue = value
@@ -149,7 +154,7 @@ struct PythonTypeWriter {
 
     /// A docstring, indented, when descriptions are comments.
     private func docs(_ value: JSONValue?) -> [String] {
-        guard options.flag("AddDescriptionAsComments"), let text = value?.stringValue else { return [] }
+        guard addsDescriptions, let text = value?.stringValue else { return [] }
         return ["    \"\"\"", "    " + ScriptAnnotations.oneLine(text).replacingTripleQuotes(), "    \"\"\""]
     }
 

@@ -1,10 +1,24 @@
 /// Text from metadata or a query put into generated source: kept to names, string literals
 /// and comments, so that neither a fixture nor a query can write code into a file.
 enum ScriptText {
-    /// Letters, digits and `_` only (a leading digit gets a `_`).
+    /// Letters, digits and `_` only (a leading digit gets a `_`). An ASCII name already made of
+    /// those, as every metadata name is, comes back as it is, checked over its bytes.
     static func identifier(_ name: String) -> String {
+        if isASCIIIdentifier(name) { return name }
         let text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         return text.first?.isNumber == true ? "_" + text : text
+    }
+
+    /// ASCII letters, digits and `_`, not empty, not beginning with a digit.
+    static func isASCIIIdentifier(_ name: String) -> Bool {
+        var first = true
+        for byte in name.utf8 {
+            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            guard isLetter || byte == UInt8(ascii: "_") || (isDigit && !first) else { return false }
+            first = false
+        }
+        return !first
     }
 
     /// A single-quoted string literal (Python, TypeScript), on one line.

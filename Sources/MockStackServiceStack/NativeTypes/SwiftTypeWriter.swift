@@ -156,7 +156,7 @@ struct SwiftTypeWriter {
         for property in properties {
             if marked { lines.append("") }
             if interfaces.contains(property.type.name) || Self.ignoredPropertyNames.contains(property.name) {
-                let name = Self.identifier(property.name.prefix(1).lowercased() + property.name.dropFirst())
+                let name = Self.identifier(Self.lowercasingFirst(property.name))
                 lines.append("    //\(name):\(swiftName(property.type)) ignored. Swift doesn't support interface properties")
                 continue
             }
@@ -262,14 +262,27 @@ struct SwiftTypeWriter {
     func propertyName(_ property: MetadataProperty) -> String {
         if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue { return Self.identifier(name) }
         if property.name == "Description" { return "Description" }
-        return Self.identifier(property.name.prefix(1).lowercased() + property.name.dropFirst())
+        return Self.identifier(Self.lowercasingFirst(property.name))
+    }
+
+    /// `Name` → `name`: an ASCII capital lowered on its byte, any other first character as Swift lowers it.
+    private static func lowercasingFirst(_ name: String) -> String {
+        guard let first = name.utf8.first else { return name }
+        guard first < 0x80 else { return name.prefix(1).lowercased() + name.dropFirst() }
+        guard first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") else { return name }
+        var bytes = Array(name.utf8)
+        bytes[0] |= 0x20
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A name as a Swift identifier: characters other than letters, digits and `_` become `_`,
     /// and keywords are back-ticked.
     static func identifier(_ name: String) -> String {
-        var text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-        if text.first?.isNumber == true { text = "_" + text }
+        var text = name
+        if !ScriptText.isASCIIIdentifier(name) {
+            text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+            if text.first?.isNumber == true { text = "_" + text }
+        }
         return keywords.contains(text) ? "`\(text)`" : text
     }
 }

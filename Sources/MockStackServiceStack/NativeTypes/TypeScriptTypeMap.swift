@@ -1,5 +1,5 @@
 /// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as `number`, text, dates and
-/// times as `string`, collections as `T[]`, dictionaries as `{ [index: string]: V; }`,
+/// times as `string`, collections as `T[]`, dictionaries as `{ [index:string]: V; }`,
 /// `Nullable<T>` as an optional member of type `T`, generic classes as `Name<T>`, and a name
 /// declared with several arities with its arity (``QueryDb`2`` → `QueryDb_2`).
 struct TypeScriptTypeMap {
@@ -26,7 +26,7 @@ struct TypeScriptTypeMap {
         case .array(.named("Nullable", let arguments)) where arguments.count == 1: (argument(arguments[0]) + "[]", false)
         case .named(let name, let arguments) where arguments.count == 1 && Self.sequences.contains(name): ("\(argument(arguments[0]))[]", false)
         case .named(let name, let arguments) where arguments.count == 2 && Self.dictionaries.contains(name):
-            ("{ [index: \(key(argument(arguments[0])))]: \(argument(arguments[1])); }", false)
+            ("{ [index:\(key(argument(arguments[0])))]: \(argument(arguments[1])); }", false)
         case .named(let name, let arguments) where !arguments.isEmpty:
             ("\(alias(name, arity: arguments.count))<\(arguments.map(argument).joined(separator: ", "))>", false)
         default: (alias(reference), false)
@@ -41,7 +41,6 @@ struct TypeScriptTypeMap {
         case .named("Nullable", let arguments) where arguments.count == 1: return alias(arguments[0])
         case .named("List", let arguments) where arguments.count == 1: return argument(arguments[0]) + "[]"
         case .named("Dictionary", let arguments) where arguments.count == 2:
-            // Nested, ServiceStack writes the index without a space.
             return "{ [index:\(key(argument(arguments[0])))]: \(argument(arguments[1])); }"
         case .named(let name, let arguments) where !arguments.isEmpty:
             return "\(alias(name, arity: arguments.count))<\(arguments.map(argument).joined(separator: ","))>"
@@ -60,11 +59,11 @@ struct TypeScriptTypeMap {
 
     func alias(_ name: String, arity: Int) -> String {
         // A generic parameter is named `'T` in metadata.
-        let name = String(name.drop { $0 == "'" })
+        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
         if arity == 0, let alias = Self.aliases[name] { return alias }
-        let full = arity == 0 ? name : "\(name)`\(arity)"
         // A conflicting name keeps its arity (none for the non-generic one).
-        let bare = conflicts.contains(full) && arity > 0 ? "\(name)_\(arity)" : name
+        let bare = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)") ? "\(name)_\(arity)" : name
+        guard bare.utf8.contains(UInt8(ascii: ".")) else { return bare }
         return String(bare.split(separator: ".").last ?? Substring(bare))
     }
 

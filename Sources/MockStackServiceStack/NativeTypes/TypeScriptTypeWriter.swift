@@ -7,11 +7,16 @@ import MockStackCore
 struct TypeScriptTypeWriter {
     let options: NativeTypesOptions
     let types: TypeScriptTypeMap
+    /// The flags read for every member, read once.
+    private let makesPropertiesOptional: Bool, initializesCollections: Bool, addsDescriptions: Bool
     private let annotations = ScriptAnnotations(prefix: "//", isText: { TypeScriptTypeMap.aliases[$0] == "string" })
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
         types = TypeScriptTypeMap(conflicts: conflicts)
+        makesPropertiesOptional = options.flag("MakePropertiesOptional")
+        initializesCollections = options.flag("InitializeCollections")
+        addsDescriptions = options.flag("AddDescriptionAsComments")
     }
 
     /// A declared type's lines, without the blank line before it; a base that is a dictionary
@@ -56,12 +61,12 @@ struct TypeScriptTypeWriter {
         if !type.isInterface {
             let callsSuper = type.inherits == nil ? "" : extends.hasPrefix(" extends Array<") || extends.hasPrefix(" extends Dictionary<") ? "super(); " : "super(init); "
             lines += ["", "    public constructor(init?: Partial<\(name)>) { \(callsSuper)(Object as any).assign(this, init); }"]
-            if let marker {
-                lines.append("    public createResponse() \(marker.body)")
+            if let operation {
                 lines.append("    public getTypeName() { return '\(TypeReference.stripArity(type.name))'; }")
-            }
-            if let method = operation?.method, method.allSatisfy({ $0.isLetter }) {
-                lines.append("    public getMethod() { return '\(method)'; }")
+                // Every request names its method, POST when nothing decides it (as every real file has it).
+                let method = operation.method ?? operation.inferredMethod ?? "POST"
+                if method.allSatisfy({ $0.isLetter }) { lines.append("    public getMethod() { return '\(method)'; }") }
+                lines.append("    public createResponse() \(marker?.body ?? "{}")")
             }
         }
         lines.append("}")
@@ -124,14 +129,16 @@ struct TypeScriptTypeWriter {
         for property in type.properties {
             if marked { lines.append("") }
             let (typeName, nullable) = types.name(of: DTOLayout.memberType(property))
-            let required = property.json["isRequired"]?.boolValue
-            let optional = options.flag("MakePropertiesOptional") || (required.map { !$0 } ?? nullable)
+            // Optional unless required: marked so (a non-nullable reference of a host that
+            // annotates nullability) or a value type that is not `Nullable<T>`.
+            let isRequired = property.json["isRequired"]?.boolValue == true
+            let optional = makesPropertiesOptional || !(isRequired || (property.isValueType && !nullable))
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
             // Only when asked: the real files initialise no collection, required or not.
-            let initialises = options.flag("InitializeCollections") && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
+            let initialises = (isRequired || initializesCollections) && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
             let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
@@ -158,10 +165,11 @@ struct TypeScriptTypeWriter {
         return parameters.isEmpty ? name : "\(name)<\(parameters.joined(separator: ", "))>"
     }
 
-    /// `/**`, `* text`, `*/` when descriptions are comments, as the real files write them.
+    /// `/** @description text */` when descriptions are comments, as today's generator writes
+    /// them (the 2021 files had `/**`, `* text`, `*/` on three lines).
     private func comment(_ value: JSONValue?) -> [String] {
-        guard options.flag("AddDescriptionAsComments"), let text = value?.stringValue else { return [] }
-        return ["/**", "* \(ScriptAnnotations.oneLine(text).replacingCommentEnds())", "*/"]
+        guard addsDescriptions, let text = value?.stringValue else { return [] }
+        return ["/** @description \(ScriptAnnotations.oneLine(text).replacingCommentEnds()) */"]
     }
 }
 
@@ -176,5 +184,26 @@ extension String {
             previous = character
         }
         return result
+    }
+}
+
+extension MetadataOperation {
+    /// The method ServiceStack's clients infer for a request whose metadata names none, in
+    /// their order: an `IGet`… marker, else the one verb its routes name, else its AutoQuery
+    /// kind (`ICreateDb` POST, `IUpdateDb` PUT, `IDeleteDb` DELETE, `IPatchDb` PATCH, `ISaveDb`
+    /// POST, a `QueryDb`/`QueryData` GET).
+    var inferredMethod: String? {
+        let markers = [("IGet", "GET"), ("IPost", "POST"), ("IPut", "PUT"), ("IPatch", "PATCH"), ("IDelete", "DELETE"), ("IOptions", "OPTIONS")]
+        if let marker = markers.first(where: { request.implements($0.0) }) { return marker.1 }
+        let supported: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        var verbs: [String] = []
+        for route in routes {
+            let verb = route.verbs.joined(separator: ",").uppercased()
+            if !route.verbs.isEmpty, supported.contains(verb), !verbs.contains(verb) { verbs.append(verb) }
+        }
+        if verbs.count == 1 { return verbs[0] }
+        let kinds = [("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"), ("ISaveDb", "POST")]
+        if let kind = kinds.first(where: { request.implements($0.0) }) { return kind.1 }
+        return ScriptText.isAutoQuery(request) ? "GET" : nil
     }
 }

@@ -22,9 +22,10 @@ COPY Package.swift ./
 COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
-# The same flags as `make release` (see the Makefile for why the binary is not position-independent,
-# exports no symbols, and what the link order is for).
-RUN swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt --product mockstack
+COPY Scripts/release-flags.sh ./Scripts/
+# The same flags as `make release`, from the file both read (it says why the binary is not
+# position-independent, exports no symbols, and what the link order is for).
+RUN . Scripts/release-flags.sh && swift build -c release $RELEASE_LINK_FLAGS --product mockstack
 
 FROM debian:bookworm-slim
 # libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond libc,

@@ -17,24 +17,11 @@ HOST         ?= 127.0.0.1
 SERVE_ARGS   ?=
 # Parallel test workers; the suites start real servers on port 0, so they do not collide.
 TEST_WORKERS ?= 2
-# Release builds carry the Swift runtime inside the binary on Linux: it starts faster and
-# maps less memory. They are also linked as a fixed-address (non-PIE) executable: a PIE's
-# ~58,000 relocations dirty the data pages of the whole static binary at every start
-# (≈1.2 MiB RSS and ≈1 ms). A loopback test server gives up little by losing ASLR for its
-# own image (Benchmarks/README.md).
-# And each function gets its own section, so that gold can lay out the ones a server runs
-# together, in the order of Sources/mockstack/link-order.txt (Scripts/link-order.sh): Linux maps
-# code 64 KiB around each page fault, and scattered, those functions kept ~3 MiB more resident.
-# (-function-sections goes to the frontend: SwiftPM 6.3 crashes re-planning a build whose
-# -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
-# frontend flag: a release build from before the layout gets it once .build/release is removed.)
-LINK_ORDER    = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt
-# The static runtime's link arguments export every symbol of the executable (-export-dynamic):
-# 18,308 names nothing looks up, whose tables (1.5 MiB, 0.9 of it resident) the dynamic loader
-# pages in at each start while it resolves the shared libraries' symbols. --no-export-dynamic,
-# given later, wins. (Crash backtraces are named from the symbol table, which stays.)
-NO_EXPORTS    = -Xlinker --no-export-dynamic
-RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie $(NO_EXPORTS) $(LINK_ORDER),)
+# Release builds on Linux: the Swift runtime linked in, a fixed-address executable exporting no
+# symbols, functions laid out in the order a server runs them. Scripts/release-flags.sh holds
+# the flags and why, for this file and the Dockerfile alike.
+RELEASE_LINK_FLAGS := $(shell . Scripts/release-flags.sh && echo "$$RELEASE_LINK_FLAGS")
+RELEASE_FLAGS ?= -c release $(if $(filter Linux,$(shell uname -s)),$(RELEASE_LINK_FLAGS),)
 
 # The client-library example: its own package, depending on this one by path.
 EXAMPLE      ?= Examples/ClientLibrary

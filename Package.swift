@@ -9,7 +9,8 @@
 //         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
 //         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
-//         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─► MockStackWire
+//         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─┬► MockStackWire
+//                                                                              └► MockStackSpawn (posix_spawn)
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
 //   MockStackFeathers ─► MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
 //   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
@@ -21,12 +22,19 @@
 // a request forwarded upstream by `serve --proxy-unmatched` or `record`).
 //
 // Only MockStackTransport imports CLibevent and CCurl; every unsafe pointer and C callback lives
-// there. Its upstream client (`LibcurlClient`, for `--proxy-unmatched` and `record`) opens libcurl
-// with dlopen at the first forwarded request: libcurl is never linked, and a server that forwards
-// nothing never loads it.
+// there, or in MockStackSpawn (below). Its upstream client (`LibcurlClient`, for
+// `--proxy-unmatched` and `record`) opens libcurl with dlopen at the first forwarded request:
+// libcurl is never linked, and a server that forwards nothing never loads it.
+//
+// MockStackSpawn starts child processes with posix_spawn (pipes, environment, working folder,
+// exit status, signals) for MockStackTesting and the tests: Foundation's `Process.run()`
+// crashes now and then in Swift 6.3.1 on Linux (swift-corelibs-foundation #5472). It is the
+// other target allowed unsafe code, kept apart from the transport because the testing product
+// builds it: depending on the transport would build libevent into every client's tests.
+//
 // The transport lends the bytes it reads to Core's parser as a bounds-checked `Span`, and every
-// other target builds with strict memory-safety checking (`memorySafeSettings`), so the compiler
-// holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
+// target but those two builds with strict memory-safety checking (`memorySafeSettings`), so the
+// compiler holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
 // (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
 // the façade's `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
 // request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
@@ -188,10 +196,16 @@ let package = Package(
             name: "build-stamp",
             swiftSettings: strictSettings
         ),
-        // Foundation, XCTest/Testing and the two leaves only: a client's first build stays short.
+        // Child processes over posix_spawn, with a safe API: no Foundation `Process` (see above).
+        .target(
+            name: "MockStackSpawn",
+            swiftSettings: strictSettings
+        ),
+        // Foundation, XCTest/Testing, the two leaves and the spawner only: a client's first
+        // build stays short.
         .target(
             name: "MockStackTesting",
-            dependencies: ["MockStackJSON", "MockStackWire"],
+            dependencies: ["MockStackJSON", "MockStackWire", "MockStackSpawn"],
             swiftSettings: memorySafeSettings
         ),
         .target(
@@ -230,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackServiceStackTests",
-            dependencies: ["MockStackServiceStack", "MockStackCore", "MockStackAuth"],
+            dependencies: ["MockStackServiceStack", "MockStackCore", "MockStackAuth", "MockStackSpawn"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -262,13 +276,13 @@ let package = Package(
             name: "MockStackTests",
             dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
                            "MockStackProxy",
-                           "MockStackInProcess", "TestSupport",
+                           "MockStackInProcess", "MockStackSpawn", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["MockStackCore", "TestSupport"],
+            dependencies: ["MockStackCore", "MockStackSpawn", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // A test process in miniature for CLITests: spawns servers through MockStackTesting,
@@ -281,7 +295,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["MockStackCore"],
+            dependencies: ["MockStackCore", "MockStackSpawn"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

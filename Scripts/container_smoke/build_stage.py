@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 from pathlib import Path, PurePosixPath
 
@@ -77,6 +78,7 @@ class BuildStage:
                 self.copied.add(landing)
 
     def _run(self, instruction: Instruction) -> None:
+        sourced: list[str] = []                      # the line's `. FILE`s, in order
         for words in shell_commands(instruction.arguments):
             packages = apt_installs(words)
             if words[:2] == ["apt-get", "update"] or words == ["rm", "-rf", "/var/lib/apt/lists/*"]:
@@ -84,10 +86,24 @@ class BuildStage:
             if packages is not None:
                 self.installed += packages
                 ensure_host_packages(packages)
+            elif len(words) == 2 and words[0] == ".":
+                if not self.host_path(words[1]).is_file():
+                    raise DockerfileError(instruction.line, f"'. {words[1]}': no such file in the stage (COPY it first)")
+                sourced.append(words[1])
             elif words[:2] == ["swift", "build"]:
-                self._swift_build(words)
+                self._swift_build(self._expanded(words, sourced))
             else:
                 raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{' '.join(words)}' in the build stage")
+
+    def _expanded(self, words: list[str], sourced: list[str]) -> list[str]:
+        """The command's words as the stage's shell would run them after the line's `. FILE`s
+        (Scripts/release-flags.sh): `$NAME` words expanded and split by sh itself."""
+        if not sourced:
+            return words
+        command = " ".join(word if word.startswith("$") else shlex.quote(word) for word in words)
+        script = "".join(f". ./{shlex.quote(name)} && " for name in sourced) + f'printf "%s\\n" {command}'
+        result = subprocess.run(["sh", "-c", script], cwd=self.host_path("."), capture_output=True, text=True, check=True)
+        return result.stdout.splitlines()
 
     def _swift_build(self, words: list[str]) -> None:
         """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""

@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MockStackSpawn
 
 /// A `mockstack serve` child process on a free port, ready when ``launch(arguments:apps:fixtures:binary:timeout:)``
 /// returns. It reads the child's ready line instead of sleeping or guessing a port, and
@@ -10,24 +11,20 @@ import FoundationNetworking
 /// The child cannot outlive the test process: its standard input is a pipe whose other end only
 /// this process holds, and it runs with `--stop-on-stdin-eof`, so when this process exits —
 /// normally, crashed or SIGKILLed — the kernel closes that end and the server stops.
-public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
-    // @unchecked: `process` is only touched under `lock`; the pipes are drained by their own threads.
+public final class MockStackProcess: MockStackHandle, Sendable {
     /// The ready line the child printed: its port, URL, apps and pid.
     public let ready: ReadyEvent
     /// The token the child's control plane wants, if any; every control call sends it.
     public let adminToken: String?
-    private let process: Process
+    /// The child, holding the write end of its standard input (the lifeline) for its life.
+    private let child: ChildProcess
     private let stderrTail: OutputTail
-    /// The write end of the child's standard input, held open for the child's life.
-    private let lifeline: FileHandle
-    private let lock = NSLock()
 
-    private init(process: Process, ready: ReadyEvent, adminToken: String?, stderrTail: OutputTail, lifeline: FileHandle) {
-        self.process = process
+    private init(child: ChildProcess, ready: ReadyEvent, adminToken: String?, stderrTail: OutputTail) {
+        self.child = child
         self.ready = ready
         self.adminToken = adminToken
         self.stderrTail = stderrTail
-        self.lifeline = lifeline
     }
 
     deinit { stop() }
@@ -50,12 +47,9 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
         timeout: Duration = .seconds(15)
     ) throws -> MockStackProcess {
         let executable = try binary ?? MockStackBinary.find()
-        let process = Process()
-        process.executableURL = executable
         var all = ["serve", "--port", "0", "--log-level", "warning", Self.lifelineOption]
         for folder in fixtures { all += ["--fixtures", folder.path] }
         if let apps { all += ["--apps", apps.joined(separator: ",")] }
-        process.arguments = all + arguments
         // The token the child will want: one in the arguments, else MOCKSTACK_ADMIN_TOKEN, which
         // it inherits; bound off loopback with neither, one made here and handed to it.
         var environment = ProcessInfo.processInfo.environment
@@ -64,83 +58,58 @@ public final class MockStackProcess: MockStackHandle, @unchecked Sendable {
             adminToken = AdminToken.make()
             environment["MOCKSTACK_ADMIN_TOKEN"] = adminToken
         }
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let input = Pipe()
-        process.standardInput = input
-        // Only this process may hold the write end: a child that inherited it would keep the
-        // server alive after this process died.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-
-        let tail = OutputTail()
-        let firstLine = FirstLine()
-        // Both pipes are drained for the child's whole life, so it never blocks on a full pipe.
-        Thread.detachNewThread {
-            while true {
-                let data = stderr.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                tail.append(data)
-            }
-            tail.finish()
-        }
-        Thread.detachNewThread {
-            while true {
-                let data = stdout.fileHandleForReading.availableData
-                firstLine.append(data)
-                if data.isEmpty { break }
-            }
-        }
+        // Standard input is a pipe whose write end only this process holds (ChildProcess makes
+        // it close-on-exec): a child that inherited it would keep the server alive after this
+        // process died.
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess(executable.path, all + arguments, environment: environment, input: .pipe)
         } catch {
-            throw MockStackLaunchError("cannot run \(executable.path): \(error.localizedDescription)")
+            throw MockStackLaunchError(error.description)
         }
+        // Its stderr is drained for its whole life, so it never blocks on a full pipe.
+        let tail = OutputTail(child.standardError)
         // The control calls' URLSession, and its first request, take tens of milliseconds in a
         // process: both done while the child loads.
         Thread.detachNewThread { ControlSession.warmUp() }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        guard let line = firstLine.wait(seconds: seconds), let ready = ReadyEvent(line: line) else {
-            // Its stdout ended: it exited (or is exiting); else the wait timed out.
-            let timedOut = !firstLine.reachedEnd
-            if timedOut { process.terminate() }
-            process.waitUntilExit()
-            // Everything it said, not only what the drain had read when it exited.
-            tail.waitUntilFinished(seconds: 2)
-            let reason = timedOut ? "no ready line within \(timeout)" : "exited with status \(process.terminationStatus) before it was ready"
-            if tail.text.contains("'\(lifelineOption)'") {
-                throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
+        let reason: String
+        switch child.standardOutput.readLine(timeout: timeout) {
+        case .line(let line):
+            if let ready = ReadyEvent(line: line) {
+                // The rest of its stdout is drained too.
+                let output = child.standardOutput
+                Thread.detachNewThread { while !output.read().isEmpty {} }
+                return MockStackProcess(child: child, ready: ready, adminToken: adminToken, stderrTail: tail)
             }
-            throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
+            child.stop()
+            reason = "printed no ready line but '\(line)'"
+        case .ended:
+            reason = "exited with status \(child.wait().status) before it was ready"
+        case .timedOut:
+            child.stop()
+            reason = "no ready line within \(timeout)"
         }
-        try? input.fileHandleForReading.close()
-        return MockStackProcess(process: process, ready: ready, adminToken: adminToken, stderrTail: tail, lifeline: input.fileHandleForWriting)
+        // Everything it said, not only what the drain had read when it exited.
+        tail.waitUntilFinished(seconds: 2)
+        if tail.text.contains("'\(lifelineOption)'") {
+            throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
+        }
+        throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
     }
 
     /// The `serve` flag that ties the child's life to its standard input.
     static let lifelineOption = "--stop-on-stdin-eof"
 
     /// The child's process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
 
     /// Sends SIGTERM and waits for the graceful exit (SIGKILL after 5 s).
     public func stop() {
-        lock.withLock {
-            guard process.isRunning else { return }
-            process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(2_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        child.stop(grace: .seconds(5))
     }
 
     /// The child's exit status, once it has exited.
-    public var exitStatus: Int32? {
-        lock.withLock { process.isRunning ? nil : process.terminationStatus }
-    }
+    public var exitStatus: Int32? { child.termination?.status }
 
     /// The last part of what the child wrote to stderr.
     public var standardError: String { stderrTail.text }
@@ -167,62 +136,34 @@ public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Keeps the last 64 KiB a child wrote.
+/// Keeps the last 64 KiB a child wrote on a pipe, read on a thread of its own to the pipe's end.
 final class OutputTail: @unchecked Sendable {
+    // @unchecked: `data` is only touched under `lock`.
     private let lock = NSLock()
-    private var data = Data()
+    private var data: [UInt8] = []
     private let ended = DispatchSemaphore(value: 0)
 
-    /// The stream reached its end.
-    func finish() { ended.signal() }
+    /// Starts reading `pipe` (nothing to read when there is none).
+    init(_ pipe: ChildPipe?) {
+        Thread.detachNewThread { [self] in
+            while let chunk = pipe?.read(), !chunk.isEmpty { append(chunk) }
+            ended.signal()
+        }
+    }
 
-    /// Waits for ``finish()``, at most `seconds`.
+    /// Waits for the pipe's end, at most `seconds`.
     func waitUntilFinished(seconds: Double) {
         _ = ended.wait(timeout: .now() + seconds)
     }
 
-    func append(_ chunk: Data) {
+    private func append(_ chunk: [UInt8]) {
         lock.withLock {
-            data.append(chunk)
-            if data.count > 65_536 { data = data.suffix(65_536) }
+            data += chunk
+            if data.count > 65_536 { data.removeFirst(data.count - 65_536) }
         }
     }
 
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-}
-
-/// Collects a stream until its first newline and lets one thread wait for it.
-final class FirstLine: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var buffer = Data()
-    private var line: String?
-    private var ended = false
-
-    func append(_ chunk: Data) {
-        condition.withLock {
-            if chunk.isEmpty { ended = true }
-            if line == nil {
-                buffer.append(chunk)
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                }
-            }
-            condition.broadcast()
-        }
-    }
-
-    /// Whether the stream has ended.
-    var reachedEnd: Bool { condition.withLock { ended } }
-
-    func wait(seconds: Double) -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        return condition.withLock {
-            while line == nil && !ended {
-                if !condition.wait(until: deadline) { break }
-            }
-            return line
-        }
-    }
 }
 
 extension ControlSession {

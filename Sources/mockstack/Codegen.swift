@@ -26,8 +26,7 @@ struct Codegen: ParsableCommand {
     @Option(help: "The app (its folder name).")
     var app: String
 
-    @Option(help: ArgumentHelp("Fixtures folder; repeatable, as serve reads it. [default: shipped]", valueName: "folder"))
-    var fixtures: [String] = []
+    @OptionGroup var fixtures: FixturesOption
 
     @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/{language}?Key=Value (repeatable).", valueName: "key=value"))
     var options: [String] = []
@@ -43,7 +42,7 @@ struct Codegen: ParsableCommand {
             printError("mockstack: unknown language '\(self.language)' (expected swift, python or typescript)")
             throw ExitCode(2)
         }
-        let folders = try fixtureFolders(fixtures, givenAs: "--fixtures")
+        let folders = try fixtures.folders()
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {

@@ -39,23 +39,10 @@ struct Record: ParsableCommand {
     @Flag(help: "Keep Authorization, cookies, API keys and tokens as they came instead of leaving them out or masking them.")
     var keepSecrets = false
 
-    @Option(help: "Address to bind. [default: 127.0.0.1]")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "Port to bind; 0 picks a free one.")
-    var port: Int = 0
-
-    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
-    var readyFile: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "Seconds the target may take, silent or in all, before the client gets a 502.")
-    var timeout: Int = 30
-
-    @Option(help: "How much to log; info logs one line per request.")
-    var logLevel: Logger.Level = .info
-
-    @Option(help: "One log line as text or as a JSON object.")
-    var logFormat: LogFormat = .text
+    var timeout: Int = defaults.proxyTimeoutSeconds
 
     func validate() throws {
         do {
@@ -63,12 +50,11 @@ struct Record: ParsableCommand {
         } catch {
             throw ValidationError("--target \(error.message)")
         }
-        guard (0...65535).contains(port) else { throw ValidationError("the port must be between 0 and 65535") }
         guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1 to 600 seconds") }
     }
 
     func run() throws {
-        let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
+        let logger = serverOptions.bootstrapLogging()
         let upstream = try UpstreamTarget(parsing: target)
         let library = UpstreamLibrary.chosen(ProcessInfo.processInfo.environment)
         try UpstreamLibrary.open(library, for: "record")
@@ -81,7 +67,7 @@ struct Record: ParsableCommand {
             printError("mockstack: \(error.message)")
             throw ExitCode(2)
         }
-        var configuration = MockStackConfiguration(host: host, port: port)
+        var configuration = MockStackConfiguration(host: serverOptions.resolvedHost, port: try serverOptions.resolvedPort() ?? defaults.port)
         configuration.version = MockStackVersion.description(commit: buildCommit)
         configuration.loadsApps = false
         configuration.proxyUnmatched = upstream
@@ -91,27 +77,18 @@ struct Record: ParsableCommand {
             for conflict in recorder.record(request, response) { logger.warning("record: conflict: \(conflict)") }
         }
         configuration.transport = TransportConfiguration(handlesSignals: true, logger: logger)
-        let server: MockStackServer
+        let running: MockStackServer
         let ready: ReadyEvent
         do {
-            server = try MockStackServer(configuration: configuration)
-            ready = try server.start()
+            running = try MockStackServer(configuration: configuration)
+            ready = try running.start()
         } catch {
             printError("mockstack: \(error)")
             throw ExitCode(2)
         }
-        if let readyFile {
-            do {
-                try writeFileAtomically(ready.line, to: readyFile)
-            } catch {
-                printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
-                server.shutdown()
-                throw ExitCode(2)
-            }
-        }
-        StandardStream.output.write(ready.line)
+        try serverOptions.announce(ready, of: running)
         logger.notice("mockstack recording \(upstream) at \(ready.url) into \(recorder.folder.path) (\(recorder.kind.rawValue))")
-        server.wait()
+        running.wait()
         StandardStream.output.write(recorder.summary.jsonText + "\n")
         logger.notice("mockstack stopped recording")
     }

@@ -13,11 +13,15 @@ struct Routes: ParsableCommand {
         commandName: "routes",
         abstract: "List every app, its mount, and each operation or service with its verbs and route.")
 
-    @Argument(help: ArgumentHelp("The fixtures folders, read as serve --fixtures reads them. [default: shipped]", valueName: "folder"))
+    @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
     var directories: [String] = []
 
+    @OptionGroup var fixtures: FixturesOption
+
+    func validate() throws { try fixtures.refuseBoth(arguments: directories) }
+
     func run() throws {
-        let folders = try fixtureFolders(directories, givenAs: "fixtures folder")
+        let folders = try fixtures.folders(arguments: directories)
         do {
             let apps = try AppLoader.standard.load(from: folders.source())
             print(RoutesTable(apps: apps).rendered, terminator: "")

@@ -30,23 +30,15 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: 127.0.0.1]")
-    var host: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: ArgumentHelp("Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.", valueName: "token"))
     var adminToken: String?
 
-    @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: 0]")
-    var port: Int?
-
-    @Option(help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
-    var fixtures: [String] = []
-
-    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
-    var readyFile: String?
+    @OptionGroup var fixtures: FixturesOption
 
     @Option(help: "Event-loop threads (SO_REUSEPORT when more than one).")
-    var threads: Int = 1
+    var threads: Int = defaults.transport.threads
 
     @Option(help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
     var apps: String?
@@ -58,19 +50,19 @@ struct Serve: ParsableCommand {
     var expose: [Exposure] = []
 
     @Option(help: "Largest request body in bytes (413 above).")
-    var maxBodyBytes: Int = TransportConfiguration().maxBodyBytes
+    var maxBodyBytes: Int = defaults.transport.maxBodyBytes
 
     @Option(help: "Largest request line plus headers in bytes (431 above).")
-    var maxHeaderBytes: Int = TransportConfiguration().maxHeaderBytes
+    var maxHeaderBytes: Int = defaults.transport.maxHeaderBytes
 
     @Option(help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
-    var timeout: Int = TransportConfiguration().timeoutSeconds
+    var timeout: Int = defaults.transport.timeoutSeconds
 
     @Option(help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
-    var journalSize: Int = 1000
+    var journalSize: Int = defaults.journalSize
 
     @Option(help: "Bytes of each request body the journal keeps.")
-    var journalBodyBytes: Int = 16 * 1024
+    var journalBodyBytes: Int = defaults.journalBodyBytes
 
     @Flag(help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
     var watch = false
@@ -79,22 +71,16 @@ struct Serve: ParsableCommand {
     var stopOnStdinEof = false
 
     @Option(help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
-    var seed: UInt64 = 0
+    var seed: UInt64 = defaults.seed
 
     @Option(help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
-    var maxSessions: Int = 256
+    var maxSessions: Int = defaults.maxSessions
 
     @Option(help: ArgumentHelp("Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
     var proxyUnmatched: String?
 
     @Option(help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
-    var proxyTimeout: Int = 30
-
-    @Option(help: "How much to log; info logs one line per request.")
-    var logLevel: Logger.Level = .info
-
-    @Option(help: "One log line as text or as a JSON object.")
-    var logFormat: LogFormat = .text
+    var proxyTimeout: Int = defaults.proxyTimeoutSeconds
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
@@ -104,7 +90,6 @@ struct Serve: ParsableCommand {
             throw ValidationError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100,000") }
-        if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
         guard (1...600).contains(proxyTimeout) else { throw ValidationError("--proxy-timeout must be 1 to 600 seconds") }
         if let proxyUnmatched {
             do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch { throw ValidationError("--proxy-unmatched \(error.message)") }
@@ -112,39 +97,22 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let logger = LoggingSetup.bootstrap(level: logLevel, format: logFormat)
-        let environment = ProcessInfo.processInfo.environment
-        let fromEnvironment = fixtures.isEmpty && environment["MOCKSTACK_FIXTURES"] != nil
-        let folders = try fixtureFolders(fromEnvironment ? fixturePaths(fromEnvironment: environment["MOCKSTACK_FIXTURES"]) : fixtures,
-                                         givenAs: fromEnvironment ? "MOCKSTACK_FIXTURES" : "--fixtures")
-        var configuration = MockStackConfiguration(
-            host: host ?? environment["MOCKSTACK_HOST"] ?? "127.0.0.1",
-            port: try resolvedPort() ?? 0,
-            fixtures: folders.folders,
-            exposed: expose.map { (app: $0.app, port: $0.port) },
-            apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
-        )
-        configuration.version = MockStackVersion.description(commit: buildCommit)
-        configuration.fixedDate = fixedDate
-        configuration.journalSize = journalSize
-        configuration.journalBodyBytes = journalBodyBytes
-        configuration.watchesFixtures = watch
-        configuration.seed = seed
-        configuration.maxSessions = maxSessions
-        configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
-        configuration.proxyTimeoutSeconds = proxyTimeout
-        configuration.proxyLibcurl = UpstreamLibrary.chosen(environment)
-        if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
-        configuration.adminToken = adminToken ?? environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.transport = TransportConfiguration(
-            threads: threads, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes,
-            timeoutSeconds: timeout, handlesSignals: true, logger: logger
-        )
-        configuration.transport.stopsAtEndOfInput = stopOnStdinEof ? 0 : nil
+        let logger = serverOptions.bootstrapLogging()
+        let configuration = try assembledConfiguration(logger: logger)
+        logger.debug("open-file limit \(OpenFileLimit.raise())")
+        let (running, ready) = try startedServer(configuration)
+        try serverOptions.announce(ready, of: running)
+        logger.notice("mockstack \(configuration.version) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        announceAdminAccess(of: running, url: ready.url, logger: logger)
+        logger.debug("allocator: \(Allocator.description)")
+        running.wait()
+        logger.notice("mockstack stopped")
+    }
 
-        let openFiles = OpenFileLimit.raise()
-        logger.debug("open-file limit \(openFiles)")
-
+    /// The server loaded from `configuration` and listening, with its ready event. Broken
+    /// fixtures are printed one line each, any other failure in one line; both end the command
+    /// with exit status 2.
+    private func startedServer(_ configuration: MockStackConfiguration) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
         let server: MockStackServer
         do {
             server = try Allocator.loading { try MockStackServer(configuration: configuration) }
@@ -155,39 +123,19 @@ struct Serve: ParsableCommand {
             printError("mockstack: \(error)")
             throw ExitCode(2)
         }
-
-        let ready: ReadyEvent
         do {
-            ready = try server.start()
+            return (server, try server.start())
         } catch {
             printError("mockstack: \(error.message)")
             throw ExitCode(2)
         }
-        let line = ready.line
-        if let readyFile {
-            do {
-                try writeFileAtomically(line, to: readyFile)
-            } catch {
-                printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
-                server.shutdown()
-                throw ExitCode(2)
-            }
-        }
-        // The file first, so whoever reads the line can also read the file. One write(2),
-        // unbuffered, so a parent reading the pipe sees it at once.
-        StandardStream.output.write(line)
-        logger.notice("mockstack \(MockStackVersion.description(commit: buildCommit)) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
-        announceAdminAccess(of: server, url: ready.url, logger: logger)
-        logger.debug("allocator: \(Allocator.description)")
-        server.wait()
-        logger.notice("mockstack stopped")
     }
 
     /// Says at start-up whether the control plane needs a token, and shows one made here.
-    private func announceAdminAccess(of server: MockStackServer, url: String, logger: Logger) {
-        guard case .token(let token) = server.adminAccess else { return }
-        let host = server.configuration.host
-        guard server.adminTokenWasGenerated else {
+    private func announceAdminAccess(of running: MockStackServer, url: String, logger: Logger) {
+        guard case .token(let token) = running.adminAccess else { return }
+        let host = running.configuration.host
+        guard running.adminTokenWasGenerated else {
             logger.notice("the control plane (\(url)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN")
             return
         }
@@ -198,14 +146,7 @@ struct Serve: ParsableCommand {
             """
         logger.warning(message)
         // A log level above warning must not hide the only way in.
-        if logLevel > .warning { printError("mockstack: \(message)") }
-    }
-
-    private func resolvedPort() throws -> Int? {
-        if let port { return port }
-        guard let text = ProcessInfo.processInfo.environment["MOCKSTACK_PORT"], !text.isEmpty else { return nil }
-        guard let value = Int(text) else { throw ValidationError("MOCKSTACK_PORT must be a number, got '\(text)'") }
-        return value
+        if serverOptions.logLevel > .warning { printError("mockstack: \(message)") }
     }
 }
 

@@ -7,27 +7,32 @@ import Foundation
 import MockStack
 import MockStackCore
 
-/// `mockstack validate DIR…`: check fixtures folders (read as `serve` reads them) and point at
+/// `mockstack validate [DIR…]`: check fixtures folders (read as `serve` reads them) and point at
 /// every mistake.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message.",
-        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Exit status 0 when they load, 1 when they have mistakes."
+        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit status 0 when they load, 1 when they have mistakes."
     )
 
-    @Argument(help: ArgumentHelp("The fixtures folders.", valueName: "folder"))
-    var directories: [String]
+    @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
+    var directories: [String] = []
+
+    @OptionGroup var fixtures: FixturesOption
+
+    func validate() throws { try fixtures.refuseBoth(arguments: directories) }
 
     func run() throws {
-        let folders = try fixtureFolders(directories, givenAs: "fixtures folder")
+        let folders = try fixtures.folders(arguments: directories)
         do {
             let apps = try AppLoader.standard.load(from: folders.source())
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {
             for diagnostic in error.diagnostics { print(diagnostic.description) }
-            printError("\(error.diagnostics.count) problem(s) in \(directories.joined(separator: " + "))")
+            let named = directories.isEmpty ? fixtures.fixtures : directories
+            printError("\(error.diagnostics.count) problem(s) in \((named.isEmpty ? folders.folders.map(\.path) : named).joined(separator: " + "))")
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MockStackCore
+import MockStackSpawn
 import Testing
 import TestSupport
 
@@ -16,23 +17,29 @@ struct CLITests {
         try ProcessRun.run(executable, arguments, environment: environment)
     }
 
-    /// Starts `serve`, returns the process and its ready line.
-    static func serve(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
+    /// Starts `serve`, returns the process, its ready line and its stderr.
+    static func serve(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> (ChildProcess, String, ChildPipe) {
         try launch(binary, ["serve"] + arguments, environment: environment)
     }
 
-    /// Starts a program that serves (mockstack, or a shell that execs it), returns the process
-    /// and the first line it printed: the ready line.
-    static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, String, Pipe) {
-        let (process, out, err) = try ProcessRun.start(executable, arguments, environment: environment)
-        return (process, String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self), err)
+    /// Starts a program that serves (mockstack, or a shell that execs it), returns the process,
+    /// the first line it printed (the ready line, with its newline; what came before its output
+    /// ended, if it exited first) and its stderr.
+    static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (ChildProcess, String, ChildPipe) {
+        let process = try ProcessRun.start(executable, arguments, environment: environment)
+        let line = switch process.standardOutput.readLine() {
+        case .line(let line): line + "\n"
+        case .ended(let partial): partial
+        case .timedOut: ""
+        }
+        return (process, line, try #require(process.standardError))
     }
 
     @Test func theFirstStdoutLineIsTheReadyEvent() throws {
         let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: readyFile) }
         let (process, line, _) = try Self.serve(["--ready-file", readyFile.path, "--log-level", "warning"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer { process.terminateAndWait() }
         let json = try JSONParser().parse(line).root
         let port = try #require(json["port"]?.intValue)
         #expect(json.objectValue?.keys == ["event", "host", "port", "url", "apps", "exposed", "pid", "version", "adminTokenRequired"])
@@ -42,7 +49,7 @@ struct CLITests {
         #expect(port > 0)
         #expect(json["url"]?.stringValue == "http://127.0.0.1:\(port)")
         #expect(json["apps"] == ["ai": "/ai", "example": "/example", "feathers": "/feathers", "feathers-v4": "/feathers-v4", "techstacks": "/techstacks", "test": "/test"])
-        #expect(json["pid"]?.intValue == Int(process.processIdentifier))
+        #expect(json["pid"]?.intValue == Int(process.pid))
         #expect(line.hasSuffix("}\n"))
         #expect(try String(contentsOf: readyFile, encoding: .utf8) == line)
         #expect(try rawExchange(port: port, "GET /__mockstack/health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
@@ -50,7 +57,7 @@ struct CLITests {
 
     @Test func appsLoadsOnlyTheNamedFolders() throws {
         let (process, line, _) = try Self.serve(["--apps", "example, test", "--log-level", "warning"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer { process.terminateAndWait() }
         #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example", "test": "/test"])
         let unknown = try Self.run(["serve", "--apps", "example,nope"])
         #expect(unknown.status == 2)
@@ -114,18 +121,15 @@ struct CLITests {
         let (process, line, stderr) = try Self.serve()
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(process.terminationReason == .exit)
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminateAndWait() == .exited(0))
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         #expect(log.contains("GET /example/hello 200 26B"))
         #expect(log.contains("mockstack stopped"))
     }
 
     @Test func aTakenPortExitsTwoWithOneLineAndNoReadyLine() throws {
         let (first, line, _) = try Self.serve()
-        defer { first.terminate(); first.waitUntilExit() }
+        defer { first.terminateAndWait() }
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         let second = try Self.run(["serve", "--port", String(port)])
         #expect(second.status == 2)
@@ -142,7 +146,7 @@ struct CLITests {
 
     @Test func environmentVariablesAreFallbacks() throws {
         let (process, line, _) = try Self.serve([], environment: ["MOCKSTACK_HOST": "127.0.0.2", "MOCKSTACK_FIXTURES": packageRoot.appendingPathComponent("Fixtures").path])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer { process.terminateAndWait() }
         #expect(try JSONParser().parse(line).root["host"] == "127.0.0.2")
     }
 
@@ -153,10 +157,9 @@ struct CLITests {
         let port = try #require(json["port"]?.intValue)
         #expect(json["adminTokenRequired"] == true)
         #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
-        process.terminate()
-        process.waitUntilExit()
+        process.terminateAndWait()
         // Shown even at --log-level error: it is the only way in.
-        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         let token = try #require(log.firstMatch(of: #/bound to 0\.0\.0\.0, not loopback: the control plane requires an admin token, and none was given, so this one was made: ([0-9a-f]{32}) /#)?.1)
         #expect(log.contains("the control page is http://127.0.0.1:\(port)/__mockstack/#token=\(token);"))
     }
@@ -167,9 +170,8 @@ struct CLITests {
             let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
             #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
             #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\nX-MockStack-Admin-Token: from-flag\r\n\r\n").status == 200)
-            process.terminate()
-            process.waitUntilExit()
-            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.terminateAndWait()
+            let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
             #expect(log.contains("the control plane (http://127.0.0.1:\(port)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN"))
             #expect(!log.contains("from-flag"), "the token itself is not logged")
         }
@@ -206,7 +208,7 @@ struct CLITests {
         ]
         for (arguments, environment) in ways {
             let (process, line, _) = try Self.serve(arguments + ["--log-level", "warning"], environment: environment)
-            defer { process.terminate(); process.waitUntilExit() }
+            defer { process.terminateAndWait() }
             let json = try JSONParser().parse(line).root
             #expect(json["apps"] == everyApp, "\(arguments) \(environment)")
             let port = try #require(json["port"]?.intValue)
@@ -270,8 +272,7 @@ struct CLITests {
         let healthy = try Self.run(["health", "--url", url])
         #expect(healthy.status == 0)
         #expect(healthy.stdout == "healthy\n")
-        process.terminate()
-        process.waitUntilExit()
+        process.terminateAndWait()
         let down = try Self.run(["health", "--url", url])
         #expect(down.status == 1)
         #expect(down.stderr.hasPrefix("unhealthy: cannot connect to 127.0.0.1:"))
@@ -365,7 +366,7 @@ struct CLITests {
     @Test func theReadyLinesVersionIsTheBinarys() throws {
         let version = try Self.run(["--version"]).stdout.trimmingCharacters(in: .newlines)
         let (process, line, _) = try Self.serve(["--apps", "example", "--log-level", "warning"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer { process.terminateAndWait() }
         #expect(try JSONParser().parse(line).root["version"]?.stringValue == version)
     }
 
@@ -397,7 +398,7 @@ struct CLITests {
         // Only the example app, so the ready line tells this folder from the package's own.
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/example"), to: share.appendingPathComponent("example"))
         let (process, line, _) = try Self.launch(bin.appendingPathComponent("mockstack"), ["serve", "--log-level", "warning"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer { process.terminateAndWait() }
         #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example"])
     }
 }

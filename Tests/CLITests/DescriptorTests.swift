@@ -1,5 +1,6 @@
 import Foundation
 import MockStackCore
+import MockStackSpawn
 import Testing
 import TestSupport
 
@@ -10,19 +11,19 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct DescriptorTests {
     /// `serve` under a shell's `ulimit -n` (soft and hard both), so that it cannot raise it.
-    static func serve(openFileLimit: Int = 1024) throws -> (process: Process, port: Int, stderr: FileHandle) {
+    static func serve(openFileLimit: Int = 1024) throws -> (process: ChildProcess, port: Int, stderr: ChildPipe) {
         let (process, line, err) = try CLITests.launch(URL(fileURLWithPath: "/bin/sh"), [
             "-c", "ulimit -n \(openFileLimit) && exec \"$0\" serve --port 0 --apps example", CLITests.binary.path,
         ])
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
-        return (process, port, err.fileHandleForReading)
+        return (process, port, err)
     }
 
     /// Reads the log until a line holds `text`, returning everything read.
-    static func readLog(_ log: FileHandle, until text: String) -> String {
+    static func readLog(_ log: ChildPipe, until text: String) -> String {
         var seen = ""
         while !seen.contains(text) {
-            let chunk = log.availableData
+            let chunk = log.read()
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
         }
@@ -38,25 +39,24 @@ struct DescriptorTests {
 
     @Test func atTheLimitAcceptingPausesWithOneWarningAndResumes() throws {
         let (process, port, log) = try Self.serve(openFileLimit: 40)
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        defer { process.terminateAndWait() }
         var held: [RawConnection] = []
         for _ in 0..<60 { held.append(try RawConnection(port: port)) }
         var output = Self.readLog(log, until: "cannot accept connections")
         #expect(output.contains("cannot accept connections: Too many open files"))
         #expect(output.contains("(raise the open-file limit: ulimit -n)"))
         // A second at the limit: retrying at once would spend all of it on the CPU.
-        let before = try Self.cpuTicks(of: process.processIdentifier)
+        let before = try Self.cpuTicks(of: process.pid)
         Thread.sleep(forTimeInterval: 1)
-        let spent = try Self.cpuTicks(of: process.processIdentifier) - before
+        let spent = try Self.cpuTicks(of: process.pid) - before
         #expect(spent < 20, "\(spent) ticks of CPU in one second at the open-file limit")
         // Free descriptors, and a new client is served.
         held.removeFirst(40)
         let health = try RawConnection(port: port, timeoutSeconds: 10)
         try health.send("GET /__mockstack/health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         #expect(try health.readResponse().status == 200)
-        process.terminate()
-        process.waitUntilExit()
-        output += String(decoding: log.readDataToEndOfFile(), as: UTF8.self)
+        process.terminateAndWait()
+        output += String(decoding: log.readToEnd(), as: UTF8.self)
         #expect(output.components(separatedBy: "cannot accept connections").count == 2, "\(output)")
         #expect(!output.contains("Error from accept"))
     }
@@ -91,7 +91,7 @@ struct DescriptorTests {
 
     @Test func aDelayedAnswerLetsItsSocketGoWhenTheClientLeaves() throws {
         let (process, port, log) = try Self.serve()
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        defer { process.terminateAndWait() }
         let stub = #"{"match": {"path": "/example/hello"}, "answer": {"status": 200, "delayMs": 600000}}"#
         let added = try rawExchange(port: port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                                     + "Content-Length: \(stub.utf8.count)\r\nConnection: close\r\n\r\n" + stub)
@@ -105,10 +105,10 @@ struct DescriptorTests {
             if try JSONParser().parse(stubs.body).root["stubs"]?.arrayValue?.first?["hits"]?.intValue == 1 { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        #expect(try Self.holdsConnection(pid: process.processIdentifier, serverPort: port, clientPort: clientPort))
+        #expect(try Self.holdsConnection(pid: process.pid, serverPort: port, clientPort: clientPort))
         client = nil
         let output = Self.readLog(log, until: "GET /example/hello fault:client gone")
         #expect(output.contains("GET /example/hello fault:client gone"))
-        #expect(try !Self.holdsConnection(pid: process.processIdentifier, serverPort: port, clientPort: clientPort))
+        #expect(try !Self.holdsConnection(pid: process.pid, serverPort: port, clientPort: clientPort))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MockStackCore
+import MockStackSpawn
 import TestSupport
 import XCTest
 
@@ -8,55 +9,41 @@ import XCTest
 /// waits for processes block a test worker's thread, never Swift Testing's shared ones.
 final class LifelineTests: XCTestCase {
     func testTheServerStopsWhenItsStandardInputCloses() throws {
-        let process = Process()
-        process.executableURL = CLITests.binary
-        process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"]
-        let input = Pipe(), output = Pipe()
-        // A child another test spawns meanwhile must not inherit the end the server waits on.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let line = String(decoding: output.fileHandleForReading.readLine(), as: UTF8.self)
+        // The pipe's write end is close-on-exec: a child another test spawns meanwhile does not
+        // inherit the end the server waits on.
+        let process = try ProcessRun.start(CLITests.binary, ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"],
+                                           input: .pipe)
+        defer { process.terminateAndWait() }
+        let line = try XCTUnwrap(process.standardOutput.readLine().line)
         let port = try XCTUnwrap(try JSONParser().parse(line).root["port"]?.intValue, line)
+        let input = try XCTUnwrap(process.standardInput)
         // Bytes on the pipe are dropped; the server keeps serving.
-        input.fileHandleForWriting.write(Data("ignored\n".utf8))
+        XCTAssertTrue(input.write(Array("ignored\n".utf8)))
         XCTAssertEqual(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status, 200)
-        try input.fileHandleForWriting.close()
-        XCTAssertTrue(try Self.waitForExit(process.processIdentifier), "the server still runs after its stdin closed")
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 0)
+        input.close()
+        XCTAssertEqual(process.wait(timeout: .seconds(20)), .exited(0), "the server still runs after its stdin closed")
     }
 
     func testWithoutAPipeToWatchTheFlagIsRefused() throws {
-        let process = Process()
-        process.executableURL = CLITests.binary
-        process.arguments = ["serve", "--port", "0", "--apps", "example", "--log-level", "error", "--stop-on-stdin-eof"]
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 2)
-        XCTAssertEqual(stderr, "mockstack: cannot watch descriptor 0 for its end: it must be a pipe, socket or terminal, not a file or /dev/null\n")
-        XCTAssertTrue(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        let (termination, output, errors) = try ChildProcess.run(
+            CLITests.binary.path, ["serve", "--port", "0", "--apps", "example", "--log-level", "error", "--stop-on-stdin-eof"],
+            input: .nullDevice)
+        XCTAssertEqual(termination, .exited(2))
+        XCTAssertEqual(String(decoding: errors, as: UTF8.self),
+                       "mockstack: cannot watch descriptor 0 for its end: it must be a pipe, socket or terminal, not a file or /dev/null\n")
+        XCTAssertTrue(output.isEmpty)
     }
 
     func testSpawnedServersDieWithAKilledTestProcess() throws {
         let probe = CLITests.binary.deletingLastPathComponent().appendingPathComponent("spawn-probe")
-        let (process, out, _) = try ProcessRun.start(probe, [], environment: ["MOCKSTACK_BIN": CLITests.binary.path])
-        let line = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
-        let pids = line.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let process = try ProcessRun.start(probe, [], environment: ["MOCKSTACK_BIN": CLITests.binary.path])
+        let line = try XCTUnwrap(process.standardOutput.readLine().line)
+        let pids = line.split(separator: " ").compactMap { Int32($0) }
         XCTAssertEqual(pids.count, 2, "the probe printed \(line)")
         XCTAssertTrue(pids.allSatisfy(Self.isRunning))
 
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        process.signal(SIGKILL)
+        XCTAssertEqual(process.wait(), .signaled(SIGKILL))
         // Each server sees its standard input end and stops gracefully.
         for pid in pids {
             XCTAssertTrue(try Self.waitForExit(pid), "server \(pid) outlived the killed probe")

@@ -1,5 +1,6 @@
 import Foundation
 import MockStackCore
+import MockStackSpawn
 import Testing
 @testable import MockStackServiceStack
 
@@ -166,21 +167,10 @@ import Testing
     private static let programs = DispatchQueue(label: "SwiftRoundTripTests.programs")
 
     private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
         let nice = "/usr/bin/nice"
-        if FileManager.default.isExecutableFile(atPath: nice) {
-            process.executableURL = URL(fileURLWithPath: nice)
-            process.arguments = ["-n", "19", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let (program, all) = FileManager.default.isExecutableFile(atPath: nice)
+            ? (nice, ["-n", "19", executable] + arguments) : (executable, arguments)
+        let (termination, output, _) = try ChildProcess.run(program, all, errors: .standardOutput)
+        return (termination.status, String(decoding: output, as: UTF8.self))
     }
 }

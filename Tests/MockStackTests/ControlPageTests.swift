@@ -1,6 +1,7 @@
 import Foundation
 import MockStack
 import MockStackCore
+import MockStackSpawn
 import MockStackInProcess
 import MockStackTesting
 import Testing
@@ -115,17 +116,9 @@ struct ControlPageTests {
 
     /// Runs headless Chromium to completion and returns what it printed.
     private static func run(_ chromium: String, _ arguments: [String], profile: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
         // Virtual time lets the page's 1 s poll run without waiting for it.
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
-                             "--user-data-dir=\(profile.path)"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let (_, output, _) = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
+                                                             "--user-data-dir=\(profile.path)"] + arguments, errors: .nullDevice)
+        return String(decoding: output, as: UTF8.self)
     }
 }

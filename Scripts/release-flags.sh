@@ -1,0 +1,23 @@
+# The release build's flags on Linux, in one place: the Makefile (RELEASE_FLAGS) and the
+# Dockerfile's build stage both source this file and pass $RELEASE_LINK_FLAGS to
+# `swift build -c release`. Plain sh assignments only (the container smoke test sources it too).
+#
+# --static-swift-stdlib: the Swift runtime inside the binary; it starts faster and maps less
+# memory.
+# -no-pie: a fixed-address executable. A PIE's ~58,000 relocations dirty the data pages of the
+# whole static binary at every start (≈1.2 MiB RSS and ≈1 ms). A loopback test server gives up
+# little by losing ASLR for its own image (Benchmarks/README.md).
+STATIC_RUNTIME="--static-swift-stdlib -Xlinker -no-pie"
+# The static runtime's link arguments export every symbol of the executable (-export-dynamic):
+# 18,308 names nothing looks up, whose tables (1.5 MiB, 0.9 of it resident) the dynamic loader
+# pages in at each start while it resolves the shared libraries' symbols. --no-export-dynamic,
+# given later, wins. (Crash backtraces are named from the symbol table, which stays.)
+NO_EXPORTS="-Xlinker --no-export-dynamic"
+# Each function in its own section, so that gold can lay out the ones a server runs together,
+# in the order of Sources/mockstack/link-order.txt (Scripts/link-order.sh): Linux maps code
+# 64 KiB around each page fault, and scattered, those functions kept ~3 MiB more resident.
+# (-function-sections goes to the frontend: SwiftPM 6.3 crashes re-planning a build whose
+# -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
+# frontend flag: a release build from before the layout gets it once .build/release is removed.)
+LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt"
+RELEASE_LINK_FLAGS="$STATIC_RUNTIME $NO_EXPORTS $LINK_ORDER"

@@ -1,0 +1,69 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import MockStack
+import MockStackWire
+
+/// The defaults the CLI shows and falls back to: the configuration types' own, never restated.
+let defaults = MockStackConfiguration()
+
+/// What `serve` and `record` both take: where to listen, where else to write the ready line,
+/// and how to log.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
+    var host: String?
+
+    @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
+    var port: Int?
+
+    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
+    var readyFile: String?
+
+    @Option(help: "How much to log; info logs one line per request.")
+    var logLevel: Logger.Level = .info
+
+    @Option(help: "One log line as text or as a JSON object.")
+    var logFormat: LogFormat = .text
+
+    func validate() throws {
+        if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
+    }
+
+    /// `--host`, else `MOCKSTACK_HOST`, else the default.
+    var resolvedHost: String { host ?? ProcessInfo.processInfo.environment["MOCKSTACK_HOST"] ?? defaults.host }
+
+    /// `--port`, else `MOCKSTACK_PORT`, else nil (the default); a `MOCKSTACK_PORT` that is no
+    /// number is refused as the option would be.
+    func resolvedPort() throws -> Int? {
+        if let port { return port }
+        guard let text = ProcessInfo.processInfo.environment["MOCKSTACK_PORT"], !text.isEmpty else { return nil }
+        guard let value = Int(text) else { throw ValidationError("MOCKSTACK_PORT must be a number, got '\(text)'") }
+        return value
+    }
+
+    /// Bootstraps swift-log at `--log-level` in `--log-format`; the logger to use.
+    func bootstrapLogging() -> Logger {
+        LoggingSetup.bootstrap(level: logLevel, format: logFormat)
+    }
+
+    /// Writes the ready line to `--ready-file`, then to stdout. The file first, so whoever reads
+    /// the line can also read the file; the line in one write(2), unbuffered, so a parent reading
+    /// the pipe sees it at once. A file that cannot be written stops `server` and ends the
+    /// command with exit status 2.
+    func announce(_ ready: ReadyEvent, of server: MockStackServer) throws(ExitCode) {
+        if let readyFile {
+            do {
+                try writeFileAtomically(ready.line, to: readyFile)
+            } catch {
+                printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
+                server.shutdown()
+                throw ExitCode(2)
+            }
+        }
+        StandardStream.output.write(ready.line)
+    }
+}

@@ -106,19 +106,15 @@ struct ServerTests {
     @Test func routesTableListsEveryRoute() throws {
         let apps = try AppLoader.standard.load(from: DirectoryFixtureSource(root: Self.fixtures))
         let lines = RoutesTable(apps: apps).rendered.split(separator: "\n").map { $0.replacing(#/ +/#, with: " ") }
-        #expect(lines.prefix(11) == [
+        #expect(lines.prefix(3) == [
             "APP MOUNT OPERATION VERBS ROUTE",
-            "ai /ai OpenAiChatCompletion POST /ai/api/OpenAiChatCompletion",
-            "ai /ai OpenAiChatCompletion POST /ai/v1/chat/completions",
-            "ai /ai SpeechToText POST /ai/api/SpeechToText",
-            "ai /ai TypeLinks ANY /ai/types",
-            "ai /ai TypesMetadata ANY /ai/types/metadata",
-            "ai /ai TypesSwift ANY /ai/types/swift",
-            "ai /ai TypesSwift4 ANY /ai/types/swift4",
-            "ai /ai TypesPython ANY /ai/types/python",
-            "ai /ai TypesTypeScript ANY /ai/types/typescript",
-            "example /example hello.json GET /example/hello",
+            "ai /ai AdminData ANY /ai/api/AdminData",
+            "ai /ai ConvertAudio ANY /ai/api/ConvertAudio",
         ])
+        #expect(lines.contains("ai /ai OpenAiChatCompletion POST /ai/v1/chat/completions"))
+        #expect(lines.contains("ai /ai SpeechToText POST /ai/api/SpeechToText"))
+        #expect(lines.contains("ai /ai GetVariant ANY /ai/variants/{Variant}/{**Path}"))
+        #expect(lines.firstIndex(of: "ai /ai TypesTypeScript ANY /ai/types/typescript").map { lines[$0 + 1] } == "example /example hello.json GET /example/hello")
         #expect(lines.contains("example /example widget-created.json POST /example/widgets"))
         #expect(lines.contains("test /test Hello ANY /test/hello/{Name}"))
         #expect(lines.contains("test /test SendRestGet GET /test/sendrestget/{Id}"))

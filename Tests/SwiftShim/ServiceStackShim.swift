@@ -32,6 +32,8 @@ open class QueryBase: Codable {
 }
 open class QueryDb<T: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
 open class QueryDb2<From: Codable, Into: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
+open class QueryData<T: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
+open class QueryData2<From: Codable, Into: Codable>: QueryBase { required public init() { super.init() }; required public init(from decoder: Decoder) throws { try super.init(from: decoder) } }
 public class QueryResponse<T: Codable>: Codable { public var offset: Int?; public var total: Int?; public var results: [T] = []; public var meta: [String: String] = [:]; public var responseStatus: ResponseStatus? }
 public class ResponseStatus: Codable { public var errorCode: String?; public var message: String? }
 public class ResponseError: Codable {}

@@ -48,11 +48,24 @@ public struct ChatCompletionBehaviour: OperationBehaviour {
         if let systemFingerprint { response["SystemFingerprint"] = .string(systemFingerprint) }
         response["Object"] = .string("chat.completion")
         response["Usage"] = .object(usage)
-        return try ServiceResult(.dto(call.conformed(.object(response))))
+        return ServiceResult(.dto(Self.leavingOutToolCalls(try call.conformed(.object(response)))))
     }
 
     /// A deterministic stand-in for a tokenizer: the words of a text (runs without spaces).
     static func tokens(in text: String) -> Int {
         text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).count
+    }
+
+    /// The answer with each choice's unset `ToolCalls` left out rather than written `[]`: AI
+    /// Server writes its responses with System.Text.Json, which leaves nulls out.
+    private static func leavingOutToolCalls(_ answer: DTOValue) -> DTOValue {
+        guard case .object(var object) = answer, case .list(let choices) = object["Choices"] else { return answer }
+        object["Choices"] = .list(choices.map { choice in
+            guard case .object(var fields) = choice, case .object(var message) = fields["Message"] else { return choice }
+            message.leftOutWhenUnset = ["ToolCalls"]
+            fields["Message"] = .object(message)
+            return .object(fields)
+        })
+        return .object(object)
     }
 }

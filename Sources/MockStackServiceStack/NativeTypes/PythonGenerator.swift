@@ -43,7 +43,7 @@ public struct PythonGenerator: Sendable {
         "UpdateEventSubscriberResponse", "GetEventSubscribers", "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys",
         "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse", "GetAccessToken",
         "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile", "FileContent",
-        "StreamFiles", "StreamServerEvents", "AuditBase",
+        "StreamFiles", "StreamServerEvents", "AuditBase", "BackgroundJobBase", "WorkerStats",
     ]
 
     /// The options: the host's, but properties are optional and collections initialised only when the query says so.

@@ -62,7 +62,7 @@ extension JSONValue {
         var index = 0
         let count = bytes.count
         while index < count {
-            if index + 8 <= count, !mayNeedEscape(word(bytes, at: index)) {
+            if index + 8 <= count, !mayNeedEscape(ByteWords.word(bytes, at: index)) {
                 index += 8
                 continue
             }
@@ -92,27 +92,12 @@ extension JSONValue {
 }
 
 extension JSONValue {
-    /// The eight bytes at `index` as one little-endian word: eight bounds-checked reads, the
-    /// last first, which the compiler makes one load after two checks.
-    @inline(__always)
-    fileprivate static func word(_ bytes: Span<UInt8>, at index: Int) -> UInt64 {
-        var word = UInt64(bytes[index + 7]) &<< 56
-        for offset in 0..<7 { word |= UInt64(bytes[index + offset]) &<< UInt64(8 * offset) }
-        return word
-    }
-
-    /// Whether a word of eight bytes holds a control character, `"` or `\`. For each test,
-    /// `(x - n·ones) & ~x & highs` is non-zero exactly when some byte of `x` is below `n` (`n` at
-    /// most 0x80), so bytes of multi-byte UTF-8 characters never count.
+    /// Whether a word of eight bytes holds a control character, `"` or `\\`.
     @inline(__always)
     fileprivate static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (UInt64(UInt8(ascii: "\"")) &* ones)
-        let backslash = word ^ (UInt64(UInt8(ascii: "\\")) &* ones)
-        let control = (word &- 0x20 &* ones) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        return (control | quotes | backslashes) & highs != 0
+        let quotes = ByteWords.bytesBelow(word ^ ByteWords.repeating(UInt8(ascii: "\"")), 1)
+        let backslashes = ByteWords.bytesBelow(word ^ ByteWords.repeating(UInt8(ascii: "\\")), 1)
+        return ByteWords.bytesBelow(word, 0x20) | quotes | backslashes != 0
     }
 }
 

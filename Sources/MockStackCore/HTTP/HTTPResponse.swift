@@ -137,4 +137,8 @@ extension HTTPHeaders.Field {
 extension HTTPHeaders {
     /// The JSON `Content-Type` alone: the headers of most JSON answers, one shared list.
     public static let jsonContentType = HTTPHeaders([.jsonContentType])
+
+    /// Whether these are the JSON `Content-Type` alone: a layer adding fixed fields to most
+    /// answers can then hand out one list made ahead instead of growing a new one each time.
+    public var areJSONContentTypeAlone: Bool { count == 1 && fields[0] == .jsonContentType }
 }

@@ -98,28 +98,15 @@ extension HTTP1Syntax {
         text.utf8.count == bytes.count && UTF8Bytes.withSpan(text) { equal($0, bytes) }
     }
 
-    /// The eight bytes of `bytes` from `index`, the first the lowest whatever the host's byte
-    /// order. Read byte by byte, the last first: its bounds check covers the other seven, and
-    /// the compiler makes the eight reads one load.
-    @inline(__always)
-    static func word(_ bytes: Span<UInt8>, at index: Int) -> UInt64 {
-        var word = UInt64(bytes[index + 7]) &<< 56
-        for offset in 0..<7 { word |= UInt64(bytes[index + offset]) &<< UInt64(8 * offset) }
-        return word
-    }
-
     /// The index of the first `byte` in `bytes[start..<end]`, looked for eight bytes at a time
     /// (a line or a request line is tens of bytes: a byte-by-byte loop cost ~5 instructions a
     /// byte, this about one).
     static func firstIndex(of byte: UInt8, in bytes: Span<UInt8>, from start: Int, to end: Int) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let pattern = UInt64(byte) &* ones
+        let pattern = ByteWords.repeating(byte)
         var index = start
         while index + 8 <= end {
-            // A zero byte of `word` is a match: `(x - ones) & ~x & highs` sets the high bit of the
-            // lowest zero byte (bits above a zero may be set falsely, never below, hence the lowest).
-            let word = word(bytes, at: index) ^ pattern
-            let found = (word &- ones) & ~word & highs
+            // A zero byte of `word ^ pattern` is a match; the mask's lowest bit marks the first.
+            let found = ByteWords.bytesBelow(ByteWords.word(bytes, at: index) ^ pattern, 1)
             if found != 0 { return index + found.trailingZeroBitCount / 8 }
             index += 8
         }
@@ -136,7 +123,7 @@ extension HTTP1Syntax {
         guard count == b.count else { return false }
         var index = 0
         while index + 8 <= count {
-            if word(a, at: index) != word(b, at: index) { return false }
+            if ByteWords.word(a, at: index) != ByteWords.word(b, at: index) { return false }
             index += 8
         }
         while index < count {
@@ -154,7 +141,7 @@ extension HTTP1Syntax {
         var index = 0
         for byte in expected {
             let found = bytes[index]
-            if ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(found) ? found | 0x20 : found) != byte { return false }
+            if found.asciiLowercased != byte { return false }
             index += 1
         }
         return true

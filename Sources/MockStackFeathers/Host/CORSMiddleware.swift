@@ -25,8 +25,7 @@ public enum CORSMiddleware {
     /// the app writes its own headers.
     public static func allowingAnyOrigin(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        if response.headers.count == 1, response.headers.fields[0] == .jsonContentType {
-            // Most answers: one shared list rather than a new one for each.
+        if response.headers.areJSONContentTypeAlone {
             response.headers = anyOriginThenJSON
         } else {
             response.headers = HTTPHeaders([anyOrigin] + response.headers.fields)

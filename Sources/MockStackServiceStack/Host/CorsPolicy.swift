@@ -133,7 +133,7 @@ public struct CorsPolicy: Sendable, Equatable {
     private func addCorsFeatureHeaders(to response: inout HTTPResponse, origin: String?) {
         if !allowsAnyOrigin, let origin, origins.contains(origin) {
             response.headers.add([HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: origin)] + featureFields)
-        } else if response.headers.count == 1, response.headers.fields[0] == .jsonContentType {
+        } else if response.headers.areJSONContentTypeAlone {
             response.headers = jsonAnswerFields
         } else {
             response.headers.add(featureFields)

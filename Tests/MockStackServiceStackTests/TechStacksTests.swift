@@ -276,25 +276,25 @@ import Testing
         let cache = ResponseCache(seconds: 60, byteLimit: 2 * (4 + 2 + 64) + 10, largestBody: 6)
         let now = TestHost.fixedNow
         func response(_ size: Int) -> HTTPResponse { HTTPResponse(status: 200, body: Array(repeating: 0x61, count: size)) }
-        cache.store(response(4), for: "a", now: now)
-        cache.store(response(4), for: "b", now: now)
-        cache.store(response(7), for: "too big", now: now)
-        cache.store(HTTPResponse(status: 404, body: [1]), for: "error", now: now)
-        #expect(cache.response(for: "a", now: now)?.body.count == 4)
-        #expect(cache.response(for: "too big", now: now) == nil && cache.response(for: "error", now: now) == nil)
-        cache.store(response(4), for: "c", now: now)
-        #expect(cache.response(for: "a", now: now) == nil, "the oldest goes first")
-        #expect(cache.response(for: "b", now: now) != nil && cache.response(for: "c", now: now) != nil)
-        #expect(cache.response(for: "c", now: DateTimeValue(ticks: now.ticks + 61 * CivilTime.ticksPerSecond, kind: .utc)) == nil)
+        cache.store(response(4), for: .init(target: "a"), now: now)
+        cache.store(response(4), for: .init(target: "b"), now: now)
+        cache.store(response(7), for: .init(target: "too big"), now: now)
+        cache.store(HTTPResponse(status: 404, body: [1]), for: .init(target: "error"), now: now)
+        #expect(cache.response(for: .init(target: "a"), now: now)?.body.count == 4)
+        #expect(cache.response(for: .init(target: "too big"), now: now) == nil && cache.response(for: .init(target: "error"), now: now) == nil)
+        cache.store(response(4), for: .init(target: "c"), now: now)
+        #expect(cache.response(for: .init(target: "a"), now: now) == nil, "the oldest goes first")
+        #expect(cache.response(for: .init(target: "b"), now: now) != nil && cache.response(for: .init(target: "c"), now: now) != nil)
+        #expect(cache.response(for: .init(target: "c"), now: DateTimeValue(ticks: now.ticks + 61 * CivilTime.ticksPerSecond, kind: .utc)) == nil)
         cache.removeAll()
-        #expect(cache.response(for: "b", now: now) == nil)
+        #expect(cache.response(for: .init(target: "b"), now: now) == nil)
         // And by entries: a flood of distinct targets keeps the newest.
         let small = ResponseCache(seconds: 60, entryLimit: 3)
-        for index in 0..<1000 { small.store(response(1), for: "/x?n=\(index)", now: now) }
-        #expect((0..<1000).filter { small.response(for: "/x?n=\($0)", now: now) != nil } == [997, 998, 999])
+        for index in 0..<1000 { small.store(response(1), for: .init(target: "/x?n=\(index)"), now: now) }
+        #expect((0..<1000).filter { small.response(for: .init(target: "/x?n=\($0)"), now: now) != nil } == [997, 998, 999])
         // Storing a key again makes it the newest, not the next to go.
-        small.store(response(1), for: "/x?n=997", now: now)
-        small.store(response(1), for: "/x?n=1000", now: now)
-        #expect(small.response(for: "/x?n=997", now: now) != nil && small.response(for: "/x?n=998", now: now) == nil)
+        small.store(response(1), for: .init(target: "/x?n=997"), now: now)
+        small.store(response(1), for: .init(target: "/x?n=1000"), now: now)
+        #expect(small.response(for: .init(target: "/x?n=997"), now: now) != nil && small.response(for: .init(target: "/x?n=998"), now: now) == nil)
     }
 }

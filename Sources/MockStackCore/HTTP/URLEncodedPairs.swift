@@ -13,23 +13,35 @@ public enum URLEncodedPairs {
     }
 
     /// Appends the pairs of `bytes` to `result`; false when there are more than `limit`.
+    ///
+    /// One pass over each part finds its end, its first `=` and whether its name or value
+    /// holds an escape or a `+`; a piece with neither becomes a string as it is, one with
+    /// only `+`s has them replaced in a copy.
     private static func split(_ bytes: Span<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
-        var ampersands = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "&") { ampersands += 1 }
-        result.reserveCapacity(ampersands + 1)
+        let count = bytes.count
+        result.reserveCapacity(4)
         var start = 0
-        while start < bytes.count {
+        while start < count {
             var end = start
-            var equals: Int?
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+            var equals = -1
+            var nameMarks = Marks(), valueMarks = Marks()
+            while end < count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "&") { break }
+                if byte == UInt8(ascii: "=") && equals < 0 {
+                    equals = end
+                } else if equals < 0 {
+                    nameMarks.note(byte)
+                } else {
+                    valueMarks.note(byte)
+                }
                 end += 1
             }
-            if start < end {
+            if end > start {
                 guard result.count < limit else { return false }
-                let name = decoded(bytes.extracting(start..<(equals ?? end)))
+                let name = string(bytes.extracting(start..<(equals < 0 ? end : equals)), marks: nameMarks)
                 if !name.isEmpty {
-                    let value = if let equals { decoded(bytes.extracting((equals + 1)..<end)) } else { "" }
+                    let value = equals < 0 ? "" : string(bytes.extracting((equals + 1)..<end), marks: valueMarks)
                     result.append((name, value))
                 }
             }
@@ -38,23 +50,25 @@ public enum URLEncodedPairs {
         return true
     }
 
-    /// Percent-decoded with `+` as a space (``PercentDecoding``); the bytes as they are when they
-    /// hold neither, which is nearly always.
-    private static func decoded(_ bytes: Span<UInt8>) -> String {
-        var hasPlus = false
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                var copy: [UInt8] = []
-                UTF8Bytes.append(bytes, to: &copy)
-                return PercentDecoding.decode(bytes: copy[...], plusAsSpace: true)
-            }
-            if byte == UInt8(ascii: "+") { hasPlus = true }
+    /// Whether a piece holds a `+` or a `%`.
+    private struct Marks {
+        var plus = false, percent = false
+
+        @inline(__always)
+        mutating func note(_ byte: UInt8) {
+            plus = plus || byte == UInt8(ascii: "+")
+            percent = percent || byte == UInt8(ascii: "%")
         }
-        guard hasPlus else { return UTF8Bytes.string(decoding: bytes) }
-        var spaced: [UInt8] = []
-        spaced.reserveCapacity(bytes.count)
-        for index in bytes.indices { spaced.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index]) }
-        return String(decoding: spaced, as: UTF8.self)
+    }
+
+    /// A piece as a string: percent-decoded with `+` as a space (``PercentDecoding``) when it
+    /// holds an escape, its `+`s made spaces when it holds only those, else its bytes as they are.
+    private static func string(_ bytes: Span<UInt8>, marks: Marks) -> String {
+        if !marks.plus && !marks.percent { return UTF8Bytes.string(decoding: bytes) }
+        var copy: [UInt8] = []
+        UTF8Bytes.append(bytes, to: &copy)
+        guard !marks.percent else { return PercentDecoding.decode(bytes: copy[...], plusAsSpace: true) }
+        for index in copy.indices where copy[index] == UInt8(ascii: "+") { copy[index] = UInt8(ascii: " ") }
+        return String(decoding: copy, as: UTF8.self)
     }
 }

@@ -75,7 +75,14 @@ public struct RequestInput: Sendable {
 
     /// The first value of a query parameter or form field, by case-insensitive name.
     public func parameter(_ name: String) -> String? {
-        query.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? form.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+        Self.value(named: name, in: query) ?? Self.value(named: name, in: form)
+    }
+
+    /// The first value of `name` (any ASCII case) among `pairs`. By index, the names read in
+    /// place: `first(where:)` copies each pair it passes.
+    static func value(named name: String, in pairs: [(name: String, value: String)]) -> String? {
+        for index in pairs.indices where pairs[index].name.equalsIgnoringASCIICase(name) { return pairs[index].value }
+        return nil
     }
 
     /// `a=1&b=2` → pairs (``URLEncodedPairs``), refused past `limit`.

@@ -107,7 +107,9 @@ struct ErrorRenderer {
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        let hasTag = message.utf8.contains(UInt8(ascii: "<"))
+        // Over the message's bytes in place: `utf8.contains` walks the view's iterator, ~30
+        // instructions a byte, for a check every error body makes.
+        let hasTag = UTF8Bytes.withSpan(message) { bytes in bytes.indices.contains { bytes[$0] == UInt8(ascii: "<") } }
         guard hasTag, message.lowercased().contains("<script") else { return message }
         var encoded = ""
         for character in message {

@@ -8,8 +8,38 @@ import Synchronization
 /// Bounded: at most ``entryLimit`` answers and ``byteLimit`` bytes (bodies, headers and keys
 /// counted), the oldest dropped first; bodies above ``largestBody`` are not kept. Every answer
 /// here is JSON, so the negotiated content type, which the real cache also keys on, is the same
-/// for every request and the target alone is the key.
+/// for every request: the target is the key, with the request's origin for answers that hold
+/// absolute URLs.
 public final class ResponseCache: Sendable {
+    /// What an answer is kept under.
+    public struct Key: Hashable, Sendable {
+        /// The request target, as sent.
+        public var target: String
+        /// Where the client reached the app, for an answer holding URLs made from it; else nil.
+        public var origin: RequestOrigin?
+
+        public init(target: String, origin: RequestOrigin? = nil) {
+            self.target = target
+            self.origin = origin
+        }
+
+        /// The target, the `Host` and the mount (a session's copy of the app is reached under
+        /// its own): the forwarded headers are left to equality, which tells the rare keys that
+        /// differ only there apart; hashing them too cost hundreds of instructions a lookup.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(target)
+            hasher.combine(origin?.host)
+            hasher.combine(origin?.mount)
+        }
+
+        /// The bytes it holds, for the cache's byte limit.
+        var byteCount: Int {
+            guard let origin else { return target.utf8.count }
+            return target.utf8.count + origin.mount.utf8.count + (origin.host?.utf8.count ?? 0) + (origin.forwardedHost?.utf8.count ?? 0)
+                + (origin.forwardedProto?.utf8.count ?? 0)
+        }
+    }
+
     /// How long an answer is served from the cache.
     public let duration: Int64
     public let byteLimit: Int
@@ -25,15 +55,15 @@ public final class ResponseCache: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         /// Keys in the order they were stored, with when: `order[head...]`, oldest first; an
         /// item whose entry was since replaced or dropped is skipped.
-        var order: [(key: String, sequence: Int)] = []
+        var order: [(key: Key, sequence: Int)] = []
         var head = 0
         var bytes = 0
         var sequence = 0
 
-        mutating func remove(_ key: String) {
+        mutating func remove(_ key: Key) {
             if let entry = entries.removeValue(forKey: key) { bytes -= entry.bytes }
         }
 
@@ -63,13 +93,14 @@ public final class ResponseCache: Sendable {
     }
 
     /// The key a request is cached under, or nil when it is not cacheable (only GETs are).
-    public static func key(for request: HTTPRequest, verb: String) -> String? {
+    /// - Parameter origin: the request's origin, when the answer holds URLs made from it.
+    public static func key(for request: HTTPRequest, verb: String, origin: RequestOrigin? = nil) -> Key? {
         guard verb == "GET", request.method == .get else { return nil }
-        return request.target
+        return Key(target: request.target, origin: origin)
     }
 
     /// The cached answer for `key`, if it has not expired at `now` (an expired one is dropped).
-    public func response(for key: String, now: DateTimeValue) -> HTTPResponse? {
+    public func response(for key: Key, now: DateTimeValue) -> HTTPResponse? {
         state.withLock { state in
             guard let entry = state.entries[key] else { return nil }
             guard entry.expires > now.ticks else {
@@ -83,10 +114,10 @@ public final class ResponseCache: Sendable {
     /// Keeps a successful answer; returns it as kept (with its head rendered), or as given
     /// when it is not kept.
     @discardableResult
-    public func store(_ response: HTTPResponse, for key: String, now: DateTimeValue) -> HTTPResponse {
+    public func store(_ response: HTTPResponse, for key: Key, now: DateTimeValue) -> HTTPResponse {
         guard response.status == 200, response.body.count <= largestBody else { return response }
         // What the entry holds: body, header text and key, plus a little for the bookkeeping.
-        let bytes = response.body.count + key.utf8.count * 2 + 64
+        let bytes = response.body.count + key.byteCount * 2 + 64
             + response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         // Served again and again: its head is rendered once, here.
         let prepared = response.preparingHead()

@@ -25,6 +25,8 @@ public final class ServiceOperation: Sendable {
     public let serviceClass: String
     /// Verbs the service implements (`ANY` for `Any(…)`), upper-cased.
     public let actions: Set<String>
+    /// Whether ``actions`` holds `ANY`, told once: asked on every call.
+    private let implementsAnyVerb: Bool
 
     public var name: String { metadata.name }
 
@@ -37,6 +39,7 @@ public final class ServiceOperation: Sendable {
         self.dialect = dialect
         self.serviceClass = serviceClass
         actions = Set(metadata.actions)
+        implementsAnyVerb = actions.contains("ANY")
         requestType = catalog.object(named: metadata.request.name) ?? ObjectShape(reference: .named(metadata.request.name, []), properties: [])
 
         let returnShape: ValueShape?
@@ -66,7 +69,7 @@ public final class ServiceOperation: Sendable {
 
     /// Whether the service has a method for `verb` (or an `Any` method).
     public func implements(_ verb: String) -> Bool {
-        actions.contains("ANY") || actions.contains(verb)
+        implementsAnyVerb || actions.contains(verb)
     }
 }
 

@@ -128,26 +128,26 @@ public struct ServiceStackApp: MockApp {
             return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
         }
         if request.path.equalsIgnoringASCIICase("/types") {
-            let base = baseURL(of: request)
+            let base = RequestOrigin(request).baseURL
             var response = HTTPResponse.json(200, .object(JSONObject(Self.typeLinks.map { (key: $0.name, value: .string("\(base)/types/\($0.path)")) })))
             response.operation = "TypeLinks"
             return response
         }
         if request.path.equalsIgnoringASCIICase("/types/metadata") {
-            var response = HTTPResponse.json(200, bytes: document.render(query: input.query, baseURL: baseURL(of: request)))
+            var response = HTTPResponse.json(200, bytes: document.render(query: input.query, baseURL: RequestOrigin(request).baseURL))
             response.operation = "TypesMetadata"
             return response
         }
         if let language = DTOLanguage(path: request.path) {
-            let base = baseURL(of: request)
-            let key = request.target + "\n" + base
+            let origin = RequestOrigin(request)
+            let key = ResponseCache.Key(target: request.target, origin: origin)
             if let cached = typesCache.response(for: key, now: now) { return cached }
-            let text = dtos(language, query: input.query, baseURL: base)
+            let text = dtos(language, query: input.query, baseURL: origin.baseURL)
             var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
             response.operation = language.operation
             return typesCache.store(response, for: key, now: now)
         }
-        let jsconfig = input.query.first { $0.name.equalsIgnoringASCIICase("jsconfig") }?.value
+        let jsconfig = RequestInput.value(named: "jsconfig", in: input.query)
         // `X-Http-Method-Override` from a header, the query string or a form field (docs/servicestack.md#routing).
         // The methods' own names are upper-case already.
         let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override"))?.uppercased() ?? request.method.rawValue
@@ -181,41 +181,60 @@ public struct ServiceStackApp: MockApp {
         // URL the client used (``VirtualFiles/resolve(_:base:)``): once, before the answer is
         // cached, under a key holding that URL, so that a cached answer is served as it is
         // rather than scanned again on every request.
-        let base = files.isEmpty ? nil : baseURL(of: request)
+        let origin = files.isEmpty ? nil : RequestOrigin(request)
         let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil
-            : ResponseCache.key(for: request, verb: verb).map { key in base.map { Self.cacheKey(base: $0, key) } ?? key }
+            : ResponseCache.key(for: request, verb: verb, origin: origin)
         if let cacheKey, let cached = operation.cache?.response(for: cacheKey, now: now) { return cached }
 
         let binder = RequestBinder(coercion: context.coercion)
-        let requests: [DTOObject]
-        do {
-            requests = match.isBatch
-                ? try binder.bindBatch(input, to: operation.requestType, operation: operation.name)
-                : [try binder.bind(input, pathVariables: match.pathVariables, to: operation.requestType, operation: operation.name)]
-        } catch {
-            return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
-        }
-
-        var results: [ServiceResult] = []
-        for (index, dto) in requests.enumerated() {
-            do throws(ServiceError) {
-                guard operation.implements(verb) else {
-                    let method = verb.prefix(1) + verb.dropFirst().lowercased()
-                    throw ServiceError(.notImplemented, "Could not find method named \(method)(\(operation.name)) or Any(\(operation.name)) on Service \(operation.serviceClass)")
-                }
-                let call = ServiceCall(operation: operation, request: dto, http: request, input: input, verb: verb,
-                                       session: session, now: now, context: context)
-                results.append(try operation.behaviour.perform(call))
-            } catch {
-                var response = errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
-                if match.isBatch { response.headers.set("X-AutoBatch-Completed", String(index)) }
-                return response
+        // One bound request DTO through the behaviour.
+        func perform(_ dto: DTOObject) throws(ServiceError) -> ServiceResult {
+            guard operation.implements(verb) else {
+                let method = verb.prefix(1) + verb.dropFirst().lowercased()
+                throw ServiceError(.notImplemented, "Could not find method named \(method)(\(operation.name)) or Any(\(operation.name)) on Service \(operation.serviceClass)")
             }
+            return try operation.behaviour.perform(ServiceCall(operation: operation, request: dto, http: request, input: input, verb: verb,
+                                                               session: session, now: now, context: context))
         }
-        if match.isOneWay { return HTTPResponse(status: 204) }
-        var response = match.isBatch ? batchResponse(results, operation: operation, jsconfig: jsconfig)
-            : render(results[0], operation: operation, jsconfig: jsconfig)
-        if let base { VirtualFiles.resolve(&response, base: base) }
+        var response: HTTPResponse
+        if match.isBatch {
+            let requests: [DTOObject]
+            do {
+                requests = try binder.bindBatch(input, to: operation.requestType, operation: operation.name)
+            } catch {
+                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+            }
+            var results: [ServiceResult] = []
+            results.reserveCapacity(requests.count)
+            for (index, dto) in requests.enumerated() {
+                do throws(ServiceError) {
+                    results.append(try perform(dto))
+                } catch {
+                    var response = errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
+                    response.headers.set("X-AutoBatch-Completed", String(index))
+                    return response
+                }
+            }
+            if match.isOneWay { return HTTPResponse(status: 204) }
+            response = batchResponse(results, operation: operation, jsconfig: jsconfig)
+        } else {
+            // A single request, the usual case, without the batch's arrays.
+            let dto: DTOObject
+            let result: ServiceResult
+            do {
+                dto = try binder.bind(input, pathVariables: match.pathVariables, to: operation.requestType, operation: operation.name)
+            } catch {
+                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+            }
+            do throws(ServiceError) {
+                result = try perform(dto)
+            } catch {
+                return errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
+            }
+            if match.isOneWay { return HTTPResponse(status: 204) }
+            response = render(result, operation: operation, jsconfig: jsconfig)
+        }
+        if let origin { VirtualFiles.resolve(&response, base: origin.baseURL) }
         if let cacheKey { operation.cache?.store(response, for: cacheKey, now: now) }
         return response
     }
@@ -234,36 +253,6 @@ public struct ServiceStackApp: MockApp {
         case .python: generators.python.render(query: query, date: date, baseURL: baseURL)
         case .typeScript: generators.typeScript.render(query: query, date: date, baseURL: baseURL)
         }
-    }
-
-    /// The app's own base URL as the client reached it: scheme and host (a proxy's
-    /// `X-Forwarded-Proto` / `X-Forwarded-Host` first, as in Docker behind one) and mount.
-    private func baseURL(of request: HTTPRequest) -> String {
-        // A proxy chain lists several: the first is the client's.
-        func first(_ name: String) -> String? {
-            request.headers[name].flatMap { $0.split(separator: ",").first.map { String($0.trimmingASCIISpace()) } }
-        }
-        let host = first("X-Forwarded-Host") ?? request.headers["Host"] ?? "localhost"
-        let scheme = first("X-Forwarded-Proto") ?? "http"
-        // Grown once: an interpolation of the four pieces cost ~1,500 instructions a request.
-        let mount = request.mountPath
-        var url = ""
-        url.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + mount.utf8.count)
-        url += scheme
-        url += "://"
-        url += host
-        url += mount
-        return url
-    }
-
-    /// `base key`, grown once.
-    private static func cacheKey(base: String, _ key: String) -> String {
-        var joined = ""
-        joined.reserveCapacity(base.utf8.count + 1 + key.utf8.count)
-        joined += base
-        joined += " "
-        joined += key
-        return joined
     }
 
     /// Why a caller may not invoke an operation.

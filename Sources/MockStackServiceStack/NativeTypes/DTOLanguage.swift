@@ -10,10 +10,19 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// No `/types/dtos`: ServiceStack's NativeTypesService routes no such path, nor do the test and
     /// TechStacks hosts' AppHosts, so the real hosts answer it 404, as this does.
     public init?(path: String) {
-        // Asked of every request's path: the prefix compared in place, not lower-cased.
-        guard path.utf8.count > 7, path.hasPrefixIgnoringASCIICase("/types/") else { return nil }
+        // Asked of every request's path: the prefix compared in place, not lower-cased, and
+        // against bytes held once rather than a literal's, reached through a second call.
+        guard path.utf8.count > 7, UTF8Bytes.withSpan(path, Self.startsWithTypesFolder) else { return nil }
         let name = path.dropFirst(7).lowercased()
         if name == "swift4" { self = .swift } else if let language = DTOLanguage(rawValue: name) { self = language } else { return nil }
+    }
+
+    private static let typesFolder = Array("/types/".utf8)
+
+    /// Whether `path` starts with `/types/`, in any ASCII case.
+    private static func startsWithTypesFolder(_ path: Span<UInt8>) -> Bool {
+        for index in typesFolder.indices where path[index].asciiLowercased != typesFolder[index] { return false }
+        return true
     }
 
     /// The language a `mockstack codegen` argument names: its path name, or `ts` / `py`.

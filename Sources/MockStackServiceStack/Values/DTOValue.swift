@@ -84,9 +84,9 @@ public struct DTOObject: Sendable, Equatable {
 
     /// The value of a property (exact C# name), `.null` when unset.
     public subscript(name: String) -> DTOValue {
-        get { members.first { $0.name.hasSameUTF8(as: name) }?.value ?? .null }
+        get { index(of: name).map { members[$0].value } ?? .null }
         set {
-            if let index = members.firstIndex(where: { $0.name.hasSameUTF8(as: name) }) {
+            if let index = index(of: name) {
                 members[index].value = newValue
             } else {
                 members.append((name, newValue))
@@ -94,11 +94,19 @@ public struct DTOObject: Sendable, Equatable {
         }
     }
 
+    /// Where the member named `name` (exactly) is. By index, the names read in place:
+    /// `first(where:)` copies each member it passes (a retain and a release of its name and value).
+    private func index(of name: String) -> Int? {
+        for index in members.indices where members[index].name.hasSameUTF8(as: name) { return index }
+        return nil
+    }
+
     /// The value of a property whose name matches ignoring case (for behaviours configured by
     /// hand, where `name` and `Name` mean the same).
     public func value(named name: String) -> DTOValue {
-        if let exact = members.first(where: { $0.name.hasSameUTF8(as: name) }) { return exact.value }
-        return members.first { $0.name.equalsIgnoringASCIICase(name) }?.value ?? .null
+        if let exact = index(of: name) { return members[exact].value }
+        for index in members.indices where members[index].name.equalsIgnoringASCIICase(name) { return members[index].value }
+        return .null
     }
 
     public mutating func reserveCapacity(_ count: Int) {

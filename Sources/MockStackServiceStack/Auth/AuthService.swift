@@ -85,7 +85,12 @@ public final class AuthService: Sendable {
     /// still authenticates the request (the Swift client retries a refreshed call that way).
     public func identify(_ request: HTTPRequest, query: [(name: String, value: String)], now: DateTimeValue) -> Identity {
         // `ss-tok` in the query is Unverified as the parameter's name; it mirrors the cookie.
-        let queryToken = query.first { $0.name == "ss-tok" }?.value
+        // By index, the names read in place: this runs for every call, nearly always anonymous.
+        var queryToken: String?
+        for index in query.indices where query[index].name.hasSameUTF8(as: "ss-tok") {
+            queryToken = query[index].value
+            break
+        }
         guard queryToken != nil || request.headers.contains("Authorization") || request.headers.contains("Cookie") else { return .anonymous }
         let cookies = Cookies(request.headers)
         if let bearer = Self.bearerToken(request) {

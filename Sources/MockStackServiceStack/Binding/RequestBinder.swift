@@ -111,16 +111,17 @@ public struct RequestBinder: Sendable {
             // Which properties this source has set (by position), so that a repeated key can
             // extend a list.
             var appliedHere = PositionSet()
-            for pair in pairs {
-                guard let position = type.position(ofPropertyNamed: pair.name) else { continue }
+            // By index, the pairs read in place rather than copied one by one.
+            for index in pairs.indices {
+                guard let position = type.position(ofPropertyNamed: pairs[index].name) else { continue }
                 // The name and shape only, not a copy of the whole property.
                 let name = type.properties[position].name
                 let shape = type.properties[position].shape
                 let current = dto[name]
                 let repeated = appliedHere.contains(position)
                 if onlyDefaults, !repeated, !Self.isDefault(current, shape) { continue }
-                guard let value = coercion.fromText(pair.value, as: shape) else {
-                    fail(type.properties[position], pair.value)
+                guard let value = coercion.fromText(pairs[index].value, as: shape) else {
+                    fail(type.properties[position], pairs[index].value)
                     continue
                 }
                 // `ids=1&ids=2` accumulates into a list, as ASP.NET's repeated keys do.

@@ -21,13 +21,17 @@ struct ErrorRenderer {
         var wroteStatus = false
         // The wrapper is a fresh instance: its value types still write their defaults.
         if let type = operation?.errorWrapperType {
-            for property in type.properties {
-                if property.name == type.responseStatusProperty?.name {
+            let statusName = type.responseStatusProperty?.name
+            // By index, each property read in place (see DTOWriter's objects).
+            let properties = type.properties
+            for index in properties.indices {
+                if properties[index].name == statusName {
                     writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
-                                       key: writer.key(for: property), first: &first, into: &out)
+                                       key: writer.key(for: properties[index]), first: &first, into: &out)
                     wroteStatus = true
                 } else {
-                    writer.writeMember(property.name, key: writer.key(for: property), shape: property.shape, of: emptyWrapper, first: &first, into: &out)
+                    writer.writeMember(properties[index].name, key: writer.key(for: properties[index]), shape: properties[index].shape,
+                                       of: emptyWrapper, first: &first, into: &out)
                 }
             }
         }

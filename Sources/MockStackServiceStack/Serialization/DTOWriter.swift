@@ -114,16 +114,19 @@ public struct DTOWriter: Sendable {
         // Objects built for a type hold its members in its order: each is looked for where the
         // previous one was found before the whole object is searched.
         var cursor = 0
-        for property in type.properties {
+        // By index, each property read in place: `for property in` copies every one (a
+        // retain and a release of each of its names and its shape).
+        let properties = type.properties
+        for index in properties.indices {
             let value: DTOValue
-            if cursor < object.members.count, object.members[cursor].name == property.name {
+            if cursor < object.members.count, object.members[cursor].name == properties[index].name {
                 value = object.members[cursor].value
                 cursor += 1
             } else {
-                value = object[property.name]
+                value = object[properties[index].name]
             }
-            if value.isNull, object.leftOutWhenUnset.contains(property.name) { continue }
-            writeMember(value, key: key(for: property), shape: property.shape, first: &first, into: &out)
+            if value.isNull, object.leftOutWhenUnset.contains(properties[index].name) { continue }
+            writeMember(value, key: key(for: properties[index]), shape: properties[index].shape, first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -58,11 +58,13 @@ struct JSVWriter {
     func write(_ object: DTOObject, of type: ObjectShape, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
-        for property in type.properties {
-            var value = object[property.name]
-            if value.isNull, property.shape.isValueType { value = property.shape.defaultValue ?? .null }
+        // By index, each property read in place (see DTOWriter's objects).
+        let properties = type.properties
+        for index in properties.indices {
+            var value = object[properties[index].name]
+            if value.isNull, properties[index].shape.isValueType { value = properties[index].shape.defaultValue ?? .null }
             guard !value.isNull else { continue }
-            writeMember(property.camelCaseName, value, as: property.shape, first: &first, into: &out)
+            writeMember(properties[index].camelCaseName, value, as: properties[index].shape, first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -13,7 +13,11 @@ import Testing
       {"name":"NotifyBase","namespace":"Demo","isAbstract":true,"implements":[{"name":"IReturnVoid","namespace":"ServiceStack"}],
        "properties":[{"name":"Note","type":"String","namespace":"System"}]},
       {"name":"PlainBase`1","namespace":"Demo","genericArgs":["T"],"implements":[{"name":"IReturn`1","namespace":"ServiceStack","genericArgs":["T"]}],"properties":[]}
-    ],"operations":[]}
+    ],"operations":[
+      {"request":{"name":"MessageQuery","namespace":"Demo","inherits":{"name":"QueryDb`1","namespace":"ServiceStack","genericArgs":["MessageQuery"]},
+        "implements":[],"properties":[{"name":"Id","type":"Int32","namespace":"System","isValueType":true}]},
+       "returnType":{"name":"QueryResponse`1","namespace":"ServiceStack","genericArgs":["MessageQuery"]}}
+    ]}
     """#).root)
 
     static func python(_ includeTypes: String) -> String {
@@ -46,6 +50,17 @@ import Testing
                 note: Optional[str] = None
                 @staticmethod
                 def response_type(): return None
+
+
+            """))
+    }
+
+    /// A return type naming the request itself quotes it, in the return marker as in the base
+    /// (servicestack-python's tests/dtos.py, `MessageQuery`).
+    @Test func selfReferencingReturnTypeIsQuoted() {
+        #expect(Self.python("MessageQuery").hasSuffix("""
+            class MessageQuery(QueryDb["MessageQuery"], IReturn[QueryResponse["MessageQuery"]]):
+                id: int = 0
 
 
             """))

@@ -108,11 +108,15 @@ struct PythonTypeWriter {
         return type.implements("IReturnVoid") ? ("IReturnVoid", "None") : nil
     }
 
-    /// `IReturn[T]` (the operation's return type) or `IReturnVoid`.
+    /// `IReturn[T]` (the operation's return type) or `IReturnVoid`. A return type naming the
+    /// request itself quotes it, a forward reference: `IReturn[QueryResponse["MessageQuery"]]`.
     private func returnMarker(_ operation: MetadataOperation?) -> String? {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return "IReturnVoid" }
-        return (operation.returnType?.reference ?? operation.request.returnMarkerReference).map { "IReturn[\(types.name(of: $0))]" }
+        guard let returned = (operation.returnType?.reference ?? operation.request.returnMarkerReference).map(types.name) else { return nil }
+        let name = declaredName(operation.request)
+        guard returned == name || returned.contains("[\(name)]") else { return "IReturn[\(returned)]" }
+        return "IReturn[\(returned.replacing(name, with: "\"\(name)\""))]"
     }
 
     /// `IReturn[AllTypes]` inside `AllTypes` itself is written `IReturn["AllTypes"]`, a forward reference.

@@ -39,10 +39,16 @@ struct Codegen: ParsableCommand {
 
     func run() throws {
         guard let language = DTOLanguage(name: language) else {
-            printError("mockstack: unknown language '\(self.language)' (expected swift, python or typescript)")
+            let hint = DidYouMean.hint(for: self.language, among: DTOLanguage.allCases.map(\.rawValue), plural: "languages")
+            printError("mockstack: unknown language '\(self.language)': \(hint) (see 'mockstack codegen --help')")
             throw ExitCode(2)
         }
         let folders = try fixtures.folders()
+        // A mistyped --app gets the same help as a mistyped command (the loader would only list the apps).
+        if let apps = try? folders.source().appFolders(), !apps.contains(app) {
+            printError("mockstack: --app \(app): no app folder named '\(app)': \(DidYouMean.hint(for: app, among: apps, plural: "apps"))")
+            throw ExitCode(2)
+        }
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {

@@ -72,8 +72,6 @@ struct MockStackCommand: ParsableCommand {
     private static func unknownCommand(_ word: String?) -> String? {
         guard let word, !word.hasPrefix("-") else { return nil }
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        let near = names.filter { EditDistance.between(word.lowercased(), $0, atMost: 2) <= 2 }
-        let hint = near.isEmpty ? "the commands are \(names.joined(separator: ", "))" : "did you mean '\(near.joined(separator: "' or '"))'?"
-        return "'\(word)' is not a command: \(hint)"
+        return "'\(word)' is not a command: \(DidYouMean.hint(for: word, among: names, plural: "commands"))"
     }
 }

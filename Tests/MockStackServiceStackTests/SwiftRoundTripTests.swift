@@ -9,6 +9,11 @@ import Testing
 /// that decodes real answers with a JSONDecoder set up as the ServiceStack Swift client sets
 /// up its own, then prints one field of each; the printed values must be the JSON's.
 @Suite struct SwiftRoundTripTests {
+    /// Types whose Swift, as ServiceStack writes it, does not compile, left out as the real
+    /// hosts' own client files leave them out (Test.dtos.swift's ExcludeTypes): `MessageQuery :
+    /// QueryDb<MessageQuery>` inherits from itself.
+    static let uncompilable = ["test": "MessageQuery"]
+
     /// A request to an app, the Swift type its answer decodes into, and a field to print.
     struct Case: Sendable {
         var file: String
@@ -72,7 +77,8 @@ import Testing
             expected.append("\(check.file): \(try Self.field(check.expected, in: json))")
             program += "do { let value = decode(\(check.type).self, \"\(check.file)\"); print(\"\(check.file): \\(show(\(check.expression)))\") } // \(index)\n"
         }
-        let dtos = TestHost.call(.get, "/types/swift", headers: ["Host": "127.0.0.1:8080"], app: app).text
+        let dtos = TestHost.call(.get, "/types/swift" + (Self.uncompilable[name].map { "?ExcludeTypes=" + $0 } ?? ""),
+                                 headers: ["Host": "127.0.0.1:8080"], app: app).text
             .replacingOccurrences(of: "import ServiceStack\n", with: "")
         try dtos.write(to: directory.appendingPathComponent("dtos.swift"), atomically: true, encoding: .utf8)
         try program.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)

@@ -45,27 +45,18 @@ struct DTOLayout {
         let operations = metadata.operations.filter { kept($0.request) }
         var types = metadata.types
         if addsInterfaces {
-            types = Self.builtInInterfaces(for: types, operations: operations) + types + Self.exportedSystemTypes(for: types, operations: operations)
+            // Met as ServiceStack meets them: over the types with their bases first.
+            types = Self.builtInInterfaces(for: Self.basesFirst(types).map(\.type), operations: operations) + types
+                + Self.exportedSystemTypes(for: types, operations: operations)
         }
 
         // Bases first, then responses, then requests; each type once. A type's identity (its
         // full name) is built once.
-        var ordered: [(type: MetadataType, identity: String)] = []
-        var seen: Set<String> = []
+        var ordered = Self.basesFirst(types)
+        var seen = Set(ordered.map(\.identity))
         func add(_ type: MetadataType, _ identity: String) {
             if seen.insert(identity).inserted { ordered.append((type, identity)) }
         }
-        var declared: [String: MetadataType] = [:]
-        for type in types { let identity = Self.identity(type); if declared[identity] == nil { declared[identity] = type } }
-        func addWithBases(_ type: MetadataType, _ identity: String, depth: Int = 0) {
-            guard !seen.contains(identity), depth < 64 else { return }
-            if let base = type.inherits {
-                let baseIdentity = (base.namespace ?? "") + "." + base.name
-                if let baseType = declared[baseIdentity] { addWithBases(baseType, baseIdentity, depth: depth + 1) }
-            }
-            add(type, identity)
-        }
-        for type in types { addWithBases(type, Self.identity(type)) }
         let requestIdentities = operations.map { Self.identity($0.request) }
         var responses: Set<String> = []
         for operation in operations {
@@ -94,6 +85,25 @@ struct DTOLayout {
     }
 
     private static func identity(_ type: MetadataType) -> String { (type.namespace ?? "") + "." + type.name }
+
+    /// Each type after its base when the list declares it, each once: the order of ServiceStack's
+    /// `CreateSortedTypeList`, in which a file meets the metadata's types.
+    static func basesFirst(_ types: [MetadataType]) -> [(type: MetadataType, identity: String)] {
+        var declared: [String: MetadataType] = [:]
+        for type in types { let identity = identity(type); if declared[identity] == nil { declared[identity] = type } }
+        var ordered: [(type: MetadataType, identity: String)] = []
+        var seen: Set<String> = []
+        func add(_ type: MetadataType, _ identity: String, depth: Int) {
+            guard !seen.contains(identity), depth < 64 else { return }
+            if let base = type.inherits {
+                let baseIdentity = (base.namespace ?? "") + "." + base.name
+                if let baseType = declared[baseIdentity] { add(baseType, baseIdentity, depth: depth + 1) }
+            }
+            if seen.insert(identity).inserted { ordered.append((type, identity)) }
+        }
+        for type in types { add(type, identity(type), depth: 0) }
+        return ordered
+    }
 
     /// Each type after the types it names that the list declares (depth first, each once), as
     /// ServiceStack orders a script's types: a request's return type (or its type arguments), a
@@ -156,7 +166,8 @@ struct DTOLayout {
     ]
 
     /// `IReturn<T>`, `IReturnVoid`, then each marker interface the types implement that the
-    /// metadata does not declare, in the order first met.
+    /// metadata does not declare, in the order first met (`types` in file order, then the
+    /// responses, then the requests).
     private static func builtInInterfaces(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType] {
         var declared = Set(types.map(\.name))
         var result = [interface("IReturn`1", parameters: ["T"]), interface("IReturnVoid")]

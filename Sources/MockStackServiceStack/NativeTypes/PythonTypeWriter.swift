@@ -64,7 +64,9 @@ struct PythonTypeWriter {
     private func writeClass(_ type: MetadataType, operation: MetadataOperation?, isResponse: Bool, implements: [MetadataTypeName]) -> [String] {
         var bases: [String] = []
         if let base = type.inherits { bases.append(selfReferenced(types.name(of: base.reference), in: type)) }
-        if let marker = returnMarker(operation) { bases.append(selfReferenced(marker, in: type)) }
+        let marker = returnMarker(operation)
+        let abstractReturn = marker == nil ? abstractReturnMarker(type) : nil
+        if let marker = marker ?? abstractReturn?.marker { bases.append(selfReferenced(marker, in: type)) }
         for implemented in implements {
             bases.append(selfReferenced(types.name(of: implemented.reference), in: type))
         }
@@ -84,15 +86,37 @@ struct PythonTypeWriter {
         if let version { lines.append("    version: int = \(version)") }
         lines += properties(type, addingResponseStatus: isResponse && options.flag("AddResponseStatus")
             && !type.properties.contains { $0.name == "ResponseStatus" })
-        if type.properties.isEmpty && version == nil { lines.append("    pass") }
+        if let abstractReturn {
+            lines += ["    @staticmethod", "    def response_type(): return \(abstractReturn.responseType)"]
+        } else if type.properties.isEmpty && version == nil {
+            lines.append("    pass")
+        }
         return lines
     }
 
-    /// `IReturn[T]` (the operation's return type) or `IReturnVoid`.
+    /// An abstract class with no return marker of its own that implements `IReturn<T>` itself
+    /// (`CreateAuditBase<Table, TResponse>`): `IReturn[T]` with `response_type()` returning `T`,
+    /// or `IReturnVoid` returning `None`, as ServiceStack's Python generator writes for a generic
+    /// base whose subclasses inherit their response type (the Swift and TypeScript generators
+    /// write neither).
+    private func abstractReturnMarker(_ type: MetadataType) -> (marker: String, responseType: String)? {
+        guard type.json["isAbstract"]?.boolValue == true else { return nil }
+        if let returned = type.returnMarkerReference {
+            let name = types.name(of: returned)
+            return ("IReturn[\(name)]", name)
+        }
+        return type.implements("IReturnVoid") ? ("IReturnVoid", "None") : nil
+    }
+
+    /// `IReturn[T]` (the operation's return type) or `IReturnVoid`. A return type naming the
+    /// request itself quotes it, a forward reference: `IReturn[QueryResponse["MessageQuery"]]`.
     private func returnMarker(_ operation: MetadataOperation?) -> String? {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return "IReturnVoid" }
-        return (operation.returnType?.reference ?? operation.request.returnMarkerReference).map { "IReturn[\(types.name(of: $0))]" }
+        guard let returned = (operation.returnType?.reference ?? operation.request.returnMarkerReference).map(types.name) else { return nil }
+        let name = declaredName(operation.request)
+        guard returned == name || returned.contains("[\(name)]") else { return "IReturn[\(returned)]" }
+        return "IReturn[\(returned.replacing(name, with: "\"\(name)\""))]"
     }
 
     /// `IReturn[AllTypes]` inside `AllTypes` itself is written `IReturn["AllTypes"]`, a forward reference.

@@ -8,11 +8,12 @@ import MockStackCore
 /// in `export module Name { … }`; a blank line ends the file.
 public struct TypeScriptGenerator: Sendable {
     public let metadata: MetadataTypes
-    /// `Version:`, the ServiceStack version the host reports.
+    /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
     private let document: MetadataDocument
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
+    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(), from December 2025), as a real host would label them.
+    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)

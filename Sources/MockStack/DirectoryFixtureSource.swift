@@ -93,7 +93,7 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     /// `realpath(3)`: the absolute path with every symlink resolved, or nil when nothing is
     /// there. Foundation's `resolvingSymlinksInPath` does the same in ~24,000 instructions a call.
-    private static func resolvingSymlinks(_ path: String) -> String? {
+    static func resolvingSymlinks(_ path: String) -> String? {
         // A C string the call allocates, read into a String and freed here: marked as reviewed.
         guard let resolved = unsafe realpath(path, nil) else { return nil }
         defer { unsafe free(resolved) }

@@ -55,6 +55,8 @@ PHASES = [
     ("load cache: replay, answers asked again and digested (LoadCache.load)", r"LoadCache\.load\(loader"),
     ("  digest (LoadRecord.digest)", r"LoadRecord\.digest\(key"),
     ("  fixtures read (DirectoryFixtureSource.read)", r"DirectoryFixtureSource\.read\("),
+    ("load cache: the key, the executable's build ID (LoadCacheKey.init)", r"LoadCacheKey\.init\("),
+    ("load cache: a record written (LoadCache.write)", r"LoadCache\.write\("),
     ("listening (MockStackServer.start)", r"MockStackServer\.start\(\)"),
     ("the Swift runtime's first-time lookups (swift_getTypeByMangledName)", r"swift_getTypeByMangledName$"),
 ]

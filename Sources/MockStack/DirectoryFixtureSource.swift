@@ -24,11 +24,15 @@ public struct DirectoryFixtureSource: FixtureSource {
         self.root = root
         self.displayRoot = displayRoot ?? root.path
         rootPath = root.path
+        realRoot = Self.resolvingSymlinks(rootPath)
     }
 
     /// `root.path`, kept: each file's path is joined to it as text, which costs a fraction
     /// of `URL.appendingPathComponent` (Benchmarks/README.md, start-up).
     private let rootPath: String
+    /// The root with its symlinks resolved, once (nil when it was not there): every read checks
+    /// that its file lies inside it.
+    private let realRoot: String?
 
     private func path(of name: String) -> String { rootPath + "/" + name }
 
@@ -70,7 +74,7 @@ public struct DirectoryFixtureSource: FixtureSource {
         let shown = displayRoot + "/" + path
         if let problem = FixturePath.problem(in: path) { throw FixtureReadError(path: shown, reason: problem) }
         // Nothing there (or a symlink leading nowhere): not a regular file either.
-        guard let resolved = Self.resolvingSymlinks(self.path(of: path)), let realRoot = Self.resolvingSymlinks(rootPath) else {
+        guard let resolved = Self.resolvingSymlinks(self.path(of: path)), let realRoot = realRoot ?? Self.resolvingSymlinks(rootPath) else {
             throw FixtureReadError(path: shown, reason: "is not a regular file")
         }
         guard Self.isInside(resolved, realRoot: realRoot) else {

@@ -63,11 +63,14 @@ public struct LoadCache: Sendable {
         case .unusable: why = "the record is unreadable or corrupt"
         case .record(let record) where record.key != key.text: why = "the record is for another key"
         case .record(let record):
+            let started = ContinuousClock.now
             let exchanges = record.questions.map { FixtureExchange.asking($0, of: source) }
             if LoadRecord.digest(key: key.text, exchanges: exchanges) != record.digest {
                 why = "the fixtures changed"
             } else if let apps = try? loader.load(from: ReplayedFixtureSource(exchanges, display: source), deferred: deferred) {
-                return Outcome(apps: apps, note: "hit (\(exchanges.count) answers replayed from \(path))")
+                let elapsed = (ContinuousClock.now - started).components
+                let microseconds = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
+                return Outcome(apps: apps, note: "hit (\(exchanges.count) answers replayed, digested and loaded in \(microseconds) µs, from \(path))")
             } else {
                 // Cannot happen: the same bytes loaded without a mistake. The full load says why.
                 why = "the replayed fixtures did not load"

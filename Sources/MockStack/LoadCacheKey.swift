@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Crypto
 
 /// Everything a load's outcome depends on besides its fixture files' bytes, known before the
 /// load: this binary (its release and commit, and ``ExecutableIdentity``: the linker's build ID,
@@ -29,12 +28,12 @@ struct LoadCacheKey: Equatable {
         text = lines.joined(separator: "\n") + "\n"
     }
 
-    /// The record's file name: the first 128 bits of the key's SHA-256, in hex.
+    /// The record's file name: the key's 128-bit ``FixtureDigest``, in hex.
     var fileName: String {
-        SHA256.hash(data: Array(text.utf8)).prefix(16).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined() + LoadCache.recordSuffix
+        var digest = FixtureDigest()
+        digest.update(Array(text.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self) + LoadCache.recordSuffix
     }
 
     private static func quoted(_ text: String) -> String { "\(text.utf8.count):\(text)" }

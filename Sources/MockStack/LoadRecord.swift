@@ -1,14 +1,13 @@
-import Crypto
 import MockStackCore
 
 /// What the load cache keeps of a load that succeeded (docs/load-cache.md): the questions it
-/// asked of its fixture source, in order, and a SHA-256 digest over its key, those questions
-/// and every answer — each app folder listed, each `fileExists` answer, the bytes of each file
+/// asked of its fixture source, in order, and a 128-bit digest (``FixtureDigest``) over its key,
+/// those questions and every answer — each app folder listed, each `fileExists` answer, the bytes of each file
 /// read. Asked again and digested to the same value, the answers are those that passed every
 /// check.
 ///
-/// On disk: `mockstack load record 1\n`, the key (a 32-bit little-endian length, then its
-/// UTF-8), the question count, each question (`L`, or `E`/`R` and a path), then the 32-byte
+/// On disk: `mockstack load record 2\n`, the key (a 32-bit little-endian length, then its
+/// UTF-8), the question count, each question (`L`, or `E`/`R` and a path), then the 16-byte
 /// digest. Decoding trusts nothing it reads: lengths are bounded, and anything malformed is
 /// no record at all.
 struct LoadRecord: Equatable {
@@ -16,7 +15,8 @@ struct LoadRecord: Equatable {
     var questions: [FixtureExchange.Question]
     var digest: [UInt8]
 
-    static let magic = Array("mockstack load record 1\n".utf8)
+    static let magic = Array("mockstack load record 2\n".utf8)
+    static let digestBytes = 16
     /// Bounds for reading a record: past any of them it is refused as corrupt.
     static let maxBytes = 4 << 20
     static let maxQuestions = 100_000
@@ -30,7 +30,7 @@ struct LoadRecord: Equatable {
 
     /// The digest of `exchanges` under `key`.
     static func digest(key: String, exchanges: [FixtureExchange]) -> [UInt8] {
-        var hasher = SHA256()
+        var hasher = FixtureDigest()
         var scratch: [UInt8] = []
         scratch.reserveCapacity(256)
         Self.append(text: key, to: &scratch)
@@ -46,19 +46,19 @@ struct LoadRecord: Equatable {
             case .bytes(let bytes):
                 scratch.append(UInt8(ascii: "b"))
                 Self.append(UInt64(bytes.count), to: &scratch)
-                hasher.update(data: scratch)
+                hasher.update(scratch)
                 scratch.removeAll(keepingCapacity: true)
-                hasher.update(data: bytes)
+                hasher.update(bytes)
             case .failed:
                 scratch.append(UInt8(ascii: "x"))
             }
             if scratch.count >= 4096 {
-                hasher.update(data: scratch)
+                hasher.update(scratch)
                 scratch.removeAll(keepingCapacity: true)
             }
         }
-        hasher.update(data: scratch)
-        return Array(hasher.finalize())
+        hasher.update(scratch)
+        return hasher.finalize()
     }
 
     /// The record as it is written.
@@ -91,7 +91,7 @@ struct LoadRecord: Equatable {
             default: return nil
             }
         }
-        guard let digest = reader.bytes(32), reader.atEnd else { return nil }
+        guard let digest = reader.bytes(Self.digestBytes), reader.atEnd else { return nil }
         self.key = key
         self.questions = questions
         self.digest = digest

@@ -140,7 +140,7 @@ struct LoadCacheTests {
                          FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{}".utf8)))]
         let record = LoadRecord(key: "key", exchanges: exchanges)
         #expect(LoadRecord(decoding: record.encoded) == record)
-        #expect(record.digest.count == 32)
+        #expect(record.digest.count == 16)
         // Every answer counts: another byte, another existence, another folder list.
         for changed in [[exchanges[0], exchanges[1], FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{ }".utf8)))],
                         [exchanges[0], FixtureExchange(question: .fileExists("a/app.json"), answer: .exists(false)), exchanges[2]],
@@ -267,5 +267,37 @@ struct LoadCacheTests {
         #expect(ExecutableIdentity.buildID(inELF: Array(Self.elf(id: [0xAB, 0x01]).dropLast(1))) == nil)
         #expect(ExecutableIdentity.buildID(inELF: Array("#!/bin/sh\n".utf8)) == nil)
         #expect(ExecutableIdentity.buildID(inELF: []) == nil)
+    }
+}
+
+/// The load cache's digest: every byte and every chunk boundary counts.
+@Suite struct FixtureDigestTests {
+    static func digest(_ chunks: [[UInt8]]) -> [UInt8] {
+        var digest = FixtureDigest()
+        for chunk in chunks { digest.update(chunk) }
+        return digest.finalize()
+    }
+
+    @Test func oneChangedBitAnywhereChangesIt() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let original = Self.digest([bytes])
+        #expect(original.count == 16)
+        #expect(Self.digest([bytes]) == original)
+        var seen: Set<[UInt8]> = [original]
+        for index in bytes.indices {
+            for bit in [0, 7] {
+                var changed = bytes
+                changed[index] ^= 1 << bit
+                seen.insert(Self.digest([changed]))
+            }
+        }
+        #expect(seen.count == 1 + 2 * bytes.count)
+    }
+
+    @Test func lengthsAndChunksCount() {
+        let bytes = [UInt8](repeating: 0, count: 64)
+        let digests = [Self.digest([]), Self.digest([[]]), Self.digest([[0]]), Self.digest([bytes]), Self.digest([bytes + [0]]),
+                       Self.digest([Array(bytes[..<32]), Array(bytes[32...])]), Self.digest([Array(bytes[..<31]), Array(bytes[31...])])]
+        #expect(Set(digests).count == digests.count)
     }
 }

@@ -136,7 +136,7 @@ extension LoadCache {
     /// release `version`, replays.
     /// - Returns: the apps, and what became of the record, in a few words.
     public func validatedLoad(_ fixtures: FixtureFolders, version: String) throws(FixtureErrors) -> (apps: [any MockApp], note: String) {
-        let source = try fixtures.source()
+        let source = try fixtures.source(forOneLoad: true)
         guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
             return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
         }

@@ -63,7 +63,8 @@ public final class MockStackServer: Sendable {
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
         let apps = configuration.loadsApps
-            ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(everything, to: configuration.apps), folders: folders,
+            ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(fixtureFolders.source(forOneLoad: true), to: configuration.apps),
+                            folders: folders,
                             configuration: configuration)
             : []
         // The sockets' activity: the apps report to it as they start being served.

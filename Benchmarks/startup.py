@@ -56,9 +56,9 @@ PHASES = [
     ("  digest (LoadRecord.digest)", r"LoadRecord\.digest\(key"),
     ("  fixtures read (DirectoryFixtureSource.read)", r"DirectoryFixtureSource\.read\("),
     ("load cache: the key, the executable's build ID (LoadCacheKey.init)", r"LoadCacheKey\.init\("),
-    ("load cache: a record written (LoadCache.write)", r"LoadCache\.write\("),
     ("listening (MockStackServer.start)", r"MockStackServer\.start\(\)"),
-    ("the Swift runtime's first-time lookups (swift_getTypeByMangledName)", r"swift_getTypeByMangledName$"),
+    ("the dynamic loader, before main (_dl_start)", r"_dl_start \["),
+    ("the Swift runtime's first-time type lookups (swift_getTypeByMangledName)", r"swift_getTypeByMangledName \["),
 ]
 
 

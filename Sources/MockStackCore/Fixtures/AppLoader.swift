@@ -2,7 +2,8 @@
 ///
 /// Loading is eager and complete: all manifests and the files they name are read, parsed and
 /// checked, so a broken tree is reported in full (`mockstack validate`) and `serve` refuses to
-/// start on it.
+/// start on it. Only a tree known to be byte for byte one that loaded (the load cache's replay,
+/// docs/load-cache.md) may have its costly apps built at their first use instead.
 public struct AppLoader: Sendable {
     /// The manifest every app folder must contain.
     public static let manifestName = "app.json"

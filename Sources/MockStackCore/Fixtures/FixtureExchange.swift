@@ -13,8 +13,11 @@ public struct FixtureExchange: Sendable, Equatable {
 
     /// What the source said.
     public enum Answer: Sendable, Equatable {
+        /// The app folders listed.
         case folders([String])
+        /// Whether the file exists.
         case exists(Bool)
+        /// The file's bytes.
         case bytes([UInt8])
         /// The call threw (why is not kept: a load that succeeded cannot depend on it).
         case failed

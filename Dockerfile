@@ -38,6 +38,13 @@ RUN apt-get update \
  && useradd --uid 10001 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin mockstack
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack
 COPY Fixtures /usr/local/share/mockstack/Fixtures
+# The load cache warmed for the shipped apps (docs/load-cache.md): `validate` checks them and
+# records the bytes it checked, so `serve` skips the checks and starts in a few milliseconds. The
+# server's user owns the folder, to write a fresh record when the fixtures differ.
+ENV MOCKSTACK_CACHE_DIR=/var/cache/mockstack
+RUN mkdir -p /var/cache/mockstack \
+ && mockstack validate /usr/local/share/mockstack/Fixtures \
+ && chown -R mockstack:mockstack /var/cache/mockstack
 USER mockstack
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --start-interval=1s CMD ["mockstack", "health", "--url", "http://127.0.0.1:8080"]

@@ -183,6 +183,8 @@ let package = Package(
                 "MockStackFeathers",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 for the load cache's records (LoadRecord).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: memorySafeSettings
         ),

@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,15 +21,25 @@ public struct DirectoryFixtureSource: FixtureSource {
     /// - Parameters:
     ///   - root: the fixtures folder.
     ///   - displayRoot: how diagnostics name it; defaults to the path as given.
-    public init(root: URL, displayRoot: String? = nil) {
+    ///   - remembersFolders: whether each folder's real path is resolved once and remembered,
+    ///     so that a file that is no symlink itself costs one `lstat` rather than a `realpath`
+    ///     (a `readlink` per path segment). Only for a source that lives as long as one load: a
+    ///     folder swapped for a symlink afterwards would not be seen.
+    public init(root: URL, displayRoot: String? = nil, remembersFolders: Bool = false) {
         self.root = root
         self.displayRoot = displayRoot ?? root.path
         rootPath = root.path
+        realRoot = Self.resolvingSymlinks(rootPath)
+        folderRealPaths = remembersFolders ? RealPaths() : nil
     }
 
     /// `root.path`, kept: each file's path is joined to it as text, which costs a fraction
     /// of `URL.appendingPathComponent` (Benchmarks/README.md, start-up).
     private let rootPath: String
+    /// The root with its symlinks resolved, once (nil when it was not there): every read checks
+    /// that its file lies inside it.
+    private let realRoot: String?
+    private let folderRealPaths: RealPaths?
 
     private func path(of name: String) -> String { rootPath + "/" + name }
 
@@ -69,8 +80,14 @@ public struct DirectoryFixtureSource: FixtureSource {
     private func contained(_ path: String) throws -> String {
         let shown = displayRoot + "/" + path
         if let problem = FixturePath.problem(in: path) { throw FixtureReadError(path: shown, reason: problem) }
+        if let folderRealPaths, let real = Self.plainFile(self.path(of: path), folders: folderRealPaths) {
+            guard let realRoot, Self.isInside(real, realRoot: realRoot) else {
+                throw FixtureReadError(path: shown, reason: "leads outside the fixtures folder (through a symlink)")
+            }
+            return real
+        }
         // Nothing there (or a symlink leading nowhere): not a regular file either.
-        guard let resolved = Self.resolvingSymlinks(self.path(of: path)), let realRoot = Self.resolvingSymlinks(rootPath) else {
+        guard let resolved = Self.resolvingSymlinks(self.path(of: path)), let realRoot = realRoot ?? Self.resolvingSymlinks(rootPath) else {
             throw FixtureReadError(path: shown, reason: "is not a regular file")
         }
         guard Self.isInside(resolved, realRoot: realRoot) else {
@@ -91,9 +108,30 @@ public struct DirectoryFixtureSource: FixtureSource {
         real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
     }
 
+    /// The real path of `path` when it is a regular file and no symlink itself: its folder's
+    /// real path (remembered) and its name. nil for anything else, left to `realpath`.
+    private static func plainFile(_ path: String, folders: RealPaths) -> String? {
+        guard FileStatus(path: path, followingSymlinks: false)?.kind == .regular, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let folder = String(Substring(path.utf8[..<slash]))
+        guard let realFolder = folders.realPath(of: folder) else { return nil }
+        return realFolder + String(Substring(path.utf8[slash...]))
+    }
+
+    /// Folders' real paths, each resolved once.
+    private final class RealPaths: Sendable {
+        private let known = Mutex<[String: String?]>([:])
+
+        func realPath(of folder: String) -> String? {
+            if let found = known.withLock({ $0[folder] }) { return found }
+            let real = DirectoryFixtureSource.resolvingSymlinks(folder)
+            known.withLock { $0[folder] = .some(real) }
+            return real
+        }
+    }
+
     /// `realpath(3)`: the absolute path with every symlink resolved, or nil when nothing is
     /// there. Foundation's `resolvingSymlinksInPath` does the same in ~24,000 instructions a call.
-    private static func resolvingSymlinks(_ path: String) -> String? {
+    static func resolvingSymlinks(_ path: String) -> String? {
         // A C string the call allocates, read into a String and freed here: marked as reviewed.
         guard let resolved = unsafe realpath(path, nil) else { return nil }
         defer { unsafe free(resolved) }

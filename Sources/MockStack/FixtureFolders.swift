@@ -17,9 +17,11 @@ public struct FixtureFolders: Sendable {
     }
 
     /// Every app folder of every folder, the later folders winning.
-    public func source() throws(FixtureErrors) -> any FixtureSource {
+    /// - Parameter forOneLoad: a source read by one load and then dropped, which may remember
+    ///   its folders' real paths (``DirectoryFixtureSource/init(root:displayRoot:remembersFolders:)``).
+    public func source(forOneLoad: Bool = false) throws(FixtureErrors) -> any FixtureSource {
         if folders.isEmpty { return InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)") }
-        let layers = folders.map { DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath) }
+        let layers = folders.map { DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath, remembersFolders: forOneLoad) }
         return layers.count == 1 ? layers[0] : try LayeredFixtureSource(layers)
     }
 

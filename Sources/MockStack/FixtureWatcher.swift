@@ -89,7 +89,7 @@ final class FixtureWatcher: Sendable {
         do {
             // The whole tree is checked (names and mounts must stay unique across apps), but
             // only the changed folders' apps replace what is serving.
-            let everything = try folders.source()
+            let everything = try folders.source(forOneLoad: true)
             let source = try FixtureFolders.narrowed(everything, to: apps)
             let all = try loader.load(from: source)
             // A folder being created may not have its manifest yet: not an app until it does.

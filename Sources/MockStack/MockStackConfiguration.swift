@@ -44,6 +44,14 @@ public struct MockStackConfiguration: Sendable {
     public var version = MockStackVersion.current
     /// Whether `serve --watch` reloads an app when its fixtures folder changes.
     public var watchesFixtures = false
+    /// Where the load cache keeps its records (``LoadCache``, docs/load-cache.md); nil, the
+    /// default for a server made in code: no cache, every start loads and checks everything.
+    /// `mockstack serve` sets ``LoadCache/defaultFolder(environment:)`` unless `--no-load-cache`.
+    public var loadCacheFolder: URL?
+    /// After a load cache hit: whether the apps left to build at their first use are built on
+    /// a thread of their own right after ``MockStackServer/start()``, in load order (else each
+    /// at its first request).
+    public var buildsDeferredAppsInBackground = true
     /// Whether app folders are read at all: `mockstack record` serves none (its root stands
     /// for its target), so it needs no fixtures folder.
     public var loadsApps = true

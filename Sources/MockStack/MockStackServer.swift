@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Synchronization
 import Logging
 import MockStackServiceStack
@@ -42,6 +43,8 @@ public final class MockStackServer: Sendable {
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
     ///   shipped fixtures folder (when none is given) or an exposed app cannot be found.
     public init(configuration: MockStackConfiguration, loader: AppLoader? = nil) throws {
+        // Only the standard kinds' load is known to depend on nothing but the cache's key.
+        let cache = loader == nil ? configuration.loadCacheFolder.map(LoadCache.init) : nil
         let loader = loader ?? .standard(typesDate: configuration.fixedDate)
         try FixedDate.check(configuration.fixedDate)
         let folders: [URL]
@@ -59,7 +62,11 @@ public final class MockStackServer: Sendable {
         fixtureFolders = FixtureFolders(folders)
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
-        let apps = configuration.loadsApps ? try loader.load(from: FixtureFolders.narrowed(everything, to: configuration.apps)) : []
+        let apps = configuration.loadsApps
+            ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(fixtureFolders.source(forOneLoad: true), to: configuration.apps),
+                            folders: folders,
+                            configuration: configuration)
+            : []
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize)
         registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
@@ -94,6 +101,25 @@ public final class MockStackServer: Sendable {
     }
 
     deinit { watcher?.stop() }
+
+    /// The apps, through the load cache when there is one.
+    private static func load(loader: AppLoader, cache: LoadCache?, source: any FixtureSource, folders: [URL],
+                             configuration: MockStackConfiguration) throws(FixtureErrors) -> [any MockApp] {
+        let logger = configuration.logger
+        guard let cache else {
+            if configuration.loadCacheFolder == nil { logger.debug("load cache: off") }
+            return try loader.load(from: source)
+        }
+        let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
+        // A deferred build checks everything again; it cannot fail on the bytes a full load
+        // accepted, but if it did, the app answers 500s and the log says why.
+        let deferred = AppLoader.DeferredBuilds { app, errors in
+            for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
+        }
+        let outcome = try cache.load(loader: loader, source: source, key: key, deferred: deferred)
+        logger.debug("load cache: \(outcome.note)")
+        return outcome.apps
+    }
 
     /// `--proxy-unmatched`'s forwarding: each request to the upstream over ``UpstreamClient``,
     /// its answer shown to the observer (the recorder) and then sent; a failure is a 502.
@@ -131,6 +157,7 @@ public final class MockStackServer: Sendable {
         exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
         configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
         watcher?.start()
+        buildDeferredApps()
         return ReadyEvent(
             host: configuration.host,
             port: bound[0].port,
@@ -140,6 +167,19 @@ public final class MockStackServer: Sendable {
             version: configuration.version,
             adminTokenRequired: adminAccess != .open
         )
+    }
+
+    /// After a load cache hit, builds the apps left for their first use, one after another in
+    /// load order, on a thread of their own, so that a client's first request usually finds its
+    /// app built (a request that comes first builds it, or waits for the build under way).
+    private func buildDeferredApps() {
+        let deferred = apps.compactMap { $0 as? DeferredApp }
+        guard configuration.buildsDeferredAppsInBackground, !deferred.isEmpty else { return }
+        let logger = configuration.logger
+        DispatchQueue.global(qos: .userInitiated).async {
+            for app in deferred { app.build() }
+            logger.trace("deferred apps built: \(deferred.map(\.name).joined(separator: ", "))")
+        }
     }
 
     /// Begins a graceful stop: no new connections, in-flight replies finish. Any thread.

@@ -12,6 +12,9 @@ struct RecordedServiceStackKind: AppKind {
     var name: String { emulation.name }
     var manifestKeys: Set<String> { emulation.manifestKeys.union(["recorded"]) }
     static let entryKeys: Set<String> = ["method", "path", "request", "fixture", "status", "contentType", "headers"]
+    var buildsOnFirstUse: Bool { emulation.buildsOnFirstUse }
+
+    func unavailable(_ message: String) -> HTTPResponse { emulation.unavailable(message) }
 
     func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         guard let app = emulation.makeApp(name: name, mount: mount, manifest: manifest) else { return nil }

@@ -33,6 +33,9 @@ extension Serve {
         configuration.proxyTimeoutSeconds = proxyTimeout
         configuration.proxyLibcurl = UpstreamLibrary.chosen(environment)
         if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
+        configuration.loadCacheFolder = noLoadCache ? nil : LoadCache.defaultFolder(environment: environment)
+        // A measurement knob (Benchmarks/startup.py): deferred apps built only by their first request.
+        configuration.buildsDeferredAppsInBackground = environment["MOCKSTACK_BACKGROUND_BUILD"] != "off"
         configuration.transport = transportConfiguration(logger: logger)
         return configuration
     }

@@ -26,6 +26,8 @@ struct Serve: ParsableCommand {
 
             Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_APPS, MOCKSTACK_ADMIN_TOKEN.
 
+            The load cache: after a full load, a record of the fixture bytes it checked is kept in MOCKSTACK_CACHE_DIR (else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack; 'off': none); a later start on the same bytes skips the checks and builds the ServiceStack apps at their first use.
+
             Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T); without --admin-token one is made at start-up and logged.
             """
     )
@@ -66,6 +68,9 @@ struct Serve: ParsableCommand {
 
     @Flag(help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
     var watch = false
+
+    @Flag(help: "Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or written.")
+    var noLoadCache = false
 
     @Flag(help: "Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test process) takes the server with it when it exits, even killed.")
     var stopOnStdinEof = false

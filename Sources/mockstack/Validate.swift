@@ -13,7 +13,7 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message.",
-        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit status 0 when they load, 1 when they have mistakes."
+        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the same folders (MOCKSTACK_CACHE_DIR=off: none)."
     )
 
     @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
@@ -26,7 +26,14 @@ struct Validate: ParsableCommand {
     func run() throws {
         let folders = try fixtures.folders(arguments: directories)
         do {
-            let apps = try AppLoader.standard.load(from: folders.source())
+            // A record for the next `serve` of these folders (the Docker image warms its cache so).
+            let cache = LoadCache.defaultFolder(environment: ProcessInfo.processInfo.environment).map(LoadCache.init)
+            let apps: [any MockApp]
+            if let cache {
+                apps = try cache.validatedLoad(folders, version: MockStackVersion.description(commit: buildCommit)).apps
+            } else {
+                apps = try AppLoader.standard.load(from: folders.source())
+            }
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {

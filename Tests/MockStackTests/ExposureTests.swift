@@ -135,6 +135,19 @@ struct ExposureTests {
         #expect(thrown?.diagnostics.map(\.message).contains { $0.contains("leads outside the fixtures folder") } == true, "\(String(describing: thrown))")
     }
 
+    /// The file is no symlink, but its folder is one that leads out: refused too (a load
+    /// resolves each folder once, not each file).
+    @Test func aFolderSymlinkOutOfTheFixturesFolderIsRefusedAtLoad() throws {
+        let (root, folder) = try fixtures(naming: "out/secret.json") { demo in
+            try FileManager.default.createSymbolicLink(atPath: demo.appendingPathComponent("out").path, withDestinationPath: "../..")
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        for source in [try FixtureFolders([folder]).source(forOneLoad: true), try FixtureFolders([folder]).source()] {
+            let thrown = #expect(throws: FixtureErrors.self) { try AppLoader.standard.load(from: source) }
+            #expect(thrown?.diagnostics.map(\.message) == ["cannot read 'out/secret.json': \(folder.relativePath)/demo/out/secret.json: leads outside the fixtures folder (through a symlink)"])
+        }
+    }
+
     @Test func aSymlinkThatStaysInsideIsFollowed() async throws {
         let (root, folder) = try fixtures(naming: "alias.json") { demo in
             try FileManager.default.createSymbolicLink(atPath: demo.appendingPathComponent("alias.json").path, withDestinationPath: "inside.json")

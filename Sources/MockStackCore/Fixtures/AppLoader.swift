@@ -2,7 +2,8 @@
 ///
 /// Loading is eager and complete: all manifests and the files they name are read, parsed and
 /// checked, so a broken tree is reported in full (`mockstack validate`) and `serve` refuses to
-/// start on it.
+/// start on it. Only a tree known to be byte for byte one that loaded (the load cache's replay,
+/// docs/load-cache.md) may have its costly apps built at their first use instead.
 public struct AppLoader: Sendable {
     /// The manifest every app folder must contain.
     public static let manifestName = "app.json"
@@ -19,7 +20,11 @@ public struct AppLoader: Sendable {
     }
 
     /// Loads every app, or throws ``FixtureErrors`` listing every mistake found.
-    public func load(from source: any FixtureSource) throws(FixtureErrors) -> [any MockApp] {
+    /// - Parameter deferred: when given, the apps of a kind that ``AppKind/buildsOnFirstUse``
+    ///   are not built now but made ``DeferredApp``s, built from `source` at their first use
+    ///   (their manifests' common keys are still read and checked). Only for a source that a
+    ///   full load has already found free of mistakes: the load cache's replayed bytes.
+    public func load(from source: any FixtureSource, deferred: DeferredBuilds? = nil) throws(FixtureErrors) -> [any MockApp] {
         var diagnostics: [FixtureDiagnostic] = []
         var apps: [any MockApp] = []
         var origins: [String: (file: String, pointer: String, position: SourcePosition)] = [:]
@@ -38,7 +43,7 @@ public struct AppLoader: Sendable {
 
         for folder in folders {
             guard let manifest = readManifest(folder: folder, source: source, into: &diagnostics) else { continue }
-            if let app = makeApp(manifest) {
+            if let app = makeApp(manifest, deferred: deferred) {
                 for (key, value) in [("name", app.name), ("mount", app.mount)] {
                     let pointer = "/" + key
                     let id = key + ":" + value
@@ -70,7 +75,7 @@ public struct AppLoader: Sendable {
         return nil
     }
 
-    private func makeApp(_ manifest: ManifestReader) -> (any MockApp)? {
+    private func makeApp(_ manifest: ManifestReader, deferred: DeferredBuilds?) -> (any MockApp)? {
         guard case .object = manifest.root else {
             manifest.report("a manifest must be a JSON object, found \(manifest.root.typeName)", at: "")
             return nil
@@ -89,8 +94,38 @@ public struct AppLoader: Sendable {
             return nil
         }
         manifest.rejectUnknownKeys(at: "", allowed: Self.commonKeys.union(kind.manifestKeys))
+        if let deferred, kind.buildsOnFirstUse, manifest.diagnostics.isEmpty {
+            let folder = manifest.folder
+            let source = manifest.source
+            return DeferredApp(name: name, mount: mount, kind: kind.name, unavailable: kind.unavailable,
+                               onFailure: { deferred.onFailure(name, $0) }) { [self] in
+                build(kind, name: name, mount: mount, folder: folder, source: source)
+            }
+        }
         let app = kind.makeApp(name: name, mount: mount, manifest: manifest)
         return manifest.diagnostics.isEmpty ? app : nil
+    }
+
+    /// A deferred app's build: its manifest read again and its kind's whole load, every check
+    /// included.
+    private func build(_ kind: any AppKind, name: String, mount: String, folder: String, source: any FixtureSource) -> Result<any MockApp, FixtureErrors> {
+        var diagnostics: [FixtureDiagnostic] = []
+        guard let manifest = readManifest(folder: folder, source: source, into: &diagnostics) else { return .failure(FixtureErrors(diagnostics)) }
+        let app = kind.makeApp(name: name, mount: mount, manifest: manifest)
+        guard let app, manifest.diagnostics.isEmpty else {
+            return .failure(FixtureErrors(manifest.diagnostics.isEmpty ? [FixtureDiagnostic(file: manifest.file, position: .start, pointer: "", message: "the app could not be built")] : manifest.diagnostics))
+        }
+        return .success(app)
+    }
+
+    /// How ``load(from:deferred:)`` defers the costly apps' builds.
+    public struct DeferredBuilds: Sendable {
+        /// Told of the mistakes a deferred build found after all (the app then answers 500s).
+        public var onFailure: @Sendable (_ app: String, FixtureErrors) -> Void
+
+        public init(onFailure: @escaping @Sendable (_ app: String, FixtureErrors) -> Void = { _, _ in }) {
+            self.onFailure = onFailure
+        }
     }
 
     static func isValidName(_ name: String) -> Bool {

@@ -1,0 +1,146 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import MockStackCore
+
+/// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
+/// read; at the next start, the same questions asked again and their answers digested. The same
+/// digest means the fixtures are, byte for byte, those that passed every check, so the checks
+/// are skipped: the ServiceStack apps are built at their first use (``DeferredApp``), from the
+/// bytes digested at start. Any difference, or no usable record, is the full load, as without
+/// the cache, followed by a fresh record. A record never changes an answer.
+public struct LoadCache: Sendable {
+    /// The folder the records are kept in.
+    public let folder: URL
+
+    static let recordSuffix = ".record"
+    /// Records kept at most; past it the oldest go (records of older binaries, other fixtures).
+    static let keptRecords = 32
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// The folder `mockstack serve` and `validate` use: `$MOCKSTACK_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/mockstack`, else `$HOME/.cache/mockstack`; nil (no cache) when
+    /// `MOCKSTACK_CACHE_DIR` is `off` or no folder can be named.
+    public static func defaultFolder(environment: [String: String]) -> URL? {
+        if let chosen = environment["MOCKSTACK_CACHE_DIR"], !chosen.isEmpty {
+            return chosen == "off" ? nil : URL(fileURLWithPath: chosen)
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("mockstack")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/mockstack")
+        }
+        return nil
+    }
+
+    /// What a load through the cache did, for the debug log.
+    struct Outcome {
+        var apps: [any MockApp]
+        /// `hit (…)` or `miss (why); …`, one line.
+        var note: String
+    }
+
+    /// The apps of `source` (read with `loader`), from a replayed record when its digest holds,
+    /// else by the full load, which then writes a fresh record.
+    /// - Parameters:
+    ///   - key: what the load depends on besides the files; nil: no cache for this load.
+    ///   - deferred: how a hit's apps report a deferred build that fails.
+    /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
+    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, deferred: AppLoader.DeferredBuilds) throws(FixtureErrors) -> Outcome {
+        guard let key else {
+            return Outcome(apps: try loader.load(from: source), note: "off (the executable or a fixtures folder cannot be identified)")
+        }
+        let path = folder.appendingPathComponent(key.fileName).path
+        let why: String
+        switch Self.readRecord(at: path) {
+        case .missing: why = "no record"
+        case .unusable: why = "the record is unreadable or corrupt"
+        case .record(let record) where record.key != key.text: why = "the record is for another key"
+        case .record(let record):
+            let started = ContinuousClock.now
+            let exchanges = record.questions.map { FixtureExchange.asking($0, of: source) }
+            if LoadRecord.digest(key: key.text, exchanges: exchanges) != record.digest {
+                why = "the fixtures changed"
+            } else if let apps = try? loader.load(from: ReplayedFixtureSource(exchanges, display: source), deferred: deferred) {
+                let elapsed = (ContinuousClock.now - started).components
+                let microseconds = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
+                return Outcome(apps: apps, note: "hit (\(exchanges.count) answers replayed, digested and loaded in \(microseconds) µs, from \(path))")
+            } else {
+                // Cannot happen: the same bytes loaded without a mistake. The full load says why.
+                why = "the replayed fixtures did not load"
+            }
+        }
+        let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)
+        return Outcome(apps: apps, note: "miss (\(why)); \(written)")
+    }
+
+    /// The full load, every check made, and a fresh record of it written (`mockstack validate`,
+    /// and a miss).
+    /// - Returns: the apps, and what became of the record, in a few words.
+    func recordedLoad(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
+        let recording = RecordingFixtureSource(source)
+        let apps = try loader.load(from: recording)
+        let record = LoadRecord(key: key.text, exchanges: recording.finish())
+        return (apps, write(record, as: key.fileName))
+    }
+
+    /// Writes the record atomically (a temporary file renamed into place), then removes the
+    /// oldest records past ``keptRecords``. Never throws: a cache that cannot be written is
+    /// only slower.
+    private func write(_ record: LoadRecord, as name: String) -> String {
+        let target = folder.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(record.encoded).write(to: target, options: .atomic)
+        } catch {
+            return "no record written to \(folder.path) (\(error))"
+        }
+        prune()
+        return "record written to \(target.path)"
+    }
+
+    private func prune() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let records = names.filter { $0.hasSuffix(Self.recordSuffix) && !$0.hasPrefix(".") }.compactMap { name -> (path: String, status: FileStatus)? in
+            let path = folder.appendingPathComponent(name).path
+            return FileStatus(path: path, followingSymlinks: false).map { (path, $0) }
+        }
+        guard records.count > Self.keptRecords else { return }
+        let oldestFirst = records.sorted { ($0.status.modifiedSeconds, $0.status.modifiedNanoseconds) < ($1.status.modifiedSeconds, $1.status.modifiedNanoseconds) }
+        for record in oldestFirst.prefix(records.count - Self.keptRecords) { try? FileManager.default.removeItem(atPath: record.path) }
+    }
+
+    private enum ReadRecord {
+        case missing
+        case unusable
+        case record(LoadRecord)
+    }
+
+    private static func readRecord(at path: String) -> ReadRecord {
+        guard let status = FileStatus(path: path) else { return .missing }
+        guard status.kind == .regular, status.size <= LoadRecord.maxBytes, let data = FileManager.default.contents(atPath: path),
+              let record = LoadRecord(decoding: [UInt8](data)) else { return .unusable }
+        return .record(record)
+    }
+}
+
+extension LoadCache {
+    /// `mockstack validate`'s load: the full load, every check made, then a record of it, which
+    /// the next `serve` of the same folders (every app, no `--fixed-date`) by this binary, at
+    /// release `version`, replays.
+    /// - Returns: the apps, and what became of the record, in a few words.
+    public func validatedLoad(_ fixtures: FixtureFolders, version: String) throws(FixtureErrors) -> (apps: [any MockApp], note: String) {
+        let source = try fixtures.source(forOneLoad: true)
+        guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
+            return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
+        }
+        let loaded = try recordedLoad(loader: .standard, source: source, key: key)
+        return (loaded.apps, loaded.written)
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+@testable import MockStack
+import MockStackCore
+import Testing
+import TestSupport
+
+/// The load cache (docs/load-cache.md) as plain values: records written by a full load, replayed
+/// by the next, and every difference a miss that loads and checks everything.
+@Suite(.timeLimit(.minutes(1)))
+struct LoadCacheTests {
+    /// A temporary folder with copies of the shipped `test` (ServiceStack) and `example` (static)
+    /// apps, a cache folder and a stand-in for the executable.
+    struct Scene {
+        let root: URL
+        var fixtures: URL { root.appendingPathComponent("fixtures") }
+        var cache: URL { root.appendingPathComponent("cache") }
+        var executable: URL { root.appendingPathComponent("mockstack") }
+
+        init() throws {
+            root = try makeTemporaryDirectory()
+            try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+            for app in ["test", "example"] {
+                try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/\(app)"), to: fixtures.appendingPathComponent(app))
+            }
+            try Data("binary".utf8).write(to: executable)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+
+        func key(apps: [String]? = nil) -> LoadCacheKey? {
+            LoadCacheKey(version: "0.1.0 (test)", folders: [fixtures], apps: apps, fixedDate: nil, executable: executable)
+        }
+
+        func load(apps: [String]? = nil, deferred: AppLoader.DeferredBuilds = AppLoader.DeferredBuilds()) throws -> LoadCache.Outcome {
+            let source = try FixtureFolders.narrowed(FixtureFolders([fixtures]).source(), to: apps)
+            return try LoadCache(folder: cache).load(loader: .standard, source: source, key: key(apps: apps), deferred: deferred)
+        }
+
+        /// The apps of an uncached load.
+        func fullLoad() throws -> [any MockApp] { try AppLoader.standard.load(from: FixtureFolders([fixtures]).source()) }
+
+        func records() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasSuffix(".record") } }
+
+        func write(_ text: String, to path: String) throws { try Data(text.utf8).write(to: fixtures.appendingPathComponent(path)) }
+    }
+
+    static let requests: [HTTPRequest] = [
+        HTTPRequest(method: .get, target: "/api/Hello?name=World"),
+        HTTPRequest(method: .post, target: "/api/Hello", headers: ["Content-Type": "application/json"], body: Array(#"{"name":"Cache"}"#.utf8)),
+        HTTPRequest(method: .get, target: "/json/reply/Hello?name=JSON"),
+        HTTPRequest(method: .get, target: "/api/NoSuchOperation"),
+        HTTPRequest(method: .get, target: "/types/metadata"),
+    ]
+
+    @Test func aSecondLoadOfTheSameBytesHitsAndAnswersAsTheFullLoad() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let first = try scene.load()
+        #expect(first.note.hasPrefix("miss (no record); record written to \(scene.cache.path)/"))
+        #expect(scene.records().count == 1)
+        #expect(!first.apps.contains { $0 is DeferredApp })
+        let second = try scene.load()
+        #expect(second.note.hasPrefix("hit ("))
+        #expect(second.apps.map(\.name) == ["example", "test"])
+        #expect(second.apps.map(\.mount) == ["/example", "/test"])
+        #expect(second.apps.map(\.kind) == ["static", "servicestack"])
+        #expect(!(second.apps[0] is DeferredApp))
+        let deferred = try #require(second.apps[1] as? DeferredApp)
+        #expect(!deferred.isBuilt)
+        let eager = first.apps[1]
+        for request in Self.requests {
+            let (want, got) = (eager.respond(to: request), deferred.respond(to: request))
+            #expect(got.status == want.status, "\(request.target)")
+            #expect(got.headers == want.headers, "\(request.target)")
+            #expect(got.body == want.body, "\(request.target)")
+        }
+        #expect(deferred.routes == eager.routes)
+        #expect(deferred.parameterNamesIgnoreCase == eager.parameterNamesIgnoreCase)
+        #expect(deferred.operation(for: Self.requests[0]) == "Hello")
+    }
+
+    @Test func aChangedByteAnAddedAppOrAnotherBinaryIsAMiss() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load()
+        #expect(try scene.load().note.hasPrefix("hit ("))
+
+        let manifest = scene.fixtures.appendingPathComponent("example/app.json")
+        try (try String(contentsOf: manifest, encoding: .utf8) + " ").write(to: manifest, atomically: true, encoding: .utf8)
+        #expect(try scene.load().note.hasPrefix("miss (the fixtures changed); record written to"))
+        #expect(try scene.load().note.hasPrefix("hit ("))
+
+        try FileManager.default.createDirectory(at: scene.fixtures.appendingPathComponent("more"), withIntermediateDirectories: true)
+        try scene.write(#"{"kind": "static", "routes": []}"#, to: "more/app.json")
+        let added = try scene.load()
+        #expect(added.note.hasPrefix("miss (the fixtures changed)"))
+        #expect(added.apps.map(\.name) == ["example", "more", "test"])
+
+        // Another selection is another key, so another record.
+        #expect(try scene.load(apps: ["test"]).note.hasPrefix("miss (no record)"))
+        #expect(try scene.load(apps: ["test"]).note.hasPrefix("hit ("))
+        #expect(scene.records().count == 2)
+
+        // A rebuilt binary: the same size, a new modification time and file.
+        let before = try #require(scene.key())
+        try FileManager.default.removeItem(at: scene.executable)
+        try Data("binary".utf8).write(to: scene.executable)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: scene.executable.path)
+        #expect(try #require(scene.key()) != before)
+        #expect(try scene.load().note.hasPrefix("miss (no record)"))
+    }
+
+    @Test func aTruncatedOrGarbageRecordIsAMiss() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load()
+        let record = scene.cache.appendingPathComponent(try #require(scene.records().first))
+        let bytes = try Data(contentsOf: record)
+        for damaged in [bytes.prefix(bytes.count - 1), bytes.prefix(40), Data("garbage".utf8), Data(), bytes + Data([0])] {
+            try damaged.write(to: record)
+            let outcome = try scene.load()
+            #expect(outcome.note.hasPrefix("miss (the record is unreadable or corrupt); record written to"))
+            #expect(outcome.apps.map(\.name) == ["example", "test"])
+        }
+        // A record with a flipped digest byte is well formed but does not match.
+        var flipped = [UInt8](try Data(contentsOf: record))
+        flipped[flipped.count - 1] ^= 1
+        try Data(flipped).write(to: record)
+        #expect(try scene.load().note.hasPrefix("miss (the fixtures changed)"))
+        // Another key's record under this key's name.
+        let other = try #require(LoadRecord(decoding: [UInt8](try Data(contentsOf: record))))
+        try Data(LoadRecord(key: "another key", exchanges: []).encoded).write(to: record)
+        #expect(try scene.load().note.hasPrefix("miss (the record is for another key)"))
+        #expect(other.key == scene.key()?.text)
+    }
+
+    @Test func aRecordRoundTripsAndDecodingRefusesWhatIsOutOfBounds() throws {
+        let exchanges = [FixtureExchange(question: .appFolders, answer: .folders(["a"])),
+                         FixtureExchange(question: .fileExists("a/app.json"), answer: .exists(true)),
+                         FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{}".utf8)))]
+        let record = LoadRecord(key: "key", exchanges: exchanges)
+        #expect(LoadRecord(decoding: record.encoded) == record)
+        #expect(record.digest.count == 16)
+        // Every answer counts: another byte, another existence, another folder list.
+        for changed in [[exchanges[0], exchanges[1], FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{ }".utf8)))],
+                        [exchanges[0], FixtureExchange(question: .fileExists("a/app.json"), answer: .exists(false)), exchanges[2]],
+                        [FixtureExchange(question: .appFolders, answer: .folders(["a", "b"])), exchanges[1], exchanges[2]],
+                        [exchanges[0], exchanges[1], FixtureExchange(question: .read("a/app.json"), answer: .failed)]] {
+            #expect(LoadRecord.digest(key: "key", exchanges: changed) != record.digest)
+        }
+        #expect(LoadRecord.digest(key: "other", exchanges: exchanges) != record.digest)
+        // A question count far past what the bytes hold, and a path length past the limit.
+        var huge = LoadRecord.magic
+        huge += [3, 0, 0, 0] + Array("key".utf8) + [0xFF, 0xFF, 0xFF, 0x7F]
+        #expect(LoadRecord(decoding: huge) == nil)
+        var long = LoadRecord.magic
+        long += [3, 0, 0, 0] + Array("key".utf8) + [1, 0, 0, 0] + Array("R".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(LoadRecord(decoding: long) == nil)
+        #expect(LoadRecord(decoding: record.encoded.dropLast(1) + [UInt8](repeating: 0, count: 2)) == nil)
+    }
+
+    /// A fixture broken after a good version was recorded: the full checks, the same mistakes
+    /// an uncached load reports (what makes `serve` exit 2).
+    @Test func aBrokenFixtureAfterAHitReportsTheSameMistakes() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load()
+        #expect(try scene.load().note.hasPrefix("hit ("))
+        let metadata = scene.fixtures.appendingPathComponent("test/app.json")
+        var text = try String(contentsOf: metadata, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"kind\"", with: "\"kinds\"")
+        try text.write(to: metadata, atomically: true, encoding: .utf8)
+        let uncached = try #require(throws: FixtureErrors.self) { try scene.fullLoad() }
+        let cached = try #require(throws: FixtureErrors.self) { try scene.load() }
+        #expect(!cached.diagnostics.isEmpty)
+        #expect(cached.diagnostics == uncached.diagnostics)
+        // Put back, the bytes are those recorded again; then a removed file the load reads: the same.
+        try text.replacingOccurrences(of: "\"kinds\"", with: "\"kind\"").write(to: metadata, atomically: true, encoding: .utf8)
+        #expect(try scene.load().note.hasPrefix("hit ("))
+        let fixture = try #require(try FileManager.default.contentsOfDirectory(atPath: scene.fixtures.appendingPathComponent("example").path).first { $0 != "app.json" })
+        try FileManager.default.removeItem(at: scene.fixtures.appendingPathComponent("example/" + fixture))
+        let removed = try #require(throws: FixtureErrors.self) { try scene.load() }
+        #expect(removed.diagnostics == (try #require(throws: FixtureErrors.self) { try scene.fullLoad() }).diagnostics)
+        #expect(removed.description.contains("no file '\(fixture)'"))
+    }
+
+    @Test func theDefaultFolderFollowsTheEnvironment() {
+        #expect(LoadCache.defaultFolder(environment: ["MOCKSTACK_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path == "/c")
+        #expect(LoadCache.defaultFolder(environment: ["MOCKSTACK_CACHE_DIR": "off", "HOME": "/h"]) == nil)
+        #expect(LoadCache.defaultFolder(environment: ["MOCKSTACK_CACHE_DIR": "", "XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path == "/x/mockstack")
+        #expect(LoadCache.defaultFolder(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])?.path == "/h/.cache/mockstack")
+        #expect(LoadCache.defaultFolder(environment: [:]) == nil)
+    }
+
+    @Test func anUnwritableCacheFolderOnlyCostsTheRecord() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        // A file where the folder should be: nothing can be written under it.
+        try Data("file".utf8).write(to: scene.cache)
+        let outcome = try scene.load()
+        #expect(outcome.note.hasPrefix("miss (no record); no record written to \(scene.cache.path)"))
+        #expect(outcome.apps.map(\.name) == ["example", "test"])
+    }
+
+    @Test func oldRecordsArePruned() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        try FileManager.default.createDirectory(at: scene.cache, withIntermediateDirectories: true)
+        for index in 0..<LoadCache.keptRecords {
+            let old = scene.cache.appendingPathComponent("old\(index).record")
+            try Data("old".utf8).write(to: old)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -1000 + Double(index))], ofItemAtPath: old.path)
+        }
+        _ = try scene.load()
+        let kept = scene.records()
+        #expect(kept.count == LoadCache.keptRecords)
+        #expect(!kept.contains("old0.record"))
+        #expect(kept.contains("old1.record"))
+    }
+
+    /// A server on a hit: the ServiceStack app answers, lists its routes, gives sessions and resets.
+    @Test func aServerOnAHitServesItsDeferredAppsWhole() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        var configuration = MockStackConfiguration(fixtures: [scene.fixtures])
+        configuration.loadCacheFolder = scene.cache
+        configuration.buildsDeferredAppsInBackground = false
+        func exchange(_ port: Int, _ request: String) throws -> RawResponse { try rawExchange(port: port, request) }
+        var answers: [[String]] = []
+        for _ in 0..<2 {
+            let server = try MockStackServer(configuration: configuration)
+            let port = try server.start().port
+            defer { server.shutdown() }
+            var seen: [String] = []
+            for request in ["GET /test/api/Hello?name=World HTTP/1.1\r\nHost: t\r\n\r\n",
+                            "GET /__session/s1/test/api/Hello?name=Session HTTP/1.1\r\nHost: t\r\n\r\n",
+                            "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n",
+                            "POST /__mockstack/reset HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n",
+                            "GET /test/api/Hello?name=Again HTTP/1.1\r\nHost: t\r\n\r\n"] {
+                let response = try exchange(port, request)
+                seen.append("\(response.status) \(response.text)")
+            }
+            #expect(server.apps.contains { $0 is DeferredApp } == !answers.isEmpty)
+            answers.append(seen)
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0][0] == #"200 {"result":"Hello, World!"}"#)
+    }
+}
+
+/// The executable's identity in the cache key: the ELF build ID note when there is one.
+@Suite struct ExecutableIdentityTests {
+    /// A 64-bit little-endian ELF start: its header, one PT_NOTE program header, and a GNU
+    /// build ID note of `id`.
+    static func elf(id: [UInt8], noteType: UInt8 = 3) -> [UInt8] {
+        func le(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        var header = [0x7F, 0x45, 0x4C, 0x46, 2, 1] + [UInt8](repeating: 0, count: 26)
+        header += le(64, 8) + le(0, 8) + le(0, 4) + le(64, 2) + le(56, 2) + le(1, 2) + le(0, 6)
+        let note = le(4, 4) + le(id.count, 4) + le(Int(noteType), 4) + [0x47, 0x4E, 0x55, 0] + id
+        let program = le(4, 4) + le(4, 4) + le(120, 8) + le(120, 8) + le(120, 8) + le(note.count, 8) + le(note.count, 8) + le(4, 8)
+        return header + program + note
+    }
+
+    @Test func theBuildIDNoteIsReadAndAnythingElseIsNone() {
+        #expect(ExecutableIdentity.buildID(inELF: Self.elf(id: [0xAB, 0x01, 0xFF])) == "ab01ff")
+        #expect(ExecutableIdentity.buildID(inELF: Self.elf(id: [0xAB], noteType: 1)) == nil)
+        #expect(ExecutableIdentity.buildID(inELF: Array(Self.elf(id: [0xAB, 0x01]).dropLast(1))) == nil)
+        #expect(ExecutableIdentity.buildID(inELF: Array("#!/bin/sh\n".utf8)) == nil)
+        #expect(ExecutableIdentity.buildID(inELF: []) == nil)
+    }
+}
+
+/// The load cache's digest: every byte and every chunk boundary counts.
+@Suite struct FixtureDigestTests {
+    static func digest(_ chunks: [[UInt8]]) -> [UInt8] {
+        var digest = FixtureDigest()
+        for chunk in chunks { digest.update(chunk) }
+        return digest.finalize()
+    }
+
+    @Test func oneChangedBitAnywhereChangesIt() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let original = Self.digest([bytes])
+        #expect(original.count == 16)
+        #expect(Self.digest([bytes]) == original)
+        var seen: Set<[UInt8]> = [original]
+        for index in bytes.indices {
+            for bit in [0, 7] {
+                var changed = bytes
+                changed[index] ^= 1 << bit
+                seen.insert(Self.digest([changed]))
+            }
+        }
+        #expect(seen.count == 1 + 2 * bytes.count)
+    }
+
+    @Test func lengthsAndChunksCount() {
+        let bytes = [UInt8](repeating: 0, count: 64)
+        let digests = [Self.digest([]), Self.digest([[]]), Self.digest([[0]]), Self.digest([bytes]), Self.digest([bytes + [0]]),
+                       Self.digest([Array(bytes[..<32]), Array(bytes[32...])]), Self.digest([Array(bytes[..<31]), Array(bytes[31...])])]
+        #expect(Set(digests).count == digests.count)
+    }
+}

@@ -39,11 +39,13 @@ RUN apt-get update \
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack
 COPY Fixtures /usr/local/share/mockstack/Fixtures
 # The load cache warmed for the shipped apps (docs/load-cache.md): `validate` checks them and
-# records the bytes it checked, so `serve` skips the checks and starts in a few milliseconds. The
-# server's user owns the folder, to write a fresh record when the fixtures differ.
+# records the bytes it checked, so `serve` skips the checks and builds the apps after it is ready. The
+# server's user owns the folder, to write a fresh record when the fixtures differ. No record
+# written fails the build rather than shipping a cold cache.
 ENV MOCKSTACK_CACHE_DIR=/var/cache/mockstack
 RUN mkdir -p /var/cache/mockstack \
  && mockstack validate /usr/local/share/mockstack/Fixtures \
+ && ls /var/cache/mockstack/*.record >/dev/null \
  && chown -R mockstack:mockstack /var/cache/mockstack
 USER mockstack
 EXPOSE 8080

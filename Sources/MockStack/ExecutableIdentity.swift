@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import MockStackCore
 
 /// Which build of mockstack this executable is, for the load cache's key: the linker's build ID
 /// (`NT_GNU_BUILD_ID`, a digest of the linked contents) where the executable carries one, so a
@@ -46,9 +47,7 @@ enum ExecutableIdentity {
                 let description = name + (nameSize + 3) / 4 * 4
                 guard description + descriptionSize <= min(end, bytes.count) else { return nil }
                 if noteType == 3, nameSize == 4, bytes[name..<name + 4].elementsEqual([0x47, 0x4E, 0x55, 0]), descriptionSize > 0 {
-                    let digits = Array("0123456789abcdef".utf8)
-                    return String(decoding: bytes[description..<description + descriptionSize].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
-                                  as: UTF8.self)
+                    return HexText.of(bytes[description..<description + descriptionSize])
                 }
                 offset = description + (descriptionSize + 3) / 4 * 4
             }

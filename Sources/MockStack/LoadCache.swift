@@ -16,6 +16,8 @@ public struct LoadCache: Sendable {
     public let folder: URL
 
     static let recordSuffix = ".record"
+    /// How a note of a written record begins.
+    static let writtenPrefix = "record written to "
     /// Records kept at most; past it the oldest go (records of older binaries, other fixtures).
     static let keptRecords = 32
 
@@ -102,7 +104,7 @@ public struct LoadCache: Sendable {
             return "no record written to \(folder.path) (\(error))"
         }
         prune()
-        return "record written to \(target.path)"
+        return Self.writtenPrefix + target.path
     }
 
     private func prune() {
@@ -131,16 +133,18 @@ public struct LoadCache: Sendable {
 }
 
 extension LoadCache {
-    /// `mockstack validate`'s load: the full load, every check made, then a record of it, which
-    /// the next `serve` of the same folders (every app, no `--fixed-date`) by this binary, at
-    /// release `version`, replays.
-    /// - Returns: the apps, and what became of the record, in a few words.
-    public func validatedLoad(_ fixtures: FixtureFolders, version: String) throws(FixtureErrors) -> (apps: [any MockApp], note: String) {
+    /// `mockstack validate`'s load: the full load, every check made, then a record of it in
+    /// `folder` (none when nil), which the next `serve` of the same folders (every app, no
+    /// `--fixed-date`) by this binary, at release `version`, replays.
+    /// - Returns: the apps, and why no record was written when one was asked for and not
+    ///   written (nil when written, or not asked for).
+    public static func validatedLoad(_ fixtures: FixtureFolders, version: String, in folder: URL?) throws(FixtureErrors) -> (apps: [any MockApp], note: String?) {
         let source = try fixtures.source(forOneLoad: true)
+        guard let folder else { return (try AppLoader.standard.load(from: source), nil) }
         guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
             return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
         }
-        let loaded = try recordedLoad(loader: .standard, source: source, key: key)
-        return (loaded.apps, loaded.written)
+        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, key: key)
+        return (loaded.apps, loaded.written.hasPrefix(Self.writtenPrefix) ? nil : loaded.written)
     }
 }

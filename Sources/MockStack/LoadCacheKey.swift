@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import MockStackCore
 
 /// Everything a load's outcome depends on besides its fixture files' bytes, known before the
 /// load: this binary (its release and commit, and ``ExecutableIdentity``: the linker's build ID,
@@ -32,8 +33,7 @@ struct LoadCacheKey: Equatable {
     var fileName: String {
         var digest = FixtureDigest()
         digest.update(Array(text.utf8))
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self) + LoadCache.recordSuffix
+        return HexText.of(digest.finalize()) + LoadCache.recordSuffix
     }
 
     private static func quoted(_ text: String) -> String { "\(text.utf8.count):\(text)" }

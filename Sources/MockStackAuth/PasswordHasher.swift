@@ -14,7 +14,7 @@ public enum PasswordHasher {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
-        return "sha256$" + hex(salt) + "$" + hex(digest(password, salt: salt))
+        return "sha256$" + HexText.of(salt) + "$" + HexText.of(digest(password, salt: salt))
     }
 
     /// Whether the password is the one the stored hash was made from.
@@ -31,10 +31,6 @@ public enum PasswordHasher {
         Array(SHA256.hash(data: salt + Array(password.utf8)))
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
-    }
 
     private static func bytes(fromHex text: Substring) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }

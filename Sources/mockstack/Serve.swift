@@ -104,7 +104,9 @@ struct Serve: ParsableCommand {
     func run() throws {
         let logger = serverOptions.bootstrapLogging()
         let configuration = try assembledConfiguration(logger: logger)
-        logger.debug("open-file limit \(OpenFileLimit.raise())")
+        // Raised before it is logged: a log message is only evaluated at its level.
+        let openFiles = OpenFileLimit.raise()
+        logger.debug("open-file limit \(openFiles)")
         let (running, ready) = try startedServer(configuration)
         try serverOptions.announce(ready, of: running)
         logger.notice("mockstack \(configuration.version) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")

@@ -26,14 +26,11 @@ struct Validate: ParsableCommand {
     func run() throws {
         let folders = try fixtures.folders(arguments: directories)
         do {
-            // A record for the next `serve` of these folders (the Docker image warms its cache so).
-            let cache = LoadCache.defaultFolder(environment: ProcessInfo.processInfo.environment).map(LoadCache.init)
-            let apps: [any MockApp]
-            if let cache {
-                apps = try cache.validatedLoad(folders, version: MockStackVersion.description(commit: buildCommit)).apps
-            } else {
-                apps = try AppLoader.standard.load(from: folders.source())
-            }
+            // A record for the next `serve` of these folders (the Docker image warms its cache so);
+            // one that could not be written is said, since the next start is then the slow one.
+            let folder = LoadCache.defaultFolder(environment: ProcessInfo.processInfo.environment)
+            let (apps, note) = try LoadCache.validatedLoad(folders, version: MockStackVersion.description(commit: buildCommit), in: folder)
+            if let note { printError("load cache: \(note)") }
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {

@@ -39,7 +39,7 @@ struct CLITests {
         let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: readyFile) }
         let (process, line, _) = try Self.serve(["--ready-file", readyFile.path, "--log-level", "warning"])
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         let json = try JSONParser().parse(line).root
         let port = try #require(json["port"]?.intValue)
         #expect(json.objectValue?.keys == ["event", "host", "port", "url", "apps", "exposed", "pid", "version", "adminTokenRequired"])
@@ -57,7 +57,7 @@ struct CLITests {
 
     @Test func appsLoadsOnlyTheNamedFolders() throws {
         let (process, line, _) = try Self.serve(["--apps", "example, test", "--log-level", "warning"])
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example", "test": "/test"])
         let unknown = try Self.run(["serve", "--apps", "example,nope"])
         #expect(unknown.status == 2)
@@ -130,7 +130,7 @@ struct CLITests {
         let (process, line, stderr) = try Self.serve()
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         #expect(try rawExchange(port: port, "GET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
-        #expect(process.terminateAndWait() == .exited(0))
+        #expect(process.stop() == .exited(0))
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         #expect(log.contains("GET /example/hello 200 26B"))
         #expect(log.contains("mockstack stopped"))
@@ -138,7 +138,7 @@ struct CLITests {
 
     @Test func aTakenPortExitsTwoWithOneLineAndNoReadyLine() throws {
         let (first, line, _) = try Self.serve()
-        defer { first.terminateAndWait() }
+        defer { first.stop() }
         let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         let second = try Self.run(["serve", "--port", String(port)])
         #expect(second.status == 2)
@@ -155,7 +155,7 @@ struct CLITests {
 
     @Test func environmentVariablesAreFallbacks() throws {
         let (process, line, _) = try Self.serve([], environment: ["MOCKSTACK_HOST": "127.0.0.2", "MOCKSTACK_FIXTURES": packageRoot.appendingPathComponent("Fixtures").path])
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         #expect(try JSONParser().parse(line).root["host"] == "127.0.0.2")
     }
 
@@ -166,7 +166,7 @@ struct CLITests {
         let port = try #require(json["port"]?.intValue)
         #expect(json["adminTokenRequired"] == true)
         #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
-        process.terminateAndWait()
+        process.stop()
         // Shown even at --log-level error: it is the only way in.
         let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
         let token = try #require(log.firstMatch(of: #/bound to 0\.0\.0\.0, not loopback: the control plane requires an admin token, and none was given, so this one was made: ([0-9a-f]{32}) /#)?.1)
@@ -179,7 +179,7 @@ struct CLITests {
             let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
             #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\n\r\n").status == 401)
             #expect(try rawExchange(port: port, "GET /__mockstack/apps HTTP/1.1\r\nHost: t\r\nX-MockStack-Admin-Token: from-flag\r\n\r\n").status == 200)
-            process.terminateAndWait()
+            process.stop()
             let log = String(decoding: stderr.readToEnd(), as: UTF8.self)
             #expect(log.contains("the control plane (http://127.0.0.1:\(port)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN"))
             #expect(!log.contains("from-flag"), "the token itself is not logged")
@@ -217,7 +217,7 @@ struct CLITests {
         ]
         for (arguments, environment) in ways {
             let (process, line, _) = try Self.serve(arguments + ["--log-level", "warning"], environment: environment)
-            defer { process.terminateAndWait() }
+            defer { process.stop() }
             let json = try JSONParser().parse(line).root
             #expect(json["apps"] == everyApp, "\(arguments) \(environment)")
             let port = try #require(json["port"]?.intValue)
@@ -282,7 +282,7 @@ struct CLITests {
         let healthy = try Self.run(["health", "--url", url])
         #expect(healthy.status == 0)
         #expect(healthy.stdout == "healthy\n")
-        process.terminateAndWait()
+        process.stop()
         let down = try Self.run(["health", "--url", url])
         #expect(down.status == 1)
         #expect(down.stderr.hasPrefix("unhealthy: cannot connect to 127.0.0.1:"))
@@ -376,7 +376,7 @@ struct CLITests {
     @Test func theReadyLinesVersionIsTheBinarys() throws {
         let version = try Self.run(["--version"]).stdout.trimmingCharacters(in: .newlines)
         let (process, line, _) = try Self.serve(["--apps", "example", "--log-level", "warning"])
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         #expect(try JSONParser().parse(line).root["version"]?.stringValue == version)
     }
 
@@ -408,7 +408,7 @@ struct CLITests {
         // Only the example app, so the ready line tells this folder from the package's own.
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/example"), to: share.appendingPathComponent("example"))
         let (process, line, _) = try Self.launch(bin.appendingPathComponent("mockstack"), ["serve", "--log-level", "warning"])
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         #expect(try JSONParser().parse(line).root["apps"] == ["example": "/example"])
     }
 }

@@ -39,7 +39,7 @@ struct DescriptorTests {
 
     @Test func atTheLimitAcceptingPausesWithOneWarningAndResumes() throws {
         let (process, port, log) = try Self.serve(openFileLimit: 40)
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         var held: [RawConnection] = []
         for _ in 0..<60 { held.append(try RawConnection(port: port)) }
         var output = Self.readLog(log, until: "cannot accept connections")
@@ -55,7 +55,7 @@ struct DescriptorTests {
         let health = try RawConnection(port: port, timeoutSeconds: 10)
         try health.send("GET /__mockstack/health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         #expect(try health.readResponse().status == 200)
-        process.terminateAndWait()
+        process.stop()
         output += String(decoding: log.readToEnd(), as: UTF8.self)
         #expect(output.components(separatedBy: "cannot accept connections").count == 2, "\(output)")
         #expect(!output.contains("Error from accept"))
@@ -91,7 +91,7 @@ struct DescriptorTests {
 
     @Test func aDelayedAnswerLetsItsSocketGoWhenTheClientLeaves() throws {
         let (process, port, log) = try Self.serve()
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         let stub = #"{"match": {"path": "/example/hello"}, "answer": {"status": 200, "delayMs": 600000}}"#
         let added = try rawExchange(port: port, "POST /__mockstack/stubs HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                                     + "Content-Length: \(stub.utf8.count)\r\nConnection: close\r\n\r\n" + stub)

@@ -13,7 +13,7 @@ final class LifelineTests: XCTestCase {
         // inherit the end the server waits on.
         let process = try ProcessRun.start(CLITests.binary, ["serve", "--port", "0", "--apps", "example", "--log-level", "warning", "--stop-on-stdin-eof"],
                                            input: .pipe)
-        defer { process.terminateAndWait() }
+        defer { process.stop() }
         let line = try XCTUnwrap(process.standardOutput.readLine().line)
         let port = try XCTUnwrap(try JSONParser().parse(line).root["port"]?.intValue, line)
         let input = try XCTUnwrap(process.standardInput)

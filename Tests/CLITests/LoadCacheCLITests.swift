@@ -12,13 +12,19 @@ struct LoadCacheCLITests {
     /// One start: the answers to a few requests, and what it logged.
     static func start(_ arguments: [String], cache: URL) throws -> (answers: [String], log: String) {
         let (process, line, errors) = try CLITests.serve(arguments + ["--log-level", "debug"], environment: ["MOCKSTACK_CACHE_DIR": cache.path])
-        let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
         var answers: [String] = []
-        for target in ["/test/api/Hello?name=World", "/test/json/reply/Hello?name=Reply", "/__mockstack/apps", "/example/widgets"] {
-            let response = try rawExchange(port: port, "GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
-            answers.append("\(response.status) \(response.text)")
+        do {
+            let port = try #require(try JSONParser().parse(line).root["port"]?.intValue)
+            for target in ["/test/api/Hello?name=World", "/test/json/reply/Hello?name=Reply", "/__mockstack/apps", "/example/widgets"] {
+                let response = try rawExchange(port: port, "GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
+                answers.append("\(response.status) \(response.text)")
+            }
+        } catch {
+            // A failed exchange must not leave the server running past the test.
+            process.stop()
+            throw error
         }
-        process.terminateAndWait()
+        process.stop()
         return (answers, String(decoding: errors.readToEnd(), as: UTF8.self))
     }
 
@@ -57,7 +63,7 @@ struct LoadCacheCLITests {
         for expected in ["load cache: miss (no record)", "load cache: hit ("] {
             let (process, line, errors) = try CLITests.serve(["--fixtures", fixtures.path, "--log-level", "debug"], environment: ["MOCKSTACK_CACHE_DIR": cache.path])
             #expect(line.hasPrefix(#"{"event":"listening""#))
-            process.terminateAndWait()
+            process.stop()
             #expect(String(decoding: errors.readToEnd(), as: UTF8.self).contains(expected))
         }
         try writeFiles(["test/metadata.json": #"{"types": [{"name": 1}]"#], under: fixtures)

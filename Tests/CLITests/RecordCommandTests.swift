@@ -35,7 +35,7 @@ struct RecordCommandTests {
         let run = try await offThePool { () throws -> Run in
             var run = Run()
             let (target, targetLine, _) = try CLITests.serve(["--apps", "example", "--log-level", "warning"])
-            defer { target.terminateAndWait() }
+            defer { target.stop() }
             let targetURL = "http://127.0.0.1:\(try Self.port(of: targetLine))"
             let (recorder, recorderLine, _) = try CLITests.launch(CLITests.binary, [
                 "record", "--target", targetURL + "/example", "--out", out.path, "--app", "shop",
@@ -45,11 +45,11 @@ struct RecordCommandTests {
             let recorderPort = try Self.port(of: recorderLine)
             run.live = try rawExchange(port: recorderPort, "GET /widgets HTTP/1.1\r\nHost: t\r\n\r\n")
             run.created = try rawExchange(port: recorderPort, "POST /widgets HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}")
-            run.recorderStatus = recorder.terminateAndWait().status
+            run.recorderStatus = recorder.stop().status
             run.summary = String(decoding: recorder.standardOutput.readToEnd(), as: UTF8.self)
             // The replay also forwards what its apps do not answer to the target.
             let (replay, replayLine, _) = try CLITests.serve(["--fixtures", out.path, "--proxy-unmatched", targetURL, "--log-level", "warning"])
-            defer { replay.terminateAndWait() }
+            defer { replay.stop() }
             run.replayLine = replayLine
             let replayPort = try Self.port(of: replayLine)
             run.widgets = try rawExchange(port: replayPort, "GET /shop/widgets HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -66,6 +66,15 @@ import Testing
             """))
     }
 
+    /// Only the whole name is quoted: a request `Query` returning `QueryResponse<Query>` keeps
+    /// `QueryResponse` as it is.
+    @Test func onlyTheWholeNameIsQuoted() {
+        #expect(PythonTypeWriter.quoting("Query", in: "QueryResponse[Query]") == #"QueryResponse["Query"]"#)
+        #expect(PythonTypeWriter.quoting("AllTypes", in: "AllTypes") == #""AllTypes""#)
+        #expect(PythonTypeWriter.quoting("Pair", in: "Dict[str, Pair]") == #"Dict[str, "Pair"]"#)
+        #expect(PythonTypeWriter.quoting("Query", in: "List[QueryItem]") == "List[QueryItem]")
+    }
+
     /// A class that is not abstract gets no marker from its own `IReturn<T>`: only requests do.
     @Test func concreteTypeGetsNoReturnMarker() {
         #expect(Self.python("PlainBase`1").hasSuffix("""

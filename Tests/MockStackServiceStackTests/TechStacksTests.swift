@@ -297,4 +297,23 @@ import Testing
         small.store(response(1), for: .init(target: "/x?n=1000"), now: now)
         #expect(small.response(for: .init(target: "/x?n=997"), now: now) != nil && small.response(for: .init(target: "/x?n=998"), now: now) == nil)
     }
+
+    @Test func anAnswerHoldingURLsIsKeptPerOrigin() {
+        let cache = ResponseCache(seconds: 60)
+        let now = TestHost.fixedNow
+        func origin(_ headers: HTTPHeaders) -> RequestOrigin {
+            RequestOrigin(HTTPRequest(method: .get, target: "/types", headers: headers, mountPath: "/techstacks"))
+        }
+        let direct = origin(["Host": "127.0.0.1:8080"])
+        let proxied = origin(["Host": "127.0.0.1:8080", "X-Forwarded-Host": "mock.example.org", "X-Forwarded-Proto": "https"])
+        #expect(direct.baseURL == "http://127.0.0.1:8080/techstacks")
+        #expect(proxied.baseURL == "https://mock.example.org/techstacks")
+        cache.store(HTTPResponse(status: 200, body: Array(direct.baseURL.utf8)), for: .init(target: "/types", origin: direct), now: now)
+        #expect(cache.response(for: .init(target: "/types", origin: direct), now: now)?.body == Array(direct.baseURL.utf8))
+        // Same target and Host, another forwarded host: another answer, not the direct one's.
+        #expect(cache.response(for: .init(target: "/types", origin: proxied), now: now) == nil)
+        #expect(cache.response(for: .init(target: "/types"), now: now) == nil)
+        // The same origin in another spelling of the header name is the same origin.
+        #expect(origin(["host": "127.0.0.1:8080"]) == direct)
+    }
 }

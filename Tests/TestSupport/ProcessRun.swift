@@ -22,16 +22,9 @@ public struct ProcessRun: Sendable {
         try ChildProcess(executable.path, arguments, environment: merged(environment), input: input)
     }
 
+    /// This process's environment with `environment` laid over it; the load cache off unless
+    /// the caller names a folder, so that no test reads or writes the user's cache.
     private static func merged(_ environment: [String: String]) -> [String: String] {
-        ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    }
-}
-
-extension ChildProcess {
-    /// Sends SIGTERM and waits for the end: a test's server, stopped at the test's end.
-    @discardableResult
-    public func terminateAndWait() -> Termination {
-        terminate()
-        return wait()
+        ProcessInfo.processInfo.environment.merging(["MOCKSTACK_CACHE_DIR": "off"]) { _, new in new }.merging(environment) { _, new in new }
     }
 }

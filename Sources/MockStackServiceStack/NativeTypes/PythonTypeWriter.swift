@@ -114,9 +114,29 @@ struct PythonTypeWriter {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return "IReturnVoid" }
         guard let returned = (operation.returnType?.reference ?? operation.request.returnMarkerReference).map(types.name) else { return nil }
-        let name = declaredName(operation.request)
-        guard returned == name || returned.contains("[\(name)]") else { return "IReturn[\(returned)]" }
-        return "IReturn[\(returned.replacing(name, with: "\"\(name)\""))]"
+        return "IReturn[\(Self.quoting(declaredName(operation.request), in: returned))]"
+    }
+
+    /// `text` (a type expression such as `QueryResponse[MessageQuery]`) with each whole
+    /// occurrence of the name `name` quoted, a forward reference; a longer name that merely
+    /// contains it (`QueryResponse` for `Query`) is left as it is.
+    static func quoting(_ name: String, in text: String) -> String {
+        var result = ""
+        var word = ""
+        func flush() {
+            result += word == name ? "\"\(name)\"" : word
+            word = ""
+        }
+        for character in text {
+            if character == "[" || character == "]" || character == "," || character == " " {
+                flush()
+                result.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     /// `IReturn[AllTypes]` inside `AllTypes` itself is written `IReturn["AllTypes"]`, a forward reference.

@@ -278,11 +278,7 @@ struct SwiftTypeWriter {
     /// A name as a Swift identifier: characters other than letters, digits and `_` become `_`,
     /// and keywords are back-ticked.
     static func identifier(_ name: String) -> String {
-        var text = name
-        if !ScriptText.isASCIIIdentifier(name) {
-            text = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-            if text.first?.isNumber == true { text = "_" + text }
-        }
+        let text = ScriptText.identifier(name)
         return keywords.contains(text) ? "`\(text)`" : text
     }
 }

@@ -131,13 +131,13 @@ struct TypeScriptTypeWriter {
             let (typeName, nullable) = types.name(of: DTOLayout.memberType(property))
             // Optional unless required: marked so (a non-nullable reference of a host that
             // annotates nullability) or a value type that is not `Nullable<T>`.
-            let isRequired = property.json["isRequired"]?.boolValue == true
+            let isRequired = property.isRequired
             let optional = makesPropertiesOptional || !(isRequired || (property.isValueType && !nullable))
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
-            // Only when asked: the real files initialise no collection, required or not.
+            // A required collection starts empty, and so does every one when asked (`InitializeCollections`).
             let initialises = (isRequired || initializesCollections) && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
             let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""

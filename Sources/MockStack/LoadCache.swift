@@ -101,7 +101,7 @@ public struct LoadCache: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(record.encoded).write(to: target, options: .atomic)
         } catch {
-            return "no record written to \(folder.path) (\(error))"
+            return "no record written to \(folder.path) (it cannot be created or written)"
         }
         prune()
         return Self.writtenPrefix + target.path

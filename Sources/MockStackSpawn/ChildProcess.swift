@@ -58,13 +58,12 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - executable: the program's path (no `PATH` lookup).
     ///   - arguments: its arguments, without the program's name (`argv[0]` is `executable`).
     ///   - environment: the child's whole environment; nil: this process's.
-    ///   - workingDirectory: the folder it starts in; nil: this process's.
     ///   - input: its standard input (by default this process's, as a shell would).
     ///   - errors: where its standard error goes.
     /// - Throws: ``SpawnError`` naming the program and the system's reason (no such file, not
-    ///   executable, no such working directory, …).
+    ///   executable, …).
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                workingDirectory: String? = nil, input: Input = .inherited, errors: ErrorOutput = .pipe) throws(SpawnError) {
+                input: Input = .inherited, errors: ErrorOutput = .pipe) throws(SpawnError) {
         let output = try PipeEnds.make(for: executable)
         let errorPipe = errors == .pipe ? try PipeEnds.make(for: executable) : nil
         let inputPipe = input == .pipe ? try PipeEnds.make(for: executable) : nil
@@ -80,12 +79,6 @@ public final class ChildProcess: @unchecked Sendable {
         case .pipe: plan.duplicate(errorPipe!.write, to: 2)
         case .standardOutput: plan.duplicate(output.write, to: 2)
         case .nullDevice: plan.open(2, "/dev/null", O_WRONLY)
-        }
-        if let workingDirectory, !plan.changeDirectory(to: workingDirectory) {
-            output.close()
-            errorPipe?.close()
-            inputPipe?.close()
-            throw SpawnError(executable: executable, code: ENOSYS)
         }
         let environment = environment ?? ProcessInfo.processInfo.environment
         let spawned = plan.spawn(executable, arguments: arguments,
@@ -115,10 +108,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// ended. Both streams are read as they come (one on another thread), so a child that fills
     /// one pipe never blocks on it.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           workingDirectory: String? = nil, input: Input = .inherited,
+                           input: Input = .inherited,
                            errors: ErrorOutput = .pipe) throws(SpawnError) -> (termination: Termination, output: [UInt8], errors: [UInt8]) {
-        let child = try ChildProcess(executable, arguments, environment: environment, workingDirectory: workingDirectory,
-                                     input: input, errors: errors)
+        let child = try ChildProcess(executable, arguments, environment: environment, input: input, errors: errors)
         let errorBytes = child.standardError.map { pipe in BackgroundRead(pipe) }
         let output = child.standardOutput.readToEnd()
         return (child.wait(), output, errorBytes?.result() ?? [])
@@ -147,9 +139,6 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// How the child ended, or nil while it runs.
     public var termination: Termination? { condition.withLock { ended } }
-
-    /// Whether the child still runs.
-    public var isRunning: Bool { termination == nil }
 
     /// Sends `signal` to the child, unless it has ended.
     public func signal(_ signal: Int32) {

@@ -24,8 +24,4 @@ struct PipeEnds {
 
     func closeRead() { _ = systemClose(read) }
     func closeWrite() { _ = systemClose(write) }
-    func close() {
-        closeRead()
-        closeWrite()
-    }
 }

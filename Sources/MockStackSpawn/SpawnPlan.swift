@@ -43,16 +43,6 @@ struct SpawnPlan {
         posix_spawn_file_actions_addopen(&actions, target, path, flags, 0)
     }
 
-    /// The child starts in `folder`; false where the C library cannot do that (glibc before 2.29).
-    mutating func changeDirectory(to folder: String) -> Bool {
-        #if os(Linux)
-        guard let addChdir = GNUSpawnActions.addChdir else { return false }
-        return addChdir(&actions, folder) == 0
-        #else
-        return posix_spawn_file_actions_addchdir_np(&actions, folder) == 0
-        #endif
-    }
-
     /// Starts `executable`; its process id, or the system's error number.
     mutating func spawn(_ executable: String, arguments: [String], environment: [String]) -> Result<Int32, SpawnErrorCode> {
         #if os(Linux)
@@ -96,15 +86,13 @@ struct CStringArray {
 }
 
 #if os(Linux)
-/// glibc's `posix_spawn` file actions that its Swift module leaves out (they are declared only
-/// under _GNU_SOURCE), looked up by name: closing every descriptor from a number on (glibc 2.34)
-/// and changing folder (2.29). nil where the C library has none.
+/// glibc's `posix_spawn` file action that its Swift module leaves out (it is declared only
+/// under _GNU_SOURCE), looked up by name: closing every descriptor from a number on (glibc
+/// 2.34). nil where the C library has none.
 enum GNUSpawnActions {
     typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    typealias Chdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     static let addCloseFrom: CloseFrom? = lookUp("posix_spawn_file_actions_addclosefrom_np")
-    static let addChdir: Chdir? = lookUp("posix_spawn_file_actions_addchdir_np")
 
     private static func lookUp<Function>(_ name: String) -> Function? {
         // A null handle is RTLD_DEFAULT: the libraries the process has loaded, libc among them.

@@ -465,9 +465,11 @@ final class HTTPConnection {
     // MARK: - Events and the end
 
     private func happened(_ events: Int16) {
+        // The bufferevent only writes: reads, and the end of the client's stream, are
+        // `socketReadable`'s, so no EOF comes here; a failed write is an error.
         let what = Int32(events)
-        if what & Int32(BEV_EVENT_EOF) != 0 || what & Int32(BEV_EVENT_ERROR) != 0 {
-            clientClosed(reset: what & Int32(BEV_EVENT_ERROR) != 0)
+        if what & Int32(BEV_EVENT_ERROR) != 0 {
+            clientClosed(reset: true)
         } else if what & Int32(BEV_EVENT_TIMEOUT) != 0 {
             // A write that made no progress for the timeout (there is no read timeout: the
             // worker's idle sweep watches idle connections, the request timer slow requests).

@@ -44,11 +44,6 @@ struct Codegen: ParsableCommand {
             throw ExitCode(2)
         }
         let folders = try fixtures.folders()
-        // A mistyped --app gets the same help as a mistyped command (the loader would only list the apps).
-        if let apps = try? folders.source().appFolders(), !apps.contains(app) {
-            printError("mockstack: --app \(app): no app folder named '\(app)': \(DidYouMean.hint(for: app, among: apps, plural: "apps"))")
-            throw ExitCode(2)
-        }
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {

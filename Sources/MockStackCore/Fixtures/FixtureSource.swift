@@ -52,10 +52,18 @@ public struct SelectedFixtureSource: FixtureSource {
         let unknown = folders.filter { !available.contains($0) }
         guard unknown.isEmpty else {
             throw FixtureErrors([FixtureDiagnostic(file: base.displayRoot, position: .start, pointer: "",
-                                                   message: "no app folder named \(unknown.map { "'\($0)'" }.joined(separator: ", ")) (there are: \(available.joined(separator: ", ")))")])
+                                                   message: Self.unknownFolders(unknown, among: available))])
         }
         self.base = base
         self.folders = folders
+    }
+
+    /// `no app folder named 'tset': did you mean 'test'? (there are: …)`; the hint only for a
+    /// single name with names near it.
+    static func unknownFolders(_ unknown: [String], among available: [String]) -> String {
+        let named = "no app folder named \(unknown.map { "'\($0)'" }.joined(separator: ", "))"
+        let hint = unknown.count == 1 ? DidYouMean.hint(for: unknown[0], among: available, plural: "apps") : ""
+        return named + (hint.hasPrefix("did you mean") ? ": " + hint : "") + " (there are: \(available.joined(separator: ", ")))"
     }
 
     public var displayRoot: String { base.displayRoot }

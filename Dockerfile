@@ -23,13 +23,14 @@ COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Scripts/release-flags.sh ./Scripts/
+COPY Scripts/static-libstdc++ ./Scripts/static-libstdc++
 # The same flags as `make release`, from the file both read (it says why the binary is not
 # position-independent, exports no symbols, and what the link order is for).
 RUN . Scripts/release-flags.sh && swift build -c release $RELEASE_LINK_FLAGS --product mockstack
 
 FROM debian:bookworm-slim
-# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond libc,
-# libstdc++ and libgcc, which the base image has. The smoke test checks this with ldd. libcurl4
+# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond libc
+# and libgcc, which the base image has (libstdc++ is linked in). The smoke test checks this with ldd. libcurl4
 # and ca-certificates are not linked: `record` and `serve --proxy-unmatched` open libcurl when
 # they start, and check https targets against the trust store.
 RUN apt-get update \

@@ -56,7 +56,8 @@ class RuntimeStage:
         step(f"runtime stage: {self.stage.image} as a fresh copy of the {release} minbase tree")
 
     def _run(self, instruction: Instruction) -> None:
-        """As Docker runs it: as the current USER, in the current WORKDIR, with the ENV so far."""
+        """As Docker runs it: as the current USER, in the current WORKDIR, with the ENV so far, and
+        with a /proc of its own (mockstack reads its arguments there)."""
         # Docker's build containers get the host's DNS; apt-get needs it.
         shutil.copy("/etc/resolv.conf", self.rootfs / "etc/resolv.conf")
         if not instruction.arguments.startswith("["):
@@ -64,7 +65,8 @@ class RuntimeStage:
                                          for package in apt_installs(words) or []]
         step(f"runtime stage: RUN {instruction.arguments}")
         account = Account(self.config)
-        subprocess.run(["chroot", *account.userspec(), str(self.rootfs), *in_workdir(self.config.workdir, instruction.command())],
+        subprocess.run(["unshare", "--pid", "--fork", f"--mount-proc={self.rootfs / 'proc'}", "--kill-child",
+                        "chroot", *account.userspec(), str(self.rootfs), *in_workdir(self.config.workdir, instruction.command())],
                        check=True, env={**self.config.environment, "HOME": account.home}, stdout=subprocess.DEVNULL)
 
     def _copy(self, instruction: Instruction) -> None:

@@ -79,6 +79,18 @@ def check_version(container: Container, changelog: Path) -> None:
                               + ("" if printed == newest else f" (it printed {printed!r})"))
 
 
+def check_load_cache_hit(container: Container) -> None:
+    """The image ships a load-cache record (the Dockerfile's `mockstack validate` at build time):
+    a server started in it replays that record rather than loading every fixture again. A second
+    server, in the container as its user, with its environment, logs at debug level whether it hit,
+    and stops at once (standard input an empty pipe, under --stop-on-stdin-eof)."""
+    started = container.exec(["/bin/sh", "-c", ": | exec " + " ".join(container.config.entrypoint)
+                              + " serve --port 0 --log-level debug --stop-on-stdin-eof"])
+    note = next((line for line in started.stderr.splitlines() if "load cache:" in line), "no load cache line")
+    expect(started.returncode == 0 and "load cache: hit" in note,
+           f"a server started in the image hits the load-cache record built into it ({note.split('load cache: ')[-1][:120]})")
+
+
 def check_every_address(port: str) -> None:
     """The CMD binds every address, so a published port reaches it: try one that is not loopback."""
     address = "192.0.2.10"                      # TEST-NET-1, added to this namespace's loopback only

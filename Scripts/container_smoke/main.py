@@ -8,7 +8,8 @@ Everything it does is read from the Dockerfile, so the image and this test canno
    installs provides one of them (nothing extra ships), or a file the binary opens at run time
    (libcurl4's libcurl.so.4, ca-certificates' trust store: checks.OPENED_AT_RUN_TIME);
 4. in a network and mount namespace of its own, ENTRYPOINT + CMD run as PID 1 as the USER;
-   the HEALTHCHECK command passes, every app answers, SIGTERM stops it cleanly; then again
+   the HEALTHCHECK command passes, a server started in it hits the load-cache record the build
+   warmed, every app answers, SIGTERM stops it cleanly; then again
    with user fixtures mounted at /fixtures as the README shows.
 """
 
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 
 from .build_stage import BuildStage
-from .checks import (check_admin_token, check_apps, check_every_address, check_linked_libraries, check_shipped_behaviour, check_user,
+from .checks import (check_admin_token, check_apps, check_every_address, check_linked_libraries, check_load_cache_hit, check_shipped_behaviour, check_user,
                      check_version, wait_until_healthy)
 from .container import Container
 from .dockerfile import DockerfileError, parse_dockerfile
@@ -85,6 +86,7 @@ def run_container(config: ImageConfig) -> None:
             step(f"healthy {seconds:.2f} s after start")
             check_user(container)
             check_version(container, ROOT / "CHANGELOG.md")
+            check_load_cache_hit(container)
             check_every_address(port)
             token = check_admin_token(container, base)
             served = check_apps(base, shipped, token)

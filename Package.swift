@@ -282,6 +282,14 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // `serve`'s fast path held to ArgumentParser, as plain values: links the executable's
+        // own module (`@testable import mockstack`).
+        .testTarget(
+            name: "MockStackCommandTests",
+            dependencies: ["mockstack", "MockStackTesting", "TestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CLITests",
             dependencies: ["MockStackCore", "MockStackSpawn", "TestSupport"],

@@ -42,7 +42,9 @@ FIRST_REQUESTS = ["/test/api/Hello?name=World", "/techstacks/api/FindTechnologie
 # Parts of start-up, by a piece of the demangled name of the function that does each. Inclusive
 # counts overlap: the JSON parser runs inside the app kinds' loads.
 PHASES = [
-    ("argument parsing (ArgumentParser's parseAsRoot)", r"ParsableCommand\.parseAsRoot"),
+    # serve's fast path (Serve.init(plainArguments:)), or ArgumentParser's parse where a binary
+    # has none or the fast path leaves the line to it: the two never nest.
+    ("argument parsing (Serve(plainArguments:), else ArgumentParser's parseAsRoot)", r"(?:Serve\.init\(plainArguments:\)|ParsableCommand\.parseAsRoot)"),
     ("fixtures loaded and checked (AppLoader.load)", r"AppLoader\.load\(from"),
     ("  servicestack apps (ServiceStackAppKind.makeApp)", r"ServiceStackAppKind\.makeApp"),
     ("    data sets read and coerced (DataSetLoader.rows)", r"DataSetLoader\.rows\(of"),

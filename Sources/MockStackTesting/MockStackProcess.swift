@@ -47,9 +47,6 @@ public final class MockStackProcess: MockStackHandle, Sendable {
         timeout: Duration = .seconds(15)
     ) throws -> MockStackProcess {
         let executable = try binary ?? MockStackBinary.find()
-        var all = ["serve", "--port", "0", "--log-level", "warning", Self.lifelineOption]
-        for folder in fixtures { all += ["--fixtures", folder.path] }
-        if let apps { all += ["--apps", apps.joined(separator: ",")] }
         // The token the child will want: one in the arguments, else MOCKSTACK_ADMIN_TOKEN, which
         // it inherits; bound off loopback with neither, one made here and handed to it.
         var environment = ProcessInfo.processInfo.environment
@@ -63,7 +60,7 @@ public final class MockStackProcess: MockStackHandle, Sendable {
         // process died.
         let child: ChildProcess
         do {
-            child = try ChildProcess(executable.path, all + arguments, environment: environment, input: .pipe)
+            child = try ChildProcess(executable.path, serveArguments(arguments: arguments, apps: apps, fixtures: fixtures), environment: environment, input: .pipe)
         } catch {
             throw MockStackLaunchError(error.description)
         }
@@ -95,6 +92,15 @@ public final class MockStackProcess: MockStackHandle, Sendable {
             throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
         }
         throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
+    }
+
+    /// The child's command line: `serve` on a free port, quiet, tied to this process, reading
+    /// `fixtures` and `apps`, then the caller's `arguments`.
+    static func serveArguments(arguments: [String], apps: [String]?, fixtures: [URL]) -> [String] {
+        var all = ["serve", "--port", "0", "--log-level", "warning", lifelineOption]
+        for folder in fixtures { all += ["--fixtures", folder.path] }
+        if let apps { all += ["--apps", apps.joined(separator: ",")] }
+        return all + arguments
     }
 
     /// The `serve` flag that ties the child's life to its standard input.

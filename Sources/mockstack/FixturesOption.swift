@@ -11,7 +11,8 @@ import MockStackCore
 /// order, later folders winning on an app folder's name. Without the option, `MOCKSTACK_FIXTURES`
 /// (folders separated by `:`, as `PATH` is), else the shipped apps' folder. The word `shipped`
 /// stands for that folder, so a user's own apps can sit beside them
-/// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name.
+/// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name. `serve`'s
+/// fast path reads it too (`Serve.plainOptions`).
 struct FixturesOption: ParsableArguments {
     @Option(help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
     var fixtures: [String] = []

@@ -40,18 +40,20 @@ struct MockStackCommand: ParsableCommand {
         }
     }
 
-    /// `serve …` parsed by `serve` itself, or nil. Parsed from the root, ArgumentParser builds
-    /// `serve`'s argument set four times (twice to ask whether it takes the rest of the line,
-    /// once to parse and once to look for a catch-all argument), each a reflection of its
-    /// twenty-odd options, and makes two passes for `--generate-completion-script`; parsed as
-    /// its own root, two builds and no passes (see `Serve.configuration`): 78.5M → 42.6M
-    /// instructions in a debug `serve --apps test`, 15.6M → 10.7M in a release start
-    /// (Benchmarks/README.md). Anything it would not take as a plain `serve` (help, a mistake,
-    /// a failed validation) goes the whole way from the root, so every answer, message and exit
-    /// status stays the root's.
+    /// `serve …` parsed by `serve` itself, or nil: a plain command line by its fast path, which
+    /// touches no reflection (`Serve(plainArguments:)`), anything else by ArgumentParser with
+    /// `serve` as its own root. Parsed from the root, ArgumentParser builds `serve`'s argument
+    /// set four times (twice to ask whether it takes the rest of the line, once to parse and
+    /// once to look for a catch-all argument), each a reflection of its twenty-odd options, and
+    /// makes two passes for `--generate-completion-script`; parsed as its own root, two builds
+    /// and no passes (see `Serve.configuration`): 78.5M → 42.6M instructions in a debug `serve
+    /// --apps test`, 15.6M → 10.7M in a release start (Benchmarks/README.md). Anything neither
+    /// takes as a plain `serve` (help, a mistake, a failed validation) goes the whole way from
+    /// the root, so every answer, message and exit status stays the root's.
     private static func parsedServe(_ arguments: [String]) -> (any ParsableCommand)? {
         guard arguments.first == Serve.configuration.commandName else { return nil }
-        return (try? Serve.parseAsRoot(Array(arguments.dropFirst()))) as? Serve
+        let rest = Array(arguments.dropFirst())
+        return Serve(plainArguments: rest) ?? (try? Serve.parseAsRoot(rest)) as? Serve
     }
 
     /// Ends the process after `error`. A mistake in the command line is one line naming the

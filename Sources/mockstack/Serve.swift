@@ -10,6 +10,11 @@ import MockStackCore
 import MockStackTransport
 
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
+///
+/// A plain command line is read by a fast path without ArgumentParser's reflection, which was
+/// 13.3M of the 21.8M instructions to the ready line (Serve+PlainArguments.swift); ArgumentParser
+/// stays the reference and reads anything else. An option added here, in `ServerOptions` or in
+/// `FixturesOption` needs its row in `Serve.plainOptions`: `ServeFastPathTests` fails until then.
 struct Serve: ParsableCommand {
     // `_superCommandName`: `mockstack` when `serve` is parsed as its own root (MockStackCommand's
     // `parsedServe`), which also spares that parse the two extra passes that look for

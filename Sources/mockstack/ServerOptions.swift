@@ -12,7 +12,7 @@ import MockStackWire
 let defaults = MockStackConfiguration()
 
 /// What `serve` and `record` both take: where to listen, where else to write the ready line,
-/// and how to log.
+/// and how to log. Each option also has its row in `Serve.plainOptions`, serve's fast path.
 struct ServerOptions: ParsableArguments {
     @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
     var host: String?

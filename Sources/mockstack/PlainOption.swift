@@ -1,0 +1,80 @@
+import ArgumentParser
+
+/// One of `serve`'s options as its fast path (`Serve(plainArguments:)`) reads it: the name
+/// ArgumentParser gives it, what kind it is, and how the words given for it become the
+/// property's value. The constructors take the property's setter, so the compiler holds each
+/// row to its property's type; `ServeFastPathTests` holds the names and kinds to ArgumentParser's
+/// own description of `serve`.
+struct PlainOption: Sendable {
+    enum Kind: String {
+        /// `--name`, no value; true when given.
+        case flag
+        /// `--name value` or `--name=value`; the last one given wins, as in ArgumentParser.
+        case option
+        /// Like `option`, every value kept in order (`--fixtures A --fixtures B`).
+        case repeating
+    }
+
+    /// The long name without its dashes (`max-body-bytes`).
+    let name: String
+    let kind: Kind
+    /// The property's type (`Int`, `String?`, `[Exposure]`, `Bool`), for the tests.
+    let valueType: Any.Type
+    /// Sets the property from the values given for it, in order (none: its default); false
+    /// when its type refuses one, which ArgumentParser would report.
+    let assign: @Sendable (inout Serve, [String]) -> Bool
+
+    /// An option with a default (`@Option var threads: Int = 1`).
+    static func option<Value: ExpressibleByArgument & Sendable>(
+        _ name: String, default initial: Value, _ set: @escaping @Sendable (inout Serve, Value) -> Void
+    ) -> PlainOption {
+        PlainOption(name: name, kind: .option, valueType: Value.self) { serve, words in
+            var value = initial
+            for word in words {
+                guard let parsed = Value(argument: word) else { return false }
+                value = parsed
+            }
+            set(&serve, value)
+            return true
+        }
+    }
+
+    /// An optional option, nil when not given (`@Option var host: String?`).
+    static func option<Value: ExpressibleByArgument & Sendable>(
+        _ name: String, _ set: @escaping @Sendable (inout Serve, Value?) -> Void
+    ) -> PlainOption {
+        PlainOption(name: name, kind: .option, valueType: Value?.self) { serve, words in
+            var value: Value?
+            for word in words {
+                guard let parsed = Value(argument: word) else { return false }
+                value = parsed
+            }
+            set(&serve, value)
+            return true
+        }
+    }
+
+    /// A repeatable option, empty when not given (`@Option var expose: [Exposure] = []`).
+    static func repeating<Value: ExpressibleByArgument & Sendable>(
+        _ name: String, _ set: @escaping @Sendable (inout Serve, [Value]) -> Void
+    ) -> PlainOption {
+        PlainOption(name: name, kind: .repeating, valueType: [Value].self) { serve, words in
+            var values: [Value] = []
+            values.reserveCapacity(words.count)
+            for word in words {
+                guard let parsed = Value(argument: word) else { return false }
+                values.append(parsed)
+            }
+            set(&serve, values)
+            return true
+        }
+    }
+
+    /// A flag, false when not given (`@Flag var watch = false`).
+    static func flag(_ name: String, _ set: @escaping @Sendable (inout Serve, Bool) -> Void) -> PlainOption {
+        PlainOption(name: name, kind: .flag, valueType: Bool.self) { serve, words in
+            set(&serve, !words.isEmpty)
+            return true
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Logging
+import MockStack
+import MockStackTransport
+
+/// `serve`'s fast path: a plain command line read without ArgumentParser.
+///
+/// ArgumentParser builds its picture of `serve` by reflection — a `Mirror` over the property
+/// wrappers, a dynamic cast per wrapper type, each default described — and each of the Swift
+/// runtime's first-time casts and lookups scans all of the static binary's protocol
+/// conformance records: 13.3M of the 21.7M instructions `serve --apps example` ran to its ready
+/// line, the biggest single part of start-up; this path takes 1.1M, most of it making the
+/// `Serve` value's property wrappers (Benchmarks/README.md). It reads what it fully understands
+/// — `--name value`, `--name=value`, the flags, the repeatable options, in any order — into the
+/// same `Serve` value, and gives up on anything else: help, an unknown or misspelt option, a
+/// missing or empty value or one that starts with `-`, one its type refuses (the same
+/// `init?(argument:)` ArgumentParser calls), a positional, `--`, a failed `validate()`. Those
+/// go to ArgumentParser, which stays the parser of record, so every message, help text and exit
+/// status is its own.
+///
+/// `ServeFastPathTests` holds `plainOptions` to ArgumentParser's own description of `serve`
+/// (names, kinds, value types) and checks, over a corpus of command lines, that each one is
+/// either read exactly as ArgumentParser reads it or left to it.
+extension Serve {
+    /// `arguments` (after `serve`) read as ArgumentParser would read them, or nil for anything
+    /// the fast path leaves to it.
+    @inline(never)  // a function of its own for Benchmarks/startup.py's argument-parsing line
+    init?(plainArguments arguments: [String]) {
+        let options = Self.plainOptions
+        var given = [[String]](repeating: [], count: options.count)
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            index += 1
+            // A positional (`help` among them), `-h`, or a short option.
+            guard word.hasPrefix("--") else { return nil }
+            var name = word.dropFirst(2)
+            var attached: Substring?
+            if let equals = name.firstIndex(of: "=") {
+                attached = name[name.index(after: equals)...]
+                name = name[..<equals]
+            }
+            // `--`, `--help`, an option `serve` does not have.
+            guard let row = options.firstIndex(where: { $0.name == name }) else { return nil }
+            if options[row].kind == .flag {
+                guard attached == nil else { return nil }
+                given[row].append("")
+                continue
+            }
+            let value: String
+            if let attached {
+                value = String(attached)
+            } else {
+                guard index < arguments.endIndex else { return nil }
+                value = arguments[index]
+                index += 1
+            }
+            // ArgumentParser reads a word that starts with `-` as an option, not a value; an
+            // empty value is left to it too.
+            guard let first = value.utf8.first, first != UInt8(ascii: "-") else { return nil }
+            given[row].append(value)
+        }
+        var serve = Serve()
+        // The option groups hold values before their options are set one by one.
+        serve.serverOptions = ServerOptions()
+        serve.fixtures = FixturesOption()
+        for (option, words) in zip(options, given) {
+            guard option.assign(&serve, words) else { return nil }
+        }
+        do {
+            try serve.serverOptions.validate()
+            try serve.fixtures.validate()
+            try serve.validate()
+        } catch {
+            return nil
+        }
+        self = serve
+    }
+
+    /// Every option of `serve`, `ServerOptions`' and `FixturesOption`'s included, with its
+    /// default as declared there: a row for each, in the order they are declared.
+    static let plainOptions: [PlainOption] = [
+        .option("host") { $0.serverOptions.host = $1 },
+        .option("port") { $0.serverOptions.port = $1 },
+        .option("ready-file") { $0.serverOptions.readyFile = $1 },
+        .option("log-level", default: .info) { $0.serverOptions.logLevel = $1 },
+        .option("log-format", default: .text) { $0.serverOptions.logFormat = $1 },
+        .option("admin-token") { $0.adminToken = $1 },
+        .repeating("fixtures") { $0.fixtures.fixtures = $1 },
+        .option("threads", default: defaults.transport.threads) { $0.threads = $1 },
+        .option("apps") { $0.apps = $1 },
+        .option("fixed-date") { $0.fixedDate = $1 },
+        .repeating("expose") { $0.expose = $1 },
+        .option("max-body-bytes", default: defaults.transport.maxBodyBytes) { $0.maxBodyBytes = $1 },
+        .option("max-header-bytes", default: defaults.transport.maxHeaderBytes) { $0.maxHeaderBytes = $1 },
+        .option("timeout", default: defaults.transport.timeoutSeconds) { $0.timeout = $1 },
+        .option("journal-size", default: defaults.journalSize) { $0.journalSize = $1 },
+        .option("journal-body-bytes", default: defaults.journalBodyBytes) { $0.journalBodyBytes = $1 },
+        .flag("watch") { $0.watch = $1 },
+        .flag("no-load-cache") { $0.noLoadCache = $1 },
+        .flag("stop-on-stdin-eof") { $0.stopOnStdinEof = $1 },
+        .option("seed", default: defaults.seed) { $0.seed = $1 },
+        .option("max-sessions", default: defaults.maxSessions) { $0.maxSessions = $1 },
+        .option("proxy-unmatched") { $0.proxyUnmatched = $1 },
+        .option("proxy-timeout", default: defaults.proxyTimeoutSeconds) { $0.proxyTimeout = $1 },
+    ]
+}

@@ -25,6 +25,9 @@ public struct LoadCache: Sendable {
         self.folder = folder
     }
 
+    /// The environment variables ``defaultFolder(environment:)`` reads.
+    public static let environmentNames = ["MOCKSTACK_CACHE_DIR", "XDG_CACHE_HOME", "HOME"]
+
     /// The folder `mockstack serve` and `validate` use: `$MOCKSTACK_CACHE_DIR`, else
     /// `$XDG_CACHE_HOME/mockstack`, else `$HOME/.cache/mockstack`; nil (no cache) when
     /// `MOCKSTACK_CACHE_DIR` is `off` or no folder can be named.

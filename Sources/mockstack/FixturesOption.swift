@@ -26,7 +26,7 @@ struct FixturesOption: ParsableArguments {
     func folders(arguments: [String] = []) throws(ExitCode) -> FixtureFolders {
         if !arguments.isEmpty { return try Self.checked(arguments, givenAs: "fixtures folder") }
         if !fixtures.isEmpty { return try Self.checked(fixtures, givenAs: "--fixtures") }
-        guard let environment = ProcessInfo.processInfo.environment["MOCKSTACK_FIXTURES"] else {
+        guard let environment = EnvironmentVariable.value("MOCKSTACK_FIXTURES") else {
             return try Self.checked([], givenAs: "--fixtures")
         }
         return try Self.checked(environment.split(separator: ":").map(String.init), givenAs: "MOCKSTACK_FIXTURES")

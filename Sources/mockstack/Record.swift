@@ -56,7 +56,7 @@ struct Record: ParsableCommand {
     func run() throws {
         let logger = serverOptions.bootstrapLogging()
         let upstream = try UpstreamTarget(parsing: target)
-        let library = UpstreamLibrary.chosen(ProcessInfo.processInfo.environment)
+        let library = UpstreamLibrary.chosen(EnvironmentVariable.value(UpstreamLibrary.environmentName))
         try UpstreamLibrary.open(library, for: "record")
         let recorder: Recorder
         do {

@@ -13,13 +13,12 @@ extension Serve {
     /// loads, how it listens, the control plane's limits, forwarding, and the transport that
     /// handles SIGINT/SIGTERM (and, under `--stop-on-stdin-eof`, the end of standard input).
     func assembledConfiguration(logger: Logger) throws -> MockStackConfiguration {
-        let environment = ProcessInfo.processInfo.environment
         var configuration = MockStackConfiguration(
             host: serverOptions.resolvedHost,
             port: try serverOptions.resolvedPort() ?? defaults.port,
             fixtures: try fixtures.folders().folders,
             exposed: expose.map { (app: $0.app, port: $0.port) },
-            apps: (apps ?? environment["MOCKSTACK_APPS"]).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
+            apps: (apps ?? EnvironmentVariable.value("MOCKSTACK_APPS")).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
         )
         configuration.version = MockStackVersion.description(commit: buildCommit)
         configuration.fixedDate = fixedDate
@@ -28,14 +27,14 @@ extension Serve {
         configuration.watchesFixtures = watch
         configuration.seed = seed
         configuration.maxSessions = maxSessions
-        configuration.adminToken = adminToken ?? environment["MOCKSTACK_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.adminToken = adminToken ?? EnvironmentVariable.value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
         configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
         configuration.proxyTimeoutSeconds = proxyTimeout
-        configuration.proxyLibcurl = UpstreamLibrary.chosen(environment)
+        configuration.proxyLibcurl = UpstreamLibrary.chosen(EnvironmentVariable.value(UpstreamLibrary.environmentName))
         if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
-        configuration.loadCacheFolder = noLoadCache ? nil : LoadCache.defaultFolder(environment: environment)
+        configuration.loadCacheFolder = noLoadCache ? nil : LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
         // A measurement knob (Benchmarks/startup.py): deferred apps built only by their first request.
-        configuration.buildsDeferredAppsInBackground = environment["MOCKSTACK_BACKGROUND_BUILD"] != "off"
+        configuration.buildsDeferredAppsInBackground = EnvironmentVariable.value("MOCKSTACK_BACKGROUND_BUILD") != "off"
         configuration.transport = transportConfiguration(logger: logger)
         return configuration
     }

@@ -34,13 +34,13 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// `--host`, else `MOCKSTACK_HOST`, else the default.
-    var resolvedHost: String { host ?? ProcessInfo.processInfo.environment["MOCKSTACK_HOST"] ?? defaults.host }
+    var resolvedHost: String { host ?? EnvironmentVariable.value("MOCKSTACK_HOST") ?? defaults.host }
 
     /// `--port`, else `MOCKSTACK_PORT`, else nil (the default); a `MOCKSTACK_PORT` that is no
     /// number is refused as the option would be.
     func resolvedPort() throws -> Int? {
         if let port { return port }
-        guard let text = ProcessInfo.processInfo.environment["MOCKSTACK_PORT"], !text.isEmpty else { return nil }
+        guard let text = EnvironmentVariable.value("MOCKSTACK_PORT"), !text.isEmpty else { return nil }
         guard let value = Int(text) else { throw ValidationError("MOCKSTACK_PORT must be a number, got '\(text)'") }
         return value
     }

@@ -5,8 +5,12 @@ import MockStackTransport
 /// The libcurl `serve --proxy-unmatched` and `record` forward with: `MOCKSTACK_LIBCURL`'s (a
 /// file name or a path), else the system's (`libcurl.so.4`; `libcurl.4.dylib` on macOS).
 enum UpstreamLibrary {
-    static func chosen(_ environment: [String: String]) -> String {
-        environment["MOCKSTACK_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 } ?? UpstreamClient.defaultLibrary
+    /// The environment variable that names the library.
+    static let environmentName = "MOCKSTACK_LIBCURL"
+
+    /// The library to open, given `environmentName`'s value (nil when it is not set).
+    static func chosen(_ named: String?) -> String {
+        named.flatMap { $0.isEmpty ? nil : $0 } ?? UpstreamClient.defaultLibrary
     }
 
     /// Opens `library` now, before anything is served: a server that would forward with no

@@ -28,7 +28,7 @@ struct Validate: ParsableCommand {
         do {
             // A record for the next `serve` of these folders (the Docker image warms its cache so);
             // one that could not be written is said, since the next start is then the slow one.
-            let folder = LoadCache.defaultFolder(environment: ProcessInfo.processInfo.environment)
+            let folder = LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
             let (apps, note) = try LoadCache.validatedLoad(folders, version: MockStackVersion.description(commit: buildCommit), in: folder)
             if let note { printError("load cache: \(note)") }
             let routes = apps.reduce(0) { $0 + $1.routes.count }

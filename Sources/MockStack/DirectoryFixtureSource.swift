@@ -43,6 +43,10 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     private func path(of name: String) -> String { rootPath + "/" + name }
 
+    public func filePath(_ path: String) -> String? { FixturePath.problem(in: path) == nil ? self.path(of: path) : nil }
+
+    public var listedFolders: [String] { [rootPath] }
+
     public func appFolders() throws -> [String] {
         if let problem = Self.folderProblem(root) { throw FixtureReadError(path: displayRoot, reason: problem) }
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {

@@ -19,6 +19,10 @@ struct FileStatus: Equatable, Sendable {
     /// apart, so no file date can overflow a sum; they are only ever compared).
     var modifiedSeconds: Int64
     var modifiedNanoseconds: Int64
+    /// The last change of the file or its inode (a write, a rename onto it, `chmod`, `utimes`),
+    /// as the kernel's clock said: no user can set it (the load cache's ``FileSignature``).
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
     /// The file's identity: a file replaced by another is a change even when its size and time
     /// are the same.
     var device: UInt64
@@ -42,11 +46,15 @@ struct FileStatus: Equatable, Sendable {
         size = Int64(status.st_size)
         #if canImport(Darwin)
         let time = status.st_mtimespec
+        let changed = status.st_ctimespec
         #else
         let time = status.st_mtim
+        let changed = status.st_ctim
         #endif
         modifiedSeconds = Int64(time.tv_sec)
         modifiedNanoseconds = Int64(time.tv_nsec)
+        changedSeconds = Int64(changed.tv_sec)
+        changedNanoseconds = Int64(changed.tv_nsec)
         device = UInt64(truncatingIfNeeded: status.st_dev)
         inode = UInt64(truncatingIfNeeded: status.st_ino)
     }

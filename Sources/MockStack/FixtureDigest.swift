@@ -52,6 +52,13 @@ struct FixtureDigest {
         chunks &+= 1
     }
 
+    /// The 16-byte digest of `bytes`, one chunk.
+    static func of(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = FixtureDigest()
+        digest.update(bytes)
+        return digest.finalize()
+    }
+
     /// The 16-byte digest of every chunk so far.
     func finalize() -> [UInt8] {
         let high = Self.avalanche(a &+ (b << 21 | b >> 43) &+ (c << 42 | c >> 22) &+ d ^ length)

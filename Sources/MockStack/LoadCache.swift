@@ -6,11 +6,11 @@ public import Foundation
 public import MockStackCore
 
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
-/// read; at the next start, the same questions asked again and their answers digested. The same
-/// digest means the fixtures are, byte for byte, those that passed every check, so the checks
-/// are skipped: the ServiceStack apps are built at their first use (``DeferredApp``), from the
-/// bytes digested at start. Any difference, or no usable record, is the full load, as without
-/// the cache, followed by a fresh record. A record never changes an answer.
+/// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
+/// its bytes, where `stat` cannot be trusted). The same answers mean the fixtures are those that
+/// passed every check, so the checks are skipped and every app is built after the ready line
+/// (``DeferredApp``), from the files then, each checked against its digest. Any difference, or
+/// no usable record, is the full load, as without the cache, followed by a fresh record.
 public struct LoadCache: Sendable {
     /// The folder the records are kept in.
     public let folder: URL
@@ -21,8 +21,17 @@ public struct LoadCache: Sendable {
     /// Records kept at most; past it the oldest go (records of older binaries, other fixtures).
     static let keptRecords = 32
 
+    /// The wall clock, in nanoseconds since the epoch: when a load or check began (tests move it
+    /// to make files old or new relative to a record).
+    let clock: @Sendable () -> Int64
+
     public init(folder: URL) {
+        self.init(folder: folder, clock: FileSignature.now)
+    }
+
+    init(folder: URL, clock: @escaping @Sendable () -> Int64) {
         self.folder = folder
+        self.clock = clock
     }
 
     /// The environment variables ``defaultFolder(environment:)`` reads.
@@ -51,13 +60,16 @@ public struct LoadCache: Sendable {
         var note: String
     }
 
-    /// The apps of `source` (read with `loader`), from a replayed record when its digest holds,
-    /// else by the full load, which then writes a fresh record.
+    /// Told of the mistakes a hit's app build found after all (its app then answers 500s).
+    typealias BuildFailure = @Sendable (_ app: String, FixtureErrors) -> Void
+
+    /// The apps of `source` (read with `loader`): on a hit, each to be built after the ready
+    /// line; else by the full load, which then writes a fresh record.
     /// - Parameters:
     ///   - key: what the load depends on besides the files; nil: no cache for this load.
-    ///   - deferred: how a hit's apps report a deferred build that fails.
+    ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, deferred: AppLoader.DeferredBuilds) throws(FixtureErrors) -> Outcome {
+    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
         guard let key else {
             return Outcome(apps: try loader.load(from: source), note: "off (the executable or a fixtures folder cannot be identified)")
         }
@@ -69,16 +81,25 @@ public struct LoadCache: Sendable {
         case .record(let record) where record.key != key.text: why = "the record is for another key"
         case .record(let record):
             let started = ContinuousClock.now
-            let exchanges = record.questions.map { FixtureExchange.asking($0, of: source) }
-            if LoadRecord.digest(key: key.text, exchanges: exchanges) != record.digest {
-                why = "the fixtures changed"
-            } else if let apps = try? loader.load(from: ReplayedFixtureSource(exchanges, display: source), deferred: deferred) {
+            switch record.check(against: source, now: clock()) {
+            case .miss(let difference): why = "the fixtures changed: \(difference)"
+            case .hit(let refreshed, let byStatus, let byContent):
+                let checked = CheckedFixtureSource(source, record: record)
+                let apps = record.apps.compactMap { described in
+                    loader.deferredApp(described, source: checked) { onBuildFailure(described.name, $0) }
+                }
+                guard apps.count == record.apps.count else {
+                    why = "the record names an app kind this server does not have"
+                    break
+                }
                 let elapsed = (ContinuousClock.now - started).components
                 let microseconds = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-                return Outcome(apps: apps, note: "hit (\(exchanges.count) answers replayed, digested and loaded in \(microseconds) µs, from \(path))")
-            } else {
-                // Cannot happen: the same bytes loaded without a mistake. The full load says why.
-                why = "the replayed fixtures did not load"
+                var note = "hit (\(byStatus) files and folders trusted by stat, \(byContent) read to be sure, in \(microseconds) µs, from \(path))"
+                if let refreshed {
+                    let written = write(refreshed, as: key.fileName)
+                    note += written.hasPrefix(Self.writtenPrefix) ? "; record refreshed" : "; " + written
+                }
+                return Outcome(apps: apps, note: note)
             }
         }
         let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)
@@ -89,10 +110,11 @@ public struct LoadCache: Sendable {
     /// and a miss).
     /// - Returns: the apps, and what became of the record, in a few words.
     func recordedLoad(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
+        let began = clock()
         let recording = RecordingFixtureSource(source)
-        let apps = try loader.load(from: recording)
-        let record = LoadRecord(key: key.text, exchanges: recording.finish())
-        return (apps, write(record, as: key.fileName))
+        let loaded = try loader.loadDescribed(from: recording)
+        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), source: source, apps: loaded.map(\.description))
+        return (loaded.map(\.app), write(record, as: key.fileName))
     }
 
     /// Writes the record atomically (a temporary file renamed into place), then removes the

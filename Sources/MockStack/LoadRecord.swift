@@ -1,112 +1,165 @@
 import MockStackCore
 
-/// What the load cache keeps of a load that succeeded (docs/load-cache.md): the questions it
-/// asked of its fixture source, in order, and a 128-bit digest (``FixtureDigest``) over its key,
-/// those questions and every answer — each app folder listed, each `fileExists` answer, the bytes of each file
-/// read. Asked again and digested to the same value, the answers are those that passed every
-/// check.
+/// What the load cache keeps of a load that succeeded (docs/load-cache.md): each question the
+/// load asked of its fixture source, in order, with what checks its answer at the next start —
+/// for each file read, its ``FileSignature`` and its content's digest (``FixtureDigest``); for
+/// the app folders listed, the list and each listed folder's signature; each `fileExists`
+/// answer — then the apps the load made (folder, name, mount, kind: what the ready line needs),
+/// and the moment the load began (a file whose times are that close is checked by content).
 ///
-/// On disk: `mockstack load record 2\n`, the key (a 32-bit little-endian length, then its
-/// UTF-8), the question count, each question (`L`, or `E`/`R` and a path), then the 16-byte
-/// digest. Decoding trusts nothing it reads: lengths are bounded, and anything malformed is
-/// no record at all.
+/// On disk: `mockstack load record 3\n`, the key (a 32-bit little-endian length, then its
+/// UTF-8), the moment, the entries, the apps, then a 16-byte digest of everything before it.
+/// Decoding trusts nothing it reads: lengths are bounded, the digest must match, and anything
+/// malformed is no record at all.
 struct LoadRecord: Equatable {
     var key: String
-    var questions: [FixtureExchange.Question]
-    var digest: [UInt8]
+    /// When the load that made it began (or the check that refreshed it), in nanoseconds since
+    /// the epoch: files changed since then, or just before, are never trusted by `stat` alone.
+    var madeAt: Int64
+    var entries: [Entry]
+    var apps: [AppLoader.DeferredAppDescription]
 
-    static let magic = Array("mockstack load record 2\n".utf8)
+    /// One question and what checks its answer.
+    enum Entry: Equatable {
+        /// The app folders listed, and the folders on disk the list came from.
+        case folders(listed: [String], stamps: [FolderStamp])
+        /// A `fileExists` answer.
+        case exists(path: String, Bool)
+        /// A file read: its signature then (nil when not on disk: always checked by content) and
+        /// its bytes' digest.
+        case file(path: String, signature: FileSignature?, digest: [UInt8])
+        /// A read that failed (a load that succeeded did not depend on why).
+        case unreadable(path: String)
+    }
+
+    /// A listed folder's path and signature (nil when it was not there).
+    struct FolderStamp: Equatable {
+        var path: String
+        var signature: FileSignature?
+    }
+
+    static let magic = Array("mockstack load record 3\n".utf8)
     static let digestBytes = 16
     /// Bounds for reading a record: past any of them it is refused as corrupt.
     static let maxBytes = 4 << 20
-    static let maxQuestions = 100_000
+    static let maxCount = 100_000
     static let maxTextBytes = 64 << 10
 
-    init(key: String, exchanges: [FixtureExchange]) {
+    init(key: String, madeAt: Int64, entries: [Entry], apps: [AppLoader.DeferredAppDescription]) {
         self.key = key
-        questions = exchanges.map(\.question)
-        digest = Self.digest(key: key, exchanges: exchanges)
+        self.madeAt = madeAt
+        self.entries = entries
+        self.apps = apps
     }
 
-    /// The digest of `exchanges` under `key`.
-    static func digest(key: String, exchanges: [FixtureExchange]) -> [UInt8] {
-        var hasher = FixtureDigest()
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(256)
-        Self.append(text: key, to: &scratch)
-        for exchange in exchanges {
-            Self.append(exchange.question, to: &scratch)
-            switch exchange.answer {
-            case .folders(let folders):
-                scratch.append(UInt8(ascii: "f"))
-                Self.append(UInt32(truncatingIfNeeded: folders.count), to: &scratch)
-                for folder in folders { Self.append(text: folder, to: &scratch) }
-            case .exists(let exists):
-                scratch.append(exists ? UInt8(ascii: "y") : UInt8(ascii: "n"))
-            case .bytes(let bytes):
-                scratch.append(UInt8(ascii: "b"))
-                Self.append(UInt64(bytes.count), to: &scratch)
-                hasher.update(scratch)
-                scratch.removeAll(keepingCapacity: true)
-                hasher.update(bytes)
-            case .failed:
-                scratch.append(UInt8(ascii: "x"))
-            }
-            if scratch.count >= 4096 {
-                hasher.update(scratch)
-                scratch.removeAll(keepingCapacity: true)
+    /// The record of a full load: its exchanges with `source`, each file's and folder's
+    /// signature taken now (after the load: a file changed since the load began is racy, so
+    /// its signature is never trusted), and its apps.
+    init(key: String, madeAt: Int64, exchanges: [FixtureExchange], source: any FixtureSource, apps: [AppLoader.DeferredAppDescription]) {
+        let entries = exchanges.compactMap { exchange -> Entry? in
+            switch (exchange.question, exchange.answer) {
+            case (.appFolders, .folders(let listed)):
+                return .folders(listed: listed, stamps: source.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
+            case (.fileExists(let path), .exists(let exists)): return .exists(path: path, exists)
+            case (.read(let path), .bytes(let bytes)):
+                return .file(path: path, signature: source.filePath(path).flatMap(FileSignature.of), digest: FixtureDigest.of(bytes))
+            case (.read(let path), .failed): return .unreadable(path: path)
+            default: return nil
             }
         }
-        hasher.update(scratch)
-        return hasher.finalize()
+        self.init(key: key, madeAt: madeAt, entries: entries, apps: apps)
     }
 
     /// The record as it is written.
     var encoded: [UInt8] {
         var out = Self.magic
         Self.append(text: key, to: &out)
-        Self.append(UInt32(truncatingIfNeeded: questions.count), to: &out)
-        for question in questions { Self.append(question, to: &out) }
-        out += digest
+        Self.append(madeAt, to: &out)
+        Self.append(UInt32(truncatingIfNeeded: entries.count), to: &out)
+        for entry in entries {
+            switch entry {
+            case .folders(let listed, let stamps):
+                out.append(UInt8(ascii: "L"))
+                Self.append(texts: listed, to: &out)
+                Self.append(UInt32(truncatingIfNeeded: stamps.count), to: &out)
+                for stamp in stamps {
+                    Self.append(text: stamp.path, to: &out)
+                    Self.append(stamp.signature, to: &out)
+                }
+            case .exists(let path, let exists):
+                out.append(UInt8(ascii: "E"))
+                Self.append(text: path, to: &out)
+                out.append(exists ? 1 : 0)
+            case .file(let path, let signature, let digest):
+                out.append(UInt8(ascii: "R"))
+                Self.append(text: path, to: &out)
+                Self.append(signature, to: &out)
+                out += digest
+            case .unreadable(let path):
+                out.append(UInt8(ascii: "X"))
+                Self.append(text: path, to: &out)
+            }
+        }
+        Self.append(UInt32(truncatingIfNeeded: apps.count), to: &out)
+        for app in apps { Self.append(texts: [app.folder, app.name, app.mount, app.kind], to: &out) }
+        out += FixtureDigest.of(out)
         return out
     }
 
     /// A record read back; nil when `bytes` is not one, whatever they hold.
     init?(decoding bytes: [UInt8]) {
-        guard bytes.count <= Self.maxBytes, bytes.starts(with: Self.magic) else { return nil }
-        var reader = Reader(bytes: bytes, offset: Self.magic.count)
-        guard let key = reader.text(), let count = reader.uint32(), count <= Self.maxQuestions else { return nil }
-        var questions: [FixtureExchange.Question] = []
-        questions.reserveCapacity(Int(count))
+        guard bytes.count <= Self.maxBytes, bytes.count >= Self.magic.count + Self.digestBytes, bytes.starts(with: Self.magic),
+              FixtureDigest.of(Array(bytes.dropLast(Self.digestBytes))) == Array(bytes.suffix(Self.digestBytes)) else { return nil }
+        var reader = Reader(bytes: Array(bytes.dropLast(Self.digestBytes)), offset: Self.magic.count)
+        guard let key = reader.text(), let madeAt = reader.integer(Int64.self), let count = reader.count() else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
         for _ in 0..<count {
             guard let tag = reader.byte() else { return nil }
             switch tag {
-            case UInt8(ascii: "L"): questions.append(.appFolders)
+            case UInt8(ascii: "L"):
+                guard let listed = reader.texts(), let stampCount = reader.count() else { return nil }
+                var stamps: [FolderStamp] = []
+                for _ in 0..<stampCount {
+                    guard let path = reader.text(), let signature = reader.signature() else { return nil }
+                    stamps.append(FolderStamp(path: path, signature: signature))
+                }
+                entries.append(.folders(listed: listed, stamps: stamps))
             case UInt8(ascii: "E"):
-                guard let path = reader.text() else { return nil }
-                questions.append(.fileExists(path))
+                guard let path = reader.text(), let answer = reader.byte(), answer <= 1 else { return nil }
+                entries.append(.exists(path: path, answer == 1))
             case UInt8(ascii: "R"):
+                guard let path = reader.text(), let signature = reader.signature(), let digest = reader.bytes(Self.digestBytes) else { return nil }
+                entries.append(.file(path: path, signature: signature, digest: digest))
+            case UInt8(ascii: "X"):
                 guard let path = reader.text() else { return nil }
-                questions.append(.read(path))
+                entries.append(.unreadable(path: path))
             default: return nil
             }
         }
-        guard let digest = reader.bytes(Self.digestBytes), reader.atEnd else { return nil }
-        self.key = key
-        self.questions = questions
-        self.digest = digest
+        guard let appCount = reader.count() else { return nil }
+        var apps: [AppLoader.DeferredAppDescription] = []
+        for _ in 0..<appCount {
+            guard let fields = reader.texts(), fields.count == 4 else { return nil }
+            apps.append(AppLoader.DeferredAppDescription(folder: fields[0], name: fields[1], mount: fields[2], kind: fields[3]))
+        }
+        guard reader.atEnd else { return nil }
+        self.init(key: key, madeAt: madeAt, entries: entries, apps: apps)
     }
 
-    private static func append(_ question: FixtureExchange.Question, to out: inout [UInt8]) {
-        switch question {
-        case .appFolders: out.append(UInt8(ascii: "L"))
-        case .fileExists(let path):
-            out.append(UInt8(ascii: "E"))
-            append(text: path, to: &out)
-        case .read(let path):
-            out.append(UInt8(ascii: "R"))
-            append(text: path, to: &out)
-        }
+    private static func append(_ signature: FileSignature?, to out: inout [UInt8]) {
+        guard let signature else { return out.append(0) }
+        out.append(1)
+        append(signature.device, to: &out)
+        append(signature.inode, to: &out)
+        append(signature.size, to: &out)
+        append(signature.modified, to: &out)
+        append(signature.changed, to: &out)
+    }
+
+    private static func append(texts: [String], to out: inout [UInt8]) {
+        append(UInt32(truncatingIfNeeded: texts.count), to: &out)
+        for text in texts { append(text: text, to: &out) }
     }
 
     private static func append(text: String, to out: inout [UInt8]) {
@@ -133,15 +186,39 @@ struct LoadRecord: Equatable {
             return Array(bytes[offset..<offset + count])
         }
 
-        mutating func uint32() -> UInt32? {
-            guard let four = bytes(4) else { return nil }
-            return four.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) -> Integer? {
+            guard let raw = bytes(Integer.bitWidth / 8) else { return nil }
+            return raw.reversed().reduce(Integer.zero) { $0 << 8 | Integer($1) }
+        }
+
+        /// A count within ``LoadRecord/maxCount``.
+        mutating func count() -> Int? {
+            guard let count = integer(UInt32.self), count <= LoadRecord.maxCount else { return nil }
+            return Int(count)
+        }
+
+        mutating func signature() -> FileSignature?? {
+            guard let present = byte(), present <= 1 else { return nil }
+            if present == 0 { return .some(nil) }
+            guard let device = integer(UInt64.self), let inode = integer(UInt64.self), let size = integer(Int64.self),
+                  let modified = integer(Int64.self), let changed = integer(Int64.self) else { return nil }
+            return .some(FileSignature(device: device, inode: inode, size: size, modified: modified, changed: changed))
         }
 
         /// A length-prefixed UTF-8 string: nil when too long or not valid UTF-8.
         mutating func text() -> String? {
-            guard let length = uint32(), length <= LoadRecord.maxTextBytes, let utf8 = bytes(Int(length)) else { return nil }
+            guard let length = integer(UInt32.self), length <= LoadRecord.maxTextBytes, let utf8 = bytes(Int(length)) else { return nil }
             return String(validating: utf8, as: UTF8.self)
+        }
+
+        mutating func texts() -> [String]? {
+            guard let count = count() else { return nil }
+            var texts: [String] = []
+            for _ in 0..<count {
+                guard let text = text() else { return nil }
+                texts.append(text)
+            }
+            return texts
         }
     }
 }

@@ -111,12 +111,11 @@ public final class MockStackServer: Sendable {
             return try loader.load(from: source)
         }
         let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
-        // A deferred build checks everything again; it cannot fail on the bytes a full load
-        // accepted, but if it did, the app answers 500s and the log says why.
-        let deferred = AppLoader.DeferredBuilds { app, errors in
+        // A hit's app is built after the ready line from the files then, each checked against the
+        // record: one edited since start-up is refused, and its app answers 500s; the log says why.
+        let outcome = try cache.load(loader: loader, source: source, key: key) { app, errors in
             for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
         }
-        let outcome = try cache.load(loader: loader, source: source, key: key, deferred: deferred)
         logger.debug("load cache: \(outcome.note)")
         return outcome.apps
     }
@@ -169,11 +168,11 @@ public final class MockStackServer: Sendable {
         )
     }
 
-    /// After a load cache hit, builds the apps left for their first use, one after another in
+    /// After a load cache hit, builds the apps (every one is left for after the ready line), one after another in
     /// load order, on a thread of their own, so that a client's first request usually finds its
     /// app built (a request that comes first builds it, or waits for the build under way).
     private func buildDeferredApps() {
-        let deferred = apps.compactMap { $0 as? DeferredApp }
+        let deferred = apps.compactMap { ($0 as? DeferredApp) ?? ($0 as? DeferredRealtimeApp)?.deferred }
         guard configuration.buildsDeferredAppsInBackground, !deferred.isEmpty else { return }
         let logger = configuration.logger
         DispatchQueue.global(qos: .userInitiated).async {

@@ -12,7 +12,6 @@ struct RecordedServiceStackKind: AppKind {
     var name: String { emulation.name }
     var manifestKeys: Set<String> { emulation.manifestKeys.union(["recorded"]) }
     static let entryKeys: Set<String> = ["method", "path", "request", "fixture", "status", "contentType", "headers"]
-    var buildsOnFirstUse: Bool { emulation.buildsOnFirstUse }
 
     func unavailable(_ message: String) -> HTTPResponse { emulation.unavailable(message) }
 

@@ -3,14 +3,13 @@ import Synchronization
 import Testing
 @testable import MockStackCore
 
-/// A load's exchanges with its source recorded and replayed, and apps built at their first use.
+/// A load's exchanges with its source recorded, and apps built at their first use.
 @Suite struct DeferredAppTests {
-    /// A static kind whose apps may be deferred, counting the builds it makes.
+    /// A static kind counting the builds it makes.
     struct CountingKind: AppKind {
         let builds = Builds()
         var name: String { "counted" }
         var manifestKeys: Set<String> { StaticAppKind().manifestKeys }
-        var buildsOnFirstUse: Bool { true }
 
         func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
             builds.count.add(1, ordering: .relaxed)
@@ -47,18 +46,22 @@ import Testing
         #expect(recording.finish().isEmpty)
     }
 
-    @Test func aReplayedSourceAnswersOnlyWhatWasAskedThen() throws {
-        let live = InMemoryFixtureSource(files: Self.files)
-        let replayed = ReplayedFixtureSource([.asking(.appFolders, of: live), .asking(.read("demo/app.json"), of: live),
-                                              .asking(.fileExists("demo/hello.json"), of: live), .asking(.fileExists("demo/nope.json"), of: live)],
-                                             display: live)
-        #expect(try replayed.appFolders() == ["demo", "plain"])
-        #expect(try replayed.read("demo/app.json") == Array(Self.files["demo/app.json"]!.utf8))
-        #expect(replayed.fileExists("demo/hello.json"))
-        #expect(!replayed.fileExists("demo/nope.json"))
-        #expect(!replayed.fileExists("plain/x.json"))
-        #expect(throws: FixtureReadError.self) { try replayed.read("demo/hello.json") }
-        #expect(replayed.displayPath("demo/app.json") == "Fixtures/demo/app.json")
+    /// The apps a load made, each deferred as a load cache hit makes them.
+    static func deferred(_ loader: AppLoader, from source: any FixtureSource,
+                         onFailure: @escaping @Sendable (String, FixtureErrors) -> Void = { _, _ in }) throws -> [any MockApp] {
+        // Described by a loader of its own, so `loader`'s kinds count only the deferred builds.
+        try AppLoader(kinds: [StaticAppKind(), CountingKind()]).loadDescribed(from: InMemoryFixtureSource(files: files)).compactMap { loaded in
+            loader.deferredApp(loaded.description, source: source) { onFailure(loaded.description.name, $0) }
+        }
+    }
+
+    @Test func aLoadDescribesEachAppAndAnUnknownKindIsNoDeferredApp() throws {
+        let loader = AppLoader(kinds: [StaticAppKind(), CountingKind()])
+        let loaded = try loader.loadDescribed(from: InMemoryFixtureSource(files: Self.files))
+        #expect(loaded.map(\.description) == [AppLoader.DeferredAppDescription(folder: "demo", name: "demo", mount: "/demo", kind: "counted"),
+                                              AppLoader.DeferredAppDescription(folder: "plain", name: "plain", mount: "/p", kind: "static")])
+        let unknown = AppLoader.DeferredAppDescription(folder: "demo", name: "demo", mount: "/demo", kind: "gone")
+        #expect(loader.deferredApp(unknown, source: InMemoryFixtureSource(files: Self.files)) { _ in } == nil)
     }
 
     @Test func aDeferredKindIsBuiltAtItsFirstUseAndAnswersAsTheEagerApp() throws {
@@ -67,9 +70,9 @@ import Testing
         let source = InMemoryFixtureSource(files: Self.files)
         let eager = try loader.load(from: source)
         #expect(kind.builds.count.load(ordering: .relaxed) == 1)
-        let apps = try loader.load(from: source, deferred: AppLoader.DeferredBuilds())
+        let apps = try Self.deferred(loader, from: source)
         let deferred = try #require(apps[0] as? DeferredApp)
-        #expect(!(apps[1] is DeferredApp))
+        #expect(apps[1] is DeferredApp)
         #expect((deferred.name, deferred.mount, deferred.kind) == ("demo", "/demo", "counted"))
         #expect(!deferred.isBuilt)
         #expect(kind.builds.count.load(ordering: .relaxed) == 1)
@@ -87,7 +90,7 @@ import Testing
 
     @Test func concurrentFirstRequestsBuildOnce() throws {
         let kind = CountingKind()
-        let apps = try AppLoader(kinds: [StaticAppKind(), kind]).load(from: InMemoryFixtureSource(files: Self.files), deferred: AppLoader.DeferredBuilds())
+        let apps = try Self.deferred(AppLoader(kinds: [StaticAppKind(), kind]), from: InMemoryFixtureSource(files: Self.files))
         let app = try #require(apps[0] as? DeferredApp)
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
@@ -100,7 +103,7 @@ import Testing
 
     @Test func resetBeforeTheBuildBuildsNothingAndASessionBuildsIt() throws {
         let kind = CountingKind()
-        let apps = try AppLoader(kinds: [StaticAppKind(), kind]).load(from: InMemoryFixtureSource(files: Self.files), deferred: AppLoader.DeferredBuilds())
+        let apps = try Self.deferred(AppLoader(kinds: [StaticAppKind(), kind]), from: InMemoryFixtureSource(files: Self.files))
         let app = try #require(apps[0] as? DeferredApp)
         app.reset()
         #expect(!app.isBuilt)
@@ -112,18 +115,16 @@ import Testing
         #expect(kind.builds.count.load(ordering: .relaxed) == 1)
     }
 
-    /// A deferred build that finds a mistake (not possible on a cache hit's bytes, forced here by
+    /// A deferred build that finds a mistake (on a cache hit: a file edited after start-up; here
     /// a source missing a file) answers the kind's 500 and reports the mistakes once.
     @Test func aFailedBuildAnswersTheKindsErrorAndReportsOnce() throws {
-        let live = InMemoryFixtureSource(files: Self.files)
-        // The fixture file was never read, so the replayed source does not have it.
-        let replayed = ReplayedFixtureSource([.asking(.appFolders, of: live), .asking(.fileExists("demo/app.json"), of: live),
-                                              .asking(.fileExists("plain/app.json"), of: live), .asking(.read("demo/app.json"), of: live),
-                                              .asking(.read("plain/app.json"), of: live), .asking(.fileExists("plain/x.json"), of: live),
-                                              .asking(.read("plain/x.json"), of: live)], display: live)
+        // The fixture file is gone from the source the build reads.
+        var files = Self.files
+        files["demo/hello.json"] = nil
         let reported = Mutex<[String]>([])
-        let apps = try AppLoader(kinds: [StaticAppKind(), CountingKind()]).load(
-            from: replayed, deferred: AppLoader.DeferredBuilds { app, errors in reported.withLock { $0.append(app + ": " + errors.description) } })
+        let apps = try Self.deferred(AppLoader(kinds: [StaticAppKind(), CountingKind()]), from: InMemoryFixtureSource(files: files)) { app, errors in
+            reported.withLock { $0.append(app + ": " + errors.description) }
+        }
         let first = apps[0].respond(to: HTTPRequest(method: .get, target: "/hello"))
         let second = apps[0].respond(to: HTTPRequest(method: .get, target: "/hello"))
         #expect(first.status == 503)

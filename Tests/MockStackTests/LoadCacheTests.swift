@@ -4,8 +4,9 @@ import MockStackCore
 import Testing
 import TestSupport
 
-/// The load cache (docs/load-cache.md) as plain values: records written by a full load, replayed
-/// by the next, and every difference a miss that loads and checks everything.
+/// The load cache (docs/load-cache.md) as plain values: records written by a full load, checked
+/// by `stat` (and by content where `stat` cannot be trusted) at the next, and every difference a
+/// miss that loads and checks everything.
 @Suite(.timeLimit(.minutes(1)))
 struct LoadCacheTests {
     /// A temporary folder with copies of the shipped `test` (ServiceStack) and `example` (static)
@@ -31,10 +32,17 @@ struct LoadCacheTests {
             LoadCacheKey(version: "0.1.0 (test)", folders: [fixtures], apps: apps, fixedDate: nil, executable: executable)
         }
 
-        func load(apps: [String]? = nil, deferred: AppLoader.DeferredBuilds = AppLoader.DeferredBuilds()) throws -> LoadCache.Outcome {
+        /// A load through the cache, its clock `seconds` from now (later than the files' times
+        /// by more than the racy margin: they are trusted by `stat`; by less: read to be sure).
+        func load(apps: [String]? = nil, at seconds: Int64 = 0,
+                  onBuildFailure: @escaping LoadCache.BuildFailure = { _, _ in }) throws -> LoadCache.Outcome {
             let source = try FixtureFolders.narrowed(FixtureFolders([fixtures]).source(), to: apps)
-            return try LoadCache(folder: cache).load(loader: .standard, source: source, key: key(apps: apps), deferred: deferred)
+            let moment = FileSignature.now() + seconds * 1_000_000_000
+            return try LoadCache(folder: cache, clock: { moment }).load(loader: .standard, source: source, key: key(apps: apps), onBuildFailure: onBuildFailure)
         }
+
+        /// The one record's bytes.
+        func recordBytes() throws -> Data { try Data(contentsOf: cache.appendingPathComponent(try #require(records().first))) }
 
         /// The apps of an uncached load.
         func fullLoad() throws -> [any MockApp] { try AppLoader.standard.load(from: FixtureFolders([fixtures]).source()) }
@@ -64,7 +72,7 @@ struct LoadCacheTests {
         #expect(second.apps.map(\.name) == ["example", "test"])
         #expect(second.apps.map(\.mount) == ["/example", "/test"])
         #expect(second.apps.map(\.kind) == ["static", "servicestack"])
-        #expect(!(second.apps[0] is DeferredApp))
+        #expect(try #require(second.apps[0] as? DeferredApp).isBuilt == false)
         let deferred = try #require(second.apps[1] as? DeferredApp)
         #expect(!deferred.isBuilt)
         let eager = first.apps[1]
@@ -87,13 +95,13 @@ struct LoadCacheTests {
 
         let manifest = scene.fixtures.appendingPathComponent("example/app.json")
         try (try String(contentsOf: manifest, encoding: .utf8) + " ").write(to: manifest, atomically: true, encoding: .utf8)
-        #expect(try scene.load().note.hasPrefix("miss (the fixtures changed); record written to"))
+        #expect(try scene.load().note.hasPrefix("miss (the fixtures changed: \(scene.fixtures.relativePath)/example/app.json changed); record written to"))
         #expect(try scene.load().note.hasPrefix("hit ("))
 
         try FileManager.default.createDirectory(at: scene.fixtures.appendingPathComponent("more"), withIntermediateDirectories: true)
         try scene.write(#"{"kind": "static", "routes": []}"#, to: "more/app.json")
         let added = try scene.load()
-        #expect(added.note.hasPrefix("miss (the fixtures changed)"))
+        #expect(added.note.hasPrefix("miss (the fixtures changed: an app folder was added or removed)"))
         #expect(added.apps.map(\.name) == ["example", "more", "test"])
 
         // Another selection is another key, so another record.
@@ -122,41 +130,153 @@ struct LoadCacheTests {
             #expect(outcome.note.hasPrefix("miss (the record is unreadable or corrupt); record written to"))
             #expect(outcome.apps.map(\.name) == ["example", "test"])
         }
-        // A record with a flipped digest byte is well formed but does not match.
-        var flipped = [UInt8](try Data(contentsOf: record))
-        flipped[flipped.count - 1] ^= 1
-        try Data(flipped).write(to: record)
-        #expect(try scene.load().note.hasPrefix("miss (the fixtures changed)"))
+        // One flipped bit anywhere: the record's own digest no longer matches.
+        let good = [UInt8](try Data(contentsOf: record))
+        for index in [LoadRecord.magic.count + 5, good.count / 2, good.count - 1] {
+            var flipped = good
+            flipped[index] ^= 1
+            try Data(flipped).write(to: record)
+            #expect(try scene.load().note.hasPrefix("miss (the record is unreadable or corrupt)"))
+        }
         // Another key's record under this key's name.
         let other = try #require(LoadRecord(decoding: [UInt8](try Data(contentsOf: record))))
-        try Data(LoadRecord(key: "another key", exchanges: []).encoded).write(to: record)
+        try Data(LoadRecord(key: "another key", madeAt: 0, entries: [], apps: []).encoded).write(to: record)
         #expect(try scene.load().note.hasPrefix("miss (the record is for another key)"))
         #expect(other.key == scene.key()?.text)
     }
 
     @Test func aRecordRoundTripsAndDecodingRefusesWhatIsOutOfBounds() throws {
-        let exchanges = [FixtureExchange(question: .appFolders, answer: .folders(["a"])),
-                         FixtureExchange(question: .fileExists("a/app.json"), answer: .exists(true)),
-                         FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{}".utf8)))]
-        let record = LoadRecord(key: "key", exchanges: exchanges)
+        let signature = FileSignature(device: 1, inode: 2, size: 3, modified: -4, changed: .max)
+        let record = LoadRecord(key: "key", madeAt: 1_700_000_000_123_456_789, entries: [
+            .folders(listed: ["a"], stamps: [LoadRecord.FolderStamp(path: "/f", signature: signature), LoadRecord.FolderStamp(path: "/g", signature: nil)]),
+            .exists(path: "a/app.json", true), .exists(path: "a/b", false),
+            .file(path: "a/app.json", signature: signature, digest: FixtureDigest.of(Array("{}".utf8))),
+            .file(path: "a/c", signature: nil, digest: [UInt8](repeating: 7, count: 16)), .unreadable(path: "a/d"),
+        ], apps: [AppLoader.DeferredAppDescription(folder: "a", name: "a", mount: "/a", kind: "static")])
         #expect(LoadRecord(decoding: record.encoded) == record)
-        #expect(record.digest.count == 16)
-        // Every answer counts: another byte, another existence, another folder list.
-        for changed in [[exchanges[0], exchanges[1], FixtureExchange(question: .read("a/app.json"), answer: .bytes(Array("{ }".utf8)))],
-                        [exchanges[0], FixtureExchange(question: .fileExists("a/app.json"), answer: .exists(false)), exchanges[2]],
-                        [FixtureExchange(question: .appFolders, answer: .folders(["a", "b"])), exchanges[1], exchanges[2]],
-                        [exchanges[0], exchanges[1], FixtureExchange(question: .read("a/app.json"), answer: .failed)]] {
-            #expect(LoadRecord.digest(key: "key", exchanges: changed) != record.digest)
-        }
-        #expect(LoadRecord.digest(key: "other", exchanges: exchanges) != record.digest)
-        // A question count far past what the bytes hold, and a path length past the limit.
-        var huge = LoadRecord.magic
-        huge += [3, 0, 0, 0] + Array("key".utf8) + [0xFF, 0xFF, 0xFF, 0x7F]
-        #expect(LoadRecord(decoding: huge) == nil)
-        var long = LoadRecord.magic
-        long += [3, 0, 0, 0] + Array("key".utf8) + [1, 0, 0, 0] + Array("R".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
-        #expect(LoadRecord(decoding: long) == nil)
+        // A question count far past what the bytes hold, and a path length past the limit, each
+        // with a valid digest of the record's own.
+        func sealed(_ body: [UInt8]) -> [UInt8] { body + FixtureDigest.of(body) }
+        let head = LoadRecord.magic + [3, 0, 0, 0] + Array("key".utf8) + [UInt8](repeating: 0, count: 8)
+        #expect(LoadRecord(decoding: sealed(head + [0xFF, 0xFF, 0xFF, 0x7F])) == nil)
+        #expect(LoadRecord(decoding: sealed(head + [1, 0, 0, 0] + Array("R".utf8) + [0xFF, 0xFF, 0xFF, 0xFF])) == nil)
+        #expect(LoadRecord(decoding: sealed(head + [0, 0, 0, 0, 0, 0, 0, 0])) == LoadRecord(key: "key", madeAt: 0, entries: [], apps: []))
         #expect(LoadRecord(decoding: record.encoded.dropLast(1) + [UInt8](repeating: 0, count: 2)) == nil)
+    }
+
+    /// Files older than the record by more than the racy margin, unchanged: a hit by `stat`
+    /// alone, no file read, and the record left as it was.
+    @Test func anUnchangedTreeHitsByStatAlone() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load(at: 10)
+        let written = try scene.recordBytes()
+        let hit = try scene.load(at: 20)
+        #expect(hit.note.contains(" read to be sure"))
+        #expect(hit.note.contains(", 0 read to be sure, "))
+        #expect(!hit.note.contains("refreshed"))
+        #expect(try scene.recordBytes() == written)
+    }
+
+    /// `touch`: other times, the same bytes. A hit, after reading that one file; the record is
+    /// rewritten with its new signature, so the next start reads nothing.
+    @Test func aTouchedButIdenticalFileHitsAndRefreshesTheRecord() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load(at: 10)
+        let manifest = scene.fixtures.appendingPathComponent("example/app.json")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: manifest.path)
+        let written = try scene.recordBytes()
+        let touched = try scene.load(at: 20)
+        #expect(touched.note.hasPrefix("hit ("))
+        #expect(touched.note.contains(", 1 read to be sure, "))
+        #expect(touched.note.hasSuffix("; record refreshed"))
+        #expect(try scene.recordBytes() != written)
+        let next = try scene.load(at: 30)
+        #expect(next.note.contains(", 0 read to be sure, "))
+        #expect(!next.note.contains("refreshed"))
+    }
+
+    /// An edit of the same size with its modification time set back (`utimensat`): the change
+    /// time still moves, so the file is read, and its bytes differ: a miss.
+    @Test func anEditWithItsModificationTimeSetBackIsAMiss() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load(at: 10)
+        let manifest = scene.fixtures.appendingPathComponent("example/app.json")
+        let before = try #require(FileStatus(path: manifest.path))
+        var bytes = [UInt8](try Data(contentsOf: manifest))
+        let space = try #require(bytes.firstIndex(of: UInt8(ascii: " ")))
+        bytes[space] = UInt8(ascii: "\t")
+        try Data(bytes).write(to: manifest)
+        let date = Date(timeIntervalSince1970: Double(before.modifiedSeconds) + Double(before.modifiedNanoseconds) / 1e9)
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: manifest.path)
+        let after = try #require(FileStatus(path: manifest.path))
+        #expect((after.size, after.inode, after.modifiedSeconds) == (before.size, before.inode, before.modifiedSeconds))
+        #expect(try scene.load(at: 20).note.hasPrefix("miss (the fixtures changed: \(scene.fixtures.relativePath)/example/app.json changed)"))
+    }
+
+    /// A record made within the racy margin of its files' times trusts none of them: each is read
+    /// at every start until a check made long enough after rewrites it.
+    @Test func racyFilesAreReadUntilTheRecordIsOlder() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let first = try scene.load(at: 0)
+        #expect(first.note.hasPrefix("miss (no record)"))
+        let racy = try scene.load(at: 1)
+        #expect(racy.note.contains("(0 files and folders trusted by stat, "))
+        #expect(!racy.note.contains("refreshed"))
+        let later = try scene.load(at: 10)
+        #expect(later.note.contains("(0 files and folders trusted by stat, "))
+        #expect(later.note.hasSuffix("; record refreshed"))
+        #expect(try scene.load(at: 11).note.contains(", 0 read to be sure, "))
+    }
+
+    /// An app folder added or removed is a miss; a stray file beside the app folders changes the
+    /// folder's times but not its list of apps: a hit, the record refreshed.
+    @Test func anAppFolderAddedOrRemovedIsAMissAndAStrayFileIsNot() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load(at: 10)
+        try scene.write("notes", to: "notes.txt")
+        let stray = try scene.load(at: 20)
+        #expect(stray.note.hasPrefix("hit ("))
+        #expect(stray.note.contains(", 1 read to be sure, "))
+        #expect(stray.note.hasSuffix("; record refreshed"))
+        try FileManager.default.removeItem(at: scene.fixtures.appendingPathComponent("example"))
+        let removed = try scene.load(at: 30)
+        #expect(removed.note.hasPrefix("miss (the fixtures changed: an app folder was added or removed)"))
+        #expect(removed.apps.map(\.name) == ["test"])
+        try FileManager.default.createDirectory(at: scene.fixtures.appendingPathComponent("more"), withIntermediateDirectories: true)
+        try scene.write(#"{"kind": "static", "routes": []}"#, to: "more/app.json")
+        #expect(try scene.load(at: 40).note.hasPrefix("miss (the fixtures changed: an app folder was added or removed)"))
+    }
+
+    /// A file edited after a hit's check and before its app's build: not loaded; the app answers
+    /// its kind's 500 and the failure names the file and what to do.
+    @Test func aFileEditedBeforeTheDeferredBuildIsRefused() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        _ = try scene.load(at: 10)
+        let failures = LockedValue<[String]>([])
+        let hit = try scene.load(at: 20) { app, errors in failures.value.append("\(app): \(errors.diagnostics.map(\.description))") }
+        #expect(hit.note.hasPrefix("hit ("))
+        let metadata = scene.fixtures.appendingPathComponent("test/metadata.json")
+        try (try String(contentsOf: metadata, encoding: .utf8) + "\n").write(to: metadata, atomically: false, encoding: .utf8)
+        let test = hit.apps[1]
+        let response = test.respond(to: Self.requests[0])
+        #expect(response.status == 500)
+        let file = scene.fixtures.relativePath + "/test/metadata.json"
+        let status = try JSONParser().parse(response.body).root["responseStatus"]
+        #expect(status?["errorCode"]?.stringValue == "Exception")
+        let message = try #require(status?["message"]?.stringValue)
+        #expect(message.hasPrefix("the app 'test' could not be built: "))
+        #expect(message.contains(file) && message.contains(CheckedFixtureSource.changedReason))
+        #expect(failures.value.count == 1)
+        #expect(failures.value.first?.hasPrefix("test: ") == true)
+        #expect(failures.value.first?.contains(file) == true && failures.value.first?.contains(CheckedFixtureSource.changedReason) == true)
+        // The static app's files are untouched: it builds and answers.
+        #expect(hit.apps[0].respond(to: HTTPRequest(method: .get, target: "/widgets")).status == 200)
     }
 
     /// A fixture broken after a good version was recorded: the full checks, the same mistakes

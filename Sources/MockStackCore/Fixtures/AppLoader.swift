@@ -2,8 +2,8 @@
 ///
 /// Loading is eager and complete: all manifests and the files they name are read, parsed and
 /// checked, so a broken tree is reported in full (`mockstack validate`) and `serve` refuses to
-/// start on it. Only a tree known to be byte for byte one that loaded (the load cache's replay,
-/// docs/load-cache.md) may have its costly apps built at their first use instead.
+/// start on it. Only a tree known to be byte for byte one that loaded (the load cache's hit,
+/// docs/load-cache.md) may have its apps built after the ready line instead (``deferredApp(_:source:onFailure:)``).
 public struct AppLoader: Sendable {
     /// The manifest every app folder must contain.
     public static let manifestName = "app.json"
@@ -20,13 +20,37 @@ public struct AppLoader: Sendable {
     }
 
     /// Loads every app, or throws ``FixtureErrors`` listing every mistake found.
-    /// - Parameter deferred: when given, the apps of a kind that ``AppKind/buildsOnFirstUse``
-    ///   are not built now but made ``DeferredApp``s, built from `source` at their first use
-    ///   (their manifests' common keys are still read and checked). Only for a source that a
-    ///   full load has already found free of mistakes: the load cache's replayed bytes.
-    public func load(from source: any FixtureSource, deferred: DeferredBuilds? = nil) throws(FixtureErrors) -> [any MockApp] {
+    public func load(from source: any FixtureSource) throws(FixtureErrors) -> [any MockApp] {
+        try loadDescribed(from: source).map(\.app)
+    }
+
+    /// One app of a load and what a later start needs to build it again after the ready line.
+    public struct LoadedApp: Sendable {
+        public var app: any MockApp
+        public var description: DeferredAppDescription
+    }
+
+    /// What builds one app after the ready line: its folder, and the name, mount and kind its
+    /// manifest gave (what the ready line, `/__mockstack/apps` and the control plane show
+    /// before the build).
+    public struct DeferredAppDescription: Sendable, Equatable {
+        public var folder: String
+        public var name: String
+        public var mount: String
+        public var kind: String
+
+        public init(folder: String, name: String, mount: String, kind: String) {
+            self.folder = folder
+            self.name = name
+            self.mount = mount
+            self.kind = kind
+        }
+    }
+
+    /// ``load(from:)``, each app with its description.
+    public func loadDescribed(from source: any FixtureSource) throws(FixtureErrors) -> [LoadedApp] {
         var diagnostics: [FixtureDiagnostic] = []
-        var apps: [any MockApp] = []
+        var apps: [LoadedApp] = []
         var origins: [String: (file: String, pointer: String, position: SourcePosition)] = [:]
 
         let folders: [String]
@@ -43,7 +67,7 @@ public struct AppLoader: Sendable {
 
         for folder in folders {
             guard let manifest = readManifest(folder: folder, source: source, into: &diagnostics) else { continue }
-            if let app = makeApp(manifest, deferred: deferred) {
+            if let app = makeApp(manifest) {
                 for (key, value) in [("name", app.name), ("mount", app.mount)] {
                     let pointer = "/" + key
                     let id = key + ":" + value
@@ -53,7 +77,9 @@ public struct AppLoader: Sendable {
                         origins[id] = (manifest.file, pointer, manifest.document.position(of: pointer))
                     }
                 }
-                apps.append(app)
+                // The manifest's kind, which a kind's apps need not report as theirs.
+                let kind = manifest.string("/kind") ?? app.kind
+                apps.append(LoadedApp(app: app, description: DeferredAppDescription(folder: folder, name: app.name, mount: app.mount, kind: kind)))
             }
             diagnostics += manifest.diagnostics
         }
@@ -75,7 +101,7 @@ public struct AppLoader: Sendable {
         return nil
     }
 
-    private func makeApp(_ manifest: ManifestReader, deferred: DeferredBuilds?) -> (any MockApp)? {
+    private func makeApp(_ manifest: ManifestReader) -> (any MockApp)? {
         guard case .object = manifest.root else {
             manifest.report("a manifest must be a JSON object, found \(manifest.root.typeName)", at: "")
             return nil
@@ -94,16 +120,24 @@ public struct AppLoader: Sendable {
             return nil
         }
         manifest.rejectUnknownKeys(at: "", allowed: Self.commonKeys.union(kind.manifestKeys))
-        if let deferred, kind.buildsOnFirstUse, manifest.diagnostics.isEmpty {
-            let folder = manifest.folder
-            let source = manifest.source
-            return DeferredApp(name: name, mount: mount, kind: kind.name, unavailable: kind.unavailable,
-                               onFailure: { deferred.onFailure(name, $0) }) { [self] in
-                build(kind, name: name, mount: mount, folder: folder, source: source)
-            }
-        }
         let app = kind.makeApp(name: name, mount: mount, manifest: manifest)
         return manifest.diagnostics.isEmpty ? app : nil
+    }
+
+    /// The app `described`, built from `source` at its first use or by the server's background
+    /// build after the ready line (``DeferredApp``; ``DeferredRealtimeApp`` for a kind that
+    /// ``AppKind/makesRealtimeApps``): its manifest read again and its kind's whole load, every
+    /// check included. Only for fixtures a full load has already found free of mistakes (the
+    /// load cache's hit). nil when no kind of this loader has that name.
+    /// - Parameter onFailure: told of the mistakes a build found after all (the app then
+    ///   answers 500s in its own format).
+    public func deferredApp(_ described: DeferredAppDescription, source: any FixtureSource,
+                            onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> (any MockApp)? {
+        guard let kind = kinds.first(where: { $0.name == described.kind }) else { return nil }
+        let app = DeferredApp(name: described.name, mount: described.mount, kind: kind.name, unavailable: kind.unavailable, onFailure: onFailure) { [self] in
+            build(kind, name: described.name, mount: described.mount, folder: described.folder, source: source)
+        }
+        return kind.makesRealtimeApps ? DeferredRealtimeApp(app) : app
     }
 
     /// A deferred app's build: its manifest read again and its kind's whole load, every check
@@ -116,16 +150,6 @@ public struct AppLoader: Sendable {
             return .failure(FixtureErrors(manifest.diagnostics.isEmpty ? [FixtureDiagnostic(file: manifest.file, position: .start, pointer: "", message: "the app could not be built")] : manifest.diagnostics))
         }
         return .success(app)
-    }
-
-    /// How ``load(from:deferred:)`` defers the costly apps' builds.
-    public struct DeferredBuilds: Sendable {
-        /// Told of the mistakes a deferred build found after all (the app then answers 500s).
-        public var onFailure: @Sendable (_ app: String, FixtureErrors) -> Void
-
-        public init(onFailure: @escaping @Sendable (_ app: String, FixtureErrors) -> Void = { _, _ in }) {
-            self.onFailure = onFailure
-        }
     }
 
     static func isValidName(_ name: String) -> Bool {

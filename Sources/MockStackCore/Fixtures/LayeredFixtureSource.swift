@@ -46,6 +46,10 @@ public struct LayeredFixtureSource: FixtureSource {
         return layer.displayPath(path)
     }
 
+    public func filePath(_ path: String) -> String? { layer(for: path)?.filePath(path) }
+
+    public var listedFolders: [String] { layers.flatMap(\.listedFolders) }
+
     /// The layer that holds `path`: its app folder's owner, or the latest layer with such a file.
     private func layer(for path: String) -> (any FixtureSource)? {
         if let folder = appFolder(of: path), let owner = owners[folder] {

@@ -31,10 +31,6 @@ public struct ServiceStackAppKind: AppKind {
     public var name: String { Self.kindName }
     public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
 
-    /// The costly kind (metadata, data sets, virtual files): after the load cache's hit it is
-    /// built at its first use, or in the background after the ready line.
-    public var buildsOnFirstUse: Bool { true }
-
     /// A 500 with a `ResponseStatus`, as ServiceStack answers an unhandled exception.
     public func unavailable(_ message: String) -> HTTPResponse {
         let status: JSONValue = ["errorCode": "Exception", "message": .string(message), "errors": .array([])]

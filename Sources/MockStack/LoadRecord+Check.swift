@@ -14,7 +14,8 @@ extension LoadRecord {
     /// Asks `source` each question again, as git checks its index: a file whose signature is
     /// the one recorded, and not racy, is trusted unread; any other is read and its digest
     /// compared; a listed folder whose signature moved is listed again; each `fileExists` is
-    /// asked again (one `stat`). Any different answer is a miss.
+    /// asked again (one `stat`), unless the answer was yes and the file passed its own check.
+    /// Any different answer is a miss.
     /// - Parameter now: the moment the check began, nanoseconds since the epoch (a refreshed
     ///   record's ``madeAt``).
     func check(against source: any FixtureSource, now: Int64) -> Check {
@@ -22,6 +23,10 @@ extension LoadRecord {
         fresh.madeAt = now
         var changed = false
         var (byStatus, byContent) = (0, 0)
+        // Files found as recorded, so present: a "does it exist" answer of yes for one of them
+        // needs no `stat` of its own (most of them are asked before the file is read).
+        var present = Set<String>()
+        var existence: [(path: String, answer: Bool)] = []
         for (index, entry) in entries.enumerated() {
             switch entry {
             case .folders(let listed, let stamps):
@@ -37,9 +42,10 @@ extension LoadRecord {
                     changed = true
                 }
             case .exists(let path, let answer):
-                guard source.fileExists(path) == answer else { return .miss("\(source.displayPath(path)) was \(answer ? "removed" : "added")") }
+                existence.append((path, answer))
             case .file(let path, let signature, let digest):
                 let current = source.filePath(path).flatMap(FileSignature.of)
+                if current != nil { present.insert(path) }
                 if let signature, current == signature, !signature.isRacy(madeAt: madeAt) {
                     byStatus += 1
                     continue
@@ -54,6 +60,9 @@ extension LoadRecord {
             case .unreadable(let path):
                 guard (try? source.read(path)) == nil else { return .miss("\(source.displayPath(path)) can be read now") }
             }
+        }
+        for (path, answer) in existence where !(answer && present.contains(path)) {
+            guard source.fileExists(path) == answer else { return .miss("\(source.displayPath(path)) was \(answer ? "removed" : "added")") }
         }
         return .hit(refreshed: changed ? fresh : nil, byStatus: byStatus, byContent: byContent)
     }

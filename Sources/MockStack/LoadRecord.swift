@@ -109,8 +109,8 @@ struct LoadRecord: Equatable {
     /// A record read back; nil when `bytes` is not one, whatever they hold.
     init?(decoding bytes: [UInt8]) {
         guard bytes.count <= Self.maxBytes, bytes.count >= Self.magic.count + Self.digestBytes, bytes.starts(with: Self.magic),
-              FixtureDigest.of(Array(bytes.dropLast(Self.digestBytes))) == Array(bytes.suffix(Self.digestBytes)) else { return nil }
-        var reader = Reader(bytes: Array(bytes.dropLast(Self.digestBytes)), offset: Self.magic.count)
+              FixtureDigest.of(Array(bytes[..<(bytes.count - Self.digestBytes)])) == Array(bytes.suffix(Self.digestBytes)) else { return nil }
+        var reader = Reader(bytes: bytes, offset: Self.magic.count, end: bytes.count - Self.digestBytes)
         guard let key = reader.text(), let madeAt = reader.integer(Int64.self), let count = reader.count() else { return nil }
         var entries: [Entry] = []
         entries.reserveCapacity(count)
@@ -175,20 +175,35 @@ struct LoadRecord: Equatable {
     private struct Reader {
         let bytes: [UInt8]
         var offset: Int
+        /// Where the fields end (the record's own digest follows).
+        let end: Int
 
-        var atEnd: Bool { offset == bytes.count }
+        var atEnd: Bool { offset == end }
 
-        mutating func byte() -> UInt8? { bytes(1)?.first }
+        mutating func byte() -> UInt8? {
+            guard offset < end else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
 
         mutating func bytes(_ count: Int) -> [UInt8]? {
-            guard count >= 0, bytes.count - offset >= count else { return nil }
+            guard count >= 0, end - offset >= count else { return nil }
             defer { offset += count }
             return Array(bytes[offset..<offset + count])
         }
 
+        /// A little-endian integer, read in place (a record holds thousands of them).
         mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) -> Integer? {
-            guard let raw = bytes(Integer.bitWidth / 8) else { return nil }
-            return raw.reversed().reduce(Integer.zero) { $0 << 8 | Integer($1) }
+            let width = Integer.bitWidth / 8
+            guard end - offset >= width else { return nil }
+            var value = Integer.zero
+            var index = offset + width
+            while index > offset {
+                index -= 1
+                value = value << 8 | Integer(truncatingIfNeeded: bytes[index])
+            }
+            offset += width
+            return value
         }
 
         /// A count within ``LoadRecord/maxCount``.
@@ -207,8 +222,9 @@ struct LoadRecord: Equatable {
 
         /// A length-prefixed UTF-8 string: nil when too long or not valid UTF-8.
         mutating func text() -> String? {
-            guard let length = integer(UInt32.self), length <= LoadRecord.maxTextBytes, let utf8 = bytes(Int(length)) else { return nil }
-            return String(validating: utf8, as: UTF8.self)
+            guard let length = integer(UInt32.self), length <= LoadRecord.maxTextBytes, end - offset >= Int(length) else { return nil }
+            defer { offset += Int(length) }
+            return String(validating: bytes[offset..<offset + Int(length)], as: UTF8.self)
         }
 
         mutating func texts() -> [String]? {

@@ -39,6 +39,6 @@ package final class AppRegistry: Sendable {
         }
         // Outside the lock: new apps report to the journal, dropped ones let their sockets go.
         for app in served { onServe(app) }
-        for app in dropped { (app as? any RealtimeApp)?.disconnectAll() }
+        for app in dropped { app.realtime?.disconnectAll() }
     }
 }

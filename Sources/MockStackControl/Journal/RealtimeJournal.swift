@@ -67,7 +67,7 @@ package final class RealtimeJournal: Sendable {
 
     /// Has `app`'s connections (when it keeps any) report to this journal, and to `also`'s.
     package static func observe(_ app: any MockApp, into journal: RealtimeJournal, session: String? = nil, also server: RealtimeJournal? = nil) {
-        guard let realtime = app as? any RealtimeApp else { return }
+        guard let realtime = app.realtime else { return }
         let name = app.name
         realtime.observeActivity { activity in
             journal.record(app: name, session: session, activity)

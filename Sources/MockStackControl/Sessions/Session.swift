@@ -39,7 +39,7 @@ final class Session: Sendable {
 
     /// The session is dropped: its apps' real-time connections end with it.
     func end() {
-        for app in apps { (app as? any RealtimeApp)?.disconnectAll() }
+        for app in apps { app.realtime?.disconnectAll() }
     }
 
     /// Where the session's paths start: `/__session/{id}`.

@@ -124,7 +124,7 @@ public final class DeferredRealtimeApp: RealtimeApp {
         self.deferred = deferred
     }
 
-    private var built: (any RealtimeApp)? { deferred.builtApp as? any RealtimeApp }
+    private var built: (any RealtimeApp)? { deferred.builtApp?.realtime }
 
     public var name: String { deferred.name }
     public var mount: String { deferred.mount }
@@ -143,10 +143,10 @@ public final class DeferredRealtimeApp: RealtimeApp {
         built?.push(event: name, arguments: arguments, to: audience) ?? 0
     }
     public func delayEvents(byMilliseconds milliseconds: Int) {
-        ((try? deferred.build().get()) as? any RealtimeApp)?.delayEvents(byMilliseconds: milliseconds)
+        (try? deferred.build().get())?.realtime?.delayEvents(byMilliseconds: milliseconds)
     }
     public var eventDelayMilliseconds: Int { built?.eventDelayMilliseconds ?? 0 }
     public func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void) {
-        deferred.whenBuilt { ($0 as? any RealtimeApp)?.observeActivity(observer) }
+        deferred.whenBuilt { $0.realtime?.observeActivity(observer) }
     }
 }

@@ -172,8 +172,15 @@ public final class MockStackServer: Sendable {
     /// load order, on a thread of their own, so that a client's first request usually finds its
     /// app built (a request that comes first builds it, or waits for the build under way).
     private func buildDeferredApps() {
-        let deferred = apps.compactMap { ($0 as? DeferredApp) ?? ($0 as? DeferredRealtimeApp)?.deferred }
-        guard configuration.buildsDeferredAppsInBackground, !deferred.isEmpty else { return }
+        guard configuration.buildsDeferredAppsInBackground else { return }
+        // The dynamic type compared before any cast: a cast that fails makes the Swift runtime
+        // scan all of the binary's conformance records (~0.2M instructions a type, at start-up).
+        let deferred = apps.compactMap { app -> DeferredApp? in
+            if type(of: app) == DeferredApp.self { return app as? DeferredApp }
+            if type(of: app) == DeferredRealtimeApp.self { return (app as? DeferredRealtimeApp)?.deferred }
+            return nil
+        }
+        guard !deferred.isEmpty else { return }
         let logger = configuration.logger
         DispatchQueue.global(qos: .userInitiated).async {
             for app in deferred { app.build() }

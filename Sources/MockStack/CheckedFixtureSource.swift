@@ -1,4 +1,5 @@
 import MockStackCore
+import Synchronization
 
 /// What a load cache hit's apps are built from, after the ready line: the fixtures on disk,
 /// each file's bytes checked against the digest the record keeps. A file edited since the
@@ -7,28 +8,48 @@ import MockStackCore
 /// nothing; folder lists and `fileExists` answers are the recorded ones.
 struct CheckedFixtureSource: FixtureSource {
     private let base: any FixtureSource
-    private let folders: [String]?
-    private let exists: [String: Bool]
-    private let digests: [String: [UInt8]]
+    private let index: Index
 
     static let changedReason = "changed after start-up, so it was not loaded: restart mockstack to load it (or serve with --watch, which reloads edited fixtures)"
 
     init(_ base: any FixtureSource, record: LoadRecord) {
-        var folders: [String]?
-        var exists: [String: Bool] = [:]
-        var digests: [String: [UInt8]] = [:]
-        for entry in record.entries {
-            switch entry {
-            case .folders(let listed, _): folders = listed
-            case .exists(let path, let answer): exists[path] = answer
-            case .file(let path, _, let digest): digests[path] = digest
-            case .unreadable: continue
+        self.base = base
+        index = Index(record)
+    }
+
+    /// The record's answers by path, made at the first build's first question, not on the way
+    /// to the ready line (~0.85M instructions with every shipped app). Builds may run at once
+    /// (the background thread's and a request's), hence the lock.
+    private final class Index: Sendable {
+        struct Answers {
+            var folders: [String]?
+            var exists: [String: Bool] = [:]
+            var digests: [String: [UInt8]] = [:]
+        }
+
+        private let record: LoadRecord
+        private let made = Mutex<Answers?>(nil)
+
+        init(_ record: LoadRecord) {
+            self.record = record
+        }
+
+        var answers: Answers {
+            made.withLock { made in
+                if let made { return made }
+                var answers = Answers()
+                for entry in record.entries {
+                    switch entry {
+                    case .folders(let listed, _): answers.folders = listed
+                    case .exists(let path, let answer): answers.exists[path] = answer
+                    case .file(let path, _, let digest): answers.digests[path] = digest
+                    case .unreadable: continue
+                    }
+                }
+                made = answers
+                return answers
             }
         }
-        self.base = base
-        self.folders = folders
-        self.exists = exists
-        self.digests = digests
     }
 
     var displayRoot: String { base.displayRoot }
@@ -36,14 +57,14 @@ struct CheckedFixtureSource: FixtureSource {
     func displayPath(_ path: String) -> String { base.displayPath(path) }
 
     func appFolders() throws -> [String] {
-        guard let folders else { throw FixtureReadError(path: displayRoot, reason: "its app folders were not listed at start-up") }
+        guard let folders = index.answers.folders else { throw FixtureReadError(path: displayRoot, reason: "its app folders were not listed at start-up") }
         return folders
     }
 
-    func fileExists(_ path: String) -> Bool { exists[path] ?? false }
+    func fileExists(_ path: String) -> Bool { index.answers.exists[path] ?? false }
 
     func read(_ path: String) throws -> [UInt8] {
-        guard let digest = digests[path] else { throw FixtureReadError(path: displayPath(path), reason: "was not read at start-up") }
+        guard let digest = index.answers.digests[path] else { throw FixtureReadError(path: displayPath(path), reason: "was not read at start-up") }
         let bytes = try base.read(path)
         guard FixtureDigest.of(bytes) == digest else { throw FixtureReadError(path: displayPath(path), reason: Self.changedReason) }
         return bytes

@@ -25,7 +25,7 @@ extension LoadRecord {
         var (byStatus, byContent) = (0, 0)
         // Files found as recorded, so present: a "does it exist" answer of yes for one of them
         // needs no `stat` of its own (most of them are asked before the file is read).
-        var present = Set<String>()
+        var present = Set<String>(minimumCapacity: entries.count)
         var existence: [(path: String, answer: Bool)] = []
         for (index, entry) in entries.enumerated() {
             switch entry {

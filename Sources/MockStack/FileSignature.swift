@@ -26,20 +26,6 @@ struct FileSignature: Equatable, Sendable {
     /// this compares with). Two seconds covers all of them.
     static let racyMargin: Int64 = 2_000_000_000
 
-    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modified = modified
-        self.changed = changed
-    }
-
-    init(_ status: FileStatus) {
-        self.init(device: status.device, inode: status.inode, size: status.size,
-                  modified: Self.nanoseconds(status.modifiedSeconds, status.modifiedNanoseconds),
-                  changed: Self.nanoseconds(status.changedSeconds, status.changedNanoseconds))
-    }
-
     /// The signature of what is at `path` (symlinks followed); nil when nothing is there.
     static func of(_ path: String) -> FileSignature? { FileStatus(path: path).map(FileSignature.init) }
 
@@ -59,5 +45,14 @@ struct FileSignature: Equatable, Sendable {
         if overflow { return seconds < 0 ? .min : .max }
         let (sum, overflowed) = scaled.addingReportingOverflow(nanoseconds)
         return overflowed ? .max : sum
+    }
+}
+
+extension FileSignature {
+    /// A `stat`'s signature (declared here so that the memberwise initializer stays).
+    init(_ status: FileStatus) {
+        self.init(device: status.device, inode: status.inode, size: status.size,
+                  modified: Self.nanoseconds(status.modifiedSeconds, status.modifiedNanoseconds),
+                  changed: Self.nanoseconds(status.changedSeconds, status.changedNanoseconds))
     }
 }

@@ -56,6 +56,8 @@ public struct LoadCache: Sendable {
     /// What a load through the cache did, for the debug log.
     struct Outcome {
         var apps: [any MockApp]
+        /// A hit's builds, in load order, for the server's background build; none on a miss.
+        var deferred: [DeferredApp] = []
         /// `hit (…)` or `miss (why); …`, one line.
         var note: String
     }
@@ -85,10 +87,10 @@ public struct LoadCache: Sendable {
             case .miss(let difference): why = "the fixtures changed: \(difference)"
             case .hit(let refreshed, let byStatus, let byContent):
                 let checked = CheckedFixtureSource(source, record: record)
-                let apps = record.apps.compactMap { described in
+                let made = record.apps.compactMap { described in
                     loader.deferredApp(described, source: checked) { onBuildFailure(described.name, $0) }
                 }
-                guard apps.count == record.apps.count else {
+                guard made.count == record.apps.count else {
                     why = "the record names an app kind this server does not have"
                     break
                 }
@@ -99,7 +101,7 @@ public struct LoadCache: Sendable {
                     let written = write(refreshed, as: key.fileName)
                     note += written.hasPrefix(Self.writtenPrefix) ? "; record refreshed" : "; " + written
                 }
-                return Outcome(apps: apps, note: note)
+                return Outcome(apps: made.map(\.served), deferred: made.map(\.build), note: note)
             }
         }
         let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)

@@ -33,6 +33,9 @@ public final class MockStackServer: Sendable {
     private let sessions: SessionStore
     private let watcher: FixtureWatcher?
     private let exposedPorts = LockedValue<[String: Int]>([:])
+    /// A load cache hit's app builds, in load order, for the background build after the ready
+    /// line; none otherwise.
+    private let deferredBuilds: [DeferredApp]
     /// How the control plane is guarded (``AdminAccess``): open on loopback, else a token.
     public let adminAccess: AdminAccess
     /// Whether ``adminAccess``'s token was made at start-up (none was configured), so whoever
@@ -62,11 +65,13 @@ public final class MockStackServer: Sendable {
         fixtureFolders = FixtureFolders(folders)
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
-        let apps = configuration.loadsApps
+        let loaded = configuration.loadsApps
             ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(fixtureFolders.source(forOneLoad: true), to: configuration.apps),
                             folders: folders,
                             configuration: configuration)
-            : []
+            : LoadCache.Outcome(apps: [], note: "")
+        let apps = loaded.apps
+        deferredBuilds = loaded.deferred
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize)
         registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
@@ -104,11 +109,11 @@ public final class MockStackServer: Sendable {
 
     /// The apps, through the load cache when there is one.
     private static func load(loader: AppLoader, cache: LoadCache?, source: any FixtureSource, folders: [URL],
-                             configuration: MockStackConfiguration) throws(FixtureErrors) -> [any MockApp] {
+                             configuration: MockStackConfiguration) throws(FixtureErrors) -> LoadCache.Outcome {
         let logger = configuration.logger
         guard let cache else {
             if configuration.loadCacheFolder == nil { logger.debug("load cache: off") }
-            return try loader.load(from: source)
+            return LoadCache.Outcome(apps: try loader.load(from: source), note: "off")
         }
         let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
         // A hit's app is built after the ready line from the files then, each checked against the
@@ -117,7 +122,7 @@ public final class MockStackServer: Sendable {
             for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
         }
         logger.debug("load cache: \(outcome.note)")
-        return outcome.apps
+        return outcome
     }
 
     /// `--proxy-unmatched`'s forwarding: each request to the upstream over ``UpstreamClient``,
@@ -172,15 +177,8 @@ public final class MockStackServer: Sendable {
     /// load order, on a thread of their own, so that a client's first request usually finds its
     /// app built (a request that comes first builds it, or waits for the build under way).
     private func buildDeferredApps() {
-        guard configuration.buildsDeferredAppsInBackground else { return }
-        // The dynamic type compared before any cast: a cast that fails makes the Swift runtime
-        // scan all of the binary's conformance records (~0.2M instructions a type, at start-up).
-        let deferred = apps.compactMap { app -> DeferredApp? in
-            if type(of: app) == DeferredApp.self { return app as? DeferredApp }
-            if type(of: app) == DeferredRealtimeApp.self { return (app as? DeferredRealtimeApp)?.deferred }
-            return nil
-        }
-        guard !deferred.isEmpty else { return }
+        let deferred = deferredBuilds
+        guard configuration.buildsDeferredAppsInBackground, !deferred.isEmpty else { return }
         let logger = configuration.logger
         DispatchQueue.global(qos: .userInitiated).async {
             for app in deferred { app.build() }

@@ -29,12 +29,8 @@ struct PlainOption: Sendable {
         _ name: String, default initial: Value, _ set: @escaping @Sendable (inout Serve, Value) -> Void
     ) -> PlainOption {
         PlainOption(name: name, kind: .option, valueType: Value.self) { serve, words in
-            var value = initial
-            for word in words {
-                guard let parsed = Value(argument: word) else { return false }
-                value = parsed
-            }
-            set(&serve, value)
+            guard let given: Value? = last(of: words) else { return false }
+            set(&serve, given ?? initial)
             return true
         }
     }
@@ -44,14 +40,21 @@ struct PlainOption: Sendable {
         _ name: String, _ set: @escaping @Sendable (inout Serve, Value?) -> Void
     ) -> PlainOption {
         PlainOption(name: name, kind: .option, valueType: Value?.self) { serve, words in
-            var value: Value?
-            for word in words {
-                guard let parsed = Value(argument: word) else { return false }
-                value = parsed
-            }
-            set(&serve, value)
+            guard let given: Value? = last(of: words) else { return false }
+            set(&serve, given)
             return true
         }
+    }
+
+    /// The last of `words` as a value (`.some(nil)` when none was given), each one checked as
+    /// ArgumentParser checks it; nil when the type refuses one.
+    private static func last<Value: ExpressibleByArgument>(of words: [String]) -> Value?? {
+        var value: Value?
+        for word in words {
+            guard let parsed = Value(argument: word) else { return nil }
+            value = parsed
+        }
+        return .some(value)
     }
 
     /// A repeatable option, empty when not given (`@Option var expose: [Exposure] = []`).

@@ -51,7 +51,7 @@ import Testing
                          onFailure: @escaping @Sendable (String, FixtureErrors) -> Void = { _, _ in }) throws -> [any MockApp] {
         // Described by a loader of its own, so `loader`'s kinds count only the deferred builds.
         try AppLoader(kinds: [StaticAppKind(), CountingKind()]).loadDescribed(from: InMemoryFixtureSource(files: files)).compactMap { loaded in
-            loader.deferredApp(loaded.description, source: source) { onFailure(loaded.description.name, $0) }
+            loader.deferredApp(loaded.description, source: source) { onFailure(loaded.description.name, $0) }?.served
         }
     }
 

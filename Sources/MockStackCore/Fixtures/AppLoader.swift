@@ -131,13 +131,15 @@ public struct AppLoader: Sendable {
     /// load cache's hit). nil when no kind of this loader has that name.
     /// - Parameter onFailure: told of the mistakes a build found after all (the app then
     ///   answers 500s in its own format).
+    /// - Returns: the app to serve, and its build (the same object, or the one the real-time
+    ///   app wraps) for the server's background build.
     public func deferredApp(_ described: DeferredAppDescription, source: any FixtureSource,
-                            onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> (any MockApp)? {
+                            onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> (served: any MockApp, build: DeferredApp)? {
         guard let kind = kinds.first(where: { $0.name == described.kind }) else { return nil }
         let app = DeferredApp(name: described.name, mount: described.mount, kind: kind.name, unavailable: kind.unavailable, onFailure: onFailure) { [self] in
             build(kind, name: described.name, mount: described.mount, folder: described.folder, source: source)
         }
-        return kind.makesRealtimeApps ? DeferredRealtimeApp(app) : app
+        return (kind.makesRealtimeApps ? DeferredRealtimeApp(app) : app, app)
     }
 
     /// A deferred app's build: its manifest read again and its kind's whole load, every check

@@ -30,6 +30,8 @@ from soak import open_fds, rss_mib  # noqa: E402  (the soak's own readings of /p
 WORK = os.path.join(HERE, ".work")
 STALL_LIMIT_MS = 250
 RSS_LIMIT_MIB = 48
+ATTACK_RSS_LIMIT_MIB = 64   # one attacking client's peak
+RECOVERY_MIB = 16          # how far above its start RSS may stay once the attack is over
 IDLE_CPU_LIMIT = 0.05
 TIMEOUT_S = 2          # the server's --timeout for this run, so deadlines pass quickly
 
@@ -127,6 +129,81 @@ class Probe(threading.Thread):
         """The slowest answer since the last call, in ms (a probe still waiting counts too)."""
         worst, self.window_worst = self.window_worst, 0.0
         return worst * 1000
+
+
+def small_window_socket(port):
+    """A connection with a 4 KB receive buffer, for a client that stops reading."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def wait_for_end(sock, seconds):
+    """Whether the server closes or resets `sock` within `seconds`; nothing is read from it,
+    so a server waiting for its output to be taken sees no progress."""
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        try:
+            sock.send(b"")
+            state = subprocess.run(["ss", "-tnH", "state", "all", f"sport = :{sock.getsockname()[1]}"],
+                                   capture_output=True, text=True).stdout.split()
+        except OSError:
+            return True
+        # The server's close shows as CLOSE-WAIT (FIN) or the socket gone (reset) on our side.
+        if not state or state[0] in ("CLOSE-WAIT", "CLOSE_WAIT", "CLOSED"):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def ws_frame(payload, opcode=1):
+    """One masked client frame (the mask is zero: the payload goes as it is)."""
+    head = bytes([0x80 | opcode])
+    if len(payload) < 126:
+        head += bytes([0x80 | len(payload)])
+    else:
+        head += bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return head + b"\0\0\0\0" + payload
+
+
+class Attack:
+    """RSS sampled every 20 ms while one client attacks: its peak growth must stay under
+    ATTACK_RSS_LIMIT_MIB, and the server must be back within RECOVERY_MIB of where it started
+    within a few seconds after."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.stop = pid, 0.0, threading.Event()
+
+    def __enter__(self):
+        self.before = rss_mib(self.pid)
+        self.thread = threading.Thread(target=self.watch, daemon=True)
+        self.thread.start()
+        return self
+
+    def watch(self):
+        while not self.stop.is_set():
+            self.sample()
+            time.sleep(0.02)
+
+    def sample(self):
+        self.peak = max(self.peak, rss_mib(self.pid) - self.before)
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.thread.join()
+        deadline = time.monotonic() + 5
+        self.after = rss_mib(self.pid) - self.before
+        while self.after > RECOVERY_MIB and time.monotonic() < deadline:
+            time.sleep(0.1)
+            self.after = rss_mib(self.pid) - self.before
+        return False
+
+    def ok(self):
+        return self.peak <= ATTACK_RSS_LIMIT_MIB and self.after <= RECOVERY_MIB
+
+    def __str__(self):
+        return f"RSS peak {self.peak:+.1f} MiB, {self.after:+.1f} MiB after"
 
 
 # ---------------------------------------------------------------- the cases, one per finding
@@ -271,6 +348,90 @@ class Cases:
             status, _, _, _ = request(self.port, None, None, raw=raw, timeout=5)
             self.check(10, name, good(status), str(status))
 
+    # ------------------------------------------------------------ back-pressure on one connection
+
+    def pipelined_flood(self, sock, request, seconds=1.0):
+        """Sends `request` over and over for `seconds` without reading; returns the bytes taken."""
+        sock.setblocking(False)
+        accepted, offset, ends = 0, 0, time.monotonic() + seconds
+        while time.monotonic() < ends:
+            try:
+                sent = sock.send(request[offset:])
+            except BlockingIOError:
+                time.sleep(0.01)
+                continue
+            except OSError:
+                break
+            accepted += sent
+            offset = (offset + sent) % len(request)
+        return accepted
+
+    def finding_1_pipelining_behind_unsent_output(self):
+        request = b"GET /example/hello HTTP/1.1\r\nHost: h\r\nX-Pad: " + b"p" * 900 + b"\r\n\r\n"
+        for name, first in [("behind a throttled answer", b"GET /example/hello HTTP/1.1\r\nHost: h\r\nX-MockStack-Throttle: 1\r\n\r\n"),
+                            ("never reading the answers", b"")]:
+            with Attack(self.pid) as attack:
+                sock = small_window_socket(self.port)
+                sock.sendall(first)
+                accepted = self.pipelined_flood(sock, request)
+                attack.sample()
+                sock.close()
+            self.check(1, f"pipelined GETs for 1 s {name}", accepted < 32 << 20 and attack.ok(),
+                       f"{accepted / 1024 / 1024:.1f} MB taken; {attack}")
+
+    def finding_2_websocket_closing_with_unsent_output(self):
+        record = json.dumps({"name": "w" * 100_000}).encode()
+        for _ in range(25):
+            request(self.port, "POST", "/feathers/people", record, [("Content-Type", "application/json")])
+        with Attack(self.pid) as attack:
+            sock = small_window_socket(self.port)
+            key = "dGhlIHNhbXBsZSBub25jZQ=="
+            sock.sendall((f"GET /feathers/socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            sock.sendall(ws_frame(b"40"))
+            # Each answer is the whole 2.5 MB list: under the 4 MiB an upgraded stream may hold.
+            sock.sendall(ws_frame(b'421["find","people",{"$limit":100}]'))
+            time.sleep(0.3)
+            sock.sendall(ws_frame(b"\x03\xe8", opcode=8))
+            started = time.monotonic()
+            ended = wait_for_end(sock, TIMEOUT_S + 6)
+            attack.sample()
+            sock.close()
+        took = time.monotonic() - started
+        self.check(2, "a WebSocket closing with 2.5 MB unsent, never read", ended and took < TIMEOUT_S * 1.25 + 2 and attack.ok(),
+                   f"{'ended' if ended else 'still open'} after {took:.1f} s; {attack}")
+        control(self.port, "POST", "reset?app=feathers")
+
+    def finding_10_empty_lines_keep_alive(self):
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        started, ended = time.monotonic(), False
+        while time.monotonic() - started < TIMEOUT_S * 3:
+            try:
+                sock.sendall(b"\r\n")
+            except OSError:
+                ended = True
+                break
+            if wait_for_end(sock, 0.5):
+                ended = True
+                break
+        took = time.monotonic() - started
+        sock.close()
+        self.check(10, "an empty line every 0.5 s", ended and took < TIMEOUT_S * 1.25 + 1,
+                   f"{'closed' if ended else 'still open'} after {took:.1f} s")
+
+    def finding_12_throttled_answer_never_read(self):
+        status, _, _, _ = control(self.port, "POST", "stubs", {"match": {"path": "/example/four-megabytes"},
+                                                                "answer": {"status": 200, "body": "m" * 4_000_000}})
+        sock = small_window_socket(self.port)
+        sock.sendall(b"GET /example/four-megabytes HTTP/1.1\r\nHost: h\r\nX-MockStack-Throttle: 100000\r\n\r\n")
+        started = time.monotonic()
+        ended = wait_for_end(sock, TIMEOUT_S + 30)
+        took = time.monotonic() - started
+        sock.close()
+        control(self.port, "DELETE", "stubs")
+        self.check(12, "4 MB throttled at 100 kB/s, never read", status == 201 and ended and took < TIMEOUT_S * 1.25 + 2,
+                   f"{'dropped' if ended else 'still open'} after {took:.1f} s")
+
     def watcher_stays_idle(self):
         before = cpu_seconds(self.pid)
         time.sleep(3)
@@ -317,7 +478,9 @@ def run(process, port):
     stalls = []
     for case in [cases.coercion_limits, cases.multipart_backslashes, cases.regex_stubs, cases.delays_left_by_their_clients,
                  cases.journal_bounds, cases.slow_reader_of_a_large_answer, cases.template_amplification,
-                 cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies]:
+                 cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies,
+                 cases.finding_1_pipelining_behind_unsent_output, cases.finding_2_websocket_closing_with_unsent_output,
+                 cases.finding_10_empty_lines_keep_alive, cases.finding_12_throttled_answer_never_read]:
         probe.window()
         try:
             case()

@@ -56,7 +56,7 @@ extension HTTPConnection {
         case .throttled(let bytesPerSecond):
             // libevent's own rate limit on the connection's writes, lifted at the next request.
             limitWrites(bytesPerSecond: max(1, bytesPerSecond))
-            sendWhole(response, exchange: exchange, bytesPerSecond: max(1, bytesPerSecond))
+            sendWhole(response, exchange: exchange)
         case .fault(let fault):
             perform(fault, on: response, exchange)
         case .upgrade(let upgrade):
@@ -70,7 +70,7 @@ extension HTTPConnection {
     /// fixtures) with `Date` and `Connection`, then the body, in one `writev` when the socket
     /// takes it all. `exchange` is nil for the transport's own error answers, which say
     /// `withoutBody` when they answer a HEAD request.
-    func sendWhole(_ response: HTTPResponse, exchange: Exchange?, bytesPerSecond: Int? = nil, withoutBody: Bool = false) {
+    func sendWhole(_ response: HTTPResponse, exchange: Exchange?, withoutBody: Bool = false) {
         let head = response.head
         if head.connection?.equalsIgnoringASCIICase("close") == true { closesAfterAnswer = true }
         let connectionLine = connectionLine(for: head, exchange)
@@ -78,7 +78,7 @@ extension HTTPConnection {
         let sendsBody = exchange?.isHead != true && !withoutBody && !response.forbidsBody
         let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: connectionLine,
                                body: sendsBody ? response.body : [])
-        write(reply, bytesPerSecond: bytesPerSecond)
+        write(reply)
         if let exchange { finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0) }
         answerFinished()
     }

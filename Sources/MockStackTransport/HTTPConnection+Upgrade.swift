@@ -21,12 +21,13 @@ extension HTTPConnection {
         }
         worker.date.refresh()
         let head = response.head
-        let queued = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
-            .append(to: bufferevent_get_output(bufferevent), after: 0)
-        guard worker.logger.succeeded(queued, "evbuffer_add", "closing the connection instead of upgrading it") else {
+        let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
+        guard worker.logger.succeeded(reply.append(to: bufferevent_get_output(bufferevent), after: 0), "evbuffer_add",
+                                      "closing the connection instead of upgrading it") else {
             finish(exchange, status: 101, bytes: 0)
             return close()
         }
+        handed(reply.count)
         finish(exchange, status: 101, bytes: 0)
         switchToStream()
         let stream = UpgradedStream(connection: self, unsentOutputLimit: upgrade.unsentOutputLimit, handler: upgrade.makeHandler())
@@ -61,10 +62,14 @@ extension HTTPConnection {
             // hears the error and closes.
             written = max(0, bytes.withUnsafeBytes { Self.writeSome($0, to: socket) })
         }
-        guard written < bytes.count else { return 0 }
+        guard written < bytes.count else {
+            handed(bytes.count)
+            return 0
+        }
         let status = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress.map { $0 + written }, $0.count - written) }
         // Bytes that could not be queued leave a gap in the stream: it is dropped, as one over its limit.
         guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else { return Int.max }
+        handed(bytes.count)
         return evbuffer_get_length(output)
     }
 

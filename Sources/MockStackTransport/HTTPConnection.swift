@@ -13,8 +13,8 @@ import MockStackCore
 /// input meanwhile.
 ///
 /// Its deadlines: a request must arrive whole within the timeout of its first byte; a
-/// connection may idle that long between requests; an answer must be written out within its
-/// send deadline (``TransportConfiguration/sendDeadlineSeconds(bytes:bytesPerSecond:)``).
+/// connection may idle that long between requests, and its output may go that long without the
+/// client taking any of it (the loop's sweep keeps both: ``ConnectionWatch``).
 ///
 /// Lifetime: the worker's `connections` table holds it from accept to ``close()``. libevent's
 /// callbacks reach it unretained (``callbackTarget``) and keep it alive while they run.
@@ -52,9 +52,11 @@ final class HTTPConnection {
     /// Set when a refusal ends the connection while the client may still be sending: its
     /// socket is read to its end first (``LingeringClose``), so that the client reads the answer.
     private var lingersAfterClose = false
-    /// The idle sweep's looks at this connection since it last read or answered
-    /// (``Worker/startIdleSweep()``).
-    @exclusivity(unchecked) var idleChecks = 0
+    /// What the loop's sweep has seen of this connection (``Worker/startIdleSweep()``).
+    @exclusivity(unchecked) var watch = ConnectionWatch()
+    /// Every byte of output handed to the socket or queued for it: with what is still unsent
+    /// here and in the kernel, it tells how much the client has taken.
+    @exclusivity(unchecked) private var handedBytes: UInt64 = 0
     /// Set once `100 Continue` went out for the request now arriving.
     private var sentContinue = false
     /// Whether the read callback is on the stack: an answer finished inside it must not read on
@@ -64,7 +66,8 @@ final class HTTPConnection {
     /// requests without reading their answers cannot make the output grow without end.
     static let outputHighWater = 1 << 20
     private var waitingForOutput = false
-    /// Input kept unread while an answer is pending, at most; reading pauses past it.
+    /// Input kept unparsed while an answer is pending or earlier answers are unsent, at most;
+    /// reading pauses past it.
     static let pendingInputLimit = 1 << 20
     private var readingPaused = false
     /// Set when the client closed its sending side: what it sent before is still answered.
@@ -72,9 +75,6 @@ final class HTTPConnection {
 
     /// The request deadline, armed at a request's first byte.
     private var requestTimer: OpaquePointer?
-    /// The send deadline of an answer still in the output, and when it falls (monotonic ns).
-    private var sendTimer: OpaquePointer?
-    private var sendDue: UInt64 = 0
     /// A delayed answer's wait or a hang's hold: what to do at its end, and if the client
     /// leaves first.
     private var pending: (timer: OpaquePointer, then: () -> Void, clientLeft: () -> Void)?
@@ -126,7 +126,6 @@ final class HTTPConnection {
         // A bufferevent keeps its input's end frozen but while it reads into it itself.
         guard readEvent != nil, let input = bufferevent_get_input(bufferevent),
               worker.logger.succeeded(evbuffer_unfreeze(input, 0), "evbuffer_unfreeze", "closing the new connection"),
-              setWriteTimeout(),
               worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_WRITE)), "bufferevent_enable", "closing the new connection"),
               resumeReading()
         else { return close() }
@@ -174,18 +173,9 @@ final class HTTPConnection {
     /// Parses what has arrived, answering each request it completes, until the input is used
     /// up, an answer is pending, or the connection is ending.
     private func readable() {
-        idleChecks = 0
+        watch.sawActivity()
         if state == .upgraded { return upgradedInputArrived() }
-        guard state == .reading else {
-            // Bytes that arrive while an answer is pending wait in the input, up to a bound:
-            // past it reading stops until they are parsed. (A read watermark would do the same
-            // at the cost of a check and an event change on every read.)
-            if let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit {
-                pauseReading()
-                readingPaused = true
-            }
-            return
-        }
+        guard state == .reading else { return holdInput() }
         guard !readingInput else { return }
         if readingPaused {
             readingPaused = false
@@ -200,7 +190,7 @@ final class HTTPConnection {
             let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
             if unsent > Self.outputHighWater || (writeLimit != nil && unsent > 0) {
                 waitingForOutput = true
-                return
+                return holdInput()
             }
             switch parseInput(input) {
             case .needMore:
@@ -214,6 +204,17 @@ final class HTTPConnection {
         if state == .reading { requestProgressed() }
         // A client that closed its sending side has had every whole request it sent answered.
         if peerFinished, state == .reading, evbuffer_get_length(input) == 0 { endAfterOutput() }
+    }
+
+    /// Bytes that arrive while they cannot be parsed (an answer is pending, or earlier answers
+    /// are unsent) wait in the input, up to a bound: past it reading stops until they are
+    /// parsed, so a client that pipelines without reading holds the server's memory to the
+    /// bound. (A read watermark would do the same at the cost of a check and an event change on
+    /// every read.)
+    private func holdInput() {
+        guard !readingPaused, let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit else { return }
+        pauseReading()
+        readingPaused = true
     }
 
     /// Closes once the output has been written out (at once when it is empty).
@@ -262,8 +263,7 @@ final class HTTPConnection {
         }
         if !sentContinue, let head = parser.pendingHead, head.expectsContinue {
             sentContinue = true
-            let status = Self.continueLine.withUnsafeBytes { evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
-            guard worker.logger.succeeded(status, "evbuffer_add", "closing the connection") else { return close() }
+            write(Self.continueLine)
         }
     }
 
@@ -305,21 +305,11 @@ final class HTTPConnection {
         self.requestTimer = nil
     }
 
-    /// Output that makes no progress for the timeout ends the connection. (Idle time between
-    /// requests is the worker's to watch: ``Worker/startIdleSweep()``.)
-    /// - Returns: false when libevent refused it (the caller closes the connection).
-    private func setWriteTimeout() -> Bool {
-        let seconds = worker.configuration.timeoutSeconds
-        guard seconds > 0 else { return true }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        return worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, &timeout), "bufferevent_set_timeouts", "closing the connection")
-    }
-
     /// The connection becomes a byte stream: no more requests, and no request or idle deadline
-    /// (the protocol on it keeps its own).
+    /// (the protocol on it keeps its own); output the client does not take is still dropped
+    /// after the timeout (``ConnectionWatch``).
     func switchToStream() {
         state = .upgraded
-        worker.logger.succeeded(bufferevent_set_timeouts(bufferevent, nil, nil), "bufferevent_set_timeouts")
         if readingPaused {
             readingPaused = false
             guard resumeReading() else { return close() }
@@ -332,7 +322,7 @@ final class HTTPConnection {
     /// may be read, or the connection ends once the answer is out.
     func answerFinished() {
         guard state == .answering else { return }
-        idleChecks = 0
+        watch.sawActivity()
         if closesAfterAnswer { return endAfterOutput() }
         // The parser is ready for the next request by itself.
         state = .reading
@@ -396,9 +386,8 @@ final class HTTPConnection {
     }
 
     /// Writes as much of `reply` as the socket takes now (nothing while a throttle limits the
-    /// connection or earlier bytes wait in the output), and leaves the rest to the bufferevent,
-    /// with the send deadline for it.
-    func write(_ reply: WholeReply, bytesPerSecond: Int? = nil) {
+    /// connection or earlier bytes wait in the output), and leaves the rest to the bufferevent.
+    func write(_ reply: WholeReply) {
         guard let output = bufferevent_get_output(bufferevent) else { return }
         var written = 0
         if writeLimit == nil, evbuffer_get_length(output) == 0 {
@@ -408,49 +397,48 @@ final class HTTPConnection {
             guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {
                 return close()
             }
-            armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: reply.count - written, bytesPerSecond: bytesPerSecond))
         }
+        handed(reply.count)
     }
 
-    /// Adds bytes to the output, for the bufferevent to send, with a send deadline.
+    /// Adds bytes to the output, for the bufferevent to send.
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         let status = bytes.withUnsafeBytes { evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
         guard worker.logger.succeeded(status, "evbuffer_add", "closing the connection") else { return close() }
-        armSendDeadline(seconds: worker.configuration.sendDeadlineSeconds(bytes: bytes.count))
+        handed(bytes.count)
     }
 
-    /// Gives what the output holds now `seconds` to be written out; past that the connection
-    /// closes. libevent's write timeout starts over with every byte written, and a throttled
-    /// write waits on the token bucket outside it, so without this a client reading a byte now
-    /// and then (or a throttle of 1 B/s) would pin the answer's bytes and the socket.
-    private func armSendDeadline(seconds: Int) {
-        guard seconds > 0 else { return }
-        // An earlier answer still going out keeps its later deadline.
-        let due = MonotonicClock.nanoseconds() + UInt64(seconds) * 1_000_000_000
-        if let sendTimer, event_pending(sendTimer, Int16(EV_TIMEOUT), nil) != 0, sendDue > due { return }
-        sendDue = due
-        if sendTimer == nil {
-            sendTimer = event_new(worker.base, -1, 0, { _, _, arg in
-                HTTPConnection.with(arg) { $0.sendDeadlinePassed() }
-            }, callbackTarget)
-        }
-        var delay = timeval(tv_sec: seconds, tv_usec: 0)
-        if let sendTimer { worker.logger.succeeded(event_add(sendTimer, &delay), "event_add", "an answer goes out without its send deadline") }
+    /// Counts bytes written to the socket or queued for it (every path of output comes here).
+    func handed(_ count: Int) {
+        handedBytes &+= UInt64(count)
     }
 
-    private func sendDeadlinePassed() {
+    /// What the sweep finds the connection doing: output the client has not taken first, then
+    /// whether it is idle.
+    var activity: ConnectionWatch.Activity {
+        guard state != .closed else { return .busy }
         let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
-        guard state != .closed, unsent > 0 else { return }
-        worker.logger.info("resetting a connection whose answer was not taken in time (\(unsent) bytes unsent)")
-        // A reset, not a FIN: the kernel drops what it still buffers for the slow reader too
-        // (megabytes, on loopback) instead of trickling it out after the socket is gone.
+        guard unsent == 0 else {
+            let inKernel = UInt64(max(0, SocketSendQueue.unacknowledgedBytes(socket) ?? 0))
+            return .sending(delivered: handedBytes &- UInt64(unsent) &- inKernel)
+        }
+        return isIdle ? .idle : .busy
+    }
+
+    /// The client has taken none of the output for the timeout (``ConnectionWatch``): whether it
+    /// stopped reading or a throttle's answer waits behind a full window, the connection goes.
+    func outputStalled() {
+        guard state != .closed else { return }
+        let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
+        worker.logger.info("resetting a connection whose client took none of its output for \(worker.configuration.timeoutSeconds)s (\(unsent) bytes unsent)")
+        // A reset, not a FIN: the kernel drops what it still buffers for the client too
+        // instead of trickling it out after the socket is gone.
         reset()
     }
 
     /// The output has been written out.
     private func outputDrained() {
-        if let sendTimer { event_del(sendTimer) }
         switch state {
         case .closing:
             close()
@@ -467,13 +455,10 @@ final class HTTPConnection {
     private func happened(_ events: Int16) {
         // The bufferevent only writes: reads, and the end of the client's stream, are
         // `socketReadable`'s, so no EOF comes here; a failed write is an error.
-        let what = Int32(events)
-        if what & Int32(BEV_EVENT_ERROR) != 0 {
+        // (There are no timeouts on the bufferevent: the loop's sweep watches idle connections
+        // and output that makes no progress, the request timer slow requests.)
+        if Int32(events) & Int32(BEV_EVENT_ERROR) != 0 {
             clientClosed(reset: true)
-        } else if what & Int32(BEV_EVENT_TIMEOUT) != 0 {
-            // A write that made no progress for the timeout (there is no read timeout: the
-            // worker's idle sweep watches idle connections, the request timer slow requests).
-            close()
         }
     }
 
@@ -510,10 +495,6 @@ final class HTTPConnection {
         guard state != .closed else { return }
         state = .closed
         cancelRequestTimer()
-        if let sendTimer {
-            event_free(sendTimer)
-            self.sendTimer = nil
-        }
         var unfinished: (() -> Void)?
         if let (timer, _, clientLeft) = pending {
             event_free(timer)

@@ -12,15 +12,12 @@ public struct TransportConfiguration: Sendable {
     public var maxHeaderBytes: Int
     /// Most header fields in one request; more get 431.
     public var maxHeaderCount = 100
-    /// Seconds a connection may stay idle, wait for a read or write to progress, or take to
-    /// send one request whole, from its first byte; and, with what a throttle needs, the most
-    /// an answer may take to be written out.
+    /// Seconds a connection may stay idle, take to send one request whole (from its first
+    /// byte), or hold output its client takes none of. An answer the client keeps taking, however
+    /// slowly (a throttle's), has no deadline.
     public var timeoutSeconds: Int
     /// The longest a `hang` fault holds a connection whose client is still there.
     public var hangLimitMilliseconds: Int
-    /// The longest a throttled answer may take to send (ten minutes, as long as the longest
-    /// delay); one that would need longer is cut then, the connection closed.
-    public var longestSendSeconds = 600
     /// How long a graceful stop waits for in-flight replies before closing anyway.
     public var shutdownGraceMilliseconds: Int
     /// Whether SIGINT and SIGTERM stop the server gracefully (the CLI wants this; a server
@@ -53,14 +50,5 @@ public struct TransportConfiguration: Sendable {
         self.shutdownGraceMilliseconds = shutdownGraceMilliseconds
         self.handlesSignals = handlesSignals
         self.logger = logger
-    }
-
-    /// Seconds an answer of `bytes` has to be written out once it is handed over: the timeout,
-    /// plus what its throttle needs to send it at `bytesPerSecond`, at most
-    /// ``longestSendSeconds`` in all. 0 (no deadline) when there is no timeout.
-    func sendDeadlineSeconds(bytes: Int, bytesPerSecond: Int? = nil) -> Int {
-        guard timeoutSeconds > 0 else { return 0 }
-        let throttled = bytesPerSecond.map { bytes / max(1, $0) + 1 } ?? 0
-        return min(timeoutSeconds + throttled, max(timeoutSeconds, longestSendSeconds))
     }
 }

@@ -125,13 +125,18 @@ import Testing
             == HTTP1ParseError(status: 431, message: "Request line and headers are larger than the limit of 100 bytes"))
     }
 
-    @Test func anEmptyLineIsNotTheStartOfARequest() {
+    /// Empty lines before a request line are skipped, but they start the request's deadline:
+    /// a client sending nothing else must not keep its connection for ever.
+    @Test func anEmptyLineStartsARequest() {
         var parser = HTTP1RequestParser()
         #expect(!parser.isMidRequest)
-        #expect(parser.parse(Array("\r\n\r".utf8)) == .needMore(consumed: 3))
-        #expect(!parser.isMidRequest)
-        #expect(parser.parse(Array("\nG".utf8)) == .needMore(consumed: 2))
+        #expect(parser.parse(Array("\r".utf8)) == .needMore(consumed: 1))
         #expect(parser.isMidRequest)
+        #expect(parser.parse(Array("\n\r\n".utf8)) == .needMore(consumed: 3))
+        #expect(parser.isMidRequest)
+        let step = parser.parse(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(step.request?.target == "/")
+        #expect(!parser.isMidRequest)
     }
 
     @Test func refusesARequestLineOverTheHeadLimit() {

@@ -9,11 +9,17 @@ import Glibc
 public final class RawConnection {
     public let fd: Int32
 
-    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    /// - Parameter receiveBufferBytes: a small receive buffer (set before connecting, so the
+    ///   window the server sees is small too), for a client that stops reading early.
+    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5, receiveBufferBytes: Int? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError("socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let receiveBufferBytes {
+            var size = Int32(receiveBufferBytes)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -36,6 +42,23 @@ public final class RawConnection {
     }
 
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends `bytes` over and over until `total` bytes have gone or a send waits longer than
+    /// `stallSeconds` (the peer stopped reading and every buffer between is full).
+    /// - Returns: the bytes the peer's side accepted.
+    public func sendRepeatedly(_ bytes: [UInt8], upTo total: Int, stallSeconds: Int) -> Int {
+        var timeout = timeval(tv_sec: stallSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var accepted = 0
+        while accepted < total {
+            // A partial send goes on from where it stopped, so the peer reads whole copies.
+            let offset = accepted % bytes.count
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { break }
+            accepted += sent
+        }
+        return accepted
+    }
 
     /// Reads until the peer closes, a read fails, or the timeout passes.
     /// - Returns: the bytes, and how the stream ended.

@@ -24,8 +24,8 @@ struct HTTP1LineReader: Sendable {
         case ended(lineFeed: Int, length: Int)
     }
 
-    /// Whether the partial line could still be an empty one (nothing but a CR so far).
-    var partialLineMayBeEmpty: Bool { carried.isEmpty || (carried.count == 1 && carried[0] == HTTP1Syntax.carriageReturn) }
+    /// Whether no byte of a line is waiting for its end.
+    var isEmpty: Bool { carried.isEmpty }
 
     /// Looks for the end of the current line in `input` from `start` (which must be before its
     /// end), the line being allowed `budget` bytes in all, its line end included.

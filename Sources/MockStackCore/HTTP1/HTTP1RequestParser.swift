@@ -92,11 +92,11 @@ public struct HTTP1RequestParser: Sendable {
     /// to a HEAD request carries no body, a refusal included.
     public var method: HTTPMethod? { requestLine?.method }
 
-    /// Whether any byte of a request has arrived since the last one completed (leading empty
-    /// lines before a request line do not count): the transport starts the whole-request
-    /// deadline then.
+    /// Whether any byte has arrived since the last request completed, leading empty lines
+    /// included: the transport starts the whole-request deadline then, so a client sending
+    /// nothing but empty lines cannot keep a connection past the timeout.
     public var isMidRequest: Bool {
-        if case .requestLine = phase { return !lines.partialLineMayBeEmpty }
+        if case .requestLine = phase { return headBytes > 0 || !lines.isEmpty }
         return true
     }
 

@@ -432,6 +432,69 @@ class Cases:
         self.check(12, "4 MB throttled at 100 kB/s, never read", status == 201 and ended and took < TIMEOUT_S * 1.25 + 2,
                    f"{'dropped' if ended else 'still open'} after {took:.1f} s")
 
+    def finding_4_costly_patterns(self):
+        costly = ".*[ab]{0,450}c"
+        for _ in range(4):
+            control(self.port, "POST", "stubs", {"match": {"pathRegex": costly}, "answer": {"status": 418}})
+        status, _, _, took = request(self.port, "GET", "/example/" + "x" * 30_000 + "c")
+        self.check(4, "four stubs of .*[ab]{0,450}c on a 30 KB path", status == 404 and took < 0.25,
+                   f"{status} in {took * 1000:.0f} ms")
+        status, _, _, _ = request(self.port, "GET", "/example/abc")
+        self.check(4, "the same stubs on a short path", status == 418, str(status))
+        control(self.port, "DELETE", "stubs")
+        control(self.port, "DELETE", "requests")
+        for _ in range(200):
+            request(self.port, "GET", "/example/" + "x" * 2_100)
+        status, _, body, took = control(self.port, "POST", "requests/count", {"pathRegex": costly})
+        self.check(4, "requests/count of it over 200 long entries", status == 422 and took < 0.25,
+                   f"{status} in {took * 1000:.0f} ms {body[:60]!r}")
+        status, _, _, took = control(self.port, "POST", "requests/wait", {"pattern": {"pathRegex": costly}, "timeoutMs": 1000})
+        self.check(4, "requests/wait for it over the same entries", status == 422 and took < 0.25, f"{status} in {took * 1000:.0f} ms")
+        # Waits matched against each new entry: each recorded request pays the budget at most.
+        latest = json.loads(control(self.port, "GET", "requests?limit=1")[2])["requests"][0]["id"]
+        ended = []
+        waits = [threading.Thread(target=lambda: ended.append(control(self.port, "POST", "requests/wait", {
+            "pattern": {"pathRegex": costly}, "timeoutMs": 1500, "since": latest})[0])) for _ in range(8)]
+        for wait in waits:
+            wait.start()
+        worst = 0.0
+        for _ in range(20):
+            worst = max(worst, request(self.port, "GET", "/example/" + "x" * 2_100)[3])
+        for wait in waits:
+            wait.join()
+        self.check(4, "20 long requests recorded while 8 such waits wait", worst < 0.25 and all(s in (408, 422) for s in ended),
+                   f"slowest {worst * 1000:.0f} ms; waits {sorted(ended)}")
+        control(self.port, "DELETE", "requests")
+
+    def finding_11_waits_end_with_their_scope(self):
+        def waiting():
+            return json.loads(control(self.port, "GET", "requests/wait")[2])["waiting"]
+
+        def wait_in(prefix, then):
+            """Starts a 60 s wait under `prefix`, runs `then` once it waits; its status and time."""
+            result = []
+            thread = threading.Thread(target=lambda: result.append(request(
+                self.port, "POST", prefix + "/__mockstack/requests/wait",
+                json.dumps({"pattern": {"path": "/never"}, "timeoutMs": 60_000}).encode(), [("Content-Type", "application/json")])))
+            thread.start()
+            deadline = time.monotonic() + 2
+            while waiting() == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            started = time.monotonic()
+            then()
+            thread.join(5)
+            status, _, body, _ = result[0] if result else (None, {}, b"", 0)
+            return status, body, time.monotonic() - started
+
+        status, body, took = wait_in("/__session/hostile-s", lambda: control(self.port, "DELETE", "sessions/hostile-s"))
+        self.check(11, "a session's wait when the session is deleted", status == 410 and took < 1,
+                   f"{status} in {took * 1000:.0f} ms {body[:60]!r}")
+        status, body, took = wait_in("/__session/hostile-s", lambda: control(self.port, "POST", "reset"))
+        self.check(11, "a session's wait at a server reset", status == 410 and took < 1, f"{status} in {took * 1000:.0f} ms")
+        status, body, took = wait_in("", lambda: control(self.port, "POST", "reset"))
+        self.check(11, "the server's wait at a server reset", status == 409 and took < 1, f"{status} in {took * 1000:.0f} ms")
+        self.check(11, "wait places held afterwards", waiting() == 0, str(waiting()))
+
     def watcher_stays_idle(self):
         before = cpu_seconds(self.pid)
         time.sleep(3)
@@ -480,7 +543,8 @@ def run(process, port):
                  cases.journal_bounds, cases.slow_reader_of_a_large_answer, cases.template_amplification,
                  cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies,
                  cases.finding_1_pipelining_behind_unsent_output, cases.finding_2_websocket_closing_with_unsent_output,
-                 cases.finding_10_empty_lines_keep_alive, cases.finding_12_throttled_answer_never_read]:
+                 cases.finding_10_empty_lines_keep_alive, cases.finding_12_throttled_answer_never_read,
+                 cases.finding_4_costly_patterns, cases.finding_11_waits_end_with_their_scope]:
         probe.window()
         try:
             case()

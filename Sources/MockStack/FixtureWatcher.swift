@@ -98,7 +98,7 @@ final class FixtureWatcher: Sendable {
             let fresh = present.isEmpty ? [] : try loader.load(from: SelectedFixtureSource(everything, folders: present))
             registry.install(all, replacing: fresh)
             // Sessions hold copies of the old apps.
-            sessions.removeAll()
+            sessions.removeAll(because: "dropped when the fixtures were reloaded")
             let names = fresh.map(\.name)
             logger.notice("reloaded \(names.isEmpty ? "fixtures (an app folder went away)" : names.joined(separator: ", "))")
             return ReloadOutcome(time: Date(), reloaded: names, problems: [])

@@ -77,7 +77,8 @@ extension ControlPlane {
     /// `POST requests/count` and `POST requests/find`: the entries of this scope's journal
     /// that match a request pattern (the shape of a stub's `match`), counted (`{"count": N}`)
     /// or listed oldest first (`{"requests": […]}`). Without `session`, the server's journal
-    /// counts every session's requests too.
+    /// counts every session's requests too. A pattern whose regexes run out of steps
+    /// (``PatternBudget``) is a 422: a count it could not finish would be wrong.
     func verify(_ request: HTTPRequest, counting: Bool) -> HTTPResponse {
         let matcher: RequestMatcher
         do {
@@ -91,7 +92,16 @@ extension ControlPlane {
             return PlainError.response(400, "The pattern is not JSON: \(error)")
         }
         let ignoringCase = appsIgnoringParameterCase
-        let found = scopedJournal.snapshot().entries.filter { matcher.matches(subject(of: $0, ignoringCase), anySession: true) }
+        // One budget for the whole journal: a verification holds its loop no longer than a stubbed request may.
+        var budget = PatternBudget()
+        var found: [JournalEntry] = []
+        for entry in scopedJournal.snapshot().entries {
+            if matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget) { found.append(entry) }
+            if budget.isSpent {
+                return PlainError.response(422, "The pattern's regular expressions ran out of steps (\(PatternBudget.perRequest) a request at most) "
+                    + "at journal entry \(entry.id), so the entries from there on could not be matched; a simpler regex, or one over a shorter part of the request, can be")
+            }
+        }
         return counting ? .json(200, ["count": .number(JSONNumber(found.count))]) : .json(200, ["requests": .array(described(found))])
     }
 

@@ -4,8 +4,9 @@ import MockStackCore
 extension ControlPlane {
     /// `POST reset[?app=NAME | ?session=ID]`, in three scopes:
     /// - whole (no parameter): every app of this scope back to its fixture state, its stubs
-    ///   removed, its scenarios started over, its journal emptied, random delays started over;
-    ///   the server's also drops every session;
+    ///   removed, its scenarios started over, its journal emptied and the waits on it answered
+    ///   409, random delays started over; the server's also drops every session (their waits
+    ///   answered 410);
     /// - one app (`app`): that app's state, its stubs and its journal entries in this scope,
     ///   nothing else (the server's never touches a session's);
     /// - one session (`session`, on the server's control plane): what the session's own
@@ -37,11 +38,12 @@ extension ControlPlane {
         for app in apps { app.reset() }
         stubs.removeAll(session: session?.id)
         scopedJournal.clear()
+        scopedJournal.endWaits(with: WaitEnding.reset)
         scopedRealtime.clear()
         if let session {
             session.faults.reseed()
         } else {
-            sessions.removeAll()
+            sessions.removeAll(because: "dropped by a reset of the whole server")
             faults.reseed()
         }
         return .json(200, ["reset": .array(apps.map { .string($0.name) })])

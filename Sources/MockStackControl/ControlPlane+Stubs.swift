@@ -45,12 +45,14 @@ extension ControlPlane {
     func listStubs() -> HTTPResponse {
         let entries = scopedJournal.snapshot().entries
         let ignoringCase = appsIgnoringParameterCase
+        // The near misses of every stub share one budget: their reasons say where it ran out.
+        var budget = PatternBudget()
         let listed = stubs.all.filter { session == nil || $0.match.session == session?.id }.map { stub -> JSONValue in
             guard case .object(var object) = stub.listed else { return stub.listed }
             if stub.hits == 0 {
                 let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
                 object["nearMisses"] = .array(candidates.compactMap { entry in
-                    entry.stub == nil ? stub.match.mismatch(subject(of: entry, ignoringCase)).map { reason in
+                    entry.stub == nil ? stub.match.mismatch(subject(of: entry, ignoringCase), within: &budget).map { reason in
                         ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
                          "path": .string(entry.request.path), "reason": .string(reason)]
                     } : nil

@@ -4,7 +4,9 @@ import MockStackWire
 /// `POST requests/wait`: a long poll on the journal. The first entry of this scope's journal
 /// (after `since`) that a request pattern matches answers `200` with the entry; when there is
 /// none yet, the answer is deferred (``Delivery/deferred(_:)``) until one is recorded — on any
-/// loop, by any app, stub or none — or `408` when `timeoutMs` pass first.
+/// loop, by any app, stub or none — or `408` when `timeoutMs` pass first. A wait ends early
+/// when its scope does (``WaitEnding``): `410` when its session ends, `409` when its journal is
+/// reset, `422` when its pattern's regexes run out of steps on an entry.
 extension ControlPlane {
     /// The longest wait a request may ask for: five minutes.
     static let maxWaitMilliseconds = 300_000
@@ -50,15 +52,20 @@ extension ControlPlane {
         }
         let matcher = wanted.matcher
         let ignoringCase = appsIgnoringParameterCase
-        let waiter = JournalWaiter(id: id, since: wanted.since, matches: { [self] entry in
-            matcher.matches(subject(of: entry, ignoringCase), anySession: true)
+        let waiter = JournalWaiter(id: id, since: wanted.since, matches: { [self] entry, budget in
+            matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget)
         }, deliver: { entry in
             answer.complete(with: Self.found(entry))
+        }, end: { response in
+            answer.complete(with: response)
         })
         switch journal.firstMatch(orWait: waiter) {
         case .found(let entry):
             waits.release()
             return Self.found(entry)
+        case .refused(let response):
+            waits.release()
+            return response
         case .waiting:
             var timeout = PlainError.response(408, "No request matching the pattern was recorded within \(wanted.timeoutMilliseconds) ms")
             timeout.delivery = .deferred(answer)

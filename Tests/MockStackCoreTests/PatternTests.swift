@@ -225,4 +225,27 @@ struct PatternTests {
         #expect(long.steps <= short.steps * 11)
         #expect(try Pattern(#"/example/([a-z]+/)*[a-z]+\.json"#).wholeMatch("/example/" + String(repeating: "ab/", count: 10_000) + "x.json"))
     }
+
+    /// Linear is not cheap: a counted repetition of a class costs each scalar hundreds of steps.
+    /// A run stops at its budget and counts as no match; the budget says it ran out.
+    @Test func aRunStopsAtItsBudgetAndCountsAsNoMatch() throws {
+        let pattern = try Pattern(".*[ab]{0,450}c")
+        let long = String(repeating: "x", count: 30_000) + "c"
+        let unbounded = pattern.run(Substring(long), whole: true)
+        #expect(unbounded.matched && !unbounded.cut && unbounded.steps > PatternBudget.perRequest)
+        let bounded = pattern.run(Substring(long), whole: true, limit: 10_000)
+        #expect(!bounded.matched && bounded.cut && bounded.steps <= 10_001)
+        var budget = PatternBudget(steps: 10_000)
+        #expect(!pattern.wholeMatch(long, within: &budget))
+        #expect(budget.isSpent && budget.remainingSteps == 0)
+        // A spent budget matches nothing more, however short the text.
+        #expect(!pattern.wholeMatch("abc", within: &budget))
+        // The same budget is shared: what one match takes, the next has not.
+        var shared = PatternBudget(steps: 1_000_000)
+        #expect(pattern.wholeMatch("xabc", within: &shared))
+        #expect(!shared.isSpent && shared.remainingSteps < 1_000_000)
+        // The plain calls each bring a budget of their own.
+        #expect(!pattern.wholeMatch(long))
+        #expect(pattern.wholeMatch("xabc") && pattern.occurs(in: "xxabcxx"))
+    }
 }

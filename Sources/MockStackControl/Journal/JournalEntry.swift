@@ -75,6 +75,9 @@ struct JournalEntry: Sendable {
     /// Whether the answer came from the upstream a request no app or stub took is forwarded to
     /// (`serve --proxy-unmatched`, `record`).
     var proxied = false
+    /// Whether a stub's regex ran out of steps on the request (``PatternBudget``), so that the
+    /// stub counted as not matching it.
+    var patternBudgetSpent = false
 
     /// What answered (an operation, a service method, a fixture), from the response.
     var operation: String? { response.operation }
@@ -93,7 +96,7 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "unmatched", "proxied"?, "status", "response", "durationMs"}`; each body as text when it is
+    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response", "durationMs"}`; each body as text when it is
     /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
     /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
     /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
@@ -126,6 +129,7 @@ struct JournalEntry: Sendable {
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["unmatched"] = .bool(unmatched)
         if proxied { object["proxied"] = .bool(true) }
+        if patternBudgetSpent { object["patternBudgetSpent"] = .bool(true) }
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }

@@ -25,6 +25,19 @@ package final class RequestJournal: Sendable {
         var bytes: Int
     }
 
+    /// A waiter and the newest entry it has been offered (or looked at when it started).
+    private struct Waiting {
+        var waiter: JournalWaiter
+        var checkedThrough: Int
+    }
+
+    /// What offering new entries to one waiter came to.
+    private enum Offer {
+        case found(JournalEntry)
+        case patternBudgetSpent(entry: Int, steps: Int)
+        case checked(through: Int)
+    }
+
     private struct State {
         /// Oldest first; a ring, so that pushing out the oldest moves no other entry.
         var entries: RingBuffer<Kept>
@@ -35,26 +48,9 @@ package final class RequestJournal: Sendable {
         /// Entries pushed out since the last clear.
         var dropped = 0
         /// Requests waiting for an entry that is not there yet (``firstMatch(orWait:)``).
-        var waiters: [JournalWaiter] = []
-        /// The newest entry offered to the waiters (or looked at by every one of them).
-        var offeredThrough = 0
-
-        /// The entries recorded since the last offer, oldest first, offered to the waiters:
-        /// each waiter that wants one is taken out of the list, with the first it wants.
-        mutating func takeWokenWaiters() -> [(waiter: JournalWaiter, entry: JournalEntry)] {
-            var woken: [(waiter: JournalWaiter, entry: JournalEntry)] = []
-            var start = entries.endIndex
-            while start > entries.startIndex, entries[start - 1].entry.id > offeredThrough { start -= 1 }
-            for slot in entries[start...] where !waiters.isEmpty {
-                waiters.removeAll { waiter in
-                    guard waiter.wants(slot.entry) else { return false }
-                    woken.append((waiter, slot.entry))
-                    return true
-                }
-            }
-            offeredThrough = lastId
-            return woken
-        }
+        var waiters: [Waiting] = []
+        /// The answer to every wait from now on: the journal's session has ended.
+        var closed: HTTPResponse?
 
         mutating func dropOldest() {
             bytes -= entries.removeFirst().bytes
@@ -97,7 +93,8 @@ package final class RequestJournal: Sendable {
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
     /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
     func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
-                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil, proxied: Bool = false) {
+                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil, proxied: Bool = false,
+                patternBudgetSpent: Bool = false) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
@@ -111,7 +108,8 @@ package final class RequestJournal: Sendable {
             let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
                                      bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
                                      responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
-                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration, proxied: proxied)
+                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration, proxied: proxied,
+                                     patternBudgetSpent: patternBudgetSpent)
             while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
             state.entries.append(Kept(entry: entry, bytes: bytes))
             state.bytes += bytes
@@ -120,33 +118,97 @@ package final class RequestJournal: Sendable {
         // With none waiting (nearly always), that check of an empty array is all: the entry is
         // not touched after its append, which would copy it (a retain and a release of each
         // of its fields).
-        if anyoneWaits { wakeWaiters() }
+        if anyoneWaits { offerNewEntries() }
     }
 
-    /// Offers the entries not yet offered to the waiters, oldest first, each waiter taking the
-    /// first it wants; then hands them over, outside the lock.
+    /// Offers each waiter the entries newer than it has seen, oldest first, and hands over
+    /// what it took. Matching runs outside the lock — a costly pattern holds up no request
+    /// being recorded on another loop — within ``PatternBudget/perRequest`` shared among the
+    /// waiters; a waiter whose share runs out is ended (``WaitEnding/patternBudgetSpent(entry:steps:)``),
+    /// so that no pattern costs every recorded request its steps again. Whoever claims a waiter
+    /// under the lock first answers it, once.
     @inline(never)
-    private func wakeWaiters() {
-        let woken = state.withLock { state in state.takeWokenWaiters() }
-        for (waiter, entry) in woken { waiter.deliver(entry) }
+    private func offerNewEntries() {
+        let (waiting, entries) = state.withLock { state -> ([Waiting], [JournalEntry]) in
+            guard let oldest = state.waiters.lazy.map(\.checkedThrough).min() else { return ([], []) }
+            var start = state.entries.endIndex
+            while start > state.entries.startIndex, state.entries[start - 1].entry.id > oldest { start -= 1 }
+            return (state.waiters, state.entries[start...].map(\.entry))
+        }
+        guard let newest = entries.last?.id else { return }
+        let share = PatternBudget.perRequest / waiting.count
+        let offers = waiting.map { registered -> Offer in
+            var budget = PatternBudget(steps: share)
+            for entry in entries where entry.id > registered.checkedThrough {
+                if registered.waiter.wants(entry, within: &budget) { return .found(entry) }
+                if budget.isSpent { return .patternBudgetSpent(entry: entry.id, steps: share) }
+            }
+            return .checked(through: newest)
+        }
+        let claimed = state.withLock { state -> [(JournalWaiter, Offer)] in
+            var claimed: [(JournalWaiter, Offer)] = []
+            for (registered, offer) in zip(waiting, offers) {
+                // Gone: answered by another loop's offer, or its wait ended meanwhile.
+                guard let index = state.waiters.firstIndex(where: { $0.waiter.id == registered.waiter.id }) else { continue }
+                if case .checked(let through) = offer {
+                    state.waiters[index].checkedThrough = max(state.waiters[index].checkedThrough, through)
+                } else {
+                    state.waiters.remove(at: index)
+                    claimed.append((registered.waiter, offer))
+                }
+            }
+            return claimed
+        }
+        for (waiter, offer) in claimed {
+            switch offer {
+            case .found(let entry): waiter.deliver(entry)
+            case .patternBudgetSpent(let entry, let steps): waiter.end(WaitEnding.patternBudgetSpent(entry: entry, steps: steps))
+            case .checked: break
+            }
+        }
     }
 
     /// The first entry after `waiter.since` that it wants; when there is none, `waiter` is
-    /// registered, under the same lock as recording, so that no entry can fall between the
-    /// look and the wait.
+    /// registered, and offered every entry recorded since the look. The entries are matched
+    /// outside the lock, on a copy taken under it, within one ``PatternBudget``: a wait whose
+    /// pattern runs out of steps is refused (422), not kept.
     func firstMatch(orWait waiter: JournalWaiter) -> JournalWaitStart {
-        state.withLock { state in
-            if let found = state.entries.first(where: { waiter.wants($0.entry) }) { return .found(found.entry) }
-            // Every entry there now has been looked at; the next ones are offered.
-            if state.waiters.isEmpty { state.offeredThrough = state.lastId }
-            state.waiters.append(waiter)
-            return .waiting
+        let (entries, lookedThrough, closed) = state.withLock { state in
+            var newer: [JournalEntry] = []
+            for kept in state.entries where kept.entry.id > waiter.since { newer.append(kept.entry) }
+            return (newer, state.lastId, state.closed)
         }
+        if let closed { return .refused(closed) }
+        var budget = PatternBudget()
+        for entry in entries {
+            if waiter.wants(entry, within: &budget) { return .found(entry) }
+            if budget.isSpent { return .refused(WaitEnding.patternBudgetSpent(entry: entry.id, steps: PatternBudget.perRequest)) }
+        }
+        let registered = state.withLock { state -> (missed: Bool, refused: HTTPResponse?) in
+            if let closed = state.closed { return (false, closed) }
+            state.waiters.append(Waiting(waiter: waiter, checkedThrough: lookedThrough))
+            return (state.lastId > lookedThrough, nil)
+        }
+        if let refused = registered.refused { return .refused(refused) }
+        // Entries recorded between the look and the registration were offered to the others only.
+        if registered.missed { offerNewEntries() }
+        return .waiting
+    }
+
+    /// Ends every wait on this journal with `response` (``WaitEnding``); with `closing`, every
+    /// later wait too (its session has ended).
+    func endWaits(with response: HTTPResponse, closing: Bool = false) {
+        let ended = state.withLock { state in
+            if closing { state.closed = response }
+            defer { state.waiters.removeAll() }
+            return state.waiters.map(\.waiter)
+        }
+        for waiter in ended { waiter.end(response) }
     }
 
     /// Takes a waiter back out (its wait ended); nothing when it has been handed an entry.
     func stopWaiting(_ id: Int) {
-        state.withLock { state in state.waiters.removeAll { $0.id == id } }
+        state.withLock { state in state.waiters.removeAll { $0.waiter.id == id } }
     }
 
     /// Requests waiting for an entry of this journal now.

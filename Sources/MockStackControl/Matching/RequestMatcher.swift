@@ -64,36 +64,46 @@ struct RequestMatcher: Sendable {
 
     /// Whether the request matches, with no reason written for one that does not: every stub is
     /// tried on every request, and a reason can quote a large part of the body.
-    /// - Parameter anySession: as verifications read a journal: without `session`, requests of
-    ///   every session count (a stub without one answers outside sessions only).
-    func matches(_ subject: MatchedRequest, anySession: Bool = false) -> Bool {
-        mismatch(subject, explained: false, anySession: anySession) == nil
+    /// - Parameters:
+    ///   - anySession: as verifications read a journal: without `session`, requests of every
+    ///     session count (a stub without one answers outside sessions only);
+    ///   - budget: the steps its regexes may take (shared by every match made for one request);
+    ///     a regex that runs out of them does not match, and leaves the budget spent.
+    func matches(_ subject: MatchedRequest, anySession: Bool = false, within budget: inout PatternBudget) -> Bool {
+        mismatch(subject, explained: false, anySession: anySession, within: &budget) == nil
     }
 
     /// Why the request does not match — the first criterion that fails — or nil when it does.
     /// - Parameter explained: false to get "" instead of the reason, for a caller that only asks whether.
-    func mismatch(_ subject: MatchedRequest, explained: Bool = true, anySession: Bool = false) -> String? {
+    func mismatch(_ subject: MatchedRequest, explained: Bool = true, anySession: Bool = false, within budget: inout PatternBudget) -> String? {
         func because(_ reason: @autoclosure () -> String) -> String { explained ? reason() : "" }
+        // A regex that failed with the budget spent was cut short, not found wanting.
+        func because(_ reason: @autoclosure () -> String, by matcher: StringMatcher) -> String {
+            guard explained else { return "" }
+            return matcher.isRegex && budget.isSpent ? reason() + " (the match ran out of steps: \(PatternBudget.perRequest) a request at most)" : reason()
+        }
         let request = subject.request
         if let app = pattern.app, app != subject.app { return because("app \(subject.app ?? "none") is not \(app)") }
         // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
         if pattern.session != nil || !anySession, pattern.session != subject.session { return because("session \(subject.session ?? "none") is not \(pattern.session ?? "none")") }
         if let method, method != request.method { return because("method \(request.method.rawValue) is not \(method.rawValue)") }
-        if let path, !path.matches(request.path) { return because("path \(request.path) is not \(path.pattern)") }
+        if let path, !path.matches(request.path, within: &budget) { return because("path \(request.path) is not \(path.pattern)", by: path) }
         if let prefix = pattern.pathPrefix, !request.path.hasPrefix(prefix) { return because("path \(request.path) does not start with \(prefix)") }
-        if let pathRegex, !pathRegex.matches(request.path) { return because("path \(request.path) does not match /\(pattern.pathRegex ?? "")/") }
+        if let pathRegex, !pathRegex.matches(request.path, within: &budget) {
+            return because("path \(request.path) does not match /\(pattern.pathRegex ?? "")/", by: pathRegex)
+        }
         if !query.isEmpty {
             let given = subject.query
             for (name, matcher) in query {
                 let value = given.value(named: name, ignoringCase: subject.parameterNamesIgnoreCase)
-                if !matcher.matches(value) {
-                    return because("query \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)")
+                if !matcher.matches(value, within: &budget) {
+                    return because("query \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
                 }
             }
         }
         for (name, matcher) in headers {
             let value = request.headers[name]
-            if !matcher.matches(value) { return because("header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)") }
+            if !matcher.matches(value, within: &budget) { return because("header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher) }
         }
         if pattern.body != nil || !bodyPointers.isEmpty {
             guard let json = subject.json.value else { return because("the body is not JSON") }
@@ -103,8 +113,8 @@ struct RequestMatcher: Sendable {
                 switch expected {
                 case .json(let value) where found != value:
                     return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(value.jsonText)")
-                case .pattern(let matcher) where !matcher.matches(found.map(Self.text)):
-                    return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(matcher.pattern)")
+                case .pattern(let matcher) where !matcher.matches(found.map(Self.text), within: &budget):
+                    return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(matcher.pattern)", by: matcher)
                 default: continue
                 }
             }

@@ -1,8 +1,9 @@
 import MockStackCore
 import MockStackWire
 
-/// A ``StringPattern`` compiled: its regex (``Pattern``, linear-time, so no pattern can stall
-/// the loop that matches it) made once, when the stub or verification is read.
+/// A ``StringPattern`` compiled: its regex (``Pattern``, linear-time) made once, when the stub
+/// or verification is read, and run within the request's ``PatternBudget`` so that no pattern
+/// over no text can stall the loop that matches it.
 struct StringMatcher: Sendable {
     let pattern: StringPattern
     private let regex: Pattern?
@@ -17,8 +18,12 @@ struct StringMatcher: Sendable {
         }
     }
 
-    /// Whether `value` (nil: not there) matches.
-    func matches(_ value: String?) -> Bool {
+    /// Whether it runs a regex (and so takes steps from a budget).
+    var isRegex: Bool { regex != nil }
+
+    /// Whether `value` (nil: not there) matches; a regex takes its steps from `budget`, and one
+    /// that runs out of them does not match.
+    func matches(_ value: String?, within budget: inout PatternBudget) -> Bool {
         switch pattern.operator {
         case .absent: return value == nil
         case .equalTo(let expected):
@@ -29,7 +34,7 @@ struct StringMatcher: Sendable {
             return pattern.caseInsensitive ? value.lowercased().contains(part.lowercased()) : value.contains(part)
         case .matches:
             guard let value, let regex else { return false }
-            return regex.wholeMatch(value)
+            return regex.wholeMatch(value, within: &budget)
         }
     }
 }

@@ -37,8 +37,12 @@ final class Session: Sendable {
 
     var apps: [any MockApp] { mounts.apps }
 
-    /// The session is dropped: its apps' real-time connections end with it.
-    func end() {
+    /// The session is dropped: its apps' real-time connections end with it, and the requests
+    /// waiting for its journal's entries are answered 410 (``WaitEnding/sessionEnded(_:because:)``),
+    /// as is any wait that reaches the journal later.
+    /// - Parameter reason: why, for the waits' answer (`deleted`, `evicted …`).
+    func end(because reason: String) {
+        journal.endWaits(with: WaitEnding.sessionEnded(id, because: reason), closing: true)
         for app in apps { app.realtime?.disconnectAll() }
     }
 

@@ -18,7 +18,7 @@ package final class SessionStore: Sendable {
     private struct State {
         var sessions: [String: (session: Session, lastUse: UInt64)] = [:]
         var uses: UInt64 = 0
-        /// Counts ``removeAll()`` calls: a session made from apps read before one is stale.
+        /// Counts ``removeAll(because:)`` calls: a session made from apps read before one is stale.
         var generation = 0
     }
 
@@ -58,7 +58,7 @@ package final class SessionStore: Sendable {
                 return (made, evicted)
             }
             if let evicted {
-                evicted.end()
+                evicted.end(because: "evicted as the least recently used, past --max-sessions \(limit)")
                 stubs.removeAll(session: evicted.id)
             }
             if let stored { return stored }
@@ -87,13 +87,14 @@ package final class SessionStore: Sendable {
     /// Drops one session and its stubs; false when there is none by that id.
     func remove(_ id: String) -> Bool {
         let removed = state.withLock { $0.sessions.removeValue(forKey: id)?.session }
-        removed?.end()
+        removed?.end(because: "deleted")
         stubs.removeAll(session: id)
         return removed != nil
     }
 
     /// Drops every session and their stubs (a reset, or apps reloaded from changed fixtures).
-    package func removeAll() {
+    /// - Parameter reason: why, for the answer of the requests waiting for their journals.
+    package func removeAll(because reason: String) {
         let dropped = state.withLock { state in
             defer {
                 state.sessions.removeAll()
@@ -101,7 +102,7 @@ package final class SessionStore: Sendable {
             }
             return state.sessions.values.map(\.session)
         }
-        for session in dropped { session.end() }
+        for session in dropped { session.end(because: reason) }
         stubs.removeAllInSessions()
     }
 }

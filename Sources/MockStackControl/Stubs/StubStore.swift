@@ -56,13 +56,19 @@ package final class StubStore: Sendable {
     /// stub's own lock (``StubUsage``), where its exhaustion is checked again, so that a stub
     /// with `times` answers no more requests than that however many loops race for it. When
     /// the best candidate was exhausted meanwhile, the next one that matched answers.
+    ///
+    /// The stubs' regexes share one ``PatternBudget`` for the request, so that however many
+    /// stubs there are, matching them cannot hold the loop past it; a stub whose regex runs out
+    /// of steps does not match, and `patternBudgetSpent` says so (the journal notes it).
     /// - Parameter subject: the request as matching sees it, made only when there are stubs.
-    func answer(_ subject: () -> MatchedRequest) -> (stub: String, response: HTTPResponse)? {
+    func answer(patternBudgetSpent: inout Bool, _ subject: () -> MatchedRequest) -> (stub: String, response: HTTPResponse)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let snapshot = state.withLock { $0.stubs }
         let subject = subject()
-        let candidates = snapshot.indices
-            .filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject) }
+        var budget = PatternBudget()
+        let matching = snapshot.indices.filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject, within: &budget) }
+        patternBudgetSpent = budget.isSpent
+        let candidates = matching
             // The lowest priority number first, the newest among equals.
             .sorted { (snapshot[$0].priority, -$0) < (snapshot[$1].priority, -$1) }
         for candidate in candidates {

@@ -39,19 +39,45 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
         self.source = source
     }
 
-    /// Whether the whole of `text` matches (Swift's `wholeMatch`).
+    /// Whether the whole of `text` matches (Swift's `wholeMatch`), within a budget of its own
+    /// (``PatternBudget/perRequest``): a run out of steps counts as no match.
     public func wholeMatch(_ text: String) -> Bool {
-        run(Substring(text), whole: true).matched
+        var budget = PatternBudget()
+        return wholeMatch(text, within: &budget)
     }
 
-    /// Whether some part of `text` matches (.NET's `Regex.IsMatch`, Swift's `contains`).
+    /// Whether some part of `text` matches (.NET's `Regex.IsMatch`, Swift's `contains`), within
+    /// a budget of its own (``PatternBudget/perRequest``): a run out of steps counts as no match.
     public func occurs(in text: String) -> Bool {
-        run(Substring(text), whole: false).matched
+        var budget = PatternBudget()
+        return occurs(in: text, within: &budget)
+    }
+
+    /// Whether the whole of `text` matches, taking the steps from `budget`; a run out of steps
+    /// counts as no match and marks the budget ``PatternBudget/isSpent``.
+    public func wholeMatch(_ text: String, within budget: inout PatternBudget) -> Bool {
+        run(Substring(text), whole: true, within: &budget)
+    }
+
+    /// Whether some part of `text` matches, taking the steps from `budget`; a run out of steps
+    /// counts as no match and marks the budget ``PatternBudget/isSpent``.
+    public func occurs(in text: String, within budget: inout PatternBudget) -> Bool {
+        run(Substring(text), whole: false, within: &budget)
+    }
+
+    private func run(_ text: Substring, whole: Bool, within budget: inout PatternBudget) -> Bool {
+        guard budget.remainingSteps > 0 else {
+            budget.spend(0, cut: true)
+            return false
+        }
+        let outcome = run(text, whole: whole, limit: budget.remainingSteps)
+        budget.spend(outcome.steps, cut: outcome.cut)
+        return outcome.matched
     }
 
     /// A run with its count of steps, for tests that hold the matcher to its linear bound.
-    func run(_ text: Substring, whole: Bool) -> PatternMachine.Outcome {
-        PatternMachine(program: program.instructions).run(text.unicodeScalars, whole: whole)
+    func run(_ text: Substring, whole: Bool, limit: Int = .max) -> PatternMachine.Outcome {
+        PatternMachine(program: program.instructions).run(text.unicodeScalars, whole: whole, limit: limit)
     }
 
     /// Two patterns are equal when they are written the same.

@@ -2,7 +2,8 @@
 /// every thread of the program advances over the text in lockstep, one scalar at a time, and
 /// a program counter already reached at a position is not followed again. So each scalar costs
 /// at most one visit per instruction — O(pattern × text) — whatever the pattern, with no
-/// backtracking, and memory stays O(pattern).
+/// backtracking, and memory stays O(pattern). A run stops once it has taken its step limit
+/// (``PatternBudget``): linear is not cheap for a large program over a long text.
 struct PatternMachine {
     let program: [PatternProgram.Instruction]
 
@@ -11,10 +12,14 @@ struct PatternMachine {
     struct Outcome: Equatable {
         var matched: Bool
         var steps: Int
+        /// Stopped at `limit` steps before it could tell: `matched` is false.
+        var cut = false
     }
 
-    /// - Parameter whole: the whole text must match (`wholeMatch`); otherwise any part of it may.
-    func run(_ text: Substring.UnicodeScalarView, whole: Bool) -> Outcome {
+    /// - Parameters:
+    ///   - whole: the whole text must match (`wholeMatch`); otherwise any part of it may;
+    ///   - limit: the most steps the run may take.
+    func run(_ text: Substring.UnicodeScalarView, whole: Bool, limit: Int = .max) -> Outcome {
         var marks = [Int](repeating: -1, count: program.count)
         var current: [Int] = [], next: [Int] = [], stack: [Int] = []
         current.reserveCapacity(program.count)
@@ -28,7 +33,7 @@ struct PatternMachine {
         /// only instructions that consume a scalar (or `match`) stay on it.
         func add(_ start: Int, to list: inout [Int], atStart: Bool, atEnd: Bool) {
             stack.append(start)
-            while let pc = stack.popLast() {
+            while let pc = stack.popLast(), steps < limit {
                 guard marks[pc] != generation else { continue }
                 marks[pc] = generation
                 steps += 1
@@ -55,7 +60,7 @@ struct PatternMachine {
             let atEnd = index == text.endIndex
             found = false
             next.removeAll(keepingCapacity: true)
-            for pc in current {
+            for pc in current where steps < limit {
                 steps += 1
                 switch program[pc] {
                 case .scalar(let wanted) where wanted == value: add(pc + 1, to: &next, atStart: false, atEnd: atEnd)
@@ -68,7 +73,9 @@ struct PatternMachine {
             swap(&current, &next)
             // Whole-text matching has nothing left to try; a search still starts anew at each position.
             if whole, current.isEmpty { break }
+            if steps >= limit { return Outcome(matched: false, steps: steps, cut: true) }
         }
+        if steps >= limit, !found { return Outcome(matched: false, steps: steps, cut: true) }
         return Outcome(matched: found && (!whole || index == text.endIndex), steps: steps)
     }
 }

@@ -4,7 +4,7 @@ import MockStackCore
 /// event data each within `--journal-body-bytes` of JSON, its name within
 /// ``JournalBounds/pathBytes``, and what it then weighs, so that the journals can be bounded by
 /// weight as the request journal is. Made once for every journal the activity goes into.
-/// README, "The socket activity journal".
+/// README, "Bad input".
 struct KeptActivity: Sendable {
     /// A JSON value as kept: whole when it weighs little, else as its JSON text (cut at the
     /// limit when longer). A value's tree weighs far more than its text when it holds many

@@ -495,6 +495,97 @@ class Cases:
         self.check(11, "the server's wait at a server reset", status == 409 and took < 1, f"{status} in {took * 1000:.0f} ms")
         self.check(11, "wait places held afterwards", waiting() == 0, str(waiting()))
 
+    # Engine.IO over polling, as a socket.io client speaks it (EIO=4, packets joined by \x1e).
+    def engine_io_handshake(self, base):
+        status, _, body, _ = request(self.port, "GET", base + "/socket.io/?EIO=4&transport=polling")
+        if status != 200:
+            return None
+        return json.loads(body.decode()[1:])["sid"]
+
+    def engine_io_post(self, base, sid, packets):
+        return request(self.port, "POST", f"{base}/socket.io/?EIO=4&transport=polling&sid={sid}", "\x1e".join(packets).encode(),
+                       [("Content-Type", "text/plain;charset=UTF-8")], timeout=20)
+
+    def finding_3_polling_outbox(self):
+        base = "/__session/hostile-outbox/feathers"
+        request(self.port, "POST", base + "/people", json.dumps({"name": "x" * 200_000}).encode(), [("Content-Type", "application/json")])
+        sid = self.engine_io_handshake(base)
+        before = rss_mib(self.pid)
+        # 500 finds of a 200 KB record in one 13 KB body, the answers never polled for.
+        status, _, body, took = self.engine_io_post(base, sid, ["40"] + [f'42{i}["find","people"]' for i in range(500)])
+        growth = rss_mib(self.pid) - before
+        poll, _, answer, _ = request(self.port, "GET", f"{base}/socket.io/?EIO=4&transport=polling&sid={sid}", timeout=20)
+        gone = poll == 400 and answer == b'{"code":1,"message":"Session ID unknown"}'
+        self.check(3, "500 finds of a 200 KB record never polled: the session ends past 4 MiB waiting",
+                   status == 200 and body == b"ok" and gone and growth <= 16 and took < 2,
+                   f"POST {status} in {took * 1000:.0f} ms, RSS {growth:+.1f} MiB; next poll {poll} {answer[:60]!r}")
+        sid = self.engine_io_handshake(base)
+        status, _, _, took = self.engine_io_post(base, sid, ["6"] * 1001)
+        alive, _, body, _ = self.engine_io_post(base, sid, ["6"])
+        self.check(3, "a POST of 1,001 packets is refused with 413, the session goes on",
+                   status == 413 and alive == 200 and body == b"ok", f"{status} in {took * 1000:.0f} ms, then {alive} {body[:20]!r}")
+        self.engine_io_post(base, sid, ["1"])
+
+    def finding_5_socket_activity_weight(self):
+        base = "/__session/hostile-activity/feathers"
+        control(self.port, "DELETE", "sockets/activity")
+        sid = self.engine_io_handshake(base)
+        self.engine_io_post(base, sid, ["40"])
+        before = rss_mib(self.pid)
+        filler = "y" * 900_000
+        for i in range(300):
+            # Calls with ~900 KB of arguments, and some whose event name is that long.
+            packet = f'42{i}["find","nope",{{"q":"{filler}"}}]' if i % 6 else f'42["{filler}"]'
+            self.engine_io_post(base, sid, [packet])
+        recorded = rss_mib(self.pid) - before
+        self.engine_io_post(base, sid, ["1"])
+        status, _, body, took = control(self.port, "GET", "sockets/activity")
+        read = rss_mib(self.pid) - before
+        entries = json.loads(body)["activity"] if status == 200 else []
+        calls = [entry for entry in entries if entry["kind"] == "call"]
+        cut = [entry for entry in calls if entry.get("dataTruncated") or entry.get("nameTruncated")]
+        marked = all(entry["dataSize"] > 900_000 and len(entry["data"].encode()) <= 16 * 1024 for entry in cut if entry.get("dataTruncated"))
+        self.check(5, "300 socket calls of ~900 KB each, then the activity read",
+                   status == 200 and len(calls) == 300 and len(cut) == 300 and marked and recorded <= 24 and read <= 48
+                   and len(body) < 16 * 1024 * 1024,
+                   f"RSS {recorded:+.1f} MiB recorded, {read:+.1f} MiB after reading {len(body) / 1024 / 1024:.1f} MiB "
+                   f"in {took * 1000:.0f} ms; {len(cut)} of {len(calls)} calls cut")
+        control(self.port, "DELETE", "sockets/activity")
+
+    def engine_io_session_cap(self):
+        """Engine.IO handshakes for 3 s (at most 20,000) on keep-alive connections, spread over the
+        app and two mockstack sessions' copies of it, which share its budget. Run last: the sessions
+        opened live out their 45 s."""
+        bases = ["/feathers", "/__session/hostile-cap-1/feathers", "/__session/hostile-cap-2/feathers"]
+        socks = [socket.create_connection(("127.0.0.1", self.port)) for _ in bases]
+        before = rss_mib(self.pid)
+        opened, refused, other, refusal = 0, 0, 0, None
+        started = time.monotonic()
+        for i in range(20_000):
+            if time.monotonic() - started > 3:
+                break
+            sock = socks[i % len(socks)]
+            sock.sendall(f"GET {bases[i % len(bases)]}/socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            reply = read_reply(sock, time.monotonic() + 5)
+            if reply is None:
+                other += 1
+                break
+            status, _, body = reply
+            if status == 200:
+                opened += 1
+            elif status == 403:
+                refused += 1
+                refusal = refusal or body
+            else:
+                other += 1
+        for sock in socks:
+            sock.close()
+        growth = rss_mib(self.pid) - before
+        expected = b'{"code":4,"message":"Too many Engine.IO sessions: at most 2000 may be open at once"}'
+        self.check("3+", f"{opened + refused + other} Engine.IO handshakes in 3 s: 2,000 sessions, then 403",
+                   opened == 2000 and refused > 0 and other == 0 and refusal == expected and growth <= 16,
+                   f"{opened} opened, {refused} refused, {other} other; RSS {growth:+.1f} MiB; {(refusal or b'')[:90]!r}")
+
     def watcher_stays_idle(self):
         before = cpu_seconds(self.pid)
         time.sleep(3)
@@ -507,6 +598,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mockstack", required=True, help="the mockstack binary (a release build)")
     parser.add_argument("--fixtures", default=os.path.join(HERE, "..", "Fixtures"))
+    parser.add_argument("--only", default="", help="comma-separated case names to run alone (e.g. finding_3_polling_outbox)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
 
@@ -517,7 +609,7 @@ def main():
         with open(os.path.join(WORK, "hostile.log"), "wb") as log:
             process, port = start_server(args.mockstack, fixtures, log)
             try:
-                return run(process, port)
+                return run(process, port, set(filter(None, args.only.split(","))))
             finally:
                 process.terminate()
                 try:
@@ -530,10 +622,14 @@ def main():
         shutil.rmtree(fixtures, ignore_errors=True)
 
 
-def run(process, port):
+def run(process, port, only=frozenset()):
     pid = process.pid
     for _ in range(20):
         request(port, "GET", "/example/hello")
+    # A first Engine.IO session starts the real-time timers' dispatch queue, which opens three
+    # descriptors of its own (an epoll, an eventfd, a timerfd) and keeps them: not a leak.
+    sid = json.loads(request(port, "GET", "/feathers/socket.io/?EIO=4&transport=polling")[2].decode()[1:])["sid"]
+    request(port, "POST", f"/feathers/socket.io/?EIO=4&transport=polling&sid={sid}", b"1", [("Content-Type", "text/plain;charset=UTF-8")])
     rss_before, fds_before = rss_mib(pid), open_fds(pid)
     probe = Probe(port)
     probe.start()
@@ -544,7 +640,12 @@ def run(process, port):
                  cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies,
                  cases.finding_1_pipelining_behind_unsent_output, cases.finding_2_websocket_closing_with_unsent_output,
                  cases.finding_10_empty_lines_keep_alive, cases.finding_12_throttled_answer_never_read,
-                 cases.finding_4_costly_patterns, cases.finding_11_waits_end_with_their_scope]:
+                 cases.finding_4_costly_patterns, cases.finding_11_waits_end_with_their_scope,
+                 cases.finding_3_polling_outbox, cases.finding_5_socket_activity_weight,
+                 # Last: the app's Engine.IO sessions stay at the cap for 45 s after it.
+                 cases.engine_io_session_cap]:
+        if only and case.__name__ not in only:
+            continue
         probe.window()
         try:
             case()

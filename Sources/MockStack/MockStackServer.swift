@@ -73,7 +73,7 @@ public final class MockStackServer: Sendable {
         let apps = loaded.apps
         deferredBuilds = loaded.deferred
         // The sockets' activity: the apps report to it as they start being served.
-        let realtime = RealtimeJournal(capacity: configuration.journalSize)
+        let realtime = RealtimeJournal(capacity: configuration.journalSize, valueLimit: configuration.journalBodyBytes)
         registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
         let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,

@@ -62,4 +62,7 @@ public enum EngineIODecodingError: Error, Sendable, Equatable {
     case badLength
     /// Bytes that are not UTF-8 text, or a record that splits a surrogate pair.
     case invalidText
+    /// A polling body with more packets than the server takes in one
+    /// (``EngineIOSettings/maxPacketsPerPayload``).
+    case tooManyPackets
 }

@@ -23,20 +23,24 @@ public enum EngineIOPayload {
     }
 
     /// The packets a polling client's POST body carries; the first unreadable record fails the
-    /// whole body, as engine.io closes the session on it.
-    public static func decode(_ bytes: some Collection<UInt8>, protocol revision: EngineIOProtocol) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    /// whole body, as engine.io closes the session on it. More than `maximumPackets` fail it with
+    /// ``EngineIODecodingError/tooManyPackets`` as soon as the one past them is found, so a body
+    /// of tiny packets is not read whole into values first.
+    public static func decode(_ bytes: some Collection<UInt8>, protocol revision: EngineIOProtocol,
+                              maximumPackets: Int = .max) throws(EngineIODecodingError) -> [EngineIOPacket] {
         // Revision 3 clients that take binary (no `b64=1`) may frame the body in binary: each
         // packet a 0 (text) or 1 (binary) byte, its length in bytes as one byte per decimal
         // digit, 255, then the packet (python-engineio 3 does; engine.io 3 reads both).
-        if revision == .v3, let first = bytes.first, first <= 1 { return try decodeBinaryFramed(Array(bytes)) }
+        if revision == .v3, let first = bytes.first, first <= 1 { return try decodeBinaryFramed(Array(bytes), maximumPackets: maximumPackets) }
         guard let body = String(validating: bytes, as: UTF8.self) else { throw .invalidText }
-        return try decode(body, protocol: revision)
+        return try decode(body, protocol: revision, maximumPackets: maximumPackets)
     }
 
-    private static func decodeBinaryFramed(_ bytes: [UInt8]) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeBinaryFramed(_ bytes: [UInt8], maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
         var packets: [EngineIOPacket] = []
         var index = 0
         while index < bytes.count {
+            guard packets.count < maximumPackets else { throw .tooManyPackets }
             guard bytes[index] == 0 else { throw bytes[index] == 1 ? .binaryPacket : .badLength }
             index += 1
             var length = 0
@@ -57,18 +61,19 @@ public enum EngineIOPayload {
     }
 
     /// The packets of a body already held as text.
-    public static func decode(_ body: String, protocol revision: EngineIOProtocol) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    public static func decode(_ body: String, protocol revision: EngineIOProtocol, maximumPackets: Int = .max) throws(EngineIODecodingError) -> [EngineIOPacket] {
         let units = Substring(body).utf16
         switch revision {
-        case .v4: return try decodeSeparated(units)
-        case .v3: return try decodeLengthPrefixed(units)
+        case .v4: return try decodeSeparated(units, maximumPackets: maximumPackets)
+        case .v3: return try decodeLengthPrefixed(units, maximumPackets: maximumPackets)
         }
     }
 
-    private static func decodeSeparated(_ units: Substring.UTF16View) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeSeparated(_ units: Substring.UTF16View, maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
         var packets: [EngineIOPacket] = []
         var start = units.startIndex
         while true {
+            guard packets.count < maximumPackets else { throw .tooManyPackets }
             let end = units[start...].firstIndex(of: recordSeparator) ?? units.endIndex
             packets.append(try EngineIOPacket.decode(units[start..<end]))
             guard end < units.endIndex else { return packets }
@@ -79,7 +84,7 @@ public enum EngineIOPayload {
     /// The longest length prefix read: more digits than this is no payload a server would accept.
     static let maximumLengthDigits = 10
 
-    private static func decodeLengthPrefixed(_ units: Substring.UTF16View) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeLengthPrefixed(_ units: Substring.UTF16View, maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
         guard !units.isEmpty else { throw .emptyPacket }
         var packets: [EngineIOPacket] = []
         var index = units.startIndex
@@ -97,6 +102,7 @@ public enum EngineIOPayload {
             let start = units.index(after: index)
             guard let end = units.index(start, offsetBy: length, limitedBy: units.endIndex) else { throw .badLength }
             // A zero-length record is skipped, as engine.io 3 skips it.
+            if length > 0, packets.count == maximumPackets { throw .tooManyPackets }
             if length > 0 { packets.append(try EngineIOPacket.decode(units[start..<end])) }
             index = end
         }

@@ -32,7 +32,11 @@ public enum EngineIORequestError: Int, Error, Sendable, Equatable {
     public var status: Int { self == .forbidden ? 403 : 400 }
 
     /// The answer's body.
-    public var body: JSONValue {
+    public var body: JSONValue { body(message: message) }
+
+    /// The answer's body with a message of the server's own, as engine.io's `allowRequest`
+    /// may give one with ``forbidden``.
+    public func body(message: String) -> JSONValue {
         .object(["code": .number(JSONNumber(rawValue)), "message": .string(message)])
     }
 }

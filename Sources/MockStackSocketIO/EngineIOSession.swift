@@ -67,6 +67,8 @@ public struct EngineIOSession: Sendable {
     private var state = State.open
     /// Packets waiting for the next poll.
     private var outbox: [EngineIOPacket] = []
+    /// What they weigh on the wire, in UTF-8 bytes (``EngineIOSettings/maxOutboxBytes``).
+    private var outboxBytes = 0
     /// Whether a poll is being held open.
     private var pollWaiting = false
 
@@ -143,13 +145,17 @@ public struct EngineIOSession: Sendable {
         pollWaiting = false
     }
 
-    /// A polling POST's body.
+    /// A polling POST's body: over ``EngineIOSettings/maxPayload`` bytes or
+    /// ``EngineIOSettings/maxPacketsPerPayload`` packets it is refused whole with `413` and the
+    /// session goes on (engine.io answers an oversized body so); unreadable, it ends the session.
     public mutating func post(_ body: some Collection<UInt8>) -> [Action] {
         guard state != .closed else { return [.rejectRequest(status: 400)] }
         guard body.count <= settings.maxPayload else { return [.rejectRequest(status: 413)] }
         let packets: [EngineIOPacket]
         do {
-            packets = try EngineIOPayload.decode(body, protocol: revision)
+            packets = try EngineIOPayload.decode(body, protocol: revision, maximumPackets: settings.maxPacketsPerPayload)
+        } catch .tooManyPackets {
+            return [.rejectRequest(status: 413)]
         } catch {
             return finish(.parseError) + [.acknowledgePost]
         }
@@ -215,6 +221,7 @@ public struct EngineIOSession: Sendable {
             }
             actions += outbox.map { .sendMessage($0.encoded) }
             outbox = []
+            outboxBytes = 0
             return actions
         default:
             return abandonUpgrade()
@@ -236,11 +243,18 @@ public struct EngineIOSession: Sendable {
     // MARK: Sending, timers, closing
 
     /// Packets for the client (Socket.IO messages, usually): on the WebSocket at once, or to the
-    /// held poll, or kept for the next one.
+    /// held poll, or kept for the next one. Packets that would take the waiting ones past
+    /// ``EngineIOSettings/maxOutboxBytes`` end the session instead: a client that does not poll
+    /// cannot make the server hold its answers without end.
     public mutating func send(_ packets: [EngineIOPacket]) -> [Action] {
         guard state != .closed, state != .closing, !packets.isEmpty else { return [] }
         if transport == .websocket { return packets.map { .sendMessage($0.encoded) } }
+        // Each packet's text, its type's digit and a byte of framing (its separator, or the
+        // colon of its length prefix): what it adds to the poll's answer, near enough.
+        let bytes = packets.reduce(0) { $0 + $1.text.utf8.count + 2 }
+        if !outbox.isEmpty, outboxBytes + bytes > settings.maxOutboxBytes { return finish(.forcedClose) }
         outbox += packets
+        outboxBytes += bytes
         guard pollWaiting else { return [] }
         pollWaiting = false
         return [.answerPoll(takeOutbox())]
@@ -301,6 +315,7 @@ public struct EngineIOSession: Sendable {
         if case .upgrading = state { actions.append(.closeProbe) }
         state = .closed
         outbox = []
+        outboxBytes = 0
         return actions + [.close(reason)]
     }
 
@@ -310,6 +325,7 @@ public struct EngineIOSession: Sendable {
         var packets = outbox
         if let last { packets.append(last) }
         outbox = []
+        outboxBytes = 0
         return encoded(packets)
     }
 }

@@ -126,4 +126,33 @@ import Testing
         #expect(harness.json(.put, "/__mockstack/events/delay", ["app": "live", "ms": -1])["message"]
             == "'ms' must be a whole number of milliseconds from 0 to 60000")
     }
+
+    @Test func largeSocketValuesAreCutToTheBodyLimitAndMarked() throws {
+        let harness = harness
+        let query: JSONValue = ["q": .string(String(repeating: "y", count: 20_000))]
+        app.report(RealtimeActivity(kind: .call, connection: "a1", name: String(repeating: "n", count: 5_000),
+                                    data: ["people", query], answer: [.null, []]))
+        let entry = try #require(harness.json(.get, "/__mockstack/sockets/activity")["activity"]?.arrayValue?.first)
+        let data = try #require(entry["data"]?.stringValue)
+        #expect(data == #"["people",{"q":""# + String(repeating: "y", count: 16 * 1024 - 16))
+        #expect(entry["dataTruncated"] == true)
+        #expect(entry["dataSize"] == .number(JSONNumber(20_019)))
+        #expect(entry["name"] == .string(String(repeating: "n", count: 2_048)))
+        #expect(entry["nameTruncated"] == true)
+        // What fits is kept as it was, unmarked.
+        #expect(entry["answer"] == [.null, []])
+        #expect(entry["answerTruncated"] == nil)
+        #expect(entry["answerSize"] == nil)
+    }
+
+    /// A tree of many small values weighs far more than its text: it is kept as text, and read
+    /// back whole.
+    @Test func aHeavyTreeWithShortTextIsKeptAsTextAndListedWhole() throws {
+        let harness = harness
+        let many: JSONValue = .array(Array(repeating: .array([]), count: 1_000))
+        app.report(RealtimeActivity(kind: .event, connection: nil, name: "people created", data: many, recipients: 0))
+        let entry = try #require(harness.json(.get, "/__mockstack/sockets/activity")["activity"]?.arrayValue?.first)
+        #expect(entry["data"] == many)
+        #expect(entry["dataTruncated"] == nil)
+    }
 }

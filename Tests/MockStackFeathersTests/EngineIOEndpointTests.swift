@@ -346,4 +346,70 @@ extension EngineIOEndpointTests {
         #expect(post(app, session, "42[\"find\",\"people\",{}]").status == 413)
         #expect(post(app, session, "40").status == 200)
     }
+
+    func makeApp(settings: EngineIOSettings) -> FeathersApp {
+        FeathersApp(name: "feathers", mount: "/feathers", dialect: .v5, services: SocketConnectionTests.makeApp().services,
+                    authentication: nil, realtime: EngineIOEndpoint(settings: settings, clock: clock))
+    }
+
+    @Test func aClientThatStopsPollingLosesItsSessionPastTheOutboxBoundAndItsLaterCallsAreNotRun() throws {
+        var settings = EngineIOSettings()
+        settings.maxOutboxBytes = 4_000
+        let app = makeApp(settings: settings)
+        let calls = Mutex(0)
+        app.observeActivity { activity in if activity.kind == .call { calls.withLock { $0 += 1 } } }
+        let record = #"{"name":"\#(String(repeating: "x", count: 1_000))"}"#
+        #expect(app.respond(to: HTTPRequest(method: .post, target: "/people", headers: ["Content-Type": "application/json"],
+                                            body: Array(record.utf8), mountPath: "/feathers")).status == 201)
+        let sid = try handshake(app)
+        let session = "EIO=4&transport=polling&sid=" + sid
+        // Each answer weighs over 1,000 bytes: the fourth cannot wait beside three others.
+        let finds = (1...50).map { #"42\#($0)["find","people"]"# }
+        let posted = post(app, session, (["40"] + finds).joined(separator: "\u{1E}"))
+        #expect(posted.status == 200)
+        #expect(Self.text(posted) == "ok")
+        #expect(app.realtime.sessionCount == 0)
+        #expect(calls.withLock { $0 } == 4)
+        let next = get(app, session)
+        #expect(next.status == 400)
+        #expect(Self.text(next) == #"{"code":1,"message":"Session ID unknown"}"#)
+    }
+
+    @Test func aPostOfMorePacketsThanTheBoundIs413AndNoneOfThemRuns() throws {
+        var settings = EngineIOSettings()
+        settings.maxPacketsPerPayload = 2
+        let app = makeApp(settings: settings)
+        let sid = try handshake(app)
+        let session = "EIO=4&transport=polling&sid=" + sid
+        let refused = post(app, session, "40\u{1E}421[\"find\",\"people\"]\u{1E}422[\"find\",\"people\"]")
+        #expect(refused.status == 413)
+        #expect(refused.body.isEmpty)
+        #expect(post(app, session, "40\u{1E}421[\"find\",\"people\"]").status == 200)
+        #expect(Self.text(get(app, session)).hasSuffix("\u{1E}" + #"431[null,[{"id":0,"name":"Ada","age":36}]]"#))
+    }
+
+    @Test func handshakesPastTheSessionCapAreRefusedAsAllowRequestRefusesThem() throws {
+        var settings = EngineIOSettings()
+        settings.maxSessions = 2
+        let app = makeApp(settings: settings)
+        let first = try handshake(app)
+        // A mockstack session's copy of the app shares its budget.
+        let copy = try #require(app.makeSession() as? FeathersApp)
+        _ = try handshake(copy)
+        for refused in [get(app, "EIO=4&transport=polling"), get(copy, "EIO=4&transport=polling")] {
+            #expect(refused.status == 403)
+            #expect(refused.headers["Content-Type"] == MediaType.json)
+            #expect(Self.text(refused) == #"{"code":4,"message":"Too many Engine.IO sessions: at most 2 may be open at once"}"#)
+        }
+        let webSocket = get(app, "EIO=4&transport=websocket", headers: ["Upgrade": "websocket", "Connection": "Upgrade",
+                                                                        "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="])
+        #expect(webSocket.status == 400)
+        #expect(webSocket.headers["Content-Type"] == "text/html")
+        #expect(Self.text(webSocket) == "Too many Engine.IO sessions: at most 2 may be open at once")
+        #expect(app.realtime.sessionCount == 1)
+        // A session that ends makes room.
+        #expect(post(app, "EIO=4&transport=polling&sid=" + first, "1").status == 200)
+        _ = try handshake(app)
+        #expect(get(app, "EIO=4&transport=polling").status == 403)
+    }
 }

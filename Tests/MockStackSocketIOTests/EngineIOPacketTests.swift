@@ -71,4 +71,15 @@ import Testing
         // A length that ends inside a surrogate pair leaves half a character.
         #expect(throws: EngineIODecodingError.invalidText) { try EngineIOPayload.decode("2:4😀", protocol: .v3) }
     }
+
+    @Test func payloadsPastMaximumPacketsFailAsSoonAsTheExtraOneIsFound() throws {
+        #expect(throws: EngineIODecodingError.tooManyPackets) { try EngineIOPayload.decode("6\u{1E}6\u{1E}6", protocol: .v4, maximumPackets: 2) }
+        #expect(try EngineIOPayload.decode("6\u{1E}6", protocol: .v4, maximumPackets: 2).count == 2)
+        #expect(throws: EngineIODecodingError.tooManyPackets) { try EngineIOPayload.decode("1:61:61:6", protocol: .v3, maximumPackets: 2) }
+        // Zero-length records are skipped, and not counted.
+        #expect(try EngineIOPayload.decode("1:60:0:1:6", protocol: .v3, maximumPackets: 2).count == 2)
+        let binaryFramed: [UInt8] = [0, 1, 255, 0x36, 0, 1, 255, 0x36, 0, 1, 255, 0x36]
+        #expect(throws: EngineIODecodingError.tooManyPackets) { try EngineIOPayload.decode(binaryFramed, protocol: .v3, maximumPackets: 2) }
+        #expect(try EngineIOPayload.decode(binaryFramed, protocol: .v3, maximumPackets: 3).count == 3)
+    }
 }

@@ -134,4 +134,38 @@ import Testing
         #expect(session.webSocketMessage("bAQID") == [.close(.parseError)])
         #expect(session.webSocketMessage("40") == [])
     }
+
+    @Test func aClientThatDoesNotPollLosesItsSessionPastTheOutboxBound() throws {
+        var settings = Self.settings
+        settings.maxOutboxBytes = 100
+        var session = EngineIOSession.open(sid: "s", revision: .v4, transport: .polling, settings: settings).0
+        let packet = EngineIOPacket.message(String(repeating: "a", count: 38))
+        // Each weighs 40 bytes as the bound counts it: the third would make 120.
+        #expect(session.send([packet]) == [])
+        #expect(session.send([packet]) == [])
+        #expect(session.send([packet]) == [.close(.forcedClose)])
+        #expect(!session.isOpen)
+        #expect(session.poll() == [.rejectRequest(status: 400)])
+    }
+
+    @Test func aSinglePacketOverTheOutboxBoundStillWaitsAlone() throws {
+        var settings = Self.settings
+        settings.maxOutboxBytes = 100
+        var session = EngineIOSession.open(sid: "s", revision: .v4, transport: .polling, settings: settings).0
+        let large = EngineIOPacket.message(String(repeating: "b", count: 500))
+        #expect(session.send([large]) == [])
+        #expect(session.poll() == [.answerPoll(large.encoded)])
+        // Taken by the poll, it no longer counts.
+        #expect(session.send([.message("small")]) == [])
+        #expect(session.isOpen)
+    }
+
+    @Test func aPostOfMorePacketsThanTheBoundIsRefusedWholeWith413() throws {
+        var settings = Self.settings
+        settings.maxPacketsPerPayload = 3
+        var session = EngineIOSession.open(sid: "s", revision: .v4, transport: .polling, settings: settings).0
+        #expect(session.post(Array("40\u{1E}42[\"a\"]\u{1E}42[\"b\"]\u{1E}42[\"c\"]".utf8)) == [.rejectRequest(status: 413)])
+        #expect(session.isOpen)
+        #expect(session.post(Array("40\u{1E}42[\"a\"]\u{1E}42[\"b\"]".utf8)) == [.deliver("0"), .deliver("2[\"a\"]"), .deliver("2[\"b\"]"), .acknowledgePost])
+    }
 }

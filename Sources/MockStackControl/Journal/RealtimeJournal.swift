@@ -8,10 +8,11 @@ import Synchronization
 
 /// What the apps' real-time connections did (``RealtimeActivity``): connections opened and
 /// closed, calls with their acknowledgements, events with their recipient count. Newest last,
-/// at most `capacity` entries, the oldest going first (`GET`/`DELETE
-/// /__mockstack/sockets/activity`). Kept beside the request journal, not in it: a socket's calls
-/// are not HTTP requests, and counting them among requests would change what every request
-/// verification counts.
+/// bounded twice as the request journal is: at most `capacity` entries, and at most `byteLimit`
+/// bytes of them in all, the oldest going first; each entry keeps its values within `valueLimit`
+/// bytes of JSON (``KeptActivity``) (`GET`/`DELETE /__mockstack/sockets/activity`). Kept beside
+/// the request journal, not in it: a socket's calls are not HTTP requests, and counting them
+/// among requests would change what every request verification counts.
 package final class RealtimeJournal: Sendable {
     /// One activity, as the journal keeps it.
     struct Entry: Sendable {
@@ -19,10 +20,13 @@ package final class RealtimeJournal: Sendable {
         var time: Date
         var app: String
         var session: String?
-        var activity: RealtimeActivity
+        var activity: KeptActivity
 
         /// `{"id","time","app","session","connection","kind","name","data"}`, and `"answer"` for
-        /// a call that was acknowledged, `"recipients"` for an event.
+        /// a call that was acknowledged, `"recipients"` for an event. A value cut to the limit is
+        /// its JSON text's start, as a string, marked `"dataTruncated": true` (or
+        /// `"answerTruncated"`) with the full text's size in `"dataSize"` (`"answerSize"`); a cut
+        /// name is marked `"nameTruncated": true`.
         var json: JSONValue {
             var object: JSONObject = [
                 "id": .number(JSONNumber(id)),
@@ -32,46 +36,99 @@ package final class RealtimeJournal: Sendable {
                 "connection": activity.connection.map(JSONValue.string) ?? .null,
                 "kind": .string(activity.kind.rawValue),
                 "name": .string(activity.name),
-                "data": activity.data,
             ]
-            if let answer = activity.answer { object["answer"] = answer }
+            if activity.nameTruncated { object["nameTruncated"] = .bool(true) }
+            Self.add(activity.data, as: "data", to: &object)
+            if let answer = activity.answer { Self.add(answer, as: "answer", to: &object) }
             if let recipients = activity.recipients { object["recipients"] = .number(JSONNumber(recipients)) }
             return .object(object)
         }
+
+        private static func add(_ value: KeptActivity.Value, as key: String, to object: inout JSONObject) {
+            object[key] = value.json
+            if let size = value.cutFrom {
+                object[key + "Truncated"] = .bool(true)
+                object[key + "Size"] = .number(JSONNumber(size))
+            }
+        }
+    }
+
+    private struct Kept {
+        var entry: Entry
+        var bytes: Int
+    }
+
+    private struct State {
+        var entries: RingBuffer<Kept>
+        /// What the kept entries weigh (``KeptActivity/bytes``).
+        var bytes = 0
+        var lastId = 0
     }
 
     let capacity: Int
-    private let state: Mutex<(entries: RingBuffer<Entry>, lastId: Int)>
+    /// UTF-8 bytes of JSON kept of each call's arguments, acknowledgement and event's data.
+    let valueLimit: Int
+    let byteLimit: Int
+    private let state: Mutex<State>
 
-    /// - Parameter capacity: entries kept (0 records nothing).
-    package init(capacity: Int = 1000) {
+    /// - Parameters:
+    ///   - capacity: entries kept (0 records nothing);
+    ///   - valueLimit: bytes of JSON kept of each value (`--journal-body-bytes`);
+    ///   - byteLimit: what the kept entries may weigh in all; the newest is always kept.
+    package init(capacity: Int = 1000, valueLimit: Int = 16 * 1024, byteLimit: Int = RequestJournal.serverByteLimit) {
         self.capacity = max(0, capacity)
-        state = Mutex((RingBuffer(capacity: self.capacity), 0))
+        self.valueLimit = max(0, valueLimit)
+        self.byteLimit = max(0, byteLimit)
+        state = Mutex(State(entries: RingBuffer(capacity: self.capacity)))
     }
 
     func record(app: String, session: String?, _ activity: RealtimeActivity, time: Date = Date()) {
+        record(app: app, session: session, KeptActivity(activity, valueLimit: valueLimit), time: time)
+    }
+
+    func record(app: String, session: String?, _ activity: KeptActivity, time: Date = Date()) {
         guard capacity > 0 else { return }
         state.withLock { state in
             state.lastId += 1
-            if state.entries.isFull { state.entries.removeFirst() }
-            state.entries.append(Entry(id: state.lastId, time: time, app: app, session: session, activity: activity))
+            while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + activity.bytes > byteLimit {
+                state.bytes -= state.entries.removeFirst().bytes
+            }
+            state.entries.append(Kept(entry: Entry(id: state.lastId, time: time, app: app, session: session, activity: activity),
+                                      bytes: activity.bytes))
+            state.bytes += activity.bytes
+        }
+    }
+
+    func remove(where shouldRemove: (Entry) -> Bool) {
+        state.withLock { state in
+            state.entries.removeAll { shouldRemove($0.entry) }
+            state.bytes = state.entries.reduce(0) { $0 + $1.bytes }
         }
     }
 
     /// The entries kept, oldest first.
-    var entries: [Entry] { state.withLock { Array($0.entries) } }
+    var entries: [Entry] { state.withLock { $0.entries.map(\.entry) } }
 
-    func clear() { state.withLock { $0.entries.removeAll() } }
+    /// What the kept entries weigh.
+    var bytes: Int { state.withLock { $0.bytes } }
 
-    func remove(where shouldRemove: (Entry) -> Bool) { state.withLock { $0.entries.removeAll(where: shouldRemove) } }
+    func clear() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.bytes = 0
+        }
+    }
 
-    /// Has `app`'s connections (when it keeps any) report to this journal, and to `also`'s.
+    /// Has `app`'s connections (when it keeps any) report to this journal, and to `also`'s. Each
+    /// activity is cut once, to this journal's limit, for both.
     package static func observe(_ app: any MockApp, into journal: RealtimeJournal, session: String? = nil, also server: RealtimeJournal? = nil) {
         guard let realtime = app.realtime else { return }
         let name = app.name
+        let valueLimit = journal.valueLimit
         realtime.observeActivity { activity in
-            journal.record(app: name, session: session, activity)
-            server?.record(app: name, session: session, activity)
+            let kept = KeptActivity(activity, valueLimit: valueLimit)
+            journal.record(app: name, session: session, kept)
+            server?.record(app: name, session: session, kept)
         }
     }
 }

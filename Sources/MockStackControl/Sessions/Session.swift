@@ -29,7 +29,7 @@ final class Session: Sendable {
         let copies = apps.map { $0.makeSession() }
         mounts = MountTable(apps: copies)
         journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
-        realtime = RealtimeJournal(capacity: min(journalCapacity, Self.journalLimit))
+        realtime = RealtimeJournal(capacity: min(journalCapacity, Self.journalLimit), valueLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
         for app in copies { RealtimeJournal.observe(app, into: realtime, session: id, also: serverRealtime) }
         faults = RequestFaults(seed: seed)
         created = Date()

@@ -17,14 +17,22 @@ public final class EngineIOEndpoint: Sendable {
     private let sessions = Mutex<[String: EngineIOSessionHost]>([:])
     /// Numbers the sessions in the order they open.
     private let serials = Atomic<Int>(0)
+    /// The sessions open on this endpoint and its copies.
+    private let budget: EngineIOSessionBudget
 
-    public init(settings: EngineIOSettings = EngineIOSettings(), clock: any RealtimeClock = DispatchRealtimeClock()) {
-        self.settings = settings
-        self.clock = clock
+    public convenience init(settings: EngineIOSettings = EngineIOSettings(), clock: any RealtimeClock = DispatchRealtimeClock()) {
+        self.init(settings: settings, clock: clock, budget: EngineIOSessionBudget(limit: settings.maxSessions))
     }
 
-    /// An endpoint with the same settings and clock and no sessions (a mockstack session's app).
-    public func fresh() -> EngineIOEndpoint { EngineIOEndpoint(settings: settings, clock: clock) }
+    private init(settings: EngineIOSettings, clock: any RealtimeClock, budget: EngineIOSessionBudget) {
+        self.settings = settings
+        self.clock = clock
+        self.budget = budget
+    }
+
+    /// An endpoint with the same settings and clock and no sessions (a mockstack session's app),
+    /// sharing this one's ``EngineIOSettings/maxSessions``.
+    public func fresh() -> EngineIOEndpoint { EngineIOEndpoint(settings: settings, clock: clock, budget: budget) }
 
     /// How many sessions are open.
     public var sessionCount: Int { sessions.withLock { $0.count } }
@@ -79,6 +87,8 @@ public final class EngineIOEndpoint: Sendable {
             // A refused WebSocket upgrade gets engine.io's bare text answer; polling its JSON.
             if isUpgrade { return HTTPResponse(status: error.status, headers: ["Content-Type": "text/html"], body: Array(error.message.utf8)) }
             return .json(error.status, error.body)
+        case .success(.handshake(_, _)) where !budget.hasRoom:
+            return refusedHandshake(isUpgrade: isUpgrade)
         case .success(.handshake(let revision, .polling)):
             return open(revision: revision, transport: .polling, app: app, authorization: request.headers["Authorization"]).response
         case .success(.handshake(let revision, .websocket)):
@@ -97,6 +107,15 @@ public final class EngineIOEndpoint: Sendable {
         }
     }
 
+    /// A handshake past ``EngineIOSettings/maxSessions``, refused as engine.io's `allowRequest`
+    /// refuses one: `403` and `{"code":4,"message":…}`, or on a WebSocket `400` and the message
+    /// as text (engine.io's `abortUpgrade` answers every refused upgrade so).
+    private func refusedHandshake(isUpgrade: Bool) -> HTTPResponse {
+        let message = "Too many Engine.IO sessions: at most \(budget.limit) may be open at once"
+        if isUpgrade { return HTTPResponse(status: 400, headers: ["Content-Type": "text/html"], body: Array(message.utf8)) }
+        return .json(EngineIORequestError.forbidden.status, EngineIORequestError.forbidden.body(message: message))
+    }
+
     private var webSocketConfiguration: WebSocketConfiguration {
         WebSocketConfiguration(maxMessageBytes: settings.maxPayload)
     }
@@ -107,13 +126,15 @@ public final class EngineIOEndpoint: Sendable {
         let sid = Self.makeID()
         let (session, actions) = EngineIOSession.open(sid: sid, revision: revision, transport: transport, settings: settings)
         let host = EngineIOSessionHost(session: session, serial: serials.add(1, ordering: .relaxed).newValue, clock: clock) { [weak self] sid in
-            _ = self?.sessions.withLock { $0.removeValue(forKey: sid) }
+            guard let self, sessions.withLock({ $0.removeValue(forKey: sid) }) != nil else { return }
+            budget.ended()
         }
         let connection = FeathersSocketConnection(app: app, id: Self.makeID(), handshakeAuthorization: authorization, output: .init(
             send: { [weak host] text in host?.send([.message(text)]) },
             close: { [weak host] in host?.close() }), clock: clock)
         host.attach(connection)
         sessions.withLock { $0[sid] = host }
+        budget.opened()
         let response = host.start(actions, socket: socket) ?? HTTPResponse(status: 101)
         connection.opened()
         return (host, response)

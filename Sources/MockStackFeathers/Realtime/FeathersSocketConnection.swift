@@ -81,6 +81,9 @@ public final class FeathersSocketConnection: Sendable {
 
     /// One Socket.IO packet's text from the client.
     public func received(_ text: String) {
+        // A polling POST's packets are handed over one by one after the body is read; once an
+        // earlier one's answer has ended the session (its outbox full), the rest are not run.
+        guard isOpen else { return }
         guard let packet = try? SocketIOPacket.decode(text, protocol: revision) else { return output.close() }
         if packet.namespace != "/" {
             // Feathers serves the main namespace alone.

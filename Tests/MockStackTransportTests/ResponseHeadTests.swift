@@ -31,6 +31,19 @@ struct ResponseHeadTests {
         }
     }
 
+    @Test func aResponseThatKeepsItsFieldsAsTheyAreGetsNoDefaultType() throws {
+        var passedOn = HTTPResponse(status: 200, body: Array("bytes".utf8))
+        passedOn.defaultsContentType = false
+        let head = String(decoding: passedOn.head.bytes, as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n")
+        #expect(passedOn != HTTPResponse(status: 200, body: Array("bytes".utf8)))
+        // A copy made to change it keeps the choice.
+        var changed = passedOn
+        changed.headers.add("X-One", "1")
+        #expect(String(decoding: changed.head.bytes, as: UTF8.self) == "HTTP/1.1 200 OK\r\nX-One: 1\r\nContent-Length: 5\r\n")
+        #expect(String(decoding: changed.preparingHead().head.bytes, as: UTF8.self).contains("Content-Type") == false)
+    }
+
     @Test(arguments: [204, 304])
     func bodilessStatusesSendNoLengthAndNoBody(status: Int) throws {
         try TransportTests.withServer(respond: { _ in HTTPResponse(status: status, headers: ["ETag": "\"x\""], body: Array("ignored".utf8)) }) { port, _ in

@@ -4,7 +4,8 @@
 ///
 /// Rendering adds what the response leaves out: `Content-Length` (also for HEAD, where it says
 /// what a GET would send) and the JSON `Content-Type` for a non-empty body, unless the status
-/// forbids a body. The framing is the transport's alone: a response's own `Content-Length` or
+/// forbids a body or the response asks for its fields as they are
+/// (``HTTPResponse/defaultsContentType``). The framing is the transport's alone: a response's own `Content-Length` or
 /// `Transfer-Encoding` is never written (stubs and fixtures are refused one when read; this is
 /// the defence behind that), so the head always says exactly how long the body sent is. Fields whose name or value could split the head (CR, LF, a name with spaces
 /// or a colon) are dropped, and line breaks in the reason phrase become spaces: both can come
@@ -85,7 +86,7 @@ public struct RenderedHead: Sendable, Equatable {
             let body = response.body
             if !hasLength { Self.appendContentLength(body.count, to: &bytes) }
             // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
-            if !hasType, !body.isEmpty { bytes.append(contentsOf: Self.jsonContentTypeLine) }
+            if !hasType, !body.isEmpty, response.defaultsContentType { bytes.append(contentsOf: Self.jsonContentTypeLine) }
         }
         self.bytes = bytes
         self.hasDate = hasDate

@@ -27,14 +27,24 @@ enum ForwardedHeaders {
     }
 
     /// The upstream answer's fields as they go back: hop-by-hop fields, those its `Connection`
-    /// names and framing fields left out (the transport frames the answer). `Content-Encoding`
-    /// stays: the body goes back as it came.
+    /// names and framing fields left out (the transport frames the answer), and each control
+    /// byte in a value (HTAB aside) made a space, as RFC 9110 §5.5 has a recipient do before
+    /// forwarding: an escape or a DEL would otherwise reach the client raw (libcurl refuses a NUL
+    /// itself). `Content-Encoding` stays: the body goes back as it came.
     static func downstream(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = connectionOptions(headers)
-        return HTTPHeaders(headers.fields.filter { field in
+        return HTTPHeaders(headers.fields.compactMap { field in
             let name = field.name.lowercased()
-            return !(hopByHop.contains(name) || named.contains(name) || name == "content-length")
+            if hopByHop.contains(name) || named.contains(name) || name == "content-length" { return nil }
+            guard field.value.utf8.contains(where: isControl) else { return field }
+            let spaced = field.value.utf8.map { isControl($0) ? UInt8(ascii: " ") : $0 }
+            return HTTPHeaders.Field(name: field.name, value: String(decoding: spaced, as: UTF8.self))
         })
+    }
+
+    /// A control byte a field value may not hold: C0 controls but HTAB, and DEL.
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
     }
 
     /// The field names every `Connection` field lists (comma-separated, any case), lowercased:

@@ -95,6 +95,21 @@ struct ResponseHeadTests {
         }
     }
 
+    /// A template may fill a field in from a request (a percent-decoded query value): a control
+    /// byte there is not sent raw.
+    @Test func dropsFieldsWithControlBytesButKeepsTabs() throws {
+        try TransportTests.withServer(respond: { _ in
+            HTTPResponse(status: 200, headers: ["X-Nul": "a\u{0}b", "X-Escape": "\u{1B}[31m", "X-Delete": "a\u{7F}", "X-Tab": "a\tb",
+                                                "Content-Type": "text/x\u{1}y"], body: Array("x".utf8))
+        }) { port, _ in
+            let response = try rawExchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(response.headers.map(\.0) == ["X-Tab", "Content-Length", "Content-Type", "Date"])
+            #expect(response.header("X-Tab") == "a\tb")
+            // The unsendable type dropped, the body gets the default one.
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+        }
+    }
+
     @Test func closesWhenTheClientAsksOrTheResponseSays() throws {
         try TransportTests.withServer(respond: { request in
             request.path == "/bye" ? HTTPResponse(status: 200, headers: ["Connection": "close"], body: Array("x".utf8)) : .json(200, ["ok": true])

@@ -195,7 +195,7 @@ class FakeUpstream(threading.Thread):
             return False
         if last == "internal":
             conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: X-Internal\r\nX-Internal: upstream-secret\r\n"
-                         b"Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
+                         b"X-Escape: x\x1b[31my\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
             return True
         if last == "untyped":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nplain bytes")
@@ -445,6 +445,8 @@ class Cases:
         self.check(8, "Connection: X-Secret both ways (X-Internal back)",
                    status == 200 and len(sent) == 1 and not leaked_up and "x-internal" not in headers,
                    f"{status}; upstream got X-Secret {leaked_up}; client got X-Internal {headers.get('x-internal')!r}")
+        self.check(8, "an escape in an upstream's field value", headers.get("x-escape") == "x [31my",
+                   f"client got X-Escape {headers.get('x-escape')!r}")
 
     def finding_9_invented_content_type(self):
         status, headers, body, _ = request(self.rig.port, "GET", "/untyped", timeout=5)

@@ -1,4 +1,4 @@
-/// The bytes of upstream answers the upstream thread holds while they arrive, across every
+/// The room for upstream answers the upstream thread holds while they arrive, across every
 /// transfer at once: each answer has its own bound (``UpstreamRequest/maximumBodyBytes``), but
 /// many slow or endless ones together would still grow the process without end. Past the
 /// bound, the answer whose bytes would cross it is given up (a 502 for the proxy's client),

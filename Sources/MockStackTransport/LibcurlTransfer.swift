@@ -8,8 +8,10 @@ import MockStackCore
 final class LibcurlTransfer {
     let request: UpstreamRequest
     let completion: @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void
-    /// What every transfer's answer holds together; this one's share is ``body``'s length.
+    /// What every transfer's answer holds together; this one's share is ``reserved``.
     private let budget: AnswerBudget
+    /// The room ``body`` was given, taken from ``budget``: memory held is room, not bytes received.
+    private var reserved = 0
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// Where libcurl writes a failure's details (CURLOPT_ERRORBUFFER).
@@ -156,10 +158,17 @@ final class LibcurlTransfer {
             dropBody()
             return false
         }
-        guard budget.take(chunk.count) else {
-            bodyOverBudget = true
-            dropBody()
-            return false
+        let needed = body.count + chunk.count
+        if needed > reserved {
+            // Grown here rather than by the array's own policy, so that the room is counted.
+            let room = min(max(needed, reserved * 2), request.maximumBodyBytes)
+            guard budget.take(room - reserved) else {
+                bodyOverBudget = true
+                dropBody()
+                return false
+            }
+            body.reserveCapacity(room)
+            reserved = room
         }
         body.append(contentsOf: chunk)
         return true
@@ -167,7 +176,8 @@ final class LibcurlTransfer {
 
     /// Lets the body go, and its share of the budget.
     private func dropBody() {
-        budget.give(body.count)
+        budget.give(reserved)
+        reserved = 0
         body = []
     }
 
@@ -185,8 +195,8 @@ final class LibcurlTransfer {
             return .failure(UpstreamTransferError(.tooLarge, "answered more than \(request.maximumBodyBytes) bytes"))
         }
         if bodyOverBudget {
-            return .failure(UpstreamTransferError(.tooLarge, "was given up: with the answers arriving beside it, it would have held "
-                + "more than \(budget.limit) bytes, the most the client holds at once"))
+            return .failure(UpstreamTransferError(.tooLarge, "answered while other answers were arriving: together they would have "
+                + "held more than \(budget.limit) bytes, the most the proxy holds at once"))
         }
         let details = errorBuffer.pointee == 0 ? libcurl.describe(code) : String(cString: errorBuffer)
         switch code {
@@ -210,7 +220,8 @@ final class LibcurlTransfer {
     /// the budget (the answer, handed over, is no longer the thread's to hold); after the multi
     /// handle let it go.
     func free(_ libcurl: Libcurl) {
-        budget.give(body.count)
+        budget.give(reserved)
+        reserved = 0
         if let easy { mockstack_curl_easy_cleanup(libcurl.api, easy) }
         easy = nil
         mockstack_curl_slist_free_all(libcurl.api, headerList)

@@ -122,6 +122,15 @@ struct LibcurlClientTests {
         #expect(UpstreamRequest(method: "GET", url: "http://127.0.0.1/").maximumBodyBytes == 16 << 20)
     }
 
+    /// Grown in counted steps rather than by the array's own policy: the bytes still arrive whole.
+    @Test func aLargeAnswerArrivesWholeWithinTheBudget() async throws {
+        let body = (0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let upstream = try await Upstream { _ in HTTPResponse(status: 200, body: body) }
+        let reply = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/large"))
+        try await upstream.stop()
+        #expect(try reply.get().body == body)
+    }
+
     @Test func thePathGoesUpAsGivenDotSegmentsIncluded() async throws {
         let upstream = try await Upstream { _ in HTTPResponse(status: 204) }
         _ = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/base/../secret/./x"))

@@ -34,6 +34,10 @@ ATTACK_RSS_LIMIT_MIB = 64   # one attacking client's peak
 RECOVERY_MIB = 16          # how far above its start RSS may stay once the attack is over
 IDLE_CPU_LIMIT = 0.05
 TIMEOUT_S = 2          # the server's --timeout for this run, so deadlines pass quickly
+PROXY_ENDLESS_ANSWERS = 12
+# The proxy holds at most 64 MiB of answers arriving at once; growing arrays and the allocator's
+# slack come on top, but not in proportion to the number of upstreams.
+PROXY_RSS_LIMIT_MIB = 128
 
 
 # ---------------------------------------------------------------- plain HTTP/1.1 over sockets
@@ -205,12 +209,122 @@ class Attack:
     def __str__(self):
         return f"RSS peak {self.peak:+.1f} MiB, {self.after:+.1f} MiB after"
 
+# ---------------------------------------------------------------- an upstream for the proxy's cases
+
+class FakeUpstream(threading.Thread):
+    """A raw HTTP/1.1 server on 127.0.0.1, port 0, for `--proxy-unmatched` and `record`: keeps every
+    request's path and headers, and answers by the path's last segment — `upgrade` a 101,
+    `internal` with `Connection: X-Internal`, `untyped` a body without Content-Type, `endless` a
+    chunked body that never ends (until the proxy lets go, or ENDLESS_S pass), anything else 200."""
+
+    ENDLESS_S = 5
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.seen = []  # (path, {lowercased name: value})
+        self.lock = threading.Lock()
+
+    def run(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(conn,), daemon=True).start()
+
+    def serve(self, conn):
+        conn.settimeout(10)
+        data = b""
+        try:
+            while True:
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return
+                    data += chunk
+                head, _, data = data.partition(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                path = lines[0].split(" ")[1]
+                headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+                length = int(headers.get("content-length", "0"))
+                while len(data) < length:
+                    data += conn.recv(65536)
+                data = data[length:]
+                with self.lock:
+                    self.seen.append((path, headers))
+                if not self.answer(conn, path.split("?")[0].rsplit("/", 1)[-1]):
+                    return
+        except OSError:
+            return
+        finally:
+            conn.close()
+
+    def answer(self, conn, last):
+        """Answers one request; False when the connection is done."""
+        if last == "upgrade":
+            # Bytes of the protocol switched to, then the end: libcurl reads them as the 101's body.
+            conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: hostile\r\nConnection: Upgrade\r\n\r\nswitched")
+            return False
+        if last == "internal":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: X-Internal\r\nX-Internal: upstream-secret\r\n"
+                         b"X-Escape: x\x1b[31my\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
+            return True
+        if last == "untyped":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nplain bytes")
+            return True
+        if last == "endless":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"%x\r\n" % 65536 + b"e" * 65536 + b"\r\n"
+            deadline = time.monotonic() + self.ENDLESS_S
+            while time.monotonic() < deadline:
+                conn.sendall(chunk)
+            return False
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok")
+        return True
+
+    def paths(self):
+        with self.lock:
+            return [path for path, _ in self.seen]
+
+    def stop(self):
+        self.listener.close()
+
+
+class ProxyRig:
+    """The fake upstream, and a second mockstack serving `example` with
+    `--proxy-unmatched http://127.0.0.1:PORT/base` (and, on demand, a `record` of the same target)."""
+
+    def __init__(self, binary, fixtures, log):
+        self.binary, self.fixtures, self.log = binary, fixtures, log
+        self.upstream = FakeUpstream()
+        self.upstream.start()
+        self.target = f"http://127.0.0.1:{self.upstream.port}/base"
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--fixtures", fixtures, "--apps", "example",
+                                         "--proxy-unmatched", self.target, "--proxy-timeout", "10", "--log-level", "error"],
+                                        stdout=subprocess.PIPE, stderr=log)
+        self.port = json.loads(self.process.stdout.readline())["port"]
+
+    def record(self, out):
+        """A `record --kind static` of the target into `out`: (process, port)."""
+        process = subprocess.Popen([self.binary, "record", "--target", self.target, "--out", out, "--app", "rec", "--kind", "static",
+                                    "--port", "0", "--log-level", "error"], stdout=subprocess.PIPE, stderr=self.log)
+        return process, json.loads(process.stdout.readline())["port"]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.upstream.stop()
+
 
 # ---------------------------------------------------------------- the cases, one per finding
 
 class Cases:
-    def __init__(self, port, pid):
-        self.port, self.pid, self.results = port, pid, []
+    def __init__(self, port, pid, rig=None):
+        self.port, self.pid, self.results, self.rig = port, pid, [], rig
 
     def check(self, finding, what, ok, detail):
         self.results.append((finding, what, bool(ok), detail))
@@ -586,6 +700,103 @@ class Cases:
                    opened == 2000 and refused > 0 and other == 0 and refusal == expected and growth <= 16,
                    f"{opened} opened, {refused} refused, {other} other; RSS {growth:+.1f} MiB; {(refusal or b'')[:90]!r}")
 
+    def finding_6_dot_segments_escape_the_base(self):
+        rig = self.rig
+        for path in ["/../secret", "/x/../../secret", "/./../secret", "/%2e%2E/secret"]:
+            before = len(rig.upstream.paths())
+            status, _, body, _ = request(rig.port, "GET", path, timeout=5)
+            sent = rig.upstream.paths()[before:]
+            self.check(6, f"proxied GET {path}", status == 400 and not sent,
+                       f"{status} {body[:60]!r}, upstream saw {sent or 'nothing'}")
+        out = tempfile.mkdtemp(prefix="mockstack-hostile-record-")
+        try:
+            process, port = rig.record(out)
+            try:
+                status, _, _, _ = request(port, "GET", "/../secret", timeout=5)
+                kept, _, _, _ = request(port, "GET", "/kept", timeout=5)
+            finally:
+                process.terminate()
+                process.wait(timeout=10)
+            with open(os.path.join(out, "rec", "app.json")) as manifest:
+                routes = [route.get("path", "") for route in json.load(manifest).get("routes", [])]
+            escaped = [path for path in routes if "/." in path]
+            self.check(6, "record of GET /../secret", status == 400 and kept == 200 and not escaped and "/kept" in routes,
+                       f"{status}; routes {routes}")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+
+    def finding_7_interim_status_as_final_answer(self):
+        raw = (b"GET /upgrade HTTP/1.1\r\nHost: h\r\n\r\n"
+               b"GET /example/hello HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        data = b""
+        with socket.create_connection(("127.0.0.1", self.rig.port), timeout=5) as sock:
+            sock.sendall(raw)
+            try:
+                while chunk := sock.recv(65536):  # the second request asks for the close
+                    data += chunk
+            except OSError:
+                pass
+        replies = []
+        while b"\r\n\r\n" in data:
+            head, _, data = data.partition(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            fields = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+            length = int(fields.get("content-length", "0"))
+            replies.append((int(lines[0].split(" ")[1]), fields, data[:length]))
+            data = data[length:]
+        first, second = (replies + [None, None])[:2]
+        self.check(7, "an upstream's 101, then a pipelined request",
+                   first is not None and first[0] == 502 and second is not None and second[0] == 200,
+                   f"{first and first[0]} {first and first[2][:70]!r}, then {second and second[0]}")
+
+    def finding_8_connection_named_fields(self):
+        raw = (b"GET /internal HTTP/1.1\r\nHost: h\r\nConnection: close, X-Secret\r\nX-Secret: client-secret\r\n\r\n")
+        before = len(self.rig.upstream.seen)
+        status, headers, _, _ = request(self.rig.port, None, None, raw=raw, timeout=5)
+        with self.rig.upstream.lock:
+            sent = [fields for _, fields in self.rig.upstream.seen[before:]]
+        leaked_up = [fields.get("x-secret") for fields in sent if "x-secret" in fields]
+        self.check(8, "Connection: X-Secret both ways (X-Internal back)",
+                   status == 200 and len(sent) == 1 and not leaked_up and "x-internal" not in headers,
+                   f"{status}; upstream got X-Secret {leaked_up}; client got X-Internal {headers.get('x-internal')!r}")
+        self.check(8, "an escape in an upstream's field value", headers.get("x-escape") == "x [31my",
+                   f"client got X-Escape {headers.get('x-escape')!r}")
+
+    def finding_9_invented_content_type(self):
+        status, headers, body, _ = request(self.rig.port, "GET", "/untyped", timeout=5)
+        self.check(9, "an upstream answer without Content-Type", status == 200 and "content-type" not in headers and body == b"plain bytes",
+                   f"{status}, Content-Type {headers.get('content-type')!r}, {body!r}")
+
+    def finding_proxy_answer_buffer_bound(self):
+        pid = self.rig.process.pid
+        rss_before, peak, results = rss_mib(pid), 0.0, []
+
+        def one():
+            results.append(request(self.rig.port, "GET", "/endless", timeout=FakeUpstream.ENDLESS_S + 5))
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=one) for _ in range(PROXY_ENDLESS_ANSWERS)]
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            peak = max(peak, rss_mib(pid))
+            time.sleep(0.02)
+        took = time.monotonic() - started
+        statuses = sorted(str(result[0]) for result in results)
+        growth = peak - rss_before
+        self.check("proxy buffer", f"{PROXY_ENDLESS_ANSWERS} endless upstream answers at once",
+                   statuses == ["502"] * PROXY_ENDLESS_ANSWERS and growth <= PROXY_RSS_LIMIT_MIB and took < FakeUpstream.ENDLESS_S + 2,
+                   f"{', '.join(statuses)} in {took:.1f} s; proxy RSS peak {peak:.0f} MiB ({growth:+.0f} MiB)")
+
+    def finding_stub_header_bytes(self):
+        for value, expected in [("a\u0001b", 400), ("line\r\nX-Injected: 1", 400), ("nul\u0000", 400), ("caf\u00e9", 400),
+                                ("del\u007f", 400), ("tab\tok", 201)]:
+            status, _, body, _ = control(self.port, "POST", "stubs", {"match": {"path": "/example/bytes"},
+                                                                      "answer": {"headers": {"X-Bytes": value}}})
+            named = expected == 201 or b"X-Bytes" in body
+            self.check("stub headers", f"stub header value {value!r}", status == expected and named, f"{status} {body[:90]!r}")
+        control(self.port, "DELETE", "stubs")
+
     def watcher_stays_idle(self):
         before = cpu_seconds(self.pid)
         time.sleep(3)
@@ -598,7 +809,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mockstack", required=True, help="the mockstack binary (a release build)")
     parser.add_argument("--fixtures", default=os.path.join(HERE, "..", "Fixtures"))
-    parser.add_argument("--only", default="", help="comma-separated case names to run alone (e.g. finding_3_polling_outbox)")
+    parser.add_argument("--only", default="", help="comma-separated parts of case names: run only the cases named so (e.g. finding_3,finding_6)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
 
@@ -608,9 +819,11 @@ def main():
         os.symlink("/usr/share", os.path.join(fixtures, "example", "share"))
         with open(os.path.join(WORK, "hostile.log"), "wb") as log:
             process, port = start_server(args.mockstack, fixtures, log)
+            rig = ProxyRig(args.mockstack, fixtures, log)
             try:
-                return run(process, port, set(filter(None, args.only.split(","))))
+                return run(process, port, rig, [part for part in args.only.split(",") if part])
             finally:
+                rig.stop()
                 process.terminate()
                 try:
                     process.wait(timeout=10)
@@ -622,7 +835,7 @@ def main():
         shutil.rmtree(fixtures, ignore_errors=True)
 
 
-def run(process, port, only=frozenset()):
+def run(process, port, rig, only=()):
     pid = process.pid
     for _ in range(20):
         request(port, "GET", "/example/hello")
@@ -633,18 +846,21 @@ def run(process, port, only=frozenset()):
     rss_before, fds_before = rss_mib(pid), open_fds(pid)
     probe = Probe(port)
     probe.start()
-    cases = Cases(port, pid)
+    cases = Cases(port, pid, rig)
     stalls = []
     for case in [cases.coercion_limits, cases.multipart_backslashes, cases.regex_stubs, cases.delays_left_by_their_clients,
                  cases.journal_bounds, cases.slow_reader_of_a_large_answer, cases.template_amplification,
                  cases.reset_keeps_sessions_stubs, cases.framing_headers_in_stubs, cases.chunked_bodies,
                  cases.finding_1_pipelining_behind_unsent_output, cases.finding_2_websocket_closing_with_unsent_output,
-                 cases.finding_10_empty_lines_keep_alive, cases.finding_12_throttled_answer_never_read,
-                 cases.finding_4_costly_patterns, cases.finding_11_waits_end_with_their_scope,
-                 cases.finding_3_polling_outbox, cases.finding_5_socket_activity_weight,
+                 cases.finding_3_polling_outbox, cases.finding_4_costly_patterns, cases.finding_5_socket_activity_weight,
+                 cases.finding_6_dot_segments_escape_the_base, cases.finding_7_interim_status_as_final_answer,
+                 cases.finding_8_connection_named_fields, cases.finding_9_invented_content_type,
+                 cases.finding_10_empty_lines_keep_alive, cases.finding_11_waits_end_with_their_scope,
+                 cases.finding_12_throttled_answer_never_read, cases.finding_proxy_answer_buffer_bound,
+                 cases.finding_stub_header_bytes,
                  # Last: the app's Engine.IO sessions stay at the cap for 45 s after it.
                  cases.engine_io_session_cap]:
-        if only and case.__name__ not in only:
+        if only and not any(part in case.__name__ for part in only):
             continue
         probe.window()
         try:

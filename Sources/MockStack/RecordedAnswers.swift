@@ -28,9 +28,15 @@ struct RecordedServiceStackKind: AppKind {
                   let file = manifest.appFile(named: fixture, at: at + "/fixture") else { continue }
             var properties: [String: String] = [:]
             for (key, value) in manifest.stringMap(at + "/request") { properties[key.lowercased()] = value }
-            var headers = HTTPHeaders(manifest.stringMap(at + "/headers").filter { !FramingHeaders.contains($0.0) }
-                .map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
-            if let type = manifest.string(at + "/contentType") { headers.set("Content-Type", type) }
+            let pairs = manifest.stringMap(at + "/headers")
+            for (name, value) in pairs {
+                if let problem = ConfiguredHeaderText.problem(name: name, value: value) { manifest.report(problem, at: at + "/headers/" + name) }
+            }
+            var headers = HTTPHeaders(pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+            if let type = manifest.string(at + "/contentType") {
+                if let problem = ConfiguredHeaderText.problem(name: "Content-Type", value: type) { manifest.report(problem, at: at + "/contentType") }
+                headers.set("Content-Type", type)
+            }
             let status = manifest.int(at + "/status", in: HTTPStatus.finalStatuses) ?? 200
             answers.append(RecordedAnswer(request: RecordedRequestKey(method: method, path: path, properties: properties),
                                           response: HTTPResponse(status: status, headers: headers, body: file.bytes).preparingHead(),

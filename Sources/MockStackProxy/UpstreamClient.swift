@@ -19,6 +19,10 @@ import Synchronization
 /// - `timeoutSeconds` bounds the whole exchange, connecting included.
 /// - No cookies are kept, no answer is cached, the upstream is asked for `identity` encoding:
 ///   each request goes up as the client sent it, and what comes back is forwarded as it came.
+/// - A path with a `.` or `..` segment is not sent (a 400): it could leave the target's base path.
+/// - An answer whose status is not final (`101`, any 1xx) is not passed on (a 502); its header
+///   fields cross less the hop-by-hop ones and those its `Connection` names, and without a
+///   `Content-Type` of the proxy's own when it had none.
 /// - An answer over `maximumBodyBytes` is given up, as a 502.
 /// - Without libcurl (``libraryProblem``), every request is a 502 naming what to install.
 public final class UpstreamClient: Sendable {
@@ -31,7 +35,10 @@ public final class UpstreamClient: Sendable {
     /// The libcurl opened when no other is asked for: `libcurl.so.4` (`libcurl.4.dylib` on macOS).
     public static var defaultLibrary: String { LibcurlClient.defaultLibrary }
 
-    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 64 << 20, library: String = defaultLibrary) {
+    /// - Parameter maximumBodyBytes: the longest answer forwarded (16 MiB, as the server's own
+    ///   `--max-body-bytes`); every answer arriving at once holds at most
+    ///   ``LibcurlClient/answerBytesHeldAtOnce`` together.
+    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 16 << 20, library: String = defaultLibrary) {
         self.target = target
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.maximumBodyBytes = maximumBodyBytes
@@ -55,6 +62,10 @@ public final class UpstreamClient: Sendable {
         guard let url = target.url(for: request)?.absoluteString else {
             return answered(.failure(UpstreamFailure(url: target.base + request.path, reason: "cannot be made into a URL")))
         }
+        if UpstreamTarget.hasDotSegment(request.path) {
+            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: the path has a '.' or '..' segment, which the proxy "
+                + "does not forward (it could leave the target's base path)", status: 400)))
+        }
         if request.headers["Upgrade"] != nil {
             return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
         }
@@ -69,9 +80,18 @@ public final class UpstreamClient: Sendable {
         client.send(upstream) { result in
             switch result {
             case .success(let reply):
+                // A 1xx as the last answer (libcurl passes a `101` on as one) is no answer to
+                // forward: the client would wait for the real one after it, or stop speaking HTTP.
+                guard HTTPStatus.finalStatuses.contains(reply.status) else {
+                    let status = "\(reply.status) \(HTTPStatus.phrase(for: reply.status))"
+                    return answered(.failure(UpstreamFailure(url: url, reason: "answered \(status), which is not a final answer the proxy can pass on")))
+                }
                 var headers = ForwardedHeaders.downstream(reply.headerFields)
                 if let location = headers["Location"] { headers.set("Location", target.proxied(location: location)) }
-                answered(.success(HTTPResponse(status: reply.status, headers: headers, body: reply.body)))
+                var response = HTTPResponse(status: reply.status, headers: headers, body: reply.body)
+                // The upstream's fields as they came: no JSON type where it sent none.
+                response.defaultsContentType = false
+                answered(.success(response))
             case .failure(let failure):
                 answered(.failure(UpstreamFailure(url: url, reason: failure.reason)))
             }

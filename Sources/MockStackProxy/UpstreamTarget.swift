@@ -39,9 +39,34 @@ public struct UpstreamTarget: Sendable, Equatable, CustomStringConvertible {
         origin = String(trimmed.dropLast(basePath.utf8.count))
     }
 
-    /// Where `request` goes: the base, the request's path (still percent-encoded) and its query.
+    /// Where `request` goes: the base, the request's path (still percent-encoded, sent as it is:
+    /// the client never resolves dot segments) and its query.
     public func url(for request: HTTPRequest) -> URL? {
         URL(string: base + request.path + (request.query.map { "?" + $0 } ?? ""))
+    }
+
+    /// Whether `path` has a `.` or `..` segment, written out or percent-encoded (`%2e`, any
+    /// case). Such a path is refused, never forwarded: resolved, `..` would climb out of the base
+    /// path to the target's other routes, and `record` would keep it as a route; sent as it is,
+    /// the upstream would resolve it itself.
+    public static func hasDotSegment(_ path: String) -> Bool {
+        for segment in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            var dots = 0, index = segment.startIndex
+            while index < segment.endIndex, dots < 3 {
+                if segment[index] == UInt8(ascii: ".") {
+                    index = segment.index(after: index)
+                } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
+                          segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
+                          segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e") {
+                    index = segment.index(index, offsetBy: 3)
+                } else {
+                    break
+                }
+                dots += 1
+            }
+            if index == segment.endIndex, (1...2).contains(dots) { return true }
+        }
+        return false
     }
 
     /// A `Location` the upstream sent, as the proxy's client must follow it: a URL under the

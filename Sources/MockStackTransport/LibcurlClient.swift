@@ -32,7 +32,15 @@ public final class LibcurlClient: @unchecked Sendable {
     private let libcurl: Libcurl
     private let multi: UnsafeMutableRawPointer
     private let logger: Logger
-    private let queued = Mutex<[LibcurlTransfer]>([])
+    private let queued = Mutex<[(UpstreamRequest, @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void)]>([])
+    /// The answers' bytes held while they arrive, every transfer together; on the thread only.
+    private let budget = AnswerBudget(limit: LibcurlClient.answerBytesHeldAtOnce)
+
+    /// The most bytes of answers the client holds while they arrive, all transfers together
+    /// (64 MiB): past it, the answer that would cross it is given up
+    /// (``UpstreamTransferError/Kind/tooLarge``), so many slow or endless upstreams cannot grow
+    /// the process without end. Each answer has its own bound too (``UpstreamRequest/maximumBodyBytes``).
+    public static let answerBytesHeldAtOnce = 64 << 20
     /// The transfers libcurl runs, by easy handle; on the thread only.
     private var running: [UnsafeMutableRawPointer: LibcurlTransfer] = [:]
 
@@ -82,7 +90,7 @@ public final class LibcurlClient: @unchecked Sendable {
     /// Sends `request`; `completion` is called once, on the client's thread, with the answer
     /// or why there is none. Never blocks: safe on an event loop.
     public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void) {
-        queued.withLock { $0.append(LibcurlTransfer(request: request, completion: completion)) }
+        queued.withLock { $0.append((request, completion)) }
         logger.succeeded(mockstack_curl_multi_wakeup(libcurl.api, multi), "curl_multi_wakeup", libcurl,
                          "the request waits for the client's next turn")
     }
@@ -95,7 +103,7 @@ public final class LibcurlClient: @unchecked Sendable {
                 defer { transfers = [] }
                 return transfers
             }
-            for transfer in starting { begin(transfer) }
+            for (request, completion) in starting { begin(LibcurlTransfer(request: request, budget: budget, completion: completion)) }
             var stillRunning: Int32 = 0
             logger.succeeded(mockstack_curl_multi_perform(libcurl.api, multi, &stillRunning), "curl_multi_perform", libcurl)
             var easy: UnsafeMutableRawPointer?

@@ -8,6 +8,10 @@ import MockStackCore
 final class LibcurlTransfer {
     let request: UpstreamRequest
     let completion: @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void
+    /// What every transfer's answer holds together; this one's share is ``reserved``.
+    private let budget: AnswerBudget
+    /// The room ``body`` was given, taken from ``budget``: memory held is room, not bytes received.
+    private var reserved = 0
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// Where libcurl writes a failure's details (CURLOPT_ERRORBUFFER).
@@ -15,9 +19,11 @@ final class LibcurlTransfer {
     private var fields = HTTPHeaders()
     private var body: [UInt8] = []
     private var bodyOverLimit = false
+    private var bodyOverBudget = false
 
-    init(request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void) {
+    init(request: UpstreamRequest, budget: AnswerBudget, completion: @escaping @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void) {
         self.request = request
+        self.budget = budget
         self.completion = completion
         errorBuffer.initialize(to: 0)
     }
@@ -40,6 +46,8 @@ final class LibcurlTransfer {
         }
         let timeout = request.timeoutSeconds * 1000
         try check(mockstack_curl_set_string(api, easy, CURLOPT_URL, request.url), "CURLOPT_URL")
+        // The path goes as given: libcurl would otherwise resolve `..` and climb out of a base path.
+        try check(mockstack_curl_set_long(api, easy, CURLOPT_PATH_AS_IS, 1), "CURLOPT_PATH_AS_IS")
         // Signals are the server's (and libcurl's threaded resolver needs no SIGALRM).
         try check(mockstack_curl_set_long(api, easy, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
         // A redirect is the client's to follow: its 3xx is the answer.
@@ -142,15 +150,35 @@ final class LibcurlTransfer {
         return String(decoding: value, as: UTF8.self)
     }
 
-    /// Some of the body; false once it is longer than the request allows.
+    /// Some of the body; false once it is longer than the request allows, or than every
+    /// answer arriving together may hold (``AnswerBudget``).
     private func receivedBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard body.count + chunk.count <= request.maximumBodyBytes else {
             bodyOverLimit = true
-            body = []
+            dropBody()
             return false
+        }
+        let needed = body.count + chunk.count
+        if needed > reserved {
+            // Grown here rather than by the array's own policy, so that the room is counted.
+            let room = min(max(needed, reserved * 2), request.maximumBodyBytes)
+            guard budget.take(room - reserved) else {
+                bodyOverBudget = true
+                dropBody()
+                return false
+            }
+            body.reserveCapacity(room)
+            reserved = room
         }
         body.append(contentsOf: chunk)
         return true
+    }
+
+    /// Lets the body go, and its share of the budget.
+    private func dropBody() {
+        budget.give(reserved)
+        reserved = 0
+        body = []
     }
 
     /// The answer, or why there is none, once libcurl has ended the transfer with `code`.
@@ -165,6 +193,10 @@ final class LibcurlTransfer {
         }
         if bodyOverLimit || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(UpstreamTransferError(.tooLarge, "answered more than \(request.maximumBodyBytes) bytes"))
+        }
+        if bodyOverBudget {
+            return .failure(UpstreamTransferError(.tooLarge, "answered while other answers were arriving: together they would have "
+                + "held more than \(budget.limit) bytes, the most the proxy holds at once"))
         }
         let details = errorBuffer.pointee == 0 ? libcurl.describe(code) : String(cString: errorBuffer)
         switch code {
@@ -184,8 +216,12 @@ final class LibcurlTransfer {
         }
     }
 
-    /// Frees the handle, its field list and its error buffer; after the multi handle let it go.
+    /// Frees the handle, its field list and its error buffer, and gives back the body's share of
+    /// the budget (the answer, handed over, is no longer the thread's to hold); after the multi
+    /// handle let it go.
     func free(_ libcurl: Libcurl) {
+        budget.give(reserved)
+        reserved = 0
         if let easy { mockstack_curl_easy_cleanup(libcurl.api, easy) }
         easy = nil
         mockstack_curl_slist_free_all(libcurl.api, headerList)

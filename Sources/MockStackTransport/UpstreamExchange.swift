@@ -13,11 +13,12 @@ public struct UpstreamRequest: Sendable {
     public var body: [UInt8]
     /// Seconds for the whole exchange, connecting included.
     public var timeoutSeconds: Int
-    /// The longest answer body taken; a longer one is an ``UpstreamTransferError/Kind/tooLarge``.
+    /// The longest answer body taken (16 MiB unless asked otherwise); a longer one is an
+    /// ``UpstreamTransferError/Kind/tooLarge``.
     public var maximumBodyBytes: Int
 
     public init(method: String, url: String, headerFields: HTTPHeaders = [:], body: [UInt8] = [], timeoutSeconds: Int = 30,
-                maximumBodyBytes: Int = 64 << 20) {
+                maximumBodyBytes: Int = 16 << 20) {
         self.method = method
         self.url = url
         self.headerFields = headerFields
@@ -55,7 +56,8 @@ public struct UpstreamTransferError: Error, Sendable, Equatable, CustomStringCon
         case notHTTP
         /// The TLS handshake failed: an untrusted or expired certificate, a name that does not match.
         case tls
-        /// The body is longer than ``UpstreamRequest/maximumBodyBytes``.
+        /// The body is longer than ``UpstreamRequest/maximumBodyBytes``, or would have crossed
+        /// ``LibcurlClient/answerBytesHeldAtOnce`` with the others arriving.
         case tooLarge
         case failed
     }

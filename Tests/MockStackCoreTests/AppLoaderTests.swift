@@ -72,6 +72,18 @@ import Testing
         ])
     }
 
+    /// A header a fixture sets (or its content type) is sent on every answer: bytes a head cannot
+    /// carry are reported when the fixtures load, naming the field.
+    @Test func refusesHeaderBytesAHeadCannotCarry() {
+        let manifest = #"{"kind": "static", "routes": [{"path": "/a", "fixture": "a.json", "contentType": "text/plain\u0000", "headers": {"X-Nul": "a\u0000b", "X-Accent": "caf\u00e9", "X-Tab": "a\tb"}}]}"#
+        let problems = diagnostics(["demo/app.json": manifest, "demo/a.json": "{}"]).map { $0.drop { $0 != " " }.dropFirst() }
+        #expect(problems == [
+            "/routes/0/contentType: the value of Content-Type holds a control character (U+0000); a header value may hold visible ASCII, spaces and tabs",
+            "/routes/0/headers/X-Nul: the value of X-Nul holds a control character (U+0000); a header value may hold visible ASCII, spaces and tabs",
+            "/routes/0/headers/X-Accent: the value of X-Accent holds a character outside ASCII (U+00E9); a header value may hold visible ASCII, spaces and tabs",
+        ])
+    }
+
     @Test func reportsManifestSyntaxErrorsAndUnknownKinds() {
         #expect(diagnostics(["a/app.json": "{\n  \"kind\": \"static\",,\n}"]) == ["Fixtures/a/app.json:2:20: invalid JSON: expected a quoted member name, found ','"])
         #expect(diagnostics(["a/app.json": #"{"kind": "graphql"}"#]) == ["Fixtures/a/app.json:1:10: /kind: unknown kind 'graphql' (expected one of: static)"])

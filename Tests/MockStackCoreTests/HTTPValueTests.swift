@@ -25,6 +25,19 @@ import Testing
         #expect(request.target == target)
     }
 
+    @Test func aConfiguredHeaderHoldsATokenNameAndVisibleASCIISpacesAndTabs() {
+        #expect(ConfiguredHeaderText.problem(name: "X-Ok", value: "a b\tc ~!\"") == nil)
+        #expect(ConfiguredHeaderText.problem(name: "X-Empty", value: "") == nil)
+        let tail = "; a header value may hold visible ASCII, spaces and tabs"
+        #expect(ConfiguredHeaderText.problem(name: "X-Cr", value: "a\rb") == "the value of X-Cr holds a control character (U+000D)" + tail)
+        #expect(ConfiguredHeaderText.problem(name: "X-Esc", value: "\u{1B}[0m") == "the value of X-Esc holds a control character (U+001B)" + tail)
+        #expect(ConfiguredHeaderText.problem(name: "X-Del", value: "\u{7F}") == "the value of X-Del holds a control character (U+007F)" + tail)
+        #expect(ConfiguredHeaderText.problem(name: "X-Emoji", value: "ok 🙂") == "the value of X-Emoji holds a character outside ASCII (U+1F642)" + tail)
+        #expect(ConfiguredHeaderText.problem(name: "X Space", value: "v") == "'X Space' is not a header name (a token: letters, digits and !#$%&'*+-.^_`|~)")
+        #expect(ConfiguredHeaderText.problem(name: "", value: "v") == "'' is not a header name (a token: letters, digits and !#$%&'*+-.^_`|~)")
+        #expect(ConfiguredHeaderText.problem(name: "X:Colon", value: "v") != nil)
+    }
+
     @Test func routesRelativeToTheMount() {
         let request = HTTPRequest(method: .get, target: "/test/api/Hello?x=1").routed(toMount: "/test")
         #expect(request.path == "/api/Hello")

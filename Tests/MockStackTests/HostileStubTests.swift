@@ -141,6 +141,32 @@ struct HostileStubTests {
         #expect(reply.json == ["status": 400, "error": "Bad Request", "message": .string(message)])
     }
 
+    // MARK: Header bytes: control characters and non-ASCII are refused at creation, naming the field
+
+    @Test(arguments: [
+        (#"{"answer": {"headers": {"X-Bytes": "a\u0001b"}}}"#, "the value of X-Bytes holds a control character (U+0001)"),
+        (#"{"answer": {"headers": {"X-Bytes": "line\r\nX-Injected: 1"}}}"#, "the value of X-Bytes holds a control character (U+000D)"),
+        (#"{"answer": {"headers": {"X-Bytes": "nul\u0000"}}}"#, "the value of X-Bytes holds a control character (U+0000)"),
+        (#"{"answer": {"headers": {"X-Bytes": "del\u007f"}}}"#, "the value of X-Bytes holds a control character (U+007F)"),
+        (#"{"answer": {"headers": {"X-Bytes": "caf\u00e9"}}}"#, "the value of X-Bytes holds a character outside ASCII (U+00E9)"),
+        (#"{"answer": {"headers": {"X Bytes": "x"}}}"#, "'X Bytes' is not a header name (a token: letters, digits and !#$%&'*+-.^_`|~)"),
+    ])
+    func headerFieldsWithBytesAHeadCannotCarryAreRefusedByName(_ body: String, _ problem: String) async throws {
+        let reply = try await client.send("POST", "/__mockstack/stubs", json: body)
+        let field = body.contains("X Bytes") ? "X Bytes" : "X-Bytes"
+        let message = "Invalid stub: answer.headers.\(field): \(problem)"
+            + (problem.hasPrefix("the value") ? "; a header value may hold visible ASCII, spaces and tabs" : "")
+        #expect(reply.json == ["status": 400, "error": "Bad Request", "message": .string(message)])
+        #expect(try await client.send("GET", "/__mockstack/stubs").json["stubs"] == [])
+    }
+
+    @Test func aTabInAHeaderValueIsKeptAndSent() async throws {
+        try await stub(#"{"match": {"path": "/example/tabbed"}, "answer": {"headers": {"X-Tabbed": "a\tb"}, "body": "t"}}"#)
+        let answer = try await offThePool { [port = mock.ready.port] in try rawExchange(port: port, "GET /example/tabbed HTTP/1.1\r\nHost: t\r\n\r\n") }
+        #expect(answer.status == 200)
+        #expect(answer.header("X-Tabbed") == "a\tb")
+    }
+
     /// After a stub's answer (GET, HEAD, a 204) the next request on the same keep-alive
     /// connection is read and answered as itself.
     @Test func aKeepAliveConnectionStaysInStepAfterStubAnswers() async throws {

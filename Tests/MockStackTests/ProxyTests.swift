@@ -3,6 +3,9 @@ import MockStack
 import MockStackCore
 import Logging
 import MockStackInProcess
+@testable import MockStackProxy
+import MockStackTransport
+import Synchronization
 import Testing
 import TestSupport
 
@@ -146,6 +149,156 @@ struct ProxyTests {
         let late = try await Self.exchange(proxy.ready.port, "GET /test/api/Slow HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(late.status == 502)
         #expect(late.text.hasSuffix(#"/test/api/Slow did not answer within 1 s"}"#))
+    }
+
+    /// An upstream answering with `respond` on the transport's own server (port 0), keeping every
+    /// request it took: for answers no mockstack app gives (a 101, a `Connection` naming fields,
+    /// a body without a type).
+    final class ScriptedUpstream: Sendable {
+        let server: HTTPServer
+        let port: Int
+        private let seen: Seen
+
+        /// The requests taken, shared with the responder.
+        final class Seen: Sendable {
+            let requests = Mutex<[HTTPRequest]>([])
+        }
+
+        init(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse) async throws {
+            let seen = Seen()
+            self.seen = seen
+            let server = HTTPServer(configuration: TransportConfiguration(threads: 1), listeners: [
+                ListenerSpec(label: "main", port: 0, responder: ClosureResponder { request in
+                    seen.requests.withLock { $0.append(request) }
+                    return respond(request)
+                }),
+            ])
+            self.server = server
+            port = try await offThePool { try server.start() }[0].port
+        }
+
+        var requests: [HTTPRequest] { seen.requests.withLock { $0 } }
+        var url: String { "http://127.0.0.1:\(port)" }
+
+        func stop() async throws { try await offThePool { self.server.shutdown() } }
+    }
+
+    /// A stream after an upgrade that writes `bytes` and closes.
+    final class SaysAndCloses: ByteStreamHandler {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func started(on stream: any ByteStream) {
+            stream.write(bytes)
+            stream.close()
+        }
+        func received(_ bytes: [UInt8]) {}
+        func serverStopping() {}
+        func streamEnded() {}
+    }
+
+    @Test(arguments: ["/../secret", "/x/../../secret", "/./../secret", "/%2e%2E/secret", "/a/./b", "/a/.."])
+    func pathsWithDotSegmentsAreRefusedWithA400AndNeverSent(path: String) async throws {
+        let upstream = try await Self.upstream()
+        defer { upstream.stop() }
+        let proxy = try await Self.proxy(to: upstream.ready.url + "/test")
+        defer { proxy.stop() }
+        let answer = try await Self.exchange(proxy.ready.port, "GET \(path)?x=1 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(answer.status == 400)
+        #expect(answer.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(answer.text == #"{"status":400,"error":"Bad Request","message":"Bad Request: the upstream \#(upstream.ready.url)/test\#(path)?x=1 was not asked: the path has a '.' or '..' segment, which the proxy does not forward (it could leave the target's base path)"}"#)
+        #expect(try await Self.journal(upstream.ready.port).isEmpty)
+        let entries = try await Self.journal(proxy.ready.port)
+        #expect(entries.first?["proxied"] == true)
+        #expect(entries.first?["status"] == 400)
+    }
+
+    @Test func dotSegmentsAreTheWholeSegmentOnly() {
+        for path in ["/../a", "/a/..", "/a/./b", "/.", "/%2E%2e/a", "/.%2e/a", "/%2e/a", "/a/%2e%2E"] {
+            #expect(UpstreamTarget.hasDotSegment(path), "\(path)")
+        }
+        for path in ["/", "/a/b", "/..a/b", "/a../b", "/.../a", "/a.b", "/%2e%2e%2e/a", "/%2ea", "/%2", "/a/%2e%2"] {
+            #expect(!UpstreamTarget.hasDotSegment(path), "\(path)")
+        }
+    }
+
+    @Test func anUpstreamsInterimStatusIsA502AndThePipelinedNextRequestIsItsOwn() async throws {
+        // A switch to another protocol, whose first bytes libcurl reads as the 101's body until the close.
+        let upstream = try await ScriptedUpstream { _ in
+            HTTPResponse(status: 101, headers: ["Upgrade": "hostile", "Connection": "Upgrade"],
+                         delivery: .upgrade(ConnectionUpgrade { SaysAndCloses(Array("switched".utf8)) }))
+        }
+        let proxy = try await Self.proxy(to: upstream.url)
+        let answers = try await offThePool { [port = proxy.ready.port] in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /upgrade HTTP/1.1\r\nHost: t\r\n\r\nGET /example/hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            return try connection.readResponses(2)
+        }
+        try await Self.stop(proxy)
+        try await upstream.stop()
+        #expect(answers.map(\.status) == [502, 200])
+        #expect(answers.first?.text == #"{"status":502,"error":"Bad Gateway","message":"Bad Gateway: the upstream \#(upstream.url)/upgrade answered 101 Switching Protocols, which is not a final answer the proxy can pass on"}"#)
+        #expect(answers.last?.text == #"{"result":"Hello, World!"}"#)
+        #expect(upstream.requests.map(\.path) == ["/upgrade"])
+    }
+
+    @Test func fieldsNamedInConnectionStayOnTheirOwnHopBothWays() async throws {
+        let upstream = try await ScriptedUpstream { _ in
+            HTTPResponse(status: 200, headers: HTTPHeaders([
+                .init(name: "Connection", value: "X-Internal,  x-other"), .init(name: "X-Internal", value: "upstream-secret"),
+                .init(name: "X-Other", value: "o"), .init(name: "X-Kept", value: "k"), .init(name: "Content-Type", value: "text/plain"),
+            ]), body: Array("ok".utf8))
+        }
+        let proxy = try await Self.proxy(to: upstream.url)
+        let answer = try await Self.exchange(proxy.ready.port, "GET /named HTTP/1.1\r\nHost: t\r\nConnection: keep-alive, X-Secret\r\n"
+            + "Connection: x-also\r\nX-Secret: client-secret\r\nX-Also: a\r\nX-Sent: s\r\n\r\n")
+        try await Self.stop(proxy)
+        try await upstream.stop()
+        #expect(answer.status == 200)
+        #expect(answer.text == "ok")
+        #expect(answer.header("X-Internal") == nil)
+        #expect(answer.header("X-Other") == nil)
+        #expect(answer.header("X-Kept") == "k")
+        #expect(answer.header("Connection") == nil)
+        let sent = try #require(upstream.requests.first)
+        #expect(sent.headers["X-Secret"] == nil)
+        #expect(sent.headers["X-Also"] == nil)
+        #expect(sent.headers["X-Sent"] == "s")
+    }
+
+    /// As values: the transport's own head drops such fields, so no upstream on it can send them
+    /// (`make hostile`'s raw upstream does, end to end). libcurl refuses a NUL itself (a 502).
+    @Test func controlBytesInAnUpstreamsFieldValuesBecomeSpaces() {
+        let passed = ForwardedHeaders.downstream(HTTPHeaders([
+            .init(name: "X-Delete", value: "a\u{7F}b"), .init(name: "X-Escape", value: "x\u{1B}[31my"), .init(name: "X-Tab", value: "a\tb"),
+            .init(name: "X-Plain", value: "caf\u{E9}"),
+        ]))
+        #expect(passed.fields.map(\.name) == ["X-Delete", "X-Escape", "X-Tab", "X-Plain"])
+        #expect(passed.fields.map(\.value) == ["a b", "x [31my", "a\tb", "caf\u{E9}"])
+    }
+
+    @Test func theFieldsConnectionNamesAreReadFromEveryConnectionField() {
+        let headers = HTTPHeaders([.init(name: "Connection", value: " keep-alive ,X-One,,\tx-two "), .init(name: "connection", value: "X-Three")])
+        #expect(ForwardedHeaders.connectionOptions(headers) == ["keep-alive", "x-one", "x-two", "x-three"])
+        #expect(ForwardedHeaders.connectionOptions(["X-One": "1"]) == [])
+    }
+
+    @Test func anAnswerWithoutAContentTypeIsForwardedWithoutOne() async throws {
+        let upstream = try await ScriptedUpstream { request in
+            var response = HTTPResponse(status: 200, headers: request.path == "/typed" ? ["Content-Type": "text/csv"] : [:],
+                                        body: Array("plain bytes".utf8))
+            response.defaultsContentType = false
+            return response
+        }
+        let proxy = try await Self.proxy(to: upstream.url)
+        let untyped = try await Self.exchange(proxy.ready.port, "GET /untyped HTTP/1.1\r\nHost: t\r\n\r\n")
+        let typed = try await Self.exchange(proxy.ready.port, "GET /typed HTTP/1.1\r\nHost: t\r\n\r\n")
+        try await Self.stop(proxy)
+        try await upstream.stop()
+        #expect(untyped.status == 200)
+        #expect(untyped.header("Content-Type") == nil)
+        #expect(untyped.header("Content-Length") == "11")
+        #expect(untyped.text == "plain bytes")
+        #expect(typed.header("Content-Type") == "text/csv")
     }
 
     @Test func targetsThatAreNotHTTPURLsAreRefusedPlainly() {

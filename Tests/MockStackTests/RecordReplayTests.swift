@@ -127,6 +127,24 @@ struct RecordReplayTests {
         try? FileManager.default.removeItem(at: out)
     }
 
+    @Test func aPathWithDotSegmentsIsNeitherSentNorRecorded() async throws {
+        let upstream = try await Self.upstream(["example"])
+        defer { upstream.stop() }
+        let out = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (proxy, recorder) = try await Self.recorder(upstream.ready.url + "/example", out: out, kind: .static)
+        let escaping = try await Self.send(Exchange(path: "/../test/api/Hello"), port: proxy.ready.port)
+        let kept = try await Self.send(Exchange(path: "/hello"), port: proxy.ready.port)
+        try await Self.stop(proxy)
+        #expect(escaping.status == 400)
+        #expect(kept.status == 200)
+        // Handed to the recorder directly (as an embedder's observer might), such a path is not kept either.
+        #expect(recorder.record(HTTPRequest(method: .get, target: "/x/../../secret"), HTTPResponse(status: 200, body: Array("s".utf8))) == [])
+        let manifest = try JSONParser().parse([UInt8](Data(contentsOf: out.appending(path: "recorded/app.json")))).root
+        #expect(manifest["routes"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["/hello"])
+        #expect(recorder.summary["answers"] == 1)
+    }
+
     @Test func feathersServicesReplayWithTheirRecordsAndPages() async throws {
         let upstream = try await Self.upstream(["feathers"])
         defer { upstream.stop() }

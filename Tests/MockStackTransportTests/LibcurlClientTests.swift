@@ -1,5 +1,5 @@
 import MockStackCore
-import MockStackTransport
+@testable import MockStackTransport
 import Synchronization
 import Testing
 import TestSupport
@@ -104,6 +104,38 @@ struct LibcurlClientTests {
         try await upstream.stop()
         #expect(over == .failure(UpstreamTransferError(.tooLarge, "answered more than 99 bytes")))
         #expect(try at.get().body.count == 100)
+    }
+
+    @Test func answersArrivingTogetherHoldNoMoreThanTheBudget() {
+        let budget = AnswerBudget(limit: 100)
+        #expect(budget.take(60))
+        #expect(budget.take(40))
+        // One byte more is refused, and nothing of it taken.
+        #expect(!budget.take(1))
+        #expect(budget.held == 100)
+        budget.give(60)
+        #expect(budget.take(60))
+        #expect(!budget.take(Int.max))
+        budget.give(1000)
+        #expect(budget.held == 0)
+        #expect(LibcurlClient.answerBytesHeldAtOnce == 64 << 20)
+        #expect(UpstreamRequest(method: "GET", url: "http://127.0.0.1/").maximumBodyBytes == 16 << 20)
+    }
+
+    /// Grown in counted steps rather than by the array's own policy: the bytes still arrive whole.
+    @Test func aLargeAnswerArrivesWholeWithinTheBudget() async throws {
+        let body = (0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let upstream = try await Upstream { _ in HTTPResponse(status: 200, body: body) }
+        let reply = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/large"))
+        try await upstream.stop()
+        #expect(try reply.get().body == body)
+    }
+
+    @Test func thePathGoesUpAsGivenDotSegmentsIncluded() async throws {
+        let upstream = try await Upstream { _ in HTTPResponse(status: 204) }
+        _ = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/base/../secret/./x"))
+        try await upstream.stop()
+        #expect(upstream.requests.map(\.target) == ["/base/../secret/./x"])
     }
 
     @Test func requestsRunTogether() async throws {

@@ -31,6 +31,19 @@ struct ResponseHeadTests {
         }
     }
 
+    @Test func aResponseThatKeepsItsFieldsAsTheyAreGetsNoDefaultType() throws {
+        var passedOn = HTTPResponse(status: 200, body: Array("bytes".utf8))
+        passedOn.defaultsContentType = false
+        let head = String(decoding: passedOn.head.bytes, as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n")
+        #expect(passedOn != HTTPResponse(status: 200, body: Array("bytes".utf8)))
+        // A copy made to change it keeps the choice.
+        var changed = passedOn
+        changed.headers.add("X-One", "1")
+        #expect(String(decoding: changed.head.bytes, as: UTF8.self) == "HTTP/1.1 200 OK\r\nX-One: 1\r\nContent-Length: 5\r\n")
+        #expect(String(decoding: changed.preparingHead().head.bytes, as: UTF8.self).contains("Content-Type") == false)
+    }
+
     @Test(arguments: [204, 304])
     func bodilessStatusesSendNoLengthAndNoBody(status: Int) throws {
         try TransportTests.withServer(respond: { _ in HTTPResponse(status: status, headers: ["ETag": "\"x\""], body: Array("ignored".utf8)) }) { port, _ in
@@ -79,6 +92,21 @@ struct ResponseHeadTests {
             #expect(response.header("Set-Cookie") == nil)
             #expect(response.header("Bad Name") == nil)
             #expect(response.header("Content-Length") == "0")
+        }
+    }
+
+    /// A template may fill a field in from a request (a percent-decoded query value): a control
+    /// byte there is not sent raw.
+    @Test func dropsFieldsWithControlBytesButKeepsTabs() throws {
+        try TransportTests.withServer(respond: { _ in
+            HTTPResponse(status: 200, headers: ["X-Nul": "a\u{0}b", "X-Escape": "\u{1B}[31m", "X-Delete": "a\u{7F}", "X-Tab": "a\tb",
+                                                "Content-Type": "text/x\u{1}y"], body: Array("x".utf8))
+        }) { port, _ in
+            let response = try rawExchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(response.headers.map(\.0) == ["X-Tab", "Content-Length", "Content-Type", "Date"])
+            #expect(response.header("X-Tab") == "a\tb")
+            // The unsendable type dropped, the body gets the default one.
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
         }
     }
 

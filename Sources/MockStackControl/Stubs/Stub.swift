@@ -77,8 +77,11 @@ struct Stub: Sendable {
         }
         answer.status = response.status
         answer.headers = response.headers
-        for (name, _) in answer.headers {
+        for (name, value) in answer.headers {
             if let problem = FramingHeaders.problem(with: name) { throw Problem(field: "answer.headers." + name, message: problem) }
+            if let problem = ConfiguredHeaderText.problem(name: name, value: value) {
+                throw Problem(field: "answer.headers." + name, message: problem)
+            }
         }
         switch response.body {
         case .none: break

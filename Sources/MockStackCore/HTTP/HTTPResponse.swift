@@ -25,6 +25,13 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
         set { writableDroppingHead().body = newValue }
         _modify { yield &writableDroppingHead().body }
     }
+    /// Whether the head adds the JSON `Content-Type` to a non-empty body that has none (true):
+    /// mockstack's own answers are JSON. False sends the fields as they are, for an answer
+    /// passed on from elsewhere (the proxy's upstream), whose missing type is its own.
+    public var defaultsContentType: Bool {
+        @inlinable get { storage.defaultsContentType }
+        set { writableDroppingHead().defaultsContentType = newValue }
+    }
     public var delivery: Delivery
     /// What answered — an operation, a service method, a fixture — for the request journal;
     /// never sent, and not part of equality.
@@ -55,6 +62,7 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
         @usableFromInline @safe @exclusivity(unchecked) var reason: String?
         @usableFromInline @safe @exclusivity(unchecked) var headers: HTTPHeaders
         @usableFromInline @safe @exclusivity(unchecked) var body: [UInt8]
+        @usableFromInline @safe @exclusivity(unchecked) var defaultsContentType = true
         /// The head rendered ahead of time (``preparingHead()``).
         @usableFromInline @safe @exclusivity(unchecked) var preparedHead: RenderedHead?
 
@@ -68,7 +76,9 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
         /// The same fields in a box of their own, without the prepared head (whoever copies is
         /// about to change what it was rendered from, or to render it anew).
         func copy() -> Storage {
-            Storage(status: status, reason: reason, headers: headers, body: body)
+            let copy = Storage(status: status, reason: reason, headers: headers, body: body)
+            copy.defaultsContentType = defaultsContentType
+            return copy
         }
     }
 
@@ -112,7 +122,8 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// Equal when they would send the same thing; a prepared head is only a cache.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         (lhs.storage === rhs.storage
-            || lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers && lhs.body == rhs.body)
+            || lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers && lhs.body == rhs.body
+                && lhs.defaultsContentType == rhs.defaultsContentType)
             && lhs.delivery == rhs.delivery
     }
 

@@ -4,11 +4,13 @@
 ///
 /// Rendering adds what the response leaves out: `Content-Length` (also for HEAD, where it says
 /// what a GET would send) and the JSON `Content-Type` for a non-empty body, unless the status
-/// forbids a body. The framing is the transport's alone: a response's own `Content-Length` or
+/// forbids a body or the response asks for its fields as they are
+/// (``HTTPResponse/defaultsContentType``). The framing is the transport's alone: a response's own `Content-Length` or
 /// `Transfer-Encoding` is never written (stubs and fixtures are refused one when read; this is
-/// the defence behind that), so the head always says exactly how long the body sent is. Fields whose name or value could split the head (CR, LF, a name with spaces
-/// or a colon) are dropped, and line breaks in the reason phrase become spaces: both can come
-/// from fixtures or requests.
+/// the defence behind that), so the head always says exactly how long the body sent is. Fields
+/// whose name or value could split the head or carry raw control bytes (CR, LF, NUL, an escape:
+/// any control byte but HTAB; a name with spaces or a colon) are dropped, and line breaks in the
+/// reason phrase become spaces: both can come from fixtures or requests.
 ///
 /// Static answers render once (``HTTPResponse/preparingHead()``); others on each reply.
 public struct RenderedHead: Sendable, Equatable {
@@ -85,7 +87,7 @@ public struct RenderedHead: Sendable, Equatable {
             let body = response.body
             if !hasLength { Self.appendContentLength(body.count, to: &bytes) }
             // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
-            if !hasType, !body.isEmpty { bytes.append(contentsOf: Self.jsonContentTypeLine) }
+            if !hasType, !body.isEmpty, response.defaultsContentType { bytes.append(contentsOf: Self.jsonContentTypeLine) }
         }
         self.bytes = bytes
         self.hasDate = hasDate
@@ -187,8 +189,10 @@ public struct RenderedHead: Sendable, Equatable {
         return phrase == HTTPStatus.unknownPhrase ? nil : Array("HTTP/1.1 \(status) \(phrase)\r\n".utf8)
     }
 
-    /// Whether a field can be written without splitting the head: a name that is a single token
-    /// of visible characters without a colon, and a value without a line break.
+    /// Whether a field can be written without splitting the head or handing the client raw
+    /// control bytes: a name that is a single token of visible characters without a colon, and a
+    /// value without a control byte but HTAB (a CR or LF would split the head; a NUL or an escape
+    /// filled in from a request by a template would reach the client as it is).
     private static func isSafe(name: Span<UInt8>, value: Span<UInt8>) -> Bool {
         // Without early exits, so that the loops vectorise: a refused field is rare.
         var refused: UInt8 = name.isEmpty ? 1 : 0
@@ -198,7 +202,7 @@ public struct RenderedHead: Sendable, Equatable {
         }
         for index in value.indices {
             let byte = value[index]
-            refused |= (byte == 0x0D ? 1 : 0) | (byte == 0x0A ? 1 : 0)
+            refused |= (byte < 0x20 && byte != 0x09 ? 1 : 0) | (byte == 0x7F ? 1 : 0)
         }
         return refused == 0
     }

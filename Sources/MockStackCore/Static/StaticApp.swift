@@ -128,9 +128,14 @@ public struct StaticAppKind: AppKind {
         }
         let status = manifest.int(at + "/status", in: HTTPStatus.finalStatuses) ?? 200
         let contentType = manifest.string(at + "/contentType")
+        if let contentType, let problem = ConfiguredHeaderText.problem(name: "Content-Type", value: contentType) {
+            manifest.report(problem, at: at + "/contentType")
+        }
         let pairs = manifest.stringMap(at + "/headers")
-        for (name, _) in pairs {
-            if let problem = FramingHeaders.problem(with: name) { manifest.report(problem, at: at + "/headers/" + name) }
+        for (name, value) in pairs {
+            if let problem = FramingHeaders.problem(with: name) ?? ConfiguredHeaderText.problem(name: name, value: value) {
+                manifest.report(problem, at: at + "/headers/" + name)
+            }
         }
         let headers = HTTPHeaders(pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
         guard let fixtureName = manifest.string(at + "/fixture", required: true),

@@ -121,7 +121,10 @@ public final class Recorder: Sendable {
     /// - Returns: the conflicts it found (empty nearly always).
     @discardableResult
     public func record(_ request: HTTPRequest, _ response: HTTPResponse) -> [String] {
-        state.withLock { state in
+        // The proxy refuses such a path before it is sent; an observer fed otherwise must not
+        // keep a route that climbs out of the app.
+        guard !UpstreamTarget.hasDotSegment(request.path) else { return [] }
+        return state.withLock { state in
             let change = state.draft.add(request, response, masking: masking)
             state.conflicts += change.conflicts
             guard !change.files.isEmpty else { return change.conflicts }

@@ -49,7 +49,7 @@ struct ServiceStackDraft: AppDraft {
             masking.masks && SecretMasking.isSecret(memberName: pair.name) ? (pair.name, SecretMasking.mask) : pair
         }
         for (name, value) in named { key.properties[name.lowercased()] = value }
-        let contentType = response.headers["Content-Type"]
+        let contentType = response.headers["Content-Type"].flatMap { ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil }
         let body = masking.body(response.body, contentType: contentType)
         if let at = keys.firstIndex(where: { $0.matches(RecordedRequestKey(request)) || $0 == key }) {
             let entry = recorded[at]
@@ -67,7 +67,7 @@ struct ServiceStackDraft: AppDraft {
         if response.status != 200 { entry["status"] = .number(JSONNumber(response.status)) }
         if let contentType { entry["contentType"] = .string(contentType) }
         let headers = masking.headers(response.headers.fields.map { ($0.name, $0.value) })
-            .filter { !StaticDraft.unreplayedHeaders.contains($0.name.lowercased()) }
+            .filter(StaticDraft.isReplayable)
         if !headers.isEmpty { entry["headers"] = .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) })) }
         recorded.append(entry)
         keys.append(key)

@@ -10,6 +10,12 @@ struct StaticDraft: AppDraft {
     static let unreplayedHeaders: Set<String> = ["content-type", "etag", "date", "server", "content-length", "transfer-encoding",
                                                  "connection", "keep-alive", "content-encoding", "x-powered-by"]
 
+    /// Whether a field is kept for the replay: not one of ``unreplayedHeaders``, and one a fixture
+    /// may hold (no control bytes, nothing past ASCII), so that the folder written loads.
+    static func isReplayable(_ field: (name: String, value: String)) -> Bool {
+        !unreplayedHeaders.contains(field.name.lowercased()) && ConfiguredHeaderText.problem(name: field.name, value: field.value) == nil
+    }
+
     private var routes: [JSONObject] = []
     /// `METHOD path` → index in ``routes``.
     private var index: [String: Int] = [:]
@@ -34,10 +40,9 @@ struct StaticDraft: AppDraft {
         // HEAD is answered wherever GET is; a 304 answers a question the replay asks itself.
         guard request.method.isServed, request.method != .head, response.status != 304, response.status >= 200 else { return .unchanged }
         let key = request.method.rawValue + " " + request.path
-        let contentType = response.headers["Content-Type"]
+        let contentType = response.headers["Content-Type"].flatMap { ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil }
         let body = masking.body(response.body, contentType: contentType)
-        let headers = masking.headers(response.headers.fields.map { ($0.name, $0.value) })
-            .filter { !Self.unreplayedHeaders.contains($0.name.lowercased()) }
+        let headers = masking.headers(response.headers.fields.map { ($0.name, $0.value) }).filter(Self.isReplayable)
         if let at = index[key] {
             let route = routes[at]
             let kept = route["fixture"]?.stringValue.flatMap { folder.read($0) }

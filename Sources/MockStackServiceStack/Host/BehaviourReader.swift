@@ -78,8 +78,11 @@ struct BehaviourReader {
 
     private func headers(at pointer: String) -> [(name: String, value: TemplateString)] {
         let pairs = manifest.stringMap(pointer)
-        for (name, _) in pairs {
-            if let problem = FramingHeaders.problem(with: name) { manifest.report(problem, at: pointer + "/" + name) }
+        for (name, value) in pairs {
+            // A template's literal text; what it fills in from a request is the head's to guard.
+            if let problem = FramingHeaders.problem(with: name) ?? ConfiguredHeaderText.problem(name: name, value: value) {
+                manifest.report(problem, at: pointer + "/" + name)
+            }
         }
         return pairs.filter { !FramingHeaders.contains($0.0) }.map { (name: $0.0, value: TemplateString($0.1)) }
     }

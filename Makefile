@@ -129,9 +129,9 @@ bench-parsers: release
 soak: release
 	python3 Benchmarks/soak.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" --fixtures Fixtures
 
-## hostile: issue 22's findings replayed against the release build while a probe times the
-## event loop (Benchmarks/hostile.py, about a minute); fails on a wrong answer, a stall over
-## 250 ms, RSS growth, descriptors left held or a busy idle --watch.
+## hostile: the red teams' findings replayed against the release build while a probe times the
+## event loop (Benchmarks/hostile.py, a few minutes); fails on a wrong answer, a stall over
+## 250 ms, an attacking client's RSS growth, descriptors left held or a busy idle --watch.
 hostile: release
 	python3 Benchmarks/hostile.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" --fixtures Fixtures
 

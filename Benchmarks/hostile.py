@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """make hostile: the requests that once crashed, stalled or bloated the server, sent again.
 
-Each of issue 22's findings is replayed against the release build, while a probe asks
+Each finding of the two red-team passes is replayed against the release build (the first pass's
+cases by what they attack, the second's as `finding_N_…`), while a probe asks
 `/__mockstack/health` every 10 ms on a connection of its own: the longest the probe waits is the
 longest the event loop stalled. Every hostile request must get its documented answer (or the
-connection its documented end) within its time bound; at the end the server must be alive, hold
-no more descriptors than before, have grown little in RSS, and sit idle at a few percent of a core
-under `--watch` with a symlink to /usr/share in its fixtures.
+connection its documented end) within its time bound; while each `finding_` case attacks, RSS is
+sampled every 20 ms; at the end the server must be alive, hold no more descriptors than before,
+have grown little in RSS, and sit idle at a few percent of a core under `--watch` with a symlink
+to /usr/share in its fixtures. The proxy's cases run a second server forwarding to a raw Python
+upstream on loopback.
 
-Pass: every case as documented, the loop's longest stall ≤ STALL_LIMIT_MS, RSS growth ≤ RSS_LIMIT_MIB,
-descriptors back to where they were, idle CPU ≤ IDLE_CPU_LIMIT. Prints a report and writes it to
-Benchmarks/.work/hostile.md; exits 1 on any failure.
+Pass: every case as documented, the loop's longest stall ≤ STALL_LIMIT_MS, each attacking
+client's RSS peak ≤ ATTACK_RSS_LIMIT_MIB and back within RECOVERY_MIB after, RSS growth in all
+≤ RSS_LIMIT_MIB, descriptors back to where they were, idle CPU ≤ IDLE_CPU_LIMIT. Prints a report
+and writes it to Benchmarks/.work/hostile.md; exits 1 on any failure.
 """
 
 import argparse
@@ -864,10 +868,16 @@ def run(process, port, rig, only=()):
         if only and not any(part in case.__name__ for part in only):
             continue
         probe.window()
-        try:
-            case()
-        except (OSError, ValueError, KeyError) as error:
-            cases.check("?", case.__name__, False, f"{type(error).__name__}: {error}")
+        with Attack(pid) as attack:
+            try:
+                case()
+            except (OSError, ValueError, KeyError) as error:
+                cases.check("?", case.__name__, False, f"{type(error).__name__}: {error}")
+        # Each red-team finding is one attacking client (the proxy's many-upstream case grows the
+        # proxy's own process, checked there): the server's RSS must stay within the bound while
+        # it attacks and come back after.
+        if case.__name__.startswith("finding_"):
+            cases.check("-", f"RSS while {case.__name__} attacks", attack.ok(), str(attack))
         time.sleep(0.05)
         stalls.append((case.__name__, probe.window()))
         if process.poll() is not None:

@@ -305,7 +305,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["MockStackCore", "MockStackSpawn"],
+            dependencies: ["MockStackCore", "MockStackSpawn", "MockStackTransport"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

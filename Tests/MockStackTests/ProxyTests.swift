@@ -151,38 +151,6 @@ struct ProxyTests {
         #expect(late.text.hasSuffix(#"/test/api/Slow did not answer within 1 s"}"#))
     }
 
-    /// An upstream answering with `respond` on the transport's own server (port 0), keeping every
-    /// request it took: for answers no mockstack app gives (a 101, a `Connection` naming fields,
-    /// a body without a type).
-    final class ScriptedUpstream: Sendable {
-        let server: HTTPServer
-        let port: Int
-        private let seen: Seen
-
-        /// The requests taken, shared with the responder.
-        final class Seen: Sendable {
-            let requests = Mutex<[HTTPRequest]>([])
-        }
-
-        init(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse) async throws {
-            let seen = Seen()
-            self.seen = seen
-            let server = HTTPServer(configuration: TransportConfiguration(threads: 1), listeners: [
-                ListenerSpec(label: "main", port: 0, responder: ClosureResponder { request in
-                    seen.requests.withLock { $0.append(request) }
-                    return respond(request)
-                }),
-            ])
-            self.server = server
-            port = try await offThePool { try server.start() }[0].port
-        }
-
-        var requests: [HTTPRequest] { seen.requests.withLock { $0 } }
-        var url: String { "http://127.0.0.1:\(port)" }
-
-        func stop() async throws { try await offThePool { self.server.shutdown() } }
-    }
-
     /// A stream after an upgrade that writes `bytes` and closes.
     final class SaysAndCloses: ByteStreamHandler {
         let bytes: [UInt8]

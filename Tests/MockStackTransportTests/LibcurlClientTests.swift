@@ -8,36 +8,6 @@ import TestSupport
 /// up is the request as given, what comes back is the answer as it came.
 @Suite(.timeLimit(.minutes(1)))
 struct LibcurlClientTests {
-    /// A server on port 0 answering with `respond`, every request it took kept in order.
-    final class Upstream: Sendable {
-        let server: HTTPServer
-        let port: Int
-        private let seen: Seen
-
-        /// The requests taken, shared with the responder.
-        final class Seen: Sendable {
-            let requests = Mutex<[HTTPRequest]>([])
-        }
-
-        init(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse) async throws {
-            let seen = Seen()
-            self.seen = seen
-            let server = HTTPServer(configuration: TransportConfiguration(threads: 1), listeners: [
-                ListenerSpec(label: "main", port: 0, responder: ClosureResponder { request in
-                    seen.requests.withLock { $0.append(request) }
-                    return respond(request)
-                }),
-            ])
-            self.server = server
-            port = try await offThePool { try server.start() }[0].port
-        }
-
-        var requests: [HTTPRequest] { seen.requests.withLock { $0 } }
-        var url: String { "http://127.0.0.1:\(port)" }
-
-        func stop() async throws { try await offThePool { self.server.shutdown() } }
-    }
-
     static func send(_ request: UpstreamRequest, library: String = LibcurlClient.defaultLibrary) async throws
         -> Result<UpstreamReply, UpstreamTransferError> {
         let client = try LibcurlClient.opened(library: library).get()
@@ -45,7 +15,7 @@ struct LibcurlClientTests {
     }
 
     @Test func theRequestGoesUpAsGivenWithNoFieldsOfLibcurlsOwn() async throws {
-        let upstream = try await Upstream { _ in HTTPResponse(status: 204) }
+        let upstream = try await ScriptedUpstream { _ in HTTPResponse(status: 204) }
         let reply = try await Self.send(UpstreamRequest(method: "PATCH", url: upstream.url + "/items/7?x=1",
                                                         headerFields: ["X-Trace": "abc", "X-Empty": ""], body: Array("{\"a\":1}".utf8)))
         try await upstream.stop()
@@ -65,7 +35,7 @@ struct LibcurlClientTests {
     }
 
     @Test func anEmptyPostSaysItsLengthAndHeadReadsNoBody() async throws {
-        let upstream = try await Upstream { request in
+        let upstream = try await ScriptedUpstream { request in
             .json(200, ["method": .string(request.methodName), "length": .string(request.headers["Content-Length"] ?? "none")])
         }
         let post = try await Self.send(UpstreamRequest(method: "POST", url: upstream.url + "/a")).get()
@@ -82,7 +52,7 @@ struct LibcurlClientTests {
     }
 
     @Test func theAnswerComesBackAsItCameRepeatedFieldsAndRedirectsIncluded() async throws {
-        let upstream = try await Upstream { _ in
+        let upstream = try await ScriptedUpstream { _ in
             HTTPResponse(status: 302, headers: HTTPHeaders([
                 .init(name: "Location", value: "/elsewhere"), .init(name: "Set-Cookie", value: "a=1"), .init(name: "Set-Cookie", value: "b=2"),
             ]), body: Array("moved".utf8))
@@ -98,7 +68,7 @@ struct LibcurlClientTests {
     }
 
     @Test func aBodyOverTheLimitIsRefused() async throws {
-        let upstream = try await Upstream { _ in HTTPResponse(status: 200, body: Array(repeating: UInt8(ascii: "x"), count: 100)) }
+        let upstream = try await ScriptedUpstream { _ in HTTPResponse(status: 200, body: Array(repeating: UInt8(ascii: "x"), count: 100)) }
         let over = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url, maximumBodyBytes: 99))
         let at = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url, maximumBodyBytes: 100))
         try await upstream.stop()
@@ -125,21 +95,21 @@ struct LibcurlClientTests {
     /// Grown in counted steps rather than by the array's own policy: the bytes still arrive whole.
     @Test func aLargeAnswerArrivesWholeWithinTheBudget() async throws {
         let body = (0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let upstream = try await Upstream { _ in HTTPResponse(status: 200, body: body) }
+        let upstream = try await ScriptedUpstream { _ in HTTPResponse(status: 200, body: body) }
         let reply = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/large"))
         try await upstream.stop()
         #expect(try reply.get().body == body)
     }
 
     @Test func thePathGoesUpAsGivenDotSegmentsIncluded() async throws {
-        let upstream = try await Upstream { _ in HTTPResponse(status: 204) }
+        let upstream = try await ScriptedUpstream { _ in HTTPResponse(status: 204) }
         _ = try await Self.send(UpstreamRequest(method: "GET", url: upstream.url + "/base/../secret/./x"))
         try await upstream.stop()
         #expect(upstream.requests.map(\.target) == ["/base/../secret/./x"])
     }
 
     @Test func requestsRunTogether() async throws {
-        let upstream = try await Upstream { request in .json(200, .string(request.path)) }
+        let upstream = try await ScriptedUpstream { request in .json(200, .string(request.path)) }
         let paths = (0..<24).map { "/r\($0)" }
         let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
             for path in paths {

@@ -36,9 +36,8 @@ STALL_LIMIT_MS = 250
 RSS_LIMIT_MIB = 48
 ATTACK_RSS_LIMIT_MIB = 64   # one attacking client's peak
 # How far above its start RSS may stay once an attack is over. mimalloc keeps a finished
-# attack's freed pages for reuse rather than returning them at once: the socket-activity case
-# left 41, 36, 37 and 37 MiB over four rounds in a row from 11 (no growth past the first), so the
-# bound is what that reuse keeps, not zero.
+# attack's freed pages for reuse rather than returning them at once (a repeat of the same attack
+# settles where the first left it: Benchmarks/README.md), so the bound is what that reuse keeps.
 RECOVERY_MIB = 32
 IDLE_CPU_LIMIT = 0.05
 TIMEOUT_S = 2          # the server's --timeout for this run, so deadlines pass quickly

@@ -77,7 +77,17 @@ struct ControlPageTests {
         // A Socket.IO client on long-polling, joined to the main namespace.
         let handshake = try await client.send("GET", "/feathers/socket.io/?EIO=4&transport=polling")
         let sid = try #require(try JSONParser().parse(String(handshake.text.dropFirst())).root["sid"]?.stringValue)
-        #expect(try await client.send("POST", "/feathers/socket.io/?EIO=4&transport=polling&sid=\(sid)", form: "40").status == 200)
+        let session = "/feathers/socket.io/?EIO=4&transport=polling&sid=\(sid)"
+        #expect(try await client.send("POST", session, form: "40").status == 200)
+        // The client polls and answers the server's pings, as a real one does: on a starved test
+        // run Chromium may take longer to render the page than a silent client is kept.
+        let keepAlive = Task { [client] in
+            while !Task.isCancelled {
+                guard let poll = try? await client.send("GET", session), poll.status == 200 else { return }
+                if poll.text.split(separator: "\u{1e}").contains("2") { _ = try? await client.send("POST", session, form: "3") }
+            }
+        }
+        defer { keepAlive.cancel() }
         let stub = try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
         #expect(stub.status == 201)
         let stubId = try #require(stub.json["id"]?.stringValue)

@@ -88,7 +88,9 @@ struct ControlPageTests {
             }
         }
         defer { keepAlive.cancel() }
-        let stub = try await client.send("POST", "/__mockstack/stubs", json: #"{"match": {"method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
+        // Scoped to its app, so that its near misses are the test app's requests, not the socket's polls.
+        let stub = try await client.send("POST", "/__mockstack/stubs",
+                                         json: #"{"match": {"app": "test", "method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
         #expect(stub.status == 201)
         let stubId = try #require(stub.json["id"]?.stringValue)
         #expect(try await client.send("GET", "/test/api/Hello?name=Near").status == 200)

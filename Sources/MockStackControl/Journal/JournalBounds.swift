@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// What one journal entry keeps of a request besides its body (issue 22): however long a
+/// What one journal entry keeps of a request besides its body: however long a
 /// request's target, however many or large its headers and multipart parts, an entry holds at
 /// most about 45 KiB of them (path and query 2 KiB each, each side's headers 8 KiB, 32 parts of 768 B),
 /// plus the two bodies (`--journal-body-bytes` each, the answer's held whole up to about four

@@ -3,7 +3,7 @@ import MockStackCore
 /// Fills a `template: true` answer from one request: `{{method}}`, `{{path}}`,
 /// `{{query.NAME}}`, `{{header.NAME}}` and `{{body/json/pointer}}` (`{{body}}`: all of it).
 ///
-/// What a template may cost is bounded (issue 22): the body is parsed at most once (shared
+/// What a template may cost is bounded: the body is parsed at most once (shared
 /// with the stubs' matching, ``RequestBodyJSON``), the query once, each distinct placeholder
 /// is looked up and rendered once however often it repeats, and the bytes filled in are
 /// counted against a limit, so that 200 × `{{body}}` of a large body stops at the limit

@@ -223,6 +223,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // Its folder is not named after the target: `Sources/mockstack` would differ from
+            // `Sources/MockStack` only by case, one folder on a case-insensitive disk (macOS).
+            path: "Sources/CLI",
             // The order release builds lay out the functions a server runs (Scripts/link-order.sh).
             exclude: ["link-order.txt"],
             swiftSettings: strictSettings,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/mockstack/link-order.txt: the functions a server runs, from start-up
+# Regenerates Sources/CLI/link-order.txt: the functions a server runs, from start-up
 # through a spread of requests, hottest first, which release builds lay out together
 # (`make release`: -function-sections, then gold's --section-ordering-file).
 #
@@ -42,7 +42,7 @@ callgrind_annotate --threshold=100 --inclusive=no "$work/profile" 2>/dev/null \
   | grep -F "[$work/mockstack]" \
   | sed -E 's/^ *[0-9,]+ \([ 0-9.%]+\)  [?]{3}://; s/ \[[^]]*\]$//' \
   | grep -v '^0x' | sed -E "s/'[0-9]+$//" | awk '!seen[$0]++ { print ".text." $0 }' \
-  >Sources/mockstack/link-order.txt
-echo "link-order: $(wc -l <Sources/mockstack/link-order.txt) functions in Sources/mockstack/link-order.txt"
+  >Sources/CLI/link-order.txt
+echo "link-order: $(wc -l <Sources/CLI/link-order.txt) functions in Sources/CLI/link-order.txt"
 # The linker reads the list only when it links: make the next release build do so.
 rm -f "$release"

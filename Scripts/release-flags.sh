@@ -14,12 +14,12 @@ STATIC_RUNTIME="--static-swift-stdlib -Xlinker -no-pie"
 # given later, wins. (Crash backtraces are named from the symbol table, which stays.)
 NO_EXPORTS="-Xlinker --no-export-dynamic"
 # Each function in its own section, so that gold can lay out the ones a server runs together,
-# in the order of Sources/mockstack/link-order.txt (Scripts/link-order.sh): Linux maps code
+# in the order of Sources/CLI/link-order.txt (Scripts/link-order.sh): Linux maps code
 # 64 KiB around each page fault, and scattered, those functions kept ~3 MiB more resident.
 # (-function-sections goes to the frontend: SwiftPM 6.3 crashes re-planning a build whose
 # -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
 # frontend flag: a release build from before the layout gets it once .build/release is removed.)
-LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/mockstack/link-order.txt"
+LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/CLI/link-order.txt"
 # libstdc++ from its static archive: the Swift runtime and BoringSSL use a few dozen of its
 # functions, but loading libstdc++.so made the dynamic loader process its ~5,200 relocations at
 # every start: 1.9M instructions and 80 page faults of `mockstack --version`'s 9.4M and 342

@@ -1,44 +1,20 @@
 // swift-tools-version: 6.2
 // mockstack — a mock ServiceStack / FeathersJS test server on libevent.
 //
-// The layers read straight off this manifest (docs/architecture.md#layers; README.md, "Layout"):
+// Each target's comment below says what it holds. docs/architecture.md#layers maps them all
+// (what each depends on, which build memory-safe), and `make test` checks that map against this
+// file (Scripts/check-layers.py). The rules the map keeps:
 //
-//   mockstack (CLI) ──► MockStack (façade) ─► MockStackTransport ─► CLibevent
-//   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
-//         │                     ├──────────► MockStackFeathers ─────┘
-//         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
-//         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
-//         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
-//         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─┬► MockStackWire
-//                                                                              └► MockStackSpawn (posix_spawn)
-//   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
-//   MockStackFeathers ─► MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
-//   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
-//
-// A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
-// as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
-// Or with `Delivery.deferred`: the answer comes later, from any thread, without holding the loop
-// (the journal's long poll, Engine.IO's held polls,
-// a request forwarded upstream by `serve --proxy-unmatched` or `record`).
-//
-// Only MockStackTransport imports CLibevent and CCurl; every unsafe pointer and C callback lives
-// there, or in MockStackSpawn (below). Its upstream client (`LibcurlClient`, for
-// `--proxy-unmatched` and `record`) opens libcurl with dlopen at the first forwarded request:
-// libcurl is never linked, and a server that forwards nothing never loads it.
-//
-// MockStackSpawn starts child processes with posix_spawn (pipes, environment, working folder,
-// exit status, signals) for MockStackTesting and the tests: Foundation's `Process.run()`
-// crashes now and then in Swift 6.3.1 on Linux (swift-corelibs-foundation #5472). It is the
-// other target allowed unsafe code, kept apart from the transport because the testing product
-// builds it: depending on the transport would build libevent into every client's tests.
-//
-// The transport lends the bytes it reads to Core's parser as a bounds-checked `Span`, and every
-// target but those two builds with strict memory-safety checking (`memorySafeSettings`), so the
-// compiler holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
-// (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
-// the façade's `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
-// request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
-// value holds the box).
+// - Only the transport imports libevent and libcurl, and only it and MockStackSpawn call C: every
+//   unsafe pointer and C callback lives in one of the two. libcurl is opened with dlopen at the
+//   first forwarded request (`--proxy-unmatched`, `record`), never linked.
+// - Every other library target builds with strict memory-safety checking (`memorySafeSettings`),
+//   so the compiler holds it to that. What they keep is marked where it stands: MockStackJSON's
+//   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array), the façade's
+//   `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the request and response
+//   boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one value holds the box).
+// - The testing product (MockStackTesting) builds without the server: a client's tests compile
+//   it, MockStackWire, MockStackJSON and MockStackSpawn, nothing else.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -198,7 +174,10 @@ let package = Package(
             name: "build-stamp",
             swiftSettings: strictSettings
         ),
-        // Child processes over posix_spawn, with a safe API: no Foundation `Process` (see above).
+        // Child processes over posix_spawn, with a safe API, for MockStackTesting and the tests:
+        // Foundation's `Process.run()` crashes now and then in Swift 6.3.1 on Linux
+        // (swift-corelibs-foundation #5472). Kept apart from the transport because the testing
+        // product builds it, and the transport would build libevent into every client's tests.
         .target(
             name: "MockStackSpawn",
             swiftSettings: strictSettings

@@ -89,7 +89,7 @@ package struct AppPipeline: Sendable {
         }
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         // Dispatch's monotonic clock: the same clock_gettime as `ContinuousClock.now`, without
-        // the concurrency runtime's ~75 instructions around each read (two per request).
+        // the concurrency runtime's work around each read (two per request).
         let start = DispatchTime.now().uptimeNanoseconds
         let response = faults.apply(wanted, to: app.respond(to: routed))
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start

@@ -33,8 +33,8 @@ public struct JSONParser {
     }
 
     /// For request bodies: a client's document is refused past 250,000 values. Linear as it
-    /// is, reading 8 million numbers (16 MiB of `1,`) held a loop for 3.5 s; this many take
-    /// about a tenth of a second, far more than any test sends.
+    /// is, a body of millions of tiny values would hold a loop for seconds; this many are far
+    /// more than any test sends and are read quickly enough not to stall the loop's other clients.
     public static func forRequestBodies(maximumDepth: Int = 256) -> JSONParser {
         JSONParser(maximumDepth: maximumDepth, maximumValues: requestBodyValueLimit)
     }
@@ -507,9 +507,8 @@ private struct Reader {
         var high: UInt8 = 0
         #if DEBUG
         // Indexed reads in a debug build (a client's `swift test` spawns one): there the slice's
-        // iterator below runs unspecialized, ~400 instructions a byte, where `[UInt8]`'s
-        // subscript has a specialization in the runtime's debug support library. Optimized, the
-        // iterator is the faster of the two (~1M instructions of a start with every app).
+        // iterator below runs unspecialized, where `[UInt8]`'s subscript has a specialization in
+        // the runtime's debug support library. Optimized, the iterator is the faster of the two.
         let end = bytes.count, quote: UInt8 = 0x22, backslash: UInt8 = 0x5C
         while scan < end {
             let byte = bytes[scan]

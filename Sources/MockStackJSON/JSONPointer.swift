@@ -19,6 +19,16 @@ public enum JSONPointer {
         pointer + "/" + String(index)
     }
 
+    /// One step down: the member `key` of an object, or the element an array's index names;
+    /// nil when there is none.
+    public static func member(_ key: String, of value: JSONValue) -> JSONValue? {
+        switch value {
+        case .object(let object): return object[key]
+        case .array(let items): return Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        default: return nil
+        }
+    }
+
     /// The value a pointer names in a document (`""` is the whole document); nil when it
     /// names nothing.
     public static func value(at pointer: String, in document: JSONValue) -> JSONValue? {
@@ -26,17 +36,8 @@ public enum JSONPointer {
         guard pointer.hasPrefix("/") else { return nil }
         var current = document
         for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let key = unescaped(token)
-            switch current {
-            case .object(let object):
-                guard let next = object[key] else { return nil }
-                current = next
-            case .array(let items):
-                guard let index = Int(key), items.indices.contains(index) else { return nil }
-                current = items[index]
-            default:
-                return nil
-            }
+            guard let next = member(unescaped(token), of: current) else { return nil }
+            current = next
         }
         return current
     }

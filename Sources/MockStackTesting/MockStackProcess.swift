@@ -175,9 +175,9 @@ final class OutputTail: @unchecked Sendable {
 extension ControlSession {
     /// Makes the control calls' URLSession and sends it one request that cannot reach anything:
     /// port 0, where nothing listens, refuses at once. A process's first request pays for setting
-    /// up the URL loading machinery (libcurl's and the session's on Linux), tens of milliseconds
-    /// in a debug test process (Benchmarks/README.md); this one pays it while a spawned server
-    /// loads, so the first control call does not.
+    /// up the URL loading machinery (libcurl's and the session's on Linux), which is slow in a
+    /// debug test process; this one pays it while a spawned server loads, so the first control
+    /// call does not.
     static func warmUp() {
         guard let nowhere = URL(string: "http://127.0.0.1:0/") else { return }
         shared.dataTask(with: nowhere) { _, _, _ in }.resume()

@@ -1,5 +1,10 @@
 public import MockStackCore
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The opening handshake (RFC 6455 §4.2): checks a request and answers it with the `101` that
 /// hands the connection to a ``WebSocket``, or with the refusal the request deserves.
@@ -22,7 +27,7 @@ public enum WebSocketHandshake {
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key`: base64 of the SHA-1 of the key and the GUID.
     public static func acceptValue(forKey key: String) -> String {
-        Base64.encode(Array(Insecure.SHA1.hash(data: Array((key + keyGUID).utf8))))
+        Data(Insecure.SHA1.hash(data: Array((key + keyGUID).utf8))).base64EncodedString()
     }
 
     /// The 101 that upgrades `request` to a WebSocket served by `delegate`, or the refusal.
@@ -54,7 +59,8 @@ public enum WebSocketHandshake {
         guard request.headers["Sec-WebSocket-Version"]?.trimmingASCIISpace() == "13" else {
             return PlainError.response(426, "Unsupported Sec-WebSocket-Version: only 13 is spoken", headers: ["Sec-WebSocket-Version": "13"])
         }
-        guard let key = request.headers["Sec-WebSocket-Key"].map({ String($0.trimmingASCIISpace()) }), Base64.decodedCount(key) == 16 else {
+        guard let key = request.headers["Sec-WebSocket-Key"].map({ String($0.trimmingASCIISpace()) }),
+              Data(base64Encoded: key)?.count == 16 else {
             return PlainError.response(400, "Sec-WebSocket-Key must be the base64 of 16 bytes")
         }
         return nil

@@ -19,7 +19,7 @@ package final class RequestJournal: Sendable {
 
     /// An entry and what it weighs. A named struct, not a tuple: the entry pushed out is then
     /// destroyed by code made for this type, where a tuple's optional went through the
-    /// runtime's generic value witnesses (~300 instructions a request).
+    /// runtime's generic value witnesses, on every request.
     private struct Kept {
         var entry: JournalEntry
         var bytes: Int

@@ -41,12 +41,7 @@ public final class ManifestReader {
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let parent = String(Substring(utf8[..<slash]))
         let key = JSONPointer.unescaped(Substring(utf8[utf8.index(after: slash)...]))
-        let value: JSONValue?
-        switch self.value(at: parent) {
-        case .object(let object)?: value = object[key]
-        case .array(let array)?: value = Int(key).flatMap { array.indices.contains($0) ? array[$0] : nil }
-        default: value = nil
-        }
+        let value = self.value(at: parent).flatMap { JSONPointer.member(key, of: $0) }
         resolved[pointer] = .some(value)
         return value
     }
@@ -59,7 +54,7 @@ public final class ManifestReader {
             if required { report("required string is missing", at: pointer) }
             return nil
         case let other?:
-            report("expected a string, found \(other.typeName)", at: pointer)
+            report(JSONReadError.expected("a string", found: other), at: pointer)
             return nil
         }
     }
@@ -68,7 +63,7 @@ public final class ManifestReader {
     public func int(_ pointer: String, in range: ClosedRange<Int>) -> Int? {
         guard let found = value(at: pointer) else { return nil }
         guard let int = found.intValue else {
-            report("expected an integer, found \(found.typeName)", at: pointer)
+            report(JSONReadError.expected("an integer", found: found), at: pointer)
             return nil
         }
         guard range.contains(int) else {
@@ -84,7 +79,7 @@ public final class ManifestReader {
         case .array(let a): return a
         case nil: return []
         case let other?:
-            report("expected an array, found \(other.typeName)", at: pointer)
+            report(JSONReadError.expected("an array", found: other), at: pointer)
             return []
         }
     }
@@ -96,13 +91,14 @@ public final class ManifestReader {
         case .object(let object):
             return object.compactMap { member in
                 guard case .string(let s) = member.value else {
-                    report("expected a string, found \(member.value.typeName)", at: JSONPointer.appending(member.key, to: pointer))
+                    report(JSONReadError.expected("a string", found: member.value),
+                           at: JSONPointer.appending(member.key, to: pointer))
                     return nil
                 }
                 return (member.key, s)
             }
         case let other?:
-            report("expected an object, found \(other.typeName)", at: pointer)
+            report(JSONReadError.expected("an object", found: other), at: pointer)
             return []
         }
     }

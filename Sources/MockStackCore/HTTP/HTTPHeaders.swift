@@ -93,8 +93,8 @@ extension String {
     /// comparison for two different strings before saying no.
     ///
     /// Over the two strings' contiguous bytes (a native string always has them, a small one on
-    /// the stack): `UTF8View`'s iterator cost ~90 instructions a byte here, ~1,000 for the
-    /// `Content-Type` the journal looks up on every answer.
+    /// the stack): `UTF8View`'s iterator is far slower a byte, and the journal looks up
+    /// `Content-Type` on every answer.
     @inlinable
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }

@@ -32,7 +32,7 @@ public struct CorsPolicy: Sendable, Equatable {
     /// Whether any origin is allowed (`["*"]`).
     private let allowsAnyOrigin: Bool
     /// CorsFeature's headers (`Access-Control-Allow-Origin` among them only when it is `*`),
-    /// made once: joining the lists for every answer cost ~9,000 instructions a request.
+    /// made once: joining the lists for every answer was the costliest part of a short answer.
     private let featureFields: [HTTPHeaders.Field]
     /// UseCors's `Access-Control-Expose-Headers` value, and its preflight's headers after the
     /// origin and credentials.

@@ -36,7 +36,7 @@ public struct RequestOrigin: Hashable, Sendable {
     public var baseURL: String {
         let host = forwardedHost.flatMap(Self.firstOfList) ?? host ?? "localhost"
         let scheme = forwardedProto.flatMap(Self.firstOfList) ?? "http"
-        // Grown once, as bytes: `String` appends cost ~100 instructions each.
+        // Grown once, as bytes: each `String` append would check and grow the string anew.
         var url: [UInt8] = []
         url.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + mount.utf8.count)
         url += scheme.utf8

@@ -5,7 +5,7 @@ import Synchronization
 /// pay for it. Safe from any thread: two first uses at once may both work it out, and the one
 /// kept first is what both get; a later read is one uncontended lock. (Not the standard
 /// library's `AtomicLazyReference`: its `load()` is not inlined on Linux and looks up generic
-/// metadata on every call, ~700 instructions a request on Hello's path, Benchmarks/README.md.)
+/// metadata on every call, which Hello's path would pay on every request.)
 final class ResolvedOnFirstUse<Value: AnyObject & Sendable>: Sendable {
     private let resolve: @Sendable () -> Value
     private let resolved = Mutex<Value?>(nil)

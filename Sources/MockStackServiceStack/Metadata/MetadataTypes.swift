@@ -12,7 +12,7 @@ public struct MetadataTypes: Sendable {
 
     /// Reads a document; every problem is reported with the JSON pointer where it was found.
     public init(json: JSONValue) throws(MetadataError) {
-        let root = try MetadataReader(root: json)
+        let root = try JSONReader(root: json)
         config = try root.object("config", required: false) ?? [:]
         namespaces = try root.strings("namespaces")
         types = try root.array("types").map { reader throws(MetadataError) in try MetadataType(reader: reader) }
@@ -26,7 +26,7 @@ public struct MetadataTypeName: Sendable, Hashable {
     public var namespace: String?
     public var genericArgs: [String]
 
-    init(reader: MetadataReader) throws(MetadataError) {
+    init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
         namespace = try reader.optionalString("namespace")
         genericArgs = try reader.strings("genericArgs")
@@ -54,7 +54,7 @@ public struct MetadataType: Sendable {
     /// The type as the document gave it, for `/types/metadata`.
     public var json: JSONObject
 
-    init(reader: MetadataReader) throws(MetadataError) {
+    init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
         namespace = try reader.optionalString("namespace")
         genericArgs = try reader.strings("genericArgs")
@@ -87,7 +87,7 @@ public struct MetadataProperty: Sendable {
     public var isRequired: Bool
     public var json: JSONObject
 
-    init(reader: MetadataReader) throws(MetadataError) {
+    init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
         type = TypeReference(type: try reader.string("type"), genericArgs: try reader.strings("genericArgs"))
         namespace = try reader.optionalString("namespace")
@@ -118,7 +118,7 @@ public struct MetadataOperation: Sendable {
     /// The operation's name: its request DTO's name.
     public var name: String { request.name }
 
-    init(reader: MetadataReader) throws(MetadataError) {
+    init(reader: JSONReader) throws(MetadataError) {
         guard let requestReader = try reader.child("request") else {
             throw MetadataError(pointer: reader.pointer + "/request", message: "an operation needs a 'request' type")
         }
@@ -148,7 +148,7 @@ public struct MetadataRoute: Sendable {
         self.verbs = verbs.map { $0.uppercased() }
     }
 
-    init(reader: MetadataReader) throws(MetadataError) {
+    init(reader: JSONReader) throws(MetadataError) {
         let path = try reader.string("path")
         guard path.hasPrefix("/") else {
             throw MetadataError(pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
@@ -159,10 +159,5 @@ public struct MetadataRoute: Sendable {
     }
 }
 
-/// A problem in a metadata document, at a JSON pointer.
-public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var pointer: String
-    public var message: String
-
-    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
-}
+/// A problem in a metadata document, at a JSON pointer: a document reader's error.
+public typealias MetadataError = JSONReadError

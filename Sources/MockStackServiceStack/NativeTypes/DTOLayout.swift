@@ -217,7 +217,7 @@ struct DTOLayout {
             "name": "KeyValuePair`2", "namespace": "System.Collections.Generic", "genericArgs": ["'TKey", "'TValue"],
             "properties": [["name": "Key", "type": "'TKey"], ["name": "Value", "type": "'TValue"]],
         ]
-        return [try! MetadataType(reader: MetadataReader(root: .object(json)))]
+        return [try! MetadataType(reader: JSONReader(root: .object(json)))]
     }
 
     private static func interface(_ name: String, parameters: [String] = [], properties: [(String, String)] = []) -> MetadataType {
@@ -225,6 +225,6 @@ struct DTOLayout {
         if !parameters.isEmpty { json["genericArgs"] = .array(parameters.map { .string($0) }) }
         json["properties"] = .array(properties.map { property in .object(["name": .string(property.0), "type": .string(property.1), "namespace": "System"]) })
         // Built from a literal the reader always accepts.
-        return try! MetadataType(reader: MetadataReader(root: .object(json)))
+        return try! MetadataType(reader: JSONReader(root: .object(json)))
     }
 }

@@ -37,7 +37,7 @@ RSS_LIMIT_MIB = 48
 ATTACK_RSS_LIMIT_MIB = 64   # one attacking client's peak
 # How far above its start RSS may stay once an attack is over. mimalloc keeps a finished
 # attack's freed pages for reuse rather than returning them at once (a repeat of the same attack
-# settles where the first left it: Benchmarks/README.md), so the bound is what that reuse keeps.
+# settles where the first left it: Benchmarks/LOG.md), so the bound is what that reuse keeps.
 RECOVERY_MIB = 32
 IDLE_CPU_LIMIT = 0.05
 TIMEOUT_S = 2          # the server's --timeout for this run, so deadlines pass quickly

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per request for one path, counted by callgrind on the event-loop thread while wrk
 # drives the server (start-up excluded). Deterministic for a given binary and request, unlike
-# wall time on a shared machine, so it is the A/B measure behind "What moved the numbers".
+# wall time on a shared machine, so it is the A/B measure behind Benchmarks/LOG.md.
 #
 #   Benchmarks/instructions.sh '/test/api/Hello?name=World' [seconds] [binary]
 #   Benchmarks/instructions.sh --nginx /example/widgets [seconds] [binary]

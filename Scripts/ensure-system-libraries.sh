@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the C libraries mockstack links are installed, installing what is missing with
 # apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport), on Linux libmimalloc-dev (the
-# allocator, see Benchmarks/README.md), and libsqlite3-dev (the AutoQuery differential test's
+# allocator, see Benchmarks/LOG.md), and libsqlite3-dev (the AutoQuery differential test's
 # reference database, through GRDB), libcurl4-openssl-dev (curl.h, for the upstream client's
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control

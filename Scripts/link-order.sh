@@ -5,7 +5,7 @@
 #
 # Why: Linux maps an executable's code 64 KiB around each page it faults in. With the functions
 # a server uses scattered over 15 MiB of code, that window made most of its resident memory;
-# packed together they take a few hundred pages (Benchmarks/README.md, "What moved the numbers").
+# packed together they take a few hundred pages (Benchmarks/LOG.md, "What moved the numbers").
 # Names that no longer exist are ignored by the linker, so a stale list only packs less well:
 # run this after large changes, then `make release` (which relinks).
 #

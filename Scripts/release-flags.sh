@@ -6,7 +6,7 @@
 # memory.
 # -no-pie: a fixed-address executable. A PIE's ~58,000 relocations dirty the data pages of the
 # whole static binary at every start (≈1.2 MiB RSS and ≈1 ms). A loopback test server gives up
-# little by losing ASLR for its own image (Benchmarks/README.md).
+# little by losing ASLR for its own image (Benchmarks/LOG.md).
 STATIC_RUNTIME="--static-swift-stdlib -Xlinker -no-pie"
 # The static runtime's link arguments export every symbol of the executable (-export-dynamic):
 # 18,308 names nothing looks up, whose tables (1.5 MiB, 0.9 of it resident) the dynamic loader
@@ -23,7 +23,7 @@ LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-o
 # libstdc++ from its static archive: the Swift runtime and BoringSSL use a few dozen of its
 # functions, but loading libstdc++.so made the dynamic loader process its ~5,200 relocations at
 # every start: 1.9M instructions and 80 page faults of `mockstack --version`'s 9.4M and 342
-# (Benchmarks/README.md). The folder holds a linker script named libstdc++.so that names
+# (Benchmarks/LOG.md). The folder holds a linker script named libstdc++.so that names
 # libstdc++.a; searched before the compiler's own folder, it is what `-lstdc++` finds.
 STATIC_CXX="-Xlinker -LScripts/static-libstdc++"
 RELEASE_LINK_FLAGS="$STATIC_RUNTIME $NO_EXPORTS $LINK_ORDER $STATIC_CXX"

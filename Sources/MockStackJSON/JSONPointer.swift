@@ -24,7 +24,10 @@ public enum JSONPointer {
     public static func member(_ key: String, of value: JSONValue) -> JSONValue? {
         switch value {
         case .object(let object): return object[key]
-        case .array(let items): return Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+        case .array(let items):
+            // Not `? items[$0] : nil`: JSONValue takes a nil literal as `null`.
+            guard let index = Int(key), items.indices.contains(index) else { return nil }
+            return items[index]
         default: return nil
         }
     }

@@ -66,7 +66,7 @@ public final class MockStackProcess: MockStackHandle, Sendable {
         }
         // Its stderr is drained for its whole life, so it never blocks on a full pipe.
         let tail = OutputTail(child.standardError)
-        // The control calls' URLSession, and its first request, take tens of milliseconds in a
+        // The control calls' URLSession, and its first request, are slow to set up in a
         // process: both done while the child loads.
         Thread.detachNewThread { ControlSession.warmUp() }
         let reason: String

@@ -3,8 +3,8 @@
 /// backslash, no NUL.
 public enum FixturePath {
     /// Why `name` is refused, or nil when it is acceptable. Read on the name's bytes: every
-    /// file an app loads passes here up to three times, and comparing Characters cost ~28,000
-    /// instructions a pass (a tenth of a start-up with the TechStacks logos).
+    /// file an app loads passes here up to three times, and comparing Characters made this a
+    /// visible part of a start-up with many files (the TechStacks logos).
     public static func problem(in name: String) -> String? {
         var acceptable = !name.utf8.isEmpty
         var segmentStart = true

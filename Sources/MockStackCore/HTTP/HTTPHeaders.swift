@@ -124,9 +124,8 @@ extension StringProtocol {
     /// ASCII case-insensitive comparison, the way HTTP compares tokens.
     ///
     /// Inlinable so that callers in other modules get a version specialized for their string
-    /// types: the unspecialized generic walks UTF-8 through witness tables, thousands of
-    /// instructions for a short header name. (Two `String`s take the overload above, over
-    /// their bytes in place.)
+    /// types: the unspecialized generic walks UTF-8 through witness tables, a call per byte.
+    /// (Two `String`s take the overload above, over their bytes in place.)
     @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8

@@ -4,8 +4,8 @@ public enum PercentDecoding {
     /// (query strings and forms, not paths). Invalid UTF-8 is repaired with U+FFFD.
     ///
     /// Inlinable, so that callers in other modules get it specialized for their string type:
-    /// unspecialized, the scan for `%` walks the text through witness tables (about 400
-    /// instructions a byte; an operation name in every ServiceStack route is decoded).
+    /// unspecialized, the scan for `%` walks the text through witness tables, byte by byte,
+    /// and an operation name in every ServiceStack route is decoded.
     @inlinable
     public static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {

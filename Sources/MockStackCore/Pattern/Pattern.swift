@@ -1,6 +1,7 @@
 /// A regular expression matched in linear time: O(pattern × text), whatever the pattern and
 /// the text, so a stub's `pathRegex` or a fixture's `Matches` rule cannot stall a loop
-/// (`(a+)+b` on a path of 22 `a`s took Swift's backtracking `Regex` 350 s).
+/// (`(a+)+b` on a path of a few dozen `a`s takes a backtracking matcher such as Swift's
+/// `Regex` time exponential in the path's length).
 ///
 /// The syntax is the part of RE2's and ECMAScript's that they share and a path or a field
 /// check needs: literals and escapes (`\.`, `\/`, `\t`, `\xHH`, `\uHHHH`), `.` (anything but

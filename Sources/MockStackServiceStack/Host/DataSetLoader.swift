@@ -69,7 +69,7 @@ final class DataSetLoader {
             return nil
         }
         if !misfits.isEmpty {
-            // Positions cost a third of a parse, so they are recorded only to report mistakes.
+            // Positions make a parse much dearer, so they are recorded only to report mistakes.
             let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
             for index in misfits {
                 manifest.report(FixtureDiagnostic(file: display, position: positions?.position(of: "/\(index)") ?? .start, pointer: "/\(index)",

@@ -111,8 +111,8 @@ struct ErrorRenderer {
 
     /// ServiceStack HTML-encodes a message only when it contains `<script`.
     static func htmlEncodedIfScript(_ message: String) -> String {
-        // Over the message's bytes in place: `utf8.contains` walks the view's iterator, ~30
-        // instructions a byte, for a check every error body makes.
+        // Over the message's bytes in place, not `utf8.contains`, which walks the view's
+        // iterator: every error body makes this check.
         let hasTag = UTF8Bytes.withSpan(message) { bytes in bytes.indices.contains { bytes[$0] == UInt8(ascii: "<") } }
         guard hasTag, message.lowercased().contains("<script") else { return message }
         var encoded = ""

@@ -25,7 +25,7 @@ public final class ResponseCache: Sendable {
 
         /// The target, the `Host` and the mount (a session's copy of the app is reached under
         /// its own): the forwarded headers are left to equality, which tells the rare keys that
-        /// differ only there apart; hashing them too cost hundreds of instructions a lookup.
+        /// differ only there apart; hashing them too would cost every lookup for that rare case.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(target)
             hasher.combine(origin?.host)

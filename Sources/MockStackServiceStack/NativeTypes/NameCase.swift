@@ -2,7 +2,7 @@
 /// snake_case for Python, both from the .NET name.
 ///
 /// Names are ASCII identifiers in every metadata seen, and are cased over their UTF-8 bytes
-/// (walking Characters was a third of the Python file's generation); a name with other
+/// (walking Characters was a large part of a generated file's cost); a name with other
 /// characters takes the Character path, which gives the same text for ASCII.
 enum NameCase {
     /// `Id` → `id`, `VendorName` → `vendorName`, `HTTPMethod` → `httpMethod`, `MP3` → `mP3`:

@@ -7,7 +7,7 @@ import Synchronization
 /// with their arguments (``QueryResponse`1`` of `TechnologyView`). Each class is resolved on
 /// its own (a property of another class type is a reference to it, not the class), so a type
 /// that no request, answer or check names is never resolved: the real hosts publish a few
-/// hundred, and resolving them all at load was a tenth of a start-up.
+/// hundred, and resolving them all at load would make every start-up pay for them.
 public struct TypeCatalog: Sendable {
     /// Declared types by name as metadata spells it (with the arity suffix for generic ones).
     private let definitions: [String: MetadataType]

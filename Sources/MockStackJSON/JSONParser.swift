@@ -270,11 +270,7 @@ private struct Reader {
             path.removeLast()
             members.append((key: key, value: value))
             if isLarge { signatureStack.append(signature) }
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-            throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
+            if try closes(UInt8(ascii: "}"), "an object") { break }
         }
         depth -= 1
         guard isLarge else { return .object(JSONObject(Self.withoutDuplicateKeys(members))) }
@@ -362,13 +358,23 @@ private struct Reader {
             element(count, try parseValue())
             path.removeLast()
             count += 1
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-            throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
+            if try closes(UInt8(ascii: "]"), "an array") { break }
         }
         depth -= 1
+    }
+
+    /// After a member or an element: steps over the `,` before the next one (false) or the
+    /// `closing` bracket (true); anything else is an error inside `container`.
+    @inline(__always)
+    mutating func closes(_ closing: UInt8, _ container: String) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of input inside \(container)") }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return false }
+        if byte == closing { return true }
+        index -= 1
+        throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(container), found \(describe(byte))")
     }
 
     mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {

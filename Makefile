@@ -121,7 +121,7 @@ bench-fanout: release
 	python3 Benchmarks/realtime-fanout.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 
 ## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
-## larger takes more than 40 times as long (Benchmarks/parsers.py; issue 22).
+## larger takes more than 40 times as long (Benchmarks/parsers.py).
 bench-parsers: release
 	python3 Benchmarks/parsers.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 

@@ -12,10 +12,15 @@ Measures, with the same wrk settings back to back:
     at a time, p50 latency and server CPU per request, and how the cost grows between them;
   * start-up: exec of `mockstack serve --port 0` to the first 200 from it, median of N;
   * resident memory: idle after start-up, and the high-water mark after the load;
-  * the control plane (issue 7): req/s of the fixture GET with the journal on against a server
+  * the control plane: req/s of the fixture GET with the journal on against a server
     with it off, in alternating rounds; a 1,000,000-request run with the journal on and its RSS;
     the time of POST /__mockstack/reset with state to restore.
 Prints a table and writes it, with the machine description, to Benchmarks/.work/results.md.
+
+Each measure is judged ("meets target" / "MISSES target") by the Targets table of
+Benchmarks/README.md, the project's standing targets; a target this script cannot measure as the
+table states it is printed as "not judged here", with the reason, and a figure the table sets no
+target for is printed without a verdict.
 """
 
 import argparse
@@ -40,31 +45,38 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".work")
 FIXTURE_PATH = "/example/widgets"
 AUTOQUERY = "/api/FindTechnologies?NameContains=a&orderByDesc=ViewCount&take=50"
-# Emulated endpoints, each measured against nginx serving FIXTURE_PATH: path, status, target ratio
-# (issue 3: Hello and ThrowType ≥ 0.6×; issue 4: AutoQuery ≥ 0.5×).
+# Emulated endpoints, each measured against nginx serving FIXTURE_PATH: path, status, and the
+# least ratio to that static GET the Targets table sets (None: the table sets none; FindTechnologies
+# is judged against nginx serving its same bytes instead, SAME_BYTES_RATIO below).
 ENDPOINTS = {
-    "Hello (template)": ("/test/api/Hello?name=World", 200, 0.6),
-    "ThrowType error": ("/test/api/ThrowType?type=NotFound&message=not+here", 404, 0.6),
-    "FindTechnologies (AutoQuery)": ("/techstacks" + AUTOQUERY, 200, 0.5),
+    "Hello (template)": ("/test/api/Hello?name=World", 200, 0.8),
+    "ThrowType error": ("/test/api/ThrowType?type=NotFound&message=not+here", 404, 0.8),
+    "FindTechnologies (AutoQuery)": ("/techstacks" + AUTOQUERY, 200, None),
     "techstacks /types/swift (cached)": ("/techstacks/types/swift", 200, None),
 }
-TARGETS = {"ratio": 0.8, "startup_ms": 15.0, "idle_rss_mib": 16.0, "scale_p50_ms": 10.0, "scale_growth": 12.0}
-# Issue 9: the fixture GET at least nginx's req/s with one loop and with two; start-up and idle
-# RSS with every shipped app; p99 at 32 connections.
-HARDENED = {"ratio": 1.0, "startup_ms": 5.0, "idle_rss_mib": 12.0, "p99_ms": 1.0}
+# Targets of the table in Benchmarks/README.md without a constant of their own: the fixture
+# GET's req/s against nginx's with one loop each and with two (its p99 is judged against nginx's
+# own in the same rounds, so it needs no constant), idle RSS with every shipped app, and the
+# AutoQuery's p50 at 100,000 rows and how its cost grows from 10,000.
+TARGETS = {"ratio_one_loop": 1.05, "ratio_two_loops": 1.0, "idle_rss_mib": 12.0,
+           "scale_p50_ms": 10.0, "scale_growth": 12.0}
+# The start-up target is ≤ 2× a static Swift hello world's exec → exit in the same run; this
+# script builds no hello world, so its start-up figures are printed without a verdict.
+STARTUP_NOT_JUDGED = ("not judged here: the target is ≤ 2× a static Swift hello world's exec → exit "
+                      "in the same run, which bench.py does not build (Benchmarks/README.md, startup.py)")
 SCALE_SIZES = (10_000, 100_000)
 SAME_BYTES = "nginx, the AutoQuery answer's bytes"
 SAME_BYTES_PATH = "/findtechnologies.json"
 SWIFT_BYTES = "nginx, the /types/swift file's bytes"
 SWIFT_BYTES_PATH = "/techstacks.dtos.swift"
-GENERATION_TARGET_MS = 20.0  # issue 5: the techstacks file generated in at most this
-FEATHERS_CRUD_TARGET = 20_000  # issue 6: the Feathers CRUD mix at -c32, req/s
-FEATHERS_RATIO_TARGET = 0.5  # issue 24: the mix's req/s at least half nginx's static GET's
+SAME_BYTES_RATIO = 0.8  # FindTechnologies' req/s against nginx serving its same bytes, per round
+FEATHERS_CRUD_TARGET = 20_000  # the Feathers CRUD mix at -c32, req/s
+FEATHERS_RATIO_TARGET = 0.5  # the mix's req/s against nginx's static GET's, per round
 FEATHERS_SCRIPT = os.path.join(HERE, "feathers-crud.lua")
 FEATHERS_SEED = os.path.join(HERE, "feathers-crud.seed")
 JOURNAL_SCRIPT = os.path.join(HERE, "journal-mix.lua")
-# Issue 7: the journal costs at most 10% of the fixture GET's req/s; a million requests keep RSS
-# within 48 MiB; a reset takes at most 5 ms.
+# The control plane: the journal costs at most 10% of the fixture GET's req/s; a million requests
+# keep RSS within 48 MiB; a reset takes at most 5 ms.
 JOURNAL_COST_TARGET = 0.10
 LONG_RUN_REQUESTS = 1_000_000
 LONG_RUN_RSS_MIB = 48.0
@@ -293,6 +305,7 @@ def compare_under_load(servers, connections, duration, rounds, threads=1):
         summary[name] = {key: statistics.median(r[key] for r in results)
                          for key in ("rps", "p50", "p99", "user_us", "system_us")}
         summary[name]["errors"] = sorted({e for r in results for e in r["errors"]})
+        summary[name]["all_rps"] = [r["rps"] for r in results]
         if name in ratios:
             summary[name]["ratio"] = statistics.median(ratios[name])
             summary[name]["ratios"] = ratios[name]
@@ -370,7 +383,35 @@ def fixture_get_report(args):
     return (["| load | server | req/s | p50 ms | p99 ms | server CPU µs/req (user+sys) | mockstack/nginx req/s (per round) | mockstack/Hummingbird (per round) |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
             + load_rows("one loop (one CPU), -c32", one_loop)
-            + load_rows("two loops (two CPUs, wrk's too), -t2 -c32", two_loops))
+            + load_rows("two loops (two CPUs, wrk's too), -t2 -c32", two_loops)
+            + [""] + fixture_get_verdicts(one_loop, two_loops))
+
+
+def fixture_get_verdicts(one_loop, two_loops):
+    """The fixture GET's lines judged by the Targets table: req/s against nginx's with one loop
+    each and with two, and p99 with one loop against nginx's in the same rounds."""
+    one, two = one_loop["mockstack"]["ratio"], two_loops["mockstack"]["ratio"]
+    p99, nginx_p99 = one_loop["mockstack"]["p99"], one_loop["nginx"]["p99"]
+    return [
+        f"- fixture GET at -c32: {one:.2f}× nginx with one loop each — {verdict(one >= TARGETS['ratio_one_loop'])} "
+        f"(≥ {TARGETS['ratio_one_loop']}×); {two:.2f}× with two — {verdict(two >= TARGETS['ratio_two_loops'])} "
+        f"(≥ {TARGETS['ratio_two_loops']}×)"
+        + (f"; {one_loop['mockstack']['peer_ratio']:.2f}× Hummingbird with one loop, "
+           f"{two_loops['mockstack']['peer_ratio']:.2f}× with two"
+           if "peer_ratio" in one_loop["mockstack"] and "peer_ratio" in two_loops["mockstack"] else ""),
+        f"- p99 of the fixture GET at -c32, one loop: {p99:.3f} ms, nginx {nginx_p99:.3f} ms "
+        f"(medians of the same rounds) — {verdict(p99 <= nginx_p99)} (≤ nginx's)",
+    ]
+
+
+def same_bytes_line(emulated, autoquery_body):
+    """FindTechnologies against nginx serving its same bytes, per round, judged by the Targets table."""
+    rounds = zip(emulated["FindTechnologies (AutoQuery)"]["all_rps"], emulated[SAME_BYTES]["all_rps"])
+    ratios = [mock / same for mock, same in rounds]
+    ratio = statistics.median(ratios)
+    return (f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
+            f"{ratio:.2f}× (per round: {', '.join(f'{r:.2f}' for r in ratios)}) — "
+            f"{verdict(ratio >= SAME_BYTES_RATIO)} (≥ {SAME_BYTES_RATIO}×)")
 
 
 def load_rows(label, summary):
@@ -394,7 +435,7 @@ def measure_feathers_crud(port, pids, nginx_target, duration, rounds):
     """The Feathers CRUD mix (feathers-crud.lua) at -c32 and nginx's static GET back to back,
     the order alternating each round: each round first creates the records the script's first
     gets, patches and removes name (r-100 … r0, feathers-crud.seed). Medians over the rounds,
-    and the mix's req/s as a ratio to nginx's per round (issue 24: ≥ 0.5×)."""
+    and the mix's req/s as a ratio to nginx's per round (the target: ≥ FEATHERS_RATIO_TARGET)."""
     nginx_port, nginx_server_pids, nginx_path, _ = nginx_target
     results, nginx_runs, ratios = [], [], []
     for round_index in range(rounds):
@@ -507,12 +548,17 @@ def endpoints_report(args):
         if nginx is not None:
             stop(nginx)
     errors = {name: s["errors"] for name, s in emulated.items() if s["errors"]}
-    return endpoint_rows(emulated, autoquery_body, swift_body) + [
-        "",
-        f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
-        f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
+    return endpoint_rows(emulated, autoquery_body, swift_body) + [""] + endpoint_verdicts(emulated) + [
+        same_bytes_line(emulated, autoquery_body),
         f"- wrk errors: {errors if errors else 'none'}",
     ]
+
+
+def endpoint_verdicts(emulated):
+    """Hello and ThrowType against nginx's static GET, judged by the Targets table."""
+    return [f"- {name} at -c32: {emulated[name]['ratio']:.2f}× nginx's static GET — "
+            f"{verdict(emulated[name]['ratio'] >= ENDPOINTS[name][2])} (≥ {ENDPOINTS[name][2]}×)"
+            for name in ENDPOINTS if ENDPOINTS[name][2] is not None]
 
 
 def measure_generation(port, samples=40):
@@ -529,7 +575,7 @@ def measure_generation(port, samples=40):
 
 CODEGEN_APPS = ("test", "techstacks")
 CODEGEN_LANGUAGES = ("swift", "python", "typescript")
-CODEGEN_TARGET_MS = 20.0  # issue 27: /types/{lang} for the full metadata, the first time
+CODEGEN_TARGET_MS = 20.0  # /types/{lang} for the full metadata, the first request to a fresh server
 
 
 def measure_codegen(binary, fixtures, starts=5, repeats=20):
@@ -574,7 +620,7 @@ def codegen_report(codegen):
 
 
 def measure_control_plane(binary, fixtures, duration, rounds):
-    """Issue 7's figures: the journal's cost on the fixture GET (journal on against off, the order
+    """The control plane's figures: the journal's cost on the fixture GET (journal on against off, the order
     alternating each round, -c32), a long run of LONG_RUN_REQUESTS with the journal on (the
     journal-mix.lua script) and its RSS, and POST /__mockstack/reset timed one at a time."""
     on, on_port = start_mockstack(binary, fixtures, pinned=True)
@@ -770,9 +816,8 @@ def main():
         return
 
     print(f"bench: start-up, {args.starts} starts", file=sys.stderr)
-    # Issue 2's targets were set with the `example` app alone: that setting measures the server's
-    # own cost. Every shipped app together is measured and judged too; the data-bearing apps
-    # (techstacks) add their own load time and memory.
+    # The `example` app alone measures the server's own cost; the Targets table judges every
+    # shipped app together, whose data-bearing apps (techstacks) add their own load time and memory.
     alone = os.path.join(WORK, "example-only")
     shutil.rmtree(alone, ignore_errors=True)
     shutil.copytree(os.path.join(args.fixtures, "example"), os.path.join(alone, "example"))
@@ -824,8 +869,11 @@ def main():
     print(f"bench: control plane (journal on/off, {LONG_RUN_REQUESTS:,} requests, reset)", file=sys.stderr)
     control = measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds)
 
-    startup = statistics.median(startup_ms)
+    # Not `startup`: the name would make the module imported above a local of main() throughout,
+    # and its use for the instruction count would fail.
+    startup_median = statistics.median(startup_ms)
     idle = statistics.median(idle_rss) / 1024
+    all_idle = statistics.median(all_idle_rss) / 1024
     lines = [
         f"## {datetime.date.today().isoformat()}: {machine_description()}",
         "",
@@ -853,46 +901,30 @@ def main():
         errors["Feathers CRUD mix"] = feathers["errors"]
     lines += [
         "",
-        f"- start-up (exec → first 200, port 0), the `example` app alone: median {startup:.1f} ms, "
+        f"- start-up (exec → first 200, port 0), the `example` app alone: median {startup_median:.1f} ms, "
         f"min {min(startup_ms):.1f}, max {max(startup_ms):.1f} over {len(startup_ms)} starts "
-        f"— {verdict(startup <= TARGETS['startup_ms'])} (≤ {TARGETS['startup_ms']:.0f} ms)",
-        f"- idle RSS, the `example` app alone: mockstack {idle:.1f} MiB (median of {len(idle_rss)}) "
-        f"— {verdict(idle <= TARGETS['idle_rss_mib'])} (≤ {TARGETS['idle_rss_mib']:.0f} MiB); "
-        f"nginx master+worker {nginx_idle / 1024:.1f} MiB",
+        f"(no target: the table's is for every shipped app)",
+        f"- idle RSS, the `example` app alone: mockstack {idle:.1f} MiB (median of {len(idle_rss)}; no target: the "
+        f"table's is for every shipped app); nginx master+worker {nginx_idle / 1024:.1f} MiB",
         f"- every shipped app ({', '.join(sorted(d for d in os.listdir(args.fixtures) if os.path.isfile(os.path.join(args.fixtures, d, 'app.json'))))}): "
-        f"start-up median {statistics.median(all_startup_ms):.1f} ms (min {min(all_startup_ms):.1f}) "
-        f"— {verdict(statistics.median(all_startup_ms) <= TARGETS['startup_ms'])}, "
-        f"idle RSS {statistics.median(all_idle_rss) / 1024:.1f} MiB "
-        f"— {verdict(statistics.median(all_idle_rss) / 1024 <= TARGETS['idle_rss_mib'])} (the same targets)",
+        f"start-up median {statistics.median(all_startup_ms):.1f} ms (min {min(all_startup_ms):.1f})"
+        + (f", {startup_instructions / 1e6:.1f}M instructions to the ready line" if startup_instructions else "")
+        + f" — {STARTUP_NOT_JUDGED}",
+        f"- idle RSS, every shipped app: {all_idle:.1f} MiB (median of {len(all_idle_rss)}) — "
+        f"{verdict(all_idle <= TARGETS['idle_rss_mib'])} (≤ {TARGETS['idle_rss_mib']:.0f} MiB)",
         f"- after the load: mockstack peak RSS {peak_rss / 1024:.1f} MiB; nginx {nginx_after / 1024:.1f} MiB",
-        f"- fixture GET at -c32: {loads[32]['mockstack']['ratio']:.2f}× nginx with one loop each, "
-        f"{two_loops['mockstack']['ratio']:.2f}× with two — "
-        f"{verdict(min(loads[32]['mockstack']['ratio'], two_loops['mockstack']['ratio']) >= HARDENED['ratio'])} "
-        f"(≥ {HARDENED['ratio']}×; issue 2's ≥ {TARGETS['ratio']}× {verdict(loads[32]['mockstack']['ratio'] >= TARGETS['ratio'])})"
-        + (f"; {loads[32]['mockstack']['peer_ratio']:.2f}× Hummingbird with one loop, {two_loops['mockstack']['peer_ratio']:.2f}× with two"
-           if "peer_ratio" in loads[32]["mockstack"] else ""),
-        f"- p99 of the fixture GET at -c32, one loop: {loads[32]['mockstack']['p99']:.3f} ms — "
-        f"{verdict(loads[32]['mockstack']['p99'] <= HARDENED['p99_ms'])} (≤ {HARDENED['p99_ms']:.0f} ms)",
-        f"- every shipped app, issue 9's targets: start-up {statistics.median(all_startup_ms):.1f} ms"
-        + (f" ({startup_instructions / 1e6:.1f}M instructions to the ready line)" if startup_instructions else "")
-        + f" — {verdict(statistics.median(all_startup_ms) <= HARDENED['startup_ms'])} (≤ {HARDENED['startup_ms']:.0f} ms); "
-        f"idle RSS {statistics.median(all_idle_rss) / 1024:.1f} MiB — "
-        f"{verdict(statistics.median(all_idle_rss) / 1024 <= HARDENED['idle_rss_mib'])} (≤ {HARDENED['idle_rss_mib']:.0f} MiB)",
-    ] + [
-        f"- {name} at -c32: {emulated[name]['ratio']:.2f}× nginx's static GET — "
-        f"{verdict(emulated[name]['ratio'] >= ENDPOINTS[name][2])} (≥ {ENDPOINTS[name][2]}×)"
-        for name in ENDPOINTS if ENDPOINTS[name][2] is not None
-    ] + [
+    ] + fixture_get_verdicts(loads[32], two_loops) + [
+        "- instructions per fixture GET (≤ nginx's): not judged here: callgrind counts them, "
+        "Benchmarks/instructions.sh and instructions.sh --nginx",
+    ] + endpoint_verdicts(emulated) + [
+        same_bytes_line(emulated, autoquery_body),
         f"- techstacks /types/swift from the cache: {emulated['techstacks /types/swift (cached)']['ratio']:.2f}× nginx's static GET, "
         f"{emulated['techstacks /types/swift (cached)']['rps'] / emulated[SWIFT_BYTES]['rps']:.2f}× nginx serving the same "
         f"{len(swift_body):,} bytes (medians)",
         f"- techstacks /types/swift generated (uncached, one request at a time): median {statistics.median(generation_ms):.2f} ms, "
-        f"max {max(generation_ms):.2f} over {len(generation_ms)} — "
-        f"{verdict(statistics.median(generation_ms) <= GENERATION_TARGET_MS)} (≤ {GENERATION_TARGET_MS:.0f} ms)",
+        f"max {max(generation_ms):.2f} over {len(generation_ms)} (no target of its own: the table judges "
+        f"the first request to a fresh server, below)",
         feathers_line(feathers),
-    ] + [
-        f"- FindTechnologies (AutoQuery) against nginx serving its same {len(autoquery_body):,} bytes: "
-        f"{emulated['FindTechnologies (AutoQuery)']['rps'] / emulated[SAME_BYTES]['rps']:.2f}× (medians)",
     ] + ["", "Generated DTO files (`/types/{lang}`) for the full metadata:", ""] + codegen_report(codegen) + [
         "",
     ] + scaling_report(scaling, args.duration) + control_plane_report(control) + [

@@ -44,7 +44,7 @@ if [ "${BENCH_CLIENT_TESTS:-1}" != 0 ]; then
   python3 Benchmarks/client-tests.py --tests "${BENCH_CLIENT_TEST_COUNT:-50}"
 fi
 
-# Feathers real-time: a service event fanned out to 1,000 WebSocket clients (issue 25).
+# Feathers real-time: a service event fanned out to 1,000 WebSocket clients.
 # BENCH_FANOUT=0 leaves it out.
 if [ "${BENCH_FANOUT:-1}" != 0 ]; then
   python3 Benchmarks/realtime-fanout.py --mockstack "$bin" || echo "bench: the fan-out missed a target (above)" >&2

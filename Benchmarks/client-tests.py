@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a client library's tests pay for mockstack (issue 23), measured in a client package.
+"""What a client library's tests pay for mockstack, measured in a client package.
 
 Makes two client packages in a temporary folder, each depending on this checkout by path as a
 client's would (`.package(name: "mockstack", path: …)`):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """make hostile: the requests that once crashed, stalled or bloated the server, sent again.
 
-Each finding of the two red-team passes is replayed against the release build (the first pass's
-cases by what they attack, the second's as `finding_N_…`), while a probe asks
+Every attack that two red-team passes found is replayed against the release build (the earlier
+cases named by what they attack, the later as `finding_N_…`, names `--only` matches), while a probe asks
 `/__mockstack/health` every 10 ms on a connection of its own: the longest the probe waits is the
 longest the event loop stalled. Every hostile request must get its documented answer (or the
 connection its documented end) within its time bound; while each `finding_` case attacks, RSS is
@@ -327,7 +327,7 @@ class ProxyRig:
         self.upstream.stop()
 
 
-# ---------------------------------------------------------------- the cases, one per finding
+# ---------------------------------------------------------------- the cases, one per attack
 
 class Cases:
     def __init__(self, port, pid, rig=None):
@@ -489,6 +489,7 @@ class Cases:
         return accepted
 
     def finding_1_pipelining_behind_unsent_output(self):
+        """Pipelined GETs flooded onto a connection that never reads its answers, or behind a throttled one."""
         request = b"GET /example/hello HTTP/1.1\r\nHost: h\r\nX-Pad: " + b"p" * 900 + b"\r\n\r\n"
         for name, first in [("behind a throttled answer", b"GET /example/hello HTTP/1.1\r\nHost: h\r\nX-MockStack-Throttle: 1\r\n\r\n"),
                             ("never reading the answers", b"")]:
@@ -502,6 +503,7 @@ class Cases:
                        f"{accepted / 1024 / 1024:.1f} MB taken; {attack}")
 
     def finding_2_websocket_closing_with_unsent_output(self):
+        """A WebSocket client that asks for large answers, never reads them, then closes."""
         record = json.dumps({"name": "w" * 100_000}).encode()
         for _ in range(12):
             request(self.port, "POST", "/feathers/people", record, [("Content-Type", "application/json")])
@@ -528,6 +530,7 @@ class Cases:
         control(self.port, "POST", "reset?app=feathers")
 
     def finding_10_empty_lines_keep_alive(self):
+        """Empty lines, which a server skips before a request line, sent to hold a connection open."""
         sock = socket.create_connection(("127.0.0.1", self.port))
         started, ended = time.monotonic(), False
         while time.monotonic() - started < TIMEOUT_S * 3:
@@ -545,6 +548,7 @@ class Cases:
                    f"{'closed' if ended else 'still open'} after {took:.1f} s")
 
     def finding_12_throttled_answer_never_read(self):
+        """A large answer throttled to a slow rate for a client that never reads it."""
         status, _, _, _ = control(self.port, "POST", "stubs", {"match": {"path": "/example/four-megabytes"},
                                                                 "answer": {"status": 200, "body": "m" * 4_000_000}})
         sock = small_window_socket(self.port)
@@ -558,6 +562,7 @@ class Cases:
                    f"{'dropped' if ended else 'still open'} after {took:.1f} s")
 
     def finding_4_costly_patterns(self):
+        """Backtracking-heavy regular expressions in stubs, journal counts and waits, against long paths."""
         costly = ".*[ab]{0,450}c"
         for _ in range(4):
             control(self.port, "POST", "stubs", {"match": {"pathRegex": costly}, "answer": {"status": 418}})
@@ -592,6 +597,7 @@ class Cases:
         control(self.port, "DELETE", "requests")
 
     def finding_11_waits_end_with_their_scope(self):
+        """Journal waits left waiting while their session is deleted or the server reset."""
         def waiting():
             return json.loads(control(self.port, "GET", "requests/wait")[2])["waiting"]
 
@@ -632,6 +638,7 @@ class Cases:
                        [("Content-Type", "text/plain;charset=UTF-8")], timeout=20)
 
     def finding_3_polling_outbox(self):
+        """Engine.IO polling: many large answers asked for in one POST and never polled for."""
         base = "/__session/hostile-outbox/feathers"
         request(self.port, "POST", base + "/people", json.dumps({"name": "x" * 200_000}).encode(), [("Content-Type", "application/json")])
         sid = self.engine_io_handshake(base)
@@ -652,6 +659,7 @@ class Cases:
         self.engine_io_post(base, sid, ["1"])
 
     def finding_5_socket_activity_weight(self):
+        """Socket calls with huge arguments or event names, to grow the socket activity log."""
         base = "/__session/hostile-activity/feathers"
         control(self.port, "DELETE", "sockets/activity")
         sid = self.engine_io_handshake(base)
@@ -715,6 +723,7 @@ class Cases:
                    f"{opened} opened, {refused} refused, {other} other; RSS {growth:+.1f} MiB; {(refusal or b'')[:90]!r}")
 
     def finding_6_dot_segments_escape_the_base(self):
+        """Dot segments in a proxied or recorded path, to reach outside the upstream's base."""
         rig = self.rig
         for path in ["/../secret", "/x/../../secret", "/./../secret", "/%2e%2E/secret"]:
             before = len(rig.upstream.paths())
@@ -740,6 +749,7 @@ class Cases:
             shutil.rmtree(out, ignore_errors=True)
 
     def finding_7_interim_status_as_final_answer(self):
+        """An upstream answering 101, to break the framing of the client's connection."""
         raw = (b"GET /upgrade HTTP/1.1\r\nHost: h\r\n\r\n"
                b"GET /example/hello HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
         data = b""
@@ -764,6 +774,7 @@ class Cases:
                    f"{first and first[0]} {first and first[2][:70]!r}, then {second and second[0]}")
 
     def finding_8_connection_named_fields(self):
+        """Fields named in Connection, to pass hop-by-hop headers through the proxy either way."""
         raw = (b"GET /internal HTTP/1.1\r\nHost: h\r\nConnection: close, X-Secret\r\nX-Secret: client-secret\r\n\r\n")
         before = len(self.rig.upstream.seen)
         status, headers, _, _ = request(self.rig.port, None, None, raw=raw, timeout=5)
@@ -777,11 +788,13 @@ class Cases:
                    f"client got X-Escape {headers.get('x-escape')!r}")
 
     def finding_9_invented_content_type(self):
+        """An upstream answer without Content-Type: the proxy must not invent one."""
         status, headers, body, _ = request(self.rig.port, "GET", "/untyped", timeout=5)
         self.check(9, "an upstream answer without Content-Type", status == 200 and "content-type" not in headers and body == b"plain bytes",
                    f"{status}, Content-Type {headers.get('content-type')!r}, {body!r}")
 
     def finding_proxy_answer_buffer_bound(self):
+        """Many endless upstream answers at once, to grow the proxy's buffers without bound."""
         pid = self.rig.process.pid
         rss_before, peak, results = rss_mib(pid), 0.0, []
 
@@ -803,6 +816,7 @@ class Cases:
                    f"{', '.join(statuses)} in {took:.1f} s; proxy RSS peak {peak:.0f} MiB ({growth:+.0f} MiB)")
 
     def finding_stub_header_bytes(self):
+        """Stub header values with control characters or non-ASCII bytes, to inject header lines."""
         for value, expected in [("a\u0001b", 400), ("line\r\nX-Injected: 1", 400), ("nul\u0000", 400), ("caf\u00e9", 400),
                                 ("del\u007f", 400), ("tab\tok", 201)]:
             status, _, body, _ = control(self.port, "POST", "stubs", {"match": {"path": "/example/bytes"},
@@ -882,7 +896,7 @@ def run(process, port, rig, only=()):
                 case()
             except (OSError, ValueError, KeyError) as error:
                 cases.check("?", case.__name__, False, f"{type(error).__name__}: {error}")
-        # Each red-team finding is one attacking client (the proxy's many-upstream case grows the
+        # Each `finding_` case is one attacking client (the proxy's many-upstream case grows the
         # proxy's own process, checked there): the server's RSS must stay within the bound while
         # it attacks and come back after.
         if case.__name__.startswith("finding_"):

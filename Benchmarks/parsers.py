@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Parser scaling check (issue 22, finding 2): every request-body parser must take time in
+"""Parser scaling check: every request-body parser must take time in
 proportion to its input. For each hostile body it sends a 1 MiB and a 16 MiB version to a
 running mockstack (one POST each, over loopback, after a warm-up) and fails when the 16 MiB one
 takes more than --max-ratio (40) times as long as the 1 MiB one: 16 is linear, a quadratic

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Feathers real-time fan-out (issue 25): service events to many connected WebSocket clients.
+"""Feathers real-time fan-out: service events to many connected WebSocket clients.
 
 Starts `mockstack serve --apps feathers`, signs in once over REST, then opens --clients Socket.IO
 connections (Engine.IO 4 on a WebSocket from the start, `/feathers/socket.io/`), each signed in by

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// libFuzzer targets for mockstack's parsers (issue 9). Built and run by `make fuzz`, never by
+// libFuzzer targets for mockstack's parsers. Built and run by `make fuzz`, never by
 // `make test` or a client's build: `swift build --sanitize=fuzzer --sanitize=address` here
 // passes `-sanitize=fuzzer,address` to swiftc for these targets and for mockstack's own
 // modules, so coverage guides the fuzzer through them. Each executable's main.swift defines

@@ -5,7 +5,7 @@ Every fenced block that follows a `<!-- quickstart: PATH -->` line in README.md 
 PATH in a package made by `swift package init --type library --name MyClient`, exactly as
 the README shows it, with one substitution: the manifest's `.package(url: …)` line for
 mockstack points at this checkout by path. A block that no longer builds or passes fails
-`make test` (issue 23: the README's setup must work as pasted).
+`make test`: the README's setup must work as pasted.
 
     Scripts/readme-quickstart.py [--package DIR] [--scratch-path BUILD] [--swift swift]
 

@@ -4,7 +4,7 @@ import MockStackSpawn
 import Testing
 import TestSupport
 
-/// Descriptors the server holds (issue 22 §4): a delayed answer lets its socket go when the
+/// Descriptors the server holds: a delayed answer lets its socket go when the
 /// client leaves; at the open-file limit the server stops accepting for a moment instead of
 /// retrying `accept` in a tight loop, says so once, and serves again as soon as descriptors
 /// free up.

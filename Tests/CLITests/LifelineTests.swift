@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// `serve --stop-on-stdin-eof`, and the servers MockStackTesting spawns: none outlives the
-/// process that started it, even one killed with SIGKILL (issue 23). XCTest cases, so their
+/// process that started it, even one killed with SIGKILL. XCTest cases, so their
 /// waits for processes block a test worker's thread, never Swift Testing's shared ones.
 final class LifelineTests: XCTestCase {
     func testTheServerStopsWhenItsStandardInputCloses() throws {

@@ -61,8 +61,8 @@ import Testing
         ])
     }
 
-    /// Issue 22: a fixture may not answer with an interim status or set the headers that frame
-    /// the answer on the connection.
+    /// A fixture may not answer with an interim status or set the headers that frame the answer
+    /// on the connection: either would break the framing for the requests that follow.
     @Test func refusesInterimStatusesAndFramingHeaders() {
         let manifest = #"{"kind": "static", "routes": [{"path": "/a", "fixture": "a.json", "status": 101, "headers": {"Content-Length": "1", "transfer-encoding": "chunked", "X-Ok": "1"}}]}"#
         #expect(diagnostics(["demo/app.json": manifest, "demo/a.json": "{}"]) == [

@@ -1,7 +1,7 @@
 @testable import MockStackCore
 import Testing
 
-/// The broken replies faults send, as plain bytes (issue 7 §4), and the generator behind them.
+/// The broken replies faults send, as plain bytes, and the generator behind them.
 struct FaultBytesTests {
     let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "999"],
                                 body: Array(#"{"abc":"defghijk"}"#.utf8))

@@ -1,7 +1,7 @@
 import Testing
 @testable import MockStackCore
 
-/// The multipart parser's header parameters (issue 22, finding 2): quoted values full of
+/// The multipart parser's header parameters: quoted values full of
 /// backslashes read exactly, and the journal's summaries describe the same parts.
 @Suite struct MultipartFormTests {
     static func body(_ disposition: String, content: String = "x", boundary: String = "b") -> [UInt8] {

@@ -2,7 +2,7 @@ import MockStackCore
 import Testing
 @testable import MockStackFeathers
 
-/// Issue 26's Feathers details without sockets: sift's errors for a `$or`/`$and` it cannot
+/// What real clients found a Feathers server does, without sockets: sift's errors for a `$or`/`$and` it cannot
 /// read, Node's method list and `cors()`, on app values.
 @Suite struct FeathersFidelityUnitTests {
     static func app(dialect: FeathersDialect = .v5, cors: Bool = true) -> FeathersApp {

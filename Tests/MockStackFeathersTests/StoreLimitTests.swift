@@ -2,7 +2,7 @@ import MockStackCore
 import MockStackFeathers
 import Testing
 
-/// A service's records are bounded (issue 22 §6): a write that would take them past
+/// A service's records are bounded: a write that would take them past
 /// `storeLimitBytes` is refused with a 400, and changes nothing.
 struct StoreLimitTests {
     /// `{"text":"aaaaaaaaaa","id":0}`: 28 bytes.

@@ -130,8 +130,8 @@ import Testing
     }
 }
 
-/// Request bodies are read with a bound on their values (issue 22): linear as the parser is, 8
-/// million numbers held a loop for seconds.
+/// Request bodies are read with a bound on their values: linear as the parser is, enough small
+/// values would hold the event loop, and every connection on it, for as long as they take to read.
 @Suite struct JSONValueLimitTests {
     @Test func aDocumentPastItsValueLimitIsRefusedAndOneAtItIsRead() throws {
         let parser = JSONParser(maximumValues: 4)

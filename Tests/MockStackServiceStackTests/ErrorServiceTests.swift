@@ -89,7 +89,7 @@ import Testing
         #expect(response.text == #"{"age":21,"required":"foo","email":"my@gmail.com"}"#)
     }
 
-    /// Issue 22: a status from the request that is not a final one (a 1xx would be sent as an
+    /// A status from the request that is not a final one (a 1xx would be sent as an
     /// interim answer and break the connection's framing) answers 500, as a missing one does.
     @Test(arguments: [100, 101, 199, 600])
     func aRequestedStatusOutsideTheFinalOnesIsA500(status: Int) {

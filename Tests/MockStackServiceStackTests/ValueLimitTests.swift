@@ -4,7 +4,7 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// Every numeric and date coercion at and around its limits (issue 22, finding 1): a value just
+/// Every numeric and date coercion at and around its limits: a value just
 /// inside a limit parses exactly, one just past it is refused (a binding error, a 400), and no
 /// generated input traps.
 @Suite struct ValueLimitTests {

@@ -9,7 +9,7 @@ import TestSupport
 /// The committed corpus of malformed and hostile requests (`Tests/BadInput/corpus.json`, written
 /// by `make_corpus.py`), replayed over raw sockets against every shipped app: each gets a 4xx
 /// in the error format of whoever answers it, the server keeps serving, and no app's state
-/// changes (issue 9).
+/// changes.
 @Suite(.timeLimit(.minutes(3)))
 struct BadInputTests {
     struct Case {

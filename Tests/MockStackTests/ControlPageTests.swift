@@ -7,8 +7,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// The page for people at `/__mockstack/` (issue 7 §7), checked as served and as Chromium
-/// renders it.
+/// The page for people at `/__mockstack/`, checked as served and as Chromium renders it.
 @Suite(.timeLimit(.minutes(1)))
 struct ControlPageTests {
     let mock: InProcessMockStack

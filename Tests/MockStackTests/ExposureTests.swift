@@ -9,7 +9,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// What a server reachable from elsewhere gives away (issue 9, exposure): the control plane
+/// What a server reachable from elsewhere gives away: the control plane
 /// takes a token off loopback, and no fixture or stub reads a file outside the fixtures folder.
 @Suite(.timeLimit(.minutes(1)))
 struct ExposureTests {

@@ -10,7 +10,7 @@ import MockStackTransport
 import Testing
 import TestSupport
 
-/// Every fault, delay and throttle of issue 7 §4 as clients see them — URLSession and a raw
+/// Every fault, delay and throttle, as clients see them — URLSession and a raw
 /// socket — asked for by header or by stub, with the server healthy after each.
 @Suite(.timeLimit(.minutes(1)))
 struct FaultTests {

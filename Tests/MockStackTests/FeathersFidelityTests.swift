@@ -7,7 +7,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// What real clients found a real Feathers server does (issue 26), over loopback on the shipped
+/// What real clients found a real Feathers server does, over loopback on the shipped
 /// apps: a `$or` sift cannot read, unknown methods, the users service restricted to the caller,
 /// the JWT's claim bytes, and the `cors()` middleware.
 @Suite(.timeLimit(.minutes(1)))

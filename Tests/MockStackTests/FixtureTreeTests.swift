@@ -6,7 +6,7 @@ import MockStackCore
 import Testing
 import TestSupport
 
-/// `--watch` walks only what the fixture source could read (issue 22 §11): a symlink out of the
+/// `--watch` walks only what the fixture source could read: a symlink out of the
 /// fixtures folder is not followed, however much lies behind it.
 @Suite final class FixtureTreeTests {
     let base: URL

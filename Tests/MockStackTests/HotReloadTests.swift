@@ -6,7 +6,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// `serve --watch` (issue 7 §6): a good edit is swapped in, a broken one is reported with its
+/// `serve --watch`: a good edit is swapped in, a broken one is reported with its
 /// position while the last good version keeps serving. Each test edits the files, then calls
 /// `reloadChangedFixtures()`, which returns once the edit is in (a reload the poller had begun
 /// is finished first), so nothing here waits on the poller's clock.

@@ -7,7 +7,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// Issue 22, finding 5: a journal entry is bounded whatever the request (path, query, headers,
+/// A journal entry is bounded whatever the request (path, query, headers,
 /// multipart parts), and says what it cut.
 @Suite(.timeLimit(.minutes(1)))
 struct JournalBoundsTests {

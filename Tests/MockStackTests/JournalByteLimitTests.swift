@@ -4,8 +4,9 @@ import Foundation
 import MockStackCore
 import Testing
 
-/// A journal is bounded by what its entries weigh as well as by their number (issue 22): 256
-/// sessions' journals of 200 entries each could otherwise hold gigabytes.
+/// A journal is bounded by what its entries weigh as well as by their number: by number alone,
+/// every session's journal could fill up with the largest bodies, and the server's memory would
+/// grow with the number of sessions times the body limit.
 struct JournalByteLimitTests {
     static func request(bodyBytes: Int) -> HTTPRequest {
         HTTPRequest(method: .post, target: "/x", headers: ["Content-Type": "text/plain"], body: [UInt8](repeating: 0x61, count: bodyBytes))

@@ -8,7 +8,7 @@ import MockStackInProcess
 import MockStackTesting
 import Testing
 
-/// The request journal and reset of the control plane (issue 7 §1–2), over loopback.
+/// The request journal and reset of the control plane, over loopback.
 @Suite(.timeLimit(.minutes(1)))
 struct JournalTests {
     private func server(journalSize: Int = 1000, bodyBytes: Int = 16 * 1024) throws -> (InProcessMockStack, FeathersClient) {

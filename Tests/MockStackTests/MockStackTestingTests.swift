@@ -134,7 +134,7 @@ final class FailingCase: XCTestCase {
     }
 }
 
-/// The typed control-plane helpers (issue 7 §8): journal, reset, stubs, sessions, and
+/// The typed control-plane helpers: journal, reset, stubs, sessions, and
 /// expectations that fail at the caller's line.
 @Suite(.timeLimit(.minutes(1)))
 struct ControlHelperTests {

@@ -131,7 +131,7 @@ struct ServiceStackEndToEndTests {
         #expect(missing.text.contains("no boundary"))
     }
 
-    /// Issue 22, finding 1: a TimeSpan one tick past its range, in a query, JSON, a form or JSV,
+    /// A TimeSpan one tick past its range, in a query, JSON, a form or JSV,
     /// is the binding error `?Int=abc` gets, and the server goes on serving; the range's own
     /// ends (TimeSpan.MaxValue and MinValue, as .NET parses them) echo back exactly.
     @Test func timeSpansPastTheirRangeAreBindingErrors() async throws {

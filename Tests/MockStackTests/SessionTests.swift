@@ -9,7 +9,7 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// `/__session/{id}/…` (issue 7 §5): private app state, journal and stubs per session, over loopback.
+/// `/__session/{id}/…`: private app state, journal and stubs per session, over loopback.
 @Suite(.timeLimit(.minutes(1)))
 struct SessionTests {
     let mock: InProcessMockStack

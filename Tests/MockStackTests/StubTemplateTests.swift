@@ -3,7 +3,7 @@
 import MockStackCore
 import Testing
 
-/// A templated answer's limit counts what it fills in as it will be written (issue 22): in a
+/// A templated answer's limit counts what it fills in as it will be written: in a
 /// JSON string a control character takes six bytes, so the limit stops the answer before it is
 /// built, not after.
 struct StubTemplateTests {

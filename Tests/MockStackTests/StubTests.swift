@@ -8,7 +8,7 @@ import MockStackInProcess
 import MockStackTesting
 import Testing
 
-/// Runtime stubs and per-request faults of the control plane (issue 7 §3–4), over loopback.
+/// Runtime stubs and per-request faults of the control plane, over loopback.
 @Suite(.timeLimit(.minutes(1)))
 struct StubTests {
     let mock: InProcessMockStack

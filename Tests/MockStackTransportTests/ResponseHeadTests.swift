@@ -61,7 +61,7 @@ struct ResponseHeadTests {
     }
 
     /// The framing is the transport's: a response's own `Content-Length` or
-    /// `Transfer-Encoding` never goes out beside the real one (issue 22), so the next
+    /// `Transfer-Encoding` never goes out beside the real one, so the next
     /// answer on the connection starts where the head says this one ends.
     @Test func neverSendsAResponsesOwnFramingHeaders() throws {
         try TransportTests.withServer(respond: { request in

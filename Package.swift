@@ -7,13 +7,14 @@
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
 //         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
-//         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
+//         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackUpstream ─► CCurl
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─┬► MockStackWire
 //                                                                              └► MockStackSpawn (posix_spawn)
 //   MockStackWebSocket (RFC 6455 as values, SHA-1 from swift-crypto) ─► MockStackCore
 //   MockStackFeathers ─► MockStackSocketIO (Engine.IO and Socket.IO packets and rules as values) ─► MockStackJSON
 //   MockStackCore ─► MockStackWire (what server and test clients share) ─► MockStackJSON
+//   MockStackUpstream (the upstream HTTP client on libcurl, its own thread) ─► MockStackCore
 //
 // A responder may answer `101` with `Delivery.upgrade`: the transport then hands the connection,
 // as a byte stream (Core's `ByteStream`), to a handler such as MockStackWebSocket's `WebSocket`.
@@ -21,19 +22,20 @@
 // (the journal's long poll, Engine.IO's held polls,
 // a request forwarded upstream by `serve --proxy-unmatched` or `record`).
 //
-// Only MockStackTransport imports CLibevent and CCurl; every unsafe pointer and C callback lives
-// there, or in MockStackSpawn (below). Its upstream client (`LibcurlClient`, for
-// `--proxy-unmatched` and `record`) opens libcurl with dlopen at the first forwarded request:
-// libcurl is never linked, and a server that forwards nothing never loads it.
+// Only MockStackTransport imports CLibevent, and only MockStackUpstream imports CCurl; every
+// unsafe pointer and C callback lives in those two, or in MockStackSpawn (below). The upstream
+// client (`LibcurlClient`, for `--proxy-unmatched` and `record`) opens libcurl with dlopen at the
+// first forwarded request: libcurl is never linked, and a server that forwards nothing never
+// loads it.
 //
 // MockStackSpawn starts child processes with posix_spawn (pipes, environment, working folder,
 // exit status, signals) for MockStackTesting and the tests: Foundation's `Process.run()`
 // crashes now and then in Swift 6.3.1 on Linux (swift-corelibs-foundation #5472). It is the
-// other target allowed unsafe code, kept apart from the transport because the testing product
+// third target allowed unsafe code, kept apart from the transport because the testing product
 // builds it: depending on the transport would build libevent into every client's tests.
 //
 // The transport lends the bytes it reads to Core's parser as a bounds-checked `Span`, and every
-// target but those two builds with strict memory-safety checking (`memorySafeSettings`), so the
+// target but those three builds with strict memory-safety checking (`memorySafeSettings`), so the
 // compiler holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
 // (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
 // the façade's `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
@@ -79,7 +81,7 @@ let package = Package(
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
         // libcurl's header only, for the upstream client's types and constants, and the table of
-        // its functions dlsym fills: the module map links nothing (MockStackTransport's
+        // its functions dlsym fills: the module map links nothing (MockStackUpstream's
         // LibcurlClient opens libcurl at the first forwarded request).
         .systemLibrary(
             name: "CCurl",
@@ -157,6 +159,17 @@ let package = Package(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
+                "MockStackCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The upstream HTTP client (`LibcurlClient`): libcurl opened with dlopen at the first
+        // forwarded request, run on a thread of its own. Not the server's transport: it needs no
+        // event loop, and the transport needs no libcurl.
+        .target(
+            name: "MockStackUpstream",
+            dependencies: [
                 "CCurl",
                 "MockStackCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -164,12 +177,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The forwarding rules (which fields cross, `Location` rewriting, the 502s) and the
-        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is the
-        // transport's (libcurl, opened at first use); the façade hands the forwarding to the
-        // control plane's pipeline as a ``FallThrough``.
+        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is
+        // MockStackUpstream's; the façade hands the forwarding to the control plane's pipeline as
+        // a ``FallThrough``.
         .target(
             name: "MockStackProxy",
-            dependencies: ["MockStackCore", "MockStackTransport"],
+            dependencies: ["MockStackCore", "MockStackUpstream"],
             swiftSettings: memorySafeSettings
         ),
         .target(
@@ -265,6 +278,12 @@ let package = Package(
         .testTarget(
             name: "MockStackTransportTests",
             dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The upstream client against the transport's own server (TestSupport's ScriptedUpstream).
+        .testTarget(
+            name: "MockStackUpstreamTests",
+            dependencies: ["MockStackUpstream", "MockStackCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -60,7 +60,7 @@ extension HTTPConnection {
         if evbuffer_get_length(output) == 0 {
             // A failed write (the client gone) leaves the bytes to the bufferevent, which then
             // hears the error and closes.
-            written = max(0, bytes.withUnsafeBytes { Self.writeSome($0, to: socket) })
+            if case .success(let count) = bytes.withUnsafeBytes({ SystemCalls.write(socket, $0) }) { written = count }
         }
         guard written < bytes.count else {
             handed(bytes.count)
@@ -71,14 +71,6 @@ extension HTTPConnection {
         guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else { return Int.max }
         handed(bytes.count)
         return evbuffer_get_length(output)
-    }
-
-    private static func writeSome(_ bytes: UnsafeRawBufferPointer, to socket: Int32) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(socket, bytes.baseAddress, bytes.count)
-        #else
-        Darwin.write(socket, bytes.baseAddress, bytes.count)
-        #endif
     }
 
     /// Drops a stream whose client does not take its output (a reset: what the kernel still

@@ -143,16 +143,22 @@ final class HTTPConnection {
             worker.logger.error("evbuffer_reserve_space failed: closing the connection")
             return close()
         }
-        let count = read(socket, space.iov_base, space.iov_len)
-        if count > 0 {
+        switch SystemCalls.read(socket, into: space.iov_base, count: space.iov_len) {
+        case .success(let count) where count > 0:
             space.iov_len = count
             guard worker.logger.succeeded(evbuffer_commit_space(input, &space, 1), "evbuffer_commit_space", "closing the connection") else { return close() }
             return readable()
+        case .failure(let error) where error.isTransient:
+            return
+        case .success:
+            // The client's end: nothing more will come.
+            pauseReading()
+            clientClosed(reset: false)
+        case .failure:
+            // A broken connection.
+            pauseReading()
+            clientClosed(reset: true)
         }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        // The client's end (0), or a broken connection: nothing more will come.
-        pauseReading()
-        clientClosed(reset: count < 0)
     }
 
     /// Starts (or resumes) watching the socket for input.
@@ -391,7 +397,7 @@ final class HTTPConnection {
         guard let output = bufferevent_get_output(bufferevent) else { return }
         var written = 0
         if writeLimit == nil, evbuffer_get_length(output) == 0 {
-            written = max(0, reply.write(to: socket))
+            if case .success(let count) = reply.write(to: socket) { written = count }
         }
         if written < reply.count {
             guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {
@@ -420,7 +426,7 @@ final class HTTPConnection {
         guard state != .closed else { return .busy }
         let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
         guard unsent == 0 else {
-            let inKernel = UInt64(max(0, SocketSendQueue.unacknowledgedBytes(socket) ?? 0))
+            let inKernel = UInt64(max(0, (try? SystemCalls.unacknowledgedBytes(socket).get()) ?? 0))
             return .sending(delivered: handedBytes &- UInt64(unsent) &- inKernel)
         }
         return isIdle ? .idle : .busy
@@ -512,7 +518,7 @@ final class HTTPConnection {
             let socket = bufferevent_getfd(bufferevent)
             if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {
                 // The answer ends with a FIN; the client's remaining bytes are read and dropped.
-                shutdown(socket, Int32(SHUT_WR))
+                worker.logger.succeeded(SystemCalls.shutdownWrites(socket), "shutdown(SHUT_WR)", level: .debug)
                 LingeringClose.start(worker: worker, socket: socket)
             }
         }
@@ -530,9 +536,8 @@ final class HTTPConnection {
     /// Closes with a TCP reset instead of a FIN (the `reset` fault).
     func reset() {
         let socket = bufferevent_getfd(bufferevent)
-        var linger = linger(l_onoff: 1, l_linger: 0)
-        worker.logger.succeeded(setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size)), "setsockopt(SO_LINGER)",
-                                "closing with a FIN instead of a reset")
+        worker.logger.succeeded(SystemCalls.setOption(socket, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0)),
+                                "setsockopt(SO_LINGER)", "closing with a FIN instead of a reset")
         close()
     }
 

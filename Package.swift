@@ -5,9 +5,10 @@
 // (what each depends on, which build memory-safe), and `make test` checks that map against this
 // file (Scripts/check-layers.py). The rules the map keeps:
 //
-// - Only the transport imports libevent and libcurl, and only it and MockStackSpawn call C: every
-//   unsafe pointer and C callback lives in one of the two. libcurl is opened with dlopen at the
-//   first forwarded request (`--proxy-unmatched`, `record`), never linked.
+// - Only MockStackTransport imports libevent and only MockStackUpstream libcurl; those two and
+//   MockStackSpawn are the only targets that call C, and every unsafe pointer and C callback lives
+//   in one of the three. libcurl is opened with dlopen at the first forwarded request
+//   (`--proxy-unmatched`, `record`), never linked.
 // - Every other library target builds with strict memory-safety checking (`memorySafeSettings`),
 //   so the compiler holds it to that. What they keep is marked where it stands: MockStackJSON's
 //   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array), the façade's
@@ -55,7 +56,7 @@ let package = Package(
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
         // libcurl's header only, for the upstream client's types and constants, and the table of
-        // its functions dlsym fills: the module map links nothing (MockStackTransport's
+        // its functions dlsym fills: the module map links nothing (MockStackUpstream's
         // LibcurlClient opens libcurl at the first forwarded request).
         .systemLibrary(
             name: "CCurl",
@@ -133,6 +134,17 @@ let package = Package(
             name: "MockStackTransport",
             dependencies: [
                 "CLibevent",
+                "MockStackCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The upstream HTTP client (`LibcurlClient`): libcurl opened with dlopen at the first
+        // forwarded request, run on a thread of its own. Not the server's transport: it needs no
+        // event loop, and the transport needs no libcurl.
+        .target(
+            name: "MockStackUpstream",
+            dependencies: [
                 "CCurl",
                 "MockStackCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -140,12 +152,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The forwarding rules (which fields cross, `Location` rewriting, the 502s) and the
-        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is the
-        // transport's (libcurl, opened at first use); the façade hands the forwarding to the
-        // control plane's pipeline as a ``FallThrough``.
+        // recorder: `serve --proxy-unmatched` and `mockstack record`. The HTTP client itself is
+        // MockStackUpstream's; the façade hands the forwarding to the control plane's pipeline as
+        // a ``FallThrough``.
         .target(
             name: "MockStackProxy",
-            dependencies: ["MockStackCore", "MockStackTransport"],
+            dependencies: ["MockStackCore", "MockStackUpstream"],
             swiftSettings: memorySafeSettings
         ),
         .target(
@@ -244,6 +256,12 @@ let package = Package(
         .testTarget(
             name: "MockStackTransportTests",
             dependencies: ["MockStackTransport", "MockStackCore", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The upstream client against the transport's own server (TestSupport's ScriptedUpstream).
+        .testTarget(
+            name: "MockStackUpstreamTests",
+            dependencies: ["MockStackUpstream", "MockStackCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

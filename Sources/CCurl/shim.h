@@ -2,7 +2,7 @@
 #define MOCKSTACK_CCURL_SHIM_H
 
 // libcurl's declarations, for its types and constants only: mockstack does not link libcurl.
-// MockStackTransport opens it with dlopen when the first request is forwarded upstream, fills
+// MockStackUpstream opens it with dlopen when the first request is forwarded upstream, fills
 // a `mockstack_curl` with dlsym (mockstack_curl_resolve), and calls libcurl through the
 // functions below, which take that table. Swift never names a libcurl function itself (that
 // would be an undefined symbol at link time), and never calls a C variadic (setopt, getinfo).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import MockStack
-import MockStackTransport
+import MockStackUpstream
 
 /// The libcurl `serve --proxy-unmatched` and `record` forward with: `MOCKSTACK_LIBCURL`'s (a
 /// file name or a path), else the system's (`libcurl.so.4`; `libcurl.4.dylib` on macOS).

@@ -8,6 +8,7 @@ import Synchronization
 import Logging
 import MockStackServiceStack
 import MockStackProxy
+import MockStackUpstream
 public import MockStackControl
 public import MockStackCore
 public import MockStackTransport

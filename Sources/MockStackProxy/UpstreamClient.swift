@@ -5,10 +5,10 @@ import FoundationEssentials
 import Foundation
 #endif
 public import MockStackCore
-public import MockStackTransport
+public import MockStackUpstream
 import Synchronization
 
-/// Sends requests on to an ``UpstreamTarget`` with the transport's ``LibcurlClient`` (libcurl,
+/// Sends requests on to an ``UpstreamTarget`` with MockStackUpstream's ``LibcurlClient`` (libcurl,
 /// opened at the first request: the system's trust store for `https`), and hands back the
 /// answer as an ``HTTPResponse`` — on the client's own thread, never on the caller's, so an
 /// event loop that forwards is never held.

@@ -49,7 +49,7 @@ final class AcceptBackoff {
     }
 
     /// The listener's error callback: `accept` failed with `error`.
-    func acceptFailed(errno error: Int32, openConnections: Int) {
+    func acceptFailed(_ error: SystemCallError, openConnections: Int) {
         guard let resumeTimer else { return }
         var pause = Self.pause
         // Without the timer that resumes it, accepting must not stop at all.
@@ -59,9 +59,9 @@ final class AcceptBackoff {
         let now = MonotonicClock.coarseSeconds()
         if let lastReport, now - lastReport < Self.reportIntervalSeconds { return }
         lastReport = now
-        let reason = String(cString: strerror(error))
+        let reason = error.reason
         let repeats = failuresSinceReport > 1 ? " (\(failuresSinceReport - 1) more since the last report)" : ""
-        let advice = error == EMFILE || error == ENFILE ? " (raise the open-file limit: ulimit -n)" : ""
+        let advice = error.code == EMFILE || error.code == ENFILE ? " (raise the open-file limit: ulimit -n)" : ""
         logger.warning("cannot accept connections: \(reason) with \(openConnections) open; trying again every 100 ms\(repeats)\(advice)")
         failuresSinceReport = 0
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 
 /// The one way the transport checks a C call that reports failure in its return value —
@@ -21,22 +16,29 @@ extension Logger {
     func succeeded(_ status: Int32, _ call: StaticString, level: Logger.Level = .warning,
                    _ consequence: @autoclosure () -> String = "") -> Bool {
         guard status != 0 else { return true }
-        let reason = String(cString: strerror(errno))
-        let then = consequence()
-        log(level: level, "\(call) failed: \(reason)\(then.isEmpty ? "" : "; " + then)")
+        return failed(call, .current, level: level, consequence())
+    }
+
+    /// Whether a system call (``SystemCalls``) succeeded; when it did not, logs `call` with the
+    /// error's reason at `level`.
+    @discardableResult
+    func succeeded<Value>(_ result: Result<Value, SystemCallError>, _ call: StaticString, level: Logger.Level = .warning,
+                          _ consequence: @autoclosure () -> String = "") -> Bool {
+        guard case .failure(let error) = result else { return true }
+        return failed(call, error, level: level, consequence())
+    }
+
+    /// Logs a failed call with its reason and what follows from it; false.
+    private func failed(_ call: StaticString, _ error: SystemCallError, level: Logger.Level, _ consequence: String) -> Bool {
+        log(level: level, "\(call) failed: \(error.reason)\(consequence.isEmpty ? "" : "; " + consequence)")
         return false
     }
 }
 
 extension TransportError {
-    /// The error for a failed C call, with `errno`'s reason: "setsockopt(SO_RCVTIMEO) failed:
-    /// Bad file descriptor".
-    static func failed(_ call: StaticString) -> TransportError {
-        #if canImport(Glibc)
-        let code = Glibc.errno
-        #else
-        let code = Darwin.errno
-        #endif
-        return TransportError("\(call) failed: \(String(cString: strerror(code)))", call: "\(call)", errno: code)
+    /// The error for a failed C call, with the system's reason: "setsockopt(SO_RCVTIMEO) failed:
+    /// Bad file descriptor". `error` is `errno` now unless given.
+    static func failed(_ call: StaticString, _ error: SystemCallError = .current) -> TransportError {
+        TransportError("\(call) failed: \(error.reason)", call: "\(call)", errno: error.code)
     }
 }

@@ -32,10 +32,10 @@ final class Endpoint {
             Endpoint.from(arg).accepted(socket)
         }, Unmanaged.passUnretained(self).toOpaque())
         evconnlistener_set_error_cb(listener) { _, arg in
-            let error = errno
+            let error = SystemCallError.current
             guard let arg else { return }
             let endpoint = Endpoint.from(arg)
-            endpoint.acceptBackoff.acceptFailed(errno: error, openConnections: endpoint.worker.connections.count)
+            endpoint.acceptBackoff.acceptFailed(error, openConnections: endpoint.worker.connections.count)
         }
     }
 
@@ -45,7 +45,7 @@ final class Endpoint {
 
     private func accepted(_ socket: Int32) {
         guard let connection = HTTPConnection(worker: worker, endpoint: self, socket: socket) else {
-            close(socket)
+            SystemCalls.close(socket)
             return
         }
         worker.connections[ObjectIdentifier(connection)] = connection

@@ -41,7 +41,7 @@ extension HTTPConnection {
     /// On the loop: the answer a deferred delivery waited for, unless the connection has moved
     /// on (closed, or timed out first).
     private func answerArrived(_ response: HTTPResponse, for answer: DeferredAnswer) {
-        guard state == .answering, let awaited = awaitedAnswer, awaited.answer === answer else { return }
+        guard state.isAnswering, let awaited = awaitedAnswer, awaited.answer === answer else { return }
         awaitedAnswer = nil
         cancelWait()
         deliver(response, awaited.exchange)
@@ -57,7 +57,7 @@ extension HTTPConnection {
     /// A graceful stop: a deferred answer still awaited is given up, and the client told so
     /// with a 503 that closes the connection.
     func stopAwaitingAnswer() {
-        guard state == .answering, let awaited = awaitedAnswer, awaited.answer.end(.dropped) else { return }
+        guard state.isAnswering, let awaited = awaitedAnswer, awaited.answer.end(.dropped) else { return }
         awaitedAnswer = nil
         cancelWait()
         answerStopping(awaited.exchange)
@@ -65,7 +65,7 @@ extension HTTPConnection {
 
     /// The 503 that closes the connection: the answer the request waits for will not come.
     private func answerStopping(_ exchange: Exchange) {
-        closesAfterAnswer = true
+        state.closeAfterAnswer()
         let body = worker.errorBody(503, "The server is stopping: the answer this request waited for will not come")
         sendWhole(.json(503, bytes: body, headers: ["Connection": "close"]), exchange: exchange)
     }

@@ -72,7 +72,7 @@ extension HTTPConnection {
     /// `withoutBody` when they answer a HEAD request.
     func sendWhole(_ response: HTTPResponse, exchange: Exchange?, withoutBody: Bool = false) {
         let head = response.head
-        if head.connection?.equalsIgnoringASCIICase("close") == true { closesAfterAnswer = true }
+        if head.connection?.equalsIgnoringASCIICase("close") == true { state.closeAfterAnswer() }
         let connectionLine = connectionLine(for: head, exchange)
         worker.date.refresh()
         let sendsBody = exchange?.isHead != true && !withoutBody && !response.forbidsBody
@@ -88,7 +88,7 @@ extension HTTPConnection {
     /// response has its own.
     private func connectionLine(for head: RenderedHead, _ exchange: Exchange?) -> [UInt8] {
         if head.connection != nil { return [] }
-        if closesAfterAnswer { return Self.connectionClose }
+        if state.closesAfterAnswer { return Self.connectionClose }
         return exchange?.version == .http10 ? Self.connectionKeepAlive : []
     }
 
@@ -102,7 +102,7 @@ extension HTTPConnection {
         let head = RenderedHead(response, framing: .chunked)
         var opening = head.bytes
         if !head.hasDate { opening += worker.date.line }
-        if head.connection?.equalsIgnoringASCIICase("close") == true { closesAfterAnswer = true }
+        if head.connection?.equalsIgnoringASCIICase("close") == true { state.closeAfterAnswer() }
         opening += connectionLine(for: head, exchange)
         opening += RenderedHead.lineEnd
         write(opening)
@@ -135,7 +135,7 @@ extension HTTPConnection {
             // Not in flight any more: a graceful stop need not wait for it. Held until the
             // client leaves, the hang limit passes or the server stops.
             finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
-            isHeld = true
+            state.hold()
             wait(milliseconds: max(0, worker.configuration.hangLimitMilliseconds), then: { self.close() }, clientLeft: {})
         case .reset:
             // RST instead of FIN: linger 0, then close.
@@ -146,7 +146,7 @@ extension HTTPConnection {
             close()
         case .truncate, .malformedChunk, .randomThenClose:
             let bytes = FaultBytes.bytes(for: fault, of: response)
-            closesAfterAnswer = true
+            state.closeAfterAnswer()
             write(bytes)
             finish(exchange, status: 0, bytes: bytes.count, note: fault.rawValue)
             answerFinished()

@@ -15,7 +15,7 @@ extension HTTPConnection {
     func beginUpgrade(_ response: HTTPResponse, _ upgrade: ConnectionUpgrade, _ exchange: Exchange) {
         guard response.status == 101 else { return sendWhole(response, exchange: exchange) }
         guard exchange.version == .http11 else {
-            closesAfterAnswer = true
+            state.closeAfterAnswer()
             let body = worker.errorBody(400, "Switching protocols needs HTTP/1.1")
             return sendWhole(.json(400, bytes: body, headers: ["Connection": "close"]), exchange: exchange)
         }
@@ -40,7 +40,7 @@ extension HTTPConnection {
     /// Hands what the client sent to the handler, in pieces of at most 64 KiB.
     func upgradedInputArrived() {
         guard let stream = upgradedStream, let input = bufferevent_get_input(bufferevent) else { return }
-        while state == .upgraded {
+        while state.isUpgraded {
             let available = evbuffer_get_length(input)
             guard available > 0 else { return }
             var piece = [UInt8](repeating: 0, count: min(available, 64 * 1024))
@@ -60,7 +60,7 @@ extension HTTPConnection {
         if evbuffer_get_length(output) == 0 {
             // A failed write (the client gone) leaves the bytes to the bufferevent, which then
             // hears the error and closes.
-            written = max(0, bytes.withUnsafeBytes { Self.writeSome($0, to: socket) })
+            if case .success(let count) = bytes.withUnsafeBytes({ SystemCalls.write(socket, $0) }) { written = count }
         }
         guard written < bytes.count else {
             handed(bytes.count)
@@ -73,25 +73,17 @@ extension HTTPConnection {
         return evbuffer_get_length(output)
     }
 
-    private static func writeSome(_ bytes: UnsafeRawBufferPointer, to socket: Int32) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(socket, bytes.baseAddress, bytes.count)
-        #else
-        Darwin.write(socket, bytes.baseAddress, bytes.count)
-        #endif
-    }
-
     /// Drops a stream whose client does not take its output (a reset: what the kernel still
     /// holds for it is dropped too).
     func dropUpgraded(unsent: Int) {
-        guard state == .upgraded else { return }
+        guard state.isUpgraded else { return }
         worker.logger.info("resetting an upgraded connection whose client does not read (\(unsent) bytes unsent)")
         reset()
     }
 
     /// Closes a stream once its output has gone out.
     func endUpgraded() {
-        guard state == .upgraded else { return }
+        guard state.isUpgraded else { return }
         endAfterOutput()
     }
 }

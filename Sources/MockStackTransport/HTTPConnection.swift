@@ -33,45 +33,13 @@ final class HTTPConnection {
     /// no runtime exclusivity check (~80 instructions, and a copy of the parser, each time).
     @exclusivity(unchecked) private var parser: HTTP1RequestParser
 
-    enum State {
-        /// Reading a request, or waiting for one.
-        case reading
-        /// A request was handed to the responder; its answer is not all handed to the socket.
-        case answering
-        /// The last answer is going out; the connection closes once it has.
-        case closing
-        /// Switched protocols: a byte stream served by ``upgradedStream``'s handler.
-        case upgraded
-        case closed
-    }
-
-    private(set) var state = State.reading
-    /// Whether the answer being sent ends the connection: the client asked (or spoke HTTP/1.0
-    /// without keep-alive), the answer says so, or it is a refusal or a broken answer.
-    var closesAfterAnswer = false
-    /// Set when a refusal ends the connection while the client may still be sending: its
-    /// socket is read to its end first (``LingeringClose``), so that the client reads the answer.
-    private var lingersAfterClose = false
-    /// What the loop's sweep has seen of this connection (``Worker/startIdleSweep()``).
-    @exclusivity(unchecked) var watch = ConnectionWatch()
+    /// Where the connection stands (its phase, the back-pressure it applies, what the sweep has
+    /// seen of it): every decision is the state's, the connection carries it out. Read and changed
+    /// only on the loop's thread, one access at a time, like ``parser``.
+    @exclusivity(unchecked) var state = ConnectionState()
     /// Every byte of output handed to the socket or queued for it: with what is still unsent
     /// here and in the kernel, it tells how much the client has taken.
     @exclusivity(unchecked) private var handedBytes: UInt64 = 0
-    /// Set once `100 Continue` went out for the request now arriving.
-    private var sentContinue = false
-    /// Whether the read callback is on the stack: an answer finished inside it must not read on
-    /// (the loop there does).
-    private var readingInput = false
-    /// Parsing waits while this much of earlier answers is still unsent: a client pipelining
-    /// requests without reading their answers cannot make the output grow without end.
-    static let outputHighWater = 1 << 20
-    private var waitingForOutput = false
-    /// Input kept unparsed while an answer is pending or earlier answers are unsent, at most;
-    /// reading pauses past it.
-    static let pendingInputLimit = 1 << 20
-    private var readingPaused = false
-    /// Set when the client closed its sending side: what it sent before is still answered.
-    private var peerFinished = false
 
     /// The request deadline, armed at a request's first byte.
     private var requestTimer: OpaquePointer?
@@ -80,8 +48,8 @@ final class HTTPConnection {
     private var pending: (timer: OpaquePointer, then: () -> Void, clientLeft: () -> Void)?
     /// The token bucket of a throttled answer, while one limits the connection's writes.
     private var writeLimit: OpaquePointer?
-    /// Set while a `hang` fault holds the connection: a graceful stop closes it at once.
-    var isHeld = false
+    /// Whether a `hang` fault holds the connection: a graceful stop closes it at once.
+    var isHeld: Bool { state.isHeld }
     /// The stream the connection became after a `101` (HTTPConnection+Upgrade.swift).
     var upgradedStream: UpgradedStream?
     /// The answer a deferred delivery waits for (HTTPConnection+Deferred.swift).
@@ -143,16 +111,22 @@ final class HTTPConnection {
             worker.logger.error("evbuffer_reserve_space failed: closing the connection")
             return close()
         }
-        let count = read(socket, space.iov_base, space.iov_len)
-        if count > 0 {
+        switch SystemCalls.read(socket, into: space.iov_base, count: space.iov_len) {
+        case .success(let count) where count > 0:
             space.iov_len = count
             guard worker.logger.succeeded(evbuffer_commit_space(input, &space, 1), "evbuffer_commit_space", "closing the connection") else { return close() }
             return readable()
+        case .failure(let error) where error.isTransient:
+            return
+        case .success:
+            // The client's end: nothing more will come.
+            pauseReading()
+            clientClosed(reset: false)
+        case .failure:
+            // A broken connection.
+            pauseReading()
+            clientClosed(reset: true)
         }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        // The client's end (0), or a broken connection: nothing more will come.
-        pauseReading()
-        clientClosed(reset: count < 0)
     }
 
     /// Starts (or resumes) watching the socket for input.
@@ -173,25 +147,22 @@ final class HTTPConnection {
     /// Parses what has arrived, answering each request it completes, until the input is used
     /// up, an answer is pending, or the connection is ending.
     private func readable() {
-        watch.sawActivity()
-        if state == .upgraded { return upgradedInputArrived() }
-        guard state == .reading else { return holdInput() }
-        guard !readingInput else { return }
-        if readingPaused {
-            readingPaused = false
-            guard resumeReading() else { return close() }
+        state.watch.sawActivity()
+        switch state.inputReady() {
+        case .toStream: return upgradedInputArrived()
+        case .hold: return holdInput()
+        case .alreadyParsing: return
+        case .parse(let resume):
+            if resume { guard resumeReading() else { return close() } }
         }
-        readingInput = true
-        defer { readingInput = false }
+        state.parsingStarted()
+        defer { state.parsingEnded() }
         guard let input = bufferevent_get_input(bufferevent) else { return }
-        while state == .reading, evbuffer_get_length(input) > 0 {
+        while state.isReading, evbuffer_get_length(input) > 0 {
             // The next request waits while earlier answers fill the output, and while a
             // throttled one is still going out: its limit and deadline are its own.
             let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
-            if unsent > Self.outputHighWater || (writeLimit != nil && unsent > 0) {
-                waitingForOutput = true
-                return holdInput()
-            }
+            if state.outputHoldsParsing(unsent: unsent, throttled: writeLimit != nil) { return holdInput() }
             switch parseInput(input) {
             case .needMore:
                 requestProgressed()
@@ -201,25 +172,23 @@ final class HTTPConnection {
                 refuse(error)
             }
         }
-        if state == .reading { requestProgressed() }
+        if state.isReading { requestProgressed() }
         // A client that closed its sending side has had every whole request it sent answered.
-        if peerFinished, state == .reading, evbuffer_get_length(input) == 0 { endAfterOutput() }
+        if state.inputUsedUp(inputEmpty: evbuffer_get_length(input) == 0) { endAfterOutput() }
     }
 
     /// Bytes that arrive while they cannot be parsed (an answer is pending, or earlier answers
-    /// are unsent) wait in the input, up to a bound: past it reading stops until they are
-    /// parsed, so a client that pipelines without reading holds the server's memory to the
-    /// bound. (A read watermark would do the same at the cost of a check and an event change on
-    /// every read.)
+    /// are unsent) wait in the input, up to a bound (``ConnectionState/holdInput(unparsed:)``):
+    /// past it reading stops until they are parsed. (A read watermark would do the same at the
+    /// cost of a check and an event change on every read.)
     private func holdInput() {
-        guard !readingPaused, let input = bufferevent_get_input(bufferevent), evbuffer_get_length(input) > Self.pendingInputLimit else { return }
+        guard let input = bufferevent_get_input(bufferevent), state.holdInput(unparsed: evbuffer_get_length(input)) else { return }
         pauseReading()
-        readingPaused = true
     }
 
     /// Closes once the output has been written out (at once when it is empty).
     func endAfterOutput() {
-        state = .closing
+        state.endAfterOutput()
         pauseReading()
         if evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 { close() }
     }
@@ -261,8 +230,7 @@ final class HTTPConnection {
                 guard worker.logger.succeeded(event_add(requestTimer, &timeout), "event_add", "closing a connection whose request has no deadline") else { return close() }
             }
         }
-        if !sentContinue, let head = parser.pendingHead, head.expectsContinue {
-            sentContinue = true
+        if state.continueNeeded(expectsContinue: parser.pendingHead?.expectsContinue == true) {
             write(Self.continueLine)
         }
     }
@@ -270,16 +238,14 @@ final class HTTPConnection {
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func requestTookTooLong() {
-        guard state == .reading, parser.isMidRequest else { return }
+        guard state.isReading, parser.isMidRequest else { return }
         worker.logger.info("closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
         close()
     }
 
     private func requestArrived(_ head: HTTP1Head, _ request: HTTPRequest) {
         cancelRequestTimer()
-        sentContinue = false
-        state = .answering
-        closesAfterAnswer = !head.keepAlive
+        state.requestArrived(keepAlive: head.keepAlive)
         liftWriteLimit()
         endpoint.dispatch(request, head: head, on: self)
     }
@@ -287,12 +253,10 @@ final class HTTPConnection {
     /// A request the parser refused: its error answers, and the connection closes.
     private func refuse(_ error: HTTP1ParseError) {
         cancelRequestTimer()
-        state = .answering
-        closesAfterAnswer = true
         // The client may still be sending what was refused (a body over the limit, the rest of
         // an oversized head): read it to its end after the answer, so that a reset (the
         // kernel's answer to closing with unread bytes) does not overtake the answer.
-        lingersAfterClose = error.status == 413 || evbuffer_get_length(bufferevent_get_input(bufferevent)) > 0
+        state.requestRefused(lingers: error.status == 413 || evbuffer_get_length(bufferevent_get_input(bufferevent)) > 0)
         let body = worker.errorBody(error.status, error.message)
         worker.logRejection(status: error.status, bytes: body.count)
         let response = HTTPResponse.json(error.status, bytes: body, headers: ["Connection": "close"])
@@ -309,9 +273,7 @@ final class HTTPConnection {
     /// (the protocol on it keeps its own); output the client does not take is still dropped
     /// after the timeout (``ConnectionWatch``).
     func switchToStream() {
-        state = .upgraded
-        if readingPaused {
-            readingPaused = false
+        if state.switchedToStream() {
             guard resumeReading() else { return close() }
         }
     }
@@ -321,12 +283,16 @@ final class HTTPConnection {
     /// The answer to the request now being answered has been handed over whole: the next one
     /// may be read, or the connection ends once the answer is out.
     func answerFinished() {
-        guard state == .answering else { return }
-        watch.sawActivity()
-        if closesAfterAnswer { return endAfterOutput() }
-        // The parser is ready for the next request by itself.
-        state = .reading
-        if !readingInput { readable() }
+        switch state.answerFinished() {
+        case .nothing:
+            return
+        case .endAfterOutput:
+            state.watch.sawActivity()
+            endAfterOutput()
+        case .readNext(let parseNow):
+            state.watch.sawActivity()
+            if parseNow { readable() }
+        }
     }
 
     /// Waits `milliseconds` before `then`, unless the client leaves first (its end of file
@@ -391,7 +357,7 @@ final class HTTPConnection {
         guard let output = bufferevent_get_output(bufferevent) else { return }
         var written = 0
         if writeLimit == nil, evbuffer_get_length(output) == 0 {
-            written = max(0, reply.write(to: socket))
+            if case .success(let count) = reply.write(to: socket) { written = count }
         }
         if written < reply.count {
             guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {
@@ -417,10 +383,10 @@ final class HTTPConnection {
     /// What the sweep finds the connection doing: output the client has not taken first, then
     /// whether it is idle.
     var activity: ConnectionWatch.Activity {
-        guard state != .closed else { return .busy }
+        guard !state.isClosed else { return .busy }
         let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
         guard unsent == 0 else {
-            let inKernel = UInt64(max(0, SocketSendQueue.unacknowledgedBytes(socket) ?? 0))
+            let inKernel = UInt64(max(0, (try? SystemCalls.unacknowledgedBytes(socket).get()) ?? 0))
             return .sending(delivered: handedBytes &- UInt64(unsent) &- inKernel)
         }
         return isIdle ? .idle : .busy
@@ -429,7 +395,7 @@ final class HTTPConnection {
     /// The client has taken none of the output for the timeout (``ConnectionWatch``): whether it
     /// stopped reading or a throttle's answer waits behind a full window, the connection goes.
     func outputStalled() {
-        guard state != .closed else { return }
+        guard !state.isClosed else { return }
         let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
         worker.logger.info("resetting a connection whose client took none of its output for \(worker.configuration.timeoutSeconds)s (\(unsent) bytes unsent)")
         // A reset, not a FIN: the kernel drops what it still buffers for the client too
@@ -439,14 +405,10 @@ final class HTTPConnection {
 
     /// The output has been written out.
     private func outputDrained() {
-        switch state {
-        case .closing:
-            close()
-        case .reading where waitingForOutput:
-            waitingForOutput = false
-            readable()
-        default:
-            break
+        switch state.outputDrained() {
+        case .nothing: break
+        case .close: close()
+        case .parse: readable()
         }
     }
 
@@ -464,36 +426,21 @@ final class HTTPConnection {
 
     /// The client closed its end (or the connection broke).
     private func clientClosed(reset: Bool) {
-        switch state {
-        case .answering where pending != nil:
-            // The client has gone while its answer was pending; closing runs the wait's `clientLeft`.
-            close()
-        case .answering, .closing:
-            // An answer still going out to a client that only closed its sending side: it is
-            // sent, then the connection ends. After an error nothing more can be sent.
-            if reset || evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0 && state == .closing {
-                close()
-            } else {
-                closesAfterAnswer = true
-                pauseReading()
-            }
-        case .reading:
-            // A client that only closed its sending side still gets the answers to what it sent.
-            if reset { return close() }
-            peerFinished = true
-            if evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0 { endAfterOutput() }
-        case .upgraded:
-            close()
-        case .closed:
-            break
+        // A wait pending when the client goes is its answer's: closing runs its `clientLeft`.
+        switch state.peerClosed(reset: reset, waiting: pending != nil,
+                                outputEmpty: evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0,
+                                inputEmpty: evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0) {
+        case .nothing: break
+        case .close: close()
+        case .finishAnswerThenClose: pauseReading()
+        case .endAfterOutput: endAfterOutput()
         }
     }
 
     /// Ends the connection now: the socket closes (or lingers, after a refusal) and the worker
     /// forgets it. Safe to call more than once.
     func close() {
-        guard state != .closed else { return }
-        state = .closed
+        guard let lingers = state.close() else { return }
         cancelRequestTimer()
         var unfinished: (() -> Void)?
         if let (timer, _, clientLeft) = pending {
@@ -508,11 +455,11 @@ final class HTTPConnection {
             event_free(readEvent)
             self.readEvent = nil
         }
-        if lingersAfterClose {
+        if lingers {
             let socket = bufferevent_getfd(bufferevent)
             if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {
                 // The answer ends with a FIN; the client's remaining bytes are read and dropped.
-                shutdown(socket, Int32(SHUT_WR))
+                worker.logger.succeeded(SystemCalls.shutdownWrites(socket), "shutdown(SHUT_WR)", level: .debug)
                 LingeringClose.start(worker: worker, socket: socket)
             }
         }
@@ -530,16 +477,15 @@ final class HTTPConnection {
     /// Closes with a TCP reset instead of a FIN (the `reset` fault).
     func reset() {
         let socket = bufferevent_getfd(bufferevent)
-        var linger = linger(l_onoff: 1, l_linger: 0)
-        worker.logger.succeeded(setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size)), "setsockopt(SO_LINGER)",
-                                "closing with a FIN instead of a reset")
+        worker.logger.succeeded(SystemCalls.setOption(socket, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0)),
+                                "setsockopt(SO_LINGER)", "closing with a FIN instead of a reset")
         close()
     }
 
     /// Whether the connection is idle: no request arriving or being answered (a graceful stop
     /// closes these at once).
-    var isIdle: Bool { state == .reading && !parser.isMidRequest && !isSending }
+    var isIdle: Bool { state.isReading && !parser.isMidRequest && !isSending }
 
     /// Whether answers are still going out.
-    var isSending: Bool { state != .closed && evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 }
+    var isSending: Bool { !state.isClosed && evbuffer_get_length(bufferevent_get_output(bufferevent)) > 0 }
 }

@@ -20,30 +20,36 @@ public enum HTTPProbe {
         }
         defer { freeaddrinfo(results) }
 
-        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard fd >= 0 else { return .failure(TransportError("socket failed: \(String(cString: strerror(errno)))", call: "socket", errno: errno)) }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
+        let fd: Int32
+        switch SystemCalls.socket(family: first.pointee.ai_family, type: first.pointee.ai_socktype,
+                                  protocol: first.pointee.ai_protocol) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(TransportError("socket failed: \(error.reason)", call: "socket", errno: error.code))
+        }
+        defer { SystemCalls.close(fd) }
+        let timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
         // A probe without its timeouts could wait for ever on a server that accepts and says nothing.
-        guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-            return .failure(.failed("setsockopt(SO_RCVTIMEO)"))
+        if case .failure(let error) = SystemCalls.setOption(fd, SOL_SOCKET, SO_RCVTIMEO, timeout) {
+            return .failure(.failed("setsockopt(SO_RCVTIMEO)", error))
         }
-        guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-            return .failure(.failed("setsockopt(SO_SNDTIMEO)"))
+        if case .failure(let error) = SystemCalls.setOption(fd, SOL_SOCKET, SO_SNDTIMEO, timeout) {
+            return .failure(.failed("setsockopt(SO_SNDTIMEO)", error))
         }
-        guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-            return .failure(TransportError("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))", call: "connect", errno: errno))
+        if case .failure(let error) = SystemCalls.connect(fd, to: first.pointee.ai_addr, length: first.pointee.ai_addrlen) {
+            return .failure(TransportError("cannot connect to \(host):\(port): \(error.reason)", call: "connect", errno: error.code))
         }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n".utf8)
-        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == request.count else {
-            return .failure(TransportError("cannot send to \(host):\(port): \(String(cString: strerror(errno)))", call: "send", errno: errno))
+        switch request.withUnsafeBytes({ SystemCalls.send(fd, $0) }) {
+        case .success(let sent) where sent == request.count: break
+        case .success: return .failure(TransportError("cannot send to \(host):\(port): the request went out in part", call: "send"))
+        case .failure(let error):
+            return .failure(TransportError("cannot send to \(host):\(port): \(error.reason)", call: "send", errno: error.code))
         }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while !response.contains(0x0A) {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
+            guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCalls.receive(fd, into: $0) }), count > 0
+            else { break }
             response += buffer[0..<count]
         }
         let statusLine = String(decoding: response.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)

@@ -30,7 +30,7 @@ final class LingeringClose {
     /// Starts lingering on `socket`, which it now owns; closes it at once if it cannot.
     static func start(worker: Worker, socket: Int32) {
         let drain = LingeringClose(worker: worker, socket: socket)
-        if drain.event != nil { worker.lingering.append(drain) } else { close(socket) }
+        if drain.event != nil { worker.lingering.append(drain) } else { SystemCalls.close(socket) }
     }
 
     private init(worker: Worker, socket: Int32) {
@@ -59,13 +59,11 @@ final class LingeringClose {
         guard !timedOut, MonotonicClock.nanoseconds() < deadline else { return finish() }
         var read = 0
         while read < Self.bytesPerWakeUp {
-            let count = worker.discardBuffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count > 0 {
-                read += count
-                continue
+            switch worker.discardBuffer.withUnsafeMutableBytes({ SystemCalls.receive(socket, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
+            case .success(let count) where count > 0: read += count
+            case .failure(let error) where error.isTransient: return
+            case .success, .failure: return finish()        // EOF, or the client reset
             }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            return finish()                     // EOF, or the client reset
         }
     }
 
@@ -74,7 +72,7 @@ final class LingeringClose {
         guard let event else { return }
         event_free(event)
         self.event = nil
-        close(socket)
+        SystemCalls.close(socket)
         worker.lingering.removeAll { $0 === self }
     }
 }

@@ -25,21 +25,21 @@ enum SocketBinding {
 
         var flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_REUSEABLE
         if reusePort { flags |= LEV_OPT_REUSEABLE_PORT }
-        var lastErrno: Int32 = 0
+        var lastError = SystemCallError(code: 0)
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             if let listener = evconnlistener_new_bind(base, nil, nil, UInt32(flags), 1024, info.pointee.ai_addr, Int32(info.pointee.ai_addrlen)) {
                 // Accepted sockets inherit TCP_NODELAY from the listener on Linux: without it,
                 // a reply written in two parts waits for the client's delayed ACK (40 ms).
-                var on: Int32 = 1
-                logger.succeeded(setsockopt(evconnlistener_get_fd(listener), Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)),
+                logger.succeeded(SystemCalls.setOption(evconnlistener_get_fd(listener), Int32(IPPROTO_TCP), TCP_NODELAY, Int32(1)),
                                  "setsockopt(TCP_NODELAY)", "answers written in two parts may wait 40 ms for the client's acknowledgement")
                 return listener
             }
-            lastErrno = errno
+            lastError = .current
             candidate = info.pointee.ai_next
         }
-        throw TransportError("cannot listen on \(host):\(port): \(String(cString: strerror(lastErrno)))", call: "evconnlistener_new_bind", errno: lastErrno)
+        throw TransportError("cannot listen on \(host):\(port): \(lastError.reason)", call: "evconnlistener_new_bind",
+                             errno: lastError.code)
     }
 
     /// The port a bound listener actually got (for port 0).

@@ -16,9 +16,9 @@ struct WholeReply {
 
     var count: Int { head.count + date.count + connection.count + RenderedHead.lineEnd.count + body.count }
 
-    /// Writes as much as `socket` takes now in one `writev`, straight from these arrays; returns
-    /// the bytes written, or -1 with `errno` set (`EAGAIN` when the socket's buffer is full).
-    func write(to socket: Int32) -> Int {
+    /// Writes as much as `socket` takes now in one `writev`, straight from these arrays: the
+    /// bytes written, or why none were (`EAGAIN` when the socket's buffer is full).
+    func write(to socket: Int32) -> Result<Int, SystemCallError> {
         withPieces { pieces in
             withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieces.count) { vectors in
                 var used = 0
@@ -26,7 +26,7 @@ struct WholeReply {
                     vectors[used] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
                     used += 1
                 }
-                return Int(writev(socket, vectors.baseAddress, Int32(used)))
+                return SystemCalls.write(socket, gathering: UnsafeBufferPointer(rebasing: vectors[..<used]))
             }
         }
     }

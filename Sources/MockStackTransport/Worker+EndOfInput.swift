@@ -13,10 +13,11 @@ extension Worker {
     func stopAtEndOfInput(_ descriptor: Int32, _ action: @escaping @Sendable () -> Void) throws(TransportError) {
         // epoll cannot watch a file or /dev/null, and the loop's change list would only find out
         // once it runs: ask first.
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let code = errno
-            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(String(cString: strerror(code)))", call: "fstat", errno: code)
+        let status: stat
+        switch SystemCalls.fileStatus(descriptor) {
+        case .success(let found): status = found
+        case .failure(let error):
+            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "fstat", errno: error.code)
         }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFIFO || kind == S_IFSOCK || isatty(descriptor) == 1 else {
@@ -28,8 +29,11 @@ extension Worker {
             var scratch = [UInt8](repeating: 0, count: 512)
             // Readable: one read cannot block. 0 is the end; a failure other than "try again"
             // means nothing more will come either.
-            let count = scratch.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 || (count < 0 && (errno == EAGAIN || errno == EINTR)) { return }
+            switch scratch.withUnsafeMutableBytes({ SystemCalls.read(descriptor, into: $0.baseAddress, count: $0.count) }) {
+            case .success(let count) where count > 0: return
+            case .failure(let error) where error.isTransient: return
+            case .success, .failure: break
+            }
             let box = CallbackBox.from(arg)
             if let watch = box.event { event_del(watch) }
             box.action()
@@ -39,10 +43,11 @@ extension Worker {
         }
         CallbackBox.from(box).event = event
         guard event_add(event, nil) == 0 else {
-            let code = errno
+            let error = SystemCallError.current
             event_free(event)
             CallbackBox.release(box)
-            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(String(cString: strerror(code)))", call: "event_add", errno: code)
+            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "event_add",
+                                 errno: error.code)
         }
         inputWatch = event
     }

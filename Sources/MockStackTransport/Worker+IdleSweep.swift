@@ -35,7 +35,7 @@ extension Worker {
         var idle: [HTTPConnection] = []
         var stalled: [HTTPConnection] = []
         for connection in connections.values {
-            switch connection.watch.look(connection.activity) {
+            switch connection.state.watch.look(connection.activity) {
             case .keep: break
             case .idledOut: idle.append(connection)
             case .stalled: stalled.append(connection)

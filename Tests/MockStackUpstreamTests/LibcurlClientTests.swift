@@ -1,5 +1,5 @@
 import MockStackCore
-@testable import MockStackTransport
+@testable import MockStackUpstream
 import Synchronization
 import Testing
 import TestSupport

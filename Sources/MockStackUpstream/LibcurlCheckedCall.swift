@@ -1,8 +1,8 @@
 import CCurl
 import Logging
 
-/// libcurl's results through the transport's checked-call helper (CheckedCall.swift): the call
-/// is named, and the log gives libcurl's reason where `errno`'s would be.
+/// libcurl's results checked the way the transport checks its C calls (its CheckedCall.swift):
+/// the call is named, and the log gives libcurl's reason where `errno`'s would be.
 extension Logger {
     /// Whether a libcurl call succeeded (`CURLE_OK`); when it did not, logs `call` with
     /// libcurl's reason at `level`.

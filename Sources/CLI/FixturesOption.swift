@@ -14,8 +14,9 @@ import MockStackCore
 /// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name. `serve`'s
 /// fast path reads it too (`Serve.plainOptions`).
 struct FixturesOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
-    var fixtures: [String] = []
+    @Option(name: OptionDeclarations.fixtures.long,
+            help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
+    var fixtures: [String] = OptionDeclarations.fixtures.initial
 
     /// The folders to read, each checked: `arguments` (the folders `routes` and `validate` also
     /// take as arguments, which `validate()` keeps from meeting `--fixtures`), else `--fixtures`,

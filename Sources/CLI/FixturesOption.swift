@@ -78,3 +78,17 @@ func printFixtureProblems(_ errors: FixtureErrors, ending summary: String) {
     for diagnostic in errors.diagnostics { printError(diagnostic.description) }
     if errors.diagnostics.count > 1 { printError("mockstack: \(errors.diagnostics.count) fixture problems; \(summary)") }
 }
+
+/// What `load` returns; broken fixtures are printed one line each (then `summary`), any other
+/// failure in one line, and either ends the command with exit status 2.
+func loadedOrExit<Value>(ending summary: String, _ load: () throws -> Value) throws(ExitCode) -> Value {
+    do {
+        return try load()
+    } catch let errors as FixtureErrors {
+        printFixtureProblems(errors, ending: summary)
+        throw ExitCode(2)
+    } catch {
+        printError("mockstack: \(error)")
+        throw ExitCode(2)
+    }
+}

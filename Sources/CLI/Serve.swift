@@ -140,15 +140,8 @@ struct Serve: ParsableCommand {
     /// fixtures are printed one line each, any other failure in one line; both end the command
     /// with exit status 2.
     private func startedServer(_ configuration: MockStackConfiguration) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
-        let server: MockStackServer
-        do {
-            server = try Allocator.loading { try MockStackServer(configuration: configuration) }
-        } catch let errors as FixtureErrors {
-            printFixtureProblems(errors, ending: "not starting")
-            throw ExitCode(2)
-        } catch {
-            printError("mockstack: \(error)")
-            throw ExitCode(2)
+        let server = try loadedOrExit(ending: "not starting") {
+            try Allocator.loading { try MockStackServer(configuration: configuration) }
         }
         do {
             return (server, try server.start())

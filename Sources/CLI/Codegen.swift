@@ -59,16 +59,10 @@ struct Codegen: ParsableCommand {
             }
             query.append((name, String(option[option.index(after: equals)...])))
         }
-        do {
-            let text = try CodeGeneration.dtos(language, fixtures: folders, app: app, options: query,
-                                               baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)", fixedDate: fixedDate)
-            print(text, terminator: "")
-        } catch let errors as FixtureErrors {
-            printFixtureProblems(errors, ending: "no DTOs generated")
-            throw ExitCode(2)
-        } catch {
-            printError("mockstack: \(error)")
-            throw ExitCode(2)
+        let text = try loadedOrExit(ending: "no DTOs generated") {
+            try CodeGeneration.dtos(language, fixtures: folders, app: app, options: query,
+                                    baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)", fixedDate: fixedDate)
         }
+        print(text, terminator: "")
     }
 }

@@ -14,8 +14,9 @@ import MockStackCore
 /// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name. `serve`'s
 /// fast path reads it too (`Serve.plainOptions`).
 struct FixturesOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
-    var fixtures: [String] = []
+    @Option(name: OptionDeclarations.fixtures.long,
+            help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
+    var fixtures: [String] = OptionDeclarations.fixtures.initial
 
     /// The folders to read, each checked: `arguments` (the folders `routes` and `validate` also
     /// take as arguments, which `validate()` keeps from meeting `--fixtures`), else `--fixtures`,
@@ -76,4 +77,18 @@ struct FixturesOption: ParsableArguments {
 func printFixtureProblems(_ errors: FixtureErrors, ending summary: String) {
     for diagnostic in errors.diagnostics { printError(diagnostic.description) }
     if errors.diagnostics.count > 1 { printError("mockstack: \(errors.diagnostics.count) fixture problems; \(summary)") }
+}
+
+/// What `load` returns; broken fixtures are printed one line each (then `summary`), any other
+/// failure in one line, and either ends the command with exit status 2.
+func loadedOrExit<Value>(ending summary: String, _ load: () throws -> Value) throws(ExitCode) -> Value {
+    do {
+        return try load()
+    } catch let errors as FixtureErrors {
+        printFixtureProblems(errors, ending: summary)
+        throw ExitCode(2)
+    } catch {
+        printError("mockstack: \(error)")
+        throw ExitCode(2)
+    }
 }

@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// One of `serve`'s options as its fast path (`Serve(plainArguments:)`) reads it: the name
-/// ArgumentParser gives it, what kind it is, and how the words given for it become the
-/// property's value. The constructors take the property's setter, so the compiler holds each
-/// row to its property's type; `ServeFastPathTests` holds the names and kinds to ArgumentParser's
-/// own description of `serve`.
+/// One of `serve`'s options as its fast path (`Serve(plainArguments:)`) reads it: its name, what
+/// kind it is, and how the words given for it become the property's value. The constructors take
+/// the option's ``OptionDeclaration`` (the name and default its ArgumentParser property is
+/// declared with) and the property's setter, so the compiler holds each row to the declaration's
+/// type; `ServeFastPathTests` holds the kinds to ArgumentParser's own description of `serve`.
 struct PlainOption: Sendable {
     enum Kind: String {
         /// `--name`, no value; true when given.
@@ -26,9 +26,10 @@ struct PlainOption: Sendable {
 
     /// An option with a default (`@Option var threads: Int = 1`).
     static func option<Value: ExpressibleByArgument & Sendable>(
-        _ name: String, default initial: Value, _ set: @escaping @Sendable (inout Serve, Value) -> Void
+        _ declaration: OptionDeclaration<Value>, _ set: @escaping @Sendable (inout Serve, Value) -> Void
     ) -> PlainOption {
-        PlainOption(name: name, kind: .option, valueType: Value.self) { serve, words in
+        let initial = declaration.initial
+        return PlainOption(name: declaration.name, kind: .option, valueType: Value.self) { serve, words in
             guard let given: Value? = last(of: words) else { return false }
             set(&serve, given ?? initial)
             return true
@@ -37,9 +38,9 @@ struct PlainOption: Sendable {
 
     /// An optional option, nil when not given (`@Option var host: String?`).
     static func option<Value: ExpressibleByArgument & Sendable>(
-        _ name: String, _ set: @escaping @Sendable (inout Serve, Value?) -> Void
+        _ declaration: OptionDeclaration<Value?>, _ set: @escaping @Sendable (inout Serve, Value?) -> Void
     ) -> PlainOption {
-        PlainOption(name: name, kind: .option, valueType: Value?.self) { serve, words in
+        PlainOption(name: declaration.name, kind: .option, valueType: Value?.self) { serve, words in
             guard let given: Value? = last(of: words) else { return false }
             set(&serve, given)
             return true
@@ -59,9 +60,9 @@ struct PlainOption: Sendable {
 
     /// A repeatable option, empty when not given (`@Option var expose: [Exposure] = []`).
     static func repeating<Value: ExpressibleByArgument & Sendable>(
-        _ name: String, _ set: @escaping @Sendable (inout Serve, [Value]) -> Void
+        _ declaration: OptionDeclaration<[Value]>, _ set: @escaping @Sendable (inout Serve, [Value]) -> Void
     ) -> PlainOption {
-        PlainOption(name: name, kind: .repeating, valueType: [Value].self) { serve, words in
+        PlainOption(name: declaration.name, kind: .repeating, valueType: [Value].self) { serve, words in
             var values: [Value] = []
             values.reserveCapacity(words.count)
             for word in words {
@@ -74,8 +75,10 @@ struct PlainOption: Sendable {
     }
 
     /// A flag, false when not given (`@Flag var watch = false`).
-    static func flag(_ name: String, _ set: @escaping @Sendable (inout Serve, Bool) -> Void) -> PlainOption {
-        PlainOption(name: name, kind: .flag, valueType: Bool.self) { serve, words in
+    static func flag(
+        _ declaration: OptionDeclaration<Bool>, _ set: @escaping @Sendable (inout Serve, Bool) -> Void
+    ) -> PlainOption {
+        PlainOption(name: declaration.name, kind: .flag, valueType: Bool.self) { serve, words in
             set(&serve, !words.isEmpty)
             return true
         }

@@ -13,15 +13,10 @@ struct Routes: ParsableCommand {
         commandName: "routes",
         abstract: "List every app, its mount, and each operation or service with its verbs and route.")
 
-    @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
-    var directories: [String] = []
-
-    @OptionGroup var fixtures: FixturesOption
-
-    func validate() throws { try fixtures.refuseBoth(arguments: directories) }
+    @OptionGroup var source: FixtureFoldersArguments
 
     func run() throws {
-        let folders = try fixtures.folders(arguments: directories)
+        let folders = try source.folders()
         do {
             let apps = try AppLoader.standard.load(from: folders.source())
             print(RoutesTable(apps: apps).rendered, terminator: "")

@@ -77,31 +77,31 @@ extension Serve {
         self = serve
     }
 
-    /// Every option of `serve`, `ServerOptions`' and `FixturesOption`'s included, with its
-    /// default as declared there: a row for each, in the order they are declared.
+    /// Every option of `serve`, `ServerOptions`' and `FixturesOption`'s included: a row for each
+    /// of ``OptionDeclarations``, in the order they are declared.
     static let plainOptions: [PlainOption] = [
-        .option("host") { $0.serverOptions.host = $1 },
-        .option("port") { $0.serverOptions.port = $1 },
-        .option("ready-file") { $0.serverOptions.readyFile = $1 },
-        .option("log-level", default: .info) { $0.serverOptions.logLevel = $1 },
-        .option("log-format", default: .text) { $0.serverOptions.logFormat = $1 },
-        .option("admin-token") { $0.adminToken = $1 },
-        .repeating("fixtures") { $0.fixtures.fixtures = $1 },
-        .option("threads", default: defaults.transport.threads) { $0.threads = $1 },
-        .option("apps") { $0.apps = $1 },
-        .option("fixed-date") { $0.fixedDate = $1 },
-        .repeating("expose") { $0.expose = $1 },
-        .option("max-body-bytes", default: defaults.transport.maxBodyBytes) { $0.maxBodyBytes = $1 },
-        .option("max-header-bytes", default: defaults.transport.maxHeaderBytes) { $0.maxHeaderBytes = $1 },
-        .option("timeout", default: defaults.transport.timeoutSeconds) { $0.timeout = $1 },
-        .option("journal-size", default: defaults.journalSize) { $0.journalSize = $1 },
-        .option("journal-body-bytes", default: defaults.journalBodyBytes) { $0.journalBodyBytes = $1 },
-        .flag("watch") { $0.watch = $1 },
-        .flag("no-load-cache") { $0.noLoadCache = $1 },
-        .flag("stop-on-stdin-eof") { $0.stopOnStdinEof = $1 },
-        .option("seed", default: defaults.seed) { $0.seed = $1 },
-        .option("max-sessions", default: defaults.maxSessions) { $0.maxSessions = $1 },
-        .option("proxy-unmatched") { $0.proxyUnmatched = $1 },
-        .option("proxy-timeout", default: defaults.proxyTimeoutSeconds) { $0.proxyTimeout = $1 },
+        .option(OptionDeclarations.host) { $0.serverOptions.host = $1 },
+        .option(OptionDeclarations.port) { $0.serverOptions.port = $1 },
+        .option(OptionDeclarations.readyFile) { $0.serverOptions.readyFile = $1 },
+        .option(OptionDeclarations.logLevel) { $0.serverOptions.logLevel = $1 },
+        .option(OptionDeclarations.logFormat) { $0.serverOptions.logFormat = $1 },
+        .option(OptionDeclarations.adminToken) { $0.adminToken = $1 },
+        .repeating(OptionDeclarations.fixtures) { $0.fixtures.fixtures = $1 },
+        .option(OptionDeclarations.threads) { $0.threads = $1 },
+        .option(OptionDeclarations.apps) { $0.apps = $1 },
+        .option(OptionDeclarations.fixedDate) { $0.fixedDate = $1 },
+        .repeating(OptionDeclarations.expose) { $0.expose = $1 },
+        .option(OptionDeclarations.maxBodyBytes) { $0.maxBodyBytes = $1 },
+        .option(OptionDeclarations.maxHeaderBytes) { $0.maxHeaderBytes = $1 },
+        .option(OptionDeclarations.timeout) { $0.timeout = $1 },
+        .option(OptionDeclarations.journalSize) { $0.journalSize = $1 },
+        .option(OptionDeclarations.journalBodyBytes) { $0.journalBodyBytes = $1 },
+        .flag(OptionDeclarations.watch) { $0.watch = $1 },
+        .flag(OptionDeclarations.noLoadCache) { $0.noLoadCache = $1 },
+        .flag(OptionDeclarations.stopOnStdinEof) { $0.stopOnStdinEof = $1 },
+        .option(OptionDeclarations.seed) { $0.seed = $1 },
+        .option(OptionDeclarations.maxSessions) { $0.maxSessions = $1 },
+        .option(OptionDeclarations.proxyUnmatched) { $0.proxyUnmatched = $1 },
+        .option(OptionDeclarations.proxyTimeout) { $0.proxyTimeout = $1 },
     ]
 }

@@ -14,7 +14,8 @@ import MockStackTransport
 /// A plain command line is read by a fast path without ArgumentParser's reflection, which was
 /// 13.3M of the 21.8M instructions to the ready line (Serve+PlainArguments.swift); ArgumentParser
 /// stays the reference and reads anything else. An option added here, in `ServerOptions` or in
-/// `FixturesOption` needs its row in `Serve.plainOptions`: `ServeFastPathTests` fails until then.
+/// `FixturesOption` takes its name and default from its `OptionDeclarations` entry, which its row
+/// in `Serve.plainOptions` reads too: `ServeFastPathTests` fails until the row is there.
 struct Serve: ParsableCommand {
     // `_superCommandName`: `mockstack` when `serve` is parsed as its own root (MockStackCommand's
     // `parsedServe`), which also spares that parse the two extra passes that look for
@@ -39,58 +40,72 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var serverOptions: ServerOptions
 
-    @Option(help: ArgumentHelp("Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.", valueName: "token"))
+    @Option(name: OptionDeclarations.adminToken.long,
+            help: ArgumentHelp("Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.", valueName: "token"))
     var adminToken: String?
 
     @OptionGroup var fixtures: FixturesOption
 
-    @Option(help: "Event-loop threads (SO_REUSEPORT when more than one).")
-    var threads: Int = defaults.transport.threads
+    @Option(name: OptionDeclarations.threads.long, help: "Event-loop threads (SO_REUSEPORT when more than one).")
+    var threads: Int = OptionDeclarations.threads.initial
 
-    @Option(help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
+    @Option(name: OptionDeclarations.apps.long,
+            help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
     var apps: String?
 
-    @Option(help: ArgumentHelp("Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
+    @Option(name: OptionDeclarations.fixedDate.long,
+            help: ArgumentHelp("Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
     var fixedDate: String?
 
-    @Option(help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
-    var expose: [Exposure] = []
+    @Option(name: OptionDeclarations.expose.long,
+            help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
+    var expose: [Exposure] = OptionDeclarations.expose.initial
 
-    @Option(help: "Largest request body in bytes (413 above).")
-    var maxBodyBytes: Int = defaults.transport.maxBodyBytes
+    @Option(name: OptionDeclarations.maxBodyBytes.long, help: "Largest request body in bytes (413 above).")
+    var maxBodyBytes: Int = OptionDeclarations.maxBodyBytes.initial
 
-    @Option(help: "Largest request line plus headers in bytes (431 above).")
-    var maxHeaderBytes: Int = defaults.transport.maxHeaderBytes
+    @Option(name: OptionDeclarations.maxHeaderBytes.long,
+            help: "Largest request line plus headers in bytes (431 above).")
+    var maxHeaderBytes: Int = OptionDeclarations.maxHeaderBytes.initial
 
-    @Option(help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
-    var timeout: Int = defaults.transport.timeoutSeconds
+    @Option(name: OptionDeclarations.timeout.long,
+            help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
+    var timeout: Int = OptionDeclarations.timeout.initial
 
-    @Option(help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
-    var journalSize: Int = defaults.journalSize
+    @Option(name: OptionDeclarations.journalSize.long,
+            help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
+    var journalSize: Int = OptionDeclarations.journalSize.initial
 
-    @Option(help: "Bytes of each request body the journal keeps.")
-    var journalBodyBytes: Int = defaults.journalBodyBytes
+    @Option(name: OptionDeclarations.journalBodyBytes.long, help: "Bytes of each request body the journal keeps.")
+    var journalBodyBytes: Int = OptionDeclarations.journalBodyBytes.initial
 
-    @Flag(help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
-    var watch = false
+    @Flag(name: OptionDeclarations.watch.long,
+          help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
+    var watch = OptionDeclarations.watch.initial
 
-    @Flag(help: "Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or written.")
-    var noLoadCache = false
+    @Flag(name: OptionDeclarations.noLoadCache.long,
+          help: "Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or written.")
+    var noLoadCache = OptionDeclarations.noLoadCache.initial
 
-    @Flag(help: "Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test process) takes the server with it when it exits, even killed.")
-    var stopOnStdinEof = false
+    @Flag(name: OptionDeclarations.stopOnStdinEof.long,
+          help: "Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test process) takes the server with it when it exits, even killed.")
+    var stopOnStdinEof = OptionDeclarations.stopOnStdinEof.initial
 
-    @Option(help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
-    var seed: UInt64 = defaults.seed
+    @Option(name: OptionDeclarations.seed.long,
+            help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
+    var seed: UInt64 = OptionDeclarations.seed.initial
 
-    @Option(help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
-    var maxSessions: Int = defaults.maxSessions
+    @Option(name: OptionDeclarations.maxSessions.long,
+            help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
+    var maxSessions: Int = OptionDeclarations.maxSessions.initial
 
-    @Option(help: ArgumentHelp("Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
+    @Option(name: OptionDeclarations.proxyUnmatched.long,
+            help: ArgumentHelp("Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
     var proxyUnmatched: String?
 
-    @Option(help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
-    var proxyTimeout: Int = defaults.proxyTimeoutSeconds
+    @Option(name: OptionDeclarations.proxyTimeout.long,
+            help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
+    var proxyTimeout: Int = OptionDeclarations.proxyTimeout.initial
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
@@ -125,15 +140,8 @@ struct Serve: ParsableCommand {
     /// fixtures are printed one line each, any other failure in one line; both end the command
     /// with exit status 2.
     private func startedServer(_ configuration: MockStackConfiguration) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
-        let server: MockStackServer
-        do {
-            server = try Allocator.loading { try MockStackServer(configuration: configuration) }
-        } catch let errors as FixtureErrors {
-            printFixtureProblems(errors, ending: "not starting")
-            throw ExitCode(2)
-        } catch {
-            printError("mockstack: \(error)")
-            throw ExitCode(2)
+        let server = try loadedOrExit(ending: "not starting") {
+            try Allocator.loading { try MockStackServer(configuration: configuration) }
         }
         do {
             return (server, try server.start())

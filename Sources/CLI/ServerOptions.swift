@@ -12,22 +12,26 @@ import MockStackWire
 let defaults = MockStackConfiguration()
 
 /// What `serve` and `record` both take: where to listen, where else to write the ready line,
-/// and how to log. Each option also has its row in `Serve.plainOptions`, serve's fast path.
+/// and how to log. Each option's name and default are its `OptionDeclarations` entry's, which
+/// its row in `Serve.plainOptions` (serve's fast path) reads too.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
+    @Option(name: OptionDeclarations.host.long,
+            help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
     var host: String?
 
-    @Option(help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
+    @Option(name: OptionDeclarations.port.long,
+            help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
     var port: Int?
 
-    @Option(help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
+    @Option(name: OptionDeclarations.readyFile.long,
+            help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
     var readyFile: String?
 
-    @Option(help: "How much to log; info logs one line per request.")
-    var logLevel: Logger.Level = .info
+    @Option(name: OptionDeclarations.logLevel.long, help: "How much to log; info logs one line per request.")
+    var logLevel: Logger.Level = OptionDeclarations.logLevel.initial
 
-    @Option(help: "One log line as text or as a JSON object.")
-    var logFormat: LogFormat = .text
+    @Option(name: OptionDeclarations.logFormat.long, help: "One log line as text or as a JSON object.")
+    var logFormat: LogFormat = OptionDeclarations.logFormat.initial
 
     func validate() throws {
         if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }

@@ -16,15 +16,10 @@ struct Validate: ParsableCommand {
         discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the same folders (MOCKSTACK_CACHE_DIR=off: none)."
     )
 
-    @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
-    var directories: [String] = []
-
-    @OptionGroup var fixtures: FixturesOption
-
-    func validate() throws { try fixtures.refuseBoth(arguments: directories) }
+    @OptionGroup var source: FixtureFoldersArguments
 
     func run() throws {
-        let folders = try fixtures.folders(arguments: directories)
+        let folders = try source.folders()
         do {
             // A record for the next `serve` of these folders (the Docker image warms its cache so);
             // one that could not be written is said, since the next start is then the slow one.
@@ -35,8 +30,8 @@ struct Validate: ParsableCommand {
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")
         } catch {
             for diagnostic in error.diagnostics { print(diagnostic.description) }
-            let named = directories.isEmpty ? fixtures.fixtures : directories
-            printError("\(error.diagnostics.count) problem(s) in \((named.isEmpty ? folders.folders.map(\.path) : named).joined(separator: " + "))")
+            let named = source.named.isEmpty ? folders.folders.map(\.path) : source.named
+            printError("\(error.diagnostics.count) problem(s) in \(named.joined(separator: " + "))")
             throw ExitCode(1)
         }
     }

@@ -5,71 +5,61 @@ import MockStackCore
 extension ControlPlane {
     private var realtimeApps: [any RealtimeApp] { apps.compactMap(\.realtime) }
 
-    /// `GET sockets[?app=NAME]`, `DELETE sockets/{id}`.
-    func sockets(_ request: HTTPRequest, id: String?) -> HTTPResponse {
-        if let id {
-            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
-            return realtimeApps.contains { $0.disconnect(id) } ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
+    /// `DELETE sockets/{id}`.
+    func disconnectSocket(_ id: String) -> HTTPResponse {
+        realtimeApps.contains { $0.disconnect(id) } ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
+    }
+
+    /// `GET sockets[?app=NAME]`.
+    func listSockets(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = QueryParameters(request.query)
+        for name in parameters.names where name != "app" {
+            return PlainError.response(400, "Unknown parameter '\(name)' (parameters: app)")
         }
-        return readOnly(request) {
-            let parameters = QueryParameters(request.query)
-            for name in parameters.names where name != "app" {
-                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: app)")
+        var listed: [JSONValue] = []
+        var delays = JSONObject()
+        for app in realtimeApps where parameters["app"] == nil || parameters["app"] == app.name {
+            delays[app.name] = .number(JSONNumber(app.eventDelayMilliseconds))
+            for connection in app.realtimeConnections {
+                guard case .object(var described) = connection.json else { continue }
+                described["app"] = .string(app.name)
+                listed.append(.object(described))
             }
-            var listed: [JSONValue] = []
-            var delays = JSONObject()
-            for app in realtimeApps where parameters["app"] == nil || parameters["app"] == app.name {
-                delays[app.name] = .number(JSONNumber(app.eventDelayMilliseconds))
-                for connection in app.realtimeConnections {
-                    guard case .object(var described) = connection.json else { continue }
-                    described["app"] = .string(app.name)
-                    listed.append(.object(described))
-                }
-            }
-            return .json(200, ["sockets": .array(listed), "eventDelayMs": .object(delays)])
         }
+        return .json(200, ["sockets": .array(listed), "eventDelayMs": .object(delays)])
     }
 
     /// `GET sockets/activity[?app=&connection=&kind=&name=&since=&limit=]`: what the sockets did,
-    /// oldest first (the newest `limit`); `DELETE` empties it.
+    /// oldest first (the newest `limit`).
     func socketActivity(_ request: HTTPRequest) -> HTTPResponse {
-        switch request.method {
-        case .delete:
-            scopedRealtime.clear()
-            return HTTPResponse(status: 204)
-        case .get, .head:
-            let parameters = QueryParameters(request.query)
-            let known = ["app", "connection", "kind", "name", "since", "limit"]
-            for name in parameters.names where !known.contains(name) {
-                return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
-            }
-            if let kind = parameters["kind"], RealtimeActivity.Kind(rawValue: kind) == nil {
-                return PlainError.response(400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            var numbers: [String: Int] = [:]
-            for name in ["since", "limit"] {
-                guard let text = parameters[name] else { continue }
-                guard let number = Int(text), number >= 0 else { return PlainError.response(400, "\(name) must be a whole number, 0 or more") }
-                numbers[name] = number
-            }
-            var found = scopedRealtime.entries.filter { entry in
-                (parameters["app"].map { $0 == entry.app } ?? true)
-                    && (parameters["connection"].map { $0 == entry.activity.connection } ?? true)
-                    && (parameters["kind"].map { $0 == entry.activity.kind.rawValue } ?? true)
-                    && (parameters["name"].map { $0 == entry.activity.name } ?? true)
-                    && entry.id > (numbers["since"] ?? 0)
-            }
-            if let limit = numbers["limit"], found.count > limit { found.removeFirst(found.count - limit) }
-            return .json(200, ["activity": .array(found.map(\.json))])
-        default:
-            return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
+        let parameters = QueryParameters(request.query)
+        let known = ["app", "connection", "kind", "name", "since", "limit"]
+        for name in parameters.names where !known.contains(name) {
+            return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
         }
+        if let kind = parameters["kind"], RealtimeActivity.Kind(rawValue: kind) == nil {
+            return PlainError.response(400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var numbers: [String: Int] = [:]
+        for name in ["since", "limit"] {
+            guard let text = parameters[name] else { continue }
+            guard let number = Int(text), number >= 0 else { return PlainError.response(400, "\(name) must be a whole number, 0 or more") }
+            numbers[name] = number
+        }
+        var found = scopedRealtime.entries.filter { entry in
+            (parameters["app"].map { $0 == entry.app } ?? true)
+                && (parameters["connection"].map { $0 == entry.activity.connection } ?? true)
+                && (parameters["kind"].map { $0 == entry.activity.kind.rawValue } ?? true)
+                && (parameters["name"].map { $0 == entry.activity.name } ?? true)
+                && entry.id > (numbers["since"] ?? 0)
+        }
+        if let limit = numbers["limit"], found.count > limit { found.removeFirst(found.count - limit) }
+        return .json(200, ["activity": .array(found.map(\.json))])
     }
 
     /// `POST events` with `{"app", "event", "arguments", "to"}`: the event to the app's
     /// connections (`to`: `all`, the default, `authenticated` or `anonymous`).
     func pushEvent(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
         let (body, app): (JSONObject, any RealtimeApp)
         switch appRequest(request, keys: ["app", "event", "arguments", "to"]) {
         case .success(let read): (body, app) = read
@@ -95,7 +85,6 @@ extension ControlPlane {
 
     /// `PUT events/delay` with `{"app", "ms"}`: the app's events held that long (0: not at all).
     func delayEvents(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
         let (body, app): (JSONObject, any RealtimeApp)
         switch appRequest(request, keys: ["app", "ms"]) {
         case .success(let read): (body, app) = read

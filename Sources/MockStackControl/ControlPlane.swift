@@ -53,95 +53,12 @@ package struct ControlPlane: Sendable {
         return scoped
     }
 
-    static let endpoints = ["health", "apps", "requests", "reset", "stubs", "scenarios", "sockets", "events", "sessions"]
-
     var apps: [any MockApp] { session?.apps ?? registry.apps }
     var scopedJournal: RequestJournal { session?.journal ?? journal }
     var scopedRealtime: RealtimeJournal { session?.realtime ?? realtime }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
-        let endpoint = String(request.path.dropFirst(Self.prefix.count))
-        switch endpoint {
-        case "", "/":
-            return readOnly(request) { HTTPResponse(status: 200, headers: ["Content-Type": MediaType.html], body: ControlPage.html) }
-        case "/health":
-            // Open to probes without the token; they learn only that it is up.
-            return readOnly(request) { .json(200, access.authorizes(request) ? health : ["status": "ok"]) }
-        case "/apps":
-            return readOnly(request) { .json(200, ["apps": .array(apps.map(describe))]) }
-        case "/requests/count", "/requests/find":
-            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
-            return verify(request, counting: endpoint == "/requests/count")
-        case "/requests/wait":
-            switch request.method {
-            case .post: return waitForRequest(request)
-            case .get, .head: return .json(200, ["waiting": .number(JSONNumber(waitingCount)), "limit": .number(JSONNumber(waits.limit))])
-            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET", "HEAD", "POST"])
-            }
-        case "/requests/unmatched":
-            return readOnly(request) { requests(request, unmatchedOnly: true) }
-        case "/requests":
-            switch request.method {
-            case .get, .head: return requests(request)
-            case .delete:
-                scopedJournal.clear()
-                return HTTPResponse(status: 204)
-            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD"])
-            }
-        case "/reset":
-            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
-            return reset(request)
-        case "/stubs":
-            switch request.method {
-            case .get, .head: return listStubs()
-            case .post: return addStub(request)
-            case .delete: return removeStubs(request)
-            default: return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE", "GET", "HEAD", "POST"])
-            }
-        case let path where path.hasPrefix("/stubs/"):
-            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
-            let id = String(path.dropFirst("/stubs/".count))
-            return stubs.remove(id: id, session: session?.id) ? HTTPResponse(status: 204) : PlainError.response(404, "No stub '\(id)'")
-        case "/scenarios":
-            return readOnly(request) { .json(200, ["scenarios": .array(stubs.scenarios(session: session?.id).map(describe))]) }
-        case "/scenarios/reset":
-            guard request.method == .post else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["POST"]) }
-            stubs.resetScenarios(session: session?.id)
-            return HTTPResponse(status: 204)
-        case let path where path.hasPrefix("/scenarios/") && path.hasSuffix("/state") && path.count > "/scenarios//state".count:
-            guard request.method == .put else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["PUT"]) }
-            return setScenario(PercentDecoding.decode(path.dropFirst("/scenarios/".count).dropLast("/state".count)), request)
-        case "/sockets":
-            return sockets(request, id: nil)
-        case "/sockets/activity":
-            return socketActivity(request)
-        case let path where path.hasPrefix("/sockets/") && path.count > "/sockets/".count:
-            return sockets(request, id: String(path.dropFirst("/sockets/".count)))
-        case "/events":
-            return pushEvent(request)
-        case "/events/delay":
-            return delayEvents(request)
-        case "/sessions" where session == nil:
-            return readOnly(request) { .json(200, ["sessions": .array(sessions.all.map(describe)), "limit": .number(JSONNumber(sessions.limit))]) }
-        case let path where path.hasPrefix("/sessions/") && session == nil:
-            guard request.method == .delete else { return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["DELETE"]) }
-            let id = String(path.dropFirst("/sessions/".count))
-            return sessions.remove(id) ? HTTPResponse(status: 204) : PlainError.response(404, "No session '\(id)'")
-        default:
-            let available = Self.endpoints.filter { session == nil || $0 != "sessions" }.map { "\(Self.prefix)/\($0)" }.joined(separator: ", ")
-            return PlainError.response(404, "No control endpoint \(request.path); available: \(available)")
-        }
-    }
-
-    func readOnly(_ request: HTTPRequest, _ answer: () -> HTTPResponse) -> HTTPResponse {
-        guard request.method == .get || request.method == .head else {
-            return PlainError.methodNotAllowed(request.method, path: request.path, allowed: ["GET", "HEAD"])
-        }
-        return answer()
-    }
-
     /// `{"status": "ok"}`, and under `serve --watch` what the last reload did.
-    private var health: JSONValue {
+    var health: JSONValue {
         var object: JSONObject = ["status": "ok"]
         if let reload = lastReload() {
             object["lastReload"] = [
@@ -154,7 +71,7 @@ package struct ControlPlane: Sendable {
         return .object(object)
     }
 
-    private func describe(_ session: Session) -> JSONValue {
+    func describe(_ session: Session) -> JSONValue {
         [
             "id": .string(session.id),
             "prefix": .string(session.prefix),
@@ -163,7 +80,7 @@ package struct ControlPlane: Sendable {
         ]
     }
 
-    private func describe(_ app: any MockApp) -> JSONValue {
+    func describe(_ app: any MockApp) -> JSONValue {
         var object: JSONObject = [
             "name": .string(app.name),
             "kind": .string(app.kind),

@@ -5,56 +5,56 @@
 /// journal), and each of those is then one reference count instead of a copy of seven fields.
 public struct HTTPRequest: Sendable, Equatable {
     public var method: HTTPMethod {
-        @inlinable get { storage.method }
+        @inlinable get { storage.fields.method }
         set {
             let box = writable()
-            box.method = newValue
-            box.unknownMethodName = nil
+            box.fields.method = newValue
+            box.fields.unknownMethodName = nil
         }
     }
     /// The method as the client spelled it: ``method``'s name, or for ``HTTPMethod/unknown``
     /// the token received (`PURGE`, `FOO`), as a server that names the verb in its answer
     /// needs it. Setting it sets ``method`` too.
     public var methodName: String {
-        get { storage.unknownMethodName ?? storage.method.rawValue }
+        get { storage.fields.unknownMethodName ?? storage.fields.method.rawValue }
         set {
             let known = HTTPMethod(name: newValue)
             let box = writable()
-            box.method = known ?? .unknown
-            box.unknownMethodName = known == nil ? newValue : nil
+            box.fields.method = known ?? .unknown
+            box.fields.unknownMethodName = known == nil ? newValue : nil
         }
     }
     /// The request target exactly as sent (`/test/api/Hello?name=World`).
     public var target: String {
-        @inlinable get { storage.target }
-        set { writable().target = newValue }
+        @inlinable get { storage.fields.target }
+        set { writable().fields.target = newValue }
     }
     /// The path part of ``target``, still percent-encoded, without the query.
     public var path: String {
-        @inlinable get { storage.path }
-        set { writable().path = newValue }
+        @inlinable get { storage.fields.path }
+        set { writable().fields.path = newValue }
     }
     /// The raw query string after `?`, still percent-encoded, or `nil` when there was no `?`.
     public var query: String? {
-        @inlinable get { storage.query }
-        set { writable().query = newValue }
+        @inlinable get { storage.fields.query }
+        set { writable().fields.query = newValue }
     }
     public var headers: HTTPHeaders {
-        @inlinable get { storage.headers }
-        set { writable().headers = newValue }
+        @inlinable get { storage.fields.headers }
+        set { writable().fields.headers = newValue }
         // In place: `request.headers.add(…)` changes the box's own array, not a copy of it.
-        _modify { yield &writable().headers }
+        _modify { yield &writable().fields.headers }
     }
     public var body: [UInt8] {
-        @inlinable get { storage.body }
-        set { writable().body = newValue }
-        _modify { yield &writable().body }
+        @inlinable get { storage.fields.body }
+        set { writable().fields.body = newValue }
+        _modify { yield &writable().fields.body }
     }
     /// The path prefix an app is mounted at, once the request has been routed to one (`/test`).
     /// Empty for requests served at the root of a port.
     public var mountPath: String {
-        @inlinable get { storage.mountPath }
-        set { writable().mountPath = newValue }
+        @inlinable get { storage.fields.mountPath }
+        set { writable().fields.mountPath = newValue }
     }
 
     /// Internal, not private: the getters above are inlined into other modules, so that reading
@@ -70,41 +70,34 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// Changed only through ``writable()``, that is only while one value holds it, so sharing
-    /// it between threads is safe. For the same reason no two accesses to a field can overlap,
-    /// so the fields skip the runtime's exclusivity check, which every read of a class's `var`
-    /// would otherwise pay (about 60 instructions, several times per request).
+    /// it between threads is safe. For the same reason no two accesses to its fields can overlap,
+    /// so they skip the runtime's exclusivity check, which every read of a class's `var` would
+    /// otherwise pay (several times per request).
     @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline @safe @exclusivity(unchecked) var method: HTTPMethod
-        @usableFromInline @safe @exclusivity(unchecked) var target: String
-        @usableFromInline @safe @exclusivity(unchecked) var path: String
-        @usableFromInline @safe @exclusivity(unchecked) var query: String?
-        @usableFromInline @safe @exclusivity(unchecked) var headers: HTTPHeaders
-        @usableFromInline @safe @exclusivity(unchecked) var body: [UInt8]
-        @usableFromInline @safe @exclusivity(unchecked) var mountPath: String
+        @usableFromInline @safe @exclusivity(unchecked) var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+
+        func copy() -> Storage { Storage(fields) }
+    }
+
+    /// Every stored field, declared here once: the box, its copy and equality take them whole.
+    @usableFromInline struct Fields: Equatable, Sendable {
+        @usableFromInline var method: HTTPMethod
         /// The token of an ``HTTPMethod/unknown`` method; nil for a known one.
-        @usableFromInline @safe @exclusivity(unchecked) var unknownMethodName: String?
-
-        init(method: HTTPMethod, target: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], mountPath: String) {
-            self.method = method
-            self.target = target
-            self.path = path
-            self.query = query
-            self.headers = headers
-            self.body = body
-            self.mountPath = mountPath
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
-            copy.unknownMethodName = unknownMethodName
-            return copy
-        }
+        @usableFromInline var unknownMethodName: String?
+        @usableFromInline var target: String
+        @usableFromInline var path: String
+        @usableFromInline var query: String?
+        @usableFromInline var headers: HTTPHeaders
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var mountPath: String
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.storage === b.storage || (a.method == b.method && a.storage.unknownMethodName == b.storage.unknownMethodName
-            && a.target == b.target && a.path == b.path && a.query == b.query && a.headers == b.headers && a.body == b.body
-            && a.mountPath == b.mountPath)
+        a.storage === b.storage || a.storage.fields == b.storage.fields
     }
 
     public init(
@@ -129,8 +122,8 @@ public struct HTTPRequest: Sendable, Equatable {
         body: [UInt8] = [],
         mountPath: String = ""
     ) {
-        storage = Storage(method: method, target: target, path: path.isEmpty ? "/" : path, query: query,
-                          headers: headers, body: body, mountPath: mountPath)
+        storage = Storage(Fields(method: method, unknownMethodName: nil, target: target, path: path.isEmpty ? "/" : path,
+                                 query: query, headers: headers, body: body, mountPath: mountPath))
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets
@@ -191,10 +184,10 @@ public struct HTTPRequest: Sendable, Equatable {
             bytes.count <= skipped ? "/" : UTF8Bytes.string(decoding: bytes.extracting(skipped...))
         }
         // One new box, made directly: this runs for every request an app answers.
-        let routed = Storage(method: method, target: target, path: relative.isEmpty ? "/" : relative, query: query, headers: headers,
-                             body: body, mountPath: mountPath.isEmpty ? prefix : mountPath + prefix)
-        routed.unknownMethodName = storage.unknownMethodName
-        return HTTPRequest(storage: routed)
+        var fields = storage.fields
+        fields.path = relative.isEmpty ? "/" : relative
+        fields.mountPath = fields.mountPath.isEmpty ? prefix : fields.mountPath + prefix
+        return HTTPRequest(storage: Storage(fields))
     }
 
     private init(storage: Storage) {

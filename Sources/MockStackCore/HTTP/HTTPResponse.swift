@@ -6,31 +6,31 @@
 /// and each of those is then one reference count instead of a copy of every field.
 public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     public var status: Int {
-        @inlinable get { storage.status }
-        set { writableDroppingHead().status = newValue }
+        @inlinable get { storage.fields.status }
+        set { writableDroppingHead().fields.status = newValue }
     }
     /// The reason phrase; `nil` uses the standard one for ``status``.
     public var reason: String? {
-        @inlinable get { storage.reason }
-        set { writableDroppingHead().reason = newValue }
+        @inlinable get { storage.fields.reason }
+        set { writableDroppingHead().fields.reason = newValue }
     }
     public var headers: HTTPHeaders {
-        @inlinable get { storage.headers }
-        set { writableDroppingHead().headers = newValue }
+        @inlinable get { storage.fields.headers }
+        set { writableDroppingHead().fields.headers = newValue }
         // In place: `response.headers.set(…)` changes the box's own array, not a copy of it.
-        _modify { yield &writableDroppingHead().headers }
+        _modify { yield &writableDroppingHead().fields.headers }
     }
     public var body: [UInt8] {
-        @inlinable get { storage.body }
-        set { writableDroppingHead().body = newValue }
-        _modify { yield &writableDroppingHead().body }
+        @inlinable get { storage.fields.body }
+        set { writableDroppingHead().fields.body = newValue }
+        _modify { yield &writableDroppingHead().fields.body }
     }
     /// Whether the head adds the JSON `Content-Type` to a non-empty body that has none (true):
     /// mockstack's own answers are JSON. False sends the fields as they are, for an answer
     /// passed on from elsewhere (the proxy's upstream), whose missing type is its own.
     public var defaultsContentType: Bool {
-        @inlinable get { storage.defaultsContentType }
-        set { writableDroppingHead().defaultsContentType = newValue }
+        @inlinable get { storage.fields.defaultsContentType }
+        set { writableDroppingHead().fields.defaultsContentType = newValue }
     }
     public var delivery: Delivery
     /// What answered — an operation, a service method, a fixture — for the request journal;
@@ -58,28 +58,26 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// value holds it, so sharing it between threads is safe, and no two accesses to a field
     /// can overlap (hence no runtime exclusivity checks, as in `HTTPRequest`'s box).
     @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline @safe @exclusivity(unchecked) var status: Int
-        @usableFromInline @safe @exclusivity(unchecked) var reason: String?
-        @usableFromInline @safe @exclusivity(unchecked) var headers: HTTPHeaders
-        @usableFromInline @safe @exclusivity(unchecked) var body: [UInt8]
-        @usableFromInline @safe @exclusivity(unchecked) var defaultsContentType = true
+        @usableFromInline @safe @exclusivity(unchecked) var fields: Fields
         /// The head rendered ahead of time (``preparingHead()``).
         @usableFromInline @safe @exclusivity(unchecked) var preparedHead: RenderedHead?
 
-        init(status: Int, reason: String?, headers: HTTPHeaders, body: [UInt8]) {
-            self.status = status
-            self.reason = reason
-            self.headers = headers
-            self.body = body
+        init(_ fields: Fields) {
+            self.fields = fields
         }
 
         /// The same fields in a box of their own, without the prepared head (whoever copies is
         /// about to change what it was rendered from, or to render it anew).
-        func copy() -> Storage {
-            let copy = Storage(status: status, reason: reason, headers: headers, body: body)
-            copy.defaultsContentType = defaultsContentType
-            return copy
-        }
+        func copy() -> Storage { Storage(fields) }
+    }
+
+    /// Every field that is sent, declared here once: the box, its copy and equality take them whole.
+    @usableFromInline struct Fields: Equatable, Sendable {
+        @usableFromInline var status: Int
+        @usableFromInline var reason: String?
+        @usableFromInline var headers: HTTPHeaders
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var defaultsContentType = true
     }
 
     public init(
@@ -89,7 +87,7 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
         body: [UInt8] = [],
         delivery: Delivery = .immediate
     ) {
-        storage = Storage(status: status, reason: reason, headers: headers, body: body)
+        storage = Storage(Fields(status: status, reason: reason, headers: headers, body: body))
         self.delivery = delivery
     }
 
@@ -121,10 +119,7 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
 
     /// Equal when they would send the same thing; a prepared head is only a cache.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        (lhs.storage === rhs.storage
-            || lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.headers == rhs.headers && lhs.body == rhs.body
-                && lhs.defaultsContentType == rhs.defaultsContentType)
-            && lhs.delivery == rhs.delivery
+        (lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields) && lhs.delivery == rhs.delivery
     }
 
     /// The reason phrase that will be sent.

@@ -66,11 +66,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
     public var routes: [RouteDescription] {
         services.flatMap { service -> [RouteDescription] in
             let options = service.options
-            func verbs(_ pairs: [(String, ServiceMethod)], multi: Bool) -> [String] {
-                pairs.filter { options.methods.contains($0.1) && (!multi || $0.1 == .find || $0.1 == .create || options.multi.contains($0.1)) }.map(\.0)
+            func verbs(hasId: Bool, _ listed: (ServiceMethod) -> Bool) -> [String] {
+                ServiceMethod.restVerbs.compactMap { verb in
+                    guard let method = ServiceMethod(restVerb: verb, hasId: hasId) else { return nil }
+                    return options.methods.contains(method) && listed(method) ? verb.rawValue : nil
+                }
             }
-            let collection = verbs([("GET", .find), ("POST", .create), ("PATCH", .patch), ("DELETE", .remove)], multi: true)
-            let item = verbs([("GET", .get), ("PUT", .update), ("PATCH", .patch), ("DELETE", .remove)], multi: false)
+            let collection = verbs(hasId: false) { $0.isListedOnCollection(multi: options.multi) }
+            let item = verbs(hasId: true, \.isListedOnRecord)
             return [RouteDescription(name: options.path, methods: collection, path: "/" + options.path),
                     RouteDescription(name: options.path, methods: item, path: "/" + options.path + "/:id")]
         } + (authentication == nil ? [] : [RouteDescription(name: "authentication", methods: ["POST", "DELETE"], path: "/authentication")])
@@ -164,16 +167,6 @@ public final class FeathersApp: RealtimeApp, Sendable {
     private func call(_ target: Target, id: String?, request: HTTPRequest) throws(FeathersError) -> HTTPResponse {
         let method: ServiceMethod
         switch request.method {
-        case .get: method = id == nil ? .find : .get
-        case .post:
-            if dialect == .v5, let custom = request.headers["X-Service-Method"], !custom.isEmpty {
-                // No custom methods are declared, and a standard one may not be named this way.
-                throw FeathersError.methodNotSupported(custom)
-            }
-            method = .create
-        case .put: method = .update
-        case .patch: method = .patch
-        case .delete: method = .remove
         case .options where dialect == .v4:
             // Without `cors()`, Express answers OPTIONS itself with the route's verbs (Unverified
             // for Feathers apps). v5's REST middleware has no OPTIONS: the 405 below.
@@ -185,8 +178,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
             response.body = []
             return response
         default:
-            // The verb as received (transport-commons' getServiceMethod).
-            throw FeathersError(.methodNotAllowed, "Method \(request.methodName) not allowed")
+            guard let mapped = ServiceMethod(restVerb: request.method, hasId: id != nil) else {
+                // The verb as received (transport-commons' getServiceMethod).
+                throw FeathersError(.methodNotAllowed, "Method \(request.methodName) not allowed")
+            }
+            if mapped == .create, dialect == .v5, let custom = request.headers["X-Service-Method"], !custom.isEmpty {
+                // No custom methods are declared, and a standard one may not be named this way.
+                throw FeathersError.methodNotSupported(custom)
+            }
+            method = mapped
         }
         // The header is read only by the calls that need a token.
         let readsToken = if case .service(let service) = target { service.needsToken(method) } else { true }
@@ -225,14 +225,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
 
     /// `messages.find`, `authentication.create`: the service and the method a verb calls.
     private func operationName(_ target: Target, _ request: HTTPRequest, id: String?) -> String {
-        let called: ServiceMethod? = switch request.method {
-        case .get: id == nil ? .find : .get
-        case .post: .create
-        case .put: .update
-        case .patch: .patch
-        case .delete: .remove
-        default: nil
-        }
+        let called = ServiceMethod(restVerb: request.method, hasId: id != nil)
         if case .service(let service) = target, let called { return service.operationName(called) }
         let service = if case .service(let service) = target { service.options.path } else { "authentication" }
         return service + "." + (called?.rawValue ?? request.methodName)
@@ -252,11 +245,12 @@ public final class FeathersApp: RealtimeApp, Sendable {
         guard case .service(let service) = target else { return "POST,DELETE" }
         let methods = service.options.methods
         var verbs: [String] = []
-        if methods.contains(.find) || methods.contains(.get) { verbs.append("GET") }
-        if methods.contains(.create) { verbs.append("POST") }
-        if methods.contains(.patch) { verbs.append("PATCH") }
-        if methods.contains(.update) { verbs.append("PUT") }
-        if methods.contains(.remove) { verbs.append("DELETE") }
+        for verb in ServiceMethod.expressRouteOrder {
+            // A verb is routed when it calls a method the service has, on the collection or a record.
+            let onCollection = ServiceMethod(restVerb: verb, hasId: false).map(methods.contains) ?? false
+            let onRecord = ServiceMethod(restVerb: verb, hasId: true).map(methods.contains) ?? false
+            if onCollection || onRecord { verbs.append(verb.rawValue) }
+        }
         return verbs.joined(separator: ",")
     }
 }

@@ -8,8 +8,6 @@ struct BehaviourReader {
 
     var coercion: ValueCoercion { dataSets.coercion }
 
-    static let names = ["echo", "void", "template", "rawBody", "throwType", "error", "validate", "upload",
-                        "authenticate", "accessToken", "createJwt", "createRefreshJwt", "invalidateToken", "autoQuery", "techStacks", "chatCompletion"]
     static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description", "cacheSeconds"]
 
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
@@ -19,28 +17,30 @@ struct BehaviourReader {
             return nil
         }
         guard let name = manifest.string(pointer + "/behaviour", required: true) else { return nil }
+        guard let known = BehaviourName(rawValue: name) else {
+            let names = BehaviourName.allCases.map(\.rawValue).joined(separator: ", ")
+            manifest.report("unknown behaviour '\(name)' (expected one of: \(names))", at: pointer + "/behaviour")
+            return nil
+        }
         let keys: Set<String>
         let behaviour: (any OperationBehaviour)?
-        switch name {
-        case "echo": (keys, behaviour) = ([], EchoBehaviour())
-        case "void": (keys, behaviour) = ([], VoidBehaviour())
-        case "throwType": (keys, behaviour) = ([], ThrowTypeBehaviour())
-        case "template": (keys, behaviour) = (["response", "text", "contentType", "headers"], template(at: pointer))
-        case "rawBody": (keys, behaviour) = (["contentType", "headers"], RawBodyBehaviour(contentType: manifest.string(pointer + "/contentType").map(TemplateString.init), headers: headers(at: pointer + "/headers")))
-        case "error": (keys, behaviour) = (["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer))
-        case "validate": (keys, behaviour) = (["rules", "then"], validate(at: pointer, for: operation))
-        case "upload": (keys, behaviour) = (["format", "texts", "requiredFile"], upload(at: pointer))
-        case "authenticate": (keys, behaviour) = ([], AuthenticateBehaviour())
-        case "accessToken": (keys, behaviour) = ([], AccessTokenBehaviour())
-        case "createJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
-        case "createRefreshJwt": (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
-        case "invalidateToken": (keys, behaviour) = ([], InvalidateTokenBehaviour())
-        case "autoQuery": (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal", "properties"], autoQuery(at: pointer, for: operation))
-        case "techStacks": (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
-        case "chatCompletion": (keys, behaviour) = (["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer))
-        default:
-            manifest.report("unknown behaviour '\(name)' (expected one of: \(Self.names.joined(separator: ", ")))", at: pointer + "/behaviour")
-            return nil
+        switch known {
+        case .echo: (keys, behaviour) = ([], EchoBehaviour())
+        case .void: (keys, behaviour) = ([], VoidBehaviour())
+        case .throwType: (keys, behaviour) = ([], ThrowTypeBehaviour())
+        case .template: (keys, behaviour) = (["response", "text", "contentType", "headers"], template(at: pointer))
+        case .rawBody: (keys, behaviour) = (["contentType", "headers"], RawBodyBehaviour(contentType: manifest.string(pointer + "/contentType").map(TemplateString.init), headers: headers(at: pointer + "/headers")))
+        case .error: (keys, behaviour) = (["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer))
+        case .validate: (keys, behaviour) = (["rules", "then"], validate(at: pointer, for: operation))
+        case .upload: (keys, behaviour) = (["format", "texts", "requiredFile"], upload(at: pointer))
+        case .authenticate: (keys, behaviour) = ([], AuthenticateBehaviour())
+        case .accessToken: (keys, behaviour) = ([], AccessTokenBehaviour())
+        case .createJwt: (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
+        case .createRefreshJwt: (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
+        case .invalidateToken: (keys, behaviour) = ([], InvalidateTokenBehaviour())
+        case .autoQuery: (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal", "properties"], autoQuery(at: pointer, for: operation))
+        case .techStacks: (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
+        case .chatCompletion: (keys, behaviour) = (["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer))
         }
         manifest.rejectUnknownKeys(at: pointer, allowed: Self.commonKeys.union(keys))
         TemplateCheck(manifest: manifest, catalog: coercion.catalog, operation: operation).check(behaviourAt: pointer)

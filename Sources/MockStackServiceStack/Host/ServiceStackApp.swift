@@ -9,7 +9,7 @@ public struct ServiceStackApp: MockApp {
     public var kind: String { ServiceStackAppKind.kindName }
     public private(set) var context: AppContext
     public let metadata: MetadataTypes
-    private let router: OperationRouter
+    private let routeTable: ServiceStackRoutes
     /// In metadata order: the router's matches index into it. Each is resolved (its request
     /// and return types, its behaviour made ready for them) when first called: the real hosts
     /// publish a few hundred operations, and a test run calls a handful.
@@ -49,38 +49,23 @@ public struct ServiceStackApp: MockApp {
         generators = ResolvedOnFirstUse { DTOGenerators(metadata: metadata, swiftVersion: swiftVersion) }
         self.operations = operations.map(\.resolved)
         caches = operations.compactMap(\.cache)
-        router = OperationRouter(operations: operations.map { (name: $0.metadata.name, routes: $0.metadata.routes) })
+        routeTable = ServiceStackRoutes(operations: operations.map(\.metadata))
     }
 
-    public var routes: [RouteDescription] {
-        metadata.operations.flatMap { operation -> [RouteDescription] in
-            let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
-            return [RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")]
-                + operation.routes.map { RouteDescription(name: operation.name, methods: $0.verbs.isEmpty ? verbs : $0.verbs, path: $0.path) }
-        } + [RouteDescription(name: "TypeLinks", methods: ["ANY"], path: "/types"),
-             RouteDescription(name: "TypesMetadata", methods: ["ANY"], path: "/types/metadata"),
-             RouteDescription(name: "TypesSwift", methods: ["ANY"], path: "/types/swift"),
-             RouteDescription(name: "TypesSwift4", methods: ["ANY"], path: "/types/swift4"),
-             RouteDescription(name: "TypesPython", methods: ["ANY"], path: "/types/python"),
-             RouteDescription(name: "TypesTypeScript", methods: ["ANY"], path: "/types/typescript")]
-    }
+    public var routes: [RouteDescription] { routeTable.listing }
 
     /// ServiceStack binds query and form names in any case.
     public var parameterNamesIgnoreCase: Bool { true }
 
-    /// The operation the route for the path and verb reaches (the verb as
-    /// `X-Http-Method-Override` gives it, when the header does), or the `/types` service's name;
-    /// for what the CORS layer answers, its name (`CorsFeature`), and for a file, its path.
+    /// The operation the route for the path and verb reaches (``RequestVerb``'s verb, as the
+    /// answer takes it), or the native-types service's name; for what the CORS layer answers,
+    /// its name (`CorsFeature`), and for a file, its path.
     public func operation(for request: HTTPRequest) -> String? {
         if let cors = context.host.cors, cors.takes(request) { return cors.middleware.rawValue }
         if let file = files.operation(for: request) { return file }
-        let path = request.path
-        if path.equalsIgnoringASCIICase("/types") { return "TypeLinks" }
-        if path.equalsIgnoringASCIICase("/types/metadata") { return "TypesMetadata" }
-        if let language = DTOLanguage(path: path) { return language.operation }
-        let verb = request.headers["X-Http-Method-Override"]?.uppercased() ?? request.method.rawValue
-        guard case .operation(let match) = router.route(path: path, verb: verb) else { return nil }
-        return match.operation
+        // Read as the answer reads it: a request whose query or form cannot be read reaches none.
+        guard let input = try? RequestInput(request, limits: context.host.limits) else { return nil }
+        return routeTable.destination(path: request.path, verb: RequestVerb.of(request, input: input)).operation
     }
 
     /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
@@ -116,8 +101,8 @@ public struct ServiceStackApp: MockApp {
         return response
     }
 
-    /// Parses what binding needs, serves `/types`, `/types/metadata` and the generated DTO files
-    /// (to any verb, as ServiceStack's `Any` services do), and routes to an operation.
+    /// Parses what binding needs and answers where the routes send the request: a native-types
+    /// service (to any verb, as ServiceStack's `Any` services do) or an operation.
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let now = context.host.clock()
         let errors = ErrorRenderer(context: context)
@@ -127,42 +112,44 @@ public struct ServiceStackApp: MockApp {
         } catch {
             return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
         }
-        if request.path.equalsIgnoringASCIICase("/types") {
-            let base = RequestOrigin(request).baseURL
-            var response = HTTPResponse.json(200, .object(JSONObject(Self.typeLinks.map { (key: $0.name, value: .string("\(base)/types/\($0.path)")) })))
-            response.operation = "TypeLinks"
-            return response
-        }
-        if request.path.equalsIgnoringASCIICase("/types/metadata") {
-            var response = HTTPResponse.json(200, bytes: document.render(query: input.query, baseURL: RequestOrigin(request).baseURL))
-            response.operation = "TypesMetadata"
-            return response
-        }
-        if let language = DTOLanguage(path: request.path) {
-            let origin = RequestOrigin(request)
-            let key = ResponseCache.Key(target: request.target, origin: origin)
-            if let cached = typesCache.response(for: key, now: now) { return cached }
-            let text = dtos(language, query: input.query, baseURL: origin.baseURL)
-            var response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
-            response.operation = language.operation
-            return typesCache.store(response, for: key, now: now)
-        }
         let jsconfig = RequestInput.value(named: "jsconfig", in: input.query)
-        // `X-Http-Method-Override` from a header, the query string or a form field (docs/servicestack.md#routing).
-        // The methods' own names are upper-case already.
-        let verb = (request.headers["X-Http-Method-Override"] ?? input.parameter("X-Http-Method-Override"))?.uppercased() ?? request.method.rawValue
-
-        switch router.route(path: request.path, verb: verb) {
-        case .notFound:
+        let verb = RequestVerb.of(request, input: input)
+        switch routeTable.destination(path: request.path, verb: verb) {
+        case .nativeTypes(let route):
+            var response = nativeTypes(route.service, request: request, input: input, now: now)
+            response.operation = route.name
+            return response
+        case .routed(.notFound):
             // test.servicestack.net answers non-ServiceStack paths with a bare 404 (Derived from source).
             return HTTPResponse(status: 404)
-        case .unknownOperation:
+        case .routed(.unknownOperation):
             return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
-        case .operation(let match):
+        case .routed(.operation(let match)):
             let operation = operations[match.index].value
             var response = invoke(operation, match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
             response.operation = operation.name
             return response
+        }
+    }
+
+    /// `/types`, `/types/metadata` or a generated DTO file (kept a minute per target and base URL).
+    private func nativeTypes(_ service: NativeTypesRoute.Service, request: HTTPRequest, input: RequestInput,
+                             now: DateTimeValue) -> HTTPResponse {
+        let origin = RequestOrigin(request)
+        switch service {
+        case .typeLinks:
+            let links = Self.typeLinks.map { link in
+                (key: link.name, value: JSONValue.string("\(origin.baseURL)/types/\(link.path)"))
+            }
+            return HTTPResponse.json(200, .object(JSONObject(links)))
+        case .metadata:
+            return HTTPResponse.json(200, bytes: document.render(query: input.query, baseURL: origin.baseURL))
+        case .dtos(let language):
+            let key = ResponseCache.Key(target: request.target, origin: origin)
+            if let cached = typesCache.response(for: key, now: now) { return cached }
+            let text = dtos(language, query: input.query, baseURL: origin.baseURL)
+            let response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
+            return typesCache.store(response, for: key, now: now)
         }
     }
 

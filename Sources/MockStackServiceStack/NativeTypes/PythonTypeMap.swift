@@ -68,13 +68,7 @@ struct PythonTypeMap {
     /// A named type's spelling: its alias, else its name without namespace, and without its
     /// arity unless the file declares the name with several.
     func alias(_ name: String, arity: Int) -> String {
-        // A generic parameter is named `'T` in metadata.
-        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
-        if arity == 0, let alias = Self.aliases[name] { return alias }
-        // A conflicting name keeps its arity (none for the non-generic one).
-        let bare = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)") ? "\(name)\(arity)" : name
-        guard bare.utf8.contains(UInt8(ascii: ".")) else { return bare }
-        return String(bare.split(separator: ".").last ?? Substring(bare))
+        ScriptTypeName.spelling(name, arity: arity, aliases: Self.aliases, conflicts: conflicts, aritySeparator: "")
     }
 
     /// A member's name: snake_case, `_` after a reserved word.

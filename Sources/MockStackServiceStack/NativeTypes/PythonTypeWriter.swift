@@ -10,15 +10,13 @@ struct PythonTypeWriter {
     let dataClass: String
     let dataClassJson: String
     /// The flags read for every member, read once.
-    private let makesPropertiesOptional: Bool, initializesCollections: Bool, addsDescriptions: Bool
+    private let members: ScriptMemberOptions
     private let annotations = ScriptAnnotations(prefix: "#", isText: { _ in false }, ignored: ["DataContract", "DataMember"])
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
         types = PythonTypeMap(conflicts: conflicts)
-        makesPropertiesOptional = options.flag("MakePropertiesOptional")
-        initializesCollections = options.flag("InitializeCollections")
-        addsDescriptions = options.flag("AddDescriptionAsComments")
+        members = ScriptMemberOptions(options)
         let dataClass = options.text("DataClass") ?? ""
         let dataClassJson = options.text("DataClassJson") ?? ""
         self.dataClass = dataClass.isEmpty ? "@dataclass" : "@dataclass(\(ScriptAnnotations.oneLine(dataClass)))"
@@ -45,7 +43,7 @@ struct PythonTypeWriter {
         let isInt = type.isEnumInt || type.json["enumValues"] != nil
         var lines = ["class \(declaredName(type))(\(isInt ? "IntEnum" : "str, Enum")):"]
         lines += docs(type.json["description"])
-        if type.json["description"]?.stringValue != nil && addsDescriptions { lines.append("") }
+        if type.json["description"]?.stringValue != nil && members.addsDescriptions { lines.append("") }
         let memberValues = type.json["enumMemberValues"]?.arrayValue?.map { $0.stringValue } ?? []
         for (index, name) in type.enumNames.enumerated() {
             let member = PythonTypeMap.enumMemberName(ScriptText.identifier(name))
@@ -174,9 +172,9 @@ struct PythonTypeWriter {
         var defaultValue = "None"
         let required = property.json["isRequired"]?.boolValue
         let isCollection = SwiftTypeMap.isCollection(property.type)
-        if isCollection, required == true || initializesCollections, !ScriptText.isAutoQuery(type), !type.isInterface {
+        if isCollection, required == true || members.initializesCollections, !ScriptText.isAutoQuery(type), !type.isInterface {
             defaultValue = SwiftTypeMap.isDictionary(property.type) ? "field(default_factory=dict)" : "field(default_factory=list)"
-        } else if makesPropertiesOptional || required == false {
+        } else if members.makesPropertiesOptional || required == false {
             pythonType = Self.optional(pythonType)
         } else if let value = PythonTypeMap.defaults[property.json["type"]?.stringValue ?? ""] {
             defaultValue = value
@@ -198,7 +196,7 @@ struct PythonTypeWriter {
 
     /// A docstring, indented, when descriptions are comments.
     private func docs(_ value: JSONValue?) -> [String] {
-        guard addsDescriptions, let text = value?.stringValue else { return [] }
+        guard members.addsDescriptions, let text = value?.stringValue else { return [] }
         return ["    \"\"\"", "    " + ScriptAnnotations.oneLine(text).replacingTripleQuotes(), "    \"\"\""]
     }
 

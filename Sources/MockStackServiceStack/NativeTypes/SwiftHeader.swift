@@ -12,8 +12,6 @@ public struct SwiftHeader: Sendable {
         self.serviceStackVersion = serviceStackVersion
     }
 
-    static let tip = #"To override a DTO option, remove "//" prefix before updating"#
-
     static let flagOptions: Set<String> = [
         "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "ExcludeGenericBaseTypes",
         "AddResponseStatus", "AddDescriptionAsComments", "InitializeCollections",
@@ -25,15 +23,9 @@ public struct SwiftHeader: Sendable {
     ///   - date: the generation time, written `yyyy-MM-dd HH:mm:ss`;
     ///   - baseURL: where the file was fetched from, unless the query's `BaseUrl` says otherwise.
     public func render(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> String {
-        var lines = [
-            "/* Options:",
-            "Date: \(Self.dateText(date))",
-            "SwiftVersion: \(swiftVersion)",
-            "Version: \(serviceStackVersion)",
-            "Tip: \(Self.tip)",
-            "BaseUrl: \(Self.oneLine(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL))",
-            "",
-        ]
+        var lines = DTOHeaderOpening.lines("/* Options:", date: date,
+                                           versions: ["SwiftVersion: \(swiftVersion)", "Version: \(serviceStackVersion)"],
+                                           commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.oneLine)
         for name in NativeTypesOptions.swiftHeaderOptions {
             let value: String
             if Self.flagOptions.contains(name) {

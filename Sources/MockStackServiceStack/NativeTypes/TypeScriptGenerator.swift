@@ -57,14 +57,8 @@ public struct TypeScriptGenerator: Sendable {
     }
 
     private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
-        var lines = [
-            "/* Options:",
-            "Date: \(SwiftHeader.dateText(date))",
-            "Version: \(serviceStackVersion)",
-            "Tip: To override a DTO option, remove \"//\" prefix before updating",
-            "BaseUrl: \(Self.headerText(options.isGiven("BaseUrl") ? options.text("BaseUrl") ?? "" : baseURL))",
-            "",
-        ]
+        var lines = DTOHeaderOpening.lines("/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+                                           commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
         for name in Self.headerOptions {
             let value: String
             switch name {

@@ -8,15 +8,13 @@ struct TypeScriptTypeWriter {
     let options: NativeTypesOptions
     let types: TypeScriptTypeMap
     /// The flags read for every member, read once.
-    private let makesPropertiesOptional: Bool, initializesCollections: Bool, addsDescriptions: Bool
+    private let members: ScriptMemberOptions
     private let annotations = ScriptAnnotations(prefix: "//", isText: { TypeScriptTypeMap.aliases[$0] == "string" })
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
         types = TypeScriptTypeMap(conflicts: conflicts)
-        makesPropertiesOptional = options.flag("MakePropertiesOptional")
-        initializesCollections = options.flag("InitializeCollections")
-        addsDescriptions = options.flag("AddDescriptionAsComments")
+        members = ScriptMemberOptions(options)
     }
 
     /// A declared type's lines, without the blank line before it; a base that is a dictionary
@@ -132,13 +130,13 @@ struct TypeScriptTypeWriter {
             // Optional unless required: marked so (a non-nullable reference of a host that
             // annotates nullability) or a value type that is not `Nullable<T>`.
             let isRequired = property.isRequired
-            let optional = makesPropertiesOptional || !(isRequired || (property.isValueType && !nullable))
+            let optional = members.makesPropertiesOptional || !(isRequired || (property.isValueType && !nullable))
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
             // A required collection starts empty, and so does every one when asked (`InitializeCollections`).
-            let initialises = (isRequired || initializesCollections) && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
+            let initialises = (isRequired || members.initializesCollections) && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
             let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
@@ -168,7 +166,7 @@ struct TypeScriptTypeWriter {
     /// `/** @description text */` when descriptions are comments, as today's generator writes
     /// them (the 2021 files had `/**`, `* text`, `*/` on three lines).
     private func comment(_ value: JSONValue?) -> [String] {
-        guard addsDescriptions, let text = value?.stringValue else { return [] }
+        guard members.addsDescriptions, let text = value?.stringValue else { return [] }
         return ["/** @description \(ScriptAnnotations.oneLine(text).replacingCommentEnds()) */"]
     }
 }

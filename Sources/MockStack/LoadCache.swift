@@ -4,12 +4,13 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+import MockStackControl
 
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
 /// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
 /// its bytes, where `stat` cannot be trusted). The same answers mean the fixtures are those that
 /// passed every check, so the checks are skipped and every app is built after the ready line
-/// (``DeferredApp``), from the files then, each checked against its digest. Any difference, or
+/// (an ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against its digest. Any difference, or
 /// no usable record, is the full load, as without the cache, followed by a fresh record.
 public struct LoadCache: Sendable {
     /// The folder the records are kept in.
@@ -55,25 +56,30 @@ public struct LoadCache: Sendable {
 
     /// What a load through the cache did, for the debug log.
     struct Outcome {
-        var apps: [any MockApp]
-        /// A hit's builds, in load order, for the server's background build; none on a miss.
-        var deferred: [DeferredApp] = []
+        /// What each mount serves: on a hit, apps not built yet; else the apps the load made.
+        var apps: [MountedApp]
         /// `hit (…)` or `miss (why); …`, one line.
         var note: String
     }
 
     /// Told of the mistakes a hit's app build found after all (its app then answers 500s).
     typealias BuildFailure = @Sendable (_ app: String, FixtureErrors) -> Void
+    /// What an app of a kind answers when its build after the ready line fails: a 500 in its
+    /// own server's format.
+    typealias Unavailable = @Sendable (_ kind: String, _ message: String) -> HTTPResponse
 
     /// The apps of `source` (read with `loader`): on a hit, each to be built after the ready
     /// line; else by the full load, which then writes a fresh record.
     /// - Parameters:
     ///   - key: what the load depends on besides the files; nil: no cache for this load.
+    ///   - unavailable: what a hit's app answers when its build fails.
     ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
+    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, unavailable: @escaping Unavailable,
+              onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
         guard let key else {
-            return Outcome(apps: try loader.load(from: source), note: "off (the executable or a fixtures folder cannot be identified)")
+            let apps = try loader.load(from: source).map(MountedApp.built)
+            return Outcome(apps: apps, note: "off (the executable or a fixtures folder cannot be identified)")
         }
         let path = folder.appendingPathComponent(key.fileName).path
         let why: String
@@ -87,10 +93,8 @@ public struct LoadCache: Sendable {
             case .miss(let difference): why = "the fixtures changed: \(difference)"
             case .hit(let refreshed, let byStatus, let byContent):
                 let checked = CheckedFixtureSource(source, record: record)
-                let made = record.apps.compactMap { described in
-                    loader.deferredApp(described, source: checked) { onBuildFailure(described.name, $0) }
-                }
-                guard made.count == record.apps.count else {
+                let names = Set(loader.kinds.map(\.name))
+                guard record.apps.allSatisfy({ names.contains($0.kind) }) else {
                     why = "the record names an app kind this server does not have"
                     break
                 }
@@ -101,11 +105,38 @@ public struct LoadCache: Sendable {
                     let written = write(refreshed, as: key.fileName)
                     note += written.hasPrefix(Self.writtenPrefix) ? "; record refreshed" : "; " + written
                 }
-                return Outcome(apps: made.map(\.served), deferred: made.map(\.build), note: note)
+                let unbuilt = record.apps.map { described in
+                    Self.unbuilt(described, loader: loader, source: checked, unavailable: unavailable) {
+                        onBuildFailure(described.name, $0)
+                    }
+                }
+                return Outcome(apps: unbuilt, note: note)
             }
         }
         let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)
-        return Outcome(apps: apps, note: "miss (\(why)); \(written)")
+        return Outcome(apps: apps.map(MountedApp.built), note: "miss (\(why)); \(written)")
+    }
+
+    /// A hit's app `described`, to be built at its first use from `source` with every check of
+    /// the full load; a build that finds a mistake after all makes an app answering its kind's
+    /// 500, naming the first mistake, and reports them all once.
+    static func unbuilt(_ described: AppLoader.DeferredAppDescription, loader: AppLoader, source: any FixtureSource,
+                                unavailable: @escaping Unavailable, onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> MountedApp {
+        .unbuilt(UnbuiltApp(name: described.name, mount: described.mount, kind: described.kind) {
+            let errors: FixtureErrors
+            switch loader.build(described, from: source) {
+            case .success(let app)?: return app
+            case .failure(let found)?: errors = found
+            // The kinds were checked before the hit was taken.
+            case nil:
+                let unknown = FixtureDiagnostic(file: described.folder, position: .start, pointer: "", message: "unknown kind '\(described.kind)'")
+                errors = FixtureErrors([unknown])
+            }
+            onFailure(errors)
+            let reason = errors.diagnostics.first?.description ?? "no reason given"
+            return UnavailableApp(name: described.name, mount: described.mount, kind: described.kind,
+                                  answer: unavailable(described.kind, "the app '\(described.name)' could not be built: \(reason)"))
+        })
     }
 
     /// The full load, every check made, and a fresh record of it written (`mockstack validate`,

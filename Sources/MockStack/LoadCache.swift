@@ -71,11 +71,12 @@ public struct LoadCache: Sendable {
     /// The apps of `source` (read with `loader`): on a hit, each to be built after the ready
     /// line; else by the full load, which then writes a fresh record.
     /// - Parameters:
+    ///   - files: where on disk `source` reads its files.
     ///   - key: what the load depends on besides the files; nil: no cache for this load.
     ///   - unavailable: what a hit's app answers when its build fails.
     ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, unavailable: @escaping Unavailable,
+    func load(loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?, unavailable: @escaping Unavailable,
               onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
         guard let key else {
             let apps = try loader.load(from: source).map(MountedApp.built)
@@ -89,7 +90,7 @@ public struct LoadCache: Sendable {
         case .record(let record) where record.key != key.text: why = "the record is for another key"
         case .record(let record):
             let started = ContinuousClock.now
-            switch record.check(against: source, now: clock()) {
+            switch record.check(against: source, files: files, now: clock()) {
             case .miss(let difference): why = "the fixtures changed: \(difference)"
             case .hit(let refreshed, let byStatus, let byContent):
                 let checked = CheckedFixtureSource(source, record: record)
@@ -113,7 +114,7 @@ public struct LoadCache: Sendable {
                 return Outcome(apps: unbuilt, note: note)
             }
         }
-        let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)
+        let (apps, written) = try recordedLoad(loader: loader, source: source, files: files, key: key)
         return Outcome(apps: apps.map(MountedApp.built), note: "miss (\(why)); \(written)")
     }
 
@@ -142,11 +143,12 @@ public struct LoadCache: Sendable {
     /// The full load, every check made, and a fresh record of it written (`mockstack validate`,
     /// and a miss).
     /// - Returns: the apps, and what became of the record, in a few words.
-    func recordedLoad(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
+    func recordedLoad(loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
+                      key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
         let began = clock()
         let recording = RecordingFixtureSource(source)
         let loaded = try loader.loadDescribed(from: recording)
-        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), source: source, apps: loaded.map(\.description))
+        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), files: files, apps: loaded.map(\.description))
         return (loaded.map(\.app), write(record, as: key.fileName))
     }
 
@@ -197,12 +199,12 @@ extension LoadCache {
     /// - Returns: the apps, and why no record was written when one was asked for and not
     ///   written (nil when written, or not asked for).
     public static func validatedLoad(_ fixtures: FixtureFolders, version: String, in folder: URL?) throws(FixtureErrors) -> (apps: [any MockApp], note: String?) {
-        let source = try fixtures.source(forOneLoad: true)
+        let (source, files) = try fixtures.sourceOnDisk(forOneLoad: true)
         guard let folder else { return (try AppLoader.standard.load(from: source), nil) }
         guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
             return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
         }
-        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, key: key)
+        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, files: files, key: key)
         return (loaded.apps, loaded.written.hasPrefix(Self.writtenPrefix) ? nil : loaded.written)
     }
 }

@@ -64,8 +64,7 @@ public final class MockStackServer: Sendable {
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
         let loaded = configuration.loadsApps
-            ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(fixtureFolders.source(forOneLoad: true), to: configuration.apps),
-                            folders: folders,
+            ? try Self.load(loader: loader, cache: cache, fixtures: fixtureFolders.sourceOnDisk(forOneLoad: true), folders: folders,
                             configuration: configuration)
             : LoadCache.Outcome(apps: [], note: "")
         let apps = loaded.apps
@@ -105,8 +104,9 @@ public final class MockStackServer: Sendable {
     deinit { watcher?.stop() }
 
     /// The apps, through the load cache when there is one.
-    private static func load(loader: AppLoader, cache: LoadCache?, source: any FixtureSource, folders: [URL],
+    private static func load(loader: AppLoader, cache: LoadCache?, fixtures: (source: any FixtureSource, files: FixtureFiles), folders: [URL],
                              configuration: MockStackConfiguration) throws(FixtureErrors) -> LoadCache.Outcome {
+        let source = try FixtureFolders.narrowed(fixtures.source, to: configuration.apps)
         let logger = configuration.logger
         guard let cache else {
             if configuration.loadCacheFolder == nil { logger.debug("load cache: off") }
@@ -115,7 +115,7 @@ public final class MockStackServer: Sendable {
         let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
         // A hit's app is built after the ready line from the files then, each checked against the
         // record: one edited since start-up is refused, and its app answers 500s; the log says why.
-        let outcome = try cache.load(loader: loader, source: source, key: key, unavailable: AppLoader.unavailable) { app, errors in
+        let outcome = try cache.load(loader: loader, source: source, files: fixtures.files, key: key, unavailable: AppLoader.unavailable) { app, errors in
             for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
         }
         logger.debug("load cache: \(outcome.note)")

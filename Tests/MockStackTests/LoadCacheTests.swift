@@ -36,9 +36,10 @@ struct LoadCacheTests {
         /// by more than the racy margin: they are trusted by `stat`; by less: read to be sure).
         func load(apps: [String]? = nil, at seconds: Int64 = 0,
                   onBuildFailure: @escaping LoadCache.BuildFailure = { _, _ in }) throws -> LoadCache.Outcome {
-            let source = try FixtureFolders.narrowed(FixtureFolders([fixtures]).source(), to: apps)
+            let (everything, files) = try FixtureFolders([fixtures]).sourceOnDisk()
+            let source = try FixtureFolders.narrowed(everything, to: apps)
             let moment = FileSignature.now() + seconds * 1_000_000_000
-            return try LoadCache(folder: cache, clock: { moment }).load(loader: .standard, source: source, key: key(apps: apps),
+            return try LoadCache(folder: cache, clock: { moment }).load(loader: .standard, source: source, files: files, key: key(apps: apps),
                                                                        unavailable: AppLoader.unavailable, onBuildFailure: onBuildFailure)
         }
 

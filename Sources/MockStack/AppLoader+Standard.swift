@@ -11,4 +11,14 @@ extension AppLoader {
         AppLoader(kinds: [StaticAppKind(), RecordedServiceStackKind(emulation: ServiceStackAppKind(typesDate: typesDate.flatMap { DateTimeValue(parsing: $0) })),
                           FeathersAppKind()])
     }
+
+    /// What a load cache hit's app of a standard kind answers when its build after the ready
+    /// line fails: a 500 in its own server's format (plain for a static app).
+    @Sendable static func unavailable(kind: String, message: String) -> HTTPResponse {
+        switch kind {
+        case ServiceStackAppKind.kindName: ServiceStackAppKind.unavailable(message)
+        case FeathersAppKind.kindName: FeathersAppKind.unavailable(message)
+        default: PlainError.response(500, message)
+        }
+    }
 }

@@ -4,8 +4,8 @@ import Synchronization
 /// What a load cache hit's apps are built from, after the ready line: the fixtures on disk,
 /// each file's bytes checked against the digest the record keeps. A file edited since the
 /// start-up's check is refused, never loaded unchecked: its app answers 500 in its own format
-/// and the log names the file (``DeferredApp``). A question the recorded load did not ask finds
-/// nothing; folder lists and `fileExists` answers are the recorded ones.
+/// and the log names the file (``UnavailableApp``). A question the recorded load did not ask
+/// finds nothing; folder lists and `fileExists` answers are the recorded ones.
 struct CheckedFixtureSource: FixtureSource {
     private let base: any FixtureSource
     private let index: Index

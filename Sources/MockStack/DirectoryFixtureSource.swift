@@ -43,8 +43,12 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     private func path(of name: String) -> String { rootPath + "/" + name }
 
+    /// Where on disk the file at `path` is (not resolved further: symlinks are followed by
+    /// whoever uses it), so the load cache can `stat` it; nil for a path this source refuses.
     public func filePath(_ path: String) -> String? { FixturePath.problem(in: path) == nil ? self.path(of: path) : nil }
 
+    /// The folders on disk that ``appFolders()`` lists: the root (the load cache keeps its
+    /// `stat`: an entry added or removed changes a folder's times).
     public var listedFolders: [String] { [rootPath] }
 
     public func appFolders() throws -> [String] {

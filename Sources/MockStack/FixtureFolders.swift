@@ -20,9 +20,23 @@ public struct FixtureFolders: Sendable {
     /// - Parameter forOneLoad: a source read by one load and then dropped, which may remember
     ///   its folders' real paths (``DirectoryFixtureSource/init(root:displayRoot:remembersFolders:)``).
     public func source(forOneLoad: Bool = false) throws(FixtureErrors) -> any FixtureSource {
-        if folders.isEmpty { return InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)") }
-        let layers = folders.map { DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath, remembersFolders: forOneLoad) }
-        return layers.count == 1 ? layers[0] : try LayeredFixtureSource(layers)
+        try sourceOnDisk(forOneLoad: forOneLoad).source
+    }
+
+    /// ``source(forOneLoad:)``, and where on disk it reads each file (what the load cache
+    /// `stat`s).
+    func sourceOnDisk(forOneLoad: Bool = false) throws(FixtureErrors)
+        -> (source: any FixtureSource, files: FixtureFiles) {
+        if folders.isEmpty {
+            let nothing = InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)")
+            return (nothing, FixtureFiles(layers: [], layered: nil))
+        }
+        let layers = folders.map {
+            DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath, remembersFolders: forOneLoad)
+        }
+        guard layers.count > 1 else { return (layers[0], FixtureFiles(layers: layers, layered: nil)) }
+        let layered = try LayeredFixtureSource(layers)
+        return (layered, FixtureFiles(layers: layers, layered: layered))
     }
 
     /// `everything` narrowed to `apps` (`serve --apps test,ai`) when given.

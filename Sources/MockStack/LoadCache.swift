@@ -4,12 +4,13 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MockStackCore
+import MockStackControl
 
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
 /// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
 /// its bytes, where `stat` cannot be trusted). The same answers mean the fixtures are those that
 /// passed every check, so the checks are skipped and every app is built after the ready line
-/// (``DeferredApp``), from the files then, each checked against its digest. Any difference, or
+/// (an ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against its digest. Any difference, or
 /// no usable record, is the full load, as without the cache, followed by a fresh record.
 public struct LoadCache: Sendable {
     /// The folder the records are kept in.
@@ -55,25 +56,31 @@ public struct LoadCache: Sendable {
 
     /// What a load through the cache did, for the debug log.
     struct Outcome {
-        var apps: [any MockApp]
-        /// A hit's builds, in load order, for the server's background build; none on a miss.
-        var deferred: [DeferredApp] = []
+        /// What each mount serves: on a hit, apps not built yet; else the apps the load made.
+        var apps: [MountedApp]
         /// `hit (…)` or `miss (why); …`, one line.
         var note: String
     }
 
     /// Told of the mistakes a hit's app build found after all (its app then answers 500s).
     typealias BuildFailure = @Sendable (_ app: String, FixtureErrors) -> Void
+    /// What an app of a kind answers when its build after the ready line fails: a 500 in its
+    /// own server's format.
+    typealias Unavailable = @Sendable (_ kind: String, _ message: String) -> HTTPResponse
 
     /// The apps of `source` (read with `loader`): on a hit, each to be built after the ready
     /// line; else by the full load, which then writes a fresh record.
     /// - Parameters:
+    ///   - files: where on disk `source` reads its files.
     ///   - key: what the load depends on besides the files; nil: no cache for this load.
+    ///   - unavailable: what a hit's app answers when its build fails.
     ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    func load(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey?, onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
+    func load(loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?, unavailable: @escaping Unavailable,
+              onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
         guard let key else {
-            return Outcome(apps: try loader.load(from: source), note: "off (the executable or a fixtures folder cannot be identified)")
+            let apps = try loader.load(from: source).map(MountedApp.built)
+            return Outcome(apps: apps, note: "off (the executable or a fixtures folder cannot be identified)")
         }
         let path = folder.appendingPathComponent(key.fileName).path
         let why: String
@@ -83,14 +90,12 @@ public struct LoadCache: Sendable {
         case .record(let record) where record.key != key.text: why = "the record is for another key"
         case .record(let record):
             let started = ContinuousClock.now
-            switch record.check(against: source, now: clock()) {
+            switch record.check(against: source, files: files, now: clock()) {
             case .miss(let difference): why = "the fixtures changed: \(difference)"
             case .hit(let refreshed, let byStatus, let byContent):
                 let checked = CheckedFixtureSource(source, record: record)
-                let made = record.apps.compactMap { described in
-                    loader.deferredApp(described, source: checked) { onBuildFailure(described.name, $0) }
-                }
-                guard made.count == record.apps.count else {
+                let names = Set(loader.kinds.map(\.name))
+                guard record.apps.allSatisfy({ names.contains($0.kind) }) else {
                     why = "the record names an app kind this server does not have"
                     break
                 }
@@ -101,21 +106,49 @@ public struct LoadCache: Sendable {
                     let written = write(refreshed, as: key.fileName)
                     note += written.hasPrefix(Self.writtenPrefix) ? "; record refreshed" : "; " + written
                 }
-                return Outcome(apps: made.map(\.served), deferred: made.map(\.build), note: note)
+                let unbuilt = record.apps.map { described in
+                    Self.unbuilt(described, loader: loader, source: checked, unavailable: unavailable) {
+                        onBuildFailure(described.name, $0)
+                    }
+                }
+                return Outcome(apps: unbuilt, note: note)
             }
         }
-        let (apps, written) = try recordedLoad(loader: loader, source: source, key: key)
-        return Outcome(apps: apps, note: "miss (\(why)); \(written)")
+        let (apps, written) = try recordedLoad(loader: loader, source: source, files: files, key: key)
+        return Outcome(apps: apps.map(MountedApp.built), note: "miss (\(why)); \(written)")
+    }
+
+    /// A hit's app `described`, to be built at its first use from `source` with every check of
+    /// the full load; a build that finds a mistake after all makes an app answering its kind's
+    /// 500, naming the first mistake, and reports them all once.
+    static func unbuilt(_ described: AppLoader.DeferredAppDescription, loader: AppLoader, source: any FixtureSource,
+                                unavailable: @escaping Unavailable, onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> MountedApp {
+        .unbuilt(UnbuiltApp(name: described.name, mount: described.mount, kind: described.kind) {
+            let errors: FixtureErrors
+            switch loader.build(described, from: source) {
+            case .success(let app)?: return app
+            case .failure(let found)?: errors = found
+            // The kinds were checked before the hit was taken.
+            case nil:
+                let unknown = FixtureDiagnostic(file: described.folder, position: .start, pointer: "", message: "unknown kind '\(described.kind)'")
+                errors = FixtureErrors([unknown])
+            }
+            onFailure(errors)
+            let reason = errors.diagnostics.first?.description ?? "no reason given"
+            return UnavailableApp(name: described.name, mount: described.mount, kind: described.kind,
+                                  answer: unavailable(described.kind, "the app '\(described.name)' could not be built: \(reason)"))
+        })
     }
 
     /// The full load, every check made, and a fresh record of it written (`mockstack validate`,
     /// and a miss).
     /// - Returns: the apps, and what became of the record, in a few words.
-    func recordedLoad(loader: AppLoader, source: any FixtureSource, key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
+    func recordedLoad(loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
+                      key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
         let began = clock()
         let recording = RecordingFixtureSource(source)
         let loaded = try loader.loadDescribed(from: recording)
-        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), source: source, apps: loaded.map(\.description))
+        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), files: files, apps: loaded.map(\.description))
         return (loaded.map(\.app), write(record, as: key.fileName))
     }
 
@@ -166,12 +199,12 @@ extension LoadCache {
     /// - Returns: the apps, and why no record was written when one was asked for and not
     ///   written (nil when written, or not asked for).
     public static func validatedLoad(_ fixtures: FixtureFolders, version: String, in folder: URL?) throws(FixtureErrors) -> (apps: [any MockApp], note: String?) {
-        let source = try fixtures.source(forOneLoad: true)
+        let (source, files) = try fixtures.sourceOnDisk(forOneLoad: true)
         guard let folder else { return (try AppLoader.standard.load(from: source), nil) }
         guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
             return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
         }
-        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, key: key)
+        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, files: files, key: key)
         return (loaded.apps, loaded.written.hasPrefix(Self.writtenPrefix) ? nil : loaded.written)
     }
 }

@@ -16,9 +16,11 @@ extension LoadRecord {
     /// compared; a listed folder whose signature moved is listed again; each `fileExists` is
     /// asked again (one `stat`), unless the answer was yes and the file passed its own check.
     /// Any different answer is a miss.
-    /// - Parameter now: the moment the check began, nanoseconds since the epoch (a refreshed
-    ///   record's ``madeAt``).
-    func check(against source: any FixtureSource, now: Int64) -> Check {
+    /// - Parameters:
+    ///   - files: where on disk `source` reads its files, for their `stat`.
+    ///   - now: the moment the check began, nanoseconds since the epoch (a refreshed record's
+    ///     ``madeAt``).
+    func check(against source: any FixtureSource, files: FixtureFiles, now: Int64) -> Check {
         var fresh = self
         fresh.madeAt = now
         var changed = false
@@ -30,7 +32,7 @@ extension LoadRecord {
         for (index, entry) in entries.enumerated() {
             switch entry {
             case .folders(let listed, let stamps):
-                let current = source.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) }
+                let current = files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) }
                 if current == stamps, stamps.allSatisfy({ $0.signature.map { !$0.isRacy(madeAt: madeAt) } ?? false }) {
                     byStatus += 1
                     continue
@@ -44,7 +46,7 @@ extension LoadRecord {
             case .exists(let path, let answer):
                 existence.append((path, answer))
             case .file(let path, let signature, let digest):
-                let current = source.filePath(path).flatMap(FileSignature.of)
+                let current = files.path(of: path).flatMap(FileSignature.of)
                 if current != nil { present.insert(path) }
                 if let signature, current == signature, !signature.isRacy(madeAt: madeAt) {
                     byStatus += 1

@@ -52,17 +52,17 @@ struct LoadRecord: Equatable {
         self.apps = apps
     }
 
-    /// The record of a full load: its exchanges with `source`, each file's and folder's
-    /// signature taken now (after the load: a file changed since the load began is racy, so
-    /// its signature is never trusted), and its apps.
-    init(key: String, madeAt: Int64, exchanges: [FixtureExchange], source: any FixtureSource, apps: [AppLoader.DeferredAppDescription]) {
+    /// The record of a full load: its exchanges with its source, each file's and folder's
+    /// signature taken now from where `files` says they are (after the load: a file changed
+    /// since the load began is racy, so its signature is never trusted), and its apps.
+    init(key: String, madeAt: Int64, exchanges: [FixtureExchange], files: FixtureFiles, apps: [AppLoader.DeferredAppDescription]) {
         let entries = exchanges.compactMap { exchange -> Entry? in
             switch (exchange.question, exchange.answer) {
             case (.appFolders, .folders(let listed)):
-                return .folders(listed: listed, stamps: source.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
+                return .folders(listed: listed, stamps: files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
             case (.fileExists(let path), .exists(let exists)): return .exists(path: path, exists)
             case (.read(let path), .bytes(let bytes)):
-                return .file(path: path, signature: source.filePath(path).flatMap(FileSignature.of), digest: FixtureDigest.of(bytes))
+                return .file(path: path, signature: files.path(of: path).flatMap(FileSignature.of), digest: FixtureDigest.of(bytes))
             case (.read(let path), .failed): return .unreadable(path: path)
             default: return nil
             }

@@ -25,18 +25,16 @@ public import MockStackTransport
 /// ```
 public final class MockStackServer: Sendable {
     public let configuration: MockStackConfiguration
-    /// The apps being served, in load order (``reload(app:)`` may swap one).
+    /// The apps being served, in load order (``reload(app:)`` may swap one); after a load cache
+    /// hit, those not built yet are built now.
     public var apps: [any MockApp] { registry.apps }
     /// The fixtures folders the apps came from, later ones winning on an app folder's name.
     public let fixtureFolders: FixtureFolders
     private let transport: HTTPServer
-    private let registry: AppRegistry
+    let registry: AppRegistry
     private let sessions: SessionStore
     private let watcher: FixtureWatcher?
     private let exposedPorts = LockedValue<[String: Int]>([:])
-    /// A load cache hit's app builds, in load order, for the background build after the ready
-    /// line; none otherwise.
-    private let deferredBuilds: [DeferredApp]
     /// How the control plane is guarded (``AdminAccess``): open on loopback, else a token.
     public let adminAccess: AdminAccess
     /// Whether ``adminAccess``'s token was made at start-up (none was configured), so whoever
@@ -67,15 +65,13 @@ public final class MockStackServer: Sendable {
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
         let loaded = configuration.loadsApps
-            ? try Self.load(loader: loader, cache: cache, source: FixtureFolders.narrowed(fixtureFolders.source(forOneLoad: true), to: configuration.apps),
-                            folders: folders,
+            ? try Self.load(loader: loader, cache: cache, fixtures: fixtureFolders.sourceOnDisk(forOneLoad: true), folders: folders,
                             configuration: configuration)
             : LoadCache.Outcome(apps: [], note: "")
         let apps = loaded.apps
-        deferredBuilds = loaded.deferred
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize, valueLimit: configuration.journalBodyBytes)
-        registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
+        registry = AppRegistry(mounted: apps) { app in RealtimeJournal.observe(app, into: realtime) }
         let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
         sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
                                 journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs, realtime: realtime)
@@ -109,17 +105,18 @@ public final class MockStackServer: Sendable {
     deinit { watcher?.stop() }
 
     /// The apps, through the load cache when there is one.
-    private static func load(loader: AppLoader, cache: LoadCache?, source: any FixtureSource, folders: [URL],
+    private static func load(loader: AppLoader, cache: LoadCache?, fixtures: (source: any FixtureSource, files: FixtureFiles), folders: [URL],
                              configuration: MockStackConfiguration) throws(FixtureErrors) -> LoadCache.Outcome {
+        let source = try FixtureFolders.narrowed(fixtures.source, to: configuration.apps)
         let logger = configuration.logger
         guard let cache else {
             if configuration.loadCacheFolder == nil { logger.debug("load cache: off") }
-            return LoadCache.Outcome(apps: try loader.load(from: source), note: "off")
+            return LoadCache.Outcome(apps: try loader.load(from: source).map(MountedApp.built), note: "off")
         }
         let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
         // A hit's app is built after the ready line from the files then, each checked against the
         // record: one edited since start-up is refused, and its app answers 500s; the log says why.
-        let outcome = try cache.load(loader: loader, source: source, key: key) { app, errors in
+        let outcome = try cache.load(loader: loader, source: source, files: fixtures.files, key: key, unavailable: AppLoader.unavailable) { app, errors in
             for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
         }
         logger.debug("load cache: \(outcome.note)")
@@ -162,11 +159,11 @@ public final class MockStackServer: Sendable {
         exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
         configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
         watcher?.start()
-        buildDeferredApps()
+        buildUnbuiltApps()
         return ReadyEvent(
             host: configuration.host,
             port: bound[0].port,
-            apps: apps.map { (name: $0.name, mount: $0.mount) },
+            apps: registry.mounted.map { (name: $0.name, mount: $0.mount) },
             exposed: exposed,
             pid: ProcessInfo.processInfo.processIdentifier,
             version: configuration.version,
@@ -174,16 +171,18 @@ public final class MockStackServer: Sendable {
         )
     }
 
-    /// After a load cache hit, builds the apps (every one is left for after the ready line), one after another in
-    /// load order, on a thread of their own, so that a client's first request usually finds its
-    /// app built (a request that comes first builds it, or waits for the build under way).
-    private func buildDeferredApps() {
-        let deferred = deferredBuilds
-        guard configuration.buildsDeferredAppsInBackground, !deferred.isEmpty else { return }
+    /// After a load cache hit, builds the apps (every one is left for after the ready line), one
+    /// after another in load order, on a thread of their own, so that a client's first request
+    /// usually finds its app built (a request that comes first builds it, or waits for the
+    /// build under way).
+    private func buildUnbuiltApps() {
+        let registry = registry
+        guard configuration.buildsDeferredAppsInBackground,
+              registry.mounted.contains(where: { if case .unbuilt = $0 { true } else { false } }) else { return }
         let logger = configuration.logger
         DispatchQueue.global(qos: .userInitiated).async {
-            for app in deferred { app.build() }
-            logger.trace("deferred apps built: \(deferred.map(\.name).joined(separator: ", "))")
+            let built = registry.buildAll()
+            logger.trace("deferred apps built: \(built.joined(separator: ", "))")
         }
     }
 

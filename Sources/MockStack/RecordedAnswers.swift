@@ -13,8 +13,6 @@ struct RecordedServiceStackKind: AppKind {
     var manifestKeys: Set<String> { emulation.manifestKeys.union(["recorded"]) }
     static let entryKeys: Set<String> = ["method", "path", "request", "fixture", "status", "contentType", "headers"]
 
-    func unavailable(_ message: String) -> HTTPResponse { emulation.unavailable(message) }
-
     func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         guard let app = emulation.makeApp(name: name, mount: mount, manifest: manifest) else { return nil }
         guard manifest.value(at: "/recorded") != nil else { return app }

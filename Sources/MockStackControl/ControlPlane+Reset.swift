@@ -25,8 +25,9 @@ extension ControlPlane {
             return scoped(to: found).reset(inner)
         }
         if let name = parameters["app"] {
-            guard let app = apps.first(where: { $0.name == name }) else {
-                return PlainError.response(404, "No app named '\(name)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
+            let mounted = mounted
+            guard let app = mounted.first(where: { $0.name == name }) else {
+                return PlainError.response(404, "No app named '\(name)' (apps: \(mounted.map(\.name).joined(separator: ", ")))")
             }
             app.reset()
             stubs.removeAll(app: name, session: session?.id)
@@ -35,7 +36,8 @@ extension ControlPlane {
             scopedRealtime.remove { $0.app == name && $0.session == scope }
             return .json(200, ["reset": [.string(name)]])
         }
-        for app in apps { app.reset() }
+        let mounted = mounted
+        for app in mounted { app.reset() }
         stubs.removeAll(session: session?.id)
         scopedJournal.clear()
         scopedJournal.endWaits(with: WaitEnding.reset)
@@ -46,6 +48,6 @@ extension ControlPlane {
             sessions.removeAll(because: "dropped by a reset of the whole server")
             faults.reseed()
         }
-        return .json(200, ["reset": .array(apps.map { .string($0.name) })])
+        return .json(200, ["reset": .array(mounted.map { .string($0.name) })])
     }
 }

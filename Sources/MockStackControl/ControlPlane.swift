@@ -53,7 +53,10 @@ package struct ControlPlane: Sendable {
         return scoped
     }
 
+    /// This scope's apps; the server's not built yet are built now.
     var apps: [any MockApp] { session?.apps ?? registry.apps }
+    /// This scope's apps as they stand, building none: a session's are always built.
+    var mounted: [MountedApp] { session.map { $0.apps.map(MountedApp.built) } ?? registry.mounted }
     var scopedJournal: RequestJournal { session?.journal ?? journal }
     var scopedRealtime: RealtimeJournal { session?.realtime ?? realtime }
 

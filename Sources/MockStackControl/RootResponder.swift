@@ -26,8 +26,11 @@ package struct RootResponder: Responder {
         if MountTable.mount(SessionStore.prefixBytes, owns: path) {
             return respondInSession(request)
         }
-        let mounts = registry.mounts
-        return route(request, path: path, in: mounts, session: nil)
+        let mounts = registry.current
+        guard let mounted = mounts.entry(owning: path) else {
+            return respondUnmounted(request, mounts: mounts.entries.map(\.mount), session: nil)
+        }
+        return pipeline.respond(to: request, app: registry.app(for: mounted), mount: nil, session: nil)
     }
 
     /// `/__session/{id}/…`: the rest of the path against the session's own apps, journal and
@@ -45,7 +48,10 @@ package struct RootResponder: Responder {
         if isControl, let refused = refusal(ofControl: inner) { return refused }
         let session = sessions.session(String(id)) { registry.apps }
         if isControl { return controlPlane.scoped(to: session).respond(to: inner) }
-        return route(inner, path: inner.path, in: session.mounts, session: session)
+        guard let app = session.mounts.app(owning: inner.path) else {
+            return respondUnmounted(inner, mounts: session.apps.map(\.mount), session: session)
+        }
+        return pipeline.respond(to: inner, app: app, mount: nil, session: session)
     }
 
     /// The 401 for a control-plane request ``AdminAccess`` does not admit; nil when it may go on.
@@ -53,16 +59,14 @@ package struct RootResponder: Responder {
         access.admits(request, endpoint: request.path.dropFirst(ControlPlane.prefix.count)) ? nil : access.refusal
     }
 
-    private func route(_ request: HTTPRequest, path: String, in mounts: MountTable, session: Session?) -> HTTPResponse {
-        // Unwrapped here: an optional existential is destroyed through the runtime's generic
-        // value witnesses, a plain one by a direct release.
-        guard let app = mounts.app(owning: path) else {
-            return pipeline.respondUnmounted(to: request, session: session) {
-                let mounted = mounts.apps.map(\.mount).sorted().joined(separator: ", ")
-                return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(mounted.isEmpty ? "none" : mounted)")
-            }
+    /// The 404 naming the mounts, unless a stub or the fall-through takes the request.
+    private func respondUnmounted(_ request: HTTPRequest, mounts: @autoclosure () -> [String],
+                                  session: Session?) -> HTTPResponse {
+        pipeline.respondUnmounted(to: request, session: session) {
+            let mounted = mounts().sorted().joined(separator: ", ")
+            let listed = mounted.isEmpty ? "none" : mounted
+            return PlainError.response(404, "No app is mounted at \(request.path); mounted: \(listed)")
         }
-        return pipeline.respond(to: request, app: app, mount: nil, session: session)
     }
 }
 
@@ -79,9 +83,9 @@ package struct ExposedAppResponder: Responder {
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let app = registry.mounts.app(named: appName) else {
+        guard let mounted = registry.current.entry(named: appName) else {
             return pipeline.respondUnmounted(to: request) { PlainError.response(404, "No route \(request.path)") }
         }
-        return pipeline.respond(to: request, app: app, mount: "")
+        return pipeline.respond(to: request, app: registry.app(for: mounted), mount: "")
     }
 }

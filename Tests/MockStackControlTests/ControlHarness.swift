@@ -52,6 +52,7 @@ final class Counter: Sendable {
 /// The main port's responder over plain values, with no socket: requests in, answers out.
 struct ControlHarness {
     let root: RootResponder
+    let registry: AppRegistry
 
     static let apps: [any MockApp] = [
         RouteApp(name: "test", mount: "/test", routes: [
@@ -66,8 +67,14 @@ struct ControlHarness {
     ]
 
     init(apps: [any MockApp] = ControlHarness.apps, journalSize: Int = 1000, waits: WaitBudget = WaitBudget()) {
+        self.init(mounted: apps.map(MountedApp.built), journalSize: journalSize, waits: waits)
+    }
+
+    /// Over mounts that may hold apps not built yet (a load cache hit's).
+    init(mounted: [MountedApp], journalSize: Int = 1000, waits: WaitBudget = WaitBudget()) {
         let realtime = RealtimeJournal(capacity: journalSize)
-        let registry = AppRegistry(apps: apps) { app in RealtimeJournal.observe(app, into: realtime) }
+        let registry = AppRegistry(mounted: mounted) { app in RealtimeJournal.observe(app, into: realtime) }
+        self.registry = registry
         let journal = RequestJournal(capacity: journalSize)
         let stubs = StubStore(files: nil)
         let sessions = SessionStore(limit: 4, journalCapacity: 100, journalBodyLimit: 1024, seed: 0, stubs: stubs, realtime: realtime)

@@ -36,9 +36,11 @@ struct LoadCacheTests {
         /// by more than the racy margin: they are trusted by `stat`; by less: read to be sure).
         func load(apps: [String]? = nil, at seconds: Int64 = 0,
                   onBuildFailure: @escaping LoadCache.BuildFailure = { _, _ in }) throws -> LoadCache.Outcome {
-            let source = try FixtureFolders.narrowed(FixtureFolders([fixtures]).source(), to: apps)
+            let (everything, files) = try FixtureFolders([fixtures]).sourceOnDisk()
+            let source = try FixtureFolders.narrowed(everything, to: apps)
             let moment = FileSignature.now() + seconds * 1_000_000_000
-            return try LoadCache(folder: cache, clock: { moment }).load(loader: .standard, source: source, key: key(apps: apps), onBuildFailure: onBuildFailure)
+            return try LoadCache(folder: cache, clock: { moment }).load(loader: .standard, source: source, files: files, key: key(apps: apps),
+                                                                       unavailable: AppLoader.unavailable, onBuildFailure: onBuildFailure)
         }
 
         /// The one record's bytes.
@@ -66,16 +68,16 @@ struct LoadCacheTests {
         let first = try scene.load()
         #expect(first.note.hasPrefix("miss (no record); record written to \(scene.cache.path)/"))
         #expect(scene.records().count == 1)
-        #expect(!first.apps.contains { $0 is DeferredApp })
+        #expect(!first.apps.contains { !$0.isBuilt })
         let second = try scene.load()
         #expect(second.note.hasPrefix("hit ("))
         #expect(second.apps.map(\.name) == ["example", "test"])
         #expect(second.apps.map(\.mount) == ["/example", "/test"])
         #expect(second.apps.map(\.kind) == ["static", "servicestack"])
-        #expect(try #require(second.apps[0] as? DeferredApp).isBuilt == false)
-        let deferred = try #require(second.apps[1] as? DeferredApp)
-        #expect(!deferred.isBuilt)
-        let eager = first.apps[1]
+        #expect(second.apps[0].isBuilt == false)
+        #expect(!second.apps[1].isBuilt)
+        let deferred = second.apps[1].servedApp
+        let eager = first.apps[1].servedApp
         for request in Self.requests {
             let (want, got) = (eager.respond(to: request), deferred.respond(to: request))
             #expect(got.status == want.status, "\(request.target)")
@@ -263,7 +265,7 @@ struct LoadCacheTests {
         #expect(hit.note.hasPrefix("hit ("))
         let metadata = scene.fixtures.appendingPathComponent("test/metadata.json")
         try (try String(contentsOf: metadata, encoding: .utf8) + "\n").write(to: metadata, atomically: false, encoding: .utf8)
-        let test = hit.apps[1]
+        let test = hit.apps[1].servedApp
         let response = test.respond(to: Self.requests[0])
         #expect(response.status == 500)
         let file = scene.fixtures.relativePath + "/test/metadata.json"
@@ -276,7 +278,7 @@ struct LoadCacheTests {
         #expect(failures.value.first?.hasPrefix("test: ") == true)
         #expect(failures.value.first?.contains(file) == true && failures.value.first?.contains(CheckedFixtureSource.changedReason) == true)
         // The static app's files are untouched: it builds and answers.
-        #expect(hit.apps[0].respond(to: HTTPRequest(method: .get, target: "/widgets")).status == 200)
+        #expect(hit.apps[0].servedApp.respond(to: HTTPRequest(method: .get, target: "/widgets")).status == 200)
     }
 
     /// A fixture broken after a good version was recorded: the full checks, the same mistakes
@@ -351,6 +353,8 @@ struct LoadCacheTests {
             let server = try MockStackServer(configuration: configuration)
             let port = try server.start().port
             defer { server.shutdown() }
+            // The first start is a miss that builds every app before the ready line; the second a hit.
+            #expect(server.registry.mounted.contains { !$0.isBuilt } == !answers.isEmpty)
             var seen: [String] = []
             for request in ["GET /test/api/Hello?name=World HTTP/1.1\r\nHost: t\r\n\r\n",
                             "GET /__session/s1/test/api/Hello?name=Session HTTP/1.1\r\nHost: t\r\n\r\n",
@@ -360,11 +364,41 @@ struct LoadCacheTests {
                 let response = try exchange(port, request)
                 seen.append("\(response.status) \(response.text)")
             }
-            #expect(server.apps.contains { $0 is DeferredApp } == !answers.isEmpty)
             answers.append(seen)
         }
         #expect(answers[0] == answers[1])
         #expect(answers[0][0] == #"200 {"result":"Hello, World!"}"#)
+    }
+}
+
+extension MountedApp {
+    var isBuilt: Bool {
+        if case .built = self { true } else { false }
+    }
+
+    /// The app, built now when it is not yet, as the registry builds it at its first request.
+    var servedApp: any MockApp { AppRegistry(mounted: [self]).app(for: self) }
+}
+
+/// A hit's app whose build finds a mistake after all.
+@Suite struct UnbuiltAppFailureTests {
+    @Test func aFailedBuildAnswersTheKindsErrorAndReportsOnce() throws {
+        // The fixture file is gone from the source the build reads.
+        let source = InMemoryFixtureSource(files: ["demo/app.json": #"{"kind": "static", "routes": [{"path": "/hello", "fixture": "hello.json"}]}"#])
+        let described = AppLoader.DeferredAppDescription(folder: "demo", name: "demo", mount: "/demo", kind: "static")
+        let reported = LockedValue<[String]>([])
+        let unbuilt = LoadCache.unbuilt(described, loader: .standard, source: source,
+                                        unavailable: { kind, message in HTTPResponse(status: 503, body: Array("\(kind): \(message)".utf8)) },
+                                        onFailure: { errors in reported.value.append("demo: " + errors.description) })
+        let registry = AppRegistry(mounted: [unbuilt])
+        let first = registry.app(for: unbuilt).respond(to: HTTPRequest(method: .get, target: "/hello"))
+        let second = registry.apps[0].respond(to: HTTPRequest(method: .get, target: "/hello"))
+        let text = String(decoding: first.body, as: UTF8.self)
+        #expect(first.status == 503)
+        #expect(text == "static: the app 'demo' could not be built: Fixtures/demo/app.json:1:61: /routes/0/fixture: no file 'hello.json' in Fixtures/demo")
+        #expect(second.body == first.body)
+        #expect(reported.value == ["demo: Fixtures/demo/app.json:1:61: /routes/0/fixture: no file 'hello.json' in Fixtures/demo"])
+        #expect(registry.apps[0].routes.isEmpty)
     }
 }
 

@@ -122,7 +122,7 @@ package final class RealtimeJournal: Sendable {
     /// Has `app`'s connections (when it keeps any) report to this journal, and to `also`'s. Each
     /// activity is cut once, to this journal's limit, for both.
     package static func observe(_ app: any MockApp, into journal: RealtimeJournal, session: String? = nil, also server: RealtimeJournal? = nil) {
-        guard let realtime = app.realtime else { return }
+        guard let realtime = app as? any RealtimeApp else { return }
         let name = app.name
         let valueLimit = journal.valueLimit
         realtime.observeActivity { activity in

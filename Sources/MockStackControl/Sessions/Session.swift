@@ -43,7 +43,7 @@ final class Session: Sendable {
     /// - Parameter reason: why, for the waits' answer (`deleted`, `evicted …`).
     func end(because reason: String) {
         journal.endWaits(with: WaitEnding.sessionEnded(id, because: reason), closing: true)
-        for app in apps { app.realtime?.disconnectAll() }
+        for case let app as any RealtimeApp in apps { app.disconnectAll() }
     }
 
     /// Where the session's paths start: `/__session/{id}`.

@@ -26,11 +26,6 @@ public protocol MockApp: Responder {
     /// A private copy in the fixture state for a session (`/__session/{id}/…`): its own records,
     /// sessions and tokens; what never changes may be shared.
     func makeSession() -> any MockApp
-    /// The app as a ``RealtimeApp`` when it is one (it holds sockets), else nil. A requirement
-    /// rather than an `as? any RealtimeApp`: the Swift runtime answers each first cast of a
-    /// type by scanning all of the binary's protocol conformance records, ~1.3M instructions of
-    /// a start-up over the shipped apps' types.
-    var realtime: (any RealtimeApp)? { get }
 }
 
 extension MockApp {
@@ -42,13 +37,6 @@ extension MockApp {
     public func reset() {}
     /// Apps without state can serve every session themselves.
     public func makeSession() -> any MockApp { self }
-    /// Apps without sockets are not real-time.
-    public var realtime: (any RealtimeApp)? { nil }
-}
-
-extension RealtimeApp {
-    /// A real-time app is itself.
-    public var realtime: (any RealtimeApp)? { self }
 }
 
 /// One line of the routes table: what answers, to which verbs, at which path.

@@ -3,7 +3,7 @@
 /// Loading is eager and complete: all manifests and the files they name are read, parsed and
 /// checked, so a broken tree is reported in full (`mockstack validate`) and `serve` refuses to
 /// start on it. Only a tree known to be byte for byte one that loaded (the load cache's hit,
-/// docs/load-cache.md) may have its apps built after the ready line instead (``deferredApp(_:source:onFailure:)``).
+/// docs/load-cache.md) may have its apps built after the ready line instead (``build(_:from:)``).
 public struct AppLoader: Sendable {
     /// The manifest every app folder must contain.
     public static let manifestName = "app.json"
@@ -124,32 +124,20 @@ public struct AppLoader: Sendable {
         return manifest.diagnostics.isEmpty ? app : nil
     }
 
-    /// The app `described`, built from `source` at its first use or by the server's background
-    /// build after the ready line (``DeferredApp``; ``DeferredRealtimeApp`` for a kind that
-    /// ``AppKind/makesRealtimeApps``): its manifest read again and its kind's whole load, every
-    /// check included. Only for fixtures a full load has already found free of mistakes (the
-    /// load cache's hit). nil when no kind of this loader has that name.
-    /// - Parameter onFailure: told of the mistakes a build found after all (the app then
-    ///   answers 500s in its own format).
-    /// - Returns: the app to serve, and its build (the same object, or the one the real-time
-    ///   app wraps) for the server's background build.
-    public func deferredApp(_ described: DeferredAppDescription, source: any FixtureSource,
-                            onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> (served: any MockApp, build: DeferredApp)? {
+    /// The app `described`, built again from `source`: its manifest read again and its kind's
+    /// whole load, every check included. For a load cache hit's apps, built after the ready
+    /// line from fixtures a full load has already found free of mistakes. nil when no kind of
+    /// this loader has that name.
+    public func build(_ described: DeferredAppDescription, from source: any FixtureSource) -> Result<any MockApp, FixtureErrors>? {
         guard let kind = kinds.first(where: { $0.name == described.kind }) else { return nil }
-        let app = DeferredApp(name: described.name, mount: described.mount, kind: kind.name, unavailable: kind.unavailable, onFailure: onFailure) { [self] in
-            build(kind, name: described.name, mount: described.mount, folder: described.folder, source: source)
-        }
-        return (kind.makesRealtimeApps ? DeferredRealtimeApp(app) : app, app)
-    }
-
-    /// A deferred app's build: its manifest read again and its kind's whole load, every check
-    /// included.
-    private func build(_ kind: any AppKind, name: String, mount: String, folder: String, source: any FixtureSource) -> Result<any MockApp, FixtureErrors> {
         var diagnostics: [FixtureDiagnostic] = []
-        guard let manifest = readManifest(folder: folder, source: source, into: &diagnostics) else { return .failure(FixtureErrors(diagnostics)) }
-        let app = kind.makeApp(name: name, mount: mount, manifest: manifest)
+        guard let manifest = readManifest(folder: described.folder, source: source, into: &diagnostics) else {
+            return .failure(FixtureErrors(diagnostics))
+        }
+        let app = kind.makeApp(name: described.name, mount: described.mount, manifest: manifest)
         guard let app, manifest.diagnostics.isEmpty else {
-            return .failure(FixtureErrors(manifest.diagnostics.isEmpty ? [FixtureDiagnostic(file: manifest.file, position: .start, pointer: "", message: "the app could not be built")] : manifest.diagnostics))
+            let unexplained = FixtureDiagnostic(file: manifest.file, position: .start, pointer: "", message: "the app could not be built")
+            return .failure(FixtureErrors(manifest.diagnostics.isEmpty ? [unexplained] : manifest.diagnostics))
         }
         return .success(app)
     }

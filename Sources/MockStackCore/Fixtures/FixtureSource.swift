@@ -11,19 +11,10 @@ public protocol FixtureSource: Sendable {
     func read(_ path: String) throws -> [UInt8]
     /// How diagnostics name the file at `path` (`Fixtures/test/app.json`).
     func displayPath(_ path: String) -> String
-    /// Where on disk the file at `path` is read from (not resolved further: symlinks are
-    /// followed by whoever uses it), so the load cache can `stat` it; nil when the source is not
-    /// files on disk, or nothing is there.
-    func filePath(_ path: String) -> String?
-    /// The folders on disk that ``appFolders()`` lists, in order (the load cache keeps their
-    /// `stat`: an entry added or removed changes a folder's times); none when not on disk.
-    var listedFolders: [String] { get }
 }
 
 extension FixtureSource {
     public func displayPath(_ path: String) -> String { displayRoot + "/" + path }
-    public func filePath(_ path: String) -> String? { nil }
-    public var listedFolders: [String] { [] }
 }
 
 /// A fixtures tree held in memory, for tests and embedding.
@@ -86,10 +77,6 @@ public struct SelectedFixtureSource: FixtureSource {
     public func read(_ path: String) throws -> [UInt8] { try base.read(path) }
 
     public func displayPath(_ path: String) -> String { base.displayPath(path) }
-
-    public func filePath(_ path: String) -> String? { base.filePath(path) }
-
-    public var listedFolders: [String] { base.listedFolders }
 }
 
 /// A fixture file could not be read.

@@ -46,17 +46,17 @@ public struct LayeredFixtureSource: FixtureSource {
         return layer.displayPath(path)
     }
 
-    public func filePath(_ path: String) -> String? { layer(for: path)?.filePath(path) }
-
-    public var listedFolders: [String] { layers.flatMap(\.listedFolders) }
-
-    /// The layer that holds `path`: its app folder's owner, or the latest layer with such a file.
-    private func layer(for path: String) -> (any FixtureSource)? {
+    /// The index in ``layers`` of the layer that holds `path`: its app folder's owner, or the
+    /// latest layer with such a file; nil when none does.
+    public func layerIndex(holding path: String) -> Int? {
         if let folder = appFolder(of: path), let owner = owners[folder] {
-            let layer = layers[owner]
-            return layer.fileExists(path) ? layer : nil
+            return layers[owner].fileExists(path) ? owner : nil
         }
-        return layers.last { $0.fileExists(path) }
+        return layers.lastIndex { $0.fileExists(path) }
+    }
+
+    private func layer(for path: String) -> (any FixtureSource)? {
+        layerIndex(holding: path).map { layers[$0] }
     }
 
     private func appFolder(of path: String) -> String? {

@@ -24,10 +24,6 @@ public final class RecordingFixtureSource: FixtureSource {
 
     public func displayPath(_ path: String) -> String { base.displayPath(path) }
 
-    public func filePath(_ path: String) -> String? { base.filePath(path) }
-
-    public var listedFolders: [String] { base.listedFolders }
-
     public func appFolders() throws -> [String] {
         do {
             let folders = try base.appFolders()

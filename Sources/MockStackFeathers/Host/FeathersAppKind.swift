@@ -48,11 +48,8 @@ public struct FeathersAppKind: AppKind {
 
     public var name: String { Self.kindName }
     public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors"] }
-    /// Its apps hold Socket.IO connections.
-    public var makesRealtimeApps: Bool { true }
-
     /// A 500 as Feathers answers an unhandled error (`GeneralError`), in the v5 shape.
-    public func unavailable(_ message: String) -> HTTPResponse { FeathersError(.generalError, message).response(.v5) }
+    public static func unavailable(_ message: String) -> HTTPResponse { FeathersError(.generalError, message).response(.v5) }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         var dialect = FeathersDialect.v5

@@ -32,7 +32,7 @@ public struct ServiceStackAppKind: AppKind {
     public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
 
     /// A 500 with a `ResponseStatus`, as ServiceStack answers an unhandled exception.
-    public func unavailable(_ message: String) -> HTTPResponse {
+    public static func unavailable(_ message: String) -> HTTPResponse {
         let status: JSONValue = ["errorCode": "Exception", "message": .string(message), "errors": .array([])]
         return .json(500, bytes: JSONValue.object(["responseStatus": status]).encoded())
     }

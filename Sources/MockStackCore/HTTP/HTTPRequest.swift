@@ -81,6 +81,17 @@ public struct HTTPRequest: Sendable, Equatable {
         }
 
         func copy() -> Storage { Storage(fields) }
+
+        /// A box of the same fields with `path` and `prefix` added to the mount path. Field by
+        /// field, each read in place, rather than a copy of the whole struct then two changes,
+        /// which retains the old path and mount path only to release them, on every request an
+        /// app answers. A field added to ``Fields`` is an error here until it is passed on.
+        func routed(path: String, prefix: String) -> Storage {
+            let mountPath = fields.mountPath.isEmpty ? prefix : fields.mountPath + prefix
+            return Storage(Fields(method: fields.method, unknownMethodName: fields.unknownMethodName,
+                                  target: fields.target, path: path, query: fields.query, headers: fields.headers,
+                                  body: fields.body, mountPath: mountPath))
+        }
     }
 
     /// Every stored field, declared here once: the box, its copy and equality take them whole.
@@ -184,10 +195,7 @@ public struct HTTPRequest: Sendable, Equatable {
             bytes.count <= skipped ? "/" : UTF8Bytes.string(decoding: bytes.extracting(skipped...))
         }
         // One new box, made directly: this runs for every request an app answers.
-        var fields = storage.fields
-        fields.path = relative.isEmpty ? "/" : relative
-        fields.mountPath = fields.mountPath.isEmpty ? prefix : fields.mountPath + prefix
-        return HTTPRequest(storage: Storage(fields))
+        return HTTPRequest(storage: storage.routed(path: relative.isEmpty ? "/" : relative, prefix: prefix))
     }
 
     private init(storage: Storage) {

@@ -33,9 +33,11 @@ struct ServiceStackRoutes: Sendable {
     }
 
     /// The native-types service at `path`, in any ASCII case. Asked of every request: most paths
-    /// are refused on the shared `/types` prefix, without comparing each row.
+    /// are refused on their second byte (`/api/…`), the rest on the shared `/types` prefix,
+    /// without comparing each row.
     private static func nativeTypesRoute(for path: String) -> NativeTypesRoute? {
-        guard path.hasPrefixIgnoringASCIICase("/types") else { return nil }
+        guard let second = path.utf8.dropFirst().first, second | 0x20 == UInt8(ascii: "t"),
+              path.hasPrefixIgnoringASCIICase("/types") else { return nil }
         for route in nativeTypes where path.equalsIgnoringASCIICase(route.path) { return route }
         return nil
     }

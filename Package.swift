@@ -6,7 +6,8 @@
 //   mockstack (CLI) ──► MockStack (façade) ─► MockStackTransport ─► CLibevent
 //   MockStackInProcess ─┘       ├──────────► MockStackServiceStack ─┬► MockStackAuth (HS256 JWTs over swift-crypto)
 //         │                     ├──────────► MockStackFeathers ─────┘
-//         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions) ─► MockStackCore
+//         │                     ├──────────► MockStackFixtures (fixtures on disk, --watch, the load cache) ─► MockStackControl
+//         │                     ├──────────► MockStackControl (the control plane: journal, stubs, sessions, the app registry) ─► MockStackCore
 //         │                     ├──────────► MockStackProxy (forwarding rules, recorder) ─► MockStackTransport, MockStackCore
 //         │                     └──────────► MockStackCore (pure Swift values, no C, no I/O)
 //         └─► MockStackTesting (spawn, attach, control plane: Foundation only) ─┬► MockStackWire
@@ -36,7 +37,7 @@
 // target but those two builds with strict memory-safety checking (`memorySafeSettings`), so the
 // compiler holds them to that. What they keep is marked where it stands: MockStackJSON's `UTF8Bytes`
 // (a string's bytes as a span, and a span into a string or an array: three one-line bridges),
-// the façade's `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
+// MockStackFixtures' `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
 // request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
 // value holds the box).
 import PackageDescription
@@ -172,19 +173,30 @@ let package = Package(
             dependencies: ["MockStackCore", "MockStackTransport"],
             swiftSettings: memorySafeSettings
         ),
+        // Fixtures on disk: reading them (never outside their folder), `--watch`, and the load
+        // cache, whose hit mounts every app unbuilt in the control plane's registry. Knows no
+        // emulation: the façade hands it the app kinds and what a failed build answers.
+        .target(
+            name: "MockStackFixtures",
+            dependencies: [
+                "MockStackCore",
+                "MockStackControl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: memorySafeSettings
+        ),
         .target(
             name: "MockStack",
             dependencies: [
                 "MockStackCore",
                 "MockStackWire",
                 "MockStackControl",
+                "MockStackFixtures",
                 "MockStackProxy",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
-                // SHA-256 for the load cache's records (LoadRecord).
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: memorySafeSettings
         ),
@@ -277,10 +289,17 @@ let package = Package(
             dependencies: ["MockStackWebSocket", "MockStackTransport", "MockStackCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // The load cache's values without the emulations: digests, the executable's identity,
+        // a failed build after a hit.
+        .testTarget(
+            name: "MockStackFixturesTests",
+            dependencies: ["MockStackFixtures", "MockStackControl", "MockStackCore"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "MockStackTests",
             dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
-                           "MockStackProxy",
+                           "MockStackProxy", "MockStackFixtures",
                            "MockStackInProcess", "MockStackSpawn", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

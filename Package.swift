@@ -11,9 +11,10 @@
 //   (`--proxy-unmatched`, `record`), never linked.
 // - Every other library target builds with strict memory-safety checking (`memorySafeSettings`),
 //   so the compiler holds it to that. What they keep is marked where it stands: MockStackJSON's
-//   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array), the façade's
-//   `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the request and response
-//   boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one value holds the box).
+//   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array),
+//   MockStackFixtures' `stat`, `access` and `realpath` calls, the recorder's `strerror`, and the
+//   request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
+//   value holds the box).
 // - The testing product (MockStackTesting) builds without the server: a client's tests compile
 //   it, MockStackWire, MockStackJSON and MockStackSpawn, nothing else.
 import PackageDescription
@@ -160,19 +161,30 @@ let package = Package(
             dependencies: ["MockStackCore", "MockStackUpstream"],
             swiftSettings: memorySafeSettings
         ),
+        // Fixtures on disk: reading them (never outside their folder), `--watch`, and the load
+        // cache, whose hit mounts every app unbuilt in the control plane's registry. Knows no
+        // emulation: the façade hands it the app kinds and what a failed build answers.
+        .target(
+            name: "MockStackFixtures",
+            dependencies: [
+                "MockStackCore",
+                "MockStackControl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: memorySafeSettings
+        ),
         .target(
             name: "MockStack",
             dependencies: [
                 "MockStackCore",
                 "MockStackWire",
                 "MockStackControl",
+                "MockStackFixtures",
                 "MockStackProxy",
                 "MockStackServiceStack",
                 "MockStackFeathers",
                 "MockStackTransport",
                 .product(name: "Logging", package: "swift-log"),
-                // SHA-256 for the load cache's records (LoadRecord).
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: memorySafeSettings
         ),
@@ -274,10 +286,17 @@ let package = Package(
             dependencies: ["MockStackWebSocket", "MockStackTransport", "MockStackCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // The load cache's values without the emulations: digests, the executable's identity,
+        // a failed build after a hit.
+        .testTarget(
+            name: "MockStackFixturesTests",
+            dependencies: ["MockStackFixtures", "MockStackControl", "MockStackCore"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "MockStackTests",
             dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
-                           "MockStackProxy",
+                           "MockStackProxy", "MockStackFixtures",
                            "MockStackInProcess", "MockStackSpawn", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

@@ -5,3 +5,6 @@
 @_exported public import MockStackControl
 // The proxy's target, client and recorder (`serve --proxy-unmatched`, `mockstack record`).
 @_exported public import MockStackProxy
+// Fixtures on disk and the load cache (``FixtureFolders``, ``LoadCache``): what `serve` and
+// `validate` are given.
+@_exported public import MockStackFixtures

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockStack
+@testable import MockStackFixtures
 import MockStackControl
 import Logging
 import MockStackCore

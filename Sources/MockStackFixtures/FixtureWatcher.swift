@@ -4,9 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-import Logging
-import MockStackControl
-import MockStackCore
+package import Logging
+package import MockStackControl
+package import MockStackCore
 import Synchronization
 
 /// `serve --watch`: looks at the fixtures folders a few times a second and, when an app
@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// Polling, not inotify: it works the same on macOS, on Linux and on a folder bind-mounted
 /// into a Docker container, where file events from the host do not arrive.
-final class FixtureWatcher: Sendable {
+package final class FixtureWatcher: Sendable {
     private let folders: FixtureFolders
     /// The app folders to watch, or nil for every app folder (new ones included).
     private let apps: [String]?
@@ -37,7 +37,8 @@ final class FixtureWatcher: Sendable {
         var outcome: ReloadOutcome?
     }
 
-    init(folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore, logger: Logger) {
+    package init(folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore,
+                 logger: Logger) {
         self.folders = folders
         self.apps = apps
         self.loader = loader
@@ -52,7 +53,7 @@ final class FixtureWatcher: Sendable {
     }
 
     /// Starts looking every `intervalMilliseconds`, on a queue of its own, until ``stop()``.
-    func start(intervalMilliseconds: Int = 250) {
+    package func start(intervalMilliseconds: Int = 250) {
         DispatchQueue(label: "mockstack.fixture-watcher").async { [weak self] in
             while let signal = self?.stopSignal, signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
                 self?.reloadIfChanged()
@@ -60,12 +61,12 @@ final class FixtureWatcher: Sendable {
         }
     }
 
-    func stop() { stopSignal.signal() }
+    package func stop() { stopSignal.signal() }
 
-    var lastOutcome: ReloadOutcome? { state.withLock { $0.outcome } }
+    package var lastOutcome: ReloadOutcome? { state.withLock { $0.outcome } }
 
     /// Reloads the app folders whose files changed since the last look, if any did.
-    func reloadIfChanged() {
+    package func reloadIfChanged() {
         reloading.withLock { _ in
             let now = Self.fingerprints(folders: folders, apps: apps).prints
             let changed: [String]? = state.withLock { state in

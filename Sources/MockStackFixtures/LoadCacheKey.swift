@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 import MockStackCore
 
@@ -11,13 +11,13 @@ import MockStackCore
 /// build's record), the fixtures folders' real
 /// paths in order, the `--apps` selection and `--fixed-date`. The record's file name is a
 /// digest of it, and the record holds it whole, so two keys never share a record.
-struct LoadCacheKey: Equatable {
+package struct LoadCacheKey: Equatable {
     /// The key written out, one field a line; strings length-prefixed.
     let text: String
 
     /// nil when the executable cannot be found or a folder does not exist (there is then no
     /// cache for this load; the full load reports a missing folder as usual).
-    init?(version: String, folders: [URL], apps: [String]?, fixedDate: String?, executable: URL? = RunningExecutable.url()) {
+    package init?(version: String, folders: [URL], apps: [String]?, fixedDate: String?, executable: URL? = RunningExecutable.url()) {
         guard let executable, let binary = ExecutableIdentity.describe(executable) else { return nil }
         var lines = ["mockstack load cache key 1", "version " + Self.quoted(version), "binary " + binary]
         for folder in folders {

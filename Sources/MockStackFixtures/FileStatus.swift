@@ -10,10 +10,10 @@ import Darwin
 /// rather than FileManager's attributes, which also look up the names of the file's owner and
 /// group: a read of /etc/passwd and /etc/group for every file. A plain `stat(2)`: a wrapper
 /// library's path type cost a start-up more than the call itself (Benchmarks/README.md).
-struct FileStatus: Equatable, Sendable {
-    enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
+package struct FileStatus: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
 
-    var kind: Kind
+    package var kind: Kind
     var size: Int64
     /// The last modification: seconds since the epoch, and nanoseconds within the second (kept
     /// apart, so no file date can overflow a sum; they are only ever compared).
@@ -31,7 +31,7 @@ struct FileStatus: Equatable, Sendable {
     /// `nil` when nothing is there (or a followed symlink leads nowhere).
     /// - Parameter followingSymlinks: false to describe a symlink itself (`lstat`), as
     ///   ``kind`` `.symbolicLink`.
-    init?(path: String, followingSymlinks: Bool = true) {
+    package init?(path: String, followingSymlinks: Bool = true) {
         var status = stat()
         // One of the façade's three C calls (`access` and `realpath`: DirectoryFixtureSource): a path and a
         // local struct, nothing kept, so marked as reviewed rather than moved to the transport.

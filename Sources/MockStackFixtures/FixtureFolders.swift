@@ -25,7 +25,7 @@ public struct FixtureFolders: Sendable {
 
     /// ``source(forOneLoad:)``, and where on disk it reads each file (what the load cache
     /// `stat`s).
-    func sourceOnDisk(forOneLoad: Bool = false) throws(FixtureErrors)
+    package func sourceOnDisk(forOneLoad: Bool = false) throws(FixtureErrors)
         -> (source: any FixtureSource, files: FixtureFiles) {
         if folders.isEmpty {
             let nothing = InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)")

@@ -3,7 +3,7 @@ import MockStackCore
 /// Where on disk a load from ``FixtureFolders`` reads each file, and which folders it lists:
 /// what the load cache `stat`s (docs/load-cache.md), kept beside the source the load reads so
 /// that fixture sources need not know about disks.
-struct FixtureFiles: Sendable {
+package struct FixtureFiles: Sendable {
     let layers: [DirectoryFixtureSource]
     /// The layers read as one, when there are several: which of them a file is read from.
     let layered: LayeredFixtureSource?

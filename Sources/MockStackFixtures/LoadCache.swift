@@ -3,8 +3,8 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
-import MockStackControl
+package import MockStackCore
+package import MockStackControl
 
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
 /// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
@@ -18,7 +18,7 @@ public struct LoadCache: Sendable {
 
     static let recordSuffix = ".record"
     /// How a note of a written record begins.
-    static let writtenPrefix = "record written to "
+    package static let writtenPrefix = "record written to "
     /// Records kept at most; past it the oldest go (records of older binaries, other fixtures).
     static let keptRecords = 32
 
@@ -55,18 +55,23 @@ public struct LoadCache: Sendable {
     }
 
     /// What a load through the cache did, for the debug log.
-    struct Outcome {
+    package struct Outcome {
         /// What each mount serves: on a hit, apps not built yet; else the apps the load made.
-        var apps: [MountedApp]
+        package var apps: [MountedApp]
         /// `hit (…)` or `miss (why); …`, one line.
-        var note: String
+        package var note: String
+
+        package init(apps: [MountedApp], note: String) {
+            self.apps = apps
+            self.note = note
+        }
     }
 
     /// Told of the mistakes a hit's app build found after all (its app then answers 500s).
-    typealias BuildFailure = @Sendable (_ app: String, FixtureErrors) -> Void
+    package typealias BuildFailure = @Sendable (_ app: String, FixtureErrors) -> Void
     /// What an app of a kind answers when its build after the ready line fails: a 500 in its
     /// own server's format.
-    typealias Unavailable = @Sendable (_ kind: String, _ message: String) -> HTTPResponse
+    package typealias Unavailable = @Sendable (_ kind: String, _ message: String) -> HTTPResponse
 
     /// The apps of `source` (read with `loader`): on a hit, each to be built after the ready
     /// line; else by the full load, which then writes a fresh record.
@@ -76,7 +81,7 @@ public struct LoadCache: Sendable {
     ///   - unavailable: what a hit's app answers when its build fails.
     ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    func load(loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?, unavailable: @escaping Unavailable,
+    package func load(loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?, unavailable: @escaping Unavailable,
               onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
         guard let key else {
             let apps = try loader.load(from: source).map(MountedApp.built)
@@ -143,7 +148,7 @@ public struct LoadCache: Sendable {
     /// The full load, every check made, and a fresh record of it written (`mockstack validate`,
     /// and a miss).
     /// - Returns: the apps, and what became of the record, in a few words.
-    func recordedLoad(loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
+    package func recordedLoad(loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
                       key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
         let began = clock()
         let recording = RecordingFixtureSource(source)
@@ -189,22 +194,5 @@ public struct LoadCache: Sendable {
         guard status.kind == .regular, status.size <= LoadRecord.maxBytes, let data = FileManager.default.contents(atPath: path),
               let record = LoadRecord(decoding: [UInt8](data)) else { return .unusable }
         return .record(record)
-    }
-}
-
-extension LoadCache {
-    /// `mockstack validate`'s load: the full load, every check made, then a record of it in
-    /// `folder` (none when nil), which the next `serve` of the same folders (every app, no
-    /// `--fixed-date`) by this binary, at release `version`, replays.
-    /// - Returns: the apps, and why no record was written when one was asked for and not
-    ///   written (nil when written, or not asked for).
-    public static func validatedLoad(_ fixtures: FixtureFolders, version: String, in folder: URL?) throws(FixtureErrors) -> (apps: [any MockApp], note: String?) {
-        let (source, files) = try fixtures.sourceOnDisk(forOneLoad: true)
-        guard let folder else { return (try AppLoader.standard.load(from: source), nil) }
-        guard let key = LoadCacheKey(version: version, folders: fixtures.folders, apps: nil, fixedDate: nil) else {
-            return (try AppLoader.standard.load(from: source), "no record (the executable or a fixtures folder cannot be identified)")
-        }
-        let loaded = try LoadCache(folder: folder).recordedLoad(loader: .standard, source: source, files: files, key: key)
-        return (loaded.apps, loaded.written.hasPrefix(Self.writtenPrefix) ? nil : loaded.written)
     }
 }

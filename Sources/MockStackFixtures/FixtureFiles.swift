@@ -11,8 +11,10 @@ package struct FixtureFiles: Sendable {
     /// The file at `path` as the load reads it (not resolved further); nil when no layer holds
     /// it (of several) or the path is refused.
     func path(of file: String) -> String? {
-        guard let layered else { return layers.first?.filePath(file) }
-        return layered.layerIndex(holding: file).flatMap { layers[$0].filePath(file) }
+        // Asked once a file at every start: the layers are read in place, never copied out
+        // (each copy is a retain and a release of every reference a source holds).
+        if layered == nil { return layers.isEmpty ? nil : layers[0].filePath(file) }
+        return layered?.layerIndex(holding: file).flatMap { layers[$0].filePath(file) }
     }
 
     /// The folders whose listing gives the app folders, in order.

@@ -57,7 +57,7 @@ PHASES = [
     ("load cache: the record read and checked, the apps described (LoadCache.load)", r"LoadCache\.load\(loader"),
     ("  the record read and decoded (LoadRecord.init(decoding:))", r"LoadRecord\.init\(decoding"),
     ("  each file's stat, and reads where it moved (LoadRecord.check)", r"LoadRecord\.check\(against"),
-    ("  the apps deferred, none built (AppLoader.deferredApp)", r"AppLoader\.deferredApp\("),
+    ("  the apps mounted unbuilt (LoadCache.unbuilt)", r"LoadCache\.unbuilt\("),
     ("  the replay's digest (LoadRecord.digest, before the stat check)", r"LoadRecord\.digest\(key"),
     ("  fixtures read (DirectoryFixtureSource.read)", r"DirectoryFixtureSource\.read\("),
     ("load cache: the key, the executable's build ID (LoadCacheKey.init)", r"LoadCacheKey\.init\("),

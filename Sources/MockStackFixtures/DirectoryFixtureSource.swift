@@ -35,7 +35,7 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     /// `root.path`, kept: each file's path is joined to it as text, which costs a fraction
     /// of `URL.appendingPathComponent` (Benchmarks/README.md, start-up).
-    private let rootPath: String
+    let rootPath: String
     /// The root with its symlinks resolved, once (nil when it was not there): every read checks
     /// that its file lies inside it.
     private let realRoot: String?
@@ -45,7 +45,12 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     /// Where on disk the file at `path` is (not resolved further: symlinks are followed by
     /// whoever uses it), so the load cache can `stat` it; nil for a path this source refuses.
-    public func filePath(_ path: String) -> String? { FixturePath.problem(in: path) == nil ? self.path(of: path) : nil }
+    public func filePath(_ path: String) -> String? { Self.filePath(path, inRoot: rootPath) }
+
+    /// ``filePath(_:)`` of a source whose root's path is `rootPath`.
+    static func filePath(_ path: String, inRoot rootPath: String) -> String? {
+        FixturePath.problem(in: path) == nil ? rootPath + "/" + path : nil
+    }
 
     /// The folders on disk that ``appFolders()`` lists: the root (the load cache keeps its
     /// `stat`: an entry added or removed changes a folder's times).

@@ -4,17 +4,21 @@ import MockStackCore
 /// what the load cache `stat`s (docs/load-cache.md), kept beside the source the load reads so
 /// that fixture sources need not know about disks.
 package struct FixtureFiles: Sendable {
-    let layers: [DirectoryFixtureSource]
+    /// Each layer's root (``DirectoryFixtureSource/rootPath``), in order: the folders whose
+    /// listing gives the app folders.
+    let roots: [String]
     /// The layers read as one, when there are several: which of them a file is read from.
     let layered: LayeredFixtureSource?
 
     /// The file at `path` as the load reads it (not resolved further); nil when no layer holds
     /// it (of several) or the path is refused.
     func path(of file: String) -> String? {
-        guard let layered else { return layers.first?.filePath(file) }
-        return layered.layerIndex(holding: file).flatMap { layers[$0].filePath(file) }
+        // Asked for every file at every start: paths only, so nothing but a string is copied.
+        if layered == nil { return roots.isEmpty ? nil : DirectoryFixtureSource.filePath(file, inRoot: roots[0]) }
+        guard let index = layered?.layerIndex(holding: file) else { return nil }
+        return DirectoryFixtureSource.filePath(file, inRoot: roots[index])
     }
 
     /// The folders whose listing gives the app folders, in order.
-    var listedFolders: [String] { layers.flatMap(\.listedFolders) }
+    var listedFolders: [String] { roots }
 }

@@ -29,14 +29,14 @@ public struct FixtureFolders: Sendable {
         -> (source: any FixtureSource, files: FixtureFiles) {
         if folders.isEmpty {
             let nothing = InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)")
-            return (nothing, FixtureFiles(layers: [], layered: nil))
+            return (nothing, FixtureFiles(roots: [], layered: nil))
         }
         let layers = folders.map {
             DirectoryFixtureSource(root: $0, displayRoot: $0.relativePath, remembersFolders: forOneLoad)
         }
-        guard layers.count > 1 else { return (layers[0], FixtureFiles(layers: layers, layered: nil)) }
+        guard layers.count > 1 else { return (layers[0], FixtureFiles(roots: [layers[0].rootPath], layered: nil)) }
         let layered = try LayeredFixtureSource(layers)
-        return (layered, FixtureFiles(layers: layers, layered: layered))
+        return (layered, FixtureFiles(roots: layers.map(\.rootPath), layered: layered))
     }
 
     /// `everything` narrowed to `apps` (`serve --apps test,ai`) when given.

@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// One environment variable's value, read with `getenv`. `ProcessInfo.processInfo.environment`
-/// builds a dictionary of the whole environment on every call, about 0.35M instructions each,
-/// and `serve` asks for a handful of variables on its way to the ready line.
+/// builds a dictionary of the whole environment on every call, and `serve` asks for a handful
+/// of variables on its way to the ready line.
 enum EnvironmentVariable {
     /// The value of `name`, nil when it is not set.
     static func value(_ name: String) -> String? {

@@ -10,7 +10,7 @@ import MockStackCore
 struct MockStackCommand: ParsableCommand {
     // Every command names itself: left to derive it, ArgumentParser would call
     // `String(describing:)` on the type, whose casts scan all of the binary's protocol
-    // conformances, some 5 million instructions before anything is parsed.
+    // conformances before anything is parsed.
     static let configuration = CommandConfiguration(
         commandName: "mockstack",
         abstract: "A fast, offline, deterministic mock ServiceStack / FeathersJS server for client-library tests.",
@@ -46,8 +46,8 @@ struct MockStackCommand: ParsableCommand {
     /// set four times (twice to ask whether it takes the rest of the line, once to parse and
     /// once to look for a catch-all argument), each a reflection of its twenty-odd options, and
     /// makes two passes for `--generate-completion-script`; parsed as its own root, two builds
-    /// and no passes (see `Serve.configuration`): 78.5M → 42.6M instructions in a debug `serve
-    /// --apps test`, 15.6M → 10.7M in a release start (Benchmarks/README.md). Anything neither
+    /// and no passes (see `Serve.configuration`), which cut start-up by a third in a release
+    /// build and by nearly half in a debug one (Benchmarks/LOG.md). Anything neither
     /// takes as a plain `serve` (help, a mistake, a failed validation) goes the whole way from
     /// the root, so every answer, message and exit status stays the root's.
     private static func parsedServe(_ arguments: [String]) -> (any ParsableCommand)? {

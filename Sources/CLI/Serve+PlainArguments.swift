@@ -8,9 +8,8 @@ import MockStackTransport
 /// ArgumentParser builds its picture of `serve` by reflection — a `Mirror` over the property
 /// wrappers, a dynamic cast per wrapper type, each default described — and each of the Swift
 /// runtime's first-time casts and lookups scans all of the static binary's protocol
-/// conformance records: 13.3M of the 21.7M instructions `serve --apps example` ran to its ready
-/// line, the biggest single part of start-up; this path takes 1.1M, most of it making the
-/// `Serve` value's property wrappers (Benchmarks/README.md). It reads what it fully understands
+/// conformance records: once the biggest single part of start-up. This path's cost is mostly
+/// making the `Serve` value's property wrappers (Benchmarks/LOG.md). It reads what it fully understands
 /// — `--name value`, `--name=value`, the flags, the repeatable options, in any order — into the
 /// same `Serve` value, and gives up on anything else: help, an unknown or misspelt option, a
 /// missing or empty value or one that starts with `-`, one its type refuses (the same

@@ -12,7 +12,7 @@ import MockStackTransport
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
 ///
 /// A plain command line is read by a fast path without ArgumentParser's reflection, which was
-/// 13.3M of the 21.8M instructions to the ready line (Serve+PlainArguments.swift); ArgumentParser
+/// most of the work to the ready line (Serve+PlainArguments.swift); ArgumentParser
 /// stays the reference and reads anything else. An option added here, in `ServerOptions` or in
 /// `FixturesOption` takes its name and default from its `OptionDeclarations` entry, which its row
 /// in `Serve.plainOptions` reads too: `ServeFastPathTests` fails until the row is there.

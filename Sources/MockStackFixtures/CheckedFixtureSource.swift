@@ -18,7 +18,7 @@ struct CheckedFixtureSource: FixtureSource {
     }
 
     /// The record's answers by path, made at the first build's first question, not on the way
-    /// to the ready line (~0.85M instructions with every shipped app). Builds may run at once
+    /// to the ready line, which a hit keeps short. Builds may run at once
     /// (the background thread's and a request's), hence the lock.
     private final class Index: Sendable {
         struct Answers {

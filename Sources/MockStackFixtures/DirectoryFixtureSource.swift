@@ -34,7 +34,7 @@ public struct DirectoryFixtureSource: FixtureSource {
     }
 
     /// `root.path`, kept: each file's path is joined to it as text, which costs a fraction
-    /// of `URL.appendingPathComponent` (Benchmarks/README.md, start-up).
+    /// of `URL.appendingPathComponent` (Benchmarks/LOG.md, start-up).
     let rootPath: String
     /// The root with its symlinks resolved, once (nil when it was not there): every read checks
     /// that its file lies inside it.
@@ -143,7 +143,8 @@ public struct DirectoryFixtureSource: FixtureSource {
     }
 
     /// `realpath(3)`: the absolute path with every symlink resolved, or nil when nothing is
-    /// there. Foundation's `resolvingSymlinksInPath` does the same in ~24,000 instructions a call.
+    /// there. Foundation's `resolvingSymlinksInPath` does the same far more slowly, and a start
+    /// asks for every file.
     static func resolvingSymlinks(_ path: String) -> String? {
         // A C string the call allocates, read into a String and freed here: marked as reviewed.
         guard let resolved = unsafe realpath(path, nil) else { return nil }

@@ -9,7 +9,7 @@ import Darwin
 /// What one `stat` of a path says (symlinks followed unless asked not to). Fixture reads and the watcher use this
 /// rather than FileManager's attributes, which also look up the names of the file's owner and
 /// group: a read of /etc/passwd and /etc/group for every file. A plain `stat(2)`: a wrapper
-/// library's path type cost a start-up more than the call itself (Benchmarks/README.md).
+/// library's path type cost a start-up more than the call itself (Benchmarks/LOG.md).
 package struct FileStatus: Equatable, Sendable {
     package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, other }
 

@@ -3,9 +3,9 @@ import MockStackJSON
 /// The load cache's 128-bit digest of a load's answers (``LoadRecord``): not a cryptographic
 /// hash, on purpose. It guards against accidental difference — an edited, added or removed
 /// fixture — not against an adversary, who could write a record outright (the cache folder is
-/// trusted as the binary is, docs/load-cache.md). SHA-256 (swift-crypto, with this machine's
-/// SHA-NI) took ~1.1 ms for the shipped apps' 1.8 MB, a fifth of the start-up budget
-/// (Benchmarks/README.md); this reads eight bytes at a time into four independent lanes.
+/// trusted as the binary is, docs/load-cache.md). SHA-256 took a large share of a hit's
+/// start-up over the shipped apps' megabytes (Benchmarks/LOG.md); this reads eight bytes at a
+/// time into four independent lanes.
 ///
 /// Each word goes into its lane as `rotate((lane ^ word) × K)`: for a given lane, a step is a
 /// bijection of the word and of the lane, so one changed word always changes the lane's end

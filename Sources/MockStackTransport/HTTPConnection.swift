@@ -30,7 +30,7 @@ final class HTTPConnection {
     /// The bufferevent writes, times writes out and throttles (docs/transport.md#libevent).
     private var readEvent: OpaquePointer?
     /// Read and changed only on the loop's thread, never while another access to it is open:
-    /// no runtime exclusivity check (~80 instructions, and a copy of the parser, each time).
+    /// no runtime exclusivity check, which would cost a call and a copy of the parser each time.
     @exclusivity(unchecked) private var parser: HTTP1RequestParser
 
     /// Where the connection stands (its phase, the back-pressure it applies, what the sweep has

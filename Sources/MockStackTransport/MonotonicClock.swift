@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// The system's monotonic clock read directly, for the transport's deadlines: `ContinuousClock.now`
-/// costs ~150 instructions a read. (Named so as not to shadow the standard library's `Clock`.)
+/// goes through the concurrency runtime on every read. (Named so as not to shadow the standard
+/// library's `Clock`.)
 enum MonotonicClock {
     /// Nanoseconds since an arbitrary fixed point.
     static func nanoseconds() -> UInt64 {

@@ -19,8 +19,8 @@ final class Worker: @unchecked Sendable {
     let base: OpaquePointer
     let configuration: TransportConfiguration
     let logger: Logger
-    /// Whether each request is logged (`info`), read once: copying the logger to ask costs ~300
-    /// instructions a request.
+    /// Whether each request is logged (`info`), read once: asking means copying the logger, on
+    /// every request.
     let logsRequests: Bool
     private(set) var endpoints: [Endpoint] = []
     // The fields read or changed on every request skip the runtime's exclusivity check: they
@@ -74,8 +74,8 @@ final class Worker: @unchecked Sendable {
     /// An event base whose epoll backend batches interest changes (a bufferevent turns writing
     /// on and off around each answer, and without the changelist each of those is an
     /// `epoll_ctl` call of its own). Its timers read the precise monotonic clock: libevent's
-    /// default on Linux is the coarse one, a tick of up to 4 ms, which answered
-    /// `X-MockStack-Delay: 20` after 18.4 ms in a soak.
+    /// default on Linux is the coarse one, whose tick made a short `X-MockStack-Delay` answer
+    /// noticeably early.
     private static func makeBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return nil }
         defer { event_config_free(config) }

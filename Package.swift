@@ -63,8 +63,8 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // The server's allocator on Linux: libevent allocates some thirty times per request,
-        // and mimalloc does that in about a third of glibc's instructions (Benchmarks/README.md).
+        // The server's allocator on Linux: libevent allocates many times per request, and
+        // mimalloc does that far more cheaply than glibc (Benchmarks/LOG.md).
         .systemLibrary(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]

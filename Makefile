@@ -65,12 +65,13 @@ install: release
 ## test: a warning in our own sources fails the build, as does any failing test; then the
 ## client-library example and the README's test quick start build and pass their own tests,
 ## so neither can rot. First, cheap checks: every docs/ citation names a section that exists,
-## every public declaration of the testing product has a doc comment, and docs/architecture.md's
-## layer table matches Package.swift.
+## every public declaration of the testing product has a doc comment, docs/architecture.md's
+## layer table matches Package.swift, and no line of Swift is wider than 120 columns.
 test:
 	@python3 Scripts/check-doc-citations.py
 	@python3 Scripts/check-public-docs.py
 	@python3 Scripts/check-layers.py
+	@python3 Scripts/check-line-width.py
 	@Scripts/ensure-system-libraries.sh --test
 	@Scripts/ensure-python-clients.sh
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests

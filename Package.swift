@@ -295,7 +295,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MockStackTests",
-            dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack", "MockStackFeathers", "MockStackTesting",
+            dependencies: ["MockStack", "MockStackControl", "MockStackAuth", "MockStackCore", "MockStackServiceStack",
+                           "MockStackFeathers", "MockStackTesting",
                            "MockStackProxy", "MockStackFixtures",
                            "MockStackInProcess", "MockStackSpawn", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],

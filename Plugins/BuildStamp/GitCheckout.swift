@@ -47,7 +47,8 @@ struct GitCheckout {
         let reference = String(head.dropFirst(5))
         if let loose = Self.read(commonDirectory.appendingPathComponent(reference)) { return loose }
         let packed = Self.read(commonDirectory.appendingPathComponent("packed-refs")) ?? ""
-        return packed.split(separator: "\n").first { $0.hasSuffix(" " + reference) }.map { String($0.prefix { $0 != " " }) }
+        let line = packed.split(separator: "\n").first { $0.hasSuffix(" " + reference) }
+        return line.map { String($0.prefix { $0 != " " }) }
     }
 
     /// A path git wrote, absolute or relative to `folder`.

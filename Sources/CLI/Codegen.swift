@@ -1,12 +1,13 @@
 import ArgumentParser
+import MockStack
+import MockStackCore
+import MockStackServiceStack
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStack
-import MockStackCore
-import MockStackServiceStack
 
 /// `mockstack codegen swift|python|typescript --app test [--option Key=Value …]`: the DTO file
 /// `/types/{language}` would serve, without a running server.
@@ -28,18 +29,23 @@ struct Codegen: ParsableCommand {
 
     @OptionGroup var fixtures: FixturesOption
 
-    @Option(name: .customLong("option"), help: ArgumentHelp("A query option, as in /types/{language}?Key=Value (repeatable).", valueName: "key=value"))
+    @Option(
+        name: .customLong("option"),
+        help: ArgumentHelp("A query option, as in /types/{language}?Key=Value (repeatable).", valueName: "key=value"))
     var options: [String] = []
 
     @Option(help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]")
     var baseUrl: String?
 
-    @Option(help: ArgumentHelp("The header's Date, as an ISO-8601 time (for golden files). [default: now]", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The header's Date, as an ISO-8601 time (for golden files). [default: now]", valueName: "date"))
     var fixedDate: String?
 
     func run() throws {
         guard let language = DTOLanguage(name: language) else {
-            let hint = DidYouMean.hint(for: self.language, among: DTOLanguage.allCases.map(\.rawValue), plural: "languages")
+            let hint = DidYouMean.hint(
+                for: self.language, among: DTOLanguage.allCases.map(\.rawValue), plural: "languages")
             printError("mockstack: unknown language '\(self.language)': \(hint) (see 'mockstack codegen --help')")
             throw ExitCode(2)
         }
@@ -54,14 +60,20 @@ struct Codegen: ParsableCommand {
             // The server itself ignores an unknown query option, as ServiceStack does; given
             // here by hand, it is a typo.
             guard language.options.contains(where: { $0.lowercased() == name.lowercased() }) else {
-                printError("mockstack: --option \(name): not a \(language.displayName) DTO option (\(language.options.joined(separator: ", ")))")
+                printError(
+                    """
+                    mockstack: --option \(name): not a \(language.displayName) DTO option \
+                    (\(language.options.joined(separator: ", ")))
+                    """
+                )
                 throw ExitCode(2)
             }
             query.append((name, String(option[option.index(after: equals)...])))
         }
         let text = try loadedOrExit(ending: "no DTOs generated") {
-            try CodeGeneration.dtos(language, fixtures: folders, app: app, options: query,
-                                    baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)", fixedDate: fixedDate)
+            try CodeGeneration.dtos(
+                language, fixtures: folders, app: app, options: query,
+                baseURL: baseUrl ?? "http://127.0.0.1:8080/\(app)", fixedDate: fixedDate)
         }
         print(text, terminator: "")
     }

@@ -1,11 +1,12 @@
 import ArgumentParser
+import MockStack
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStack
-import MockStackCore
 
 /// `--fixtures DIR …`: the fixtures folders `serve`, `codegen`, `routes` and `validate` read, in
 /// order, later folders winning on an app folder's name. Without the option, `MOCKSTACK_FIXTURES`
@@ -14,8 +15,14 @@ import MockStackCore
 /// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name. `serve`'s
 /// fast path reads it too (`Serve.plainOptions`).
 struct FixturesOption: ParsableArguments {
-    @Option(name: OptionDeclarations.fixtures.long,
-            help: ArgumentHelp("Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]", valueName: "folder"))
+    @Option(
+        name: OptionDeclarations.fixtures.long,
+        help: ArgumentHelp(
+            """
+            Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' \
+            (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]
+            """,
+            valueName: "folder"))
     var fixtures: [String] = OptionDeclarations.fixtures.initial
 
     /// The folders to read, each checked: `arguments` (the folders `routes` and `validate` also
@@ -76,7 +83,9 @@ struct FixturesOption: ParsableArguments {
 /// count after them when there is more than one.
 func printFixtureProblems(_ errors: FixtureErrors, ending summary: String) {
     for diagnostic in errors.diagnostics { printError(diagnostic.description) }
-    if errors.diagnostics.count > 1 { printError("mockstack: \(errors.diagnostics.count) fixture problems; \(summary)") }
+    if errors.diagnostics.count > 1 {
+        printError("mockstack: \(errors.diagnostics.count) fixture problems; \(summary)")
+    }
 }
 
 /// What `load` returns; broken fixtures are printed one line each (then `summary`), any other

@@ -1,10 +1,11 @@
 import ArgumentParser
+import MockStackTransport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackTransport
 
 /// `mockstack health --url URL`: exit 0 when the server answers its health check with 200.
 struct Health: ParsableCommand {

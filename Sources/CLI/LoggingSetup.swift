@@ -1,11 +1,12 @@
 public import ArgumentParser
+public import Logging
+import MockStackJSON
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import Logging
-import MockStackJSON
 
 /// `--log-format`.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -19,10 +20,11 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 enum LoggingSetup {
     static func bootstrap(level: Logger.Level, format: LogFormat) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = switch format {
-            case .text: StreamLogHandler.standardError(label: label)
-            case .json: JSONLogHandler(label: label)
-            }
+            var handler: any LogHandler =
+                switch format {
+                case .text: StreamLogHandler.standardError(label: label)
+                case .json: JSONLogHandler(label: label)
+                }
             handler.logLevel = level
             return handler
         }
@@ -43,7 +45,11 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [(String, String)] = [
-            ("time", Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))),
+            (
+                "time",
+                Date().ISO8601Format(
+                    .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+            ),
             ("level", event.level.rawValue),
             ("label", label),
             ("message", event.message.description),

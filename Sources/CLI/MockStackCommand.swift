@@ -1,9 +1,10 @@
 import ArgumentParser
+import MockStack
+import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import MockStack
-import MockStackCore
 
 /// `mockstack`: a mock ServiceStack / FeathersJS server for client-library tests.
 @main
@@ -63,8 +64,11 @@ struct MockStackCommand: ParsableCommand {
         guard exitCode(for: error) == .validationFailure, !(error is ExitCode) else { Self.exit(withError: error) }
         // `serve --bogus`: the help to read is the subcommand's.
         let subcommand = configuration.subcommands.first { arguments.first == $0.configuration.commandName }
-        let message = subcommand == nil ? Self.unknownCommand(arguments.first) ?? Self.message(for: error) : Self.message(for: error)
-        let help = ["mockstack", subcommand?.configuration.commandName].compactMap { $0 }.joined(separator: " ") + " --help"
+        let message =
+            subcommand == nil
+            ? Self.unknownCommand(arguments.first) ?? Self.message(for: error) : Self.message(for: error)
+        let help =
+            ["mockstack", subcommand?.configuration.commandName].compactMap { $0 }.joined(separator: " ") + " --help"
         printError("mockstack: \(message) (see '\(help)')")
         Self.exit(withError: ExitCode(2))
     }

@@ -1,13 +1,14 @@
 public import ArgumentParser
+import Logging
+import MockStack
+import MockStackCore
+import MockStackTransport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import MockStack
-import MockStackCore
-import MockStackTransport
 
 /// `mockstack record`: a proxy whose root stands for the target, writing what comes back into
 /// an app folder `serve` answers from.
@@ -27,16 +28,26 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("The server to record: http(s)://host[:port][/base].", valueName: "url"))
     var target: String
 
-    @Option(help: ArgumentHelp("The fixtures folder the app folder is written in (made if missing).", valueName: "folder"))
+    @Option(
+        help: ArgumentHelp("The fixtures folder the app folder is written in (made if missing).", valueName: "folder"))
     var out: String
 
     @Option(help: ArgumentHelp("The app's name: its folder, and the mount serve gives it.", valueName: "name"))
     var app: String = "recorded"
 
-    @Option(help: "What the app folder holds: servicestack, feathers, static, or auto (servicestack when the target answers /types/metadata, else static; an existing app's kind).")
+    @Option(
+        help:
+            """
+            What the app folder holds: servicestack, feathers, static, or auto (servicestack when the target answers \
+            /types/metadata, else static; an existing app's kind).
+            """
+    )
     var kind: RecordingKind = .auto
 
-    @Flag(help: "Keep Authorization, cookies, API keys and tokens as they came instead of leaving them out or masking them.")
+    @Flag(
+        help:
+            "Keep Authorization, cookies, API keys and tokens as they came instead of leaving them out or masking them."
+    )
     var keepSecrets = false
 
     @OptionGroup var serverOptions: ServerOptions
@@ -60,14 +71,16 @@ struct Record: ParsableCommand {
         try UpstreamLibrary.open(library, for: "record")
         let recorder: Recorder
         do {
-            recorder = try Recorder(out: URL(fileURLWithPath: out), appName: app, kind: kind,
-                                    client: UpstreamClient(target: upstream, timeoutSeconds: timeout, library: library),
-                                    masking: SecretMasking(masks: !keepSecrets))
+            recorder = try Recorder(
+                out: URL(fileURLWithPath: out), appName: app, kind: kind,
+                client: UpstreamClient(target: upstream, timeoutSeconds: timeout, library: library),
+                masking: SecretMasking(masks: !keepSecrets))
         } catch {
             printError("mockstack: \(error.message)")
             throw ExitCode(2)
         }
-        var configuration = MockStackConfiguration(host: serverOptions.resolvedHost, port: try serverOptions.resolvedPort() ?? defaults.port)
+        var configuration = MockStackConfiguration(
+            host: serverOptions.resolvedHost, port: try serverOptions.resolvedPort() ?? defaults.port)
         configuration.version = MockStackVersion.description(commit: buildCommit)
         configuration.loadsApps = false
         configuration.proxyUnmatched = upstream
@@ -87,7 +100,8 @@ struct Record: ParsableCommand {
             throw ExitCode(2)
         }
         try serverOptions.announce(ready, of: running)
-        logger.notice("mockstack recording \(upstream) at \(ready.url) into \(recorder.folder.path) (\(recorder.kind.rawValue))")
+        logger.notice(
+            "mockstack recording \(upstream) at \(ready.url) into \(recorder.folder.path) (\(recorder.kind.rawValue))")
         running.wait()
         StandardStream.output.write(recorder.summary.jsonText + "\n")
         logger.notice("mockstack stopped recording")

@@ -1,11 +1,12 @@
 import ArgumentParser
+import MockStack
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStack
-import MockStackCore
 
 /// `mockstack routes [DIR…]`: a table of every app, mount, operation, verbs and route.
 struct Routes: ParsableCommand {

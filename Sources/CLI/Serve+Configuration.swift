@@ -1,12 +1,13 @@
+import Logging
+import MockStack
+import MockStackCore
+import MockStackTransport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import MockStack
-import MockStackCore
-import MockStackTransport
 
 extension Serve {
     /// The server's configuration from the options and their environment fallbacks: what it
@@ -18,7 +19,9 @@ extension Serve {
             port: try serverOptions.resolvedPort() ?? defaults.port,
             fixtures: try fixtures.folders().folders,
             exposed: expose.map { (app: $0.app, port: $0.port) },
-            apps: (apps ?? EnvironmentVariable.value("MOCKSTACK_APPS")).map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty } }
+            apps: (apps ?? EnvironmentVariable.value("MOCKSTACK_APPS")).map {
+                $0.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+            }
         )
         configuration.version = MockStackVersion.description(commit: buildCommit)
         configuration.fixedDate = fixedDate
@@ -27,12 +30,17 @@ extension Serve {
         configuration.watchesFixtures = watch
         configuration.seed = seed
         configuration.maxSessions = maxSessions
-        configuration.adminToken = adminToken ?? EnvironmentVariable.value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.adminToken =
+            adminToken ?? EnvironmentVariable.value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
         configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
         configuration.proxyTimeoutSeconds = proxyTimeout
         configuration.proxyLibcurl = UpstreamLibrary.chosen(EnvironmentVariable.value(UpstreamLibrary.environmentName))
-        if configuration.proxyUnmatched != nil { try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched") }
-        configuration.loadCacheFolder = noLoadCache ? nil : LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
+        if configuration.proxyUnmatched != nil {
+            try UpstreamLibrary.open(configuration.proxyLibcurl, for: "--proxy-unmatched")
+        }
+        configuration.loadCacheFolder =
+            noLoadCache
+            ? nil : LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
         // A measurement knob (Benchmarks/startup.py): deferred apps built only by their first request.
         configuration.buildsDeferredAppsInBackground = EnvironmentVariable.value("MOCKSTACK_BACKGROUND_BUILD") != "off"
         configuration.transport = transportConfiguration(logger: logger)

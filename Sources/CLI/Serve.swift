@@ -1,13 +1,14 @@
 import ArgumentParser
+import Logging
+import MockStack
+import MockStackCore
+import MockStackTransport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import MockStack
-import MockStackCore
-import MockStackTransport
 
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
 ///
@@ -40,8 +41,11 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var serverOptions: ServerOptions
 
-    @Option(name: OptionDeclarations.adminToken.long,
-            help: ArgumentHelp("Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.", valueName: "token"))
+    @Option(
+        name: OptionDeclarations.adminToken.long,
+        help: ArgumentHelp(
+            "Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.",
+            valueName: "token"))
     var adminToken: String?
 
     @OptionGroup var fixtures: FixturesOption
@@ -49,75 +53,111 @@ struct Serve: ParsableCommand {
     @Option(name: OptionDeclarations.threads.long, help: "Event-loop threads (SO_REUSEPORT when more than one).")
     var threads: Int = OptionDeclarations.threads.initial
 
-    @Option(name: OptionDeclarations.apps.long,
-            help: ArgumentHelp("Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
+    @Option(
+        name: OptionDeclarations.apps.long,
+        help: ArgumentHelp(
+            "Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
     var apps: String?
 
-    @Option(name: OptionDeclarations.fixedDate.long,
-            help: ArgumentHelp("Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
+    @Option(
+        name: OptionDeclarations.fixedDate.long,
+        help: ArgumentHelp(
+            "Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
     var fixedDate: String?
 
-    @Option(name: OptionDeclarations.expose.long,
-            help: ArgumentHelp("Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.", valueName: "app=port"))
+    @Option(
+        name: OptionDeclarations.expose.long,
+        help: ArgumentHelp(
+            "Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.",
+            valueName: "app=port"))
     var expose: [Exposure] = OptionDeclarations.expose.initial
 
     @Option(name: OptionDeclarations.maxBodyBytes.long, help: "Largest request body in bytes (413 above).")
     var maxBodyBytes: Int = OptionDeclarations.maxBodyBytes.initial
 
-    @Option(name: OptionDeclarations.maxHeaderBytes.long,
-            help: "Largest request line plus headers in bytes (431 above).")
+    @Option(
+        name: OptionDeclarations.maxHeaderBytes.long,
+        help: "Largest request line plus headers in bytes (431 above).")
     var maxHeaderBytes: Int = OptionDeclarations.maxHeaderBytes.initial
 
-    @Option(name: OptionDeclarations.timeout.long,
-            help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
+    @Option(
+        name: OptionDeclarations.timeout.long,
+        help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
     var timeout: Int = OptionDeclarations.timeout.initial
 
-    @Option(name: OptionDeclarations.journalSize.long,
-            help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
+    @Option(
+        name: OptionDeclarations.journalSize.long,
+        help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
     var journalSize: Int = OptionDeclarations.journalSize.initial
 
     @Option(name: OptionDeclarations.journalBodyBytes.long, help: "Bytes of each request body the journal keeps.")
     var journalBodyBytes: Int = OptionDeclarations.journalBodyBytes.initial
 
-    @Flag(name: OptionDeclarations.watch.long,
-          help: "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving.")
+    @Flag(
+        name: OptionDeclarations.watch.long,
+        help:
+            "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving."
+    )
     var watch = OptionDeclarations.watch.initial
 
-    @Flag(name: OptionDeclarations.noLoadCache.long,
-          help: "Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or written.")
+    @Flag(
+        name: OptionDeclarations.noLoadCache.long,
+        help:
+            """
+            Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or \
+            written.
+            """
+    )
     var noLoadCache = OptionDeclarations.noLoadCache.initial
 
-    @Flag(name: OptionDeclarations.stopOnStdinEof.long,
-          help: "Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test process) takes the server with it when it exits, even killed.")
+    @Flag(
+        name: OptionDeclarations.stopOnStdinEof.long,
+        help:
+            """
+            Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test \
+            process) takes the server with it when it exits, even killed.
+            """
+    )
     var stopOnStdinEof = OptionDeclarations.stopOnStdinEof.initial
 
-    @Option(name: OptionDeclarations.seed.long,
-            help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
+    @Option(
+        name: OptionDeclarations.seed.long,
+        help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
     var seed: UInt64 = OptionDeclarations.seed.initial
 
-    @Option(name: OptionDeclarations.maxSessions.long,
-            help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
+    @Option(
+        name: OptionDeclarations.maxSessions.long,
+        help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
     var maxSessions: Int = OptionDeclarations.maxSessions.initial
 
-    @Option(name: OptionDeclarations.proxyUnmatched.long,
-            help: ArgumentHelp("Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
+    @Option(
+        name: OptionDeclarations.proxyUnmatched.long,
+        help: ArgumentHelp(
+            "Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
     var proxyUnmatched: String?
 
-    @Option(name: OptionDeclarations.proxyTimeout.long,
-            help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
+    @Option(
+        name: OptionDeclarations.proxyTimeout.long,
+        help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
     var proxyTimeout: Int = OptionDeclarations.proxyTimeout.initial
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
-        guard maxBodyBytes > 0, maxHeaderBytes >= 256 else { throw ValidationError("--max-body-bytes must be positive and --max-header-bytes at least 256") }
+        guard maxBodyBytes > 0, maxHeaderBytes >= 256 else {
+            throw ValidationError("--max-body-bytes must be positive and --max-header-bytes at least 256")
+        }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (0...1_000_000).contains(journalSize), (0...(64 << 20)).contains(journalBodyBytes) else {
             throw ValidationError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100,000") }
-        guard (1...600).contains(proxyTimeout) else { throw ValidationError("--proxy-timeout must be 1 to 600 seconds") }
+        guard (1...600).contains(proxyTimeout) else {
+            throw ValidationError("--proxy-timeout must be 1 to 600 seconds")
+        }
         if let proxyUnmatched {
-            do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch { throw ValidationError("--proxy-unmatched \(error.message)") }
+            do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch {
+                throw ValidationError("--proxy-unmatched \(error.message)")
+            }
         }
     }
 
@@ -129,7 +169,12 @@ struct Serve: ParsableCommand {
         logger.debug("open-file limit \(openFiles)")
         let (running, ready) = try startedServer(configuration)
         try serverOptions.announce(ready, of: running)
-        logger.notice("mockstack \(configuration.version) serving \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))")
+        logger.notice(
+            """
+            mockstack \(configuration.version) serving \
+            \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))
+            """
+        )
         announceAdminAccess(of: running, url: ready.url, logger: logger)
         logger.debug("allocator: \(Allocator.description)")
         running.wait()
@@ -139,7 +184,9 @@ struct Serve: ParsableCommand {
     /// The server loaded from `configuration` and listening, with its ready event. Broken
     /// fixtures are printed one line each, any other failure in one line; both end the command
     /// with exit status 2.
-    private func startedServer(_ configuration: MockStackConfiguration) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
+    private func startedServer(
+        _ configuration: MockStackConfiguration
+    ) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
         let server = try loadedOrExit(ending: "not starting") {
             try Allocator.loading { try MockStackServer(configuration: configuration) }
         }
@@ -156,7 +203,12 @@ struct Serve: ParsableCommand {
         guard case .token(let token) = running.adminAccess else { return }
         let host = running.configuration.host
         guard running.adminTokenWasGenerated else {
-            logger.notice("the control plane (\(url)/__mockstack/) requires the admin token given with --admin-token or MOCKSTACK_ADMIN_TOKEN")
+            logger.notice(
+                """
+                the control plane (\(url)/__mockstack/) requires the admin token given with --admin-token or \
+                MOCKSTACK_ADMIN_TOKEN
+                """
+            )
             return
         }
         let message: Logger.Message = """
@@ -177,9 +229,10 @@ struct Exposure: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (0...65535).contains(port) else { return nil }
+        guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (0...65535).contains(port) else {
+            return nil
+        }
         app = String(parts[0])
         self.port = port
     }
 }
-

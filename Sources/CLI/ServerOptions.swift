@@ -1,12 +1,13 @@
 import ArgumentParser
+import Logging
+import MockStack
+import MockStackWire
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import MockStack
-import MockStackWire
 
 /// The defaults the CLI shows and falls back to: the configuration types' own, never restated.
 let defaults = MockStackConfiguration()
@@ -15,16 +16,19 @@ let defaults = MockStackConfiguration()
 /// and how to log. Each option's name and default are its `OptionDeclarations` entry's, which
 /// its row in `Serve.plainOptions` (serve's fast path) reads too.
 struct ServerOptions: ParsableArguments {
-    @Option(name: OptionDeclarations.host.long,
-            help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
+    @Option(
+        name: OptionDeclarations.host.long,
+        help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
     var host: String?
 
-    @Option(name: OptionDeclarations.port.long,
-            help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
+    @Option(
+        name: OptionDeclarations.port.long,
+        help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
     var port: Int?
 
-    @Option(name: OptionDeclarations.readyFile.long,
-            help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
+    @Option(
+        name: OptionDeclarations.readyFile.long,
+        help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
     var readyFile: String?
 
     @Option(name: OptionDeclarations.logLevel.long, help: "How much to log; info logs one line per request.")
@@ -34,7 +38,9 @@ struct ServerOptions: ParsableArguments {
     var logFormat: LogFormat = OptionDeclarations.logFormat.initial
 
     func validate() throws {
-        if let port = try resolvedPort(), !(0...65535).contains(port) { throw ValidationError("the port must be between 0 and 65535") }
+        if let port = try resolvedPort(), !(0...65535).contains(port) {
+            throw ValidationError("the port must be between 0 and 65535")
+        }
     }
 
     /// `--host`, else `MOCKSTACK_HOST`, else the default.

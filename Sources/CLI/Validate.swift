@@ -1,11 +1,12 @@
 import ArgumentParser
+import MockStack
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStack
-import MockStackCore
 
 /// `mockstack validate [DIR…]`: check fixtures folders (read as `serve` reads them) and point at
 /// every mistake.
@@ -13,7 +14,14 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message.",
-        discussion: "Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and 'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the same folders (MOCKSTACK_CACHE_DIR=off: none)."
+        discussion:
+            """
+            Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and \
+            'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit \
+            status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written \
+            (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the \
+            same folders (MOCKSTACK_CACHE_DIR=off: none).
+            """
     )
 
     @OptionGroup var source: FixtureFoldersArguments
@@ -24,7 +32,8 @@ struct Validate: ParsableCommand {
             // A record for the next `serve` of these folders (the Docker image warms its cache so);
             // one that could not be written is said, since the next start is then the slow one.
             let folder = LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
-            let (apps, note) = try LoadCache.validatedLoad(folders, version: MockStackVersion.description(commit: buildCommit), in: folder)
+            let (apps, note) = try LoadCache.validatedLoad(
+                folders, version: MockStackVersion.description(commit: buildCommit), in: folder)
             if let note { printError("load cache: \(note)") }
             let routes = apps.reduce(0) { $0 + $1.routes.count }
             print("ok: \(apps.count) app(s) (\(apps.map(\.name).joined(separator: ", "))), \(routes) route(s)")

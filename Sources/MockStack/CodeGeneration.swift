@@ -7,8 +7,10 @@ public enum CodeGeneration {
     public static let swiftOptions = NativeTypesOptions.swiftOptions
 
     /// The `/types/swift` file of the ServiceStack app named `app` in `fixtures`.
-    public static func swift(fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
-                             fixedDate: String? = nil) throws -> String {
+    public static func swift(
+        fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
+        fixedDate: String? = nil
+    ) throws -> String {
         try dtos(.swift, fixtures: fixtures, app: name, options: options, baseURL: baseURL, fixedDate: fixedDate)
     }
 
@@ -19,12 +21,23 @@ public enum CodeGeneration {
     ///   - fixedDate: the header's `Date:` (ISO-8601), for golden files; nil: now.
     /// - Throws: ``FixtureErrors`` for broken fixtures, ``MockStackError`` for an unknown or
     ///   non-ServiceStack app.
-    public static func dtos(_ language: DTOLanguage, fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)],
-                            baseURL: String, fixedDate: String? = nil) throws -> String {
+    public static func dtos(
+        _ language: DTOLanguage, fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)],
+        baseURL: String, fixedDate: String? = nil
+    ) throws -> String {
         try FixedDate.check(fixedDate)
-        let apps = try AppLoader.standard(typesDate: fixedDate).load(from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
-        guard let app = (apps.first as? RecordedAnswersApp)?.emulation as? ServiceStackApp ?? apps.first as? ServiceStackApp else {
-            throw MockStackError("app '\(name)' is not a ServiceStack app: /types/\(language.rawValue) is generated for ServiceStack apps only")
+        let apps = try AppLoader.standard(typesDate: fixedDate).load(
+            from: FixtureFolders.narrowed(fixtures.source(), to: [name]))
+        guard
+            let app = (apps.first as? RecordedAnswersApp)?.emulation as? ServiceStackApp ?? apps.first
+                as? ServiceStackApp
+        else {
+            throw MockStackError(
+                """
+                app '\(name)' is not a ServiceStack app: /types/\(language.rawValue) is generated for ServiceStack \
+                apps only
+                """
+            )
         }
         return app.dtos(language, query: options, baseURL: baseURL)
     }

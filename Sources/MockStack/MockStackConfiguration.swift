@@ -1,12 +1,13 @@
+public import Logging
+public import MockStackCore
+public import MockStackProxy
+public import MockStackTransport
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import Logging
-public import MockStackCore
-public import MockStackProxy
-public import MockStackTransport
 
 /// Everything `mockstack serve` can be told. Defaults are the safe, deterministic ones a test
 /// wants: loopback, a free port, one loop, quiet logs.

@@ -1,17 +1,18 @@
+import Dispatch
+import Logging
+public import MockStackControl
+public import MockStackCore
+import MockStackProxy
+import MockStackServiceStack
+public import MockStackTransport
+import MockStackUpstream
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
-import Synchronization
-import Logging
-import MockStackServiceStack
-import MockStackProxy
-import MockStackUpstream
-public import MockStackControl
-public import MockStackCore
-public import MockStackTransport
 
 /// The whole server: apps loaded from fixtures, mounted under their prefixes next to the
 /// control plane, served by the libevent transport. The CLI, the Docker image and
@@ -64,38 +65,57 @@ public final class MockStackServer: Sendable {
         fixtureFolders = FixtureFolders(folders)
         // Listed once: the apps load from it, and stubs read their bodyFile through it.
         let everything = try fixtureFolders.source()
-        let loaded = configuration.loadsApps
-            ? try Self.load(loader: loader, cache: cache, fixtures: fixtureFolders.sourceOnDisk(forOneLoad: true), folders: folders,
-                            configuration: configuration)
+        let loaded =
+            configuration.loadsApps
+            ? try Self.load(
+                loader: loader, cache: cache, fixtures: fixtureFolders.sourceOnDisk(forOneLoad: true), folders: folders,
+                configuration: configuration)
             : LoadCache.Outcome(apps: [], note: "")
         let apps = loaded.apps
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize, valueLimit: configuration.journalBodyBytes)
         registry = AppRegistry(mounted: apps) { app in RealtimeJournal.observe(app, into: realtime) }
-        let stubs = StubStore(files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
-        sessions = SessionStore(limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
-                                journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs, realtime: realtime)
-        let watcher = configuration.watchesFixtures
-            ? FixtureWatcher(folders: fixtureFolders, apps: configuration.apps, loader: loader, registry: registry, sessions: sessions,
-                             logger: configuration.logger)
+        let stubs = StubStore(
+            files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
+        sessions = SessionStore(
+            limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
+            journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs, realtime: realtime
+        )
+        let watcher =
+            configuration.watchesFixtures
+            ? FixtureWatcher(
+                folders: fixtureFolders, apps: configuration.apps, loader: loader, registry: registry,
+                sessions: sessions,
+                logger: configuration.logger)
             : nil
         self.watcher = watcher
 
         let portsBox = exposedPorts
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
         let faults = RequestFaults(seed: configuration.seed)
-        let pipeline = AppPipeline(journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration))
-        (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(host: configuration.host, token: configuration.adminToken)
-        let controlPlane = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
-                                        exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
-        let root = RootResponder(controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
+        let pipeline = AppPipeline(
+            journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration))
+        (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(
+            host: configuration.host, token: configuration.adminToken)
+        let controlPlane = ControlPlane(
+            registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
+            exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
+        let root = RootResponder(
+            controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
         for exposure in configuration.exposed {
             guard apps.contains(where: { $0.name == exposure.app }) else {
-                throw MockStackError("--expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \(apps.map(\.name).joined(separator: ", ")))")
+                throw MockStackError(
+                    """
+                    --expose \(exposure.app)=\(exposure.port): no app named '\(exposure.app)' (apps: \
+                    \(apps.map(\.name).joined(separator: ", ")))
+                    """
+                )
             }
-            listeners.append(ListenerSpec(label: exposure.app, port: exposure.port,
-                                          responder: ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)))
+            listeners.append(
+                ListenerSpec(
+                    label: exposure.app, port: exposure.port,
+                    responder: ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host
@@ -105,18 +125,25 @@ public final class MockStackServer: Sendable {
     deinit { watcher?.stop() }
 
     /// The apps, through the load cache when there is one.
-    private static func load(loader: AppLoader, cache: LoadCache?, fixtures: (source: any FixtureSource, files: FixtureFiles), folders: [URL],
-                             configuration: MockStackConfiguration) throws(FixtureErrors) -> LoadCache.Outcome {
+    private static func load(
+        loader: AppLoader, cache: LoadCache?, fixtures: (source: any FixtureSource, files: FixtureFiles),
+        folders: [URL],
+        configuration: MockStackConfiguration
+    ) throws(FixtureErrors) -> LoadCache.Outcome {
         let source = try FixtureFolders.narrowed(fixtures.source, to: configuration.apps)
         let logger = configuration.logger
         guard let cache else {
             if configuration.loadCacheFolder == nil { logger.debug("load cache: off") }
             return LoadCache.Outcome(apps: try loader.load(from: source).map(MountedApp.built), note: "off")
         }
-        let key = LoadCacheKey(version: configuration.version, folders: folders, apps: configuration.apps, fixedDate: configuration.fixedDate)
+        let key = LoadCacheKey(
+            version: configuration.version, folders: folders, apps: configuration.apps,
+            fixedDate: configuration.fixedDate)
         // A hit's app is built after the ready line from the files then, each checked against the
         // record: one edited since start-up is refused, and its app answers 500s; the log says why.
-        let outcome = try cache.load(loader: loader, source: source, files: fixtures.files, key: key, unavailable: AppLoader.unavailable) { app, errors in
+        let outcome = try cache.load(
+            loader: loader, source: source, files: fixtures.files, key: key, unavailable: AppLoader.unavailable
+        ) { app, errors in
             for diagnostic in errors.diagnostics { logger.error("app \(app) could not be built: \(diagnostic)") }
         }
         logger.debug("load cache: \(outcome.note)")
@@ -129,7 +156,8 @@ public final class MockStackServer: Sendable {
     /// once now, and every forwarded request is a 502 naming what to install.
     private static func fallThrough(_ configuration: MockStackConfiguration) -> FallThrough? {
         guard let target = configuration.proxyUnmatched else { return nil }
-        let client = UpstreamClient(target: target, timeoutSeconds: configuration.proxyTimeoutSeconds, library: configuration.proxyLibcurl)
+        let client = UpstreamClient(
+            target: target, timeoutSeconds: configuration.proxyTimeoutSeconds, library: configuration.proxyLibcurl)
         let observer = configuration.proxyObserver
         let logger = configuration.logger
         if let missing = client.libraryProblem {
@@ -178,7 +206,8 @@ public final class MockStackServer: Sendable {
     private func buildUnbuiltApps() {
         let registry = registry
         guard configuration.buildsDeferredAppsInBackground,
-              registry.mounted.contains(where: { if case .unbuilt = $0 { true } else { false } }) else { return }
+            registry.mounted.contains(where: { if case .unbuilt = $0 { true } else { false } })
+        else { return }
         let logger = configuration.logger
         DispatchQueue.global(qos: .userInitiated).async {
             let built = registry.buildAll()

@@ -22,23 +22,31 @@ struct RecordedServiceStackKind: AppKind {
             manifest.rejectUnknownKeys(at: at, allowed: Self.entryKeys)
             let method = manifest.string(at + "/method") ?? "GET"
             guard let path = manifest.string(at + "/path", required: true),
-                  let fixture = manifest.string(at + "/fixture", required: true),
-                  let file = manifest.appFile(named: fixture, at: at + "/fixture") else { continue }
+                let fixture = manifest.string(at + "/fixture", required: true),
+                let file = manifest.appFile(named: fixture, at: at + "/fixture")
+            else { continue }
             var properties: [String: String] = [:]
             for (key, value) in manifest.stringMap(at + "/request") { properties[key.lowercased()] = value }
             let pairs = manifest.stringMap(at + "/headers")
             for (name, value) in pairs {
-                if let problem = ConfiguredHeaderText.problem(name: name, value: value) { manifest.report(problem, at: at + "/headers/" + name) }
+                if let problem = ConfiguredHeaderText.problem(name: name, value: value) {
+                    manifest.report(problem, at: at + "/headers/" + name)
+                }
             }
-            var headers = HTTPHeaders(pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+            var headers = HTTPHeaders(
+                pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
             if let type = manifest.string(at + "/contentType") {
-                if let problem = ConfiguredHeaderText.problem(name: "Content-Type", value: type) { manifest.report(problem, at: at + "/contentType") }
+                if let problem = ConfiguredHeaderText.problem(name: "Content-Type", value: type) {
+                    manifest.report(problem, at: at + "/contentType")
+                }
                 headers.set("Content-Type", type)
             }
             let status = manifest.int(at + "/status", in: HTTPStatus.finalStatuses) ?? 200
-            answers.append(RecordedAnswer(request: RecordedRequestKey(method: method, path: path, properties: properties),
-                                          response: HTTPResponse(status: status, headers: headers, body: file.bytes).preparingHead(),
-                                          fixture: fixture))
+            answers.append(
+                RecordedAnswer(
+                    request: RecordedRequestKey(method: method, path: path, properties: properties),
+                    response: HTTPResponse(status: status, headers: headers, body: file.bytes).preparingHead(),
+                    fixture: fixture))
         }
         return RecordedAnswersApp(emulation: app, answers: answers)
     }
@@ -66,7 +74,9 @@ struct RecordedAnswersApp: MockApp {
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let asked = RecordedRequestKey(request)
-        guard let answer = answers.first(where: { $0.request.matches(asked) }) else { return emulation.respond(to: request) }
+        guard let answer = answers.first(where: { $0.request.matches(asked) }) else {
+            return emulation.respond(to: request)
+        }
         var response = answer.response
         response.operation = emulation.operation(for: request) ?? answer.fixture
         return response

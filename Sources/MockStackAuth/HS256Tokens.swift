@@ -1,10 +1,11 @@
+import Crypto
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Crypto
-public import MockStackCore
 
 /// Issues and checks HS256 JWTs (RFC 7519) synchronously, as an event-loop thread needs:
 /// HMAC-SHA256 from swift-crypto over a header and claims written here, in the order the
@@ -27,7 +28,9 @@ public struct HS256Tokens: Sendable {
     /// with JSON's minimal escaping (`/` stays `/`): for an issuer whose bytes differ from
     /// ``sign(_:type:order:)``'s.
     public func sign(header: JSONObject, payload: JSONObject) -> String {
-        let signingInput = Base64URL.encode(JSONValue.object(header).encoded()) + "." + Base64URL.encode(JSONValue.object(payload).encoded())
+        let signingInput =
+            Base64URL.encode(JSONValue.object(header).encoded()) + "."
+            + Base64URL.encode(JSONValue.object(payload).encoded())
         return signingInput + "." + signature(of: signingInput)
     }
 
@@ -42,9 +45,11 @@ public struct HS256Tokens: Sendable {
     public func verify(_ token: String, at now: Date) throws(TokenError) -> (claims: TokenClaims, type: String?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ Base64URL.isValid($0) }),
-              let header = Base64URL.decode(parts[0]).flatMap({ try? JSONParser().parse($0).root }), header.objectValue != nil,
-              let payload = Base64URL.decode(parts[1]).flatMap({ try? JSONParser().parse($0).root }),
-              let signature = Base64URL.decode(parts[2]) else { throw .malformed }
+            let header = Base64URL.decode(parts[0]).flatMap({ try? JSONParser().parse($0).root }),
+            header.objectValue != nil,
+            let payload = Base64URL.decode(parts[1]).flatMap({ try? JSONParser().parse($0).root }),
+            let signature = Base64URL.decode(parts[2])
+        else { throw .malformed }
         guard let claims = TokenClaims(json: payload) else { throw .malformed }
         let type: String?
         switch header["typ"] {
@@ -88,9 +93,12 @@ public enum Base64URL {
     }
 
     public static func isValid(_ segment: some StringProtocol) -> Bool {
-        !segment.isEmpty && segment.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        !segment.isEmpty
+            && segment.utf8.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_")
+            }
     }
 }

@@ -1,10 +1,11 @@
+import Crypto
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Crypto
-import MockStackCore
 
 /// Stores passwords as salted SHA-256 (`sha256$<salt>$<digest>`, hex): never in the clear, and
 /// fast enough to check on every login a test makes. Real servers use bcrypt; what a client
@@ -20,17 +21,20 @@ public enum PasswordHasher {
     /// Whether the password is the one the stored hash was made from.
     public static func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "sha256", let salt = bytes(fromHex: parts[1]), let expected = bytes(fromHex: parts[2]) else { return false }
+        guard parts.count == 3, parts[0] == "sha256", let salt = bytes(fromHex: parts[1]),
+            let expected = bytes(fromHex: parts[2])
+        else { return false }
         return ConstantTimeComparison.equal(digest(password, salt: salt), expected)
     }
 
     /// Whether a stored value is one of these hashes (a seed may give passwords in the clear).
-    public static func isHash(_ value: String) -> Bool { value.hasPrefix("sha256$") && value.split(separator: "$").count == 3 }
+    public static func isHash(_ value: String) -> Bool {
+        value.hasPrefix("sha256$") && value.split(separator: "$").count == 3
+    }
 
     private static func digest(_ password: String, salt: [UInt8]) -> [UInt8] {
         Array(SHA256.hash(data: salt + Array(password.utf8)))
     }
-
 
     private static func bytes(fromHex text: Substring) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }

@@ -1,9 +1,10 @@
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
 
 /// The claims of the JWTs the emulated servers issue: the registered ones plus the user
 /// facts ServiceStack's JWT provider writes (`name`, `preferred_username`, `email`, `roles`,
@@ -57,17 +58,26 @@ public struct TokenClaims: Sendable, Equatable {
         var keys: [String] {
             switch self {
             case .serviceStack:
-                ["iss", "sub", "iat", "exp", "aud", "email", "given_name", "family_name", "name", "preferred_username", "roles", "perms", "jti", "sid"]
+                [
+                    "iss", "sub", "iat", "exp", "aud", "email", "given_name", "family_name", "name",
+                    "preferred_username", "roles", "perms", "jti", "sid",
+                ]
             case .jsonWebToken:
-                ["iat", "exp", "aud", "iss", "sub", "jti", "name", "preferred_username", "email", "given_name", "family_name", "roles", "perms", "sid"]
+                [
+                    "iat", "exp", "aud", "iss", "sub", "jti", "name", "preferred_username", "email", "given_name",
+                    "family_name", "roles", "perms", "sid",
+                ]
             }
         }
     }
 
     /// The payload as JSON, in the issuer's order: what the token carries.
     public func payload(in order: Order) -> JSONObject {
-        let strings = ["iss": issuer, "sub": userId, "aud": audience, "email": email, "given_name": givenName, "family_name": familyName,
-                       "name": name, "preferred_username": userName, "jti": tokenId, "sid": sessionId]
+        let strings = [
+            "iss": issuer, "sub": userId, "aud": audience, "email": email, "given_name": givenName,
+            "family_name": familyName,
+            "name": name, "preferred_username": userName, "jti": tokenId, "sid": sessionId,
+        ]
         let lists = ["roles": roles, "perms": permissions]
         var payload = JSONObject()
         for key in order.keys {
@@ -87,9 +97,11 @@ public struct TokenClaims: Sendable, Equatable {
     init?(json: JSONValue) {
         // ServiceStack writes a `sub` (and `jti`) that reads as a number as that number.
         guard case .object(let payload) = json, let subject = Self.text(payload["sub"]),
-              case .number(let issued)? = payload["iat"], case .number(let expires)? = payload["exp"] else { return nil }
-        self.init(subject: subject, issuedAt: Date(timeIntervalSince1970: issued.doubleValue),
-                  expiration: Date(timeIntervalSince1970: expires.doubleValue))
+            case .number(let issued)? = payload["iat"], case .number(let expires)? = payload["exp"]
+        else { return nil }
+        self.init(
+            subject: subject, issuedAt: Date(timeIntervalSince1970: issued.doubleValue),
+            expiration: Date(timeIntervalSince1970: expires.doubleValue))
         func string(_ key: String) throws(ClaimTypeError) -> String? {
             switch payload[key] {
             case nil: return nil

@@ -33,7 +33,8 @@ public enum AdminAccess: Sendable, Equatable {
     /// Whether `request` carries the token (always true when the control plane is open).
     func authorizes(_ request: HTTPRequest) -> Bool {
         guard case .token(let expected) = self else { return true }
-        let presented = request.headers[AdminToken.header]
+        let presented =
+            request.headers[AdminToken.header]
             ?? request.headers["Authorization"].flatMap { value in
                 value.utf8.count > 7 && value.hasPrefixIgnoringASCIICase("bearer ") ? String(value.dropFirst(7)) : nil
             }
@@ -43,7 +44,12 @@ public enum AdminAccess: Sendable, Equatable {
 
     /// The 401 a request without the right token gets, in the control plane's error format.
     var refusal: HTTPResponse {
-        PlainError.response(401, "The control plane needs the admin token: send it as \(AdminToken.header) or Authorization: Bearer (this server is not bound to loopback, or was given --admin-token)",
-                            headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
+        PlainError.response(
+            401,
+            """
+            The control plane needs the admin token: send it as \(AdminToken.header) or Authorization: Bearer (this \
+            server is not bound to loopback, or was given --admin-token)
+            """,
+            headers: ["WWW-Authenticate": #"Bearer realm="mockstack""#])
     }
 }

@@ -29,12 +29,15 @@ package struct AppPipeline: Sendable {
         case .success(let asked): wanted = asked
         case .failure(let problem): return PlainError.response(400, problem.message)
         }
-        return respond(to: request, app: app, mount: mount, session: session, wanted: wanted, faults: session?.faults ?? faults)
+        return respond(
+            to: request, app: app, mount: mount, session: session, wanted: wanted, faults: session?.faults ?? faults)
     }
 
     /// A request no app is mounted for: a runtime stub, else the fall-through when there is one,
     /// else `otherwise`, journaled either way (a wrong base URL is the commonest client bug).
-    func respondUnmounted(to request: HTTPRequest, session: Session? = nil, otherwise: () -> HTTPResponse) -> HTTPResponse {
+    func respondUnmounted(
+        to request: HTTPRequest, session: Session? = nil, otherwise: () -> HTTPResponse
+    ) -> HTTPResponse {
         let wanted: Misbehaviour
         switch RequestFaults.misbehaviour(of: request) {
         case .success(let asked): wanted = asked
@@ -42,34 +45,47 @@ package struct AppPipeline: Sendable {
         }
         let faults = session?.faults ?? self.faults
         var patternBudgetSpent = false
-        if let stubbed = stubs.answer(patternBudgetSpent: &patternBudgetSpent, { MatchedRequest(request, app: nil, session: session?.id) }) {
+        if let stubbed = stubs.answer(
+            patternBudgetSpent: &patternBudgetSpent, { MatchedRequest(request, app: nil, session: session?.id) })
+        {
             let response = faults.apply(wanted, to: stubbed.response)
-            record(request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero, patternBudgetSpent: patternBudgetSpent)
+            record(
+                request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero,
+                patternBudgetSpent: patternBudgetSpent)
             return response
         }
         if let fallThrough {
-            return forward(request, through: fallThrough, app: nil, session: session, wanted: wanted, faults: faults, patternBudgetSpent: patternBudgetSpent)
+            return forward(
+                request, through: fallThrough, app: nil, session: session, wanted: wanted, faults: faults,
+                patternBudgetSpent: patternBudgetSpent)
         }
         let response = otherwise()
-        record(request, app: nil, session: session, response: response, stub: nil, duration: .zero, patternBudgetSpent: patternBudgetSpent)
+        record(
+            request, app: nil, session: session, response: response, stub: nil, duration: .zero,
+            patternBudgetSpent: patternBudgetSpent)
         return response
     }
 
     /// The app's request, opened: each read through the existential would copy the app.
-    private func respond(to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
-                         faults: RequestFaults) -> HTTPResponse {
+    private func respond(
+        to request: HTTPRequest, app: some MockApp, mount: String?, session: Session?, wanted: Misbehaviour,
+        faults: RequestFaults
+    ) -> HTTPResponse {
         let appName = app.name
         // The operation is asked of the app only when a stub names one and the rest of it matched.
         var patternBudgetSpent = false
         let stubbed = stubs.answer(patternBudgetSpent: &patternBudgetSpent) {
-            MatchedRequest(request, app: appName, session: session?.id, parameterNamesIgnoreCase: app.parameterNamesIgnoreCase) {
+            MatchedRequest(
+                request, app: appName, session: session?.id, parameterNamesIgnoreCase: app.parameterNamesIgnoreCase
+            ) {
                 app.operation(for: request.routed(toMount: mount ?? app.mount))
             }
         }
         if let stubbed {
             let response = faults.apply(wanted, to: stubbed.response)
-            record(request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero,
-                   patternBudgetSpent: patternBudgetSpent)
+            record(
+                request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero,
+                patternBudgetSpent: patternBudgetSpent)
             return response
         }
         let routed = request.routed(toMount: mount ?? app.mount)
@@ -78,13 +94,16 @@ package struct AppPipeline: Sendable {
             let start = DispatchTime.now().uptimeNanoseconds
             let answer = app.respond(to: routed)
             if answer.operation == nil, answer.status == 404 || answer.status == 405, answer.delivery == .immediate {
-                return forward(request, through: fallThrough, app: appName, session: session, wanted: wanted, faults: faults,
-                               patternBudgetSpent: patternBudgetSpent)
+                return forward(
+                    request, through: fallThrough, app: appName, session: session, wanted: wanted, faults: faults,
+                    patternBudgetSpent: patternBudgetSpent)
             }
             let response = faults.apply(wanted, to: answer)
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-            record(request, app: appName, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)),
-                   patternBudgetSpent: patternBudgetSpent)
+            record(
+                request, app: appName, session: session, response: response, stub: nil,
+                duration: .nanoseconds(Int64(elapsed)),
+                patternBudgetSpent: patternBudgetSpent)
             return response
         }
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
@@ -93,26 +112,33 @@ package struct AppPipeline: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = faults.apply(wanted, to: app.respond(to: routed))
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-        record(request, app: appName, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)),
-               patternBudgetSpent: patternBudgetSpent)
+        record(
+            request, app: appName, session: session, response: response, stub: nil,
+            duration: .nanoseconds(Int64(elapsed)),
+            patternBudgetSpent: patternBudgetSpent)
         return response
     }
 
     /// The request handed to the fall-through: answered later (``Delivery/deferred(_:)``, the
     /// loop free meanwhile) with what the upstream said, journaled as proxied once it has.
-    private func forward(_ request: HTTPRequest, through fallThrough: FallThrough, app: String?, session: Session?, wanted: Misbehaviour,
-                         faults: RequestFaults, patternBudgetSpent: Bool) -> HTTPResponse {
+    private func forward(
+        _ request: HTTPRequest, through fallThrough: FallThrough, app: String?, session: Session?, wanted: Misbehaviour,
+        faults: RequestFaults, patternBudgetSpent: Bool
+    ) -> HTTPResponse {
         let start = DispatchTime.now().uptimeNanoseconds
         let answer = DeferredAnswer(timeoutMilliseconds: fallThrough.timeoutMilliseconds)
         fallThrough.forward(request) { response in
             var response = response
             response.operation = nil
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-            record(request, app: app, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)), proxied: true,
-                   patternBudgetSpent: patternBudgetSpent)
+            record(
+                request, app: app, session: session, response: response, stub: nil,
+                duration: .nanoseconds(Int64(elapsed)), proxied: true,
+                patternBudgetSpent: patternBudgetSpent)
             answer.complete(with: faults.apply(wanted, to: response))
         }
-        var waiting = PlainError.response(504, "Gateway Timeout: no answer from the upstream within \(fallThrough.timeoutMilliseconds) ms")
+        var waiting = PlainError.response(
+            504, "Gateway Timeout: no answer from the upstream within \(fallThrough.timeoutMilliseconds) ms")
         waiting.delivery = .deferred(answer)
         return waiting
     }
@@ -120,14 +146,20 @@ package struct AppPipeline: Sendable {
     /// Into the server's journal, and the session's own when there is one.
     /// A multipart request's parts are described once for both.
     /// - Parameter patternBudgetSpent: a stub's regex ran out of steps on the request (so that stub did not take it).
-    private func record(_ request: HTTPRequest, app: String?, session: Session?, response: HTTPResponse, stub: String?, duration: Duration,
-                        proxied: Bool = false, patternBudgetSpent: Bool = false) {
+    private func record(
+        _ request: HTTPRequest, app: String?, session: Session?, response: HTTPResponse, stub: String?,
+        duration: Duration,
+        proxied: Bool = false, patternBudgetSpent: Bool = false
+    ) {
         let sessionJournal = session.flatMap { $0.journal.isEnabled ? $0.journal : nil }
         guard journal.isEnabled || sessionJournal != nil else { return }
         let parts = RequestJournal.parts(of: request)
-        journal.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration, parts: parts,
-                       proxied: proxied, patternBudgetSpent: patternBudgetSpent)
-        sessionJournal?.record(app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration,
-                               parts: parts, proxied: proxied, patternBudgetSpent: patternBudgetSpent)
+        journal.record(
+            app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration,
+            parts: parts,
+            proxied: proxied, patternBudgetSpent: patternBudgetSpent)
+        sessionJournal?.record(
+            app: app, session: session?.id, request: request, response: response, stub: stub, duration: duration,
+            parts: parts, proxied: proxied, patternBudgetSpent: patternBudgetSpent)
     }
 }

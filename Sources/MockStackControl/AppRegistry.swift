@@ -77,15 +77,16 @@ package final class AppRegistry: Sendable {
         let (served, dropped) = table.withLock { table -> ([any MockApp], [MountedApp]) in
             let current = table.entries
             var served: [any MockApp] = []
-            table = MountedApps(all.map { app in
-                if let replacement = fresh.first(where: { $0.name == app.name }) {
-                    served.append(replacement)
-                    return .built(replacement)
-                }
-                if let kept = current.first(where: { $0.name == app.name }) { return kept }
-                served.append(app)
-                return .built(app)
-            })
+            table = MountedApps(
+                all.map { app in
+                    if let replacement = fresh.first(where: { $0.name == app.name }) {
+                        served.append(replacement)
+                        return .built(replacement)
+                    }
+                    if let kept = current.first(where: { $0.name == app.name }) { return kept }
+                    served.append(app)
+                    return .built(app)
+                })
             // Replaced by a fresh app of that name, or no longer among the apps.
             let dropped = current.filter { app in
                 fresh.contains { $0.name == app.name } || !all.contains { $0.name == app.name }

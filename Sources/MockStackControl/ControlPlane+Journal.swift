@@ -1,10 +1,11 @@
+import MockStackCore
+import MockStackWire
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
-import MockStackWire
 
 /// The journal's endpoints: `requests`, `requests/unmatched`, `requests/count`, `requests/find`.
 extension ControlPlane {
@@ -28,7 +29,9 @@ extension ControlPlane {
         if let since = parameters["since"] {
             if let id = Int(since) {
                 filters.append { $0.id > id }
-            } else if let time = (try? Date(since, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(since, strategy: .iso8601)) {
+            } else if let time = (try? Date(since, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+                ?? (try? Date(since, strategy: .iso8601))
+            {
                 filters.append { $0.time > time }
             } else {
                 return PlainError.response(400, "since: expected an entry id or an ISO-8601 time, found '\(since)'")
@@ -36,15 +39,21 @@ extension ControlPlane {
         }
         var limit = Int.max
         if let text = parameters["limit"] {
-            guard let value = Int(text), value >= 0 else { return PlainError.response(400, "limit: expected a whole number ≥ 0, found '\(text)'") }
+            guard let value = Int(text), value >= 0 else {
+                return PlainError.response(400, "limit: expected a whole number ≥ 0, found '\(text)'")
+            }
             limit = value
         }
         if unmatchedOnly { filters.append(\.unmatched) }
         let (entries, dropped) = scopedJournal.snapshot()
         let matching = entries.filter { entry in filters.allSatisfy { $0(entry) } }
         let shown = matching.suffix(limit)
-        return .json(200, ["requests": .array(described(shown)), "total": .number(JSONNumber(matching.count)),
-                           "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(scopedJournal.capacity))])
+        return .json(
+            200,
+            [
+                "requests": .array(described(shown)), "total": .number(JSONNumber(matching.count)),
+                "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(scopedJournal.capacity)),
+            ])
     }
 
     /// Entries as JSON, the unmatched ones with `"nearest"`: the routes they may have meant,
@@ -82,7 +91,9 @@ extension ControlPlane {
     func verify(_ request: HTTPRequest, counting: Bool) -> HTTPResponse {
         let matcher: RequestMatcher
         do {
-            let json = request.body.isEmpty ? JSONValue.object([:]) : try JSONParser.forRequestBodies().parse(request.body).root
+            let json =
+                request.body.isEmpty
+                ? JSONValue.object([:]) : try JSONParser.forRequestBodies().parse(request.body).root
             matcher = try RequestMatcher(RequestPattern(json: json, field: ""), field: "")
         } catch let problem as WireProblem {
             return PlainError.response(400, "Invalid pattern: \(problem.description)")
@@ -96,21 +107,35 @@ extension ControlPlane {
         var budget = PatternBudget()
         var found: [JournalEntry] = []
         for entry in scopedJournal.snapshot().entries {
-            if matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget) { found.append(entry) }
+            if matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget) {
+                found.append(entry)
+            }
             if budget.isSpent {
-                return PlainError.response(422, "The pattern's regular expressions ran out of steps (\(PatternBudget.perRequest) a request at most) "
-                    + "at journal entry \(entry.id), so the entries from there on could not be matched; a simpler regex, or one over a shorter part of the request, can be")
+                return PlainError.response(
+                    422,
+                    """
+                    The pattern's regular expressions ran out of steps (\(PatternBudget.perRequest) a request at \
+                    most) 
+                    """
+                        + """
+                        at journal entry \(entry.id), so the entries from there on could not be matched; a simpler \
+                        regex, or one over a shorter part of the request, can be
+                        """
+                )
             }
         }
-        return counting ? .json(200, ["count": .number(JSONNumber(found.count))]) : .json(200, ["requests": .array(described(found))])
+        return counting
+            ? .json(200, ["count": .number(JSONNumber(found.count))])
+            : .json(200, ["requests": .array(described(found))])
     }
 
     /// A journal entry as stubs and verifications match it: the request as kept (its body cut
     /// at the capture limit), with the operation that answered it.
     /// - Parameter ignoringCase: ``appsIgnoringParameterCase``.
     func subject(of entry: JournalEntry, _ ignoringCase: Set<String>) -> MatchedRequest {
-        MatchedRequest(entry.request, app: entry.app, session: entry.session,
-                       parameterNamesIgnoreCase: entry.app.map(ignoringCase.contains) ?? false, knownOperation: entry.operation)
+        MatchedRequest(
+            entry.request, app: entry.app, session: entry.session,
+            parameterNamesIgnoreCase: entry.app.map(ignoringCase.contains) ?? false, knownOperation: entry.operation)
     }
 
     /// The apps whose query parameter names match in any case (``MockApp/parameterNamesIgnoreCase``).

@@ -15,7 +15,8 @@ extension ControlPlane {
         let parameters = QueryParameters(request.query)
         let known = session == nil ? ["app", "session"] : ["app"]
         for name in parameters.names where !known.contains(name) {
-            return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
+            return PlainError.response(
+                400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
         }
         if let id = parameters["session"] {
             guard parameters["app"] == nil else { return PlainError.response(400, "Give app or session, not both") }
@@ -27,7 +28,8 @@ extension ControlPlane {
         if let name = parameters["app"] {
             let mounted = mounted
             guard let app = mounted.first(where: { $0.name == name }) else {
-                return PlainError.response(404, "No app named '\(name)' (apps: \(mounted.map(\.name).joined(separator: ", ")))")
+                return PlainError.response(
+                    404, "No app named '\(name)' (apps: \(mounted.map(\.name).joined(separator: ", ")))")
             }
             app.reset()
             stubs.removeAll(app: name, session: session?.id)

@@ -7,7 +7,8 @@ extension ControlPlane {
 
     /// `DELETE sockets/{id}`.
     func disconnectSocket(_ id: String) -> HTTPResponse {
-        realtimeApps.contains { $0.disconnect(id) } ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
+        realtimeApps.contains { $0.disconnect(id) }
+            ? HTTPResponse(status: 204) : PlainError.response(404, "No socket '\(id)'")
     }
 
     /// `GET sockets[?app=NAME]`.
@@ -35,15 +36,19 @@ extension ControlPlane {
         let parameters = QueryParameters(request.query)
         let known = ["app", "connection", "kind", "name", "since", "limit"]
         for name in parameters.names where !known.contains(name) {
-            return PlainError.response(400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
+            return PlainError.response(
+                400, "Unknown parameter '\(name)' (parameters: \(known.joined(separator: ", ")))")
         }
         if let kind = parameters["kind"], RealtimeActivity.Kind(rawValue: kind) == nil {
-            return PlainError.response(400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            return PlainError.response(
+                400, "kind must be one of: \(RealtimeActivity.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var numbers: [String: Int] = [:]
         for name in ["since", "limit"] {
             guard let text = parameters[name] else { continue }
-            guard let number = Int(text), number >= 0 else { return PlainError.response(400, "\(name) must be a whole number, 0 or more") }
+            guard let number = Int(text), number >= 0 else {
+                return PlainError.response(400, "\(name) must be a whole number, 0 or more")
+            }
             numbers[name] = number
         }
         var found = scopedRealtime.entries.filter { entry in
@@ -75,7 +80,8 @@ extension ControlPlane {
         case let other?: arguments = [other]
         }
         guard let audience = body["to"].map({ $0.stringValue.flatMap(RealtimeAudience.init(rawValue:)) }) ?? .all else {
-            return PlainError.response(400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
+            return PlainError.response(
+                400, "'to' must be one of: \(RealtimeAudience.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return .json(200, ["sent": .number(JSONNumber(app.push(event: event, arguments: arguments, to: audience)))])
     }
@@ -90,20 +96,29 @@ extension ControlPlane {
         case .success(let read): (body, app) = read
         case .failure(let failure): return failure.response
         }
-        guard let milliseconds = body["ms"]?.intValue, (0...Self.maxEventDelayMilliseconds).contains(milliseconds) else {
-            return PlainError.response(400, "'ms' must be a whole number of milliseconds from 0 to \(Self.maxEventDelayMilliseconds)")
+        guard let milliseconds = body["ms"]?.intValue, (0...Self.maxEventDelayMilliseconds).contains(milliseconds)
+        else {
+            return PlainError.response(
+                400, "'ms' must be a whole number of milliseconds from 0 to \(Self.maxEventDelayMilliseconds)")
         }
         app.delayEvents(byMilliseconds: milliseconds)
         return .json(200, ["app": .string(app.name), "eventDelayMs": .number(JSONNumber(milliseconds))])
     }
 
     /// A body that is a JSON object with only `keys`, naming an app with sockets in `app`.
-    private func appRequest(_ request: HTTPRequest, keys: [String]) -> Result<(JSONObject, any RealtimeApp), ResponseFailure> {
-        guard let parsed = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let body) = parsed else {
-            return .failure(ResponseFailure(PlainError.response(400, "The body must be a JSON object with \(keys.joined(separator: ", "))")))
+    private func appRequest(
+        _ request: HTTPRequest, keys: [String]
+    ) -> Result<(JSONObject, any RealtimeApp), ResponseFailure> {
+        guard let parsed = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let body) = parsed
+        else {
+            return .failure(
+                ResponseFailure(
+                    PlainError.response(400, "The body must be a JSON object with \(keys.joined(separator: ", "))")))
         }
         if let unknown = body.keys.first(where: { !keys.contains($0) }) {
-            return .failure(ResponseFailure(PlainError.response(400, "Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))")))
+            return .failure(
+                ResponseFailure(
+                    PlainError.response(400, "Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))")))
         }
         return realtimeApp(named: body["app"]).map { (body, $0) }
     }
@@ -114,7 +129,9 @@ extension ControlPlane {
             return .failure(ResponseFailure(PlainError.response(400, "'app' must name an app with sockets (\(names))")))
         }
         guard let app = realtimeApps.first(where: { $0.name == wanted }) else {
-            return .failure(ResponseFailure(PlainError.response(404, "No app with sockets named '\(wanted)' (apps with sockets: \(names))")))
+            return .failure(
+                ResponseFailure(
+                    PlainError.response(404, "No app with sockets named '\(wanted)' (apps with sockets: \(names))")))
         }
         return .success(app)
     }

@@ -50,13 +50,19 @@ extension ControlPlane {
         let listed = stubs.all.filter { session == nil || $0.match.session == session?.id }.map { stub -> JSONValue in
             guard case .object(var object) = stub.listed else { return stub.listed }
             if stub.hits == 0 {
-                let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5).reversed()
-                object["nearMisses"] = .array(candidates.compactMap { entry in
-                    entry.stub == nil ? stub.match.mismatch(subject(of: entry, ignoringCase), within: &budget).map { reason in
-                        ["request": .number(JSONNumber(entry.id)), "method": .string(entry.request.method.rawValue),
-                         "path": .string(entry.request.path), "reason": .string(reason)]
-                    } : nil
-                })
+                let candidates = entries.filter { stub.match.app == nil || $0.app == stub.match.app }.suffix(5)
+                    .reversed()
+                object["nearMisses"] = .array(
+                    candidates.compactMap { entry in
+                        entry.stub == nil
+                            ? stub.match.mismatch(subject(of: entry, ignoringCase), within: &budget).map { reason in
+                                [
+                                    "request": .number(JSONNumber(entry.id)),
+                                    "method": .string(entry.request.method.rawValue),
+                                    "path": .string(entry.request.path), "reason": .string(reason),
+                                ]
+                            } : nil
+                    })
             }
             return .object(object)
         }
@@ -69,17 +75,27 @@ extension ControlPlane {
     /// sets up the middle of a flow.
     func setScenario(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let json = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let object) = json,
-              object.keys == ["state"], let state = object["state"]?.stringValue, !state.isEmpty else {
+            object.keys == ["state"], let state = object["state"]?.stringValue, !state.isEmpty
+        else {
             return PlainError.response(400, "Expected {\"state\": \"…\"}, a state name")
         }
         guard stubs.setScenario(name, to: state, session: session?.id) else {
             let known = stubs.scenarios(session: session?.id).map(\.name)
-            return PlainError.response(404, "No stub names the scenario '\(name)' (scenarios: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+            return PlainError.response(
+                404,
+                """
+                No stub names the scenario '\(name)' (scenarios: \
+                \(known.isEmpty ? "none" : known.joined(separator: ", ")))
+                """
+            )
         }
         return .json(200, ["name": .string(name), "state": .string(state)])
     }
 
     func describe(_ scenario: Scenario) -> JSONValue {
-        ["name": .string(scenario.name), "state": .string(scenario.state), "possibleStates": .array(scenario.possibleStates.map(JSONValue.string))]
+        [
+            "name": .string(scenario.name), "state": .string(scenario.state),
+            "possibleStates": .array(scenario.possibleStates.map(JSONValue.string)),
+        ]
     }
 }

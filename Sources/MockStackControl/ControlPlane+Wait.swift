@@ -39,10 +39,17 @@ extension ControlPlane {
         }
         let journal = scopedJournal
         guard journal.isEnabled else {
-            return PlainError.response(409, "The journal is off (--journal-size 0): no request is recorded, so none can be waited for")
+            return PlainError.response(
+                409, "The journal is off (--journal-size 0): no request is recorded, so none can be waited for")
         }
         guard waits.take() else {
-            return PlainError.response(429, "\(waits.limit) requests are waiting for journal entries already, the most at once; try again when one has ended")
+            return PlainError.response(
+                429,
+                """
+                \(waits.limit) requests are waiting for journal entries already, the most at once; try again when one \
+                has ended
+                """
+            )
         }
         let waits = waits
         let id = waits.nextId()
@@ -52,13 +59,17 @@ extension ControlPlane {
         }
         let matcher = wanted.matcher
         let ignoringCase = appsIgnoringParameterCase
-        let waiter = JournalWaiter(id: id, since: wanted.since, matches: { [self] entry, budget in
-            matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget)
-        }, deliver: { entry in
-            answer.complete(with: Self.found(entry))
-        }, end: { response in
-            answer.complete(with: response)
-        })
+        let waiter = JournalWaiter(
+            id: id, since: wanted.since,
+            matches: { [self] entry, budget in
+                matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget)
+            },
+            deliver: { entry in
+                answer.complete(with: Self.found(entry))
+            },
+            end: { response in
+                answer.complete(with: response)
+            })
         switch journal.firstMatch(orWait: waiter) {
         case .found(let entry):
             waits.release()
@@ -67,7 +78,8 @@ extension ControlPlane {
             waits.release()
             return response
         case .waiting:
-            var timeout = PlainError.response(408, "No request matching the pattern was recorded within \(wanted.timeoutMilliseconds) ms")
+            var timeout = PlainError.response(
+                408, "No request matching the pattern was recorded within \(wanted.timeoutMilliseconds) ms")
             timeout.delivery = .deferred(answer)
             return timeout
         }
@@ -92,14 +104,18 @@ extension ControlPlane {
             return .failure(WaitProblem(message: "The body is not JSON: \(error)"))
         }
         guard case .object(let object) = json else {
-            return .failure(WaitProblem(message: #"Expected an object: {"pattern": {…}, "timeoutMs": 5000, "since": 0}"#))
+            return .failure(
+                WaitProblem(message: #"Expected an object: {"pattern": {…}, "timeoutMs": 5000, "since": 0}"#))
         }
         for key in object.keys where !WaitKey.all.contains(key) {
-            return .failure(WaitProblem(message: "\(key): unknown field (expected one of \(WaitKey.all.joined(separator: ", ")))"))
+            return .failure(
+                WaitProblem(message: "\(key): unknown field (expected one of \(WaitKey.all.joined(separator: ", ")))"))
         }
         let matcher: RequestMatcher
         do {
-            matcher = try RequestMatcher(RequestPattern(json: object[WaitKey.pattern] ?? .object([:]), field: WaitKey.pattern), field: WaitKey.pattern)
+            matcher = try RequestMatcher(
+                RequestPattern(json: object[WaitKey.pattern] ?? .object([:]), field: WaitKey.pattern),
+                field: WaitKey.pattern)
         } catch let problem as WireProblem {
             return .failure(WaitProblem(message: "Invalid pattern: \(problem.description)"))
         } catch let problem as RequestMatcher.Problem {
@@ -110,14 +126,28 @@ extension ControlPlane {
         var timeout = defaultWaitMilliseconds
         if let value = object[WaitKey.timeoutMs] {
             guard let number = value.intValue, (0...maxWaitMilliseconds).contains(number) else {
-                return .failure(WaitProblem(message: "\(WaitKey.timeoutMs): expected a whole number of milliseconds from 0 to \(maxWaitMilliseconds), found \(value.jsonText)"))
+                return .failure(
+                    WaitProblem(
+                        message:
+                            """
+                            \(WaitKey.timeoutMs): expected a whole number of milliseconds from 0 to \
+                            \(maxWaitMilliseconds), found \(value.jsonText)
+                            """
+                    ))
             }
             timeout = number
         }
         var since = 0
         if let value = object[WaitKey.since], value != .null {
             guard let number = value.intValue, number >= 0 else {
-                return .failure(WaitProblem(message: "\(WaitKey.since): expected a journal entry id (a whole number ≥ 0), found \(value.jsonText)"))
+                return .failure(
+                    WaitProblem(
+                        message:
+                            """
+                            \(WaitKey.since): expected a journal entry id (a whole number ≥ 0), found \
+                            \(value.jsonText)
+                            """
+                    ))
             }
             since = number
         }

@@ -1,10 +1,11 @@
+import MockStackCore
+import MockStackWire
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
-import MockStackWire
 
 /// The test-control plane under `/__mockstack/` (docs/architecture.md#the-control-plane): everything a test uses to
 /// steer or inspect the server, never inside an app's namespace. Answers in ``PlainError``'s
@@ -31,9 +32,13 @@ package struct ControlPlane: Sendable {
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
 
-    package init(registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults, access: AdminAccess,
-         exposedPorts: @escaping @Sendable () -> [String: Int], lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
-         waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal()) {
+    package init(
+        registry: AppRegistry, journal: RequestJournal, stubs: StubStore, sessions: SessionStore, faults: RequestFaults,
+        access: AdminAccess,
+        exposedPorts: @escaping @Sendable () -> [String: Int],
+        lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
+        waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal()
+    ) {
         self.realtime = realtime
         self.registry = registry
         self.journal = journal
@@ -90,9 +95,13 @@ package struct ControlPlane: Sendable {
             "mount": .string(app.mount),
         ]
         if let port = exposedPorts()[app.name] { object["exposedPort"] = .number(JSONNumber(port)) }
-        object["routes"] = .array(app.routes.map { route in
-            ["name": .string(route.name), "methods": .array(route.methods.map(JSONValue.string)), "path": .string(route.path)]
-        })
+        object["routes"] = .array(
+            app.routes.map { route in
+                [
+                    "name": .string(route.name), "methods": .array(route.methods.map(JSONValue.string)),
+                    "path": .string(route.path),
+                ]
+            })
         return .object(object)
     }
 }

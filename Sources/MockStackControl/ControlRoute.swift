@@ -27,7 +27,9 @@ struct ControlRoute: Sendable {
         let handler: Handler
 
         /// `GET` and `HEAD` alike: the transport leaves out the body of a `HEAD`'s answer.
-        static func reading(_ handler: @escaping Handler) -> Answer { Answer(methods: [.get, .head], handler: handler) }
+        static func reading(_ handler: @escaping Handler) -> Answer {
+            Answer(methods: [.get, .head], handler: handler)
+        }
 
         static func on(_ method: HTTPMethod, _ handler: @escaping Handler) -> Answer {
             Answer(methods: [method], handler: handler)
@@ -57,7 +59,8 @@ struct ControlRoute: Sendable {
             return paths.contains(endpoint) ? "" : nil
         case .variable(let prefix, let suffix, let allowsEmpty):
             guard endpoint.hasPrefix(prefix), endpoint.hasSuffix(suffix),
-                  endpoint.count >= prefix.count + suffix.count + (allowsEmpty ? 0 : 1) else { return nil }
+                endpoint.count >= prefix.count + suffix.count + (allowsEmpty ? 0 : 1)
+            else { return nil }
             return String(endpoint.dropFirst(prefix.count).dropLast(suffix.count))
         }
     }
@@ -72,10 +75,11 @@ struct ControlRoute: Sendable {
 
     /// The endpoint's first segment (`requests` for `/requests/count`); empty for the page.
     var section: Substring {
-        let first = switch path {
-        case .exact(let paths): paths[0]
-        case .variable(let prefix, _, _): prefix
-        }
+        let first =
+            switch path {
+            case .exact(let paths): paths[0]
+            case .variable(let prefix, _, _): prefix
+            }
         return first.split(separator: "/").first ?? ""
     }
 }

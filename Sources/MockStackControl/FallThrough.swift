@@ -10,7 +10,10 @@ package struct FallThrough: Sendable {
     package let timeoutMilliseconds: Int
     package let forward: @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
-    package init(timeoutMilliseconds: Int, forward: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void) {
+    package init(
+        timeoutMilliseconds: Int,
+        forward: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    ) {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.forward = forward
     }

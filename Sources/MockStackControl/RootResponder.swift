@@ -9,7 +9,10 @@ package struct RootResponder: Responder {
     let pipeline: AppPipeline
     let access: AdminAccess
 
-    package init(controlPlane: ControlPlane, registry: AppRegistry, sessions: SessionStore, pipeline: AppPipeline, access: AdminAccess) {
+    package init(
+        controlPlane: ControlPlane, registry: AppRegistry, sessions: SessionStore, pipeline: AppPipeline,
+        access: AdminAccess
+    ) {
         self.controlPlane = controlPlane
         self.registry = registry
         self.sessions = sessions
@@ -40,7 +43,13 @@ package struct RootResponder: Responder {
         let id = Substring(afterPrefix).prefix { $0 != "/" }
         guard Session.isValidId(id) else {
             let shown = id.isEmpty ? "an empty id" : "'\(id)'"
-            return PlainError.response(400, "Session id: expected 1 to 64 letters, digits, '.', '_', '-' or '~' after \(SessionStore.prefix)/, found \(shown)")
+            return PlainError.response(
+                400,
+                """
+                Session id: expected 1 to 64 letters, digits, '.', '_', '-' or '~' after \(SessionStore.prefix)/, \
+                found \(shown)
+                """
+            )
         }
         let inner = request.routed(toMount: SessionStore.prefix + "/" + id)
         let isControl = MountTable.mount(ControlPlane.prefixBytes, owns: inner.path)
@@ -60,8 +69,10 @@ package struct RootResponder: Responder {
     }
 
     /// The 404 naming the mounts, unless a stub or the fall-through takes the request.
-    private func respondUnmounted(_ request: HTTPRequest, mounts: @autoclosure () -> [String],
-                                  session: Session?) -> HTTPResponse {
+    private func respondUnmounted(
+        _ request: HTTPRequest, mounts: @autoclosure () -> [String],
+        session: Session?
+    ) -> HTTPResponse {
         pipeline.respondUnmounted(to: request, session: session) {
             let mounted = mounts().sorted().joined(separator: ", ")
             let listed = mounted.isEmpty ? "none" : mounted

@@ -10,7 +10,11 @@ struct CheckedFixtureSource: FixtureSource {
     private let base: any FixtureSource
     private let index: Index
 
-    static let changedReason = "changed after start-up, so it was not loaded: restart mockstack to load it (or serve with --watch, which reloads edited fixtures)"
+    static let changedReason =
+        """
+        changed after start-up, so it was not loaded: restart mockstack to load it (or serve with --watch, which \
+        reloads edited fixtures)
+        """
 
     init(_ base: any FixtureSource, record: LoadRecord) {
         self.base = base
@@ -57,16 +61,22 @@ struct CheckedFixtureSource: FixtureSource {
     func displayPath(_ path: String) -> String { base.displayPath(path) }
 
     func appFolders() throws -> [String] {
-        guard let folders = index.answers.folders else { throw FixtureReadError(path: displayRoot, reason: "its app folders were not listed at start-up") }
+        guard let folders = index.answers.folders else {
+            throw FixtureReadError(path: displayRoot, reason: "its app folders were not listed at start-up")
+        }
         return folders
     }
 
     func fileExists(_ path: String) -> Bool { index.answers.exists[path] ?? false }
 
     func read(_ path: String) throws -> [UInt8] {
-        guard let digest = index.answers.digests[path] else { throw FixtureReadError(path: displayPath(path), reason: "was not read at start-up") }
+        guard let digest = index.answers.digests[path] else {
+            throw FixtureReadError(path: displayPath(path), reason: "was not read at start-up")
+        }
         let bytes = try base.read(path)
-        guard FixtureDigest.of(bytes) == digest else { throw FixtureReadError(path: displayPath(path), reason: Self.changedReason) }
+        guard FixtureDigest.of(bytes) == digest else {
+            throw FixtureReadError(path: displayPath(path), reason: Self.changedReason)
+        }
         return bytes
     }
 }

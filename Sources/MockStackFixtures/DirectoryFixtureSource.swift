@@ -1,10 +1,11 @@
+public import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -67,7 +68,9 @@ public struct DirectoryFixtureSource: FixtureSource {
     }
 
     public func fileExists(_ path: String) -> Bool {
-        guard FixturePath.problem(in: path) == nil, let status = FileStatus(path: self.path(of: path)) else { return false }
+        guard FixturePath.problem(in: path) == nil, let status = FileStatus(path: self.path(of: path)) else {
+            return false
+        }
         // Anything but a folder: reading a FIFO or a device is then refused, by name.
         return status.kind != .directory
     }
@@ -100,13 +103,17 @@ public struct DirectoryFixtureSource: FixtureSource {
             return real
         }
         // Nothing there (or a symlink leading nowhere): not a regular file either.
-        guard let resolved = Self.resolvingSymlinks(self.path(of: path)), let realRoot = realRoot ?? Self.resolvingSymlinks(rootPath) else {
+        guard let resolved = Self.resolvingSymlinks(self.path(of: path)),
+            let realRoot = realRoot ?? Self.resolvingSymlinks(rootPath)
+        else {
             throw FixtureReadError(path: shown, reason: "is not a regular file")
         }
         guard Self.isInside(resolved, realRoot: realRoot) else {
             throw FixtureReadError(path: shown, reason: "leads outside the fixtures folder (through a symlink)")
         }
-        guard FileStatus(path: resolved)?.kind == .regular else { throw FixtureReadError(path: shown, reason: "is not a regular file") }
+        guard FileStatus(path: resolved)?.kind == .regular else {
+            throw FixtureReadError(path: shown, reason: "is not a regular file")
+        }
         return resolved
     }
 
@@ -124,7 +131,9 @@ public struct DirectoryFixtureSource: FixtureSource {
     /// The real path of `path` when it is a regular file and no symlink itself: its folder's
     /// real path (remembered) and its name. nil for anything else, left to `realpath`.
     private static func plainFile(_ path: String, folders: RealPaths) -> String? {
-        guard FileStatus(path: path, followingSymlinks: false)?.kind == .regular, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        guard FileStatus(path: path, followingSymlinks: false)?.kind == .regular,
+            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        else { return nil }
         let folder = String(Substring(path.utf8[..<slash]))
         guard let realFolder = folders.realPath(of: folder) else { return nil }
         return realFolder + String(Substring(path.utf8[slash...]))

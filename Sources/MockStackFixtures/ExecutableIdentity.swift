@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
 /// Which build of mockstack this executable is, for the load cache's key: the linker's build ID
 /// (`NT_GNU_BUILD_ID`, a digest of the linked contents) where the executable carries one, so a
@@ -14,7 +15,11 @@ enum ExecutableIdentity {
     static func describe(_ executable: URL) -> String? {
         guard let status = FileStatus(path: executable.path) else { return nil }
         if let buildID = buildID(of: executable) { return "size \(status.size) build-id \(buildID)" }
-        return "size \(status.size) modified \(status.modifiedSeconds).\(status.modifiedNanoseconds) device \(status.device) inode \(status.inode)"
+        return
+            """
+            size \(status.size) modified \(status.modifiedSeconds).\(status.modifiedNanoseconds) device \
+            \(status.device) inode \(status.inode)
+            """
     }
 
     /// The ELF build ID in hex, read from the notes of the first 4 KiB (the file is mapped, not
@@ -33,20 +38,27 @@ enum ExecutableIdentity {
             let value = (0..<size).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
             return value > UInt64(Int.max) ? nil : Int(value)
         }
-        guard let headers = integer(at: 32, size: 8), let entrySize = integer(at: 54, size: 2), let count = integer(at: 56, size: 2),
-              entrySize >= 56 else { return nil }
+        guard let headers = integer(at: 32, size: 8), let entrySize = integer(at: 54, size: 2),
+            let count = integer(at: 56, size: 2),
+            entrySize >= 56
+        else { return nil }
         for index in 0..<count {
             let header = headers + index * entrySize
             guard let type = integer(at: header, size: 4) else { return nil }
-            guard type == 4, var offset = integer(at: header + 8, size: 8), let size = integer(at: header + 32, size: 8) else { continue }
+            guard type == 4, var offset = integer(at: header + 8, size: 8), let size = integer(at: header + 32, size: 8)
+            else { continue }
             let end = offset + min(size, 4096)
             while offset + 12 <= end {
-                guard let nameSize = integer(at: offset, size: 4), let descriptionSize = integer(at: offset + 4, size: 4),
-                      let noteType = integer(at: offset + 8, size: 4) else { return nil }
+                guard let nameSize = integer(at: offset, size: 4),
+                    let descriptionSize = integer(at: offset + 4, size: 4),
+                    let noteType = integer(at: offset + 8, size: 4)
+                else { return nil }
                 let name = offset + 12
                 let description = name + (nameSize + 3) / 4 * 4
                 guard description + descriptionSize <= min(end, bytes.count) else { return nil }
-                if noteType == 3, nameSize == 4, bytes[name..<name + 4].elementsEqual([0x47, 0x4E, 0x55, 0]), descriptionSize > 0 {
+                if noteType == 3, nameSize == 4, bytes[name..<name + 4].elementsEqual([0x47, 0x4E, 0x55, 0]),
+                    descriptionSize > 0
+                {
                     return HexText.of(bytes[description..<description + descriptionSize])
                 }
                 offset = description + (descriptionSize + 3) / 4 * 4

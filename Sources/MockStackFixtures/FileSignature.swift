@@ -51,8 +51,9 @@ struct FileSignature: Equatable, Sendable {
 extension FileSignature {
     /// A `stat`'s signature (declared here so that the memberwise initializer stays).
     init(_ status: FileStatus) {
-        self.init(device: status.device, inode: status.inode, size: status.size,
-                  modified: Self.nanoseconds(status.modifiedSeconds, status.modifiedNanoseconds),
-                  changed: Self.nanoseconds(status.changedSeconds, status.changedNanoseconds))
+        self.init(
+            device: status.device, inode: status.inode, size: status.size,
+            modified: Self.nanoseconds(status.modifiedSeconds, status.modifiedNanoseconds),
+            changed: Self.nanoseconds(status.changedSeconds, status.changedNanoseconds))
     }
 }

@@ -1,9 +1,10 @@
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
 
 /// The fixtures folders a server reads, in the order given: one folder, or several read as one
 /// (``LayeredFixtureSource``: a later folder's app folder replaces an earlier one of the same
@@ -25,8 +26,11 @@ public struct FixtureFolders: Sendable {
 
     /// ``source(forOneLoad:)``, and where on disk it reads each file (what the load cache
     /// `stat`s).
-    package func sourceOnDisk(forOneLoad: Bool = false) throws(FixtureErrors)
-        -> (source: any FixtureSource, files: FixtureFiles) {
+    package func sourceOnDisk(
+        forOneLoad: Bool = false
+    ) throws(FixtureErrors)
+        -> (source: any FixtureSource, files: FixtureFiles)
+    {
         if folders.isEmpty {
             let nothing = InMemoryFixtureSource(files: [:], displayRoot: "(no fixtures folder)")
             return (nothing, FixtureFiles(roots: [], layered: nil))
@@ -40,7 +44,9 @@ public struct FixtureFolders: Sendable {
     }
 
     /// `everything` narrowed to `apps` (`serve --apps test,ai`) when given.
-    public static func narrowed(_ everything: any FixtureSource, to apps: [String]?) throws(FixtureErrors) -> any FixtureSource {
+    public static func narrowed(
+        _ everything: any FixtureSource, to apps: [String]?
+    ) throws(FixtureErrors) -> any FixtureSource {
         guard let apps else { return everything }
         return try SelectedFixtureSource(everything, folders: apps)
     }

@@ -1,13 +1,14 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
 package import Logging
 package import MockStackControl
 package import MockStackCore
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `serve --watch`: looks at the fixtures folders a few times a second and, when an app
 /// folder's files change, validates the whole tree and swaps the changed apps in at once. A
@@ -37,8 +38,10 @@ package final class FixtureWatcher: Sendable {
         var outcome: ReloadOutcome?
     }
 
-    package init(folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore,
-                 logger: Logger) {
+    package init(
+        folders: FixtureFolders, apps: [String]?, loader: AppLoader, registry: AppRegistry, sessions: SessionStore,
+        logger: Logger
+    ) {
         self.folders = folders
         self.apps = apps
         self.loader = loader
@@ -55,7 +58,9 @@ package final class FixtureWatcher: Sendable {
     /// Starts looking every `intervalMilliseconds`, on a queue of its own, until ``stop()``.
     package func start(intervalMilliseconds: Int = 250) {
         DispatchQueue(label: "mockstack.fixture-watcher").async { [weak self] in
-            while let signal = self?.stopSignal, signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
+            while let signal = self?.stopSignal,
+                signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut
+            {
                 self?.reloadIfChanged()
             }
         }
@@ -95,18 +100,23 @@ package final class FixtureWatcher: Sendable {
             let all = try loader.load(from: source)
             // A folder being created may not have its manifest yet: not an app until it does.
             let folders = (try? source.appFolders()) ?? []
-            let present = changed.filter { folders.contains($0) && source.fileExists($0 + "/" + AppLoader.manifestName) }
-            let fresh = present.isEmpty ? [] : try loader.load(from: SelectedFixtureSource(everything, folders: present))
+            let present = changed.filter {
+                folders.contains($0) && source.fileExists($0 + "/" + AppLoader.manifestName)
+            }
+            let fresh =
+                present.isEmpty ? [] : try loader.load(from: SelectedFixtureSource(everything, folders: present))
             registry.install(all, replacing: fresh)
             // Sessions hold copies of the old apps.
             sessions.removeAll(because: "dropped when the fixtures were reloaded")
             let names = fresh.map(\.name)
-            logger.notice("reloaded \(names.isEmpty ? "fixtures (an app folder went away)" : names.joined(separator: ", "))")
+            logger.notice(
+                "reloaded \(names.isEmpty ? "fixtures (an app folder went away)" : names.joined(separator: ", "))")
             return ReloadOutcome(time: Date(), reloaded: names, problems: [])
         } catch {
             let problems = error.diagnostics.map(\.description)
             for problem in problems { logger.error("reload refused: \(problem)") }
-            logger.error("kept the last good fixtures (\(problems.count) problem(s) in \(changed.joined(separator: ", ")))")
+            logger.error(
+                "kept the last good fixtures (\(problems.count) problem(s) in \(changed.joined(separator: ", ")))")
             return ReloadOutcome(time: Date(), reloaded: [], problems: problems)
         }
     }
@@ -116,11 +126,17 @@ package final class FixtureWatcher: Sendable {
     /// covers that name in every fixtures folder, so one appearing in a later folder, which
     /// replaces the earlier, is a change too. Also names the folders holding more files than the
     /// walk looks at.
-    private static func fingerprints(folders: FixtureFolders, apps: [String]?) -> (prints: [String: Fingerprint], overLimit: [String]) {
+    private static func fingerprints(
+        folders: FixtureFolders, apps: [String]?
+    ) -> (prints: [String: Fingerprint], overLimit: [String]) {
         var result: [String: Fingerprint] = [:]
         var overLimit: [String] = []
         for root in folders.folders {
-            let names = apps ?? ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
+            let names =
+                apps
+                ?? ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter {
+                    !$0.hasPrefix(".")
+                }
             let tree = FixtureTree(root: root)
             for name in names {
                 let found = tree.files(below: root.appendingPathComponent(name).path)

@@ -1,16 +1,18 @@
+package import MockStackControl
+package import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-package import MockStackCore
-package import MockStackControl
 
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
 /// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
 /// its bytes, where `stat` cannot be trusted). The same answers mean the fixtures are those that
 /// passed every check, so the checks are skipped and every app is built after the ready line
-/// (an ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against its digest. Any difference, or
+/// (an ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against its digest. Any
+/// difference, or
 /// no usable record, is the full load, as without the cache, followed by a fresh record.
 public struct LoadCache: Sendable {
     /// The folder the records are kept in.
@@ -81,8 +83,11 @@ public struct LoadCache: Sendable {
     ///   - unavailable: what a hit's app answers when its build fails.
     ///   - onBuildFailure: how a hit's apps report a build that fails.
     /// - Throws: the full load's ``FixtureErrors``; a hit never throws.
-    package func load(loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?, unavailable: @escaping Unavailable,
-              onBuildFailure: @escaping BuildFailure = { _, _ in }) throws(FixtureErrors) -> Outcome {
+    package func load(
+        loader: AppLoader, source: any FixtureSource, files: FixtureFiles, key: LoadCacheKey?,
+        unavailable: @escaping Unavailable,
+        onBuildFailure: @escaping BuildFailure = { _, _ in }
+    ) throws(FixtureErrors) -> Outcome {
         guard let key else {
             let apps = try loader.load(from: source).map(MountedApp.built)
             return Outcome(apps: apps, note: "off (the executable or a fixtures folder cannot be identified)")
@@ -106,7 +111,11 @@ public struct LoadCache: Sendable {
                 }
                 let elapsed = (ContinuousClock.now - started).components
                 let microseconds = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-                var note = "hit (\(byStatus) files and folders trusted by stat, \(byContent) read to be sure, in \(microseconds) µs, from \(path))"
+                var note =
+                    """
+                    hit (\(byStatus) files and folders trusted by stat, \(byContent) read to be sure, in \
+                    \(microseconds) µs, from \(path))
+                    """
                 if let refreshed {
                     let written = write(refreshed, as: key.fileName)
                     note += written.hasPrefix(Self.writtenPrefix) ? "; record refreshed" : "; " + written
@@ -126,34 +135,43 @@ public struct LoadCache: Sendable {
     /// A hit's app `described`, to be built at its first use from `source` with every check of
     /// the full load; a build that finds a mistake after all makes an app answering its kind's
     /// 500, naming the first mistake, and reports them all once.
-    static func unbuilt(_ described: AppLoader.DeferredAppDescription, loader: AppLoader, source: any FixtureSource,
-                                unavailable: @escaping Unavailable, onFailure: @escaping @Sendable (FixtureErrors) -> Void) -> MountedApp {
-        .unbuilt(UnbuiltApp(name: described.name, mount: described.mount, kind: described.kind) {
-            let errors: FixtureErrors
-            switch loader.build(described, from: source) {
-            case .success(let app)?: return app
-            case .failure(let found)?: errors = found
-            // The kinds were checked before the hit was taken.
-            case nil:
-                let unknown = FixtureDiagnostic(file: described.folder, position: .start, pointer: "", message: "unknown kind '\(described.kind)'")
-                errors = FixtureErrors([unknown])
-            }
-            onFailure(errors)
-            let reason = errors.diagnostics.first?.description ?? "no reason given"
-            return UnavailableApp(name: described.name, mount: described.mount, kind: described.kind,
-                                  answer: unavailable(described.kind, "the app '\(described.name)' could not be built: \(reason)"))
-        })
+    static func unbuilt(
+        _ described: AppLoader.DeferredAppDescription, loader: AppLoader, source: any FixtureSource,
+        unavailable: @escaping Unavailable, onFailure: @escaping @Sendable (FixtureErrors) -> Void
+    ) -> MountedApp {
+        .unbuilt(
+            UnbuiltApp(name: described.name, mount: described.mount, kind: described.kind) {
+                let errors: FixtureErrors
+                switch loader.build(described, from: source) {
+                case .success(let app)?: return app
+                case .failure(let found)?: errors = found
+                // The kinds were checked before the hit was taken.
+                case nil:
+                    let unknown = FixtureDiagnostic(
+                        file: described.folder, position: .start, pointer: "",
+                        message: "unknown kind '\(described.kind)'")
+                    errors = FixtureErrors([unknown])
+                }
+                onFailure(errors)
+                let reason = errors.diagnostics.first?.description ?? "no reason given"
+                return UnavailableApp(
+                    name: described.name, mount: described.mount, kind: described.kind,
+                    answer: unavailable(described.kind, "the app '\(described.name)' could not be built: \(reason)"))
+            })
     }
 
     /// The full load, every check made, and a fresh record of it written (`mockstack validate`,
     /// and a miss).
     /// - Returns: the apps, and what became of the record, in a few words.
-    package func recordedLoad(loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
-                      key: LoadCacheKey) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
+    package func recordedLoad(
+        loader: AppLoader, source: any FixtureSource, files: FixtureFiles,
+        key: LoadCacheKey
+    ) throws(FixtureErrors) -> (apps: [any MockApp], written: String) {
         let began = clock()
         let recording = RecordingFixtureSource(source)
         let loaded = try loader.loadDescribed(from: recording)
-        let record = LoadRecord(key: key.text, madeAt: began, exchanges: recording.finish(), files: files, apps: loaded.map(\.description))
+        let record = LoadRecord(
+            key: key.text, madeAt: began, exchanges: recording.finish(), files: files, apps: loaded.map(\.description))
         return (loaded.map(\.app), write(record, as: key.fileName))
     }
 
@@ -163,7 +181,8 @@ public struct LoadCache: Sendable {
     private func write(_ record: LoadRecord, as name: String) -> String {
         let target = folder.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(record.encoded).write(to: target, options: .atomic)
         } catch {
             return "no record written to \(folder.path) (it cannot be created or written)"
@@ -174,13 +193,20 @@ public struct LoadCache: Sendable {
 
     private func prune() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        let records = names.filter { $0.hasSuffix(Self.recordSuffix) && !$0.hasPrefix(".") }.compactMap { name -> (path: String, status: FileStatus)? in
+        let records = names.filter { $0.hasSuffix(Self.recordSuffix) && !$0.hasPrefix(".") }.compactMap {
+            name -> (path: String, status: FileStatus)? in
             let path = folder.appendingPathComponent(name).path
             return FileStatus(path: path, followingSymlinks: false).map { (path, $0) }
         }
         guard records.count > Self.keptRecords else { return }
-        let oldestFirst = records.sorted { ($0.status.modifiedSeconds, $0.status.modifiedNanoseconds) < ($1.status.modifiedSeconds, $1.status.modifiedNanoseconds) }
-        for record in oldestFirst.prefix(records.count - Self.keptRecords) { try? FileManager.default.removeItem(atPath: record.path) }
+        let oldestFirst = records.sorted {
+            ($0.status.modifiedSeconds, $0.status.modifiedNanoseconds) < (
+                $1.status.modifiedSeconds, $1.status.modifiedNanoseconds
+            )
+        }
+        for record in oldestFirst.prefix(records.count - Self.keptRecords) {
+            try? FileManager.default.removeItem(atPath: record.path)
+        }
     }
 
     private enum ReadRecord {
@@ -191,8 +217,10 @@ public struct LoadCache: Sendable {
 
     private static func readRecord(at path: String) -> ReadRecord {
         guard let status = FileStatus(path: path) else { return .missing }
-        guard status.kind == .regular, status.size <= LoadRecord.maxBytes, let data = FileManager.default.contents(atPath: path),
-              let record = LoadRecord(decoding: [UInt8](data)) else { return .unusable }
+        guard status.kind == .regular, status.size <= LoadRecord.maxBytes,
+            let data = FileManager.default.contents(atPath: path),
+            let record = LoadRecord(decoding: [UInt8](data))
+        else { return .unusable }
         return .record(record)
     }
 }

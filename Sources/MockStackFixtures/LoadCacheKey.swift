@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-import MockStackCore
 
 /// Everything a load's outcome depends on besides its fixture files' bytes, known before the
 /// load: this binary (its release and commit, and ``ExecutableIdentity``: the linker's build ID,
@@ -17,7 +18,9 @@ package struct LoadCacheKey: Equatable {
 
     /// nil when the executable cannot be found or a folder does not exist (there is then no
     /// cache for this load; the full load reports a missing folder as usual).
-    package init?(version: String, folders: [URL], apps: [String]?, fixedDate: String?, executable: URL? = RunningExecutable.url()) {
+    package init?(
+        version: String, folders: [URL], apps: [String]?, fixedDate: String?, executable: URL? = RunningExecutable.url()
+    ) {
         guard let executable, let binary = ExecutableIdentity.describe(executable) else { return nil }
         var lines = ["mockstack load cache key 1", "version " + Self.quoted(version), "binary " + binary]
         for folder in folders {

@@ -52,7 +52,9 @@ extension LoadRecord {
                     byStatus += 1
                     continue
                 }
-                guard let bytes = try? source.read(path) else { return .miss("\(source.displayPath(path)) cannot be read") }
+                guard let bytes = try? source.read(path) else {
+                    return .miss("\(source.displayPath(path)) cannot be read")
+                }
                 guard FixtureDigest.of(bytes) == digest else { return .miss("\(source.displayPath(path)) changed") }
                 byContent += 1
                 if current != signature || becomesTrusted(signature, now: now) {
@@ -60,11 +62,15 @@ extension LoadRecord {
                     changed = true
                 }
             case .unreadable(let path):
-                guard (try? source.read(path)) == nil else { return .miss("\(source.displayPath(path)) can be read now") }
+                guard (try? source.read(path)) == nil else {
+                    return .miss("\(source.displayPath(path)) can be read now")
+                }
             }
         }
         for (path, answer) in existence where !(answer && present.contains(path)) {
-            guard source.fileExists(path) == answer else { return .miss("\(source.displayPath(path)) was \(answer ? "removed" : "added")") }
+            guard source.fileExists(path) == answer else {
+                return .miss("\(source.displayPath(path)) was \(answer ? "removed" : "added")")
+            }
         }
         return .hit(refreshed: changed ? fresh : nil, byStatus: byStatus, byContent: byContent)
     }

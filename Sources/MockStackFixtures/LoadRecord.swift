@@ -55,14 +55,20 @@ struct LoadRecord: Equatable {
     /// The record of a full load: its exchanges with its source, each file's and folder's
     /// signature taken now from where `files` says they are (after the load: a file changed
     /// since the load began is racy, so its signature is never trusted), and its apps.
-    init(key: String, madeAt: Int64, exchanges: [FixtureExchange], files: FixtureFiles, apps: [AppLoader.DeferredAppDescription]) {
+    init(
+        key: String, madeAt: Int64, exchanges: [FixtureExchange], files: FixtureFiles,
+        apps: [AppLoader.DeferredAppDescription]
+    ) {
         let entries = exchanges.compactMap { exchange -> Entry? in
             switch (exchange.question, exchange.answer) {
             case (.appFolders, .folders(let listed)):
-                return .folders(listed: listed, stamps: files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
+                return .folders(
+                    listed: listed, stamps: files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
             case (.fileExists(let path), .exists(let exists)): return .exists(path: path, exists)
             case (.read(let path), .bytes(let bytes)):
-                return .file(path: path, signature: files.path(of: path).flatMap(FileSignature.of), digest: FixtureDigest.of(bytes))
+                return .file(
+                    path: path, signature: files.path(of: path).flatMap(FileSignature.of),
+                    digest: FixtureDigest.of(bytes))
             case (.read(let path), .failed): return .unreadable(path: path)
             default: return nil
             }
@@ -108,10 +114,14 @@ struct LoadRecord: Equatable {
 
     /// A record read back; nil when `bytes` is not one, whatever they hold.
     init?(decoding bytes: [UInt8]) {
-        guard bytes.count <= Self.maxBytes, bytes.count >= Self.magic.count + Self.digestBytes, bytes.starts(with: Self.magic),
-              FixtureDigest.of(Array(bytes[..<(bytes.count - Self.digestBytes)])) == Array(bytes.suffix(Self.digestBytes)) else { return nil }
+        guard bytes.count <= Self.maxBytes, bytes.count >= Self.magic.count + Self.digestBytes,
+            bytes.starts(with: Self.magic),
+            FixtureDigest.of(Array(bytes[..<(bytes.count - Self.digestBytes)])) == Array(bytes.suffix(Self.digestBytes))
+        else { return nil }
         var reader = Reader(bytes: bytes, offset: Self.magic.count, end: bytes.count - Self.digestBytes)
-        guard let key = reader.text(), let madeAt = reader.integer(Int64.self), let count = reader.count() else { return nil }
+        guard let key = reader.text(), let madeAt = reader.integer(Int64.self), let count = reader.count() else {
+            return nil
+        }
         var entries: [Entry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count {
@@ -129,7 +139,9 @@ struct LoadRecord: Equatable {
                 guard let path = reader.text(), let answer = reader.byte(), answer <= 1 else { return nil }
                 entries.append(.exists(path: path, answer == 1))
             case UInt8(ascii: "R"):
-                guard let path = reader.text(), let signature = reader.signature(), let digest = reader.bytes(Self.digestBytes) else { return nil }
+                guard let path = reader.text(), let signature = reader.signature(),
+                    let digest = reader.bytes(Self.digestBytes)
+                else { return nil }
                 entries.append(.file(path: path, signature: signature, digest: digest))
             case UInt8(ascii: "X"):
                 guard let path = reader.text() else { return nil }
@@ -141,7 +153,8 @@ struct LoadRecord: Equatable {
         var apps: [AppLoader.DeferredAppDescription] = []
         for _ in 0..<appCount {
             guard let fields = reader.texts(), fields.count == 4 else { return nil }
-            apps.append(AppLoader.DeferredAppDescription(folder: fields[0], name: fields[1], mount: fields[2], kind: fields[3]))
+            apps.append(
+                AppLoader.DeferredAppDescription(folder: fields[0], name: fields[1], mount: fields[2], kind: fields[3]))
         }
         guard reader.atEnd else { return nil }
         self.init(key: key, madeAt: madeAt, entries: entries, apps: apps)
@@ -168,7 +181,9 @@ struct LoadRecord: Equatable {
     }
 
     private static func append<Integer: FixedWidthInteger>(_ value: Integer, to out: inout [UInt8]) {
-        for shift in stride(from: 0, to: Integer.bitWidth, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        for shift in stride(from: 0, to: Integer.bitWidth, by: 8) {
+            out.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
     }
 
     /// Reads a record's fields in order, every read bounds-checked.
@@ -216,13 +231,15 @@ struct LoadRecord: Equatable {
             guard let present = byte(), present <= 1 else { return nil }
             if present == 0 { return .some(nil) }
             guard let device = integer(UInt64.self), let inode = integer(UInt64.self), let size = integer(Int64.self),
-                  let modified = integer(Int64.self), let changed = integer(Int64.self) else { return nil }
+                let modified = integer(Int64.self), let changed = integer(Int64.self)
+            else { return nil }
             return .some(FileSignature(device: device, inode: inode, size: size, modified: modified, changed: changed))
         }
 
         /// A length-prefixed UTF-8 string: nil when too long or not valid UTF-8.
         mutating func text() -> String? {
-            guard let length = integer(UInt32.self), length <= LoadRecord.maxTextBytes, end - offset >= Int(length) else { return nil }
+            guard let length = integer(UInt32.self), length <= LoadRecord.maxTextBytes, end - offset >= Int(length)
+            else { return nil }
             defer { offset += Int(length) }
             return String(validating: bytes[offset..<offset + Int(length)], as: UTF8.self)
         }

@@ -155,7 +155,10 @@ private struct Reader {
         self.recordPositions = recordPositions
         isLarge = bytes.count >= Self.largeDocument
         // A UTF-8 byte-order mark is tolerated at the very start, as editors write one.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
     }
 
     var position: SourcePosition {
@@ -223,9 +226,15 @@ private struct Reader {
             defer { if recordPositions { containerPointers.removeLast() } }
             return bytes[index] == UInt8(ascii: "{") ? try parseObject() : try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected \(describe(bytes[index])), expected a value")
         }
@@ -248,14 +257,19 @@ private struct Reader {
         let base = signatureStack.count
         var members: [JSONObject.Member] = []
         if isLarge {
-            if sizeHints.count < depth { sizeHints.append(contentsOf: repeatElement(0, count: depth - sizeHints.count)) }
+            if sizeHints.count < depth {
+                sizeHints.append(contentsOf: repeatElement(0, count: depth - sizeHints.count))
+            }
             // At most 64: an earlier huge object does not make every later one huge.
             members.reserveCapacity(min(sizeHints[depth - 1], 64))
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(index < bytes.count ? "expected a quoted member name, found \(describe(bytes[index]))" : "unexpected end of input inside an object")
+                throw fail(
+                    index < bytes.count
+                        ? "expected a quoted member name, found \(describe(bytes[index]))"
+                        : "unexpected end of input inside an object")
             }
             let key = try parseName()
             let signature = stringSignature
@@ -296,7 +310,9 @@ private struct Reader {
     /// The ``stringSignature`` of the UTF-8 bytes `utf8[start..<end]`.
     static func signature(of utf8: [UInt8], from start: Int, to end: Int) -> UInt64 {
         guard start < end else { return 0 }
-        let first = UInt64(utf8[start]), middle = UInt64(utf8[start + (end - start) / 2]), last = UInt64(utf8[end - 1])
+        let first = UInt64(utf8[start])
+        let middle = UInt64(utf8[start + (end - start) / 2])
+        let last = UInt64(utf8[end - 1])
         return UInt64(end - start) | first << 32 | middle << 40 | last << 48
     }
 
@@ -404,7 +420,9 @@ private struct Reader {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             if digits() == 0 { throw fail("an exponent must have digits") }
         }
         if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
@@ -441,7 +459,10 @@ private struct Reader {
                 break
             }
             if byte < 0x20 { throw fail("control character \(describe(byte)) must be escaped in a string") }
-            if byte != UInt8(ascii: "\\") { index += 1; continue }
+            if byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             flush()
             index += 1
             guard index < bytes.count else { throw fail("unterminated escape sequence") }
@@ -492,7 +513,9 @@ private struct Reader {
         let slot = Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 58)
         index = end + 1
         stringSignature = signature
-        if let cached = nameCache[slot], cached.signature == signature, Self.sameBytes(in: bytes, at: cached.range.lowerBound, and: start, count: end - start) {
+        if let cached = nameCache[slot], cached.signature == signature,
+            Self.sameBytes(in: bytes, at: cached.range.lowerBound, and: start, count: end - start)
+        {
             return cached.text
         }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
@@ -515,7 +538,9 @@ private struct Reader {
         // Indexed reads in a debug build (a client's `swift test` spawns one): there the slice's
         // iterator below runs unspecialized, where `[UInt8]`'s subscript has a specialization in
         // the runtime's debug support library. Optimized, the iterator is the faster of the two.
-        let end = bytes.count, quote: UInt8 = 0x22, backslash: UInt8 = 0x5C
+        let end = bytes.count
+        let quote: UInt8 = 0x22
+        let backslash: UInt8 = 0x5C
         while scan < end {
             let byte = bytes[scan]
             if byte < 0x20 || byte == quote || byte == backslash { break }
@@ -537,7 +562,8 @@ private struct Reader {
     mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let high = try hex4()
         if (0xD800...0xDBFF).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw fail("unpaired surrogate \\u\(String(high, radix: 16))")
             }
             index += 2
@@ -568,7 +594,8 @@ private struct Reader {
     }
 
     func describe(_ byte: UInt8, quoted: Bool = true) -> String {
-        let text = (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16, uppercase: true)
+        let text =
+            (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16, uppercase: true)
         return quoted && (0x21...0x7E).contains(byte) ? "'\(text)'" : text
     }
 }

@@ -4,7 +4,9 @@ public enum JSONPointer {
     public static func appending(_ token: String, to pointer: String) -> String {
         // Most keys need no escaping, and `replacing` is costly enough to matter when a parser
         // records a pointer for every value of a large document.
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return pointer + "/" + token }
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return pointer + "/" + token
+        }
         return pointer + "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
     }
 

@@ -17,7 +17,8 @@ public struct JSONReader: Sendable {
 
     private init(_ value: JSONValue, location: JSONLocation?) throws(JSONReadError) {
         guard let object = value.objectValue else {
-            throw JSONReadError(pointer: location?.pointer ?? "", message: JSONReadError.expected("an object", found: value))
+            throw JSONReadError(
+                pointer: location?.pointer ?? "", message: JSONReadError.expected("an object", found: value))
         }
         self.object = object
         self.location = location
@@ -40,7 +41,8 @@ public struct JSONReader: Sendable {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case let other?: throw JSONReadError(pointer: pointer(of: key), message: JSONReadError.expected("a string", found: other))
+        case let other?:
+            throw JSONReadError(pointer: pointer(of: key), message: JSONReadError.expected("a string", found: other))
         }
     }
 
@@ -50,7 +52,8 @@ public struct JSONReader: Sendable {
         case nil, .null?: return false
         case .bool(let flag)?: return flag
         case let other?:
-            throw JSONReadError(pointer: pointer(of: key), message: JSONReadError.expected("true or false", found: other))
+            throw JSONReadError(
+                pointer: pointer(of: key), message: JSONReadError.expected("true or false", found: other))
         }
     }
 
@@ -59,8 +62,9 @@ public struct JSONReader: Sendable {
         var result: [String] = []
         for (index, element) in try values(key).enumerated() {
             guard let text = element.stringValue else {
-                throw JSONReadError(pointer: JSONPointer.appending(index, to: pointer(of: key)),
-                                    message: JSONReadError.expected("a string", found: element))
+                throw JSONReadError(
+                    pointer: JSONPointer.appending(index, to: pointer(of: key)),
+                    message: JSONReadError.expected("a string", found: element))
             }
             result.append(text)
         }
@@ -97,7 +101,8 @@ public struct JSONReader: Sendable {
         switch object[key] {
         case nil, .null?: return []
         case .array(let elements)?: return elements
-        case let other?: throw JSONReadError(pointer: pointer(of: key), message: JSONReadError.expected("an array", found: other))
+        case let other?:
+            throw JSONReadError(pointer: pointer(of: key), message: JSONReadError.expected("an array", found: other))
         }
     }
 

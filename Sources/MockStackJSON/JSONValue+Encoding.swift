@@ -164,7 +164,7 @@ extension JSONValue {
     private static func isHTMLSafeASCII(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-             UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: "`"):
+            UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: "`"):
             return false
         default:
             return byte >= 0x20 && byte < 0x7F

@@ -85,7 +85,8 @@ public struct JSONNumber: Sendable, Equatable, CustomStringConvertible {
     public var intValue: Int? {
         if let exact = Int(literal) { return exact }
         guard let double = Double(literal), double == double.rounded(),
-              double >= Double(Int.min), double < Double(Int.max) else { return nil }
+            double >= Double(Int.min), double < Double(Int.max)
+        else { return nil }
         return Int(double)
     }
 
@@ -113,7 +114,8 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         members = elements.map { (key: $0.0, value: $0.1) }
     }
 
-    /// The last member named `key`. Setting replaces it where it stands, appends a new key, and removes it when set to nil.
+    /// The last member named `key`. Setting replaces it where it stands, appends a new key, and removes it when set to
+    /// nil.
     public subscript(key: String) -> JSONValue? {
         get { members.last { $0.key == key }?.value }
         set {

@@ -17,11 +17,14 @@ enum ForwardedHeaders {
     /// is asked for `identity`, so that what is forwarded and recorded is the body itself) left out.
     static func upstream(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = connectionOptions(headers)
-        var forwarded = HTTPHeaders(headers.fields.filter { field in
-            let name = field.name.lowercased()
-            return !(hopByHop.contains(name) || named.contains(name) || name == "host" || name == "content-length" || name == "expect"
-                || name == "accept-encoding" || name.hasPrefix("x-mockstack-"))
-        })
+        var forwarded = HTTPHeaders(
+            headers.fields.filter { field in
+                let name = field.name.lowercased()
+                return
+                    !(hopByHop.contains(name) || named.contains(name) || name == "host" || name == "content-length"
+                    || name == "expect"
+                    || name == "accept-encoding" || name.hasPrefix("x-mockstack-"))
+            })
         forwarded.add("Accept-Encoding", "identity")
         return forwarded
     }
@@ -33,13 +36,14 @@ enum ForwardedHeaders {
     /// itself). `Content-Encoding` stays: the body goes back as it came.
     static func downstream(_ headers: HTTPHeaders) -> HTTPHeaders {
         let named = connectionOptions(headers)
-        return HTTPHeaders(headers.fields.compactMap { field in
-            let name = field.name.lowercased()
-            if hopByHop.contains(name) || named.contains(name) || name == "content-length" { return nil }
-            guard field.value.utf8.contains(where: isControl) else { return field }
-            let spaced = field.value.utf8.map { isControl($0) ? UInt8(ascii: " ") : $0 }
-            return HTTPHeaders.Field(name: field.name, value: String(decoding: spaced, as: UTF8.self))
-        })
+        return HTTPHeaders(
+            headers.fields.compactMap { field in
+                let name = field.name.lowercased()
+                if hopByHop.contains(name) || named.contains(name) || name == "content-length" { return nil }
+                guard field.value.utf8.contains(where: isControl) else { return field }
+                let spaced = field.value.utf8.map { isControl($0) ? UInt8(ascii: " ") : $0 }
+                return HTTPHeaders.Field(name: field.name, value: String(decoding: spaced, as: UTF8.self))
+            })
     }
 
     /// A control byte a field value may not hold: C0 controls but HTAB, and DEL.
@@ -63,9 +67,9 @@ enum ForwardedHeaders {
     }
 }
 
-private extension Substring {
+extension Substring {
     /// Without the spaces and tabs at either end (optional whitespace around a list's items).
-    func trimmingSpaceAndTab() -> Substring {
+    fileprivate func trimmingSpaceAndTab() -> Substring {
         var trimmed = self
         while let first = trimmed.first, first == " " || first == "\t" { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }

@@ -1,12 +1,13 @@
 import Dispatch
+public import MockStackCore
+public import MockStackUpstream
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import MockStackCore
-public import MockStackUpstream
-import Synchronization
 
 /// Sends requests on to an ``UpstreamTarget`` with MockStackUpstream's ``LibcurlClient`` (libcurl,
 /// opened at the first request: the system's trust store for `https`), and hands back the
@@ -38,7 +39,10 @@ public final class UpstreamClient: Sendable {
     /// - Parameter maximumBodyBytes: the longest answer forwarded (16 MiB, as the server's own
     ///   `--max-body-bytes`); every answer arriving at once holds at most
     ///   ``LibcurlClient/answerBytesHeldAtOnce`` together.
-    public init(target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 16 << 20, library: String = defaultLibrary) {
+    public init(
+        target: UpstreamTarget, timeoutSeconds: Int = 30, maximumBodyBytes: Int = 16 << 20,
+        library: String = defaultLibrary
+    ) {
         self.target = target
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.maximumBodyBytes = maximumBodyBytes
@@ -58,24 +62,35 @@ public final class UpstreamClient: Sendable {
 
     /// Sends `request` (its path and query under the target); `answered` is called once, on
     /// another thread, with the upstream's answer or with what went wrong.
-    public func send(_ request: HTTPRequest, answered: @escaping @Sendable (Result<HTTPResponse, UpstreamFailure>) -> Void) {
+    public func send(
+        _ request: HTTPRequest, answered: @escaping @Sendable (Result<HTTPResponse, UpstreamFailure>) -> Void
+    ) {
         guard let url = target.url(for: request)?.absoluteString else {
-            return answered(.failure(UpstreamFailure(url: target.base + request.path, reason: "cannot be made into a URL")))
+            return answered(
+                .failure(UpstreamFailure(url: target.base + request.path, reason: "cannot be made into a URL")))
         }
         if UpstreamTarget.hasDotSegment(request.path) {
-            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: the path has a '.' or '..' segment, which the proxy "
-                + "does not forward (it could leave the target's base path)", status: 400)))
+            return answered(
+                .failure(
+                    UpstreamFailure(
+                        url: url,
+                        reason: "was not asked: the path has a '.' or '..' segment, which the proxy "
+                            + "does not forward (it could leave the target's base path)", status: 400)))
         }
         if request.headers["Upgrade"] != nil {
-            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
+            return answered(
+                .failure(
+                    UpstreamFailure(url: url, reason: "was not asked: protocol upgrades (WebSocket) are not proxied")))
         }
         let client: LibcurlClient
         switch LibcurlClient.opened(library: library) {
         case .success(let opened): client = opened
-        case .failure(let missing): return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: \(missing.message)")))
+        case .failure(let missing):
+            return answered(.failure(UpstreamFailure(url: url, reason: "was not asked: \(missing.message)")))
         }
-        let upstream = UpstreamRequest(method: request.methodName, url: url, headerFields: ForwardedHeaders.upstream(request.headers),
-                                       body: request.body, timeoutSeconds: timeoutSeconds, maximumBodyBytes: maximumBodyBytes)
+        let upstream = UpstreamRequest(
+            method: request.methodName, url: url, headerFields: ForwardedHeaders.upstream(request.headers),
+            body: request.body, timeoutSeconds: timeoutSeconds, maximumBodyBytes: maximumBodyBytes)
         let target = target
         client.send(upstream) { result in
             switch result {
@@ -84,7 +99,11 @@ public final class UpstreamClient: Sendable {
                 // forward: the client would wait for the real one after it, or stop speaking HTTP.
                 guard HTTPStatus.finalStatuses.contains(reply.status) else {
                     let status = "\(reply.status) \(HTTPStatus.phrase(for: reply.status))"
-                    return answered(.failure(UpstreamFailure(url: url, reason: "answered \(status), which is not a final answer the proxy can pass on")))
+                    return answered(
+                        .failure(
+                            UpstreamFailure(
+                                url: url,
+                                reason: "answered \(status), which is not a final answer the proxy can pass on")))
                 }
                 var headers = ForwardedHeaders.downstream(reply.headerFields)
                 if let location = headers["Location"] { headers.set("Location", target.proxied(location: location)) }

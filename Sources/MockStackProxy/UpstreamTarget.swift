@@ -1,9 +1,10 @@
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
 
 /// The server a proxy stands for: `http` or `https`, a host, maybe a port and a base path, no
 /// query or fragment. The proxy's root stands for it: `{proxy}/api/Hello?x=1` goes to
@@ -19,7 +20,9 @@ public struct UpstreamTarget: Sendable, Equatable, CustomStringConvertible {
     /// Checks `text` and says plainly what is wrong with it.
     public init(parsing text: String) throws(UpstreamTargetError) {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
-        guard text.contains("://"), let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
+        guard text.contains("://"), let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased()
+        else {
             throw UpstreamTargetError("'\(text)' is not a URL (expected http://host[:port][/path])")
         }
         guard scheme == "http" || scheme == "https" else {
@@ -28,7 +31,8 @@ public struct UpstreamTarget: Sendable, Equatable, CustomStringConvertible {
         guard let host = components.host, !host.isEmpty else {
             throw UpstreamTargetError("'\(text)' names no host (expected http://host[:port][/path])")
         }
-        guard components.query == nil, components.fragment == nil, components.user == nil, components.password == nil else {
+        guard components.query == nil, components.fragment == nil, components.user == nil, components.password == nil
+        else {
             throw UpstreamTargetError("'\(text)': a target may not carry a query, a fragment or credentials")
         }
         guard !components.percentEncodedPath.contains("//") else {
@@ -51,13 +55,15 @@ public struct UpstreamTarget: Sendable, Equatable, CustomStringConvertible {
     /// the upstream would resolve it itself.
     public static func hasDotSegment(_ path: String) -> Bool {
         for segment in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            var dots = 0, index = segment.startIndex
+            var dots = 0
+            var index = segment.startIndex
             while index < segment.endIndex, dots < 3 {
                 if segment[index] == UInt8(ascii: ".") {
                     index = segment.index(after: index)
                 } else if segment[index] == UInt8(ascii: "%"), segment.distance(from: index, to: segment.endIndex) >= 3,
-                          segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
-                          segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e") {
+                    segment[segment.index(index, offsetBy: 1)] == UInt8(ascii: "2"),
+                    segment[segment.index(index, offsetBy: 2)] | 0x20 == UInt8(ascii: "e")
+                {
                     index = segment.index(index, offsetBy: 3)
                 } else {
                     break

@@ -10,7 +10,8 @@ public enum EngineIOPacketType: UInt8, Sendable, Equatable, CaseIterable {
 
     /// The type a wire character names, if any.
     init?(character: UInt16) {
-        guard character >= 0x30, let type = EngineIOPacketType(rawValue: UInt8(truncatingIfNeeded: character - 0x30)) else { return nil }
+        guard character >= 0x30, let type = EngineIOPacketType(rawValue: UInt8(truncatingIfNeeded: character - 0x30))
+        else { return nil }
         self = type
     }
 }

@@ -26,17 +26,23 @@ public enum EngineIOPayload {
     /// whole body, as engine.io closes the session on it. More than `maximumPackets` fail it with
     /// ``EngineIODecodingError/tooManyPackets`` as soon as the one past them is found, so a body
     /// of tiny packets is not read whole into values first.
-    public static func decode(_ bytes: some Collection<UInt8>, protocol revision: EngineIOProtocol,
-                              maximumPackets: Int = .max) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    public static func decode(
+        _ bytes: some Collection<UInt8>, protocol revision: EngineIOProtocol,
+        maximumPackets: Int = .max
+    ) throws(EngineIODecodingError) -> [EngineIOPacket] {
         // Revision 3 clients that take binary (no `b64=1`) may frame the body in binary: each
         // packet a 0 (text) or 1 (binary) byte, its length in bytes as one byte per decimal
         // digit, 255, then the packet (python-engineio 3 does; engine.io 3 reads both).
-        if revision == .v3, let first = bytes.first, first <= 1 { return try decodeBinaryFramed(Array(bytes), maximumPackets: maximumPackets) }
+        if revision == .v3, let first = bytes.first, first <= 1 {
+            return try decodeBinaryFramed(Array(bytes), maximumPackets: maximumPackets)
+        }
         guard let body = String(validating: bytes, as: UTF8.self) else { throw .invalidText }
         return try decode(body, protocol: revision, maximumPackets: maximumPackets)
     }
 
-    private static func decodeBinaryFramed(_ bytes: [UInt8], maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeBinaryFramed(
+        _ bytes: [UInt8], maximumPackets: Int
+    ) throws(EngineIODecodingError) -> [EngineIOPacket] {
         var packets: [EngineIOPacket] = []
         var index = 0
         while index < bytes.count {
@@ -53,7 +59,9 @@ public enum EngineIOPayload {
             }
             guard digits > 0, index < bytes.count, length <= bytes.count - index - 1 else { throw .badLength }
             let start = index + 1
-            guard let text = String(validating: bytes[start..<start + length], as: UTF8.self) else { throw .invalidText }
+            guard let text = String(validating: bytes[start..<start + length], as: UTF8.self) else {
+                throw .invalidText
+            }
             packets.append(try EngineIOPacket.decode(text))
             index = start + length
         }
@@ -61,7 +69,9 @@ public enum EngineIOPayload {
     }
 
     /// The packets of a body already held as text.
-    public static func decode(_ body: String, protocol revision: EngineIOProtocol, maximumPackets: Int = .max) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    public static func decode(
+        _ body: String, protocol revision: EngineIOProtocol, maximumPackets: Int = .max
+    ) throws(EngineIODecodingError) -> [EngineIOPacket] {
         let units = Substring(body).utf16
         switch revision {
         case .v4: return try decodeSeparated(units, maximumPackets: maximumPackets)
@@ -69,7 +79,9 @@ public enum EngineIOPayload {
         }
     }
 
-    private static func decodeSeparated(_ units: Substring.UTF16View, maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeSeparated(
+        _ units: Substring.UTF16View, maximumPackets: Int
+    ) throws(EngineIODecodingError) -> [EngineIOPacket] {
         var packets: [EngineIOPacket] = []
         var start = units.startIndex
         while true {
@@ -84,7 +96,9 @@ public enum EngineIOPayload {
     /// The longest length prefix read: more digits than this is no payload a server would accept.
     static let maximumLengthDigits = 10
 
-    private static func decodeLengthPrefixed(_ units: Substring.UTF16View, maximumPackets: Int) throws(EngineIODecodingError) -> [EngineIOPacket] {
+    private static func decodeLengthPrefixed(
+        _ units: Substring.UTF16View, maximumPackets: Int
+    ) throws(EngineIODecodingError) -> [EngineIOPacket] {
         guard !units.isEmpty else { throw .emptyPacket }
         var packets: [EngineIOPacket] = []
         var index = units.startIndex

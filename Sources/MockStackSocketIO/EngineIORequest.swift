@@ -49,7 +49,8 @@ public enum EngineIORequest: Sendable, Equatable {
         }
         guard facts.method == "GET" else { return .failure(.badHandshakeMethod) }
         if transport == .websocket, !facts.isUpgrade { return .failure(.badRequest) }
-        guard let revision = EngineIOProtocol.negotiated(parameter: facts.revision, server: server, allowsV3: allowsV3) else {
+        guard let revision = EngineIOProtocol.negotiated(parameter: facts.revision, server: server, allowsV3: allowsV3)
+        else {
             return .failure(.unsupportedProtocolVersion)
         }
         return .success(.handshake(revision, transport))

@@ -74,13 +74,16 @@ public struct EngineIOSession: Sendable {
 
     /// A new session and what to do first: send the open packet (as the handshake's answer, or on
     /// the WebSocket) and start the heartbeat.
-    public static func open(sid: String, revision: EngineIOProtocol, transport: EngineIOTransport, settings: EngineIOSettings) -> (EngineIOSession, [Action]) {
+    public static func open(
+        sid: String, revision: EngineIOProtocol, transport: EngineIOTransport, settings: EngineIOSettings
+    ) -> (EngineIOSession, [Action]) {
         let session = EngineIOSession(sid: sid, revision: revision, settings: settings, transport: transport)
         let handshake = EngineIOHandshake(
             sid: sid, upgrades: transport == .polling ? [.websocket] : [],
             pingInterval: settings.pingInterval, pingTimeout: settings.pingTimeout, maxPayload: settings.maxPayload)
         let open = handshake.packet(for: revision)
-        var actions: [Action] = transport == .polling
+        var actions: [Action] =
+            transport == .polling
             ? [.answerPoll(EngineIOPayload.encode([open], protocol: revision))]
             : [.sendMessage(open.encoded)]
         actions.append(session.heartbeatStart)
@@ -123,7 +126,10 @@ public struct EngineIOSession: Sendable {
                 // Two polls at once: the new one refused, the held one told to close.
                 pollWaiting = false
                 state = .closed
-                return [.rejectRequest(status: 400), .answerPoll(encoded([EngineIOPacket(.close)])), .close(.transportError)]
+                return [
+                    .rejectRequest(status: 400), .answerPoll(encoded([EngineIOPacket(.close)])),
+                    .close(.transportError),
+                ]
             }
             if !outbox.isEmpty { return [.answerPoll(takeOutbox())] }
             if state == .upgrading(probed: true) { return [.answerPoll(encoded([EngineIOPacket(.noop)]))] }
@@ -153,7 +159,8 @@ public struct EngineIOSession: Sendable {
         guard body.count <= settings.maxPayload else { return [.rejectRequest(status: 413)] }
         let packets: [EngineIOPacket]
         do {
-            packets = try EngineIOPayload.decode(body, protocol: revision, maximumPackets: settings.maxPacketsPerPayload)
+            packets = try EngineIOPayload.decode(
+                body, protocol: revision, maximumPackets: settings.maxPacketsPerPayload)
         } catch .tooManyPackets {
             return [.rejectRequest(status: 413)]
         } catch {
@@ -281,7 +288,10 @@ public struct EngineIOSession: Sendable {
         guard state != .closed, state != .closing else { return [] }
         if transport == .polling, !pollWaiting {
             state = .closing
-            return [.cancelTimer(.ping), .cancelTimer(.pingTimeout), .startTimer(.closeTimeout, milliseconds: settings.closeTimeout)]
+            return [
+                .cancelTimer(.ping), .cancelTimer(.pingTimeout),
+                .startTimer(.closeTimeout, milliseconds: settings.closeTimeout),
+            ]
         }
         return finish(.forcedClose)
     }

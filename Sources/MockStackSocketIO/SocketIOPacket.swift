@@ -69,7 +69,9 @@ public struct SocketIOPacket: Sendable, Equatable {
 
     /// Reads a packet from an Engine.IO `message`'s text, checking it as socket.io's parser does;
     /// socket.io closes the connection on any packet it cannot read.
-    public static func decode(_ text: String, protocol revision: SocketIOProtocol) throws(SocketIODecodingError) -> SocketIOPacket {
+    public static func decode(
+        _ text: String, protocol revision: SocketIOProtocol
+    ) throws(SocketIODecodingError) -> SocketIOPacket {
         var bytes = Substring(text).utf8[...]
         guard let first = bytes.popFirst(), first >= 0x30, let type = SocketIOPacketType(rawValue: first - 0x30) else {
             throw .unknownType

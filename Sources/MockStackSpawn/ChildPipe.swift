@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// This process's end of a pipe to a child: read from its output, or write to its input.
 /// Closed when released, or by ``close()``.
@@ -98,7 +99,8 @@ public final class ChildPipe: @unchecked Sendable {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(
+                clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
             if ready == 0 && left <= .zero { return false }

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A program started with `posix_spawn(3)`: its output (and, unless sent elsewhere, its errors)
 /// on pipes this process reads, an exit status to wait for, signals to send.
@@ -62,8 +63,10 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - errors: where its standard error goes.
     /// - Throws: ``SpawnError`` naming the program and the system's reason (no such file, not
     ///   executable, …).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                input: Input = .inherited, errors: ErrorOutput = .pipe) throws(SpawnError) {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: Input = .inherited, errors: ErrorOutput = .pipe
+    ) throws(SpawnError) {
         let output = try PipeEnds.make(for: executable)
         let errorPipe = errors == .pipe ? try PipeEnds.make(for: executable) : nil
         let inputPipe = input == .pipe ? try PipeEnds.make(for: executable) : nil
@@ -81,8 +84,9 @@ public final class ChildProcess: @unchecked Sendable {
         case .nullDevice: plan.open(2, "/dev/null", O_WRONLY)
         }
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let spawned = plan.spawn(executable, arguments: arguments,
-                                 environment: environment.map { "\($0.key)=\($0.value)" })
+        let spawned = plan.spawn(
+            executable, arguments: arguments,
+            environment: environment.map { "\($0.key)=\($0.value)" })
         // The child's ends are the child's alone now.
         output.closeWrite()
         errorPipe?.closeWrite()
@@ -107,9 +111,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// Runs `executable` to its end and returns what it printed on each stream and how it
     /// ended. Both streams are read as they come (one on another thread), so a child that fills
     /// one pipe never blocks on it.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           input: Input = .inherited,
-                           errors: ErrorOutput = .pipe) throws(SpawnError) -> (termination: Termination, output: [UInt8], errors: [UInt8]) {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: Input = .inherited,
+        errors: ErrorOutput = .pipe
+    ) throws(SpawnError) -> (termination: Termination, output: [UInt8], errors: [UInt8]) {
         let child = try ChildProcess(executable, arguments, environment: environment, input: input, errors: errors)
         let errorBytes = child.standardError.map { pipe in BackgroundRead(pipe) }
         let output = child.standardOutput.readToEnd()

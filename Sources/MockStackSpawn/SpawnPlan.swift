@@ -29,7 +29,8 @@ struct SpawnPlan {
         #if os(Linux)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         #else
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
         #endif
     }
 
@@ -44,7 +45,9 @@ struct SpawnPlan {
     }
 
     /// Starts `executable`; its process id, or the system's error number.
-    mutating func spawn(_ executable: String, arguments: [String], environment: [String]) -> Result<Int32, SpawnErrorCode> {
+    mutating func spawn(
+        _ executable: String, arguments: [String], environment: [String]
+    ) -> Result<Int32, SpawnErrorCode> {
         #if os(Linux)
         // Every descriptor above 2 closed in the child, whichever thread made it without
         // close-on-exec (on Darwin, POSIX_SPAWN_CLOEXEC_DEFAULT does this).

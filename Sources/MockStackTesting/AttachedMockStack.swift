@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -27,7 +28,9 @@ public final class AttachedMockStack: MockStackHandle {
     ///   - apps: apps the tests need; the server must serve each.
     /// - Throws: ``MockStackLaunchError`` when it has not answered within `timeout`, or at once
     ///   when it refuses the token or lacks an app.
-    public static func attach(to url: URL, adminToken: String? = nil, apps: [String]? = nil, timeout: Duration = .seconds(30)) throws -> AttachedMockStack {
+    public static func attach(
+        to url: URL, adminToken: String? = nil, apps: [String]? = nil, timeout: Duration = .seconds(30)
+    ) throws -> AttachedMockStack {
         let adminToken = adminToken ?? ControlSession.environmentToken
         guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else {
             throw MockStackLaunchError("cannot attach to \(url): give the server's root, http://host:port")
@@ -44,15 +47,29 @@ public final class AttachedMockStack: MockStackHandle {
                 }
                 let missing = (apps ?? []).filter { app in !listed.contains { $0.name == app } }
                 guard missing.isEmpty else {
-                    throw MockStackLaunchError("mockstack at \(url) does not serve \(missing.joined(separator: ", ")) (it serves \(listed.map(\.name).joined(separator: ", "))): start it with those apps (--apps, MOCKSTACK_APPS)")
+                    throw MockStackLaunchError(
+                        """
+                        mockstack at \(url) does not serve \(missing.joined(separator: ", ")) (it serves \
+                        \(listed.map(\.name).joined(separator: ", "))): start it with those apps (--apps, \
+                        MOCKSTACK_APPS)
+                        """
+                    )
                 }
                 // Whether the token is needed, not only given: the same call without it.
                 let required = adminToken != nil && probe(listing, token: nil) == .refused
-                return AttachedMockStack(ready: ReadyEvent(host: host, port: url.port ?? 80, apps: listed, pid: 0, version: "",
-                                                           adminTokenRequired: required),
-                                         adminToken: adminToken)
+                return AttachedMockStack(
+                    ready: ReadyEvent(
+                        host: host, port: url.port ?? 80, apps: listed, pid: 0, version: "",
+                        adminTokenRequired: required),
+                    adminToken: adminToken)
             case .refused:
-                throw MockStackLaunchError("mockstack at \(url) wants its admin token (\(adminToken == nil ? "none was given" : "the one given is wrong")): set MOCKSTACK_ADMIN_TOKEN to the server's")
+                throw MockStackLaunchError(
+                    """
+                    mockstack at \(url) wants its admin token \
+                    (\(adminToken == nil ? "none was given" : "the one given is wrong")): set MOCKSTACK_ADMIN_TOKEN \
+                    to the server's
+                    """
+                )
             case .failed(let problem):
                 lastProblem = problem
             }
@@ -75,7 +92,7 @@ public final class AttachedMockStack: MockStackHandle {
     private static func probe(_ url: URL, token: String?) -> Probe {
         let answer = BlockingAnswer()
         var request = ControlSession.request(url, token: token)
-        request.timeoutInterval = 2          // one probe; attach(to:timeout:) keeps trying
+        request.timeoutInterval = 2  // one probe; attach(to:timeout:) keeps trying
         ControlSession.shared.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             if let data, status == 200, let json = try? JSONParser().parse(Array(data)).root {

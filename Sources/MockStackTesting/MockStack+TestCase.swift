@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(XCTest)
 public import XCTest
 #endif
@@ -32,7 +33,9 @@ public func withMockStack<T>(
 
 /// Starts a mockstack of its own (or attaches to a running one); the caller stops it.
 /// `apps` and `fixtures` apply to the servers it starts; an attached one must serve `apps`.
-public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []) throws -> any MockStackHandle {
+public func startMockStack(
+    _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []
+) throws -> any MockStackHandle {
     try mode.start(apps: apps, fixtures: fixtures)
 }
 
@@ -46,7 +49,9 @@ extension XCTestCase {
     ///     mock = try startMockStack(apps: ["test"])
     /// }
     /// ```
-    public func startMockStack(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []) throws -> any MockStackHandle {
+    public func startMockStack(
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []
+    ) throws -> any MockStackHandle {
         let handle = try mode.start(apps: apps, fixtures: fixtures)
         addTeardownBlock { handle.stop() }
         return handle

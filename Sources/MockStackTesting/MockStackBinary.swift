@@ -10,12 +10,19 @@ public enum MockStackBinary {
 
     /// ``locate(environment:)``, or why nothing was found, saying what to add to Package.swift.
     /// - Parameter executable: the running test binary (its folder is searched).
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment,
-                            executable: URL? = RunningExecutable.url()) throws(MockStackLaunchError) -> URL {
+    public static func find(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL? = RunningExecutable.url()
+    ) throws(MockStackLaunchError) -> URL {
         let fileManager = FileManager.default
         if let explicit = environment["MOCKSTACK_BIN"], !explicit.isEmpty {
             guard fileManager.isExecutableFile(atPath: explicit) else {
-                throw MockStackLaunchError("MOCKSTACK_BIN is \(explicit), which is not an executable file: point it at a mockstack binary, or unset it to use the one your test build makes")
+                throw MockStackLaunchError(
+                    """
+                    MOCKSTACK_BIN is \(explicit), which is not an executable file: point it at a mockstack binary, or \
+                    unset it to use the one your test build makes
+                    """
+                )
             }
             return URL(fileURLWithPath: explicit)
         }
@@ -29,7 +36,8 @@ public enum MockStackBinary {
         }
         let path = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         if let found = (buildFolders + path).map({ $0.appendingPathComponent("mockstack") })
-            .first(where: { fileManager.isExecutableFile(atPath: $0.path) }) {
+            .first(where: { fileManager.isExecutableFile(atPath: $0.path) })
+        {
             return found
         }
         throw MockStackLaunchError(notFound(buildFolder: buildFolders.first))

@@ -12,7 +12,10 @@ public struct MockStackMode: Sendable, CustomStringConvertible {
     ///   - description: what it starts, distinct for servers that differ (`in-process`).
     ///   - start: makes a ready server loading only `apps` (all when nil) from `fixtures`
     ///     (the shipped ones when nil).
-    public init(_ description: String, start: @escaping @Sendable (_ apps: [String]?, _ fixtures: [URL]) throws -> any MockStackHandle) {
+    public init(
+        _ description: String,
+        start: @escaping @Sendable (_ apps: [String]?, _ fixtures: [URL]) throws -> any MockStackHandle
+    ) {
         self.description = description
         starter = start
     }

@@ -1,8 +1,9 @@
 public import Foundation
+import MockStackSpawn
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockStackSpawn
 
 /// A `mockstack serve` child process on a free port, ready when ``launch(arguments:apps:fixtures:binary:timeout:)``
 /// returns. It reads the child's ready line instead of sleeping or guessing a port, and
@@ -60,7 +61,9 @@ public final class MockStackProcess: MockStackHandle, Sendable {
         // process died.
         let child: ChildProcess
         do {
-            child = try ChildProcess(executable.path, serveArguments(arguments: arguments, apps: apps, fixtures: fixtures), environment: environment, input: .pipe)
+            child = try ChildProcess(
+                executable.path, serveArguments(arguments: arguments, apps: apps, fixtures: fixtures),
+                environment: environment, input: .pipe)
         } catch {
             throw MockStackLaunchError(error.description)
         }
@@ -89,7 +92,12 @@ public final class MockStackProcess: MockStackHandle, Sendable {
         // Everything it said, not only what the drain had read when it exited.
         tail.waitUntilFinished(seconds: 2)
         if tail.text.contains("'\(lifelineOption)'") {
-            throw MockStackLaunchError("\(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)")
+            throw MockStackLaunchError(
+                """
+                \(executable.path) is older than this MockStackTesting (it has no \(lifelineOption)): rebuild it from \
+                the same mockstack checkout or version, or point MOCKSTACK_BIN at one that is\n\(tail.text)
+                """
+            )
         }
         throw MockStackLaunchError("mockstack \(reason)\n\(tail.text)")
     }

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 #if canImport(XCTest)
 public import XCTest
 #endif
@@ -17,13 +18,17 @@ public enum SharedMockStack {
     /// The shared server for `mode` that loads `apps` (all when nil), started now if it is not
     /// running yet. Servers are keyed by both: tests naming the same apps share one. Blocks the
     /// calling thread while it starts (XCTest's synchronous setUp).
-    public static func server(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil) throws -> any MockStackHandle {
+    public static func server(
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil
+    ) throws -> any MockStackHandle {
         try start(mode, apps: apps).wait()
     }
 
     /// ``server(_:apps:)`` for async callers: while the server starts, on a thread of its own,
     /// the tests waiting for it suspend instead of holding Swift's cooperative threads.
-    public static func server(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil) async throws -> any MockStackHandle {
+    public static func server(
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil
+    ) async throws -> any MockStackHandle {
         try await start(mode, apps: apps).value()
     }
 
@@ -121,8 +126,10 @@ final class SharedStart: @unchecked Sendable {
 /// - Parameters:
 ///   - mode: by default attached to `MOCKSTACK_URL` when it is set, else spawned.
 ///   - apps: the apps the test uses: the shared server loads only those (all when nil).
-public func withMockStackSession<T>(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil,
-                                    _ body: (MockStackSession) async throws -> T) async throws -> T {
+public func withMockStackSession<T>(
+    _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil,
+    _ body: (MockStackSession) async throws -> T
+) async throws -> T {
     let session = try await SharedMockStack.server(mode, apps: apps).session()
     do {
         let result = try await body(session)
@@ -144,7 +151,9 @@ extension XCTestCase {
     /// }
     /// ```
     /// - Parameter apps: the apps the test uses: the shared server loads only those (all when nil).
-    public func startMockStackSession(_ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil) throws -> MockStackSession {
+    public func startMockStackSession(
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil
+    ) throws -> MockStackSession {
         let session = try SharedMockStack.server(mode, apps: apps).session()
         addTeardownBlock { session.endWaiting() }
         return session
@@ -155,7 +164,8 @@ extension XCTestCase {
 extension MockStackSession {
     /// ``end()`` for callers that cannot await (XCTest's synchronous teardown).
     func endWaiting() {
-        var request = ControlSession.request(serverURL.appendingPathComponent("__mockstack/sessions/" + id), token: adminToken)
+        var request = ControlSession.request(
+            serverURL.appendingPathComponent("__mockstack/sessions/" + id), token: adminToken)
         request.httpMethod = "DELETE"
         let done = DispatchSemaphore(value: 0)
         ControlSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()

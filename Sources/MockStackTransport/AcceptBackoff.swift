@@ -1,10 +1,11 @@
 import CLibevent
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 
 /// What a listener does when `accept` fails for want of descriptors or memory.
 ///
@@ -30,10 +31,12 @@ final class AcceptBackoff {
     init(listener: OpaquePointer, base: OpaquePointer, logger: Logger) {
         self.listener = listener
         self.logger = logger
-        resumeTimer = event_new(base, -1, 0, { _, _, arg in
-            guard let arg else { return }
-            AcceptBackoff.from(arg).resume()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        resumeTimer = event_new(
+            base, -1, 0,
+            { _, _, arg in
+                guard let arg else { return }
+                AcceptBackoff.from(arg).resume()
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The backoff behind its timer's argument (the endpoint keeps it alive while the timer exists).
@@ -62,14 +65,22 @@ final class AcceptBackoff {
         let reason = error.reason
         let repeats = failuresSinceReport > 1 ? " (\(failuresSinceReport - 1) more since the last report)" : ""
         let advice = error.code == EMFILE || error.code == ENFILE ? " (raise the open-file limit: ulimit -n)" : ""
-        logger.warning("cannot accept connections: \(reason) with \(openConnections) open; trying again every 100 ms\(repeats)\(advice)")
+        logger.warning(
+            """
+            cannot accept connections: \(reason) with \(openConnections) open; trying again every 100 \
+            ms\(repeats)\(advice)
+            """
+        )
         failuresSinceReport = 0
     }
 
     /// Accepts again; if the listener cannot be turned back on, tries again after another pause.
     private func resume() {
-        guard !logger.succeeded(evconnlistener_enable(listener), "evconnlistener_enable", level: .error, "trying again in 100 ms"),
-              let resumeTimer else { return }
+        guard
+            !logger.succeeded(
+                evconnlistener_enable(listener), "evconnlistener_enable", level: .error, "trying again in 100 ms"),
+            let resumeTimer
+        else { return }
         var pause = Self.pause
         logger.succeeded(event_add(resumeTimer, &pause), "event_add", level: .critical, "the listener stays paused")
     }

@@ -1,10 +1,11 @@
 import CLibevent
+import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockStackCore
 
 /// One listener on one loop and the responder that answers there: each accepted socket
 /// becomes an ``HTTPConnection``.
@@ -23,14 +24,17 @@ final class Endpoint {
         self.worker = worker
         responder = spec.responder
         label = spec.label
-        let listener = try SocketBinding.listen(base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort, logger: worker.logger)
+        let listener = try SocketBinding.listen(
+            base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort, logger: worker.logger)
         self.listener = listener
         acceptBackoff = AcceptBackoff(listener: listener, base: worker.base, logger: worker.logger)
         // Created without a callback, the listener waits for this one (listener.c).
-        evconnlistener_set_cb(listener, { _, socket, _, _, arg in
-            guard let arg else { return }
-            Endpoint.from(arg).accepted(socket)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        evconnlistener_set_cb(
+            listener,
+            { _, socket, _, _, arg in
+                guard let arg else { return }
+                Endpoint.from(arg).accepted(socket)
+            }, Unmanaged.passUnretained(self).toOpaque())
         evconnlistener_set_error_cb(listener) { _, arg in
             let error = SystemCallError.current
             guard let arg else { return }

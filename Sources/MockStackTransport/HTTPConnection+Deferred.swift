@@ -20,22 +20,27 @@ extension HTTPConnection {
         if worker.isDraining, answer.end(.dropped) { return answerStopping(exchange) }
         let target = ConnectionTarget(self)
         let worker = worker
-        switch answer.attach({ response in worker.runOnLoop { _ in target.connection?.answerArrived(response, for: answer) } }) {
+        switch answer.attach({ response in
+            worker.runOnLoop { _ in target.connection?.answerArrived(response, for: answer) }
+        }) {
         case .waiting: break
         case .completed(let early): return deliver(early, exchange)
         case .ended: return sendWhole(timeoutResponse, exchange: exchange)
         }
         awaitedAnswer = AwaitedAnswer(answer: answer, exchange: exchange)
-        wait(milliseconds: answer.timeoutMilliseconds, then: { [self] in
-            // A completion that beat the timer is on its way (`answerArrived`) and sends itself.
-            guard awaitedAnswer?.answer === answer, answer.end(.timedOut) else { return }
-            awaitedAnswer = nil
-            sendWhole(timeoutResponse, exchange: exchange)
-        }, clientLeft: { [self] in
-            awaitedAnswer = nil
-            _ = answer.end(.dropped)
-            finish(exchange, status: 0, bytes: 0, note: "client gone")
-        })
+        wait(
+            milliseconds: answer.timeoutMilliseconds,
+            then: { [self] in
+                // A completion that beat the timer is on its way (`answerArrived`) and sends itself.
+                guard awaitedAnswer?.answer === answer, answer.end(.timedOut) else { return }
+                awaitedAnswer = nil
+                sendWhole(timeoutResponse, exchange: exchange)
+            },
+            clientLeft: { [self] in
+                awaitedAnswer = nil
+                _ = answer.end(.dropped)
+                finish(exchange, status: 0, bytes: 0, note: "client gone")
+            })
     }
 
     /// On the loop: the answer a deferred delivery waited for, unless the connection has moved

@@ -1,11 +1,12 @@
 import CLibevent
+import Logging
+import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MockStackCore
 
 /// What one answer needs to remember while it is delivered, possibly over several loop turns.
 struct Exchange {
@@ -43,8 +44,9 @@ extension HTTPConnection {
         case .delayed(let milliseconds, let then):
             // Reading stays on meanwhile, so a client that leaves is noticed at once and its
             // socket let go, however long the delay.
-            wait(milliseconds: max(0, milliseconds), then: { self.deliver(response, as: then, exchange) },
-                 clientLeft: { self.finish(exchange, status: 0, bytes: 0, note: "client gone") })
+            wait(
+                milliseconds: max(0, milliseconds), then: { self.deliver(response, as: then, exchange) },
+                clientLeft: { self.finish(exchange, status: 0, bytes: 0, note: "client gone") })
         case .chunked(let chunkSize, let interval):
             // HTTP/1.0 has no chunked coding (RFC 9112 §6.1): its client gets the body whole,
             // ended by the close.
@@ -76,8 +78,9 @@ extension HTTPConnection {
         let connectionLine = connectionLine(for: head, exchange)
         worker.date.refresh()
         let sendsBody = exchange?.isHead != true && !withoutBody && !response.forbidsBody
-        let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: connectionLine,
-                               body: sendsBody ? response.body : [])
+        let reply = WholeReply(
+            head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: connectionLine,
+            body: sendsBody ? response.body : [])
         write(reply)
         if let exchange { finish(exchange, status: response.status, bytes: sendsBody ? response.body.count : 0) }
         answerFinished()
@@ -122,8 +125,9 @@ extension HTTPConnection {
             if interval == 0 {
                 send(from: end)
             } else {
-                wait(milliseconds: interval, then: { send(from: end) },
-                     clientLeft: { self.finish(exchange, status: 0, bytes: start, note: "client gone") })
+                wait(
+                    milliseconds: interval, then: { send(from: end) },
+                    clientLeft: { self.finish(exchange, status: 0, bytes: start, note: "client gone") })
             }
         }
         send(from: 0)
@@ -136,7 +140,9 @@ extension HTTPConnection {
             // client leaves, the hang limit passes or the server stops.
             finish(exchange, status: 0, bytes: 0, note: fault.rawValue)
             state.hold()
-            wait(milliseconds: max(0, worker.configuration.hangLimitMilliseconds), then: { self.close() }, clientLeft: {})
+            wait(
+                milliseconds: max(0, worker.configuration.hangLimitMilliseconds), then: { self.close() }, clientLeft: {}
+            )
         case .reset:
             // RST instead of FIN: linger 0, then close.
             finish(exchange, status: 0, bytes: 0, note: fault.rawValue)

@@ -1,12 +1,13 @@
 import CLibevent
+import Logging
+import MockStackCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MockStackCore
-import Synchronization
 
 extension HTTPConnection {
     /// Sends the 101 and hands the connection to the upgrade's handler (``Delivery/upgrade(_:)``).
@@ -22,15 +23,19 @@ extension HTTPConnection {
         worker.date.refresh()
         let head = response.head
         let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
-        guard worker.logger.succeeded(reply.append(to: bufferevent_get_output(bufferevent), after: 0), "evbuffer_add",
-                                      "closing the connection instead of upgrading it") else {
+        guard
+            worker.logger.succeeded(
+                reply.append(to: bufferevent_get_output(bufferevent), after: 0), "evbuffer_add",
+                "closing the connection instead of upgrading it")
+        else {
             finish(exchange, status: 101, bytes: 0)
             return close()
         }
         handed(reply.count)
         finish(exchange, status: 101, bytes: 0)
         switchToStream()
-        let stream = UpgradedStream(connection: self, unsentOutputLimit: upgrade.unsentOutputLimit, handler: upgrade.makeHandler())
+        let stream = UpgradedStream(
+            connection: self, unsentOutputLimit: upgrade.unsentOutputLimit, handler: upgrade.makeHandler())
         upgradedStream = stream
         stream.handler.started(on: stream)
         // A client may send its first bytes right behind the request, in the same packet.
@@ -66,9 +71,13 @@ extension HTTPConnection {
             handed(bytes.count)
             return 0
         }
-        let status = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress.map { $0 + written }, $0.count - written) }
+        let status = bytes.withUnsafeBytes {
+            evbuffer_add(output, $0.baseAddress.map { $0 + written }, $0.count - written)
+        }
         // Bytes that could not be queued leave a gap in the stream: it is dropped, as one over its limit.
-        guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else { return Int.max }
+        guard worker.logger.succeeded(status, "evbuffer_add", "dropping the upgraded connection") else {
+            return Int.max
+        }
         handed(bytes.count)
         return evbuffer_get_length(output)
     }

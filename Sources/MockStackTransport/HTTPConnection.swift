@@ -1,11 +1,12 @@
 import CLibevent
+import Logging
+import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MockStackCore
 
 /// One client connection, on a bufferevent of the worker's loop: requests are read off it with
 /// ``HTTP1RequestParser``, each whole one is answered by the endpoint's responder, and the
@@ -57,14 +58,17 @@ final class HTTPConnection {
 
     /// - Returns: nil when libevent cannot take the socket (the caller closes it).
     init?(worker: Worker, endpoint: Endpoint, socket: Int32) {
-        guard let bufferevent = bufferevent_socket_new(worker.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        guard let bufferevent = bufferevent_socket_new(worker.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+        else { return nil }
         self.worker = worker
         self.endpoint = endpoint
         self.bufferevent = bufferevent
         self.socket = socket
         let configuration = worker.configuration
-        parser = HTTP1RequestParser(limits: HTTP1Limits(maxHeadBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
-                                                        maxBodyBytes: configuration.maxBodyBytes))
+        parser = HTTP1RequestParser(
+            limits: HTTP1Limits(
+                maxHeadBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
+                maxBodyBytes: configuration.maxBodyBytes))
     }
 
     private var callbackTarget: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -81,21 +85,29 @@ final class HTTPConnection {
     func start() {
         // libevent writes at most 16 KiB per call by default: a 34 KB reply took three writev
         // calls (and, with TCP_NODELAY, three pushes). Up to 1 MiB goes in one.
-        worker.logger.succeeded(bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite), "bufferevent_set_max_single_write")
+        worker.logger.succeeded(
+            bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite), "bufferevent_set_max_single_write"
+        )
         // No read callback: the connection reads the socket itself (``readEvent``).
-        bufferevent_setcb(bufferevent, nil, { _, arg in
-            HTTPConnection.with(arg) { $0.outputDrained() }
-        }, { _, events, arg in
-            HTTPConnection.with(arg) { $0.happened(events) }
-        }, callbackTarget)
-        readEvent = event_new(worker.base, socket, Int16(EV_READ | EV_PERSIST), { _, _, arg in
-            HTTPConnection.with(arg) { $0.socketReadable() }
-        }, callbackTarget)
+        bufferevent_setcb(
+            bufferevent, nil,
+            { _, arg in
+                HTTPConnection.with(arg) { $0.outputDrained() }
+            },
+            { _, events, arg in
+                HTTPConnection.with(arg) { $0.happened(events) }
+            }, callbackTarget)
+        readEvent = event_new(
+            worker.base, socket, Int16(EV_READ | EV_PERSIST),
+            { _, _, arg in
+                HTTPConnection.with(arg) { $0.socketReadable() }
+            }, callbackTarget)
         // A bufferevent keeps its input's end frozen but while it reads into it itself.
         guard readEvent != nil, let input = bufferevent_get_input(bufferevent),
-              worker.logger.succeeded(evbuffer_unfreeze(input, 0), "evbuffer_unfreeze", "closing the new connection"),
-              worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_WRITE)), "bufferevent_enable", "closing the new connection"),
-              resumeReading()
+            worker.logger.succeeded(evbuffer_unfreeze(input, 0), "evbuffer_unfreeze", "closing the new connection"),
+            worker.logger.succeeded(
+                bufferevent_enable(bufferevent, Int16(EV_WRITE)), "bufferevent_enable", "closing the new connection"),
+            resumeReading()
         else { return close() }
     }
 
@@ -114,7 +126,10 @@ final class HTTPConnection {
         switch SystemCalls.read(socket, into: space.iov_base, count: space.iov_len) {
         case .success(let count) where count > 0:
             space.iov_len = count
-            guard worker.logger.succeeded(evbuffer_commit_space(input, &space, 1), "evbuffer_commit_space", "closing the connection") else { return close() }
+            guard
+                worker.logger.succeeded(
+                    evbuffer_commit_space(input, &space, 1), "evbuffer_commit_space", "closing the connection")
+            else { return close() }
             return readable()
         case .failure(let error) where error.isTransient:
             return
@@ -182,7 +197,8 @@ final class HTTPConnection {
     /// past it reading stops until they are parsed. (A read watermark would do the same at the
     /// cost of a check and an event change on every read.)
     private func holdInput() {
-        guard let input = bufferevent_get_input(bufferevent), state.holdInput(unparsed: evbuffer_get_length(input)) else { return }
+        guard let input = bufferevent_get_input(bufferevent), state.holdInput(unparsed: evbuffer_get_length(input))
+        else { return }
         pauseReading()
     }
 
@@ -201,7 +217,8 @@ final class HTTPConnection {
             var consumed = 0
             for index in 0..<min(count, vectors.count) {
                 // Lent to Core as a bounds-checked span: the parser reads no pointer.
-                let piece = Span<UInt8>(_unsafeBytes: UnsafeRawBufferPointer(start: vectors[index].iov_base, count: vectors[index].iov_len))
+                let piece = Span<UInt8>(
+                    _unsafeBytes: UnsafeRawBufferPointer(start: vectors[index].iov_base, count: vectors[index].iov_len))
                 let step = parser.parse(piece)
                 switch step {
                 case .needMore(let used):
@@ -221,13 +238,19 @@ final class HTTPConnection {
     private func requestProgressed() {
         guard parser.isMidRequest else { return }
         if requestTimer == nil {
-            requestTimer = event_new(worker.base, -1, 0, { _, _, arg in
-                HTTPConnection.with(arg) { $0.requestTookTooLong() }
-            }, callbackTarget)
+            requestTimer = event_new(
+                worker.base, -1, 0,
+                { _, _, arg in
+                    HTTPConnection.with(arg) { $0.requestTookTooLong() }
+                }, callbackTarget)
             if worker.configuration.timeoutSeconds > 0, let requestTimer {
                 var timeout = timeval(tv_sec: worker.configuration.timeoutSeconds, tv_usec: 0)
                 // A request without its deadline could hold the connection for ever.
-                guard worker.logger.succeeded(event_add(requestTimer, &timeout), "event_add", "closing a connection whose request has no deadline") else { return close() }
+                guard
+                    worker.logger.succeeded(
+                        event_add(requestTimer, &timeout), "event_add",
+                        "closing a connection whose request has no deadline")
+                else { return close() }
             }
         }
         if state.continueNeeded(expectsContinue: parser.pendingHead?.expectsContinue == true) {
@@ -239,7 +262,8 @@ final class HTTPConnection {
 
     private func requestTookTooLong() {
         guard state.isReading, parser.isMidRequest else { return }
-        worker.logger.info("closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
+        worker.logger.info(
+            "closing a connection whose request took over \(worker.configuration.timeoutSeconds)s to arrive")
         close()
     }
 
@@ -256,7 +280,8 @@ final class HTTPConnection {
         // The client may still be sending what was refused (a body over the limit, the rest of
         // an oversized head): read it to its end after the answer, so that a reset (the
         // kernel's answer to closing with unread bytes) does not overtake the answer.
-        state.requestRefused(lingers: error.status == 413 || evbuffer_get_length(bufferevent_get_input(bufferevent)) > 0)
+        state.requestRefused(
+            lingers: error.status == 413 || evbuffer_get_length(bufferevent_get_input(bufferevent)) > 0)
         let body = worker.errorBody(error.status, error.message)
         worker.logRejection(status: error.status, bytes: body.count)
         let response = HTTPResponse.json(error.status, bytes: body, headers: ["Connection": "close"])
@@ -299,9 +324,13 @@ final class HTTPConnection {
     /// arrives, as reading stays on): then `clientLeft` runs and the connection closes.
     func wait(milliseconds: Int, then: @escaping () -> Void, clientLeft: @escaping () -> Void) {
         precondition(pending == nil, "one wait at a time")
-        guard let timer = event_new(worker.base, -1, 0, { _, _, arg in
-            HTTPConnection.with(arg) { $0.waitEnded() }
-        }, callbackTarget) else { return then() }
+        guard
+            let timer = event_new(
+                worker.base, -1, 0,
+                { _, _, arg in
+                    HTTPConnection.with(arg) { $0.waitEnded() }
+                }, callbackTarget)
+        else { return then() }
         var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
         guard worker.logger.succeeded(event_add(timer, &delay), "event_add", "answering without the delay") else {
             event_free(timer)
@@ -360,7 +389,11 @@ final class HTTPConnection {
             if case .success(let count) = reply.write(to: socket) { written = count }
         }
         if written < reply.count {
-            guard worker.logger.succeeded(reply.append(to: output, after: written), "evbuffer_add", "closing a connection whose answer could not be queued") else {
+            guard
+                worker.logger.succeeded(
+                    reply.append(to: output, after: written), "evbuffer_add",
+                    "closing a connection whose answer could not be queued")
+            else {
                 return close()
             }
         }
@@ -370,7 +403,9 @@ final class HTTPConnection {
     /// Adds bytes to the output, for the bufferevent to send.
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let status = bytes.withUnsafeBytes { evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count) }
+        let status = bytes.withUnsafeBytes {
+            evbuffer_add(bufferevent_get_output(bufferevent), $0.baseAddress, $0.count)
+        }
         guard worker.logger.succeeded(status, "evbuffer_add", "closing the connection") else { return close() }
         handed(bytes.count)
     }
@@ -397,7 +432,12 @@ final class HTTPConnection {
     func outputStalled() {
         guard !state.isClosed else { return }
         let unsent = evbuffer_get_length(bufferevent_get_output(bufferevent))
-        worker.logger.info("resetting a connection whose client took none of its output for \(worker.configuration.timeoutSeconds)s (\(unsent) bytes unsent)")
+        worker.logger.info(
+            """
+            resetting a connection whose client took none of its output for \(worker.configuration.timeoutSeconds)s \
+            (\(unsent) bytes unsent)
+            """
+        )
         // A reset, not a FIN: the kernel drops what it still buffers for the client too
         // instead of trickling it out after the socket is gone.
         reset()
@@ -427,9 +467,11 @@ final class HTTPConnection {
     /// The client closed its end (or the connection broke).
     private func clientClosed(reset: Bool) {
         // A wait pending when the client goes is its answer's: closing runs its `clientLeft`.
-        switch state.peerClosed(reset: reset, waiting: pending != nil,
-                                outputEmpty: evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0,
-                                inputEmpty: evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0) {
+        switch state.peerClosed(
+            reset: reset, waiting: pending != nil,
+            outputEmpty: evbuffer_get_length(bufferevent_get_output(bufferevent)) == 0,
+            inputEmpty: evbuffer_get_length(bufferevent_get_input(bufferevent)) == 0)
+        {
         case .nothing: break
         case .close: close()
         case .finishAnswerThenClose: pauseReading()
@@ -477,8 +519,9 @@ final class HTTPConnection {
     /// Closes with a TCP reset instead of a FIN (the `reset` fault).
     func reset() {
         let socket = bufferevent_getfd(bufferevent)
-        worker.logger.succeeded(SystemCalls.setOption(socket, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0)),
-                                "setsockopt(SO_LINGER)", "closing with a FIN instead of a reset")
+        worker.logger.succeeded(
+            SystemCalls.setOption(socket, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0)),
+            "setsockopt(SO_LINGER)", "closing with a FIN instead of a reset")
         close()
     }
 

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,22 +10,28 @@ import Darwin
 /// curl in the image).
 public enum HTTPProbe {
     /// The status code of `GET path` on `host:port`, or a description of why there was none.
-    public static func get(host: String, port: Int, path: String, timeoutMilliseconds: Int = 2_000) -> Result<Int, TransportError> {
+    public static func get(
+        host: String, port: Int, path: String, timeoutMilliseconds: Int = 2_000
+    ) -> Result<Int, TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
         guard status == 0, let first = results else {
-            return .failure(TransportError("cannot resolve \(host): \(String(cString: gai_strerror(status)))", call: "getaddrinfo"))
+            return .failure(
+                TransportError("cannot resolve \(host): \(String(cString: gai_strerror(status)))", call: "getaddrinfo"))
         }
         defer { freeaddrinfo(results) }
 
         let fd: Int32
-        switch SystemCalls.socket(family: first.pointee.ai_family, type: first.pointee.ai_socktype,
-                                  protocol: first.pointee.ai_protocol) {
+        switch SystemCalls.socket(
+            family: first.pointee.ai_family, type: first.pointee.ai_socktype,
+            protocol: first.pointee.ai_protocol)
+        {
         case .success(let opened): fd = opened
-        case .failure(let error): return .failure(TransportError("socket failed: \(error.reason)", call: "socket", errno: error.code))
+        case .failure(let error):
+            return .failure(TransportError("socket failed: \(error.reason)", call: "socket", errno: error.code))
         }
         defer { SystemCalls.close(fd) }
         let timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
@@ -35,20 +42,30 @@ public enum HTTPProbe {
         if case .failure(let error) = SystemCalls.setOption(fd, SOL_SOCKET, SO_SNDTIMEO, timeout) {
             return .failure(.failed("setsockopt(SO_SNDTIMEO)", error))
         }
-        if case .failure(let error) = SystemCalls.connect(fd, to: first.pointee.ai_addr, length: first.pointee.ai_addrlen) {
-            return .failure(TransportError("cannot connect to \(host):\(port): \(error.reason)", call: "connect", errno: error.code))
+        if case .failure(let error) = SystemCalls.connect(
+            fd, to: first.pointee.ai_addr, length: first.pointee.ai_addrlen)
+        {
+            return .failure(
+                TransportError("cannot connect to \(host):\(port): \(error.reason)", call: "connect", errno: error.code)
+            )
         }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array(
+            "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+                .utf8)
         switch request.withUnsafeBytes({ SystemCalls.send(fd, $0) }) {
         case .success(let sent) where sent == request.count: break
-        case .success: return .failure(TransportError("cannot send to \(host):\(port): the request went out in part", call: "send"))
+        case .success:
+            return .failure(
+                TransportError("cannot send to \(host):\(port): the request went out in part", call: "send"))
         case .failure(let error):
-            return .failure(TransportError("cannot send to \(host):\(port): \(error.reason)", call: "send", errno: error.code))
+            return .failure(
+                TransportError("cannot send to \(host):\(port): \(error.reason)", call: "send", errno: error.code))
         }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while !response.contains(0x0A) {
-            guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCalls.receive(fd, into: $0) }), count > 0
+            guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCalls.receive(fd, into: $0) }),
+                count > 0
             else { break }
             response += buffer[0..<count]
         }

@@ -1,12 +1,13 @@
 import CLibevent
+import Dispatch
+public import MockStackCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import MockStackCore
-import Dispatch
-import Synchronization
 
 /// An HTTP/1.1 server on libevent: one event loop per thread, each with its own listener per
 /// port (sharing it through `SO_REUSEPORT` when there is more than one loop), its connections
@@ -84,11 +85,13 @@ public final class HTTPServer: Sendable {
         let threads = workers.map { worker -> pthread_t in
             var thread = pthread_t()
             let context = Unmanaged.passRetained(worker).toOpaque()
-            let status = pthread_create(&thread, nil, { arg in
-                guard let arg else { return nil }
-                HTTPServer.workerHandedOver(arg).runLoop()
-                return nil
-            }, context)
+            let status = pthread_create(
+                &thread, nil,
+                { arg in
+                    guard let arg else { return nil }
+                    HTTPServer.workerHandedOver(arg).runLoop()
+                    return nil
+                }, context)
             precondition(status == 0, "pthread_create failed: \(status)")
             return thread
         }

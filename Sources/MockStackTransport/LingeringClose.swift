@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,12 +39,17 @@ final class LingeringClose {
         self.socket = socket
         deadline = MonotonicClock.nanoseconds() + UInt64(Self.limitSeconds) * 1_000_000_000
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let event = event_new(worker.base, socket, Int16(EV_READ | EV_PERSIST), { _, what, arg in
-            guard let arg else { return }
-            LingeringClose.from(arg).readable(timedOut: what & Int16(EV_TIMEOUT) != 0)
-        }, me) else { return }
+        guard
+            let event = event_new(
+                worker.base, socket, Int16(EV_READ | EV_PERSIST),
+                { _, what, arg in
+                    guard let arg else { return }
+                    LingeringClose.from(arg).readable(timedOut: what & Int16(EV_TIMEOUT) != 0)
+                }, me)
+        else { return }
         var quiet = timeval(tv_sec: Self.quietSeconds, tv_usec: 0)
-        guard worker.logger.succeeded(event_add(event, &quiet), "event_add", "closing the refused socket at once") else {
+        guard worker.logger.succeeded(event_add(event, &quiet), "event_add", "closing the refused socket at once")
+        else {
             event_free(event)
             return
         }
@@ -59,10 +65,12 @@ final class LingeringClose {
         guard !timedOut, MonotonicClock.nanoseconds() < deadline else { return finish() }
         var read = 0
         while read < Self.bytesPerWakeUp {
-            switch worker.discardBuffer.withUnsafeMutableBytes({ SystemCalls.receive(socket, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
+            switch worker.discardBuffer.withUnsafeMutableBytes({
+                SystemCalls.receive(socket, into: $0, flags: Int32(MSG_DONTWAIT))
+            }) {
             case .success(let count) where count > 0: read += count
             case .failure(let error) where error.isTransient: return
-            case .success, .failure: return finish()        // EOF, or the client reset
+            case .success, .failure: return finish()  // EOF, or the client reset
             }
         }
     }

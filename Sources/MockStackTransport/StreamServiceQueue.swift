@@ -17,10 +17,12 @@ final class StreamServiceQueue: @unchecked Sendable {
     /// Makes the event on `base`, before the loop runs (its worker keeps the queue until
     /// ``free()``). - Returns: false when libevent cannot.
     func attach(to base: OpaquePointer) -> Bool {
-        event = event_new(base, -1, 0, { _, _, arg in
-            guard let arg else { return }
-            StreamServiceQueue.from(arg).serve()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        event = event_new(
+            base, -1, 0,
+            { _, _, arg in
+                guard let arg else { return }
+                StreamServiceQueue.from(arg).serve()
+            }, Unmanaged.passUnretained(self).toOpaque())
         return event != nil
     }
 

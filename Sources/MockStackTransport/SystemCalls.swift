@@ -32,8 +32,11 @@ struct SystemCallError: Error, Equatable {
 enum SystemCalls {
     /// Reads up to `count` bytes into `buffer`: how many (0 at the end of input).
     @inline(__always)
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer?, count: Int)
-        -> Result<Int, SystemCallError> {
+    static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawPointer?, count: Int
+    )
+        -> Result<Int, SystemCallError>
+    {
         #if os(Linux)
         counted(Glibc.read(descriptor, buffer, count))
         #else
@@ -53,8 +56,11 @@ enum SystemCalls {
 
     /// Writes as much of the pieces `vectors` point to, in order, as the descriptor takes now.
     @inline(__always)
-    static func write(_ descriptor: Int32, gathering vectors: UnsafeBufferPointer<iovec>)
-        -> Result<Int, SystemCallError> {
+    static func write(
+        _ descriptor: Int32, gathering vectors: UnsafeBufferPointer<iovec>
+    )
+        -> Result<Int, SystemCallError>
+    {
         #if os(Linux)
         counted(Glibc.writev(descriptor, vectors.baseAddress, Int32(vectors.count)))
         #else
@@ -63,8 +69,11 @@ enum SystemCalls {
     }
 
     /// Receives up to `buffer.count` bytes from a socket (`flags` as `recv` takes them).
-    static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32 = 0)
-        -> Result<Int, SystemCallError> {
+    static func receive(
+        _ socket: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32 = 0
+    )
+        -> Result<Int, SystemCallError>
+    {
         #if os(Linux)
         counted(Glibc.recv(socket, buffer.baseAddress, buffer.count, flags))
         #else
@@ -101,8 +110,11 @@ enum SystemCalls {
     }
 
     /// Sets a socket option to `value` (an `Int32`, a `timeval`, a `linger`).
-    static func setOption<Value: BitwiseCopyable>(_ socket: Int32, _ level: Int32, _ name: Int32, _ value: Value)
-        -> Result<Void, SystemCallError> {
+    static func setOption<Value: BitwiseCopyable>(
+        _ socket: Int32, _ level: Int32, _ name: Int32, _ value: Value
+    )
+        -> Result<Void, SystemCallError>
+    {
         let size = socklen_t(MemoryLayout<Value>.size)
         #if os(Linux)
         return checked(withUnsafeBytes(of: value) { Glibc.setsockopt(socket, level, name, $0.baseAddress, size) })
@@ -149,8 +161,11 @@ enum SystemCalls {
     }
 
     /// Connects a socket to `address`, waiting as long as its send timeout allows.
-    static func connect(_ socket: Int32, to address: UnsafePointer<sockaddr>, length: socklen_t)
-        -> Result<Void, SystemCallError> {
+    static func connect(
+        _ socket: Int32, to address: UnsafePointer<sockaddr>, length: socklen_t
+    )
+        -> Result<Void, SystemCallError>
+    {
         #if os(Linux)
         checked(Glibc.connect(socket, address, length))
         #else

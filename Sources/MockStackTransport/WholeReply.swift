@@ -1,5 +1,6 @@
 import CLibevent
 import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +24,8 @@ struct WholeReply {
             withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieces.count) { vectors in
                 var used = 0
                 for piece in pieces where !piece.isEmpty {
-                    vectors[used] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
+                    vectors[used] = iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count)
                     used += 1
                 }
                 return SystemCalls.write(socket, gathering: UnsafeBufferPointer(rebasing: vectors[..<used]))

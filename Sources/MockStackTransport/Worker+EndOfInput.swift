@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,27 +18,39 @@ extension Worker {
         switch SystemCalls.fileStatus(descriptor) {
         case .success(let found): status = found
         case .failure(let error):
-            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "fstat", errno: error.code)
+            throw TransportError(
+                "cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "fstat", errno: error.code)
         }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFIFO || kind == S_IFSOCK || isatty(descriptor) == 1 else {
-            throw TransportError("cannot watch descriptor \(descriptor) for its end: it must be a pipe, socket or terminal, not a file or /dev/null")
+            throw TransportError(
+                """
+                cannot watch descriptor \(descriptor) for its end: it must be a pipe, socket or terminal, not a file \
+                or /dev/null
+                """
+            )
         }
         let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
-        guard let event = event_new(base, descriptor, Int16(EV_READ | EV_PERSIST), { descriptor, _, arg in
-            guard let arg else { return }
-            var scratch = [UInt8](repeating: 0, count: 512)
-            // Readable: one read cannot block. 0 is the end; a failure other than "try again"
-            // means nothing more will come either.
-            switch scratch.withUnsafeMutableBytes({ SystemCalls.read(descriptor, into: $0.baseAddress, count: $0.count) }) {
-            case .success(let count) where count > 0: return
-            case .failure(let error) where error.isTransient: return
-            case .success, .failure: break
-            }
-            let box = CallbackBox.from(arg)
-            if let watch = box.event { event_del(watch) }
-            box.action()
-        }, box) else {
+        guard
+            let event = event_new(
+                base, descriptor, Int16(EV_READ | EV_PERSIST),
+                { descriptor, _, arg in
+                    guard let arg else { return }
+                    var scratch = [UInt8](repeating: 0, count: 512)
+                    // Readable: one read cannot block. 0 is the end; a failure other than "try again"
+                    // means nothing more will come either.
+                    switch scratch.withUnsafeMutableBytes({
+                        SystemCalls.read(descriptor, into: $0.baseAddress, count: $0.count)
+                    }) {
+                    case .success(let count) where count > 0: return
+                    case .failure(let error) where error.isTransient: return
+                    case .success, .failure: break
+                    }
+                    let box = CallbackBox.from(arg)
+                    if let watch = box.event { event_del(watch) }
+                    box.action()
+                }, box)
+        else {
             CallbackBox.release(box)
             throw TransportError("cannot watch descriptor \(descriptor)", call: "event_new")
         }
@@ -46,8 +59,9 @@ extension Worker {
             let error = SystemCallError.current
             event_free(event)
             CallbackBox.release(box)
-            throw TransportError("cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "event_add",
-                                 errno: error.code)
+            throw TransportError(
+                "cannot watch descriptor \(descriptor) for its end: \(error.reason)", call: "event_add",
+                errno: error.code)
         }
         inputWatch = event
     }

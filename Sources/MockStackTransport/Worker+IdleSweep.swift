@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,10 +19,14 @@ extension Worker {
     func startIdleSweep() -> Bool {
         let milliseconds = configuration.timeoutSeconds * 1000 / ConnectionWatch.looksPerTimeout
         guard milliseconds > 0 else { return true }
-        guard let timer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
-            guard let arg else { return }
-            Worker.from(arg).sweepConnections()
-        }, Unmanaged.passUnretained(self).toOpaque()) else { return false }
+        guard
+            let timer = event_new(
+                base, -1, Int16(EV_PERSIST),
+                { _, _, arg in
+                    guard let arg else { return }
+                    Worker.from(arg).sweepConnections()
+                }, Unmanaged.passUnretained(self).toOpaque())
+        else { return false }
         var interval = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
         guard logger.succeeded(event_add(timer, &interval), "event_add") else {
             event_free(timer)

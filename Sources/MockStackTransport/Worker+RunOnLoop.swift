@@ -1,21 +1,24 @@
 import CLibevent
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 
 extension Worker {
     /// Runs `action` on this loop after `milliseconds` (0 = next turn). Safe from any thread.
     func runOnLoop(after milliseconds: Int = 0, _ action: @escaping (Worker) -> Void) {
         let box = Unmanaged.passRetained(DeferredAction(worker: self, action: action)).toOpaque()
         var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
-        let status = event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, arg in
-            guard let arg else { return }
-            let deferred = DeferredAction.takeBack(arg)
-            deferred.action(deferred.worker)
-        }, box, &delay)
+        let status = event_base_once(
+            base, -1, Int16(EV_TIMEOUT),
+            { _, _, arg in
+                guard let arg else { return }
+                let deferred = DeferredAction.takeBack(arg)
+                deferred.action(deferred.worker)
+            }, box, &delay)
         if !logger.succeeded(status, "event_base_once", level: .error, "a deferred action was dropped") {
             _ = DeferredAction.takeBack(box)
         }

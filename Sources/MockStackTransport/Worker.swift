@@ -1,11 +1,12 @@
 import CLibevent
+import Logging
+import MockStackCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MockStackCore
 
 /// One event loop: an `event_base`, a listener per endpoint on it, and the connections those
 /// accepted.
@@ -49,9 +50,13 @@ final class Worker: @unchecked Sendable {
     var idleTimer: OpaquePointer?
     private let errorRenderer: @Sendable (Int, String) -> [UInt8]
 
-    init(index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]) throws(TransportError) {
+    init(
+        index: Int, configuration: TransportConfiguration, errorRenderer: @escaping @Sendable (Int, String) -> [UInt8]
+    ) throws(TransportError) {
         _ = LibeventRuntime.ready
-        guard let base = Worker.makeBase() else { throw TransportError("event_base_new_with_config failed", call: "event_base_new_with_config") }
+        guard let base = Worker.makeBase() else {
+            throw TransportError("event_base_new_with_config failed", call: "event_base_new_with_config")
+        }
         self.index = index
         self.base = base
         self.configuration = configuration
@@ -79,7 +84,8 @@ final class Worker: @unchecked Sendable {
     private static func makeBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return nil }
         defer { event_config_free(config) }
-        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue | EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
+        event_config_set_flag(
+            config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue | EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
         return event_base_new_with_config(config)
     }
 
@@ -136,11 +142,16 @@ final class Worker: @unchecked Sendable {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
-            if let event = event_new(base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST), { _, _, arg in
-                guard let arg else { return }
-                CallbackBox.from(arg).action()
-            }, box) {
-                logger.succeeded(event_add(event, nil), "event_add", level: .error, "signal \(signalNumber) will end the process without a graceful stop")
+            if let event = event_new(
+                base, signalNumber, Int16(EV_SIGNAL | EV_PERSIST),
+                { _, _, arg in
+                    guard let arg else { return }
+                    CallbackBox.from(arg).action()
+                }, box)
+            {
+                logger.succeeded(
+                    event_add(event, nil), "event_add", level: .error,
+                    "signal \(signalNumber) will end the process without a graceful stop")
                 signalEvents.append(event)
             }
         }
@@ -167,13 +178,19 @@ final class Worker: @unchecked Sendable {
             connection.upgradedStream?.serverStopping()
         }
         drainDeadline = MonotonicClock.nanoseconds() + UInt64(configuration.shutdownGraceMilliseconds) * 1_000_000
-        drainTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, arg in
-            guard let arg else { return }
-            Worker.from(arg).checkDrained()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        drainTimer = event_new(
+            base, -1, Int16(EV_PERSIST),
+            { _, _, arg in
+                guard let arg else { return }
+                Worker.from(arg).checkDrained()
+            }, Unmanaged.passUnretained(self).toOpaque())
         var interval = timeval(tv_sec: 0, tv_usec: 2_000)
         // Without the timer that watches the drain, the loop ends now rather than never.
-        guard let drainTimer, logger.succeeded(event_add(drainTimer, &interval), "event_add", level: .error, "stopping without waiting for replies in flight") else {
+        guard let drainTimer,
+            logger.succeeded(
+                event_add(drainTimer, &interval), "event_add", level: .error,
+                "stopping without waiting for replies in flight")
+        else {
             return exitLoop()
         }
         checkDrained()
@@ -181,7 +198,9 @@ final class Worker: @unchecked Sendable {
 
     private func checkDrained() {
         // Done when every answer is made and written out, or at the deadline.
-        if (inFlight <= 0 && !connections.values.contains(where: \.isSending)) || MonotonicClock.nanoseconds() >= drainDeadline {
+        if (inFlight <= 0 && !connections.values.contains(where: \.isSending))
+            || MonotonicClock.nanoseconds() >= drainDeadline
+        {
             if inFlight > 0 { logger.warning("stopping with \(inFlight) replies still pending after the grace period") }
             exitLoop()
         }
@@ -190,7 +209,8 @@ final class Worker: @unchecked Sendable {
     /// Ends the loop once the callbacks already queued, like a last write, have run (loopexit,
     /// not loopbreak).
     func exitLoop() {
-        logger.succeeded(event_base_loopexit(base, nil), "event_base_loopexit", level: .critical, "the loop does not end")
+        logger.succeeded(
+            event_base_loopexit(base, nil), "event_base_loopexit", level: .critical, "the loop does not end")
     }
 
     /// The worker behind a C callback's argument: its timers' and its listeners' (the server

@@ -1,4 +1,5 @@
 import CCurl
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +39,8 @@ final class Libcurl: @unchecked Sendable {
     static func open(_ name: String) -> Result<Libcurl, LibcurlUnavailable> {
         guard let library = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             let detail = dlerror().map { String(cString: $0) } ?? "no reason given"
-            return .failure(LibcurlUnavailable(message: "libcurl (\(name)) could not be loaded: \(installHint)", detail: detail))
+            return .failure(
+                LibcurlUnavailable(message: "libcurl (\(name)) could not be loaded: \(installHint)", detail: detail))
         }
         let api = UnsafeMutablePointer<mockstack_curl>.allocate(capacity: 1)
         api.initialize(to: mockstack_curl())
@@ -46,14 +48,19 @@ final class Libcurl: @unchecked Sendable {
             let function = String(cString: missing)
             api.deallocate()
             dlclose(library)
-            return .failure(LibcurlUnavailable(message: "libcurl (\(name)) has no \(function): version 7.68 or later is needed",
-                                               detail: "dlsym(\(function)) found nothing"))
+            return .failure(
+                LibcurlUnavailable(
+                    message: "libcurl (\(name)) has no \(function): version 7.68 or later is needed",
+                    detail: "dlsym(\(function)) found nothing"))
         }
         let initialised = mockstack_curl_global_init(api)
         guard initialised == CURLE_OK else {
             let reason = String(cString: mockstack_curl_easy_strerror(api, initialised))
             api.deallocate()
-            return .failure(LibcurlUnavailable(message: "libcurl (\(name)) could not be initialised: \(reason)", detail: "curl_global_init: \(reason)"))
+            return .failure(
+                LibcurlUnavailable(
+                    message: "libcurl (\(name)) could not be initialised: \(reason)",
+                    detail: "curl_global_init: \(reason)"))
         }
         return .success(Libcurl(name: name, api: UnsafePointer(api)))
     }

@@ -7,16 +7,20 @@ extension Logger {
     /// Whether a libcurl call succeeded (`CURLE_OK`); when it did not, logs `call` with
     /// libcurl's reason at `level`.
     @discardableResult
-    func succeeded(_ code: CURLcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
-                   _ consequence: @autoclosure () -> String = "") -> Bool {
+    func succeeded(
+        _ code: CURLcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
+        _ consequence: @autoclosure () -> String = ""
+    ) -> Bool {
         code == CURLE_OK || failed(call, libcurl.describe(code), level: level, consequence())
     }
 
     /// Whether a multi-handle call succeeded (`CURLM_OK`); when it did not, logs `call` with
     /// libcurl's reason at `level`.
     @discardableResult
-    func succeeded(_ code: CURLMcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
-                   _ consequence: @autoclosure () -> String = "") -> Bool {
+    func succeeded(
+        _ code: CURLMcode, _ call: StaticString, _ libcurl: Libcurl, level: Logger.Level = .warning,
+        _ consequence: @autoclosure () -> String = ""
+    ) -> Bool {
         code == CURLM_OK || failed(call, libcurl.describe(code), level: level, consequence())
     }
 

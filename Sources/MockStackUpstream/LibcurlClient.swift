@@ -1,11 +1,12 @@
 import CCurl
+import Logging
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import Synchronization
 
 /// The upstream client (`serve --proxy-unmatched`, `mockstack record`): HTTP and HTTPS
 /// requests on libcurl — the system's trust store, its timeouts, redirects returned as they
@@ -32,7 +33,8 @@ public final class LibcurlClient: @unchecked Sendable {
     private let libcurl: Libcurl
     private let multi: UnsafeMutableRawPointer
     private let logger: Logger
-    private let queued = Mutex<[(UpstreamRequest, @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void)]>([])
+    private let queued = Mutex<[(UpstreamRequest, @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void)]>([]
+    )
     /// The answers' bytes held while they arrive, every transfer together; on the thread only.
     private let budget = AnswerBudget(limit: LibcurlClient.answerBytesHeldAtOnce)
 
@@ -65,17 +67,23 @@ public final class LibcurlClient: @unchecked Sendable {
     /// Makes the multi handle and starts the thread that runs it.
     private static func start(_ libcurl: Libcurl) -> Result<LibcurlClient, LibcurlUnavailable> {
         guard let multi = mockstack_curl_multi_init(libcurl.api) else {
-            return .failure(LibcurlUnavailable(message: "libcurl (\(libcurl.name)) could not make a multi handle", detail: "curl_multi_init"))
+            return .failure(
+                LibcurlUnavailable(
+                    message: "libcurl (\(libcurl.name)) could not make a multi handle", detail: "curl_multi_init"))
         }
         let client = LibcurlClient(libcurl: libcurl, multi: multi, logger: Logger(label: "mockstack.upstream"))
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            LibcurlClient.handedOver(argument).run()
-            return nil
-        }, Unmanaged.passRetained(client).toOpaque())
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                LibcurlClient.handedOver(argument).run()
+                return nil
+            }, Unmanaged.passRetained(client).toOpaque())
         guard status == 0 else {
-            return .failure(LibcurlUnavailable(message: "the upstream client's thread could not be started", detail: "pthread_create: \(status)"))
+            return .failure(
+                LibcurlUnavailable(
+                    message: "the upstream client's thread could not be started", detail: "pthread_create: \(status)"))
         }
         pthread_detach(thread)
         return .success(client)
@@ -89,10 +97,14 @@ public final class LibcurlClient: @unchecked Sendable {
 
     /// Sends `request`; `completion` is called once, on the client's thread, with the answer
     /// or why there is none. Never blocks: safe on an event loop.
-    public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void) {
+    public func send(
+        _ request: UpstreamRequest,
+        completion: @escaping @Sendable (Result<UpstreamReply, UpstreamTransferError>) -> Void
+    ) {
         queued.withLock { $0.append((request, completion)) }
-        logger.succeeded(mockstack_curl_multi_wakeup(libcurl.api, multi), "curl_multi_wakeup", libcurl,
-                         "the request waits for the client's next turn")
+        logger.succeeded(
+            mockstack_curl_multi_wakeup(libcurl.api, multi), "curl_multi_wakeup", libcurl,
+            "the request waits for the client's next turn")
     }
 
     /// The thread: starts what was queued, lets libcurl move every transfer on, ends those
@@ -103,9 +115,12 @@ public final class LibcurlClient: @unchecked Sendable {
                 defer { transfers = [] }
                 return transfers
             }
-            for (request, completion) in starting { begin(LibcurlTransfer(request: request, budget: budget, completion: completion)) }
+            for (request, completion) in starting {
+                begin(LibcurlTransfer(request: request, budget: budget, completion: completion))
+            }
             var stillRunning: Int32 = 0
-            logger.succeeded(mockstack_curl_multi_perform(libcurl.api, multi, &stillRunning), "curl_multi_perform", libcurl)
+            logger.succeeded(
+                mockstack_curl_multi_perform(libcurl.api, multi, &stillRunning), "curl_multi_perform", libcurl)
             var easy: UnsafeMutableRawPointer?
             var code = CURLE_OK
             while mockstack_curl_next_done(libcurl.api, multi, &easy, &code) != 0, let done = easy {
@@ -129,9 +144,13 @@ public final class LibcurlClient: @unchecked Sendable {
             transfer.free(libcurl)
             return transfer.completion(.failure(error))
         }
-        guard logger.succeeded(mockstack_curl_multi_add_handle(libcurl.api, multi, easy), "curl_multi_add_handle", libcurl) else {
+        guard
+            logger.succeeded(
+                mockstack_curl_multi_add_handle(libcurl.api, multi, easy), "curl_multi_add_handle", libcurl)
+        else {
             transfer.free(libcurl)
-            return transfer.completion(.failure(UpstreamTransferError(.failed, "was not asked: libcurl would not take the transfer")))
+            return transfer.completion(
+                .failure(UpstreamTransferError(.failed, "was not asked: libcurl would not take the transfer")))
         }
         running[easy] = transfer
     }
@@ -140,7 +159,8 @@ public final class LibcurlClient: @unchecked Sendable {
     private func end(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
         guard let transfer = running.removeValue(forKey: easy) else { return }
         let outcome = transfer.outcome(code, libcurl)
-        logger.succeeded(mockstack_curl_multi_remove_handle(libcurl.api, multi, easy), "curl_multi_remove_handle", libcurl)
+        logger.succeeded(
+            mockstack_curl_multi_remove_handle(libcurl.api, multi, easy), "curl_multi_remove_handle", libcurl)
         transfer.free(libcurl)
         transfer.completion(outcome)
     }

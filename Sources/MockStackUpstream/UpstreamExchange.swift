@@ -17,8 +17,10 @@ public struct UpstreamRequest: Sendable {
     /// ``UpstreamTransferError/Kind/tooLarge``.
     public var maximumBodyBytes: Int
 
-    public init(method: String, url: String, headerFields: HTTPHeaders = [:], body: [UInt8] = [], timeoutSeconds: Int = 30,
-                maximumBodyBytes: Int = 16 << 20) {
+    public init(
+        method: String, url: String, headerFields: HTTPHeaders = [:], body: [UInt8] = [], timeoutSeconds: Int = 30,
+        maximumBodyBytes: Int = 16 << 20
+    ) {
         self.method = method
         self.url = url
         self.headerFields = headerFields

@@ -16,12 +16,20 @@ public struct UTF8Validation: Sendable, Equatable {
             switch byte {
             case 0x00...0x7F: return true
             case 0xC2...0xDF: needed = 1
-            case 0xE0: needed = 2; lowest = 0xA0
+            case 0xE0:
+                needed = 2
+                lowest = 0xA0
             case 0xE1...0xEC, 0xEE, 0xEF: needed = 2
-            case 0xED: needed = 2; highest = 0x9F
-            case 0xF0: needed = 3; lowest = 0x90
+            case 0xED:
+                needed = 2
+                highest = 0x9F
+            case 0xF0:
+                needed = 3
+                lowest = 0x90
             case 0xF1...0xF3: needed = 3
-            case 0xF4: needed = 3; highest = 0x8F
+            case 0xF4:
+                needed = 3
+                highest = 0x8F
             default: return false
             }
             return true

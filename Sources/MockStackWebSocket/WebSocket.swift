@@ -35,7 +35,10 @@ public final class WebSocket: ByteStreamHandler, Sendable, Hashable, CustomStrin
         var stream: (any ByteStream)?
     }
 
-    init(request: HTTPRequest, subprotocol: String?, configuration: WebSocketConfiguration, delegate: any WebSocketDelegate) {
+    init(
+        request: HTTPRequest, subprotocol: String?, configuration: WebSocketConfiguration,
+        delegate: any WebSocketDelegate
+    ) {
         self.request = request
         self.subprotocol = subprotocol
         self.delegate = delegate

@@ -2,14 +2,18 @@
 /// masked (`mask`), which tests use to speak as a client.
 public enum WebSocketFrame {
     /// The bytes of one frame.
-    public static func encode(_ opcode: WebSocketOpcode, _ payload: some Collection<UInt8>, fin: Bool = true,
-                              mask: [UInt8]? = nil) -> [UInt8] {
+    public static func encode(
+        _ opcode: WebSocketOpcode, _ payload: some Collection<UInt8>, fin: Bool = true,
+        mask: [UInt8]? = nil
+    ) -> [UInt8] {
         encode(opcodeBits: opcode.rawValue, payload, fin: fin, mask: mask)
     }
 
     /// A frame with any opcode bits and reserved bits (`rsv`, 0–7), for tests of what is refused.
-    public static func encode(opcodeBits: UInt8, rsv: UInt8 = 0, _ payload: some Collection<UInt8>, fin: Bool = true,
-                              mask: [UInt8]? = nil) -> [UInt8] {
+    public static func encode(
+        opcodeBits: UInt8, rsv: UInt8 = 0, _ payload: some Collection<UInt8>, fin: Bool = true,
+        mask: [UInt8]? = nil
+    ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payload.count + 14)
         bytes.append((fin ? 0x80 : 0) | (rsv & 0x7) << 4 | (opcodeBits & 0x0F))
@@ -23,7 +27,9 @@ public enum WebSocketFrame {
             bytes.append(UInt8(count & 0xFF))
         } else {
             bytes.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift)))
+            }
         }
         if let mask, mask.count == 4 {
             bytes += mask

@@ -78,7 +78,9 @@ public struct WebSocketFrameReader: Sendable {
             guard var current = frame else { continue }
             let take = min(current.remaining, bytes.count - index)
             if take > 0 {
-                if let failure = consume(bytes[index..<(index + take)], of: &current) { return events + [fail(failure)] }
+                if let failure = consume(bytes[index..<(index + take)], of: &current) {
+                    return events + [fail(failure)]
+                }
                 index += take
                 current.remaining -= take
             }
@@ -105,16 +107,25 @@ public struct WebSocketFrameReader: Sendable {
     /// far show one; nil while more are needed.
     private mutating func parseHead() -> Result<Frame, WebSocketFailure>? {
         guard head.count >= 2 else { return nil }
-        let first = head[0], second = head[1]
+        let first = head[0]
+        let second = head[1]
         if head.count == 2 {
-            if first & 0x70 != 0 { return .failure(WebSocketFailure(.protocolError, "reserved bits set with no extension negotiated")) }
+            if first & 0x70 != 0 {
+                return .failure(WebSocketFailure(.protocolError, "reserved bits set with no extension negotiated"))
+            }
             guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else {
                 return .failure(WebSocketFailure(.protocolError, "reserved opcode \(first & 0x0F)"))
             }
-            if requiresMask, second & 0x80 == 0 { return .failure(WebSocketFailure(.protocolError, "a client frame must be masked")) }
+            if requiresMask, second & 0x80 == 0 {
+                return .failure(WebSocketFailure(.protocolError, "a client frame must be masked"))
+            }
             if opcode.isControl {
-                if first & 0x80 == 0 { return .failure(WebSocketFailure(.protocolError, "a control frame must not be fragmented")) }
-                if second & 0x7F > 125 { return .failure(WebSocketFailure(.protocolError, "a control frame carries at most 125 bytes")) }
+                if first & 0x80 == 0 {
+                    return .failure(WebSocketFailure(.protocolError, "a control frame must not be fragmented"))
+                }
+                if second & 0x7F > 125 {
+                    return .failure(WebSocketFailure(.protocolError, "a control frame carries at most 125 bytes"))
+                }
             } else if opcode == .continuation, message == nil {
                 return .failure(WebSocketFailure(.protocolError, "a continuation frame with no message to continue"))
             } else if opcode != .continuation, message != nil {
@@ -139,7 +150,10 @@ public struct WebSocketFrameReader: Sendable {
             return .failure(WebSocketFailure(.messageTooBig, "a message over the limit of \(maxMessageBytes) bytes"))
         }
         guard head.count == 2 + lengthBytes + maskBytes else { return nil }
-        let m = maskBytes == 4 ? (head[2 + lengthBytes], head[3 + lengthBytes], head[4 + lengthBytes], head[5 + lengthBytes]) : (0, 0, 0, 0)
+        let m =
+            maskBytes == 4
+            ? (head[2 + lengthBytes], head[3 + lengthBytes], head[4 + lengthBytes], head[5 + lengthBytes])
+            : (0, 0, 0, 0)
         if opcode == .text || opcode == .binary { message = Message(isText: opcode == .text) }
         if opcode.isControl { control.removeAll(keepingCapacity: true) }
         return .success(Frame(fin: first & 0x80 != 0, opcode: opcode, mask: m, remaining: Int(length)))
@@ -171,7 +185,9 @@ public struct WebSocketFrameReader: Sendable {
         if current.isText {
             for byte in piece {
                 let plain = unmasked(byte)
-                guard current.validation.accept(plain) else { return WebSocketFailure(.invalidPayload, "a text message that is not UTF-8") }
+                guard current.validation.accept(plain) else {
+                    return WebSocketFailure(.invalidPayload, "a text message that is not UTF-8")
+                }
                 current.bytes.append(plain)
             }
         } else {
@@ -193,7 +209,9 @@ public struct WebSocketFrameReader: Sendable {
             guard frame.fin, let whole = message else { return nil }
             message = nil
             if whole.isText {
-                guard whole.validation.isComplete else { return fail(WebSocketFailure(.invalidPayload, "a text message that is not UTF-8")) }
+                guard whole.validation.isComplete else {
+                    return fail(WebSocketFailure(.invalidPayload, "a text message that is not UTF-8"))
+                }
                 return .message(.text(String(decoding: whole.bytes, as: UTF8.self)))
             }
             return .message(.binary(whole.bytes))
@@ -202,11 +220,17 @@ public struct WebSocketFrameReader: Sendable {
 
     private mutating func closeEvent(_ payload: [UInt8]) -> Event {
         if payload.isEmpty { return .close(code: nil, reason: "") }
-        guard payload.count >= 2 else { return fail(WebSocketFailure(.protocolError, "a close frame with a one-byte payload")) }
+        guard payload.count >= 2 else {
+            return fail(WebSocketFailure(.protocolError, "a close frame with a one-byte payload"))
+        }
         let code = WebSocketCloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
-        guard code.mayBeSent else { return fail(WebSocketFailure(.protocolError, "close code \(code.rawValue) may not be sent")) }
+        guard code.mayBeSent else {
+            return fail(WebSocketFailure(.protocolError, "close code \(code.rawValue) may not be sent"))
+        }
         let reason = payload[2...]
-        guard UTF8Validation.isValid(reason) else { return fail(WebSocketFailure(.invalidPayload, "a close reason that is not UTF-8")) }
+        guard UTF8Validation.isValid(reason) else {
+            return fail(WebSocketFailure(.invalidPayload, "a close reason that is not UTF-8"))
+        }
         return .close(code: code, reason: String(decoding: reason, as: UTF8.self))
     }
 }

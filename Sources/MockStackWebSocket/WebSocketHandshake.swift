@@ -1,5 +1,6 @@
-public import MockStackCore
 import Crypto
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -31,13 +32,17 @@ public enum WebSocketHandshake {
     }
 
     /// The 101 that upgrades `request` to a WebSocket served by `delegate`, or the refusal.
-    public static func response(to request: HTTPRequest, configuration: WebSocketConfiguration = WebSocketConfiguration(),
-                                delegate: any WebSocketDelegate) -> HTTPResponse {
+    public static func response(
+        to request: HTTPRequest, configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        delegate: any WebSocketDelegate
+    ) -> HTTPResponse {
         if let refusal = refusal(of: request) { return refusal }
         let key = request.headers["Sec-WebSocket-Key"].map { String($0.trimmingASCIISpace()) } ?? ""
         let offered = tokens(request.headers.values(for: "Sec-WebSocket-Protocol"), lowercased: false)
         let subprotocol = configuration.subprotocols.first { offered.contains($0) }
-        var headers: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": acceptValue(forKey: key)]
+        var headers: HTTPHeaders = [
+            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": acceptValue(forKey: key),
+        ]
         if let subprotocol { headers.add("Sec-WebSocket-Protocol", subprotocol) }
         let upgrade = ConnectionUpgrade(unsentOutputLimit: configuration.unsentOutputLimit) {
             WebSocket(request: request, subprotocol: subprotocol, configuration: configuration, delegate: delegate)
@@ -53,14 +58,17 @@ public enum WebSocketHandshake {
         let upgrades = tokens(request.headers.values(for: "Upgrade"))
         let connection = tokens(request.headers.values(for: "Connection"))
         guard upgrades.contains("websocket"), connection.contains("upgrade") else {
-            return PlainError.response(426, "This is a WebSocket endpoint: the request needs 'Upgrade: websocket' and 'Connection: Upgrade'",
-                                       headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+            return PlainError.response(
+                426, "This is a WebSocket endpoint: the request needs 'Upgrade: websocket' and 'Connection: Upgrade'",
+                headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
         }
         guard request.headers["Sec-WebSocket-Version"]?.trimmingASCIISpace() == "13" else {
-            return PlainError.response(426, "Unsupported Sec-WebSocket-Version: only 13 is spoken", headers: ["Sec-WebSocket-Version": "13"])
+            return PlainError.response(
+                426, "Unsupported Sec-WebSocket-Version: only 13 is spoken", headers: ["Sec-WebSocket-Version": "13"])
         }
         guard let key = request.headers["Sec-WebSocket-Key"].map({ String($0.trimmingASCIISpace()) }),
-              Data(base64Encoded: key)?.count == 16 else {
+            Data(base64Encoded: key)?.count == 16
+        else {
             return PlainError.response(400, "Sec-WebSocket-Key must be the base64 of 16 bytes")
         }
         return nil

@@ -76,13 +76,15 @@ public struct WebSocketSession: Sendable {
         case .close(let code, let reason):
             // Echo the code (an empty close for an empty one), unless ours is already out.
             if state == .open {
-                output.bytes = code.map { WebSocketFrame.encode(.close, WebSocketFrame.closePayload($0, reason: "")) }
+                output.bytes =
+                    code.map { WebSocketFrame.encode(.close, WebSocketFrame.closePayload($0, reason: "")) }
                     ?? WebSocketFrame.encode(.close, [])
             }
             end(&output, code: code ?? .noStatus, reason: reason)
         case .failed(let failure):
             if state == .open {
-                output.bytes = WebSocketFrame.encode(.close, WebSocketFrame.closePayload(failure.code, reason: failure.reason))
+                output.bytes = WebSocketFrame.encode(
+                    .close, WebSocketFrame.closePayload(failure.code, reason: failure.reason))
             }
             end(&output, code: failure.code, reason: failure.reason)
         }
@@ -118,7 +120,8 @@ public struct WebSocketSession: Sendable {
     public mutating func serverStopping() -> Output {
         var output = Output()
         if state == .open {
-            output.bytes = WebSocketFrame.encode(.close, WebSocketFrame.closePayload(.goingAway, reason: "server stopping"))
+            output.bytes = WebSocketFrame.encode(
+                .close, WebSocketFrame.closePayload(.goingAway, reason: "server stopping"))
         }
         end(&output, code: .goingAway, reason: "server stopping")
         return output

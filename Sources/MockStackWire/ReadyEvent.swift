@@ -22,8 +22,10 @@ public struct ReadyEvent: Sendable, Equatable {
     public var adminTokenRequired: Bool
 
     /// An announcement with these fields; `url` is made from `host` and `port`.
-    public init(host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
-                pid: Int32, version: String, adminTokenRequired: Bool = false) {
+    public init(
+        host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
+        pid: Int32, version: String, adminTokenRequired: Bool = false
+    ) {
         self.host = host
         self.port = port
         self.apps = apps
@@ -44,11 +46,12 @@ public struct ReadyEvent: Sendable, Equatable {
     }
 
     static func url(host: String, port: Int) -> String {
-        let reachable = switch host {
-        case "0.0.0.0", "": "127.0.0.1"
-        case "::": "::1"
-        default: host
-        }
+        let reachable =
+            switch host {
+            case "0.0.0.0", "": "127.0.0.1"
+            case "::": "::1"
+            default: host
+            }
         return "http://" + (reachable.contains(":") ? "[\(reachable)]" : reachable) + ":\(port)"
     }
 
@@ -60,7 +63,17 @@ public struct ReadyEvent: Sendable, Equatable {
             "port": .number(JSONNumber(port)),
             "url": .string(url),
             "apps": .object(JSONObject(apps.map { (key: $0.name, value: .string($0.mount)) })),
-            "exposed": .object(JSONObject(exposed.map { (key: $0.name, value: ["port": .number(JSONNumber($0.port)), "url": .string(Self.url(host: host, port: $0.port))]) })),
+            "exposed": .object(
+                JSONObject(
+                    exposed.map {
+                        (
+                            key: $0.name,
+                            value: [
+                                "port": .number(JSONNumber($0.port)),
+                                "url": .string(Self.url(host: host, port: $0.port)),
+                            ]
+                        )
+                    })),
             "pid": .number(JSONNumber(Int(pid))),
             "version": .string(version),
             "adminTokenRequired": .bool(adminTokenRequired),
@@ -78,12 +91,15 @@ extension ReadyEvent {
     /// Parses a ready line (as a spawning test helper reads it from the child's stdout).
     public init?(line: String) {
         guard let json = try? JSONParser().parse(line).root, json["event"]?.stringValue == "listening",
-              let host = json["host"]?.stringValue, let port = json["port"]?.intValue,
-              let apps = json["apps"]?.objectValue else { return nil }
+            let host = json["host"]?.stringValue, let port = json["port"]?.intValue,
+            let apps = json["apps"]?.objectValue
+        else { return nil }
         self.host = host
         self.port = port
         self.apps = apps.compactMap { member in member.value.stringValue.map { (name: member.key, mount: $0) } }
-        self.exposed = (json["exposed"]?.objectValue ?? [:]).compactMap { member in member.value["port"]?.intValue.map { (name: member.key, port: $0) } }
+        self.exposed = (json["exposed"]?.objectValue ?? [:]).compactMap { member in
+            member.value["port"]?.intValue.map { (name: member.key, port: $0) }
+        }
         self.pid = Int32(json["pid"]?.intValue ?? 0)
         self.version = json["version"]?.stringValue ?? ""
         self.adminTokenRequired = json["adminTokenRequired"]?.boolValue ?? false

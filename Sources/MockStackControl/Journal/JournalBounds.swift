@@ -34,7 +34,10 @@ enum JournalBounds {
     /// A request within every bound is returned as it is (its storage shared, not copied). Each
     /// of its fields is read once: every read from the request's box is a retain and a release.
     static func kept(_ request: HTTPRequest, bodyLimit: Int) -> (request: HTTPRequest, cuts: Cuts, bytes: Int) {
-        let path = request.path, query = request.query, headers = request.headers, body = request.body
+        let path = request.path
+        let query = request.query
+        let headers = request.headers
+        let body = request.body
         var cuts = Cuts()
         let cutPath = cut(path, pathBytes)
         let cutQuery = query.flatMap { cut($0, queryBytes) }
@@ -45,16 +48,23 @@ enum JournalBounds {
         guard cuts.path || cuts.query || cuts.headers else {
             var kept = request
             if body.count > bodyLimit { kept.body = Array(body.prefix(bodyLimit)) }
-            return (kept, cuts, weight(path: path, query: query, headerCount: headers.count, body: min(body.count, bodyLimit)))
+            return (
+                kept, cuts,
+                weight(path: path, query: query, headerCount: headers.count, body: min(body.count, bodyLimit))
+            )
         }
         // A new request, so that nothing of the original's long strings stays referenced.
         let keptPath = cutPath ?? path
         let keptQuery = cutQuery ?? query
         let keptHeaders = boundedHeaders ?? headers
-        let kept = HTTPRequest(method: request.method, target: keptPath + (keptQuery.map { "?" + $0 } ?? ""), path: keptPath,
-                               query: keptQuery, headers: keptHeaders, body: Array(body.prefix(bodyLimit)),
-                               mountPath: request.mountPath)
-        return (kept, cuts, weight(path: keptPath, query: keptQuery, headerCount: keptHeaders.count, body: min(body.count, bodyLimit)))
+        let kept = HTTPRequest(
+            method: request.method, target: keptPath + (keptQuery.map { "?" + $0 } ?? ""), path: keptPath,
+            query: keptQuery, headers: keptHeaders, body: Array(body.prefix(bodyLimit)),
+            mountPath: request.mountPath)
+        return (
+            kept, cuts,
+            weight(path: keptPath, query: keptQuery, headerCount: keptHeaders.count, body: min(body.count, bodyLimit))
+        )
     }
 
     /// About what a kept request or response holds in memory, what the journals' byte limits
@@ -75,16 +85,19 @@ enum JournalBounds {
         let body = response.body
         let shown = min(body.count, bodyLimit)
         guard bounded != nil || body.count / 4 > bodyLimit else {
-            return KeptResponse(response: response, headersTruncated: false, bodyType: .inKeptHeaders, bodyShown: shown,
-                                bytes: weight(headerCount: headers.count, body: body.count))
+            return KeptResponse(
+                response: response, headersTruncated: false, bodyType: .inKeptHeaders, bodyShown: shown,
+                bytes: weight(headerCount: headers.count, body: body.count))
         }
         let keptHeaders = bounded ?? headers
-        var kept = HTTPResponse(status: response.status, reason: response.reason, headers: keptHeaders,
-                                body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
+        var kept = HTTPResponse(
+            status: response.status, reason: response.reason, headers: keptHeaders,
+            body: Array(body.prefix(bodyLimit)), delivery: response.delivery)
         kept.operation = response.operation
-        return KeptResponse(response: kept, headersTruncated: bounded != nil,
-                            bodyType: bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)), bodyShown: shown,
-                            bytes: weight(headerCount: keptHeaders.count, body: shown))
+        return KeptResponse(
+            response: kept, headersTruncated: bounded != nil,
+            bodyType: bounded == nil ? .inKeptHeaders : .noted(contentType(of: headers)), bodyShown: shown,
+            bytes: weight(headerCount: keptHeaders.count, body: shown))
     }
 
     /// A response as an entry keeps it, what `kept(_:bodyLimit:)` makes of one. A struct, not a
@@ -112,7 +125,10 @@ enum JournalBounds {
         for index in fields.indices {
             let valueBytes = fields[index].value.utf8.count
             total += fields[index].name.utf8.count + min(valueBytes, headerValueBytes)
-            if valueBytes > headerValueBytes || total > headerBytes { within = false; break }
+            if valueBytes > headerValueBytes || total > headerBytes {
+                within = false
+                break
+            }
         }
         if within { return nil }
         var kept = HTTPHeaders()
@@ -133,9 +149,10 @@ enum JournalBounds {
             let name = cut(summary.name, partFieldBytes)
             let fileName = summary.fileName.flatMap { cut($0, partFieldBytes) }
             let contentType = summary.contentType.flatMap { cut($0, partFieldBytes) }
-            return JournalEntry.Part(name: name ?? summary.name, fileName: fileName ?? summary.fileName,
-                                     contentType: contentType ?? summary.contentType, size: summary.size,
-                                     truncated: name != nil || fileName != nil || contentType != nil)
+            return JournalEntry.Part(
+                name: name ?? summary.name, fileName: fileName ?? summary.fileName,
+                contentType: contentType ?? summary.contentType, size: summary.size,
+                truncated: name != nil || fileName != nil || contentType != nil)
         }
         return (parts, summaries.count - parts.count)
     }

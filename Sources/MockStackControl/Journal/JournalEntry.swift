@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
 /// One request an app answered, as the journal keeps it: the request itself (its body cut at
 /// the capture limit), the multipart parts when there were any, and how it was answered. JSON
@@ -60,7 +61,8 @@ struct JournalEntry: Sendable {
     var stub: String?
     /// The answer as kept: the response itself when its headers are within ``JournalBounds``
     /// and its body not far beyond the capture limit (its box shared, not copied), else a copy
-    /// with both cut (``JournalBounds``). Its delivery says how it was sent: late, slowly, chunked or broken on purpose.
+    /// with both cut (``JournalBounds``). Its delivery says how it was sent: late, slowly, chunked or broken on
+    /// purpose.
     var response: HTTPResponse
     /// Whether ``JournalBounds`` cut the answer's headers (a stub's, or an echo of the request's).
     var responseHeadersTruncated = false
@@ -96,7 +98,8 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response", "durationMs"}`; each body as text when it is
+    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response", "durationMs"}`; each
+    /// body as text when it is
     /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
     /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
     /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
@@ -117,12 +120,16 @@ struct JournalEntry: Sendable {
         if cuts.headers { object["headersTruncated"] = .bool(true) }
         object["body"] = Self.bodyJSON(request.body, size: bodySize, type: bodyType.resolved(in: request.headers))
         if let parts {
-            object["parts"] = .array(parts.parts.map { part in
-                var described: JSONObject = ["name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
-                                             "contentType": part.contentType.map(JSONValue.string) ?? .null, "size": .number(JSONNumber(part.size))]
-                if part.truncated { described["truncated"] = .bool(true) }
-                return .object(described)
-            })
+            object["parts"] = .array(
+                parts.parts.map { part in
+                    var described: JSONObject = [
+                        "name": .string(part.name), "fileName": part.fileName.map(JSONValue.string) ?? .null,
+                        "contentType": part.contentType.map(JSONValue.string) ?? .null,
+                        "size": .number(JSONNumber(part.size)),
+                    ]
+                    if part.truncated { described["truncated"] = .bool(true) }
+                    return .object(described)
+                })
             if parts.dropped > 0 { object["partsDropped"] = .number(JSONNumber(parts.dropped)) }
         }
         object["operation"] = operation.map(JSONValue.string) ?? .null
@@ -133,16 +140,20 @@ struct JournalEntry: Sendable {
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }
-        answer["body"] = Self.bodyJSON(Array(response.body.prefix(responseBodyShown)), size: responseBodySize, type: responseBodyType.resolved(in: response.headers))
+        answer["body"] = Self.bodyJSON(
+            Array(response.body.prefix(responseBodyShown)), size: responseBodySize,
+            type: responseBodyType.resolved(in: response.headers))
         object["response"] = .object(answer)
         object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components
         // Milliseconds to the microsecond.
-        object["durationMs"] = .number(JSONNumber(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000).rounded() / 1000))
+        object["durationMs"] = .number(
+            JSONNumber(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000).rounded() / 1000))
         return .object(object)
     }
 
-    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade", "deferred"}`
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade",
+    /// "deferred"}`
     /// with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
@@ -176,7 +187,9 @@ struct JournalEntry: Sendable {
         guard size > 0 else { return .null }
         var body: JSONObject = ["size": .number(JSONNumber(size)), "truncated": .bool(kept.count < size)]
         let type = type?.lowercased() ?? ""
-        let textual = type.isEmpty || type.hasPrefix("text/") || type.contains("json") || type.contains("xml") || type.contains("x-www-form-urlencoded")
+        let textual =
+            type.isEmpty || type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
+            || type.contains("x-www-form-urlencoded")
             || type.contains("javascript")
         if textual, let text = String(validating: kept, as: UTF8.self) {
             body["text"] = .string(text)

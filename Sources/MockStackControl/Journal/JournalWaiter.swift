@@ -16,7 +16,9 @@ struct JournalWaiter: Sendable {
     /// Ends the wait with this answer instead (``WaitEnding``), outside the journal's lock.
     let end: @Sendable (HTTPResponse) -> Void
 
-    func wants(_ entry: JournalEntry, within budget: inout PatternBudget) -> Bool { entry.id > since && matches(entry, &budget) }
+    func wants(_ entry: JournalEntry, within budget: inout PatternBudget) -> Bool {
+        entry.id > since && matches(entry, &budget)
+    }
 }
 
 /// What a wait finds in the journal when it starts.

@@ -39,9 +39,12 @@ struct NearestRoutes {
             for route in app.routes {
                 let path = app.mount + route.path
                 let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-                routes.append(Route(app: app.name, name: route.name, methods: route.methods, path: path, relative: route.path,
-                                    segments: segments, relativeSegments: route.path.split(separator: "/", omittingEmptySubsequences: false),
-                                    hasPlaceholders: segments.contains(where: Self.isPlaceholder)))
+                routes.append(
+                    Route(
+                        app: app.name, name: route.name, methods: route.methods, path: path, relative: route.path,
+                        segments: segments,
+                        relativeSegments: route.path.split(separator: "/", omittingEmptySubsequences: false),
+                        hasPlaceholders: segments.contains(where: Self.isPlaceholder)))
                 if routes.count == Self.routeLimit { break }
             }
         }
@@ -61,8 +64,10 @@ struct NearestRoutes {
         var scored: [(distance: Int, index: Int)] = []
         for (index, route) in routes.enumerated() {
             let full = route.hasPlaceholders ? Self.instantiate(route.segments, with: requestSegments) : route.path
-            let relative = route.hasPlaceholders ? Self.instantiate(route.relativeSegments, with: requestSegments) : route.relative
-            let distances = [Self.distance(path, full, atMost: limit), Self.distance(path, relative, atMost: limit)].compactMap { $0 }
+            let relative =
+                route.hasPlaceholders ? Self.instantiate(route.relativeSegments, with: requestSegments) : route.relative
+            let distances = [Self.distance(path, full, atMost: limit), Self.distance(path, relative, atMost: limit)]
+                .compactMap { $0 }
             guard let distance = distances.min() else { continue }
             scored.append((distance, index))
         }
@@ -119,7 +124,9 @@ struct NearestRoutes {
 
     /// A suggestion as the journal shows it.
     static func json(_ route: Route) -> JSONValue {
-        ["path": .string(route.path), "app": .string(route.app), "name": .string(route.name),
-         "methods": .array(route.methods.map(JSONValue.string))]
+        [
+            "path": .string(route.path), "app": .string(route.app), "name": .string(route.name),
+            "methods": .array(route.methods.map(JSONValue.string)),
+        ]
     }
 }

@@ -1,10 +1,11 @@
+package import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-package import MockStackCore
-import Synchronization
 
 /// What the apps' real-time connections did (``RealtimeActivity``): connections opened and
 /// closed, calls with their acknowledgements, events with their recipient count. Newest last,
@@ -93,8 +94,10 @@ package final class RealtimeJournal: Sendable {
             while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + activity.bytes > byteLimit {
                 state.bytes -= state.entries.removeFirst().bytes
             }
-            state.entries.append(Kept(entry: Entry(id: state.lastId, time: time, app: app, session: session, activity: activity),
-                                      bytes: activity.bytes))
+            state.entries.append(
+                Kept(
+                    entry: Entry(id: state.lastId, time: time, app: app, session: session, activity: activity),
+                    bytes: activity.bytes))
             state.bytes += activity.bytes
         }
     }
@@ -121,7 +124,9 @@ package final class RealtimeJournal: Sendable {
 
     /// Has `app`'s connections (when it keeps any) report to this journal, and to `also`'s. Each
     /// activity is cut once, to this journal's limit, for both.
-    package static func observe(_ app: any MockApp, into journal: RealtimeJournal, session: String? = nil, also server: RealtimeJournal? = nil) {
+    package static func observe(
+        _ app: any MockApp, into journal: RealtimeJournal, session: String? = nil, also server: RealtimeJournal? = nil
+    ) {
         guard let realtime = app as? any RealtimeApp else { return }
         let name = app.name
         let valueLimit = journal.valueLimit

@@ -1,10 +1,11 @@
+import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
-import Synchronization
 
 /// Every request the apps answered, newest last, bounded twice: at most `capacity` entries,
 /// and at most `byteLimit` bytes of them in all, the oldest going first. Each entry keeps at
@@ -83,34 +84,42 @@ package final class RequestJournal: Sendable {
     static func parts(of request: HTTPRequest) -> JournalEntry.PartList? {
         // Most requests have no body, and then no parts: their headers are not searched.
         guard !request.body.isEmpty, let type = request.headers["Content-Type"], type.utf8.count >= 19,
-              type.utf8.prefix(19).elementsEqual("multipart/form-data".utf8, by: { ($0 | 0x20) == ($1 | 0x20) }),
-              let boundary = MultipartForm.boundary(in: type),
-              let summaries = try? MultipartForm.summaries(of: request.body, boundary: boundary, maximumParts: 1000) else { return nil }
+            type.utf8.prefix(19).elementsEqual("multipart/form-data".utf8, by: { ($0 | 0x20) == ($1 | 0x20) }),
+            let boundary = MultipartForm.boundary(in: type),
+            let summaries = try? MultipartForm.summaries(of: request.body, boundary: boundary, maximumParts: 1000)
+        else { return nil }
         let bounded = JournalBounds.boundedParts(summaries)
         return JournalEntry.PartList(parts: bounded.parts, dropped: bounded.dropped)
     }
 
     /// Records one answered request; `parts` is ``parts(of:)`` of it, when already made.
     /// - Parameter app: the app that took it; nil when none did (no app is mounted at its path).
-    func record(app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
-                duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil, proxied: Bool = false,
-                patternBudgetSpent: Bool = false) {
+    func record(
+        app: String?, session: String? = nil, request: HTTPRequest, response: HTTPResponse, stub: String? = nil,
+        duration: Duration, time: Date = Date(), parts: JournalEntry.PartList?? = nil, proxied: Bool = false,
+        patternBudgetSpent: Bool = false
+    ) {
         guard isEnabled else { return }
         let (kept, cuts, requestBytes) = JournalBounds.kept(request, bodyLimit: bodyLimit)
         let size = request.body.count
         // The types are looked up now only when the kept headers were cut (and may lack them).
-        let bodyType = cuts.headers ? JournalEntry.BodyType.noted(JournalBounds.contentType(of: request.headers)) : .inKeptHeaders
+        let bodyType =
+            cuts.headers ? JournalEntry.BodyType.noted(JournalBounds.contentType(of: request.headers)) : .inKeptHeaders
         let parts = parts ?? Self.parts(of: request)
         let answer = JournalBounds.kept(response, bodyLimit: bodyLimit)
         let bytes = JournalEntry.fixedBytes + requestBytes + answer.bytes + JournalEntry.bytes(of: parts)
         let anyoneWaits = state.withLock { state in
             state.lastId += 1
-            let entry = JournalEntry(id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
-                                     bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
-                                     responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
-                                     responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration, proxied: proxied,
-                                     patternBudgetSpent: patternBudgetSpent)
-            while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit { state.dropOldest() }
+            let entry = JournalEntry(
+                id: state.lastId, time: time, app: app, session: session, request: kept, cuts: cuts, bodySize: size,
+                bodyType: bodyType, parts: parts, stub: stub, response: answer.response,
+                responseHeadersTruncated: answer.headersTruncated, responseBodyType: answer.bodyType,
+                responseBodyShown: answer.bodyShown, responseBodySize: response.body.count, duration: duration,
+                proxied: proxied,
+                patternBudgetSpent: patternBudgetSpent)
+            while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + bytes > byteLimit {
+                state.dropOldest()
+            }
             state.entries.append(Kept(entry: entry, bytes: bytes))
             state.bytes += bytes
             return !state.waiters.isEmpty
@@ -149,7 +158,9 @@ package final class RequestJournal: Sendable {
             var claimed: [(JournalWaiter, Offer)] = []
             for (registered, offer) in zip(waiting, offers) {
                 // Gone: answered by another loop's offer, or its wait ended meanwhile.
-                guard let index = state.waiters.firstIndex(where: { $0.waiter.id == registered.waiter.id }) else { continue }
+                guard let index = state.waiters.firstIndex(where: { $0.waiter.id == registered.waiter.id }) else {
+                    continue
+                }
                 if case .checked(let through) = offer {
                     state.waiters[index].checkedThrough = max(state.waiters[index].checkedThrough, through)
                 } else {
@@ -162,7 +173,8 @@ package final class RequestJournal: Sendable {
         for (waiter, offer) in claimed {
             switch offer {
             case .found(let entry): waiter.deliver(entry)
-            case .patternBudgetSpent(let entry, let steps): waiter.end(WaitEnding.patternBudgetSpent(entry: entry, steps: steps))
+            case .patternBudgetSpent(let entry, let steps):
+                waiter.end(WaitEnding.patternBudgetSpent(entry: entry, steps: steps))
             case .checked: break
             }
         }
@@ -182,7 +194,9 @@ package final class RequestJournal: Sendable {
         var budget = PatternBudget()
         for entry in entries {
             if waiter.wants(entry, within: &budget) { return .found(entry) }
-            if budget.isSpent { return .refused(WaitEnding.patternBudgetSpent(entry: entry.id, steps: PatternBudget.perRequest)) }
+            if budget.isSpent {
+                return .refused(WaitEnding.patternBudgetSpent(entry: entry.id, steps: PatternBudget.perRequest))
+            }
         }
         let registered = state.withLock { state -> (missed: Bool, refused: HTTPResponse?) in
             if let closed = state.closed { return (false, closed) }

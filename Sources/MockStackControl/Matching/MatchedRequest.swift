@@ -18,7 +18,10 @@ final class MatchedRequest {
     private var parsedQuery: QueryParameters?
 
     /// - Parameter operation: how to tell the operation that takes the request, asked at most once.
-    init(_ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool = false, operation: (() -> String?)? = nil) {
+    init(
+        _ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool = false,
+        operation: (() -> String?)? = nil
+    ) {
         self.request = request
         self.app = app
         self.session = session
@@ -28,7 +31,9 @@ final class MatchedRequest {
     }
 
     /// A request already answered, whose operation is known.
-    convenience init(_ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool, knownOperation: String?) {
+    convenience init(
+        _ request: HTTPRequest, app: String?, session: String?, parameterNamesIgnoreCase: Bool, knownOperation: String?
+    ) {
         self.init(request, app: app, session: session, parameterNamesIgnoreCase: parameterNamesIgnoreCase)
         foundOperation = .some(knownOperation)
     }

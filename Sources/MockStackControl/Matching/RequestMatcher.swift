@@ -35,24 +35,33 @@ struct RequestMatcher: Sendable {
             }
         }
         if let name = pattern.method {
-            guard let method = HTTPMethod(name: name.uppercased()) else { throw Problem(field: at("method"), message: "'\(name)' is not an HTTP method") }
+            guard let method = HTTPMethod(name: name.uppercased()) else {
+                throw Problem(field: at("method"), message: "'\(name)' is not an HTTP method")
+            }
             self.method = method
         } else {
             method = nil
         }
         path = try pattern.path.map { (path) throws(Problem) in try compile(path, at("path")) }
-        pathRegex = try pattern.pathRegex.map { (regex) throws(Problem) in try compile(.matches(regex), at("pathRegex")) }
+        pathRegex = try pattern.pathRegex.map { (regex) throws(Problem) in try compile(.matches(regex), at("pathRegex"))
+        }
         var query: [(name: String, matcher: StringMatcher)] = []
-        for entry in pattern.query { query.append((entry.name, try compile(entry.pattern, at("query") + "." + entry.name))) }
+        for entry in pattern.query {
+            query.append((entry.name, try compile(entry.pattern, at("query") + "." + entry.name)))
+        }
         self.query = query
         var headers: [(name: String, matcher: StringMatcher)] = []
-        for entry in pattern.headers { headers.append((entry.name, try compile(entry.pattern, at("headers") + "." + entry.name))) }
+        for entry in pattern.headers {
+            headers.append((entry.name, try compile(entry.pattern, at("headers") + "." + entry.name)))
+        }
         self.headers = headers
         var pointers: [(pointer: String, value: BodyMatcher)] = []
         for entry in pattern.bodyPointers {
             switch entry.value {
             case .json(let value): pointers.append((entry.pointer, .json(value)))
-            case .pattern(let string): pointers.append((entry.pointer, .pattern(try compile(string, at("bodyPointers") + "." + entry.pointer))))
+            case .pattern(let string):
+                pointers.append(
+                    (entry.pointer, .pattern(try compile(string, at("bodyPointers") + "." + entry.pointer))))
             }
         }
         bodyPointers = pointers
@@ -75,20 +84,31 @@ struct RequestMatcher: Sendable {
 
     /// Why the request does not match — the first criterion that fails — or nil when it does.
     /// - Parameter explained: false to get "" instead of the reason, for a caller that only asks whether.
-    func mismatch(_ subject: MatchedRequest, explained: Bool = true, anySession: Bool = false, within budget: inout PatternBudget) -> String? {
+    func mismatch(
+        _ subject: MatchedRequest, explained: Bool = true, anySession: Bool = false, within budget: inout PatternBudget
+    ) -> String? {
         func because(_ reason: @autoclosure () -> String) -> String { explained ? reason() : "" }
         // A regex that failed with the budget spent was cut short, not found wanting.
         func because(_ reason: @autoclosure () -> String, by matcher: StringMatcher) -> String {
             guard explained else { return "" }
-            return matcher.isRegex && budget.isSpent ? reason() + " (the match ran out of steps: \(PatternBudget.perRequest) a request at most)" : reason()
+            return matcher.isRegex && budget.isSpent
+                ? reason() + " (the match ran out of steps: \(PatternBudget.perRequest) a request at most)" : reason()
         }
         let request = subject.request
         if let app = pattern.app, app != subject.app { return because("app \(subject.app ?? "none") is not \(app)") }
         // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
-        if pattern.session != nil || !anySession, pattern.session != subject.session { return because("session \(subject.session ?? "none") is not \(pattern.session ?? "none")") }
-        if let method, method != request.method { return because("method \(request.method.rawValue) is not \(method.rawValue)") }
-        if let path, !path.matches(request.path, within: &budget) { return because("path \(request.path) is not \(path.pattern)", by: path) }
-        if let prefix = pattern.pathPrefix, !request.path.hasPrefix(prefix) { return because("path \(request.path) does not start with \(prefix)") }
+        if pattern.session != nil || !anySession, pattern.session != subject.session {
+            return because("session \(subject.session ?? "none") is not \(pattern.session ?? "none")")
+        }
+        if let method, method != request.method {
+            return because("method \(request.method.rawValue) is not \(method.rawValue)")
+        }
+        if let path, !path.matches(request.path, within: &budget) {
+            return because("path \(request.path) is not \(path.pattern)", by: path)
+        }
+        if let prefix = pattern.pathPrefix, !request.path.hasPrefix(prefix) {
+            return because("path \(request.path) does not start with \(prefix)")
+        }
         if let pathRegex, !pathRegex.matches(request.path, within: &budget) {
             return because("path \(request.path) does not match /\(pattern.pathRegex ?? "")/", by: pathRegex)
         }
@@ -97,13 +117,17 @@ struct RequestMatcher: Sendable {
             for (name, matcher) in query {
                 let value = given.value(named: name, ignoringCase: subject.parameterNamesIgnoreCase)
                 if !matcher.matches(value, within: &budget) {
-                    return because("query \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
+                    return because(
+                        "query \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
                 }
             }
         }
         for (name, matcher) in headers {
             let value = request.headers[name]
-            if !matcher.matches(value, within: &budget) { return because("header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher) }
+            if !matcher.matches(value, within: &budget) {
+                return because(
+                    "header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
+            }
         }
         if pattern.body != nil || !bodyPointers.isEmpty {
             guard let json = subject.json.value else { return because("the body is not JSON") }

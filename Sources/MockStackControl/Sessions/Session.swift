@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
 /// One parallel test worker's private world under `/__session/{id}/`: its own copy of every
 /// app in the fixture state and its own journal, so its writes and requests never reach
@@ -24,12 +25,19 @@ final class Session: Sendable {
     static let journalLimit = 200
     static let journalByteLimit = 1024 * 1024
 
-    init(id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, serverRealtime: RealtimeJournal? = nil) {
+    init(
+        id: String, apps: [any MockApp], journalCapacity: Int, journalBodyLimit: Int, seed: UInt64,
+        serverRealtime: RealtimeJournal? = nil
+    ) {
         self.id = id
         let copies = apps.map { $0.makeSession() }
         mounts = MountTable(apps: copies)
-        journal = RequestJournal(capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
-        realtime = RealtimeJournal(capacity: min(journalCapacity, Self.journalLimit), valueLimit: journalBodyLimit, byteLimit: Self.journalByteLimit)
+        journal = RequestJournal(
+            capacity: min(journalCapacity, Self.journalLimit), bodyLimit: journalBodyLimit,
+            byteLimit: Self.journalByteLimit)
+        realtime = RealtimeJournal(
+            capacity: min(journalCapacity, Self.journalLimit), valueLimit: journalBodyLimit,
+            byteLimit: Self.journalByteLimit)
         for app in copies { RealtimeJournal.observe(app, into: realtime, session: id, also: serverRealtime) }
         faults = RequestFaults(seed: seed)
         created = Date()
@@ -52,12 +60,15 @@ final class Session: Sendable {
     /// Whether `text` can name a session: 1 to 64 letters, digits, `.`, `_`, `-` or `~`, and not
     /// dots alone (clients remove `.` and `..` segments from URLs).
     static func isValidId(_ text: Substring) -> Bool {
-        (1...64).contains(text.utf8.count) && !text.utf8.allSatisfy { $0 == UInt8(ascii: ".") } && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"): true
-            default: false
+        (1...64).contains(text.utf8.count) && !text.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

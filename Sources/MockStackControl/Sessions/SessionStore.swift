@@ -25,7 +25,10 @@ package final class SessionStore: Sendable {
     /// The server's real-time journal, which hears every session's sockets too.
     let realtime: RealtimeJournal?
 
-    package init(limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore, realtime: RealtimeJournal? = nil) {
+    package init(
+        limit: Int, journalCapacity: Int, journalBodyLimit: Int, seed: UInt64, stubs: StubStore,
+        realtime: RealtimeJournal? = nil
+    ) {
         self.realtime = realtime
         self.limit = max(1, limit)
         self.journalCapacity = journalCapacity
@@ -41,8 +44,9 @@ package final class SessionStore: Sendable {
             if let found { return found }
             // Copies are made outside the lock; if two requests race, the first one stored wins,
             // and a copy of apps that a reload replaced meanwhile is made again.
-            let made = Session(id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed,
-                               serverRealtime: realtime)
+            let made = Session(
+                id: id, apps: apps(), journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, seed: seed,
+                serverRealtime: realtime)
             let (stored, evicted): (Session?, Session?) = state.withLock { state in
                 guard state.generation == generation else { return (nil, nil) }
                 state.uses += 1
@@ -51,7 +55,9 @@ package final class SessionStore: Sendable {
                     return (existing.session, nil)
                 }
                 var evicted: Session?
-                if state.sessions.count >= limit, let oldest = state.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                if state.sessions.count >= limit,
+                    let oldest = state.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+                {
                     evicted = state.sessions.removeValue(forKey: oldest)?.session
                 }
                 state.sessions[id] = (made, state.uses)

@@ -20,14 +20,17 @@ struct Misbehaviour: Sendable, Equatable {
 
         /// `250`, or `100-500` for a random wait between the two.
         init?(_ text: String) {
-            let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingASCIISpace()) }
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map {
+                Int($0.trimmingASCIISpace())
+            }
             switch bounds.count {
             case 1:
                 guard let value = bounds[0], Misbehaviour.delayRange.contains(value) else { return nil }
                 self = .fixed(value)
             case 2:
                 guard let low = bounds[0], let high = bounds[1], low <= high,
-                      Misbehaviour.delayRange.contains(low), Misbehaviour.delayRange.contains(high) else { return nil }
+                    Misbehaviour.delayRange.contains(low), Misbehaviour.delayRange.contains(high)
+                else { return nil }
                 self = .random(low...high)
             default:
                 return nil

@@ -27,7 +27,9 @@ package final class RequestFaults: Sendable {
         var wanted = Misbehaviour()
         // One pass over the fields (the names are compared by length first): three lookups
         // walked every field three times, on every request.
-        var delayText: String?, throttleText: String?, faultText: String?
+        var delayText: String?
+        var throttleText: String?
+        var faultText: String?
         // By index, the names read in place: a `for field in` loop copies each field.
         let fields = request.headers.fields
         for index in fields.indices {
@@ -41,19 +43,27 @@ package final class RequestFaults: Sendable {
         }
         if let text = delayText {
             guard let delay = Misbehaviour.Delay(text) else {
-                return .failure(HeaderProblem("\(delayHeader): expected milliseconds from 0 to 600000, or a range like 100-500, found '\(text)'"))
+                return .failure(
+                    HeaderProblem(
+                        """
+                        \(delayHeader): expected milliseconds from 0 to 600000, or a range like 100-500, found \
+                        '\(text)'
+                        """
+                    ))
             }
             wanted.delay = delay
         }
         if let text = throttleText {
             guard let rate = Int(text.trimmingASCIISpace()), Misbehaviour.throttleRange.contains(rate) else {
-                return .failure(HeaderProblem("\(throttleHeader): expected bytes per second from 1 to 1000000000, found '\(text)'"))
+                return .failure(
+                    HeaderProblem("\(throttleHeader): expected bytes per second from 1 to 1000000000, found '\(text)'"))
             }
             wanted.throttle = rate
         }
         if let name = faultText {
             guard let fault = Fault(rawValue: name.trimmingASCIISpace().lowercased()) else {
-                return .failure(HeaderProblem("\(faultHeader): unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))"))
+                return .failure(
+                    HeaderProblem("\(faultHeader): unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))"))
             }
             wanted.fault = fault
         }

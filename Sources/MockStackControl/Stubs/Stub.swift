@@ -57,9 +57,13 @@ struct Stub: Sendable {
     /// `answer.bodyFile`: a regular file inside the fixtures folder, reached without leaving it.
     private static func bodyFile(_ name: String, in files: (any FixtureSource)?) throws(Problem) -> [UInt8] {
         let field = "answer.bodyFile"
-        guard let files else { throw Problem(field: field, message: "this server has no fixtures folder to read '\(name)' from") }
+        guard let files else {
+            throw Problem(field: field, message: "this server has no fixtures folder to read '\(name)' from")
+        }
         if let problem = FixturePath.problem(in: name) { throw Problem(field: field, message: "'\(name)' \(problem)") }
-        guard files.fileExists(name) else { throw Problem(field: field, message: "no file '\(name)' in the fixtures folder") }
+        guard files.fileExists(name) else {
+            throw Problem(field: field, message: "no file '\(name)' in the fixtures folder")
+        }
         do {
             return try files.read(name)
         } catch {
@@ -78,7 +82,9 @@ struct Stub: Sendable {
         answer.status = response.status
         answer.headers = response.headers
         for (name, value) in answer.headers {
-            if let problem = FramingHeaders.problem(with: name) { throw Problem(field: "answer.headers." + name, message: problem) }
+            if let problem = FramingHeaders.problem(with: name) {
+                throw Problem(field: "answer.headers." + name, message: problem)
+            }
             if let problem = ConfiguredHeaderText.problem(name: name, value: value) {
                 throw Problem(field: "answer.headers." + name, message: problem)
             }
@@ -90,13 +96,18 @@ struct Stub: Sendable {
         case .file(let name):
             let data = try bodyFile(name, in: files)
             answer.body = .bytes(data)
-            if name.hasSuffix(".json") { answer.body = (try? JSONParser().parse(data).root).map(StubAnswer.Body.json) ?? .bytes(data) }
+            if name.hasSuffix(".json") {
+                answer.body = (try? JSONParser().parse(data).root).map(StubAnswer.Body.json) ?? .bytes(data)
+            }
         }
         if HTTPStatus.forbidsBody(answer.status) {
             switch response.body {
             case .none: break
-            case .file: throw Problem(field: "answer.bodyFile", message: "a \(answer.status) answer has no body (HTTP forbids one)")
-            default: throw Problem(field: "answer.body", message: "a \(answer.status) answer has no body (HTTP forbids one)")
+            case .file:
+                throw Problem(
+                    field: "answer.bodyFile", message: "a \(answer.status) answer has no body (HTTP forbids one)")
+            default:
+                throw Problem(field: "answer.body", message: "a \(answer.status) answer has no body (HTTP forbids one)")
             }
         }
         answer.template = response.template
@@ -110,7 +121,8 @@ struct Stub: Sendable {
         answer.misbehaviour.throttle = response.throttleBytesPerSecond
         if let name = response.fault?.rawValue {
             guard let fault = Fault(rawValue: name.lowercased()) else {
-                throw Problem(field: "answer.fault", message: "unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))")
+                throw Problem(
+                    field: "answer.fault", message: "unknown fault '\(name)' (faults: \(Misbehaviour.faultNames))")
             }
             answer.misbehaviour.fault = fault
         }
@@ -119,8 +131,11 @@ struct Stub: Sendable {
 
     /// The stub as `GET stubs` lists it.
     var listed: JSONValue {
-        var object: JSONObject = ["id": .string(id), "priority": .number(JSONNumber(priority)), "times": times.map { .number(JSONNumber($0)) } ?? .null,
-                                  "hits": .number(JSONNumber(hits)), "exhausted": .bool(isExhausted)]
+        var object: JSONObject = [
+            "id": .string(id), "priority": .number(JSONNumber(priority)),
+            "times": times.map { .number(JSONNumber($0)) } ?? .null,
+            "hits": .number(JSONNumber(hits)), "exhausted": .bool(isExhausted),
+        ]
         object["definition"] = json
         return .object(object)
     }

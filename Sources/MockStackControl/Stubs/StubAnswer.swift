@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
 /// What a runtime stub answers: a status, headers and a body — JSON (templated from the
 /// request when asked), text, or a file's bytes — sent at once, after a fixed or seeded-random
@@ -37,7 +38,9 @@ package struct StubAnswer: Sendable {
     ///   - limit: the most bytes a template may fill in; past it the answer is a 500 in the
     ///     control plane's format that says so, which a test sees at once (cutting the answer
     ///     short would hand it something that looks right).
-    func response(to request: HTTPRequest, json: RequestBodyJSON, stub: String, limit: Int, delivery: Delivery) -> HTTPResponse {
+    func response(
+        to request: HTTPRequest, json: RequestBodyJSON, stub: String, limit: Int, delivery: Delivery
+    ) -> HTTPResponse {
         var headers = HTTPHeaders()
         var bytes: [UInt8] = []
         var template = StubTemplate(request: request, json: json, limit: limit)
@@ -57,7 +60,13 @@ package struct StubAnswer: Sendable {
                 bytes = data
             }
         } catch {
-            var failure = PlainError.response(500, "Stub \(stub): its template: true answer would be larger than \(limit) bytes, the limit for a templated answer")
+            var failure = PlainError.response(
+                500,
+                """
+                Stub \(stub): its template: true answer would be larger than \(limit) bytes, the limit for a \
+                templated answer
+                """
+            )
             failure.delivery = delivery
             return failure
         }

@@ -1,11 +1,12 @@
+package import MockStackCore
+import MockStackWire
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-package import MockStackCore
-import MockStackWire
-import Synchronization
 
 /// The runtime stubs, consulted before the apps on every request while any exist.
 package final class StubStore: Sendable {
@@ -47,7 +48,6 @@ package final class StubStore: Sendable {
         return stub
     }
 
-
     /// The stub that answers this request, its hit counted: the lowest priority number (as in
     /// WireMock), then the newest, among those that match and are not exhausted.
     ///
@@ -61,14 +61,19 @@ package final class StubStore: Sendable {
     /// stubs there are, matching them cannot hold the loop past it; a stub whose regex runs out
     /// of steps does not match, and `patternBudgetSpent` says so (the journal notes it).
     /// - Parameter subject: the request as matching sees it, made only when there are stubs.
-    func answer(patternBudgetSpent: inout Bool, _ subject: () -> MatchedRequest) -> (stub: String, response: HTTPResponse)? {
+    func answer(
+        patternBudgetSpent: inout Bool, _ subject: () -> MatchedRequest
+    ) -> (stub: String, response: HTTPResponse)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let snapshot = state.withLock { $0.stubs }
         let subject = subject()
         var budget = PatternBudget()
-        let matching = snapshot.indices.filter { !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject, within: &budget) }
+        let matching = snapshot.indices.filter {
+            !snapshot[$0].isExhausted && snapshot[$0].match.matches(subject, within: &budget)
+        }
         patternBudgetSpent = budget.isSpent
-        let candidates = matching
+        let candidates =
+            matching
             // The lowest priority number first, the newest among equals.
             .sorted { (snapshot[$0].priority, -$0) < (snapshot[$1].priority, -$1) }
         for candidate in candidates {
@@ -76,7 +81,8 @@ package final class StubStore: Sendable {
             // Counted under the stub's own lock; a stub removed meanwhile still answers the
             // requests that matched it before, as it would have a moment earlier.
             guard let delivery = take(stub) else { continue }
-            var response = stub.answer.response(to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery)
+            var response = stub.answer.response(
+                to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery)
             // The journal shows what the request reached, stubbed or not.
             response.operation = subject.operation
             return (stub.id, response)
@@ -93,7 +99,9 @@ package final class StubStore: Sendable {
         guard let name = stub.definition.scenario else { return stub.usage.take(times: stub.times, draw) }
         return state.withLock { state in
             let key = Scenario.Key(session: stub.match.session, name: name)
-            if let required = stub.definition.requiredState, required != state.scenarios[key] ?? Scenario.started { return nil }
+            if let required = stub.definition.requiredState, required != state.scenarios[key] ?? Scenario.started {
+                return nil
+            }
             guard let delivery = stub.usage.take(times: stub.times, draw) else { return nil }
             if let next = stub.definition.newState { state.scenarios[key] = next == Scenario.started ? nil : next }
             return delivery
@@ -111,11 +119,13 @@ package final class StubStore: Sendable {
                 guard let name = stub.definition.scenario else { continue }
                 if byName[name] == nil {
                     order.append(name)
-                    byName[name] = Scenario(name: name, state: state.scenarios[Scenario.Key(session: session, name: name)] ?? Scenario.started,
-                                            possibleStates: [Scenario.started])
+                    byName[name] = Scenario(
+                        name: name,
+                        state: state.scenarios[Scenario.Key(session: session, name: name)] ?? Scenario.started,
+                        possibleStates: [Scenario.started])
                 }
                 for named in [stub.definition.requiredState, stub.definition.newState].compactMap({ $0 })
-                    where byName[name]?.possibleStates.contains(named) == false {
+                where byName[name]?.possibleStates.contains(named) == false {
                     byName[name]?.possibleStates.append(named)
                 }
             }
@@ -126,7 +136,9 @@ package final class StubStore: Sendable {
     /// Puts a scenario its stubs name in `newState`; false when no stub of the scope names it.
     func setScenario(_ name: String, to newState: String, session: String?) -> Bool {
         state.withLock { state in
-            guard state.stubs.contains(where: { $0.match.session == session && $0.definition.scenario == name }) else { return false }
+            guard state.stubs.contains(where: { $0.match.session == session && $0.definition.scenario == name }) else {
+                return false
+            }
             state.scenarios[Scenario.Key(session: session, name: name)] = newState == Scenario.started ? nil : newState
             return true
         }

@@ -30,7 +30,9 @@ struct StubTemplate {
         switch value {
         case .string(let text):
             // A string that is one placeholder naming a JSON value takes that value, type and all.
-            if text.hasPrefix("{{body"), text.hasSuffix("}}"), text.dropFirst(2).dropLast(2).allSatisfy({ $0 != "{" && $0 != "}" }) {
+            if text.hasPrefix("{{body"), text.hasSuffix("}}"),
+                text.dropFirst(2).dropLast(2).allSatisfy({ $0 != "{" && $0 != "}" })
+            {
                 let found = lookup(String(text.dropFirst(2).dropLast(2)))
                 if let value = found.value {
                     try spend(found.text.utf8.count)

@@ -40,8 +40,11 @@ public struct RealtimeConnection: Sendable, Equatable {
 
     /// `{"id","transport","protocol","signedIn","channels"}`.
     public var json: JSONValue {
-        ["id": .string(id), "transport": .string(transport), "protocol": .string(protocolName), "signedIn": .bool(signedIn),
-         "channels": .array(channels.map(JSONValue.string))]
+        [
+            "id": .string(id), "transport": .string(transport), "protocol": .string(protocolName),
+            "signedIn": .bool(signedIn),
+            "channels": .array(channels.map(JSONValue.string)),
+        ]
     }
 }
 
@@ -77,7 +80,10 @@ public struct RealtimeActivity: Sendable, Equatable {
     public var answer: JSONValue?
     public var recipients: Int?
 
-    public init(kind: Kind, connection: String?, name: String, data: JSONValue = .null, answer: JSONValue? = nil, recipients: Int? = nil) {
+    public init(
+        kind: Kind, connection: String?, name: String, data: JSONValue = .null, answer: JSONValue? = nil,
+        recipients: Int? = nil
+    ) {
         self.kind = kind
         self.connection = connection
         self.name = name

@@ -58,11 +58,18 @@ public struct AppLoader: Sendable {
             folders = try source.appFolders().filter { source.fileExists($0 + "/" + Self.manifestName) }
         } catch {
             let unreadable = error as? FixtureReadError
-            throw FixtureErrors([FixtureDiagnostic(file: unreadable?.path ?? source.displayRoot, position: .start, pointer: "",
-                                                   message: unreadable?.reason ?? "cannot list app folders: \(error)")])
+            throw FixtureErrors([
+                FixtureDiagnostic(
+                    file: unreadable?.path ?? source.displayRoot, position: .start, pointer: "",
+                    message: unreadable?.reason ?? "cannot list app folders: \(error)")
+            ])
         }
         if folders.isEmpty {
-            throw FixtureErrors([FixtureDiagnostic(file: source.displayRoot, position: .start, pointer: "", message: "no app folders with an \(Self.manifestName) manifest")])
+            throw FixtureErrors([
+                FixtureDiagnostic(
+                    file: source.displayRoot, position: .start, pointer: "",
+                    message: "no app folders with an \(Self.manifestName) manifest")
+            ])
         }
 
         for folder in folders {
@@ -72,14 +79,19 @@ public struct AppLoader: Sendable {
                     let pointer = "/" + key
                     let id = key + ":" + value
                     if let first = origins[id] {
-                        manifest.report("\(key) '\(value)' is already used by \(first.file):\(first.position)", at: pointer)
+                        manifest.report(
+                            "\(key) '\(value)' is already used by \(first.file):\(first.position)", at: pointer)
                     } else {
                         origins[id] = (manifest.file, pointer, manifest.document.position(of: pointer))
                     }
                 }
                 // The manifest's kind, which a kind's apps need not report as theirs.
                 let kind = manifest.string("/kind") ?? app.kind
-                apps.append(LoadedApp(app: app, description: DeferredAppDescription(folder: folder, name: app.name, mount: app.mount, kind: kind)))
+                apps.append(
+                    LoadedApp(
+                        app: app,
+                        description: DeferredAppDescription(
+                            folder: folder, name: app.name, mount: app.mount, kind: kind)))
             }
             diagnostics += manifest.diagnostics
         }
@@ -87,16 +99,22 @@ public struct AppLoader: Sendable {
         return apps
     }
 
-    private func readManifest(folder: String, source: any FixtureSource, into diagnostics: inout [FixtureDiagnostic]) -> ManifestReader? {
+    private func readManifest(
+        folder: String, source: any FixtureSource, into diagnostics: inout [FixtureDiagnostic]
+    ) -> ManifestReader? {
         let path = folder + "/" + Self.manifestName
         let file = source.displayPath(path)
         do {
             let document = try JSONParser().parse(try source.read(path), recordPositions: true)
             return ManifestReader(folder: folder, file: file, document: document, source: source)
         } catch let error as JSONSyntaxError {
-            diagnostics.append(FixtureDiagnostic(file: file, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            diagnostics.append(
+                FixtureDiagnostic(
+                    file: file, position: error.position, pointer: error.pointer,
+                    message: "invalid JSON: \(error.message)"))
         } catch {
-            diagnostics.append(FixtureDiagnostic(file: file, position: .start, pointer: "", message: "cannot read: \(error)"))
+            diagnostics.append(
+                FixtureDiagnostic(file: file, position: .start, pointer: "", message: "cannot read: \(error)"))
         }
         return nil
     }
@@ -108,7 +126,9 @@ public struct AppLoader: Sendable {
         }
         let name = manifest.string("/name") ?? manifest.folder
         if !Self.isValidName(name) {
-            manifest.report("app name '\(name)' may use only letters, digits, '-' and '_'", at: manifest.value(at: "/name") == nil ? "" : "/name")
+            manifest.report(
+                "app name '\(name)' may use only letters, digits, '-' and '_'",
+                at: manifest.value(at: "/name") == nil ? "" : "/name")
         }
         let mount = manifest.string("/mount") ?? "/" + name
         if let problem = Self.mountProblem(mount) { manifest.report(problem, at: "/mount") }
@@ -116,7 +136,9 @@ public struct AppLoader: Sendable {
 
         guard let kindName = manifest.string("/kind", required: true) else { return nil }
         guard let kind = kinds.first(where: { $0.name == kindName }) else {
-            manifest.report("unknown kind '\(kindName)' (expected one of: \(kinds.map(\.name).joined(separator: ", ")))", at: "/kind")
+            manifest.report(
+                "unknown kind '\(kindName)' (expected one of: \(kinds.map(\.name).joined(separator: ", ")))",
+                at: "/kind")
             return nil
         }
         manifest.rejectUnknownKeys(at: "", allowed: Self.commonKeys.union(kind.manifestKeys))
@@ -128,7 +150,9 @@ public struct AppLoader: Sendable {
     /// whole load, every check included. For a load cache hit's apps, built after the ready
     /// line from fixtures a full load has already found free of mistakes. nil when no kind of
     /// this loader has that name.
-    public func build(_ described: DeferredAppDescription, from source: any FixtureSource) -> Result<any MockApp, FixtureErrors>? {
+    public func build(
+        _ described: DeferredAppDescription, from source: any FixtureSource
+    ) -> Result<any MockApp, FixtureErrors>? {
         guard let kind = kinds.first(where: { $0.name == described.kind }) else { return nil }
         var diagnostics: [FixtureDiagnostic] = []
         guard let manifest = readManifest(folder: described.folder, source: source, into: &diagnostics) else {
@@ -136,25 +160,41 @@ public struct AppLoader: Sendable {
         }
         let app = kind.makeApp(name: described.name, mount: described.mount, manifest: manifest)
         guard let app, manifest.diagnostics.isEmpty else {
-            let unexplained = FixtureDiagnostic(file: manifest.file, position: .start, pointer: "", message: "the app could not be built")
+            let unexplained = FixtureDiagnostic(
+                file: manifest.file, position: .start, pointer: "", message: "the app could not be built")
             return .failure(FixtureErrors(manifest.diagnostics.isEmpty ? [unexplained] : manifest.diagnostics))
         }
         return .success(app)
     }
 
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_")
+            }
     }
 
     /// Why a mount path is unusable, or `nil` when it is fine.
     static func mountProblem(_ mount: String) -> String? {
-        if !mount.hasPrefix("/") || mount == "/" { return "mount '\(mount)' must start with '/' and name at least one segment (use --expose to serve an app at a port's root)" }
-        if mount.hasSuffix("/") || mount.contains("//") { return "mount '\(mount)' must not end with '/' or contain empty segments" }
-        if mount.contains("?") || mount.contains("#") || mount.contains(" ") || mount.contains("%") { return "mount '\(mount)' must be a plain path (no '?', '#', '%' or spaces)" }
-        if let reserved = reservedMounts.first(where: { MountTable.mount($0, owns: mount) || MountTable.mount(mount, owns: $0) }) {
+        if !mount.hasPrefix("/") || mount == "/" {
+            return
+                """
+                mount '\(mount)' must start with '/' and name at least one segment (use --expose to serve an app at a \
+                port's root)
+                """
+        }
+        if mount.hasSuffix("/") || mount.contains("//") {
+            return "mount '\(mount)' must not end with '/' or contain empty segments"
+        }
+        if mount.contains("?") || mount.contains("#") || mount.contains(" ") || mount.contains("%") {
+            return "mount '\(mount)' must be a plain path (no '?', '#', '%' or spaces)"
+        }
+        if let reserved = reservedMounts.first(where: {
+            MountTable.mount($0, owns: mount) || MountTable.mount(mount, owns: $0)
+        }) {
             return "mount '\(mount)' collides with \(reserved), which mockstack reserves"
         }
         return nil

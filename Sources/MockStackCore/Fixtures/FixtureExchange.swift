@@ -35,7 +35,8 @@ public struct FixtureExchange: Sendable, Equatable {
     public static func asking(_ question: Question, of source: any FixtureSource) -> FixtureExchange {
         switch question {
         case .appFolders:
-            return FixtureExchange(question: question, answer: (try? source.appFolders()).map(Answer.folders) ?? .failed)
+            return FixtureExchange(
+                question: question, answer: (try? source.appFolders()).map(Answer.folders) ?? .failed)
         case .fileExists(let path):
             return FixtureExchange(question: question, answer: .exists(source.fileExists(path)))
         case .read(let path):

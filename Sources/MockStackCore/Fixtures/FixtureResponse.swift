@@ -18,10 +18,13 @@ public final class FixtureResponse: Sendable {
     ///   - status: the status to answer with.
     ///   - headers: extra headers;
     ///   - verbatim: serve a JSON file's bytes as they are, not re-encoded (a recorded answer).
-    public init(bytes: [UInt8], fileName: String, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:],
-                verbatim: Bool = false) throws(JSONSyntaxError) {
+    public init(
+        bytes: [UInt8], fileName: String, contentType: String? = nil, status: Int = 200, headers: HTTPHeaders = [:],
+        verbatim: Bool = false
+    ) throws(JSONSyntaxError) {
         let type = contentType ?? Self.contentType(forFileName: fileName)
-        let body = type.hasPrefix("application/json") && !verbatim ? try JSONParser().parse(bytes).root.encoded() : bytes
+        let body =
+            type.hasPrefix("application/json") && !verbatim ? try JSONParser().parse(bytes).root.encoded() : bytes
         entityTag = EntityTag(of: body)
         var all = headers
         all.set("Content-Type", type)
@@ -33,7 +36,8 @@ public final class FixtureResponse: Sendable {
     /// The answer to `request`: 304 when its `If-None-Match` names this body, else the body.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         if response.status == 200, request.method == .get || request.method == .head,
-           let tags = request.headers["If-None-Match"], entityTag.isMatched(byIfNoneMatch: tags) {
+            let tags = request.headers["If-None-Match"], entityTag.isMatched(byIfNoneMatch: tags)
+        {
             return notModified
         }
         return response

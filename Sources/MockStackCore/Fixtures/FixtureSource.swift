@@ -28,8 +28,10 @@ public struct InMemoryFixtureSource: FixtureSource {
     }
 
     public func appFolders() throws -> [String] {
-        Set(files.keys.compactMap { $0.split(separator: "/").first.map(String.init) }
-            .filter { folder in files.keys.contains { $0.hasPrefix(folder + "/") } }).sorted()
+        Set(
+            files.keys.compactMap { $0.split(separator: "/").first.map(String.init) }
+                .filter { folder in files.keys.contains { $0.hasPrefix(folder + "/") } }
+        ).sorted()
     }
 
     public func fileExists(_ path: String) -> Bool { files[path] != nil }
@@ -51,8 +53,11 @@ public struct SelectedFixtureSource: FixtureSource {
         let available = (try? base.appFolders()) ?? []
         let unknown = folders.filter { !available.contains($0) }
         guard unknown.isEmpty else {
-            throw FixtureErrors([FixtureDiagnostic(file: base.displayRoot, position: .start, pointer: "",
-                                                   message: Self.unknownFolders(unknown, among: available))])
+            throw FixtureErrors([
+                FixtureDiagnostic(
+                    file: base.displayRoot, position: .start, pointer: "",
+                    message: Self.unknownFolders(unknown, among: available))
+            ])
         }
         self.base = base
         self.folders = folders
@@ -63,7 +68,8 @@ public struct SelectedFixtureSource: FixtureSource {
     static func unknownFolders(_ unknown: [String], among available: [String]) -> String {
         let named = "no app folder named \(unknown.map { "'\($0)'" }.joined(separator: ", "))"
         let hint = unknown.count == 1 ? DidYouMean.hint(for: unknown[0], among: available, plural: "apps") : ""
-        return named + (hint.hasPrefix("did you mean") ? ": " + hint : "") + " (there are: \(available.joined(separator: ", ")))"
+        return named + (hint.hasPrefix("did you mean") ? ": " + hint : "")
+            + " (there are: \(available.joined(separator: ", ")))"
     }
 
     public var displayRoot: String { base.displayRoot }

@@ -20,7 +20,8 @@ public struct LayeredFixtureSource: FixtureSource {
                 for folder in try layer.appFolders() { owners[folder] = index }
             } catch {
                 let reason = (error as? FixtureReadError)?.reason ?? "cannot list app folders: \(error)"
-                diagnostics.append(FixtureDiagnostic(file: layer.displayRoot, position: .start, pointer: "", message: reason))
+                diagnostics.append(
+                    FixtureDiagnostic(file: layer.displayRoot, position: .start, pointer: "", message: reason))
             }
         }
         guard diagnostics.isEmpty else { throw FixtureErrors(diagnostics) }
@@ -36,13 +37,17 @@ public struct LayeredFixtureSource: FixtureSource {
     public func fileExists(_ path: String) -> Bool { layer(for: path) != nil }
 
     public func read(_ path: String) throws -> [UInt8] {
-        guard let layer = layer(for: path) else { throw FixtureReadError(path: displayPath(path), reason: "no such file") }
+        guard let layer = layer(for: path) else {
+            throw FixtureReadError(path: displayPath(path), reason: "no such file")
+        }
         return try layer.read(path)
     }
 
     /// The path as the layer it is read from names it, so a diagnostic points at the right folder.
     public func displayPath(_ path: String) -> String {
-        let layer = appFolder(of: path).flatMap { owners[$0] }.map { layers[$0] } ?? layers.last { $0.fileExists(path) } ?? layers[layers.count - 1]
+        let layer =
+            appFolder(of: path).flatMap { owners[$0] }.map { layers[$0] } ?? layers.last { $0.fileExists(path) }
+            ?? layers[layers.count - 1]
         return layer.displayPath(path)
     }
 

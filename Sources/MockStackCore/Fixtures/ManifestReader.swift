@@ -22,7 +22,8 @@ public final class ManifestReader {
 
     /// Records a mistake at `pointer` in the manifest.
     public func report(_ message: String, at pointer: String) {
-        diagnostics.append(FixtureDiagnostic(file: file, position: document.position(of: pointer), pointer: pointer, message: message))
+        diagnostics.append(
+            FixtureDiagnostic(file: file, position: document.position(of: pointer), pointer: pointer, message: message))
     }
 
     /// Records a mistake found in another file of the app.
@@ -91,8 +92,9 @@ public final class ManifestReader {
         case .object(let object):
             return object.compactMap { member in
                 guard case .string(let s) = member.value else {
-                    report(JSONReadError.expected("a string", found: member.value),
-                           at: JSONPointer.appending(member.key, to: pointer))
+                    report(
+                        JSONReadError.expected("a string", found: member.value),
+                        at: JSONPointer.appending(member.key, to: pointer))
                     return nil
                 }
                 return (member.key, s)
@@ -107,7 +109,9 @@ public final class ManifestReader {
     public func rejectUnknownKeys(at pointer: String, allowed: Set<String>) {
         guard case .object(let object)? = value(at: pointer) else { return }
         for key in object.keys where !allowed.contains(key) {
-            report("unknown key '\(key)' (expected one of: \(allowed.sorted().joined(separator: ", ")))", at: JSONPointer.appending(key, to: pointer))
+            report(
+                "unknown key '\(key)' (expected one of: \(allowed.sorted().joined(separator: ", ")))",
+                at: JSONPointer.appending(key, to: pointer))
         }
     }
 

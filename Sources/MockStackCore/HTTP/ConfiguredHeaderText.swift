@@ -14,7 +14,8 @@ public enum ConfiguredHeaderText {
             if scalar.value < 0x80, !HTTP1Syntax.isForbiddenControl(UInt8(scalar.value)) { continue }
             let shown = "U+" + String(zeroPadded: scalar.value, radix: 16, width: 4).uppercased()
             let kind = scalar.value < 0x80 ? "a control character" : "a character outside ASCII"
-            return "the value of \(name) holds \(kind) (\(shown)); a header value may hold visible ASCII, spaces and tabs"
+            return
+                "the value of \(name) holds \(kind) (\(shown)); a header value may hold visible ASCII, spaces and tabs"
         }
         return nil
     }

@@ -24,8 +24,10 @@ public struct ConnectionUpgrade: Sendable, Equatable, CustomStringConvertible {
     ///     most; past it the connection is dropped (a client that never reads cannot make the
     ///     server hold its output without end).
     ///   - makeHandler: called once, on the connection's loop, when the 101 has been written.
-    public init(unsentOutputLimit: Int = ConnectionUpgrade.defaultUnsentOutputLimit,
-                _ makeHandler: @escaping @Sendable () -> any ByteStreamHandler) {
+    public init(
+        unsentOutputLimit: Int = ConnectionUpgrade.defaultUnsentOutputLimit,
+        _ makeHandler: @escaping @Sendable () -> any ByteStreamHandler
+    ) {
         box = Box(makeHandler: makeHandler, unsentOutputLimit: max(1, unsentOutputLimit))
     }
 

@@ -14,6 +14,11 @@ public enum FramingHeaders {
 
     /// Why a configured answer may not set `name`, or nil when it may.
     public static func problem(with name: String) -> String? {
-        contains(name) ? "\(name) is the server's to set (it frames the answer on the connection); a stub or fixture may not set it" : nil
+        contains(name)
+            ? """
+            \(name) is the server's to set (it frames the answer on the connection); a stub or fixture \
+            may not set it
+            """
+            : nil
     }
 }

@@ -47,7 +47,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public subscript(name: String) -> String? {
         // By index, the names read in place: `first(where:)` copied each field it passed over
         // (a retain and a release of both its strings).
-        for index in fields.indices where fields[index].name.equalsIgnoringASCIICase(name) { return fields[index].value }
+        for index in fields.indices where fields[index].name.equalsIgnoringASCIICase(name) {
+            return fields[index].value
+        }
         return nil
     }
 
@@ -108,7 +110,9 @@ extension String {
     @inlinable
     public func hasPrefixIgnoringASCIICase(_ prefix: String) -> Bool {
         guard utf8.count >= prefix.utf8.count else { return false }
-        return UTF8Bytes.withSpan(self) { a in UTF8Bytes.withSpan(prefix) { b in equalBytesIgnoringASCIICase(a.extracting(0..<b.count), b) } }
+        return UTF8Bytes.withSpan(self) { a in
+            UTF8Bytes.withSpan(prefix) { b in equalBytesIgnoringASCIICase(a.extracting(0..<b.count), b) }
+        }
     }
 }
 
@@ -116,7 +120,9 @@ extension String {
 @inlinable
 func equalBytesIgnoringASCIICase(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
-    for index in a.indices where a[index] != b[index] && a[index].asciiLowercased != b[index].asciiLowercased { return false }
+    for index in a.indices where a[index] != b[index] && a[index].asciiLowercased != b[index].asciiLowercased {
+        return false
+    }
     return true
 }
 
@@ -128,7 +134,8 @@ extension StringProtocol {
     /// (Two `String`s take the overload above, over their bytes in place.)
     @inlinable
     public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-        let a = utf8, b = other.utf8
+        let a = utf8
+        let b = other.utf8
         guard a.count == b.count else { return false }
         return a.elementsEqual(b) { $0.asciiLowercased == $1.asciiLowercased }
     }

@@ -88,9 +88,11 @@ public struct HTTPRequest: Sendable, Equatable {
         /// app answers. A field added to ``Fields`` is an error here until it is passed on.
         func routed(path: String, prefix: String) -> Storage {
             let mountPath = fields.mountPath.isEmpty ? prefix : fields.mountPath + prefix
-            return Storage(Fields(method: fields.method, unknownMethodName: fields.unknownMethodName,
-                                  target: fields.target, path: path, query: fields.query, headers: fields.headers,
-                                  body: fields.body, mountPath: mountPath))
+            return Storage(
+                Fields(
+                    method: fields.method, unknownMethodName: fields.unknownMethodName,
+                    target: fields.target, path: path, query: fields.query, headers: fields.headers,
+                    body: fields.body, mountPath: mountPath))
         }
     }
 
@@ -119,7 +121,9 @@ public struct HTTPRequest: Sendable, Equatable {
         mountPath: String = ""
     ) {
         let (path, query) = Self.split(target: target)
-        self.init(method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath)
+        self.init(
+            method: method, target: target, path: path, query: query, headers: headers, body: body, mountPath: mountPath
+        )
     }
 
     /// For a transport whose HTTP parser has already split the target (as it may, for every
@@ -133,8 +137,10 @@ public struct HTTPRequest: Sendable, Equatable {
         body: [UInt8] = [],
         mountPath: String = ""
     ) {
-        storage = Storage(Fields(method: method, unknownMethodName: nil, target: target, path: path.isEmpty ? "/" : path,
-                                 query: query, headers: headers, body: body, mountPath: mountPath))
+        storage = Storage(
+            Fields(
+                method: method, unknownMethodName: nil, target: target, path: path.isEmpty ? "/" : path,
+                query: query, headers: headers, body: body, mountPath: mountPath))
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets
@@ -149,7 +155,8 @@ public struct HTTPRequest: Sendable, Equatable {
         }
         var pathStart = bytes.startIndex
         if bytes.first != UInt8(ascii: "/"), let authority = authorityStart(in: bytes) {
-            pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
+            pathStart =
+                bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
         }
         let end = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let mark = bytes[pathStart..<end].firstIndex(of: UInt8(ascii: "?"))
@@ -166,7 +173,10 @@ public struct HTTPRequest: Sendable, Equatable {
         for index in bytes.indices {
             let byte = bytes[index]
             guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") else { continue }
-            if byte == UInt8(ascii: "#") { end = index; break }
+            if byte == UInt8(ascii: "#") {
+                end = index
+                break
+            }
             if query == nil { query = index }
         }
         if query == nil, end == bytes.count { return nil }
@@ -179,8 +189,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Where the authority starts in an absolute-form target (after `scheme://`), if it is one.
     private static func authorityStart(in bytes: String.UTF8View) -> String.Index? {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
-              bytes[colon...].starts(with: "://".utf8) else { return nil }
+            bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return nil }
         return bytes.index(colon, offsetBy: 3)
     }
 
@@ -188,7 +199,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// and `prefix` added to ``mountPath`` (so a session's prefix and an app's mount compose).
     public func routed(toMount prefix: String) -> HTTPRequest {
         guard !prefix.isEmpty else { return self }
-        let path = self.path, skipped = prefix.utf8.count
+        let path = self.path
+        let skipped = prefix.utf8.count
         // From the path's own bytes (a native string has them in one piece): the prefix ends on
         // a segment boundary, so this is whole characters.
         let relative = UTF8Bytes.withSpan(path) { bytes in

@@ -128,7 +128,10 @@ public struct HTTPResponse: Sendable, Equatable, CustomDebugStringConvertible {
     /// The fields, for test failures and the debugger (the box would otherwise hide them).
     public var debugDescription: String {
         "HTTPResponse(\(status) \(reasonPhrase), headers: \(headers.fields.map { "\($0.name): \($0.value)" }), "
-            + "body: \(body.count) bytes \(String(decoding: body.prefix(200), as: UTF8.self).debugDescription), delivery: \(delivery))"
+            + """
+            body: \(body.count) bytes \(String(decoding: body.prefix(200), as: UTF8.self).debugDescription), \
+            delivery: \(delivery))
+            """
     }
 
     /// Whether this status forbids a body (1xx, 204, 304).

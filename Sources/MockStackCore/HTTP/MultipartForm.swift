@@ -36,7 +36,10 @@ public struct MultipartForm: Sendable, Equatable {
         var parts: [Part] = []
         try Self.scan(body, boundary: boundary, maximumParts: maximumParts) { (headers, content) throws(Problem) in
             let fields = try Self.fields(headers, index: parts.count + 1)
-            parts.append(Part(name: fields.name, fileName: fields.fileName, contentType: fields.contentType, body: Array(body[content])))
+            parts.append(
+                Part(
+                    name: fields.name, fileName: fields.fileName, contentType: fields.contentType,
+                    body: Array(body[content])))
         }
         self.parts = parts
     }
@@ -54,15 +57,19 @@ public struct MultipartForm: Sendable, Equatable {
         var summaries: [Summary] = []
         try scan(body, boundary: boundary, maximumParts: maximumParts) { (headers, content) throws(Problem) in
             let fields = try Self.fields(headers, index: summaries.count + 1)
-            summaries.append(Summary(name: fields.name, fileName: fields.fileName, contentType: fields.contentType, size: content.count))
+            summaries.append(
+                Summary(
+                    name: fields.name, fileName: fields.fileName, contentType: fields.contentType, size: content.count))
         }
         return summaries
     }
 
     /// Finds each part's header bytes and content in one pass over the body (each byte is
     /// looked at a bounded number of times), handing them over in order.
-    private static func scan(_ body: [UInt8], boundary: String, maximumParts: Int,
-                             _ part: (ArraySlice<UInt8>, Range<Int>) throws(Problem) -> Void) throws(Problem) {
+    private static func scan(
+        _ body: [UInt8], boundary: String, maximumParts: Int,
+        _ part: (ArraySlice<UInt8>, Range<Int>) throws(Problem) -> Void
+    ) throws(Problem) {
         guard (1...70).contains(boundary.utf8.count) else {
             throw Problem(description: "the multipart boundary must be 1 to 70 characters")
         }
@@ -75,17 +82,21 @@ public struct MultipartForm: Sendable, Equatable {
         while true {
             cursor += delimiter.count
             if body[cursor...].starts(with: "--".utf8) { break }
-            while cursor < body.count, body[cursor] == UInt8(ascii: " ") || body[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+            while cursor < body.count, body[cursor] == UInt8(ascii: " ") || body[cursor] == UInt8(ascii: "\t") {
+                cursor += 1
+            }
             guard body[cursor...].starts(with: "\r\n".utf8) else {
                 throw Problem(description: "the multipart body is truncated or malformed after a boundary")
             }
             cursor += 2
-            guard let headerEnd = Self.search(Array("\r\n\r\n".utf8), in: body, from: cursor, limit: cursor + 16_384) else {
+            guard let headerEnd = Self.search(Array("\r\n\r\n".utf8), in: body, from: cursor, limit: cursor + 16_384)
+            else {
                 throw Problem(description: "a multipart part's headers are truncated or longer than 16 KiB")
             }
             let contentStart = headerEnd + 4
             guard let contentEnd = Self.search(separator, in: body, from: contentStart) else {
-                throw Problem(description: "the multipart body is truncated: no closing boundary after part \(count + 1)")
+                throw Problem(
+                    description: "the multipart body is truncated: no closing boundary after part \(count + 1)")
             }
             guard count < maximumParts else {
                 throw Problem(description: "the multipart body has more than \(maximumParts) parts")
@@ -97,14 +108,18 @@ public struct MultipartForm: Sendable, Equatable {
     }
 
     /// The name, file name and Content-Type of a part's header lines.
-    private static func fields(_ headers: ArraySlice<UInt8>, index: Int) throws(Problem) -> (name: String, fileName: String?, contentType: String?) {
+    private static func fields(
+        _ headers: ArraySlice<UInt8>, index: Int
+    ) throws(Problem) -> (name: String, fileName: String?, contentType: String?) {
         var name: String?
         var fileName: String?
         var contentType: String?
         var lineStart = headers.startIndex
         while lineStart < headers.endIndex {
             var lineEnd = lineStart
-            while lineEnd < headers.endIndex, !(headers[lineEnd] == 0x0D && lineEnd + 1 < headers.endIndex && headers[lineEnd + 1] == 0x0A) {
+            while lineEnd < headers.endIndex,
+                !(headers[lineEnd] == 0x0D && lineEnd + 1 < headers.endIndex && headers[lineEnd + 1] == 0x0A)
+            {
                 lineEnd += 1
             }
             let line = headers[lineStart..<lineEnd]

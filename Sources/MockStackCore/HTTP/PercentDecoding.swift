@@ -29,7 +29,9 @@ public enum PercentDecoding {
     /// JavaScript's `decodeURIComponent` after `+` → space, as qs decodes: nil when an escape
     /// is not two hex digits or the bytes are not UTF-8, where JavaScript throws.
     public static func decodeStrictly(_ text: some StringProtocol, plusAsSpace: Bool) -> String? {
-        decodedBytes(Array(text.utf8)[...], plusAsSpace: plusAsSpace, strict: true).flatMap { String(validating: $0, as: UTF8.self) }
+        decodedBytes(Array(text.utf8)[...], plusAsSpace: plusAsSpace, strict: true).flatMap {
+            String(validating: $0, as: UTF8.self)
+        }
     }
 
     /// The bytes with escapes (and `+`) decoded; a bad escape is kept, or, when `strict`, nil.
@@ -40,7 +42,9 @@ public enum PercentDecoding {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                if index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                if index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
+                {
                     output.append(high << 4 | low)
                     index += 3
                     continue

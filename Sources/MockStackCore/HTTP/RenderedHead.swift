@@ -35,19 +35,25 @@ public struct RenderedHead: Sendable, Equatable {
         // One allocation: every field's bytes plus room for the status line and what is added.
         var capacity = 160
         for index in fields.indices {
-            capacity += fields[index].line?.bytes.count ?? fields[index].name.utf8.count + fields[index].value.utf8.count + 4
+            capacity +=
+                fields[index].line?.bytes.count ?? fields[index].name.utf8.count + fields[index].value.utf8.count + 4
         }
         if response.reason != nil { capacity += response.reasonPhrase.utf8.count }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(capacity)
-        if response.reason == nil, (100...599).contains(response.status), let line = Self.standardStatusLines[response.status - 100] {
+        if response.reason == nil, (100...599).contains(response.status),
+            let line = Self.standardStatusLines[response.status - 100]
+        {
             bytes.append(contentsOf: line)
         } else {
             bytes.append(contentsOf: "HTTP/1.1 \(response.status) ".utf8)
-            bytes.append(contentsOf: response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
+            bytes.append(
+                contentsOf: response.reasonPhrase.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
             bytes.append(contentsOf: Self.lineEnd)
         }
-        var hasDate = false, hasLength = false, hasType = false
+        var hasDate = false
+        var hasLength = false
+        var hasType = false
         var connection: String?
         for index in fields.indices {
             // A prepared field's line was checked and classified when it was made.
@@ -87,7 +93,9 @@ public struct RenderedHead: Sendable, Equatable {
             let body = response.body
             if !hasLength { Self.appendContentLength(body.count, to: &bytes) }
             // An empty body gets no type: clients read "no Content-Type" as "nothing to parse".
-            if !hasType, !body.isEmpty, response.defaultsContentType { bytes.append(contentsOf: Self.jsonContentTypeLine) }
+            if !hasType, !body.isEmpty, response.defaultsContentType {
+                bytes.append(contentsOf: Self.jsonContentTypeLine)
+            }
         }
         self.bytes = bytes
         self.hasDate = hasDate
@@ -110,7 +118,9 @@ public struct RenderedHead: Sendable, Equatable {
             let made: FieldLine? = UTF8Bytes.withSpan(field.name) { name in
                 UTF8Bytes.withSpan(field.value) { value in
                     let role = FieldRole(name)
-                    guard RenderedHead.isSafe(name: name, value: value), role == .contentType || role == .other else { return nil }
+                    guard RenderedHead.isSafe(name: name, value: value), role == .contentType || role == .other else {
+                        return nil
+                    }
                     var bytes: [UInt8] = []
                     bytes.reserveCapacity(name.count + value.count + 4)
                     RenderedHead.appendLine(name: name, value: value, to: &bytes)
@@ -164,11 +174,16 @@ public struct RenderedHead: Sendable, Equatable {
         } else {
             // Room for the digits, then each written from the last: division by the constant
             // 10 is a multiplication, where one by a running power of ten is a division.
-            var digits = 1, rest = length / 10
-            while rest > 0 { digits += 1; rest /= 10 }
+            var digits = 1
+            var rest = length / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
             let end = bytes.count + digits
             bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-            var value = length, position = end
+            var value = length
+            var position = end
             repeat {
                 position -= 1
                 bytes[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)

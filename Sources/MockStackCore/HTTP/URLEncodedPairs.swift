@@ -17,14 +17,17 @@ public enum URLEncodedPairs {
     /// One pass over each part finds its end, its first `=` and whether its name or value
     /// holds an escape or a `+`; a piece with neither becomes a string as it is, one with
     /// only `+`s has them replaced in a copy.
-    private static func split(_ bytes: Span<UInt8>, limit: Int, into result: inout [(name: String, value: String)]) -> Bool {
+    private static func split(
+        _ bytes: Span<UInt8>, limit: Int, into result: inout [(name: String, value: String)]
+    ) -> Bool {
         let count = bytes.count
         result.reserveCapacity(4)
         var start = 0
         while start < count {
             var end = start
             var equals = -1
-            var nameMarks = Marks(), valueMarks = Marks()
+            var nameMarks = Marks()
+            var valueMarks = Marks()
             while end < count {
                 let byte = bytes[end]
                 if byte == UInt8(ascii: "&") { break }

@@ -19,10 +19,14 @@ enum HTTP1ChunkSizeLine {
             size = sixteenfold | digit
             if overflowed || size > budget { return .failure(.bodyTooLarge(limit: maxBodyBytes)) }
             index += 1
-            if index > maxDigits { return .failure(.malformedChunkedBody("a chunk size has more than \(maxDigits) hexadecimal digits")) }
+            if index > maxDigits {
+                return .failure(.malformedChunkedBody("a chunk size has more than \(maxDigits) hexadecimal digits"))
+            }
         }
         if index == 0 {
-            return .failure(.malformedChunkedBody("a chunk size must be hexadecimal digits, found '\(HTTP1ParseError.excerpt(line))'"))
+            return .failure(
+                .malformedChunkedBody(
+                    "a chunk size must be hexadecimal digits, found '\(HTTP1ParseError.excerpt(line))'"))
         }
         while index < line.count, HTTP1Syntax.isWhitespace(line[index]) { index += 1 }
         guard index < line.count else { return .success(size) }

@@ -8,7 +8,9 @@ enum HTTP1FieldLine {
     /// loses its surrounding whitespace and is decoded as UTF-8, U+FFFD for what is not.
     /// `earlier` is the field at the same place in the connection's previous request: its
     /// strings are shared when the bytes spell them again.
-    static func parse(_ line: Span<UInt8>, reusing earlier: HTTPHeaders.Field? = nil) throws(HTTP1ParseError) -> HTTP1ParsedField {
+    static func parse(
+        _ line: Span<UInt8>, reusing earlier: HTTPHeaders.Field? = nil
+    ) throws(HTTP1ParseError) -> HTTP1ParsedField {
         if !line.isEmpty, HTTP1Syntax.isWhitespace(line[0]) {
             throw .malformed("a header line starts with a space or tab (obs-fold is not accepted)")
         }
@@ -24,7 +26,11 @@ enum HTTP1FieldLine {
         } else {
             guard HTTP1Syntax.isToken(name) else {
                 throw .malformed(
-                    "the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before the colon?)")
+                    """
+                    the header name '\(HTTP1ParseError.excerpt(name))' has a character a token cannot (a space before \
+                    the colon?)
+                    """
+                )
             }
             nameText = HTTP1Syntax.string(name, reusing: earlier?.name)
         }
@@ -33,8 +39,9 @@ enum HTTP1FieldLine {
         if HTTP1Syntax.contains(value, where: HTTP1Syntax.isForbiddenControl) {
             throw .malformed("the value of the header '\(nameText)' has a control character")
         }
-        return HTTP1ParsedField(field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
-                                         role: HTTP1FieldRole.of(name: name, value: value))
+        return HTTP1ParsedField(
+            field: HTTPHeaders.Field(name: nameText, value: HTTP1Syntax.string(value, reusing: earlier?.value)),
+            role: HTTP1FieldRole.of(name: name, value: value))
     }
 
     /// The name as a literal when it is one most requests carry, spelled as usual (exactly:
@@ -48,7 +55,8 @@ enum HTTP1FieldLine {
         case 12: return spelled("Content-Type") ? "Content-Type" : nil
         case 13: return spelled("Authorization") ? "Authorization" : spelled("Cache-Control") ? "Cache-Control" : nil
         case 14: return spelled("Content-Length") ? "Content-Length" : nil
-        case 15: return spelled("Accept-Encoding") ? "Accept-Encoding" : spelled("Accept-Language") ? "Accept-Language" : nil
+        case 15:
+            return spelled("Accept-Encoding") ? "Accept-Encoding" : spelled("Accept-Language") ? "Accept-Language" : nil
         default: return nil
         }
     }

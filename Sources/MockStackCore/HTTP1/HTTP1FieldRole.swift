@@ -18,7 +18,8 @@ enum HTTP1FieldRole: Sendable, Equatable {
         case 4 where HTTP1Syntax.equalsIgnoringCase(name, "host"):
             return .host
         case 6 where HTTP1Syntax.equalsIgnoringCase(name, "expect"):
-            var continues = false, otherwise = false
+            var continues = false
+            var otherwise = false
             HTTP1Syntax.forEachListMember(value) { member in
                 if HTTP1Syntax.equalsIgnoringCase(member, "100-continue") { continues = true } else { otherwise = true }
             }
@@ -26,7 +27,9 @@ enum HTTP1FieldRole: Sendable, Equatable {
         case 7 where HTTP1Syntax.equalsIgnoringCase(name, "upgrade"):
             return .upgrade
         case 10 where HTTP1Syntax.equalsIgnoringCase(name, "connection"):
-            var closes = false, keepsAlive = false, upgrades = false
+            var closes = false
+            var keepsAlive = false
+            var upgrades = false
             HTTP1Syntax.forEachListMember(value) { option in
                 if HTTP1Syntax.equalsIgnoringCase(option, "close") { closes = true }
                 if HTTP1Syntax.equalsIgnoringCase(option, "keep-alive") { keepsAlive = true }
@@ -36,7 +39,8 @@ enum HTTP1FieldRole: Sendable, Equatable {
         case 14 where HTTP1Syntax.equalsIgnoringCase(name, "content-length"):
             return .contentLength
         case 17 where HTTP1Syntax.equalsIgnoringCase(name, "transfer-encoding"):
-            var codings = 0, chunked = false
+            var codings = 0
+            var chunked = false
             HTTP1Syntax.forEachListMember(value) { coding in
                 codings += 1
                 chunked = HTTP1Syntax.equalsIgnoringCase(coding, "chunked")

@@ -78,7 +78,12 @@ struct HTTP1FieldSummary: Sendable {
         }
         if let contentLength {
             if contentLength != value {
-                recordFramingProblem("two Content-Length headers disagree (\(HTTP1ParseError.excerpt(contentLength)), \(HTTP1ParseError.excerpt(value)))")
+                recordFramingProblem(
+                    """
+                    two Content-Length headers disagree (\(HTTP1ParseError.excerpt(contentLength)), \
+                    \(HTTP1ParseError.excerpt(value)))
+                    """
+                )
             }
         } else {
             contentLength = value

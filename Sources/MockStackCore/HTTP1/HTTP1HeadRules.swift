@@ -11,7 +11,9 @@ enum HTTP1HeadRules {
     ///   no body declared on HEAD or TRACE.
     /// - A declared length over the limit: 413 at once.
     /// - `Expect` other than `100-continue`: 417 (on any request, with a body or not).
-    static func head(_ line: HTTP1RequestLine, summary: HTTP1FieldSummary, limits: HTTP1Limits) throws(HTTP1ParseError) -> HTTP1Head {
+    static func head(
+        _ line: HTTP1RequestLine, summary: HTTP1FieldSummary, limits: HTTP1Limits
+    ) throws(HTTP1ParseError) -> HTTP1Head {
         if summary.hostCount == 0, line.version == .http11 {
             throw .malformed("an HTTP/1.1 request must have a Host header")
         }
@@ -22,15 +24,19 @@ enum HTTP1HeadRules {
         case .failure(let error): throw error
         }
         if summary.expectsSomethingElse { throw .unsupportedExpectation }
-        let keepAlive = switch line.version {
-        case .http11: !summary.connectionCloses
-        case .http10: summary.connectionKeepsAlive && !summary.connectionCloses
-        }
-        return HTTP1Head(version: line.version, framing: framing, keepAlive: keepAlive,
-                         expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: summary.upgrade)
+        let keepAlive =
+            switch line.version {
+            case .http11: !summary.connectionCloses
+            case .http10: summary.connectionKeepsAlive && !summary.connectionCloses
+            }
+        return HTTP1Head(
+            version: line.version, framing: framing, keepAlive: keepAlive,
+            expectsContinue: summary.expectsContinue && line.version == .http11, upgrade: summary.upgrade)
     }
 
-    private static func framing(_ line: HTTP1RequestLine, _ summary: HTTP1FieldSummary, limits: HTTP1Limits) -> Result<BodyFraming, HTTP1ParseError> {
+    private static func framing(
+        _ line: HTTP1RequestLine, _ summary: HTTP1FieldSummary, limits: HTTP1Limits
+    ) -> Result<BodyFraming, HTTP1ParseError> {
         if let problem = summary.framingProblem { return .failure(.malformed(problem)) }
         var framing = BodyFraming.none
         if let transferEncoding = summary.transferEncoding {
@@ -38,19 +44,24 @@ enum HTTP1HeadRules {
                 // RFC 9112 §6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
                 return .failure(.malformed("Transfer-Encoding in an HTTP/1.0 request"))
             }
-            if summary.contentLength != nil { return .failure(.malformed("Content-Length and Transfer-Encoding together")) }
+            if summary.contentLength != nil {
+                return .failure(.malformed("Content-Length and Transfer-Encoding together"))
+            }
             guard summary.transferEncodingIsChunkedOnly else {
-                return .failure(.malformed("Transfer-Encoding '\(HTTP1ParseError.excerpt(transferEncoding))': only chunked is understood"))
+                return .failure(
+                    .malformed(
+                        "Transfer-Encoding '\(HTTP1ParseError.excerpt(transferEncoding))': only chunked is understood"))
             }
             framing = .chunked
         } else if let contentLength = summary.contentLength {
             framing = .length(Self.decimalValue(contentLength))
         }
-        let declaresBody = switch framing {
-        case .none: false
-        case .length(let count): count > 0
-        case .chunked: true
-        }
+        let declaresBody =
+            switch framing {
+            case .none: false
+            case .length(let count): count > 0
+            case .chunked: true
+            }
         if declaresBody, line.method == .head || line.method == .trace {
             return .failure(.malformed("a \(line.method.rawValue) request cannot carry a body here"))
         }

@@ -40,11 +40,13 @@ public struct HTTP1ParseError: Error, Sendable, Equatable {
     }
 
     /// A 417 for an `Expect` other than `100-continue`, worded as the transport words it.
-    static let unsupportedExpectation = Self(status: 417, message: "Unsupported Expect header: only '100-continue' is understood")
+    static let unsupportedExpectation = Self(
+        status: 417, message: "Unsupported Expect header: only '100-continue' is understood")
 
     /// A 505 for a well-formed `HTTP/x.y` other than 1.0 and 1.1.
     static func unsupportedVersion(_ version: Span<UInt8>) -> Self {
-        Self(status: 505, message: "HTTP version '\(excerpt(version))' is not supported: only HTTP/1.1 and HTTP/1.0 are")
+        Self(
+            status: 505, message: "HTTP version '\(excerpt(version))' is not supported: only HTTP/1.1 and HTTP/1.0 are")
     }
 
     /// Bytes of the request quoted in a message: at most 64, decoded as UTF-8 (U+FFFD for

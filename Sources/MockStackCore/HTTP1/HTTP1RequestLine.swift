@@ -25,12 +25,16 @@ struct HTTP1RequestLine: Sendable, Equatable {
     /// spell it again.
     static func parse(_ line: Span<UInt8>, reusing earlierTarget: String? = nil) throws(HTTP1ParseError) -> Self {
         // The spaces found eight bytes at a time: this runs over every request's line.
-        let space = HTTP1Syntax.space, end = line.count
+        let space = HTTP1Syntax.space
+        let end = line.count
         let firstSpace = HTTP1Syntax.firstIndex(of: space, in: line, from: 0, to: end) ?? -1
-        let secondSpace = firstSpace < 0 ? -1 : HTTP1Syntax.firstIndex(of: space, in: line, from: firstSpace + 1, to: end) ?? -1
-        let moreSpaces = secondSpace >= 0 && HTTP1Syntax.firstIndex(of: space, in: line, from: secondSpace + 1, to: end) != nil
+        let secondSpace =
+            firstSpace < 0 ? -1 : HTTP1Syntax.firstIndex(of: space, in: line, from: firstSpace + 1, to: end) ?? -1
+        let moreSpaces =
+            secondSpace >= 0 && HTTP1Syntax.firstIndex(of: space, in: line, from: secondSpace + 1, to: end) != nil
         guard !moreSpaces, firstSpace > 0, secondSpace > firstSpace + 1, secondSpace < line.count - 1 else {
-            throw .malformed("the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'")
+            throw .malformed(
+                "the request line must be 'method target HTTP-version', found '\(HTTP1ParseError.excerpt(line))'")
         }
         let methodBytes = line.extracting(..<firstSpace)
         let targetBytes = line.extracting((firstSpace + 1)..<secondSpace)
@@ -42,22 +46,28 @@ struct HTTP1RequestLine: Sendable, Equatable {
         let method = Self.method(methodBytes)
         // One pass over the target for both questions, without early exits (an invisible byte
         // is rare), so that it compiles to a few instructions a byte.
-        var invisible: UInt8 = 0, splitting: UInt8 = 0
+        var invisible: UInt8 = 0
+        var splitting: UInt8 = 0
         for index in targetBytes.indices {
             let byte = targetBytes[index]
             invisible |= byte &- 0x21 > 0x7E - 0x21 ? 1 : 0
             splitting |= (byte == UInt8(ascii: "?") ? 1 : 0) | (byte == UInt8(ascii: "#") ? 1 : 0)
         }
-        let isVisible = invisible == 0, splits = splitting != 0
-        if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) { throw .malformed(problem) }
+        let isVisible = invisible == 0
+        let splits = splitting != 0
+        if let problem = Self.targetProblem(targetBytes, method: method, isVisible: isVisible) {
+            throw .malformed(problem)
+        }
         let isPlainPath = targetBytes[0] == UInt8(ascii: "/") && !splits
         let unknownName = method == .unknown ? UTF8Bytes.string(decoding: methodBytes) : nil
         if let earlierTarget, HTTP1Syntax.spells(earlierTarget, targetBytes) {
-            return Self(method: method, unknownMethodName: unknownName, target: earlierTarget, version: version,
-                        targetIsPlainPath: isPlainPath, reusesEarlierTarget: true)
+            return Self(
+                method: method, unknownMethodName: unknownName, target: earlierTarget, version: version,
+                targetIsPlainPath: isPlainPath, reusesEarlierTarget: true)
         }
-        return Self(method: method, unknownMethodName: unknownName, target: UTF8Bytes.string(decoding: targetBytes),
-                    version: version, targetIsPlainPath: isPlainPath)
+        return Self(
+            method: method, unknownMethodName: unknownName, target: UTF8Bytes.string(decoding: targetBytes),
+            version: version, targetIsPlainPath: isPlainPath)
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`; a 505 for another `HTTP/DIGIT.DIGIT`, a 400 for anything else.
@@ -65,7 +75,8 @@ struct HTTP1RequestLine: Sendable, Equatable {
         // Nearly every request, in one comparison.
         if HTTP1Syntax.equals(bytes, "HTTP/1.1") { return .http11 }
         guard bytes.count == 8, HTTP1Syntax.equals(bytes.extracting(..<5), "HTTP/"), HTTP1Syntax.isDigit(bytes[5]),
-              bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7]) else {
+            bytes[6] == UInt8(ascii: "."), HTTP1Syntax.isDigit(bytes[7])
+        else {
             throw .malformed("the HTTP version '\(HTTP1ParseError.excerpt(bytes))' is malformed (expected HTTP/1.1)")
         }
         switch (bytes[5], bytes[7]) {
@@ -96,20 +107,28 @@ struct HTTP1RequestLine: Sendable, Equatable {
             return "the request target has a control character or a byte outside ASCII"
         }
         if method == .connect {
-            return isAuthorityForm(target) ? nil : "a CONNECT request's target must be host:port, found '\(HTTP1ParseError.excerpt(target))'"
+            return isAuthorityForm(target)
+                ? nil : "a CONNECT request's target must be host:port, found '\(HTTP1ParseError.excerpt(target))'"
         }
         if target.count == 1, target[0] == UInt8(ascii: "*") {
             return method == .options ? nil : "the target '*' is only for OPTIONS"
         }
         if target[0] == UInt8(ascii: "/") || isAbsoluteForm(target) { return nil }
-        return "the request target '\(HTTP1ParseError.excerpt(target))' is neither a path ('/p?q'), an absolute URI ('http://host/p') nor '*'"
+        return
+            """
+            the request target '\(HTTP1ParseError.excerpt(target))' is neither a path ('/p?q'), an absolute URI \
+            ('http://host/p') nor '*'
+            """
     }
 
     /// `scheme://authority[path]`, the scheme letters only and the authority not empty.
     private static func isAbsoluteForm(_ target: Span<UInt8>) -> Bool {
-        guard let colon = HTTP1Syntax.firstIndex(of: HTTP1Syntax.colon, in: target, from: 0, to: target.count), colon > 0,
-              !HTTP1Syntax.contains(target.extracting(..<colon), where: { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
-              target.count >= colon + 3, HTTP1Syntax.equals(target.extracting(colon..<(colon + 3)), "://") else { return false }
+        guard let colon = HTTP1Syntax.firstIndex(of: HTTP1Syntax.colon, in: target, from: 0, to: target.count),
+            colon > 0,
+            !HTTP1Syntax.contains(
+                target.extracting(..<colon), where: { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }),
+            target.count >= colon + 3, HTTP1Syntax.equals(target.extracting(colon..<(colon + 3)), "://")
+        else { return false }
         let authority = colon + 3
         return authority < target.count && !"/?#".utf8.contains(target[authority])
     }

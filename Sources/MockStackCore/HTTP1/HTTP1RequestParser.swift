@@ -66,13 +66,15 @@ public struct HTTP1RequestParser: Sendable {
         if let failure { return .failed(failure, consumed: 0) }
         var position = 0
         while position < bytes.count {
-            let step: HTTP1ParseStep? = switch phase {
-            case .requestLine, .headerLines, .trailerLines: headLine(bytes, at: &position)
-            case .chunkSizeLine: chunkSizeLine(bytes, at: &position)
-            case .fixedBody(let remaining): bodyBytes(bytes, at: &position, remaining: remaining)
-            case .chunkData(let remaining): chunkData(bytes, at: &position, remaining: remaining)
-            case .chunkDataEnd(let sawCarriageReturn): chunkDataEnd(bytes, at: &position, sawCarriageReturn: sawCarriageReturn)
-            }
+            let step: HTTP1ParseStep? =
+                switch phase {
+                case .requestLine, .headerLines, .trailerLines: headLine(bytes, at: &position)
+                case .chunkSizeLine: chunkSizeLine(bytes, at: &position)
+                case .fixedBody(let remaining): bodyBytes(bytes, at: &position, remaining: remaining)
+                case .chunkData(let remaining): chunkData(bytes, at: &position, remaining: remaining)
+                case .chunkDataEnd(let sawCarriageReturn):
+                    chunkDataEnd(bytes, at: &position, sawCarriageReturn: sawCarriageReturn)
+                }
             if let step { return step }
         }
         return .needMore(consumed: bytes.count)
@@ -257,7 +259,9 @@ public struct HTTP1RequestParser: Sendable {
             position = bytes.count
             return nil
         case .tooLong(let end):
-            return fail(.malformedChunkedBody("a chunk size line is longer than \(HTTP1Limits.maxChunkSizeLineBytes) bytes"), consumed: end)
+            return fail(
+                .malformedChunkedBody("a chunk size line is longer than \(HTTP1Limits.maxChunkSizeLineBytes) bytes"),
+                consumed: end)
         case .ended(let lineFeed, _):
             position = lineFeed + 1
             let piece = bytes.extracting(start..<lineFeed)
@@ -273,7 +277,9 @@ public struct HTTP1RequestParser: Sendable {
     private mutating func chunkSizeLine(_ raw: Span<UInt8>, consumed: Int) -> HTTP1ParseStep? {
         let line = raw.extracting(first: HTTP1LineReader.contentLength(of: raw))
         if line.isEmpty { return fail(.malformedChunkedBody("a chunk size line is empty"), consumed: consumed) }
-        switch HTTP1ChunkSizeLine.size(line, budget: limits.maxBodyBytes - body.count, maxBodyBytes: limits.maxBodyBytes) {
+        switch HTTP1ChunkSizeLine.size(
+            line, budget: limits.maxBodyBytes - body.count, maxBodyBytes: limits.maxBodyBytes)
+        {
         case .failure(let error): return fail(HTTP1LineReader.refusal(error, of: line), consumed: consumed)
         case .success(0): phase = .trailerLines
         case .success(let size): phase = .chunkData(remaining: size)
@@ -289,7 +295,9 @@ public struct HTTP1RequestParser: Sendable {
         return nil
     }
 
-    private mutating func chunkDataEnd(_ bytes: Span<UInt8>, at position: inout Int, sawCarriageReturn: Bool) -> HTTP1ParseStep? {
+    private mutating func chunkDataEnd(
+        _ bytes: Span<UInt8>, at position: inout Int, sawCarriageReturn: Bool
+    ) -> HTTP1ParseStep? {
         let byte = bytes[position]
         position += 1
         if byte == HTTP1Syntax.lineFeed {
@@ -316,8 +324,11 @@ public struct HTTP1RequestParser: Sendable {
 
     /// The request with this head, the fields and the body read, for the caller; the parser starts over.
     private mutating func complete(_ head: consuming HTTP1Head, consumed: Int) -> HTTP1ParseStep {
-        guard let line = requestLine else { return fail(.malformed("a request without a request line"), consumed: consumed) }
-        let path: String, query: String?
+        guard let line = requestLine else {
+            return fail(.malformed("a request without a request line"), consumed: consumed)
+        }
+        let path: String
+        let query: String?
         if line.targetIsPlainPath {
             // Nearly every request: its target is its path, no splitting needed.
             (path, query) = (line.target, nil)
@@ -325,11 +336,15 @@ public struct HTTP1RequestParser: Sendable {
             // A client repeating a target with a query shares the earlier request's path and
             // query strings rather than making (and, past 15 bytes, allocating) them again.
             // The same bytes made the earlier target not a plain path either, so it was split.
-            let split = line.reusesEarlierTarget ? earlierSplit ?? HTTPRequest.split(target: line.target) : HTTPRequest.split(target: line.target)
+            let split =
+                line.reusesEarlierTarget
+                ? earlierSplit ?? HTTPRequest.split(target: line.target) : HTTPRequest.split(target: line.target)
             (path, query) = split
             earlierSplit = split
         }
-        var request = HTTPRequest(method: line.method, target: line.target, path: path, query: query, headers: HTTPHeaders(fields), body: body)
+        var request = HTTPRequest(
+            method: line.method, target: line.target, path: path, query: query, headers: HTTPHeaders(fields), body: body
+        )
         if let name = line.unknownMethodName { request.methodName = name }
         startOver()
         return .complete(head, request, consumed: consumed)

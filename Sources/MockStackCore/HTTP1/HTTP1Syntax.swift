@@ -15,7 +15,8 @@ enum HTTP1Syntax {
 
     @inline(__always)
     private static func tokenBit(_ byte: UInt8) -> UInt64 {
-        let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
         let mask = byte < 64 ? low : byte < 128 ? high : 0
         return (mask >> UInt64(byte & 63)) & 1
     }
@@ -55,7 +56,8 @@ enum HTTP1Syntax {
 
     /// The range of `bytes` without leading and trailing spaces and tabs.
     static func trimmedRange(_ bytes: Span<UInt8>) -> Range<Int> {
-        var start = 0, end = bytes.count
+        var start = 0
+        var end = bytes.count
         while start < end, isWhitespace(bytes[start]) { start += 1 }
         while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
         return start..<end

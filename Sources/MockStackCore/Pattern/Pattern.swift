@@ -33,7 +33,9 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
     public init(_ source: String) throws(PatternError) {
         let length = source.unicodeScalars.count
         guard length <= Self.maximumLength else {
-            throw PatternError(.tooLarge("the pattern is \(length) characters long, more than \(Self.maximumLength)"), at: 0, excerpt: "")
+            throw PatternError(
+                .tooLarge("the pattern is \(length) characters long, more than \(Self.maximumLength)"), at: 0,
+                excerpt: "")
         }
         var parser = PatternParser(source)
         program = try PatternProgram(try parser.parse(), limit: Self.maximumInstructions)

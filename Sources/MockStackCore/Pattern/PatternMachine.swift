@@ -21,7 +21,9 @@ struct PatternMachine {
     ///   - limit: the most steps the run may take.
     func run(_ text: Substring.UnicodeScalarView, whole: Bool, limit: Int = .max) -> Outcome {
         var marks = [Int](repeating: -1, count: program.count)
-        var current: [Int] = [], next: [Int] = [], stack: [Int] = []
+        var current: [Int] = []
+        var next: [Int] = []
+        var stack: [Int] = []
         current.reserveCapacity(program.count)
         next.reserveCapacity(program.count)
         var steps = 0

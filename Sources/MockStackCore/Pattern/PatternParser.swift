@@ -86,7 +86,8 @@ struct PatternParser {
             try groupKind(start: start)
         }
         guard depth + 1 <= Self.maximumDepth else {
-            throw PatternError(.tooLarge("groups nest deeper than \(Self.maximumDepth) at offset \(start)"), at: start, excerpt: "(")
+            throw PatternError(
+                .tooLarge("groups nest deeper than \(Self.maximumDepth) at offset \(start)"), at: start, excerpt: "(")
         }
         let body = try alternation(depth: depth + 1)
         guard peek == ")" else { throw invalid("missing ) for '('", at: start, length: 1) }
@@ -133,11 +134,14 @@ struct PatternParser {
         while let next = peek, next != close {
             let digitAllowed = position > nameStart
             guard next.properties.isAlphabetic || next == "_" || (digitAllowed && ("0"..."9").contains(next)) else {
-                throw invalid("a group name is a letter or _ followed by letters, digits and _", at: position, length: 1)
+                throw invalid(
+                    "a group name is a letter or _ followed by letters, digits and _", at: position, length: 1)
             }
             position += 1
         }
-        guard peek == close, position > nameStart else { throw invalid("unfinished group name", at: start, length: position - start) }
+        guard peek == close, position > nameStart else {
+            throw invalid("unfinished group name", at: start, length: position - start)
+        }
         position += 1
     }
 
@@ -159,10 +163,13 @@ struct PatternParser {
         }
         position += 1
         if let max = bounds.max, max < bounds.min {
-            throw invalid("{\(bounds.min),\(max)} repeats at most fewer times than at least", at: start, length: position - start)
+            throw invalid(
+                "{\(bounds.min),\(max)} repeats at most fewer times than at least", at: start, length: position - start)
         }
         if bounds.min > Self.maximumCount || (bounds.max ?? 0) > Self.maximumCount {
-            throw PatternError(.tooLarge("a repetition count above \(Self.maximumCount) at offset \(start)"), at: start, excerpt: excerpt(start, position - start))
+            throw PatternError(
+                .tooLarge("a repetition count above \(Self.maximumCount) at offset \(start)"), at: start,
+                excerpt: excerpt(start, position - start))
         }
         // A lazy quantifier finds the same matches; only which one is first differs, and no
         // captures are reported.
@@ -171,7 +178,10 @@ struct PatternParser {
         } else if peek == "+" {
             throw unsupported("possessive quantifiers", at: start, length: position - start + 1)
         }
-        if let following = peek, following == "*" || following == "+" || following == "?" || (following == "{" && counts(at: position) != nil) {
+        if let following = peek,
+            following == "*" || following == "+" || following == "?"
+                || (following == "{" && counts(at: position) != nil)
+        {
             throw invalid("nothing to repeat before '\(following)'", at: position, length: 1)
         }
         return .repetition(atom, min: bounds.min, max: bounds.max)
@@ -216,7 +226,8 @@ struct PatternParser {
         let negated = peek == "^"
         if negated { position += 1 }
         if peek == "]" {
-            throw invalid("']' first in a class is read differently by different dialects (write \\])", at: position, length: 1)
+            throw invalid(
+                "']' first in a class is read differently by different dialects (write \\])", at: position, length: 1)
         }
         var ranges: [ClosedRange<UInt32>] = []
         while true {
@@ -235,9 +246,12 @@ struct PatternParser {
                 position += 1
                 let high = try classItem()
                 guard case .scalar(let lower) = low, case .scalar(let upper) = high else {
-                    throw invalid("a range's ends must be single characters", at: itemStart, length: position - itemStart)
+                    throw invalid(
+                        "a range's ends must be single characters", at: itemStart, length: position - itemStart)
                 }
-                guard lower <= upper else { throw invalid("range out of order", at: itemStart, length: position - itemStart) }
+                guard lower <= upper else {
+                    throw invalid("range out of order", at: itemStart, length: position - itemStart)
+                }
                 ranges.append(lower...upper)
                 continue
             }
@@ -308,12 +322,20 @@ struct PatternParser {
             position += 1
         }
         if braced {
-            guard peek == "}", count > 0 else { throw invalid("a malformed hexadecimal escape", at: start, length: position - start) }
+            guard peek == "}", count > 0 else {
+                throw invalid("a malformed hexadecimal escape", at: start, length: position - start)
+            }
             position += 1
         } else {
-            guard count == digits else { throw invalid("a malformed hexadecimal escape", at: start, length: position - start) }
+            guard count == digits else {
+                throw invalid("a malformed hexadecimal escape", at: start, length: position - start)
+            }
         }
-        guard Unicode.Scalar(value) != nil else { throw invalid("U+\(String(value, radix: 16, uppercase: true)) is not a Unicode scalar", at: start, length: position - start) }
+        guard Unicode.Scalar(value) != nil else {
+            throw invalid(
+                "U+\(String(value, radix: 16, uppercase: true)) is not a Unicode scalar", at: start,
+                length: position - start)
+        }
         return value
     }
 
@@ -340,8 +362,8 @@ struct PatternParser {
     }
 }
 
-private extension Unicode.Scalar {
-    var hexadecimalDigit: UInt32? {
+extension Unicode.Scalar {
+    fileprivate var hexadecimalDigit: UInt32? {
         switch self {
         case "0"..."9": value - 48
         case "a"..."f": value - 87

@@ -24,8 +24,14 @@ struct PatternProgram: Sendable, Equatable {
     init(_ node: PatternNode, limit: Int) throws(PatternError) {
         let size = Self.size(of: node, limit: limit) + 1
         guard size <= limit else {
-            throw PatternError(.tooLarge("the pattern compiles to more than \(limit) instructions (repetitions count their body once per repeat)"),
-                               at: 0, excerpt: "")
+            throw PatternError(
+                .tooLarge(
+                    """
+                    the pattern compiles to more than \(limit) instructions (repetitions count their body once per \
+                    repeat)
+                    """
+                ),
+                at: 0, excerpt: "")
         }
         var instructions: [Instruction] = []
         instructions.reserveCapacity(size)

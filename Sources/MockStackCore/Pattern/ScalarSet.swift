@@ -43,7 +43,8 @@ struct ScalarSet: Sendable, Equatable {
 
     /// Whether the set holds `value` (a binary search over the ranges).
     func contains(_ value: UInt32) -> Bool {
-        var low = 0, high = ranges.count
+        var low = 0
+        var high = ranges.count
         while low < high {
             let middle = (low + high) / 2
             if ranges[middle].upperBound < value {

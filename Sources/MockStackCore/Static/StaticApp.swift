@@ -33,8 +33,9 @@ public struct StaticApp: MockApp {
         self.mount = mount
         ordered = routes
         let tabled = routes.count > Self.scanLimit ? routes : []
-        answers = Dictionary(tabled.map { (RouteKey(method: $0.method, path: Array($0.path.utf8)), $0) },
-                             uniquingKeysWith: { first, _ in first })
+        answers = Dictionary(
+            tabled.map { (RouteKey(method: $0.method, path: Array($0.path.utf8)), $0) },
+            uniquingKeysWith: { first, _ in first })
         methodsByPath = Dictionary(grouping: tabled) { Array($0.path.utf8) }.mapValues { Set($0.map(\.method)) }
     }
 
@@ -42,7 +43,8 @@ public struct StaticApp: MockApp {
     private func route(_ method: HTTPMethod, _ path: String) -> Route? {
         guard ordered.count <= Self.scanLimit else { return answers[RouteKey(method: method, path: Array(path.utf8))] }
         // By index, each route read in place: `first(where:)` copies every route it passes.
-        for index in ordered.indices where ordered[index].method == method && ordered[index].path.hasSameUTF8(as: path) {
+        for index in ordered.indices where ordered[index].method == method && ordered[index].path.hasSameUTF8(as: path)
+        {
             return ordered[index]
         }
         return nil
@@ -120,7 +122,9 @@ public struct StaticAppKind: AppKind {
         let methodName = manifest.string(at + "/method") ?? "GET"
         let method = HTTPMethod(name: methodName)
         if method == nil || method?.isServed == false {
-            manifest.report("method '\(methodName)' is not one of \(HTTPMethod.served.map(\.rawValue).joined(separator: ", "))", at: at + "/method")
+            manifest.report(
+                "method '\(methodName)' is not one of \(HTTPMethod.served.map(\.rawValue).joined(separator: ", "))",
+                at: at + "/method")
         }
         let path = manifest.string(at + "/path", required: true)
         if let path, !path.hasPrefix("/") || path.contains("?") {
@@ -133,20 +137,27 @@ public struct StaticAppKind: AppKind {
         }
         let pairs = manifest.stringMap(at + "/headers")
         for (name, value) in pairs {
-            if let problem = FramingHeaders.problem(with: name) ?? ConfiguredHeaderText.problem(name: name, value: value) {
+            if let problem = FramingHeaders.problem(with: name)
+                ?? ConfiguredHeaderText.problem(name: name, value: value)
+            {
                 manifest.report(problem, at: at + "/headers/" + name)
             }
         }
-        let headers = HTTPHeaders(pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
+        let headers = HTTPHeaders(
+            pairs.filter { !FramingHeaders.contains($0.0) }.map { HTTPHeaders.Field(name: $0.0, value: $0.1) })
         guard let fixtureName = manifest.string(at + "/fixture", required: true),
-              let file = manifest.appFile(named: fixtureName, at: at + "/fixture")
+            let file = manifest.appFile(named: fixtureName, at: at + "/fixture")
         else { return nil }
         let answer: FixtureResponse
         do {
-            answer = try FixtureResponse(bytes: file.bytes, fileName: fixtureName, contentType: contentType, status: status, headers: headers,
-                                         verbatim: manifest.value(at: at + "/verbatim")?.boolValue ?? false)
+            answer = try FixtureResponse(
+                bytes: file.bytes, fileName: fixtureName, contentType: contentType, status: status, headers: headers,
+                verbatim: manifest.value(at: at + "/verbatim")?.boolValue ?? false)
         } catch {
-            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            manifest.report(
+                FixtureDiagnostic(
+                    file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer,
+                    message: "invalid JSON: \(error.message)"))
             return nil
         }
         guard let method, method.isServed, let path, path.hasPrefix("/") else { return nil }

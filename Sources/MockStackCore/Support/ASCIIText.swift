@@ -18,7 +18,9 @@ extension StringProtocol {
         // segment graphemes for nothing.
         let text = Substring(self)
         let bytes = text.utf8
-        guard let first = bytes.firstIndex(where: { !$0.isASCIISpace }), let last = bytes.lastIndex(where: { !$0.isASCIISpace }) else { return "" }
+        guard let first = bytes.firstIndex(where: { !$0.isASCIISpace }),
+            let last = bytes.lastIndex(where: { !$0.isASCIISpace })
+        else { return "" }
         // After the last non-space byte is a character boundary (a space or the end), even when
         // that byte ends a multi-byte character.
         return text[first..<bytes.index(after: last)]
@@ -28,7 +30,8 @@ extension StringProtocol {
 extension ArraySlice<UInt8> {
     /// The bytes without leading and trailing ASCII spaces, tabs and line breaks.
     public func trimmingASCIISpace() -> ArraySlice<UInt8> {
-        var start = startIndex, end = endIndex
+        var start = startIndex
+        var end = endIndex
         while start < end, self[start].isASCIISpace { start += 1 }
         while end > start, self[end - 1].isASCIISpace { end -= 1 }
         return self[start..<end]

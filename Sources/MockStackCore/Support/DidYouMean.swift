@@ -5,6 +5,8 @@ public enum DidYouMean {
     /// `names`, else `the {plural} are a, b, c`.
     public static func hint(for word: String, among names: [String], plural: String) -> String {
         let near = names.filter { EditDistance.between(word.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
-        return near.isEmpty ? "the \(plural) are \(names.joined(separator: ", "))" : "did you mean '\(near.joined(separator: "' or '"))'?"
+        return near.isEmpty
+            ? "the \(plural) are \(names.joined(separator: ", "))"
+            : "did you mean '\(near.joined(separator: "' or '"))'?"
     }
 }

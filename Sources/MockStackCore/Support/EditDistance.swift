@@ -4,7 +4,8 @@ public enum EditDistance {
     /// The Levenshtein distance between `a` and `b` (by UTF-8 bytes), giving up (returning
     /// `limit + 1`) once every path is past `limit`.
     public static func between(_ a: String, _ b: String, atMost limit: Int) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var previous = Array(0...b.count)

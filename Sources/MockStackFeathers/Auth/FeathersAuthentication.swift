@@ -1,10 +1,11 @@
+public import MockStackAuth
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackAuth
-public import MockStackCore
 
 /// The authentication service's settings and its JWTs (docs/feathers.md#authentication): HS256 tokens with header
 /// `typ: access` and the claims `iat`, `exp`, `aud`, (v4) `iss`, `sub` — the user's id as text
@@ -33,8 +34,9 @@ public struct FeathersAuthentication: Sendable {
     /// A new access token for a user id, and its payload as the reply shows it.
     public func issue(subject: String, now: Date) -> (token: String, payload: JSONObject) {
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        var claims = TokenClaims(subject: subject, issuedAt: issuedAt, expiration: issuedAt.addingTimeInterval(lifetime),
-                                 id: UUID().uuidString.lowercased())
+        var claims = TokenClaims(
+            subject: subject, issuedAt: issuedAt, expiration: issuedAt.addingTimeInterval(lifetime),
+            id: UUID().uuidString.lowercased())
         claims.audience = audience
         claims.issuer = issuer
         return (tokens.sign(claims, type: "access", order: .jsonWebToken), claims.payload(in: .jsonWebToken))
@@ -47,7 +49,9 @@ public struct FeathersAuthentication: Sendable {
     public func verify(_ token: String, now: Date) throws(FeathersError) -> (claims: TokenClaims, payload: JSONObject) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Self.failure("jwt malformed") }
-        guard let header = Self.decodeSegment(parts[0]), case .object(let fields) = header else { throw Self.failure("invalid token") }
+        guard let header = Self.decodeSegment(parts[0]), case .object(let fields) = header else {
+            throw Self.failure("invalid token")
+        }
         if parts[2].isEmpty { throw Self.failure("jwt signature is required") }
         guard fields["alg"]?.stringValue == "HS256" else { throw Self.failure("invalid algorithm") }
         let claims: TokenClaims
@@ -60,8 +64,11 @@ public struct FeathersAuthentication: Sendable {
             case .expired:
                 // verify() read the payload already, so this parse cannot fail.
                 let expiry = Self.decodeSegment(parts[1])?["exp"]?.intValue ?? 0
-                let expiredAt = Date(timeIntervalSince1970: TimeInterval(expiry)).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-                throw FeathersError(.notAuthenticated, "jwt expired", data: ["name": "TokenExpiredError", "expiredAt": .string(expiredAt)])
+                let expiredAt = Date(timeIntervalSince1970: TimeInterval(expiry)).formatted(
+                    Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+                throw FeathersError(
+                    .notAuthenticated, "jwt expired",
+                    data: ["name": "TokenExpiredError", "expiredAt": .string(expiredAt)])
             }
         }
         guard claims.audience == audience else { throw Self.failure("jwt audience invalid. expected: \(audience)") }
@@ -69,7 +76,8 @@ public struct FeathersAuthentication: Sendable {
         return (claims, claims.payload(in: .jsonWebToken))
     }
 
-    /// The token an `Authorization` header carries (docs/feathers.md#the-authorization-header): `Bearer <t>` or `JWT <t>` (any
+    /// The token an `Authorization` header carries (docs/feathers.md#the-authorization-header): `Bearer <t>` or `JWT
+    /// <t>` (any
     /// case), or a bare token without whitespace; nil for other schemes or none.
     public static func token(fromAuthorization header: String?) -> String? {
         guard let header = header?.trimmingASCIISpace(), !header.isEmpty else { return nil }

@@ -14,7 +14,9 @@ public struct FeathersError: Error, Sendable, Equatable {
 
     /// As Feathers' constructor builds one: object data gives up its `message` (replacing the
     /// message when not empty) and its `errors` (which become `errors`); the rest is `data`.
-    public init(_ kind: Kind, _ message: String, data: JSONValue? = nil, errors: JSONValue? = nil, converted: Bool = false) {
+    public init(
+        _ kind: Kind, _ message: String, data: JSONValue? = nil, errors: JSONValue? = nil, converted: Bool = false
+    ) {
         self.kind = kind
         self.message = message
         self.errors = errors
@@ -30,10 +32,23 @@ public struct FeathersError: Error, Sendable, Equatable {
 
     /// The error classes, by HTTP code (identical in v4 and v5).
     public enum Kind: Int, Sendable, CaseIterable {
-        case badRequest = 400, notAuthenticated = 401, paymentError = 402, forbidden = 403, notFound = 404
-        case methodNotAllowed = 405, notAcceptable = 406, timeout = 408, conflict = 409, gone = 410
-        case lengthRequired = 411, unprocessable = 422, tooManyRequests = 429, generalError = 500
-        case notImplemented = 501, badGateway = 502, unavailable = 503
+        case badRequest = 400
+        case notAuthenticated = 401
+        case paymentError = 402
+        case forbidden = 403
+        case notFound = 404
+        case methodNotAllowed = 405
+        case notAcceptable = 406
+        case timeout = 408
+        case conflict = 409
+        case gone = 410
+        case lengthRequired = 411
+        case unprocessable = 422
+        case tooManyRequests = 429
+        case generalError = 500
+        case notImplemented = 501
+        case badGateway = 502
+        case unavailable = 503
 
         public var name: String {
             switch self {
@@ -96,18 +111,32 @@ public struct FeathersError: Error, Sendable, Equatable {
 
     // MARK: The messages of docs/feathers.md#error-messages
 
-    public static func notFound(id: String) -> FeathersError { FeathersError(.notFound, "No record found for id '\(id)'") }
+    public static func notFound(id: String) -> FeathersError {
+        FeathersError(.notFound, "No record found for id '\(id)'")
+    }
 
     /// A write that would take a service's records past their limit. A real memory-adapter
     /// server has no such limit (Unverified what it answers as it runs out of memory); a
     /// refused write is bad input, so a 400 that says what to do.
     /// A write that would take all of an app's records, its sessions' included, past their budget.
     public static func appStoresFull(_ service: String, limit: Int) -> FeathersError {
-        FeathersError(.badRequest, "The \(service) service's app holds at most \(limit) bytes of records across its services and sessions (a mockstack limit); remove some or reset the app")
+        FeathersError(
+            .badRequest,
+            """
+            The \(service) service's app holds at most \(limit) bytes of records across its services and sessions (a \
+            mockstack limit); remove some or reset the app
+            """
+        )
     }
 
     public static func storeFull(_ service: String, limit: Int) -> FeathersError {
-        FeathersError(.badRequest, "The \(service) service holds at most \(limit) bytes of records (a mockstack limit, storeLimitBytes); remove some or reset the app")
+        FeathersError(
+            .badRequest,
+            """
+            The \(service) service holds at most \(limit) bytes of records (a mockstack limit, storeLimitBytes); \
+            remove some or reset the app
+            """
+        )
     }
 
     public static func methodNotSupported(_ method: String) -> FeathersError {
@@ -118,7 +147,8 @@ public struct FeathersError: Error, Sendable, Equatable {
         FeathersError(.methodNotAllowed, "Can not \(method) multiple entries")
     }
 
-    public static let replaceMultiple = FeathersError(.badRequest, "You can not replace multiple instances. Did you mean 'patch'?")
+    public static let replaceMultiple = FeathersError(
+        .badRequest, "You can not replace multiple instances. Did you mean 'patch'?")
     public static let notAuthenticated = FeathersError(.notAuthenticated, "Not authenticated")
     public static let invalidLogin = FeathersError(.notAuthenticated, "Invalid login")
 }

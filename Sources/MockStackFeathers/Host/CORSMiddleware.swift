@@ -13,8 +13,10 @@ public enum CORSMiddleware {
     /// headers, then those headers when the request names any, in the order `cors` sets them.
     /// (`cors` also sets `Content-Length: 0`, which mockstack's transport leaves out of a 204.)
     public static func preflight(_ request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": allowedMethods,
-                                    "Vary": "Access-Control-Request-Headers"]
+        var headers: HTTPHeaders = [
+            "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": allowedMethods,
+            "Vary": "Access-Control-Request-Headers",
+        ]
         if let requested = request.headers["Access-Control-Request-Headers"], !requested.isEmpty {
             headers.add("Access-Control-Allow-Headers", requested)
         }

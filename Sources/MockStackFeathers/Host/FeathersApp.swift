@@ -1,10 +1,11 @@
+public import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
-import Synchronization
 
 /// An emulated FeathersJS server (spec `feathers.md`): memory services under their paths, the
 /// REST transport's verb mapping and status rules for its dialect, and, when configured, the
@@ -33,9 +34,11 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// Whether the app runs the `cors()` middleware a generated app puts first (``CORSMiddleware``).
     public let cors: Bool
 
-    public init(name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
-                authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
-                realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat(), cors: Bool = true) {
+    public init(
+        name: String, mount: String, dialect: FeathersDialect, services: [MemoryService],
+        authentication: FeathersAuthentication?, clock: @escaping @Sendable () -> Date = { Date() },
+        realtime: EngineIOEndpoint = EngineIOEndpoint(), compat: FeathersCompat = FeathersCompat(), cors: Bool = true
+    ) {
         self.name = name
         self.compat = compat
         self.cors = cors
@@ -46,7 +49,9 @@ public final class FeathersApp: RealtimeApp, Sendable {
         self.authentication = authentication
         self.clock = clock
         var byPath: [String: MemoryService] = [:]
-        for service in services { byPath[dialect == .v4 ? service.options.path.lowercased() : service.options.path] = service }
+        for service in services {
+            byPath[dialect == .v4 ? service.options.path.lowercased() : service.options.path] = service
+        }
         servicesByPath = byPath
     }
 
@@ -59,8 +64,9 @@ public final class FeathersApp: RealtimeApp, Sendable {
 
     /// Services of its own with the fixture's records.
     public func makeSession() -> any MockApp {
-        FeathersApp(name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
-                    authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat, cors: cors)
+        FeathersApp(
+            name: name, mount: mount, dialect: dialect, services: services.map { $0.freshCopy() },
+            authentication: authentication, clock: clock, realtime: realtime.fresh(), compat: compat, cors: cors)
     }
 
     public var routes: [RouteDescription] {
@@ -74,9 +80,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
             }
             let collection = verbs(hasId: false) { $0.isListedOnCollection(multi: options.multi) }
             let item = verbs(hasId: true, \.isListedOnRecord)
-            return [RouteDescription(name: options.path, methods: collection, path: "/" + options.path),
-                    RouteDescription(name: options.path, methods: item, path: "/" + options.path + "/:id")]
-        } + (authentication == nil ? [] : [RouteDescription(name: "authentication", methods: ["POST", "DELETE"], path: "/authentication")])
+            return [
+                RouteDescription(name: options.path, methods: collection, path: "/" + options.path),
+                RouteDescription(name: options.path, methods: item, path: "/" + options.path + "/:id"),
+            ]
+        }
+            + (authentication == nil
+                ? []
+                : [RouteDescription(name: "authentication", methods: ["POST", "DELETE"], path: "/authentication")])
     }
 
     // MARK: Routing
@@ -138,7 +149,9 @@ public final class FeathersApp: RealtimeApp, Sendable {
         }
         if let target = lookup(trimmed) { return (target, nil) }
         let ascii = trimmed.utf8.allSatisfy { $0 < 0x80 }
-        guard let slash = ascii ? trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) : trimmed.lastIndex(of: "/") else { return nil }
+        guard let slash = ascii ? trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) : trimmed.lastIndex(of: "/") else {
+            return nil
+        }
         guard let target = lookup(trimmed[..<slash]) else { return nil }
         let rawId = String(trimmed[trimmed.utf8.index(after: slash)...])
         return (target, dialect == .v4 ? PercentDecoding.decode(rawId) : rawId)
@@ -153,7 +166,9 @@ public final class FeathersApp: RealtimeApp, Sendable {
         // ASCII, a slash first, never two together and none last: nothing to take out.
         for byte in bytes {
             let first = previous == 0
-            if byte >= 0x80 || (first && byte != UInt8(ascii: "/")) || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+            if byte >= 0x80 || (first && byte != UInt8(ascii: "/"))
+                || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/"))
+            {
                 clean = false
                 break
             }
@@ -171,10 +186,14 @@ public final class FeathersApp: RealtimeApp, Sendable {
             // Without `cors()`, Express answers OPTIONS itself with the route's verbs (Unverified
             // for Feathers apps). v5's REST middleware has no OPTIONS: the 405 below.
             let verbs = allow(target).replacing("GET", with: "GET,HEAD")
-            return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(verbs.utf8))
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(verbs.utf8))
         case .head where dialect == .v4:
             // Express answers HEAD from the GET handler (Unverified for Feathers apps).
-            var response = try call(target, id: id, request: HTTPRequest(method: .get, target: request.target, headers: request.headers, mountPath: request.mountPath))
+            var response = try call(
+                target, id: id,
+                request: HTTPRequest(
+                    method: .get, target: request.target, headers: request.headers, mountPath: request.mountPath))
             response.body = []
             return response
         default:
@@ -190,12 +209,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
         }
         // The header is read only by the calls that need a token.
         let readsToken = if case .service(let service) = target { service.needsToken(method) } else { true }
-        let call = FeathersCall(method: method, id: id, data: try RequestBody.parse(request), query: QSParser().parse(request.query ?? ""),
-                                token: readsToken ? FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"]) : nil)
+        let call = FeathersCall(
+            method: method, id: id, data: try RequestBody.parse(request), query: QSParser().parse(request.query ?? ""),
+            token: readsToken ? FeathersAuthentication.token(fromAuthorization: request.headers["Authorization"]) : nil)
         let result = try perform(call, on: target)
         // Express's res.format runs after the method: a client that takes no JSON gets an error
         // once the work is done (406 here; Express's error handler may make it a 500, Unverified).
-        guard RequestBody.acceptsJSON(request.headers["Accept"]) else { throw FeathersError(.notAcceptable, "Not Acceptable") }
+        guard RequestBody.acceptsJSON(request.headers["Accept"]) else {
+            throw FeathersError(.notAcceptable, "Not Acceptable")
+        }
         return status(result.status, result.value)
     }
 
@@ -215,9 +237,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
                 let idField = service.options.idField
                 if service.options.ownRecordsOnly, let id = user[idField] { query[idField] = id }
             }
-            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(call.method, id: call.id, body: call.data, query: query)
-            for (event, recipients) in events.publish(service: service.options.path, method: call.method, result: result.value) {
-                report(RealtimeActivity(kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]), recipients: recipients))
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(
+                call.method, id: call.id, body: call.data, query: query)
+            for (event, recipients) in events.publish(
+                service: service.options.path, method: call.method, result: result.value)
+            {
+                report(
+                    RealtimeActivity(
+                        kind: .event, connection: nil, name: event.socketEventName, data: .array([event.record]),
+                        recipients: recipients))
             }
             return result
         }

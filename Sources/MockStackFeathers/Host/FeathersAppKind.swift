@@ -1,10 +1,11 @@
+import MockStackAuth
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import MockStackAuth
-public import MockStackCore
 
 /// Builds ``FeathersApp``s from manifests with `"kind": "feathers"`:
 ///
@@ -33,10 +34,13 @@ public import MockStackCore
 /// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
-    static let serviceKeys: Set<String> = ["id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes",
-                                          "ownRecordsOnly"]
+    static let serviceKeys: Set<String> = [
+        "id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes",
+        "ownRecordsOnly",
+    ]
     static let authenticationKeys: Set<String> = [
-        "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer", "expiresIn",
+        "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer",
+        "expiresIn",
     ]
 
     /// Replaces the wall clock of every app built (tests pin token times with it).
@@ -49,39 +53,62 @@ public struct FeathersAppKind: AppKind {
     public var name: String { Self.kindName }
     public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors"] }
     /// A 500 as Feathers answers an unhandled error (`GeneralError`), in the v5 shape.
-    public static func unavailable(_ message: String) -> HTTPResponse { FeathersError(.generalError, message).response(.v5) }
+    public static func unavailable(_ message: String) -> HTTPResponse {
+        FeathersError(.generalError, message).response(.v5)
+    }
 
     public func makeApp(name: String, mount: String, manifest: ManifestReader) -> (any MockApp)? {
         var dialect = FeathersDialect.v5
         if let text = manifest.string("/dialect") {
-            if let parsed = FeathersDialect(rawValue: text) { dialect = parsed } else { manifest.report("expected \"v5\" or \"v4\", found \"\(text)\"", at: "/dialect") }
+            if let parsed = FeathersDialect(rawValue: text) {
+                dialect = parsed
+            } else {
+                manifest.report("expected \"v5\" or \"v4\", found \"\(text)\"", at: "/dialect")
+            }
         }
         let authentication = readAuthentication(manifest, dialect: dialect)
         guard case .object(let declared)? = manifest.value(at: "/services") else {
-            manifest.report(manifest.value(at: "/services") == nil ? "required object of services is missing" : "expected an object of path → service", at: "/services")
+            manifest.report(
+                manifest.value(at: "/services") == nil
+                    ? "required object of services is missing" : "expected an object of path → service", at: "/services"
+            )
             return nil
         }
         var services: [MemoryService] = []
         let budget = StoreBudget()
         for (path, _) in declared {
             let pointer = JSONPointer.appending(path, to: "/services")
-            guard var options = readService(path, at: pointer, manifest, dialect: dialect, authentication: authentication) else { continue }
+            guard
+                var options = readService(path, at: pointer, manifest, dialect: dialect, authentication: authentication)
+            else { continue }
             options.budget = budget
-            services.append(MemoryService(options: options, seed: readSeed(at: pointer, manifest, secretField: options.secretField)))
+            services.append(
+                MemoryService(options: options, seed: readSeed(at: pointer, manifest, secretField: options.secretField))
+            )
         }
         if let authentication, !services.contains(where: { $0.options.path == authentication.service }) {
-            manifest.report("the entity service \"\(authentication.service)\" is not among the services", at: "/authentication/service")
+            manifest.report(
+                "the entity service \"\(authentication.service)\" is not among the services",
+                at: "/authentication/service")
         }
         var cors = true
         if let value = manifest.value(at: "/cors") {
-            if let on = value.boolValue { cors = on } else { manifest.report("expected true or false, found \(value.typeName)", at: "/cors") }
+            if let on = value.boolValue {
+                cors = on
+            } else {
+                manifest.report("expected true or false, found \(value.typeName)", at: "/cors")
+            }
         }
-        return FeathersApp(name: name, mount: mount, dialect: dialect, services: services, authentication: authentication, clock: clock ?? { Date() },
-                           compat: FeathersCompat.read(manifest), cors: cors)
+        return FeathersApp(
+            name: name, mount: mount, dialect: dialect, services: services, authentication: authentication,
+            clock: clock ?? { Date() },
+            compat: FeathersCompat.read(manifest), cors: cors)
     }
 
-    private func readService(_ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,
-                             authentication: FeathersAuthentication?) -> ServiceOptions? {
+    private func readService(
+        _ path: String, at pointer: String, _ manifest: ManifestReader, dialect: FeathersDialect,
+        authentication: FeathersAuthentication?
+    ) -> ServiceOptions? {
         let trimmed = path.split(separator: "/").joined(separator: "/")
         guard !trimmed.isEmpty, trimmed != "authentication" || authentication == nil else {
             manifest.report("a service needs a path of its own", at: pointer)
@@ -95,18 +122,24 @@ public struct FeathersAppKind: AppKind {
         if let limit = manifest.int(pointer + "/storeLimitBytes", in: 1...(1 << 40)) { options.storeLimitBytes = limit }
         if manifest.value(at: pointer + "/paginate") != nil {
             manifest.rejectUnknownKeys(at: pointer + "/paginate", allowed: ["default", "max"])
-            options.pagination = Pagination(defaultLimit: manifest.int(pointer + "/paginate/default", in: 0...1_000_000),
-                                            maxLimit: manifest.int(pointer + "/paginate/max", in: 0...1_000_000))
+            options.pagination = Pagination(
+                defaultLimit: manifest.int(pointer + "/paginate/default", in: 0...1_000_000),
+                maxLimit: manifest.int(pointer + "/paginate/max", in: 0...1_000_000))
         }
         options.multi = methods(at: pointer + "/multi", manifest, allowed: [.create, .patch, .remove])
-        if manifest.value(at: pointer + "/methods") != nil { options.methods = methods(at: pointer + "/methods", manifest, allowed: Set(ServiceMethod.allCases)) }
+        if manifest.value(at: pointer + "/methods") != nil {
+            options.methods = methods(at: pointer + "/methods", manifest, allowed: Set(ServiceMethod.allCases))
+        }
         options.authenticate = methods(at: pointer + "/authenticate", manifest, allowed: Set(ServiceMethod.allCases))
         if !options.authenticate.isEmpty, authentication == nil {
-            manifest.report("services that need a JWT need an \"authentication\" section", at: pointer + "/authenticate")
+            manifest.report(
+                "services that need a JWT need an \"authentication\" section", at: pointer + "/authenticate")
         }
         if let schema = readSchema(at: pointer + "/schema", manifest) {
             let coerce = manifest.value(at: pointer + "/coerce")
-            if let coerce, coerce.boolValue == nil { manifest.report("expected true or false, found \(coerce.typeName)", at: pointer + "/coerce") }
+            if let coerce, coerce.boolValue == nil {
+                manifest.report("expected true or false, found \(coerce.typeName)", at: pointer + "/coerce")
+            }
             if coerce?.boolValue == true { options.schema = schema }
         } else if manifest.value(at: pointer + "/coerce")?.boolValue == true {
             manifest.report("coerce needs a schema of the properties' types", at: pointer + "/coerce")
@@ -116,7 +149,9 @@ public struct FeathersAppKind: AppKind {
             if own.boolValue == nil {
                 manifest.report("expected true or false, found \(own.typeName)", at: pointer + "/ownRecordsOnly")
             } else if own.boolValue == true, authentication?.service != trimmed {
-                manifest.report("ownRecordsOnly is for the authentication's entity service (its records are the users)", at: pointer + "/ownRecordsOnly")
+                manifest.report(
+                    "ownRecordsOnly is for the authentication's entity service (its records are the users)",
+                    at: pointer + "/ownRecordsOnly")
             } else {
                 options.ownRecordsOnly = own.boolValue == true
             }
@@ -125,15 +160,20 @@ public struct FeathersAppKind: AppKind {
     }
 
     /// `true` (every allowed method), `false`, or a list of method names.
-    private func methods(at pointer: String, _ manifest: ManifestReader, allowed: Set<ServiceMethod>) -> Set<ServiceMethod> {
+    private func methods(
+        at pointer: String, _ manifest: ManifestReader, allowed: Set<ServiceMethod>
+    ) -> Set<ServiceMethod> {
         switch manifest.value(at: pointer) {
         case nil, .bool(false)?: return []
         case .bool(true)?: return allowed
         case .array(let names)?:
             var result: Set<ServiceMethod> = []
             for (index, name) in names.enumerated() {
-                guard let method = name.stringValue.flatMap(ServiceMethod.init(rawValue:)), allowed.contains(method) else {
-                    manifest.report("expected one of \(allowed.map(\.rawValue).sorted().joined(separator: ", "))", at: pointer + "/\(index)")
+                guard let method = name.stringValue.flatMap(ServiceMethod.init(rawValue:)), allowed.contains(method)
+                else {
+                    manifest.report(
+                        "expected one of \(allowed.map(\.rawValue).sorted().joined(separator: ", "))",
+                        at: pointer + "/\(index)")
                     continue
                 }
                 result.insert(method)
@@ -155,8 +195,11 @@ public struct FeathersAppKind: AppKind {
         var nullable: Set<String> = []
         for (name, type) in declared {
             let text = type.stringValue ?? ""
-            guard let parsed = QuerySchema.PropertyType(rawValue: text.hasSuffix("?") ? String(text.dropLast()) : text) else {
-                manifest.report("expected \"string\", \"number\", \"integer\" or \"boolean\", with a ? when it may be null", at: JSONPointer.appending(name, to: pointer))
+            guard let parsed = QuerySchema.PropertyType(rawValue: text.hasSuffix("?") ? String(text.dropLast()) : text)
+            else {
+                manifest.report(
+                    "expected \"string\", \"number\", \"integer\" or \"boolean\", with a ? when it may be null",
+                    at: JSONPointer.appending(name, to: pointer))
                 continue
             }
             properties.append((name, parsed))
@@ -167,23 +210,33 @@ public struct FeathersAppKind: AppKind {
 
     /// The seed records; the entity service's passwords are hashed on the way in.
     private func readSeed(at pointer: String, _ manifest: ManifestReader, secretField: String?) -> [JSONObject] {
-        guard let fileName = manifest.string(pointer + "/seed"), let file = manifest.appFile(named: fileName, at: pointer + "/seed") else { return [] }
+        guard let fileName = manifest.string(pointer + "/seed"),
+            let file = manifest.appFile(named: fileName, at: pointer + "/seed")
+        else { return [] }
         let display = manifest.displayPath(file.path)
         let document: JSONParser.Document
         do {
             document = try JSONParser().parse(file.bytes, recordPositions: true)
         } catch {
-            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            manifest.report(
+                FixtureDiagnostic(
+                    file: display, position: error.position, pointer: error.pointer,
+                    message: "invalid JSON: \(error.message)"))
             return []
         }
         guard case .array(let items) = document.root else {
-            manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "expected an array of records"))
+            manifest.report(
+                FixtureDiagnostic(file: display, position: .start, pointer: "", message: "expected an array of records")
+            )
             return []
         }
         var records: [JSONObject] = []
         for (index, item) in items.enumerated() {
             guard var record = item.objectValue else {
-                manifest.report(FixtureDiagnostic(file: display, position: document.position(of: "/\(index)"), pointer: "/\(index)", message: "expected a record (an object)"))
+                manifest.report(
+                    FixtureDiagnostic(
+                        file: display, position: document.position(of: "/\(index)"), pointer: "/\(index)",
+                        message: "expected a record (an object)"))
                 continue
             }
             if let field = secretField, let password = record[field]?.stringValue, !PasswordHasher.isHash(password) {
@@ -197,7 +250,9 @@ public struct FeathersAppKind: AppKind {
     private func readAuthentication(_ manifest: ManifestReader, dialect: FeathersDialect) -> FeathersAuthentication? {
         guard manifest.value(at: "/authentication") != nil else { return nil }
         manifest.rejectUnknownKeys(at: "/authentication", allowed: Self.authenticationKeys)
-        var authentication = FeathersAuthentication(secret: manifest.string("/authentication/secret") ?? "mockstack-feathers-insecure-test-secret", dialect: dialect)
+        var authentication = FeathersAuthentication(
+            secret: manifest.string("/authentication/secret") ?? "mockstack-feathers-insecure-test-secret",
+            dialect: dialect)
         if let service = manifest.string("/authentication/service") { authentication.service = service }
         if let entity = manifest.string("/authentication/entity") { authentication.entity = entity }
         if let field = manifest.string("/authentication/usernameField") { authentication.usernameField = field }
@@ -207,7 +262,9 @@ public struct FeathersAppKind: AppKind {
         }
         if let audience = manifest.string("/authentication/audience") { authentication.audience = audience }
         if let issuer = manifest.string("/authentication/issuer") { authentication.issuer = issuer }
-        if let seconds = manifest.int("/authentication/expiresIn", in: 1...(3650 * 86_400)) { authentication.lifetime = TimeInterval(seconds) }
+        if let seconds = manifest.int("/authentication/expiresIn", in: 1...(3650 * 86_400)) {
+            authentication.lifetime = TimeInterval(seconds)
+        }
         return authentication
     }
 }

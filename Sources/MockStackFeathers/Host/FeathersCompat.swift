@@ -23,7 +23,9 @@ public struct FeathersCompat: Sendable, Equatable {
         var compat = FeathersCompat()
         guard let value = manifest.value(at: "/compat") else { return compat }
         guard case .object(let switches) = value else {
-            manifest.report("expected an object of switches (\(keys.joined(separator: ", "))), found \(value.typeName)", at: "/compat")
+            manifest.report(
+                "expected an object of switches (\(keys.joined(separator: ", "))), found \(value.typeName)",
+                at: "/compat")
             return compat
         }
         for (key, setting) in switches {

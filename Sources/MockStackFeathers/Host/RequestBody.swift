@@ -15,7 +15,9 @@ enum RequestBody {
             } catch {
                 // A body-parser failure; Express's handler may report it as 500 (docs/feathers.md#request-bodies,
                 // Unverified), but bad input gets a 4xx here, with the parser's reason.
-                throw FeathersError(.badRequest, "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
+                throw FeathersError(
+                    .badRequest,
+                    "Invalid JSON at line \(error.position.line), column \(error.position.column): \(error.message)")
             }
             // body-parser's strict mode takes only objects and arrays.
             switch root {
@@ -52,7 +54,9 @@ enum RequestBody {
             guard let range = parts.first else { continue }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             guard quality > 0 else { continue }
-            if range == "*/*" || range == "application/*" || range == "application/json" || range.hasSuffix("+json") { return true }
+            if range == "*/*" || range == "application/*" || range == "application/json" || range.hasSuffix("+json") {
+                return true
+            }
         }
         return false
     }

@@ -31,7 +31,8 @@ public struct FeathersQuery: Sendable {
             if key.hasPrefix("$") {
                 guard filters.contains(key) || (dialect == .v4 && Self.operators.contains(key)) else {
                     // v5 names a bad filter; v4 cleans the whole query and names the key, with the query as data.
-                    throw dialect == .v5 ? FeathersError(.badRequest, "Invalid filter value \(key)")
+                    throw dialect == .v5
+                        ? FeathersError(.badRequest, "Invalid filter value \(key)")
                         : FeathersError(.badRequest, "Invalid query parameter \(key)", data: .object(query))
                 }
                 switch key {

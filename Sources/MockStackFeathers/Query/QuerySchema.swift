@@ -33,7 +33,9 @@ public struct QuerySchema: Sendable, Equatable {
         try coerceQuery(query, path: "", schemaPath: "#", allowAnd: true)
     }
 
-    private func coerceQuery(_ query: JSONObject, path: String, schemaPath: String, allowAnd: Bool) throws(FeathersError) -> JSONObject {
+    private func coerceQuery(
+        _ query: JSONObject, path: String, schemaPath: String, allowAnd: Bool
+    ) throws(FeathersError) -> JSONObject {
         var result = JSONObject()
         for (key, value) in query {
             // Where the value is, in the query and in the schema: written out only for an error.
@@ -43,65 +45,93 @@ public struct QuerySchema: Sendable, Equatable {
             case _ where path.isEmpty && (key == "$limit" || key == "$skip"):
                 let number = try coerceScalar(value, .number, path: here(), schemaPath: schemaHere())
                 if case .number(let n) = number, n.doubleValue < 0 {
-                    throw Self.failure(here(), schemaHere() + "/minimum", "minimum", ["comparison": ">=", "limit": 0], "must be >= 0")
+                    throw Self.failure(
+                        here(), schemaHere() + "/minimum", "minimum", ["comparison": ">=", "limit": 0], "must be >= 0")
                 }
                 result[key] = number
             case "$sort" where path.isEmpty:
                 guard case .object(let keys) = value else { throw Self.typeFailure(here(), schemaHere(), "object") }
                 var sort = JSONObject()
                 for (field, direction) in keys {
-                    guard properties[field] != nil else { throw Self.additional(field, path: here(), schemaPath: schemaHere()) }
-                    let fieldPath = here() + "/" + field, fieldSchema = schemaHere() + "/properties/" + Self.escape(field)
+                    guard properties[field] != nil else {
+                        throw Self.additional(field, path: here(), schemaPath: schemaHere())
+                    }
+                    let fieldPath = here() + "/" + field
+                    let fieldSchema = schemaHere() + "/properties/" + Self.escape(field)
                     // TypeBox's sort definition: an integer from -1 to 1 (0 adds no ordering).
                     let coerced = try coerceScalar(direction, .integer, path: fieldPath, schemaPath: fieldSchema)
                     if case .number(let n) = coerced, n.doubleValue < -1 {
-                        throw Self.failure(fieldPath, fieldSchema + "/minimum", "minimum", ["comparison": ">=", "limit": -1], "must be >= -1")
+                        throw Self.failure(
+                            fieldPath, fieldSchema + "/minimum", "minimum", ["comparison": ">=", "limit": -1],
+                            "must be >= -1")
                     }
                     if case .number(let n) = coerced, n.doubleValue > 1 {
-                        throw Self.failure(fieldPath, fieldSchema + "/maximum", "maximum", ["comparison": "<=", "limit": 1], "must be <= 1")
+                        throw Self.failure(
+                            fieldPath, fieldSchema + "/maximum", "maximum", ["comparison": "<=", "limit": 1],
+                            "must be <= 1")
                     }
                     sort[field] = coerced
                 }
                 result[key] = .object(sort)
             case "$select" where path.isEmpty:
                 guard case .array(let fields) = value else { throw Self.typeFailure(here(), schemaHere(), "array") }
-                for (index, field) in fields.enumerated() where !(field.stringValue.map { properties[$0] != nil } ?? false) {
-                    throw Self.failure(here() + "/\(index)", schemaHere() + "/items/enum", "enum", ["allowedValues": .array(order.map(JSONValue.string))],
-                                       "must be equal to one of the allowed values")
+                for (index, field) in fields.enumerated()
+                where !(field.stringValue.map { properties[$0] != nil } ?? false) {
+                    throw Self.failure(
+                        here() + "/\(index)", schemaHere() + "/items/enum", "enum",
+                        ["allowedValues": .array(order.map(JSONValue.string))],
+                        "must be equal to one of the allowed values")
                 }
                 result[key] = value
             case _ where key == "$or" || (key == "$and" && allowAnd):
                 guard case .array(let items) = value else { throw Self.typeFailure(here(), schemaHere(), "array") }
                 var coerced: [JSONValue] = []
                 for (index, item) in items.enumerated() {
-                    guard case .object(let sub) = item else { throw Self.typeFailure(here() + "/\(index)", schemaHere() + "/items", "object") }
-                    coerced.append(.object(try coerceQuery(sub, path: here() + "/\(index)", schemaPath: schemaHere() + "/items", allowAnd: false)))
+                    guard case .object(let sub) = item else {
+                        throw Self.typeFailure(here() + "/\(index)", schemaHere() + "/items", "object")
+                    }
+                    coerced.append(
+                        .object(
+                            try coerceQuery(
+                                sub, path: here() + "/\(index)", schemaPath: schemaHere() + "/items", allowAnd: false)))
                 }
                 result[key] = .array(coerced)
             default:
                 guard let type = properties[key] else { throw Self.additional(key, path: path, schemaPath: schemaPath) }
-                result[key] = try coerceProperty(value, type, nullable: nullable.contains(key), path: here(), schemaPath: schemaHere())
+                result[key] = try coerceProperty(
+                    value, type, nullable: nullable.contains(key), path: here(), schemaPath: schemaHere())
             }
         }
         return result
     }
 
     /// A value of the type, or an object of operators; Ajv reports both branches of the anyOf.
-    private func coerceProperty(_ value: JSONValue, _ type: PropertyType, nullable: Bool, path: @autoclosure () -> String,
-                                schemaPath: @autoclosure () -> String) throws(FeathersError) -> JSONValue {
+    private func coerceProperty(
+        _ value: JSONValue, _ type: PropertyType, nullable: Bool, path: @autoclosure () -> String,
+        schemaPath: @autoclosure () -> String
+    ) throws(FeathersError) -> JSONValue {
         guard case .object(let operators) = value else {
             do {
-                return try coerceScalar(value, type, nullable: nullable, path: path(), schemaPath: schemaPath() + "/anyOf/0")
+                return try coerceScalar(
+                    value, type, nullable: nullable, path: path(), schemaPath: schemaPath() + "/anyOf/0")
             } catch {
-                let branchErrors = (error.data?.arrayValue ?? []) + [Self.error(path(), schemaPath() + "/anyOf/1/type", "type", ["type": "object"], "must be object")]
-                throw FeathersError(.badRequest, "validation failed",
-                                    data: .array(branchErrors + [Self.error(path(), schemaPath() + "/anyOf", "anyOf", [:], "must match a schema in anyOf")]))
+                let branchErrors =
+                    (error.data?.arrayValue ?? []) + [
+                        Self.error(path(), schemaPath() + "/anyOf/1/type", "type", ["type": "object"], "must be object")
+                    ]
+                throw FeathersError(
+                    .badRequest, "validation failed",
+                    data: .array(
+                        branchErrors + [
+                            Self.error(path(), schemaPath() + "/anyOf", "anyOf", [:], "must match a schema in anyOf")
+                        ]))
             }
         }
         let branch = schemaPath() + "/anyOf/1"
         var result = JSONObject()
         for (name, argument) in operators {
-            let here = path() + "/" + name, schemaHere = branch + "/properties/" + Self.escape(name)
+            let here = path() + "/" + name
+            let schemaHere = branch + "/properties/" + Self.escape(name)
             switch name {
             case "$gt", "$gte", "$lt", "$lte", "$ne":
                 result[name] = try coerceScalar(argument, type, nullable: nullable, path: here, schemaPath: schemaHere)
@@ -109,7 +139,10 @@ public struct QuerySchema: Sendable, Equatable {
                 guard case .array(let items) = argument else { throw Self.typeFailure(here, schemaHere, "array") }
                 var coerced: [JSONValue] = []
                 for (index, item) in items.enumerated() {
-                    coerced.append(try coerceScalar(item, type, nullable: nullable, path: here + "/\(index)", schemaPath: schemaHere + "/items"))
+                    coerced.append(
+                        try coerceScalar(
+                            item, type, nullable: nullable, path: here + "/\(index)", schemaPath: schemaHere + "/items")
+                    )
                 }
                 result[name] = .array(coerced)
             default:
@@ -121,8 +154,10 @@ public struct QuerySchema: Sendable, Equatable {
 
     /// Ajv's `coerceTypes: true` conversions to a scalar type; a nullable one keeps null and
     /// reads `""` (and `0`, `false`) as null when its own type does not take them.
-    private func coerceScalar(_ value: JSONValue, _ type: PropertyType, nullable: Bool = false, path: @autoclosure () -> String,
-                              schemaPath: @autoclosure () -> String) throws(FeathersError) -> JSONValue {
+    private func coerceScalar(
+        _ value: JSONValue, _ type: PropertyType, nullable: Bool = false, path: @autoclosure () -> String,
+        schemaPath: @autoclosure () -> String
+    ) throws(FeathersError) -> JSONValue {
         if nullable {
             if value == .null { return .null }
             do {
@@ -141,13 +176,16 @@ public struct QuerySchema: Sendable, Equatable {
         case (.integer, .number(let n)) where n.doubleValue.rounded() == n.doubleValue: return value
         case (.number, .string(let text)), (.integer, .string(let text)):
             if let number = Double(text.trimmingASCIISpace()), !text.isEmpty, number.isFinite,
-               type == .number || number.rounded() == number {
-                return .number(number.rounded() == number && abs(number) < 1e15 ? JSONNumber(Int(number)) : JSONNumber(number))
+                type == .number || number.rounded() == number
+            {
+                return .number(
+                    number.rounded() == number && abs(number) < 1e15 ? JSONNumber(Int(number)) : JSONNumber(number))
             }
         case (.number, .bool(let flag)), (.integer, .bool(let flag)): return .number(JSONNumber(flag ? 1 : 0))
         case (.number, .null), (.integer, .null): return .number(JSONNumber(0))
         case (.boolean, .string("true")), (.boolean, .number(JSONNumber(literal: "1"))): return .bool(true)
-        case (.boolean, .string("false")), (.boolean, .number(JSONNumber(literal: "0"))), (.boolean, .null): return .bool(false)
+        case (.boolean, .string("false")), (.boolean, .number(JSONNumber(literal: "0"))), (.boolean, .null):
+            return .bool(false)
         default: break
         }
         throw Self.typeFailure(path(), schemaPath(), type.rawValue)
@@ -160,24 +198,35 @@ public struct QuerySchema: Sendable, Equatable {
     }
 
     private static func additional(_ name: String, path: String, schemaPath: String) -> FeathersError {
-        failure(path, schemaPath + "/additionalProperties", "additionalProperties", ["additionalProperty": .string(name)],
-                "must NOT have additional properties")
+        failure(
+            path, schemaPath + "/additionalProperties", "additionalProperties", ["additionalProperty": .string(name)],
+            "must NOT have additional properties")
     }
 
-    private static func failure(_ path: String, _ schemaPath: String, _ keyword: String, _ params: JSONObject, _ message: String) -> FeathersError {
-        FeathersError(.badRequest, "validation failed", data: .array([error(path, schemaPath, keyword, params, message)]))
+    private static func failure(
+        _ path: String, _ schemaPath: String, _ keyword: String, _ params: JSONObject, _ message: String
+    ) -> FeathersError {
+        FeathersError(
+            .badRequest, "validation failed", data: .array([error(path, schemaPath, keyword, params, message)]))
     }
 
-    private static func error(_ path: String, _ schemaPath: String, _ keyword: String, _ params: JSONObject, _ message: String) -> JSONValue {
-        ["instancePath": .string(path), "schemaPath": .string(schemaPath), "keyword": .string(keyword), "params": .object(params),
-         "message": .string(message)]
+    private static func error(
+        _ path: String, _ schemaPath: String, _ keyword: String, _ params: JSONObject, _ message: String
+    ) -> JSONValue {
+        [
+            "instancePath": .string(path), "schemaPath": .string(schemaPath), "keyword": .string(keyword),
+            "params": .object(params),
+            "message": .string(message),
+        ]
     }
 
     /// A JSON pointer's escape of a key in a schema path (`$` percent-encoded, as Ajv writes it).
     /// ASCII keys are escaped byte by byte; others by `Character`s (a combining mark after `~`
     /// makes a character that is not `~`).
     private static func escape(_ key: String) -> String {
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "$") }) else { return key }
+        guard
+            key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "$") })
+        else { return key }
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
             return key.replacing("~", with: "~0").replacing("/", with: "~1").replacing("$", with: "%24")
         }

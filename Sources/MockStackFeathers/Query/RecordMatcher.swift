@@ -63,7 +63,9 @@ public enum RecordMatcher {
 
     /// A value against a condition: an object of operators, or a value it must equal.
     private static func satisfies(_ value: JSONValue?, _ condition: JSONValue) -> Bool {
-        if case .object(let operators) = condition, !operators.members.isEmpty, operators.members.allSatisfy({ $0.key.hasPrefix("$") }) {
+        if case .object(let operators) = condition, !operators.members.isEmpty,
+            operators.members.allSatisfy({ $0.key.hasPrefix("$") })
+        {
             return operators.allSatisfy { name, argument in apply(name, argument, to: value) }
         }
         return equals(value, condition)
@@ -78,7 +80,9 @@ public enum RecordMatcher {
         case "$lte": return compares(value, argument) { $0 <= 0 }
         case "$gt": return compares(value, argument) { $0 > 0 }
         case "$gte": return compares(value, argument) { $0 >= 0 }
-        case "$or": return subqueries(argument).contains { sub in value.flatMap(\.objectValue).map { matches($0, sub) } ?? false }
+        case "$or":
+            return subqueries(argument).contains { sub in value.flatMap(\.objectValue).map { matches($0, sub) } ?? false
+            }
         default: return false
         }
     }
@@ -94,7 +98,9 @@ public enum RecordMatcher {
         guard let value else { return expected == .null }
         if case .string(let text) = value, case .string(let other) = expected { return text == other }
         if value == expected || numbersEqual(value, expected) { return true }
-        if case .array(let items) = value, !isArray(expected) { return items.contains { $0 == expected || numbersEqual($0, expected) } }
+        if case .array(let items) = value, !isArray(expected) {
+            return items.contains { $0 == expected || numbersEqual($0, expected) }
+        }
         return false
     }
 
@@ -115,7 +121,8 @@ public enum RecordMatcher {
         if case .array(let items) = value { return items.contains { compares($0, bound, test) } }
         switch (value, bound) {
         case (.number(let a), .number(let b)):
-            return a.doubleValue.isNaN || b.doubleValue.isNaN ? false : test(a.doubleValue < b.doubleValue ? -1 : a.doubleValue > b.doubleValue ? 1 : 0)
+            return a.doubleValue.isNaN || b.doubleValue.isNaN
+                ? false : test(a.doubleValue < b.doubleValue ? -1 : a.doubleValue > b.doubleValue ? 1 : 0)
         case (.string(let a), .string(let b)): return test(RecordOrder.compareText(a, b))
         case (.bool(let a), .bool(let b)): return test(a == b ? 0 : a ? 1 : -1)
         default: return false

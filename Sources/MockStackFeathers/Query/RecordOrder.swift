@@ -10,7 +10,10 @@ public enum RecordOrder {
             for (key, direction) in keys {
                 // A NaN direction makes JavaScript's comparator answer NaN, read as "equal", and stop.
                 guard !direction.isNaN else { break }
-                let order = Double(compare(RecordMatcher.field(key, of: left.element), RecordMatcher.field(key, of: right.element))) * direction
+                let order =
+                    Double(
+                        compare(RecordMatcher.field(key, of: left.element), RecordMatcher.field(key, of: right.element))
+                    ) * direction
                 if order != 0 { return order < 0 }
             }
             return left.offset < right.offset
@@ -24,7 +27,8 @@ public enum RecordOrder {
         let ranks = (rank(a), rank(b))
         if ranks.0 != ranks.1 { return ranks.0 < ranks.1 ? -1 : 1 }
         switch (a, b) {
-        case (.number(let x), .number(let y)): return x.doubleValue < y.doubleValue ? -1 : x.doubleValue > y.doubleValue ? 1 : 0
+        case (.number(let x), .number(let y)):
+            return x.doubleValue < y.doubleValue ? -1 : x.doubleValue > y.doubleValue ? 1 : 0
         case (.string(let x), .string(let y)): return compareText(x, y)
         case (.bool(let x), .bool(let y)): return x == y ? 0 : x ? 1 : -1
         case (.array(let x), .array(let y)):
@@ -35,7 +39,8 @@ public enum RecordOrder {
             return x.count < y.count ? -1 : x.count > y.count ? 1 : 0
         case (.object(let x), .object(let y)):
             // Keys sorted, then compared as arrays of keys and of values.
-            let left = x.members.sorted { compareText($0.key, $1.key) < 0 }, right = y.members.sorted { compareText($0.key, $1.key) < 0 }
+            let left = x.members.sorted { compareText($0.key, $1.key) < 0 }
+            let right = y.members.sorted { compareText($0.key, $1.key) < 0 }
             let keys = compare(.array(left.map { .string($0.key) }), .array(right.map { .string($0.key) }))
             return keys != 0 ? keys : compare(.array(left.map(\.value)), .array(right.map(\.value)))
         default: return 0

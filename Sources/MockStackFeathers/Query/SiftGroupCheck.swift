@@ -13,11 +13,12 @@ import MockStackCore
 enum SiftGroupCheck {
     static func failure(in conditions: JSONObject) -> FeathersError? {
         for (key, value) in conditions {
-            let message: String? = switch key {
-            case "$or": orFailure(value)
-            case "$and": andFailure(value)
-            default: nil
-            }
+            let message: String? =
+                switch key {
+                case "$or": orFailure(value)
+                case "$and": andFailure(value)
+                default: nil
+                }
             if let message { return FeathersError(.generalError, message, converted: true) }
         }
         return nil

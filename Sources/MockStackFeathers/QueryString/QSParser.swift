@@ -20,7 +20,9 @@ public struct QSParser: Sendable {
         let pairs = pairs(text)
         // Keys without brackets do not nest: each is a member as it is (`__proto__` dropped),
         // what merging their one-member objects one by one comes to.
-        if pairs.allSatisfy({ !$0.0.utf8.contains(UInt8(ascii: "[")) }) { return Self.json(object: pairs.filter { $0.0 != "__proto__" }) }
+        if pairs.allSatisfy({ !$0.0.utf8.contains(UInt8(ascii: "[")) }) {
+            return Self.json(object: pairs.filter { $0.0 != "__proto__" })
+        }
         var merged: Node = .object([])
         for (key, value) in pairs {
             merged = Self.merge(merged, node(forKey: key, value: value))
@@ -38,10 +40,14 @@ public struct QSParser: Sendable {
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
             // By `Character`s, as `split`, `firstRange(of:)` and `firstIndex(of:)` match them:
             // a combining mark after `&` or `=` makes a character that is neither.
-            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit) where !part.isEmpty {
+            for part in text.split(separator: "&", omittingEmptySubsequences: false).prefix(parameterLimit)
+            where !part.isEmpty {
                 // `a[b]=c=d`: the first `]=` ends the key; otherwise the first `=`.
-                let split = part.firstRange(of: "]=").map { part.index(after: $0.lowerBound) } ?? part.firstIndex(of: "=")
-                pairs.add(Self.decode(split.map { part[..<$0] } ?? part[...]), split.map { Self.decode(part[part.index(after: $0)...]) } ?? "")
+                let split =
+                    part.firstRange(of: "]=").map { part.index(after: $0.lowerBound) } ?? part.firstIndex(of: "=")
+                pairs.add(
+                    Self.decode(split.map { part[..<$0] } ?? part[...]),
+                    split.map { Self.decode(part[part.index(after: $0)...]) } ?? "")
             }
             return pairs.all
         }
@@ -53,7 +59,8 @@ public struct QSParser: Sendable {
             if start < end {
                 let part = bytes[start..<end]
                 let split = Self.keyEnd(of: part)
-                pairs.add(Self.decode(split.map { part[..<$0] } ?? part), split.map { Self.decode(part[($0 + 1)...]) } ?? "")
+                pairs.add(
+                    Self.decode(split.map { part[..<$0] } ?? part), split.map { Self.decode(part[($0 + 1)...]) } ?? "")
             }
             guard end < bytes.endIndex else { break }
             start = end + 1
@@ -78,7 +85,9 @@ public struct QSParser: Sendable {
 
     /// ``decode(_:)-(Substring)`` for ASCII bytes.
     static func decode(_ bytes: ArraySlice<UInt8>) -> String {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return PercentDecoding.decodeStrictly(String(decoding: bytes, as: UTF8.self), plusAsSpace: true)
             ?? String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
@@ -107,7 +116,9 @@ public struct QSParser: Sendable {
     /// `+` as a space, then percent-decoding; text that does not decode (a bad escape,
     /// bytes that are not UTF-8) stays as it was, spaces aside, as qs leaves it.
     static func decode(_ text: Substring) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(text)
+        }
         return PercentDecoding.decodeStrictly(text, plusAsSpace: true) ?? String(text.replacing("+", with: " "))
     }
 
@@ -234,7 +245,8 @@ public struct QSParser: Sendable {
     private static func json(object members: [(String, Node)]) -> JSONObject {
         let indices = members.compactMap { key, node in arrayIndex(key).map { ($0, key, node) } }.sorted { $0.0 < $1.0 }
         let others = members.filter { arrayIndex($0.0) == nil }
-        return JSONObject(indices.map { (key: $0.1, value: json($0.2)) } + others.map { (key: $0.0, value: json($0.1)) })
+        return JSONObject(
+            indices.map { (key: $0.1, value: json($0.2)) } + others.map { (key: $0.0, value: json($0.1)) })
     }
 
     private static func json(_ node: Node) -> JSONValue {

@@ -1,5 +1,5 @@
-public import MockStackCore
 import MockStackAuth
+public import MockStackCore
 public import MockStackSocketIO
 import MockStackWebSocket
 import Synchronization
@@ -20,7 +20,9 @@ public final class EngineIOEndpoint: Sendable {
     /// The sessions open on this endpoint and its copies.
     private let budget: EngineIOSessionBudget
 
-    public convenience init(settings: EngineIOSettings = EngineIOSettings(), clock: any RealtimeClock = DispatchRealtimeClock()) {
+    public convenience init(
+        settings: EngineIOSettings = EngineIOSettings(), clock: any RealtimeClock = DispatchRealtimeClock()
+    ) {
         self.init(settings: settings, clock: clock, budget: EngineIOSessionBudget(limit: settings.maxSessions))
     }
 
@@ -59,7 +61,9 @@ public final class EngineIOEndpoint: Sendable {
     }
 
     /// Holds every event sent on the endpoint's connections this long (0: none).
-    public func delayEvents(byMilliseconds milliseconds: Int) { eventDelay.store(max(0, milliseconds), ordering: .relaxed) }
+    public func delayEvents(byMilliseconds milliseconds: Int) {
+        eventDelay.store(max(0, milliseconds), ordering: .relaxed)
+    }
 
     public var eventDelayMilliseconds: Int { eventDelay.load(ordering: .relaxed) }
 
@@ -76,8 +80,9 @@ public final class EngineIOEndpoint: Sendable {
     public func respond(to request: HTTPRequest, app: FeathersApp) -> HTTPResponse {
         let parameters = QueryParameters(request.query)
         let isUpgrade = request.headers["Upgrade"].map { $0.lowercased() == "websocket" } ?? false
-        let facts = EngineIORequest.Facts(method: request.method.rawValue, transport: parameters["transport"], sid: parameters["sid"],
-                                          revision: parameters["EIO"], isUpgrade: isUpgrade)
+        let facts = EngineIORequest.Facts(
+            method: request.method.rawValue, transport: parameters["transport"], sid: parameters["sid"],
+            revision: parameters["EIO"], isUpgrade: isUpgrade)
         let server: EngineIOProtocol = app.dialect == .v4 ? .v3 : .v4
         // Looked up once: the checks and the answer use the same session.
         let host = parameters["sid"].flatMap { sid in sessions.withLock { $0[sid] } }
@@ -85,15 +90,22 @@ public final class EngineIOEndpoint: Sendable {
         switch classified {
         case .failure(let error):
             // A refused WebSocket upgrade gets engine.io's bare text answer; polling its JSON.
-            if isUpgrade { return HTTPResponse(status: error.status, headers: ["Content-Type": "text/html"], body: Array(error.message.utf8)) }
+            if isUpgrade {
+                return HTTPResponse(
+                    status: error.status, headers: ["Content-Type": "text/html"], body: Array(error.message.utf8))
+            }
             return .json(error.status, error.body)
         case .success(.handshake(_, _)) where !budget.hasRoom:
             return refusedHandshake(isUpgrade: isUpgrade)
         case .success(.handshake(let revision, .polling)):
-            return open(revision: revision, transport: .polling, app: app, authorization: request.headers["Authorization"]).response
+            return open(
+                revision: revision, transport: .polling, app: app, authorization: request.headers["Authorization"]
+            ).response
         case .success(.handshake(let revision, .websocket)):
-            return WebSocketHandshake.response(to: request, configuration: webSocketConfiguration,
-                                               delegate: DirectSocket(endpoint: self, app: app, revision: revision, authorization: request.headers["Authorization"]))
+            return WebSocketHandshake.response(
+                to: request, configuration: webSocketConfiguration,
+                delegate: DirectSocket(
+                    endpoint: self, app: app, revision: revision, authorization: request.headers["Authorization"]))
         case .success(.session(_, .polling)):
             guard let host else { return .json(400, EngineIORequestError.unknownSession.body) }
             switch request.method {
@@ -103,7 +115,8 @@ public final class EngineIOEndpoint: Sendable {
             }
         case .success(.session(_, .websocket)):
             guard let host else { return .json(400, EngineIORequestError.unknownSession.body) }
-            return WebSocketHandshake.response(to: request, configuration: webSocketConfiguration, delegate: SessionSocket(host: host))
+            return WebSocketHandshake.response(
+                to: request, configuration: webSocketConfiguration, delegate: SessionSocket(host: host))
         }
     }
 
@@ -112,7 +125,9 @@ public final class EngineIOEndpoint: Sendable {
     /// as text (engine.io's `abortUpgrade` answers every refused upgrade so).
     private func refusedHandshake(isUpgrade: Bool) -> HTTPResponse {
         let message = "Too many Engine.IO sessions: at most \(budget.limit) may be open at once"
-        if isUpgrade { return HTTPResponse(status: 400, headers: ["Content-Type": "text/html"], body: Array(message.utf8)) }
+        if isUpgrade {
+            return HTTPResponse(status: 400, headers: ["Content-Type": "text/html"], body: Array(message.utf8))
+        }
         return .json(EngineIORequestError.forbidden.status, EngineIORequestError.forbidden.body(message: message))
     }
 
@@ -121,17 +136,24 @@ public final class EngineIOEndpoint: Sendable {
     }
 
     /// Opens a session and its Socket.IO connection; `socket` is the WebSocket of a direct one.
-    fileprivate func open(revision: EngineIOProtocol, transport: EngineIOTransport, app: FeathersApp, authorization: String?,
-                          socket: WebSocket? = nil) -> (host: EngineIOSessionHost, response: HTTPResponse) {
+    fileprivate func open(
+        revision: EngineIOProtocol, transport: EngineIOTransport, app: FeathersApp, authorization: String?,
+        socket: WebSocket? = nil
+    ) -> (host: EngineIOSessionHost, response: HTTPResponse) {
         let sid = Self.makeID()
-        let (session, actions) = EngineIOSession.open(sid: sid, revision: revision, transport: transport, settings: settings)
-        let host = EngineIOSessionHost(session: session, serial: serials.add(1, ordering: .relaxed).newValue, clock: clock) { [weak self] sid in
+        let (session, actions) = EngineIOSession.open(
+            sid: sid, revision: revision, transport: transport, settings: settings)
+        let host = EngineIOSessionHost(
+            session: session, serial: serials.add(1, ordering: .relaxed).newValue, clock: clock
+        ) { [weak self] sid in
             guard let self, sessions.withLock({ $0.removeValue(forKey: sid) }) != nil else { return }
             budget.ended()
         }
-        let connection = FeathersSocketConnection(app: app, id: Self.makeID(), handshakeAuthorization: authorization, output: .init(
-            send: { [weak host] text in host?.send([.message(text)]) },
-            close: { [weak host] in host?.close() }), clock: clock)
+        let connection = FeathersSocketConnection(
+            app: app, id: Self.makeID(), handshakeAuthorization: authorization,
+            output: .init(
+                send: { [weak host] text in host?.send([.message(text)]) },
+                close: { [weak host] in host?.close() }), clock: clock)
         host.attach(connection)
         sessions.withLock { $0[sid] = host }
         budget.opened()
@@ -163,7 +185,8 @@ public final class EngineIOEndpoint: Sendable {
         }
 
         func opened(_ socket: WebSocket) {
-            let (opened, _) = endpoint.open(revision: revision, transport: .websocket, app: app, authorization: authorization, socket: socket)
+            let (opened, _) = endpoint.open(
+                revision: revision, transport: .websocket, app: app, authorization: authorization, socket: socket)
             host.withLock { $0 = opened }
         }
 

@@ -94,7 +94,8 @@ final class EngineIOSessionHost: Sendable {
                 inner.heldPoll = (number, answer)
                 // Past the server's own limit the poll comes back with a noop (a mockstack choice:
                 // engine.io holds it for as long as it takes; a ping comes first anyway).
-                var timeoutAnswer = Self.pollAnswer(EngineIOPayload.encode([EngineIOPacket(.noop)], protocol: inner.session.revision))
+                var timeoutAnswer = Self.pollAnswer(
+                    EngineIOPayload.encode([EngineIOPacket(.noop)], protocol: inner.session.revision))
                 timeoutAnswer.delivery = .deferred(answer)
                 response = timeoutAnswer
             }
@@ -110,7 +111,8 @@ final class EngineIOSessionHost: Sendable {
         let effects = inner.withLock { inner in
             apply(inner.session.post(body), &inner) { action in
                 switch action {
-                case .acknowledgePost: response = HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Array("ok".utf8))
+                case .acknowledgePost:
+                    response = HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Array("ok".utf8))
                 case .rejectRequest(let status): response = HTTPResponse(status: status)
                 default: break
                 }
@@ -152,7 +154,8 @@ final class EngineIOSessionHost: Sendable {
         let effects = inner.withLock { inner -> [Effect] in
             guard case .text(let text) = message else {
                 // A binary message is a binary packet, which Feathers never needs.
-                return inner.socket === socket ? apply(inner.session.webSocketBinaryMessage(), &inner) : [.close(socket)]
+                return inner.socket === socket
+                    ? apply(inner.session.webSocketBinaryMessage(), &inner) : [.close(socket)]
             }
             if inner.socket === socket { return apply(inner.session.webSocketMessage(text), &inner) }
             guard inner.probe === socket else { return [.close(socket)] }
@@ -185,7 +188,9 @@ final class EngineIOSessionHost: Sendable {
 
     /// The server ends the session.
     func close() {
-        let (effects, closing) = inner.withLock { inner in (apply(inner.session.close(), &inner), inner.session.isClosing) }
+        let (effects, closing) = inner.withLock { inner in
+            (apply(inner.session.close(), &inner), inner.session.isClosing)
+        }
         run(effects)
         // A polling client hears the close on its next poll; for everything else the connection
         // is gone now (not listed, sent nothing more).
@@ -205,8 +210,10 @@ final class EngineIOSessionHost: Sendable {
 
     /// Turns actions into state changes (under the lock) and effects (for after it); the actions
     /// that answer the request at hand go to `answerInHand`.
-    private func apply(_ actions: [EngineIOSession.Action], _ inner: inout Inner,
-                       answerInHand: (EngineIOSession.Action) -> Void = { _ in }) -> [Effect] {
+    private func apply(
+        _ actions: [EngineIOSession.Action], _ inner: inout Inner,
+        answerInHand: (EngineIOSession.Action) -> Void = { _ in }
+    ) -> [Effect] {
         var effects: [Effect] = []
         for action in actions {
             answerInHand(action)
@@ -231,7 +238,9 @@ final class EngineIOSessionHost: Sendable {
                 inner.timers[timer]?.timer.cancel()
                 inner.generation += 1
                 let generation = inner.generation
-                let handle = clock.schedule(afterMilliseconds: milliseconds) { [weak self] in self?.timerFired(timer, generation: generation) }
+                let handle = clock.schedule(afterMilliseconds: milliseconds) { [weak self] in
+                    self?.timerFired(timer, generation: generation)
+                }
                 inner.timers[timer] = (generation, handle)
             case .cancelTimer(let timer):
                 inner.timers.removeValue(forKey: timer)?.timer.cancel()
@@ -264,6 +273,8 @@ final class EngineIOSessionHost: Sendable {
 
     /// A poll's answer: a payload as text, never cached (engine.io's polling transport).
     static func pollAnswer(_ body: String) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; charset=UTF-8", "Cache-Control": "no-store"], body: Array(body.utf8))
+        HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain; charset=UTF-8", "Cache-Control": "no-store"],
+            body: Array(body.utf8))
     }
 }

@@ -12,8 +12,12 @@ extension FeathersApp {
 
     public func push(event name: String, arguments: [JSONValue], to audience: RealtimeAudience) -> Int {
         let packet = SocketIOPacket.event(name, arguments).encoded
-        let recipients = realtime.sockets.reduce(0) { count, connection in connection.push(packet, to: audience) ? count + 1 : count }
-        report(RealtimeActivity(kind: .event, connection: nil, name: name, data: .array(arguments), recipients: recipients))
+        let recipients = realtime.sockets.reduce(0) { count, connection in
+            connection.push(packet, to: audience) ? count + 1 : count
+        }
+        report(
+            RealtimeActivity(kind: .event, connection: nil, name: name, data: .array(arguments), recipients: recipients)
+        )
         return recipients
     }
 

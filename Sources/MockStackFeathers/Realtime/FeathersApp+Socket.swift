@@ -47,17 +47,26 @@ extension FeathersApp {
         return services.contains { $0.exposes(method) }
     }
 
-    private func socketCall(_ method: ServiceMethod, _ arguments: [JSONValue], token: String?) throws(FeathersError) -> (Target, FeathersCall) {
+    private func socketCall(
+        _ method: ServiceMethod, _ arguments: [JSONValue], token: String?
+    ) throws(FeathersError) -> (Target, FeathersCall) {
         guard case .string(let path)? = arguments.first else { throw FeathersError(.notFound, "Invalid service path") }
-        guard let (target, _) = resolve("/" + path) else { throw FeathersError(.notFound, "Service '\(path)' not found") }
-        let allowed = switch target {
-        case .authentication: method == .create || method == .remove
-        case .service(let service): service.exposes(method)
+        guard let (target, _) = resolve("/" + path) else {
+            throw FeathersError(.notFound, "Service '\(path)' not found")
         }
-        guard allowed else { throw FeathersError(.methodNotAllowed, "Method '\(method.rawValue)' not allowed on service '\(path)'") }
+        let allowed =
+            switch target {
+            case .authentication: method == .create || method == .remove
+            case .service(let service): service.exposes(method)
+            }
+        guard allowed else {
+            throw FeathersError(.methodNotAllowed, "Method '\(method.rawValue)' not allowed on service '\(path)'")
+        }
         let position = Self.paramsPosition(method)
         let rest = Array(arguments.dropFirst())
-        guard rest.count <= position + 1 else { throw FeathersError(.badRequest, "Too many arguments for '\(method.rawValue)' method") }
+        guard rest.count <= position + 1 else {
+            throw FeathersError(.badRequest, "Too many arguments for '\(method.rawValue)' method")
+        }
         func argument(_ index: Int) -> JSONValue { index < rest.count ? rest[index] : .null }
         var call = FeathersCall(method: method, query: argument(position).objectValue ?? [:], token: token)
         switch method {

@@ -45,8 +45,11 @@ public final class FeathersEventHub: Sendable {
     /// Publishes what a method call returned.
     /// - Returns: each event sent, with how many listeners sent it on (none without listeners).
     @discardableResult
-    func publish(service: String, method: ServiceMethod, result: JSONValue) -> [(event: FeathersEvent, recipients: Int)] {
-        guard listenerCount.load(ordering: .acquiring) > 0, let name = FeathersEvent.name(for: method) else { return [] }
+    func publish(service: String, method: ServiceMethod, result: JSONValue) -> [(event: FeathersEvent, recipients: Int)]
+    {
+        guard listenerCount.load(ordering: .acquiring) > 0, let name = FeathersEvent.name(for: method) else {
+            return []
+        }
         let records: [JSONValue] = if case .array(let items) = result { items } else { [result] }
         let targets = listeners.withLock { Array($0.byID.values) }
         return records.map { record in

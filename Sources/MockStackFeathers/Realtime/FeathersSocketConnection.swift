@@ -1,11 +1,12 @@
+import MockStackCore
+public import MockStackSocketIO
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
-public import MockStackSocketIO
-import Synchronization
 
 /// One client's Socket.IO connection to a Feathers app, above Engine.IO: joining the main
 /// namespace, service calls and their acknowledgements, signing in and out, and the service
@@ -55,8 +56,10 @@ public final class FeathersSocketConnection: Sendable {
     private let clock: any RealtimeClock
     private let state = Mutex(State())
 
-    public init(app: FeathersApp, id: String, handshakeAuthorization: String?, output: Output,
-                clock: any RealtimeClock = DispatchRealtimeClock()) {
+    public init(
+        app: FeathersApp, id: String, handshakeAuthorization: String?, output: Output,
+        clock: any RealtimeClock = DispatchRealtimeClock()
+    ) {
         self.app = app
         self.clock = clock
         self.id = id
@@ -95,7 +98,9 @@ public final class FeathersSocketConnection: Sendable {
         case .connect:
             connect()
         case .disconnect:
-            if leave() { app.report(RealtimeActivity(kind: .disconnected, connection: id, name: "client namespace disconnect")) }
+            if leave() {
+                app.report(RealtimeActivity(kind: .disconnected, connection: id, name: "client namespace disconnect"))
+            }
         case .event:
             guard state.withLock({ $0.joined }) else { return output.close() }
             guard case .array(let elements)? = packet.data, case .string(let name)? = elements.first else { return }
@@ -119,7 +124,8 @@ public final class FeathersSocketConnection: Sendable {
     func description(transport: EngineIOTransport) -> RealtimeConnection {
         let (signedIn, channels) = state.withLock { ($0.token != nil, $0.channels.map(\.rawValue).sorted()) }
         let protocolName = revision == .v5 ? "Engine.IO 4, Socket.IO 5" : "Engine.IO 3, Socket.IO 4"
-        return RealtimeConnection(id: id, transport: transport.rawValue, protocolName: protocolName, signedIn: signedIn, channels: channels)
+        return RealtimeConnection(
+            id: id, transport: transport.rawValue, protocolName: protocolName, signedIn: signedIn, channels: channels)
     }
 
     /// Sends a pushed event's packet when the connection is in `audience`.
@@ -147,7 +153,9 @@ public final class FeathersSocketConnection: Sendable {
         }
         guard holding else { return output.send(packet) }
         _ = clock.schedule(afterMilliseconds: delay) { [weak self] in
-            guard let self, let next = self.state.withLock({ $0.held.isEmpty ? nil : $0.held.removeFirst() }) else { return }
+            guard let self, let next = self.state.withLock({ $0.held.isEmpty ? nil : $0.held.removeFirst() }) else {
+                return
+            }
             self.output.send(next)
         }
     }
@@ -159,7 +167,8 @@ public final class FeathersSocketConnection: Sendable {
     private func connect() {
         if state.withLock({ $0.joined }) { return }
         if revision == .v5, let token = handshakeToken {
-            let answer = app.socketCall("create", ["authentication", ["strategy": "jwt", "accessToken": .string(token)]], token: nil)
+            let answer = app.socketCall(
+                "create", ["authentication", ["strategy": "jwt", "accessToken": .string(token)]], token: nil)
             guard case .signedIn(let token, let result) = answer else {
                 return output.send(SocketIOPacket(.connectError, data: Self.connectRefusal(answer)).encoded)
             }
@@ -220,7 +229,9 @@ public final class FeathersSocketConnection: Sendable {
             (Double(exp) - app.clock().timeIntervalSince1970) * 1000
         }
         let timer = expiresIn.map { milliseconds in
-            clock.schedule(afterMilliseconds: Int(max(0, min(milliseconds, Double(Int32.max))))) { [weak self] in self?.tokenExpired(token) }
+            clock.schedule(afterMilliseconds: Int(max(0, min(milliseconds, Double(Int32.max))))) { [weak self] in
+                self?.tokenExpired(token)
+            }
         }
         state.withLock { state in
             state.token = token
@@ -269,8 +280,10 @@ public final class FeathersSocketConnection: Sendable {
             acknowledgement = [.null, result]
         }
         let acknowledged = ackID != nil && acknowledges
-        app.report(RealtimeActivity(kind: .call, connection: id, name: operation, data: .array(callArguments),
-                                    answer: acknowledged ? .array(acknowledgement) : nil))
+        app.report(
+            RealtimeActivity(
+                kind: .call, connection: id, name: operation, data: .array(callArguments),
+                answer: acknowledged ? .array(acknowledgement) : nil))
         if let ackID, acknowledged { output.send(SocketIOPacket.ack(ackID, acknowledgement).encoded) }
     }
 
@@ -281,7 +294,9 @@ public final class FeathersSocketConnection: Sendable {
         if app.compat.swiftSocket {
             // `emitWithAck(name, [path] + args)`: the whole call nested in one array.
             var (name, arguments) = (name, arguments)
-            if arguments.count == 1, case .array(let nested) = arguments[0], case .string? = nested.first { arguments = nested }
+            if arguments.count == 1, case .array(let nested) = arguments[0], case .string? = nested.first {
+                arguments = nested
+            }
             if name == "removed" { name = "remove" }
             if name == "authenticate" || name == "logout" { return legacyEvent(name, arguments) }
             return (name, arguments, true)
@@ -295,7 +310,10 @@ public final class FeathersSocketConnection: Sendable {
         // `logout(callback)`: an argument where the callback belongs means no acknowledgement.
         if name == "logout" { return ("remove", ["authentication", .null], arguments.isEmpty) }
         if let separator = name.firstRange(of: "::") {
-            return (String(name[separator.upperBound...]), [.string(String(name[..<separator.lowerBound]))] + arguments, true)
+            return (
+                String(name[separator.upperBound...]), [.string(String(name[..<separator.lowerBound]))] + arguments,
+                true
+            )
         }
         return (name, arguments, true)
     }

@@ -25,7 +25,8 @@ public struct DispatchRealtimeClock: RealtimeClock {
 
     public init() {}
 
-    public func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void) -> RealtimeTimer {
+    public func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void) -> RealtimeTimer
+    {
         let cancelled = CancelFlag()
         Self.queue.asyncAfter(deadline: .now() + .milliseconds(max(0, milliseconds))) {
             if !cancelled.isSet { action() }

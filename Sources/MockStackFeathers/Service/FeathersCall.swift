@@ -13,7 +13,9 @@ public struct FeathersCall: Sendable, Equatable {
     /// authenticated with.
     public var token: String?
 
-    public init(method: ServiceMethod, id: String? = nil, data: JSONValue = .null, query: JSONObject = [:], token: String? = nil) {
+    public init(
+        method: ServiceMethod, id: String? = nil, data: JSONValue = .null, query: JSONObject = [:], token: String? = nil
+    ) {
         self.method = method
         self.id = id
         self.data = data

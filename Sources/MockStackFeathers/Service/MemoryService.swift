@@ -11,7 +11,8 @@ public enum FindResult: Sendable, Equatable {
     /// A number as JSON.stringify writes it: NaN and the infinities as null.
     private static func number(_ value: Double?) -> JSONValue {
         guard let value, value.isFinite else { return .null }
-        return value.rounded() == value && abs(value) < 9.0e18 ? .number(JSONNumber(Int(value))) : .number(JSONNumber(value))
+        return value.rounded() == value && abs(value) < 9.0e18
+            ? .number(JSONNumber(Int(value))) : .number(JSONNumber(value))
     }
 
     case records([JSONObject])
@@ -21,14 +22,18 @@ public enum FindResult: Sendable, Equatable {
         switch self {
         case .records(let records): return .array(records.map(JSONValue.object))
         case .page(let total, let limit, let skip, let data):
-            return .object(["total": .number(JSONNumber(total)), "limit": Self.number(limit), "skip": Self.number(skip),
-                            "data": .array(data.map(JSONValue.object))])
+            return .object([
+                "total": .number(JSONNumber(total)), "limit": Self.number(limit), "skip": Self.number(skip),
+                "data": .array(data.map(JSONValue.object)),
+            ])
         }
     }
 }
 
-/// One `@feathersjs/memory` service (docs/feathers.md#the-memory-store): its records behind a lock, so requests on every
-/// event-loop thread see one consistent store, and the query semantics of docs/feathers.md#queries, docs/feathers.md#pagination.
+/// One `@feathersjs/memory` service (docs/feathers.md#the-memory-store): its records behind a lock, so requests on
+/// every
+/// event-loop thread see one consistent store, and the query semantics of docs/feathers.md#queries,
+/// docs/feathers.md#pagination.
 public final class MemoryService: Sendable {
     public let options: ServiceOptions
     private let seed: MemoryStore
@@ -103,7 +108,9 @@ public final class MemoryService: Sendable {
         let paginated = options.pagination?.pages(options.dialect) ?? false
         let limit = paginated ? options.pagination?.limit(query.limit, options.dialect) : query.limit
         // Filtered, then sorted: the sort is stable, so this is the order sorting first gives.
-        let filtered = query.conditions.members.isEmpty ? records.values : records.values(where: RecordMatcher.predicate(query.conditions))
+        let filtered =
+            query.conditions.members.isEmpty
+            ? records.values : records.values(where: RecordMatcher.predicate(query.conditions))
         let matched = query.sort.map { RecordOrder.sorted(filtered, by: $0) } ?? filtered
         var data: [JSONObject] = []
         if limit != 0 {
@@ -126,7 +133,9 @@ public final class MemoryService: Sendable {
     public func create(_ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
         let record = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
             let byteCount = store.byteCount
-            return try store.create(data) { (growth: Int) throws(FeathersError) in try checkRoom(growth, byteCount: byteCount) }
+            return try store.create(data) { (growth: Int) throws(FeathersError) in
+                try checkRoom(growth, byteCount: byteCount)
+            }
         }
         return try select(record, query)
     }
@@ -154,8 +163,10 @@ public final class MemoryService: Sendable {
     /// re-read by id, without running the query again.
     public func patch(_ id: String?, _ data: JSONObject, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
         let changes = JSONObject(data.members.filter { $0.key != options.idField })
-        let records: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
-            let targets = if let id { [try Self.existing(id, query, in: store)] } else { try Self.matches(query, in: store) }
+        let records: [JSONObject] = try store.withLock {
+            (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
+            let targets =
+                if let id { [try Self.existing(id, query, in: store)] } else { try Self.matches(query, in: store) }
             let merged = targets.map { target in
                 let key = MemoryStore.key(target[options.idField] ?? .null)
                 var merged = store.record(forKey: key) ?? target
@@ -163,7 +174,8 @@ public final class MemoryService: Sendable {
                 return (key: key, record: merged, size: MemoryStore.size(of: merged))
             }
             // All or nothing: a multi patch that would overflow the store changes no record.
-            try checkRoom(merged.reduce(0) { $0 + store.growth(ofSize: $1.size, key: $1.key) }, byteCount: store.byteCount)
+            try checkRoom(
+                merged.reduce(0) { $0 + store.growth(ofSize: $1.size, key: $1.key) }, byteCount: store.byteCount)
             for (key, record, size) in merged { store.store(record, key: key, size: size) }
             return merged.map(\.record)
         }
@@ -172,7 +184,8 @@ public final class MemoryService: Sendable {
 
     /// Removes one record, or (`id == nil`) every match.
     public func remove(_ id: String?, _ query: FeathersQuery) throws(FeathersError) -> [JSONObject] {
-        let removed: [JSONObject] = try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
+        let removed: [JSONObject] = try store.withLock {
+            (store: inout MemoryStore) throws(FeathersError) -> [JSONObject] in
             let before = store.byteCount
             defer { options.budget?.adjust(by: store.byteCount - before) }
             if let id {
@@ -201,18 +214,26 @@ public final class MemoryService: Sendable {
     /// under the same lock).
     private func checkRoom(_ growth: Int, byteCount: Int) throws(FeathersError) {
         guard growth > 0 else { return options.budget?.adjust(by: growth) ?? () }
-        if byteCount + growth > options.storeLimitBytes { throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes) }
-        if let budget = options.budget, !budget.reserve(growth) { throw FeathersError.appStoresFull(options.path, limit: budget.limit) }
+        if byteCount + growth > options.storeLimitBytes {
+            throw FeathersError.storeFull(options.path, limit: options.storeLimitBytes)
+        }
+        if let budget = options.budget, !budget.reserve(growth) {
+            throw FeathersError.appStoresFull(options.path, limit: budget.limit)
+        }
     }
 
     private func existing(_ id: String, _ query: FeathersQuery) throws(FeathersError) -> JSONObject {
-        try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in try Self.existing(id, query, in: store) }
+        try store.withLock { (store: inout MemoryStore) throws(FeathersError) -> JSONObject in
+            try Self.existing(id, query, in: store)
+        }
     }
 
     /// The record stored under the id's text that also matches the query, else 404. The
     /// adapter builds its matcher only for a record it has, so a query it cannot build one
     /// from fails only then.
-    private static func existing(_ id: String, _ query: FeathersQuery, in store: MemoryStore) throws(FeathersError) -> JSONObject {
+    private static func existing(
+        _ id: String, _ query: FeathersQuery, in store: MemoryStore
+    ) throws(FeathersError) -> JSONObject {
         guard let record = store.record(forKey: id) else { throw FeathersError.notFound(id: id) }
         if let failure = query.matcherFailure { throw failure }
         guard RecordMatcher.matches(record, query.conditions) else { throw FeathersError.notFound(id: id) }

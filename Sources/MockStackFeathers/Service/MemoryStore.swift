@@ -67,12 +67,15 @@ public struct MemoryStore: Sendable {
 
     /// ``create(_:)``, once `room` has accepted the bytes it adds (less than 0 when it replaces
     /// a larger record); when `room` throws, nothing changes and no automatic id is used.
-    public mutating func create<Failure: Error>(_ data: JSONObject, room: (_ growth: Int) throws(Failure) -> Void) throws(Failure) -> JSONObject {
+    public mutating func create<Failure: Error>(
+        _ data: JSONObject, room: (_ growth: Int) throws(Failure) -> Void
+    ) throws(Failure) -> JSONObject {
         let automatic = data[idField].map(Self.isTruthy) != true
         let id = id(forCreating: data)
         var record = data
         record[idField] = id
-        let key = Self.key(id), size = Self.size(of: record)
+        let key = Self.key(id)
+        let size = Self.size(of: record)
         try room(growth(ofSize: size, key: key))
         if automatic { nextId += 1 }
         store(record, key: key, size: size)
@@ -114,7 +117,9 @@ public struct MemoryStore: Sendable {
             guard position < numbered.count, numbered[position].number == number else { return nil }
             removed = numbered.remove(at: position).entry
         } else {
-            guard let position = namedPositions.removeValue(forKey: key), let entry = named[position] else { return nil }
+            guard let position = namedPositions.removeValue(forKey: key), let entry = named[position] else {
+                return nil
+            }
             removed = entry
             named[position] = nil
             holes += 1
@@ -189,7 +194,8 @@ public struct MemoryStore: Sendable {
 
     /// Where `number` is in `numbered`, or where it would go.
     private func numberedPosition(of number: UInt32) -> Int {
-        var low = 0, high = numbered.count
+        var low = 0
+        var high = numbered.count
         while low < high {
             let middle = (low + high) / 2
             if numbered[middle].number < number { low = middle + 1 } else { high = middle }

@@ -2,7 +2,8 @@ import MockStackAuth
 import MockStackCore
 
 /// One REST call on a memory service, as the adapter's public methods run it (docs/feathers.md#rest,
-/// docs/feathers.md#queries, docs/feathers.md#the-memory-store): the schema's coercion first (all methods, as generated apps validate every query),
+/// docs/feathers.md#queries, docs/feathers.md#the-memory-store): the schema's coercion first (all methods, as generated
+/// apps validate every query),
 /// the multi checks, the query's filters (not for `create`, which ignores the query but for
 /// `$select`), then the store. For the authentication entity the secret field is hashed on
 /// the way in and never returned.
@@ -13,7 +14,9 @@ struct ServiceCall {
     private var dialect: FeathersDialect { options.dialect }
 
     /// The status and the result.
-    func perform(_ method: ServiceMethod, id: String?, body: JSONValue, query raw: JSONObject) throws(FeathersError) -> (Int, JSONValue) {
+    func perform(
+        _ method: ServiceMethod, id: String?, body: JSONValue, query raw: JSONObject
+    ) throws(FeathersError) -> (Int, JSONValue) {
         let query = try options.schema?.coerce(raw) ?? raw
         switch method {
         case .find:
@@ -25,14 +28,23 @@ struct ServiceCall {
             if case .array(let items) = body {
                 guard options.multi.contains(.create) else { throw FeathersError.multiNotAllowed("create") }
                 var created: [JSONValue] = []
-                for item in items { created.append(.object(hidingSecret(try service.create(storing(item.objectValue ?? [:]), selection)))) }
+                for item in items {
+                    created.append(
+                        .object(hidingSecret(try service.create(storing(item.objectValue ?? [:]), selection))))
+                }
                 return (201, .array(created))
             }
             return (201, .object(hidingSecret(try service.create(storing(body.objectValue ?? [:]), selection))))
         case .update:
             guard let id else { throw FeathersError.replaceMultiple }
             if dialect == .v5, case .array = body { throw FeathersError.replaceMultiple }
-            return (200, .object(hidingSecret(try service.update(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect)))))
+            return (
+                200,
+                .object(
+                    hidingSecret(
+                        try service.update(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect))
+                    ))
+            )
         case .patch:
             // The query is checked before the multi rule, as the adapter sanitizes it first.
             let filters = try FeathersQuery(query, dialect: dialect)
@@ -72,7 +84,9 @@ extension JSONValue {
         switch self {
         case .array(let items): return .array(items.map { $0.objectValue.map { .object(transform($0)) } ?? $0 })
         case .object(var page):
-            if case .array(let items)? = page["data"] { page["data"] = .array(items.map { $0.objectValue.map { .object(transform($0)) } ?? $0 }) }
+            if case .array(let items)? = page["data"] {
+                page["data"] = .array(items.map { $0.objectValue.map { .object(transform($0)) } ?? $0 })
+            }
             return .object(page)
         default: return self
         }

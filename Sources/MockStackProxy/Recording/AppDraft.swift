@@ -1,9 +1,10 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
 /// One kind's picture of the app being recorded: what the folder held, plus what came back
 /// since. Held under the recorder's lock.
@@ -33,7 +34,8 @@ struct ExistingManifest {
     init?(folder: AppFolder) throws(RecordingError) {
         guard let bytes = folder.read("app.json") else { return nil }
         guard let parsed = try? JSONParser().parse(bytes).root, let object = parsed.objectValue else {
-            throw RecordingError("\(folder.url.appending(path: "app.json").path) is not a JSON object: fix or remove it first")
+            throw RecordingError(
+                "\(folder.url.appending(path: "app.json").path) is not a JSON object: fix or remove it first")
         }
         root = object
     }

@@ -48,7 +48,9 @@ struct AppFolder: Sendable {
     static func fileName(_ words: String) -> String {
         var name = ""
         for character in words {
-            let kept: Character = character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_") ? character : "-"
+            let kept: Character =
+                character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_")
+                ? character : "-"
             // Runs of `-` are one.
             if kept == "-", name.last == "-" { continue }
             name.append(kept)

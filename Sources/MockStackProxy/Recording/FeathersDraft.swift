@@ -29,7 +29,8 @@ struct FeathersDraft: AppDraft {
 
     init(folder: AppFolder, existing: ExistingManifest?) {
         if let existing {
-            for member in existing.root where !["name", "kind", "mount", "services", "description"].contains(member.key) {
+            for member in existing.root
+            where !["name", "kind", "mount", "services", "description"].contains(member.key) {
                 top[member.key] = member.value
             }
         }
@@ -37,7 +38,9 @@ struct FeathersDraft: AppDraft {
             var service = Service(seed: member.value["seed"]?.stringValue ?? Self.seedName(member.key))
             service.options = member.value.objectValue ?? [:]
             service.idField = member.value["id"]?.stringValue ?? "id"
-            if let page = member.value["paginate"], let first = page["default"]?.intValue, let most = page["max"]?.intValue {
+            if let page = member.value["paginate"], let first = page["default"]?.intValue,
+                let most = page["max"]?.intValue
+            {
                 service.paginate = (first, most)
             }
             service.multi = member.value["multi"] != nil
@@ -61,7 +64,9 @@ struct FeathersDraft: AppDraft {
             var options = service.options
             if service.idField != "id" { options["id"] = .string(service.idField) }
             if let paginate = service.paginate {
-                options["paginate"] = ["default": .number(JSONNumber(paginate.default)), "max": .number(JSONNumber(paginate.max))]
+                options["paginate"] = [
+                    "default": .number(JSONNumber(paginate.default)), "max": .number(JSONNumber(paginate.max)),
+                ]
             }
             if service.multi, options["multi"] == nil { options["multi"] = .array(["create"]) }
             options["seed"] = .string(service.seed)
@@ -72,7 +77,9 @@ struct FeathersDraft: AppDraft {
     }
 
     mutating func add(_ request: HTTPRequest, _ response: HTTPResponse, masking: SecretMasking) -> DraftChange {
-        guard (200..<300).contains(response.status), let parsed = try? JSONParser().parse(response.body).root else { return .unchanged }
+        guard (200..<300).contains(response.status), let parsed = try? JSONParser().parse(response.body).root else {
+            return .unchanged
+        }
         let answer = masking.json(parsed).0
         let segments = request.path.split(separator: "/").map { PercentDecoding.decode($0, plusAsSpace: false) }
         guard let first = segments.first, !Self.notServices.contains(first) else { return .unchanged }
@@ -83,7 +90,8 @@ struct FeathersDraft: AppDraft {
         switch (request.method, answer) {
         case (.get, .array(let items)):
             records = items
-        case (.get, .object(let object)) where object["data"]?.arrayValue != nil && object["total"] != nil && object["limit"] != nil:
+        case (.get, .object(let object))
+        where object["data"]?.arrayValue != nil && object["total"] != nil && object["limit"] != nil:
             records = object["data"]?.arrayValue ?? []
             page = object["limit"]?.intValue
         case (.post, .array(let items)):
@@ -120,7 +128,9 @@ extension FeathersDraft.Service {
     mutating func add(_ record: JSONValue) {
         guard let id = record[idField] else { return records.append(record) }
         let key = String(decoding: id.encoded(), as: UTF8.self)
-        if let at = ids[key] { records[at] = record } else {
+        if let at = ids[key] {
+            records[at] = record
+        } else {
             ids[key] = records.count
             records.append(record)
         }
@@ -131,8 +141,15 @@ extension FeathersDraft.Service {
         if let id = record[idField] {
             let key = String(decoding: id.encoded(), as: UTF8.self)
             if recordedBefore.contains(key), let at = ids[key], records[at] != record {
-                return "\(path) \(idField) \(key) came back as \(String(decoding: record.encoded().prefix(120), as: UTF8.self)), "
-                    + "but \(seed) already holds \(String(decoding: records[at].encoded().prefix(120), as: UTF8.self)); kept that one"
+                return
+                    """
+                    \(path) \(idField) \(key) came back as \
+                    \(String(decoding: record.encoded().prefix(120), as: UTF8.self)), 
+                    """
+                    + """
+                    but \(seed) already holds \(String(decoding: records[at].encoded().prefix(120), as: UTF8.self)); \
+                    kept that one
+                    """
             }
         }
         add(record)

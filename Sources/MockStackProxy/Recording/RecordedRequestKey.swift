@@ -25,7 +25,9 @@ public struct RecordedRequestKey: Sendable, Equatable {
 
     /// Whether `request`'s properties (``init(_:)``) are these, masked values matching any.
     public func matches(_ other: RecordedRequestKey) -> Bool {
-        guard method == other.method, path == other.path, properties.count == other.properties.count else { return false }
+        guard method == other.method, path == other.path, properties.count == other.properties.count else {
+            return false
+        }
         return properties.allSatisfy { name, value in
             guard let theirs = other.properties[name] else { return false }
             return value == SecretMasking.mask || value == theirs
@@ -47,7 +49,8 @@ public struct RecordedRequestKey: Sendable, Equatable {
         let type = request.headers["Content-Type"]?.lowercased() ?? ""
         if type.contains("json"), let object = (try? JSONParser().parse(request.body).root)?.objectValue {
             for member in object {
-                values.append((member.key, member.value.stringValue ?? String(decoding: member.value.encoded(), as: UTF8.self)))
+                values.append(
+                    (member.key, member.value.stringValue ?? String(decoding: member.value.encoded(), as: UTF8.self)))
             }
         } else if type.hasPrefix("application/x-www-form-urlencoded") {
             let form = QueryParameters(String(decoding: request.body, as: UTF8.self))

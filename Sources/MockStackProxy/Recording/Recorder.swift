@@ -1,10 +1,11 @@
+public import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import MockStackCore
-import Synchronization
 
 /// `mockstack record`'s writer: every answer the target gives (``record(_:_:)``, before the
 /// client gets it) goes into an app folder `serve` answers from — the manifest and the files it
@@ -40,7 +41,9 @@ public final class Recorder: Sendable {
     ///     (ServiceStack, and `auto`) or its root (to tell that it answers at all).
     /// - Throws: ``RecordingError`` naming what is wrong: `out` is a file, the folder holds an
     ///   app of another kind or a broken manifest, the target does not answer.
-    public init(out: URL, appName: String, kind: RecordingKind, client: UpstreamClient, masking: SecretMasking) throws(RecordingError) {
+    public init(
+        out: URL, appName: String, kind: RecordingKind, client: UpstreamClient, masking: SecretMasking
+    ) throws(RecordingError) {
         guard Self.isValidName(appName) else {
             throw RecordingError("--app '\(appName)': an app name may use only letters, digits, '-' and '_'")
         }
@@ -57,17 +60,23 @@ public final class Recorder: Sendable {
         var resolved = kind
         if let existingKind = existing?.kind {
             guard let known = RecordingKind(rawValue: existingKind), known != .auto else {
-                throw RecordingError("\(folder.path)/app.json holds an app of kind '\(existingKind)', which record cannot add to")
+                throw RecordingError(
+                    "\(folder.path)/app.json holds an app of kind '\(existingKind)', which record cannot add to")
             }
             if kind != .auto, known != kind {
-                throw RecordingError("\(folder.path) holds a \(existingKind) app; recording --kind \(kind.rawValue) into it would mix two "
-                    + "kinds (choose another --app or --out, or --kind \(existingKind))")
+                throw RecordingError(
+                    """
+                    \(folder.path) holds a \(existingKind) app; recording --kind \(kind.rawValue) into it would mix \
+                    two 
+                    """
+                        + "kinds (choose another --app or --out, or --kind \(existingKind))")
             }
             resolved = known
         }
         var metadata: [UInt8]?
         if resolved == .auto || resolved == .servicestack {
-            let answer = client.sendAndWait(HTTPRequest(method: .get, target: "/types/metadata", headers: ["Accept": "application/json"]))
+            let answer = client.sendAndWait(
+                HTTPRequest(method: .get, target: "/types/metadata", headers: ["Accept": "application/json"]))
             switch answer {
             case .failure(let failure):
                 throw RecordingError("--target \(client.target): \(failure)")
@@ -77,8 +86,13 @@ public final class Recorder: Sendable {
                     metadata = response.body
                     resolved = .servicestack
                 } else if resolved == .servicestack {
-                    throw RecordingError("--target \(client.target): /types/metadata answered \(response.status) without ServiceStack's "
-                        + "metadata (operations and types); is it a ServiceStack host, and does it include its base path?")
+                    throw RecordingError(
+                        "--target \(client.target): /types/metadata answered \(response.status) without ServiceStack's "
+                            + """
+                            metadata (operations and types); is it a ServiceStack host, and does it include its base \
+                            path?
+                            """
+                    )
                 } else {
                     resolved = .static
                 }
@@ -92,11 +106,12 @@ public final class Recorder: Sendable {
         self.masking = masking
         self.appFolder = appFolder
         self.target = client.target
-        let draft: any AppDraft = switch resolved {
-        case .servicestack: ServiceStackDraft(folder: appFolder, existing: existing)
-        case .feathers: FeathersDraft(folder: appFolder, existing: existing)
-        case .static, .auto: StaticDraft(folder: appFolder, existing: existing)
-        }
+        let draft: any AppDraft =
+            switch resolved {
+            case .servicestack: ServiceStackDraft(folder: appFolder, existing: existing)
+            case .feathers: FeathersDraft(folder: appFolder, existing: existing)
+            case .static, .auto: StaticDraft(folder: appFolder, existing: existing)
+            }
         state = Mutex(State(draft: draft))
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -111,7 +126,8 @@ public final class Recorder: Sendable {
     private func manifest(of draft: any AppDraft, existing: ExistingManifest? = nil) -> JSONObject {
         var manifest: JSONObject = ["name": .string(appName), "kind": .string(kind.rawValue)]
         if let mount = existing?.root["mount"] { manifest["mount"] = mount }
-        manifest["description"] = existing?.root["description"] ?? .string("Recorded from \(target) by mockstack record.")
+        manifest["description"] =
+            existing?.root["description"] ?? .string("Recorded from \(target) by mockstack record.")
         manifest.merge(draft.manifest())
         return manifest
     }
@@ -132,7 +148,10 @@ public final class Recorder: Sendable {
             do {
                 for file in change.files { try appFolder.write(file.bytes, to: file.name) }
                 // The manifest last: it names the files, which are there by then.
-                try appFolder.write(PrettyJSON.bytes(.object(manifest(of: state.draft, existing: try? ExistingManifest(folder: appFolder)))), to: "app.json")
+                try appFolder.write(
+                    PrettyJSON.bytes(
+                        .object(manifest(of: state.draft, existing: try? ExistingManifest(folder: appFolder)))),
+                    to: "app.json")
             } catch {
                 state.writeFailure = "cannot write \(folder.path): \(AppFolder.reason(error))"
             }
@@ -148,8 +167,10 @@ public final class Recorder: Sendable {
     public var summary: JSONValue {
         state.withLock { state in
             var object: JSONObject = [
-                "event": "recorded", "app": .string(appName), "kind": .string(kind.rawValue), "folder": .string(folder.path),
-                "answers": .number(JSONNumber(state.answers)), "conflicts": .array(state.conflicts.map(JSONValue.string)),
+                "event": "recorded", "app": .string(appName), "kind": .string(kind.rawValue),
+                "folder": .string(folder.path),
+                "answers": .number(JSONNumber(state.answers)),
+                "conflicts": .array(state.conflicts.map(JSONValue.string)),
             ]
             if let failure = state.writeFailure { object["error"] = .string(failure) }
             return .object(object)

@@ -74,7 +74,8 @@ public struct SecretMasking: Sendable {
     /// body as it came.
     func body(_ bytes: [UInt8], contentType: String?) -> [UInt8] {
         guard masks, contentType?.lowercased().contains("json") == true,
-              let parsed = try? JSONParser().parse(bytes).root else { return bytes }
+            let parsed = try? JSONParser().parse(bytes).root
+        else { return bytes }
         let (masked, changed) = json(parsed)
         return changed ? masked.encoded() : bytes
     }

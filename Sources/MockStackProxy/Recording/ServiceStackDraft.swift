@@ -16,7 +16,8 @@ struct ServiceStackDraft: AppDraft {
 
     init(folder: AppFolder, existing: ExistingManifest?) {
         self.folder = folder
-        for member in existing?.root ?? [:] where !["name", "kind", "mount", "recorded", "description"].contains(member.key) {
+        for member in existing?.root ?? [:]
+        where !["name", "kind", "mount", "recorded", "description"].contains(member.key) {
             top[member.key] = member.value
         }
         for case .object(let entry) in existing?.root["recorded"]?.arrayValue ?? [] {
@@ -28,8 +29,12 @@ struct ServiceStackDraft: AppDraft {
 
     static func key(of entry: JSONObject) -> RecordedRequestKey {
         var properties: [String: String] = [:]
-        for member in entry["request"]?.objectValue ?? [:] { properties[member.key.lowercased()] = member.value.stringValue ?? "" }
-        return RecordedRequestKey(method: entry["method"]?.stringValue ?? "GET", path: entry["path"]?.stringValue ?? "/", properties: properties)
+        for member in entry["request"]?.objectValue ?? [:] {
+            properties[member.key.lowercased()] = member.value.stringValue ?? ""
+        }
+        return RecordedRequestKey(
+            method: entry["method"]?.stringValue ?? "GET", path: entry["path"]?.stringValue ?? "/",
+            properties: properties)
     }
 
     func manifest() -> JSONObject {
@@ -42,22 +47,31 @@ struct ServiceStackDraft: AppDraft {
     mutating func add(_ request: HTTPRequest, _ response: HTTPResponse, masking: SecretMasking) -> DraftChange {
         let lower = request.path.lowercased()
         // `/types…` and `/metadata` come from the metadata; a 304 answers a question the replay asks itself.
-        guard request.method.isServed, request.method != .head, request.method != .options, response.status >= 200, response.status != 304,
-              !lower.hasPrefix("/types"), !lower.hasPrefix("/metadata") else { return .unchanged }
+        guard request.method.isServed, request.method != .head, request.method != .options, response.status >= 200,
+            response.status != 304,
+            !lower.hasPrefix("/types"), !lower.hasPrefix("/metadata")
+        else { return .unchanged }
         var key = RecordedRequestKey(request)
         let named = RecordedRequestKey.namedValues(of: request).map { pair -> (name: String, value: String) in
             masking.masks && SecretMasking.isSecret(memberName: pair.name) ? (pair.name, SecretMasking.mask) : pair
         }
         for (name, value) in named { key.properties[name.lowercased()] = value }
-        let contentType = response.headers["Content-Type"].flatMap { ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil }
+        let contentType = response.headers["Content-Type"].flatMap {
+            ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil
+        }
         let body = masking.body(response.body, contentType: contentType)
         if let at = keys.firstIndex(where: { $0.matches(RecordedRequestKey(request)) || $0 == key }) {
             let entry = recorded[at]
             let kept = entry["fixture"]?.stringValue.flatMap { folder.read($0) }
             if (entry["status"]?.intValue ?? 200) == response.status, kept == body { return .unchanged }
-            return DraftChange(conflicts: ["\(request.methodName) \(request.path) answered \(response.status) (\(body.count) bytes) to the "
-                + "request recorded before, which the app answers \(entry["status"]?.intValue ?? 200) (\(kept?.count ?? 0) bytes) "
-                + "from \(entry["fixture"]?.stringValue ?? "?"); kept that one"])
+            return DraftChange(conflicts: [
+                "\(request.methodName) \(request.path) answered \(response.status) (\(body.count) bytes) to the "
+                    + """
+                    request recorded before, which the app answers \(entry["status"]?.intValue ?? 200) \
+                    (\(kept?.count ?? 0) bytes) 
+                    """
+                    + "from \(entry["fixture"]?.stringValue ?? "?"); kept that one"
+            ])
         }
         let stem = "recorded/" + request.methodName.lowercased() + "-" + AppFolder.fileName(request.path)
         let name = uniqueFileName(stem, contentType: contentType)
@@ -68,7 +82,9 @@ struct ServiceStackDraft: AppDraft {
         if let contentType { entry["contentType"] = .string(contentType) }
         let headers = masking.headers(response.headers.fields.map { ($0.name, $0.value) })
             .filter(StaticDraft.isReplayable)
-        if !headers.isEmpty { entry["headers"] = .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) })) }
+        if !headers.isEmpty {
+            entry["headers"] = .object(JSONObject(headers.map { ($0.name, JSONValue.string($0.value)) }))
+        }
         recorded.append(entry)
         keys.append(key)
         return DraftChange(files: [(name, body)])

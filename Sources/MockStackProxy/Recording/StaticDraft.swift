@@ -7,13 +7,16 @@ struct StaticDraft: AppDraft {
     static let kind = RecordingKind.static
     /// Header fields not replayed: the static app writes its own `Content-Type` and `ETag`,
     /// the transport its `Date`; the rest describe the upstream, not the answer.
-    static let unreplayedHeaders: Set<String> = ["content-type", "etag", "date", "server", "content-length", "transfer-encoding",
-                                                 "connection", "keep-alive", "content-encoding", "x-powered-by"]
+    static let unreplayedHeaders: Set<String> = [
+        "content-type", "etag", "date", "server", "content-length", "transfer-encoding",
+        "connection", "keep-alive", "content-encoding", "x-powered-by",
+    ]
 
     /// Whether a field is kept for the replay: not one of ``unreplayedHeaders``, and one a fixture
     /// may hold (no control bytes, nothing past ASCII), so that the folder written loads.
     static func isReplayable(_ field: (name: String, value: String)) -> Bool {
-        !unreplayedHeaders.contains(field.name.lowercased()) && ConfiguredHeaderText.problem(name: field.name, value: field.value) == nil
+        !unreplayedHeaders.contains(field.name.lowercased())
+            && ConfiguredHeaderText.problem(name: field.name, value: field.value) == nil
     }
 
     private var routes: [JSONObject] = []
@@ -38,9 +41,13 @@ struct StaticDraft: AppDraft {
 
     mutating func add(_ request: HTTPRequest, _ response: HTTPResponse, masking: SecretMasking) -> DraftChange {
         // HEAD is answered wherever GET is; a 304 answers a question the replay asks itself.
-        guard request.method.isServed, request.method != .head, response.status != 304, response.status >= 200 else { return .unchanged }
+        guard request.method.isServed, request.method != .head, response.status != 304, response.status >= 200 else {
+            return .unchanged
+        }
         let key = request.method.rawValue + " " + request.path
-        let contentType = response.headers["Content-Type"].flatMap { ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil }
+        let contentType = response.headers["Content-Type"].flatMap {
+            ConfiguredHeaderText.problem(name: "Content-Type", value: $0) == nil ? $0 : nil
+        }
         let body = masking.body(response.body, contentType: contentType)
         let headers = masking.headers(response.headers.fields.map { ($0.name, $0.value) }).filter(Self.isReplayable)
         if let at = index[key] {
@@ -50,12 +57,23 @@ struct StaticDraft: AppDraft {
             let sameType = route["contentType"]?.stringValue == contentType
             if sameStatus, sameType, kept == body { return .unchanged }
             let shown = request.query.map { request.path + "?" + $0 } ?? request.path
-            return DraftChange(conflicts: ["\(request.method.rawValue) \(shown) answered \(response.status) (\(body.count) bytes), "
-                + "but the app already answers \(request.method.rawValue) \(request.path) with \(route["status"]?.intValue ?? 200) "
-                + "(\(kept?.count ?? 0) bytes) from \(route["fixture"]?.stringValue ?? "?") (static routes match the path alone); kept that one"])
+            return DraftChange(conflicts: [
+                "\(request.method.rawValue) \(shown) answered \(response.status) (\(body.count) bytes), "
+                    + """
+                    but the app already answers \(request.method.rawValue) \(request.path) with \
+                    \(route["status"]?.intValue ?? 200) 
+                    """
+                    + """
+                    (\(kept?.count ?? 0) bytes) from \(route["fixture"]?.stringValue ?? "?") (static routes match the \
+                    path alone); kept that one
+                    """
+            ])
         }
-        let name = uniqueFileName(request.method.rawValue.lowercased() + "-" + AppFolder.fileName(request.path), contentType: contentType)
-        var route: JSONObject = ["method": .string(request.method.rawValue), "path": .string(request.path), "fixture": .string(name)]
+        let name = uniqueFileName(
+            request.method.rawValue.lowercased() + "-" + AppFolder.fileName(request.path), contentType: contentType)
+        var route: JSONObject = [
+            "method": .string(request.method.rawValue), "path": .string(request.path), "fixture": .string(name),
+        ]
         if response.status != 200 { route["status"] = .number(JSONNumber(response.status)) }
         if let contentType { route["contentType"] = .string(contentType) }
         if !headers.isEmpty {

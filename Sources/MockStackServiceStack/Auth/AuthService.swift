@@ -1,11 +1,12 @@
+import MockStackAuth
+public import MockStackCore
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import MockStackCore
-import MockStackAuth
-import Synchronization
 
 /// The emulated host's authentication (docs/servicestack.md#authentication): the credentials provider over configured
 /// users, HS256 JWT access tokens and `JWTR` refresh tokens (bearer header, `ss-tok` /
@@ -58,7 +59,10 @@ public final class AuthService: Sendable {
     /// Server sessions kept at most; older ones are forgotten (their tokens still work).
     static let maximumSessions = 10_000
 
-    public init(users: [User], secret: String, accessTokenLifetime: Int64 = 14 * 86_400, refreshTokenLifetime: Int64 = 365 * 86_400) {
+    public init(
+        users: [User], secret: String, accessTokenLifetime: Int64 = 14 * 86_400,
+        refreshTokenLifetime: Int64 = 365 * 86_400
+    ) {
         self.users = users
         self.tokens = HS256Tokens(secret: secret)
         self.accessTokenLifetime = accessTokenLifetime
@@ -67,7 +71,9 @@ public final class AuthService: Sendable {
 
     /// The same users, secret and lifetimes with no sessions or invalidated tokens yet.
     public func freshCopy() -> AuthService {
-        AuthService(users: users, tokens: tokens, accessTokenLifetime: accessTokenLifetime, refreshTokenLifetime: refreshTokenLifetime)
+        AuthService(
+            users: users, tokens: tokens, accessTokenLifetime: accessTokenLifetime,
+            refreshTokenLifetime: refreshTokenLifetime)
     }
 
     private init(users: [User], tokens: HS256Tokens, accessTokenLifetime: Int64, refreshTokenLifetime: Int64) {
@@ -83,7 +89,8 @@ public final class AuthService: Sendable {
     /// cookie, the `ss-id` session cookie and the `?ss-tok=` parameter. Invalid cookies are
     /// ignored, as the real host drops them; an invalid bearer token is refused unless a cookie
     /// still authenticates the request (the Swift client retries a refreshed call that way).
-    public func identify(_ request: HTTPRequest, query: [(name: String, value: String)], now: DateTimeValue) -> Identity {
+    public func identify(_ request: HTTPRequest, query: [(name: String, value: String)], now: DateTimeValue) -> Identity
+    {
         // `ss-tok` in the query is Unverified as the parameter's name; it mirrors the cookie.
         // By index, the names read in place: this runs for every call, nearly always anonymous.
         var queryToken: String?
@@ -91,7 +98,8 @@ public final class AuthService: Sendable {
             queryToken = query[index].value
             break
         }
-        guard queryToken != nil || request.headers.contains("Authorization") || request.headers.contains("Cookie") else { return .anonymous }
+        guard queryToken != nil || request.headers.contains("Authorization") || request.headers.contains("Cookie")
+        else { return .anonymous }
         let cookies = Cookies(request.headers)
         if let bearer = Self.bearerToken(request) {
             switch session(fromToken: bearer, now: now) {
@@ -102,7 +110,8 @@ public final class AuthService: Sendable {
             }
         }
         // The Basic provider: the credentials authenticate this request on their own.
-        if let basic = Self.basicCredentials(request), let user = user(named: basic.userName, password: basic.password) {
+        if let basic = Self.basicCredentials(request), let user = user(named: basic.userName, password: basic.password)
+        {
             return .authenticated(AuthSession(profile: user.profile, sessionId: Self.newId()))
         }
         if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
@@ -144,14 +153,19 @@ public final class AuthService: Sendable {
         if verified.type == "JWTR" {
             let sessionId = claims.sessionId ?? Self.newId()
             let profile = user(withId: claims.userId)?.profile ?? UserProfile(userAuthId: claims.userId)
-            return .success(AuthSession(profile: profile, sessionId: sessionId, tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
+            return .success(
+                AuthSession(
+                    profile: profile, sessionId: sessionId, tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
         }
         let profile = UserProfile(
             userAuthId: claims.userId, userName: claims.userName, displayName: claims.name, email: claims.email,
-            firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [], permissions: claims.permissions ?? [])
+            firstName: claims.givenName, lastName: claims.familyName, roles: claims.roles ?? [],
+            permissions: claims.permissions ?? [])
         // As ServiceStack's JWT provider: a session of a new id for each request.
-        return .success(AuthSession(profile: profile, sessionId: claims.sessionId ?? Self.newId(),
-                                    tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
+        return .success(
+            AuthSession(
+                profile: profile, sessionId: claims.sessionId ?? Self.newId(),
+                tokenId: claims.tokenId, tokenExpiry: claims.expirySeconds))
     }
 
     // MARK: Credentials and sessions
@@ -159,7 +173,10 @@ public final class AuthService: Sendable {
     /// The user with these credentials (user name or email, case-insensitive; password exact).
     public func user(named name: String, password: String) -> User? {
         let name = name.lowercased()
-        return users.first { ($0.profile.userName?.lowercased() == name || $0.profile.email?.lowercased() == name) && $0.password == password }
+        return users.first {
+            ($0.profile.userName?.lowercased() == name || $0.profile.email?.lowercased() == name)
+                && $0.password == password
+        }
     }
 
     /// The configured user with this id.
@@ -211,8 +228,9 @@ public final class AuthService: Sendable {
             state.lastAccessTokenId += 1
             return state.lastAccessTokenId
         }
-        var claims = TokenClaims(subject: session.userAuthId, issuedAt: Self.date(now),
-                                 expiration: Self.date(expiry ?? now.adding(seconds: accessTokenLifetime)), id: String(id))
+        var claims = TokenClaims(
+            subject: session.userAuthId, issuedAt: Self.date(now),
+            expiration: Self.date(expiry ?? now.adding(seconds: accessTokenLifetime)), id: String(id))
         claims.name = session.displayName
         claims.userName = session.userName
         claims.email = session.email
@@ -220,7 +238,8 @@ public final class AuthService: Sendable {
         claims.familyName = session.lastName
         claims.roles = session.roles.isEmpty ? nil : session.roles
         claims.permissions = session.permissions.isEmpty ? nil : session.permissions
-        return tokens.sign(header: ServiceStackTokenWriter.header(type: "JWT"), payload: ServiceStackTokenWriter.payload(claims))
+        return tokens.sign(
+            header: ServiceStackTokenWriter.header(type: "JWT"), payload: ServiceStackTokenWriter.payload(claims))
     }
 
     /// A signed refresh token (`typ: JWTR`) for a user id.
@@ -229,9 +248,11 @@ public final class AuthService: Sendable {
             state.lastRefreshTokenId -= 1
             return state.lastRefreshTokenId
         }
-        let claims = TokenClaims(subject: subject, issuedAt: Self.date(now),
-                                 expiration: Self.date(expiry ?? now.adding(seconds: refreshTokenLifetime)), id: String(id))
-        return tokens.sign(header: ServiceStackTokenWriter.header(type: "JWTR"), payload: ServiceStackTokenWriter.payload(claims))
+        let claims = TokenClaims(
+            subject: subject, issuedAt: Self.date(now),
+            expiration: Self.date(expiry ?? now.adding(seconds: refreshTokenLifetime)), id: String(id))
+        return tokens.sign(
+            header: ServiceStackTokenWriter.header(type: "JWTR"), payload: ServiceStackTokenWriter.payload(claims))
     }
 
     /// When a refresh token issued now expires.
@@ -269,7 +290,8 @@ public final class AuthService: Sendable {
 
     static func bearerToken(_ request: HTTPRequest) -> String? {
         guard let authorization = request.headers["Authorization"], authorization.count > 7,
-              authorization.hasPrefixIgnoringASCIICase("bearer ") else { return nil }
+            authorization.hasPrefixIgnoringASCIICase("bearer ")
+        else { return nil }
         let token = authorization.dropFirst(7).trimmingASCIISpace()
         return token.isEmpty ? nil : String(token)
     }
@@ -277,8 +299,9 @@ public final class AuthService: Sendable {
     /// `Authorization: Basic base64(user:password)`.
     static func basicCredentials(_ request: HTTPRequest) -> (userName: String, password: String)? {
         guard let authorization = request.headers["Authorization"], authorization.count > 6,
-              authorization.hasPrefixIgnoringASCIICase("basic "),
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6).trimmingASCIISpace())) else { return nil }
+            authorization.hasPrefixIgnoringASCIICase("basic "),
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6).trimmingASCIISpace()))
+        else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))

@@ -16,7 +16,9 @@ enum ServiceStackTokenWriter {
     static func payload(_ claims: TokenClaims) -> JSONObject {
         var payload = claims.payload(in: .serviceStack)
         for key in ["sub", "jti"] {
-            if case .string(let text)? = payload[key], let number = javaScriptNumber(text) { payload[key] = .number(number) }
+            if case .string(let text)? = payload[key], let number = javaScriptNumber(text) {
+                payload[key] = .number(number)
+            }
         }
         return payload
     }
@@ -33,9 +35,12 @@ enum ServiceStackTokenWriter {
         }
         // Only decimals that are JSON numbers as they stand (`-1.5`; .NET would also take `1.`).
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let digits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        let digits = { (part: Substring) in
+            !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
         guard parts.count == 2, digits(parts[0].hasPrefix("-") ? parts[0].dropFirst() : parts[0]), digits(parts[1]),
-              let value = Double(text), value < limit, value > -limit else { return nil }
+            let value = Double(text), value < limit, value > -limit
+        else { return nil }
         return JSONNumber(literal: text)
     }
 }

@@ -26,6 +26,10 @@ enum SetCookie {
         let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(days - days.floorDivided(by: 7) * 7)]
         let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][time.month - 1]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(weekday), \(two(time.day)) \(month) \(time.year) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT"
+        return
+            """
+            \(weekday), \(two(time.day)) \(month) \(time.year) \
+            \(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT
+            """
     }
 }

@@ -10,8 +10,10 @@ public struct UserProfile: Sendable, Equatable {
     public var roles: [String]
     public var permissions: [String]
 
-    public init(userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
-                firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = []) {
+    public init(
+        userAuthId: String, userName: String? = nil, displayName: String? = nil, email: String? = nil,
+        firstName: String? = nil, lastName: String? = nil, roles: [String] = [], permissions: [String] = []
+    ) {
         self.userAuthId = userAuthId
         self.userName = userName
         self.displayName = displayName

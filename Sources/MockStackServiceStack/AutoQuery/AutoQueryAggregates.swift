@@ -5,7 +5,13 @@ import MockStackCore
 /// `Total` asks for the total: it is `COUNT(*)`, whose entry AutoQuery then drops again.
 struct AutoQueryAggregates {
     enum Function: String {
-        case avg = "AVG", count = "COUNT", first = "FIRST", last = "LAST", max = "MAX", min = "MIN", sum = "SUM"
+        case avg = "AVG"
+        case count = "COUNT"
+        case first = "FIRST"
+        case last = "LAST"
+        case max = "MAX"
+        case min = "MIN"
+        case sum = "SUM"
     }
 
     struct Aggregate {
@@ -61,7 +67,9 @@ struct AutoQueryAggregates {
             // Keyed by its alias, else as AutoQuery writes the command back (`COUNT(*)` for `Total`).
             let key = !alias.isEmpty ? String(alias) : text.contains("(") ? String(text) : written + "(*)"
             // One entry per key, as the response's dictionary keeps.
-            if !aggregates.contains(where: { $0.key == key }) { aggregates.append(Aggregate(function: function, field: field, key: key)) }
+            if !aggregates.contains(where: { $0.key == key }) {
+                aggregates.append(Aggregate(function: function, field: field, key: key))
+            }
         }
         self.aggregates = aggregates
         self.asksTotalByName = asksTotalByName
@@ -76,7 +84,9 @@ struct AutoQueryAggregates {
     func meta(count: Int, rows: () -> [DTOObject], includeTotal: Bool) -> [DTOMapEntry]? {
         let matching = aggregates.contains { $0.field != nil } ? rows() : []
         var entries = aggregates.map { aggregate in
-            DTOMapEntry(key: aggregate.key, value: .string(aggregate.field == nil ? String(count) : value(of: aggregate, over: matching)))
+            DTOMapEntry(
+                key: aggregate.key,
+                value: .string(aggregate.field == nil ? String(count) : value(of: aggregate, over: matching)))
         }
         guard includeTotal || asksTotal else { return entries }
         if asksTotalByName || !asksTotal {
@@ -96,7 +106,9 @@ struct AutoQueryAggregates {
         case .min: return values.min { (SQLOrdering.compare($0, $1) ?? 0) < 0 }.map(SQLOrdering.text(of:)) ?? ""
         case .max: return values.max { (SQLOrdering.compare($0, $1) ?? 0) < 0 }.map(SQLOrdering.text(of:)) ?? ""
         case .sum, .avg:
-            let numbers = values.compactMap { value -> Double? in if case .number(let number) = value { number.doubleValue } else { nil } }
+            let numbers = values.compactMap { value -> Double? in
+                if case .number(let number) = value { number.doubleValue } else { nil }
+            }
             guard !numbers.isEmpty else { return "" }
             let sum = numbers.reduce(0, +)
             let result = aggregate.function == .sum ? sum : sum / Double(numbers.count)

@@ -19,7 +19,9 @@ public struct AutoQueryEngine: Sendable {
     private let positions: [String: Int]
 
     public init(rows: [DTOObject], fields: [String], primaryKey: String = "Id", maxLimit: Int, includeTotal: Bool) {
-        self.init(store: ColumnStore(rows: rows, fields: fields), primaryKey: primaryKey, maxLimit: maxLimit, includeTotal: includeTotal)
+        self.init(
+            store: ColumnStore(rows: rows, fields: fields), primaryKey: primaryKey, maxLimit: maxLimit,
+            includeTotal: includeTotal)
     }
 
     /// An engine over a store other engines may share (`FindTechnologies` and `QueryTechnology`
@@ -64,7 +66,8 @@ public struct AutoQueryEngine: Sendable {
             matching.shuffle(using: &generator)
             ordered = matching
         } else {
-            let sorter = RowSorter(store: store, matching: matching, keys: ordering.keys.map { (positions[$0.field]!, $0.descending) })
+            let sorter = RowSorter(
+                store: store, matching: matching, keys: ordering.keys.map { (positions[$0.field]!, $0.descending) })
             // SELECT DISTINCT … ORDER BY … LIMIT: every match is ordered before duplicates go.
             ordered = sorter.first(selected?.distinct == true ? matching.count : skip + take)
         }
@@ -98,7 +101,9 @@ public struct AutoQueryEngine: Sendable {
         for item in list {
             let trimmed = item.trimmingASCIISpace()
             if trimmed.isEmpty { continue }
-            if trimmed.equalsIgnoringASCIICase("Random") { return Ordering(keys: [], randomSeed: query.randomSeed ?? 0) }
+            if trimmed.equalsIgnoringASCIICase("Random") {
+                return Ordering(keys: [], randomSeed: query.randomSeed ?? 0)
+            }
             let descending = trimmed.hasPrefix("-")
             let name = descending ? trimmed.dropFirst() : trimmed
             guard let field = resolver.field(named: name) else {
@@ -107,7 +112,9 @@ public struct AutoQueryEngine: Sendable {
             // A field already ordered by decides nothing more.
             if !keys.contains(where: { $0.field == field }) { keys.append((field, descending != inverted)) }
         }
-        if positions[primaryKey] != nil, !keys.contains(where: { $0.field == primaryKey }) { keys.append((primaryKey, false)) }
+        if positions[primaryKey] != nil, !keys.contains(where: { $0.field == primaryKey }) {
+            keys.append((primaryKey, false))
+        }
         return Ordering(keys: keys, randomSeed: nil)
     }
 
@@ -118,7 +125,9 @@ public struct AutoQueryEngine: Sendable {
         let values = rows.map { row in keys.map { row[$0.field] } }
         return rows.indices.sorted { a, b in
             for (position, key) in keys.enumerated() {
-                if let order = order(values[a][position], values[b][position], descending: key.descending) { return order }
+                if let order = order(values[a][position], values[b][position], descending: key.descending) {
+                    return order
+                }
             }
             return false
         }
@@ -151,7 +160,9 @@ public struct AutoQueryEngine: Sendable {
         }
         var names: [String] = []
         for item in text.split(separator: ",") {
-            if let field = resolver.field(named: item.trimmingASCIISpace()), !names.contains(field) { names.append(field) }
+            if let field = resolver.field(named: item.trimmingASCIISpace()), !names.contains(field) {
+                names.append(field)
+            }
         }
         return names.isEmpty ? nil : (names, distinct)
     }
@@ -186,8 +197,12 @@ public struct AutoQuery: Sendable {
         case ensure
     }
 
-    public init(conditions: [(condition: QueryCondition, term: Term)] = [], defaultTerm: Term = .and, skip: Int? = nil, take: Int? = nil,
-                orderBy: [String]? = nil, orderByDesc: [String]? = nil, fields: String? = nil, include: [String] = [], randomSeed: UInt64? = nil) {
+    public init(
+        conditions: [(condition: QueryCondition, term: Term)] = [], defaultTerm: Term = .and, skip: Int? = nil,
+        take: Int? = nil,
+        orderBy: [String]? = nil, orderByDesc: [String]? = nil, fields: String? = nil, include: [String] = [],
+        randomSeed: UInt64? = nil
+    ) {
         self.conditions = conditions
         self.defaultTerm = defaultTerm
         self.skip = skip
@@ -202,7 +217,9 @@ public struct AutoQuery: Sendable {
     /// Whether `include` asks for the total (`Total`, `COUNT`, `COUNT(*)`).
     /// The conditions ready to test the rows of `store` (patterns and `IN` lists prepared once).
     func prepared(against store: ColumnStore) -> PreparedQuery {
-        PreparedQuery(conditions: conditions.map { (PreparedCondition($0.condition, store: store), $0.term) }, defaultTerm: defaultTerm)
+        PreparedQuery(
+            conditions: conditions.map { (PreparedCondition($0.condition, store: store), $0.term) },
+            defaultTerm: defaultTerm)
     }
 }
 

@@ -39,13 +39,17 @@ public struct QueryCondition: Sendable, Equatable {
         case .lessThanOrEqual: return SQLOrdering.compare(value, first).map { $0 <= 0 } ?? false
         case .in: return values.contains { SQLOrdering.compare(value, $0) == 0 }
         case .between:
-            guard values.count == 2, let low = SQLOrdering.compare(value, values[0]), let high = SQLOrdering.compare(value, values[1]) else { return false }
+            guard values.count == 2, let low = SQLOrdering.compare(value, values[0]),
+                let high = SQLOrdering.compare(value, values[1])
+            else { return false }
             return low >= 0 && high <= 0
         case .like: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first))
         // The value goes into the pattern as it is, so its own `%` and `_` are wildcards, as in
         // the `UPPER(f) LIKE UPPER('v%')` AutoQuery writes.
-        case .startsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first) + "%")
-        case .contains: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first) + "%")
+        case .startsWith:
+            return SQLPattern.like(SQLOrdering.text(of: value), pattern: SQLOrdering.text(of: first) + "%")
+        case .contains:
+            return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first) + "%")
         case .endsWith: return SQLPattern.like(SQLOrdering.text(of: value), pattern: "%" + SQLOrdering.text(of: first))
         case .overlaps:
             guard case .list(let items) = value else { return false }
@@ -73,13 +77,14 @@ struct PreparedCondition {
     init(_ condition: QueryCondition, store: ColumnStore? = nil) {
         self.condition = condition
         let operand = condition.values.first.map(SQLOrdering.text(of:)) ?? ""
-        let text: String? = switch condition.operator {
-        case .like: operand
-        case .startsWith: operand + "%"
-        case .contains: "%" + operand + "%"
-        case .endsWith: "%" + operand
-        default: nil
-        }
+        let text: String? =
+            switch condition.operator {
+            case .like: operand
+            case .startsWith: operand + "%"
+            case .contains: "%" + operand + "%"
+            case .endsWith: "%" + operand
+            default: nil
+            }
         pattern = text.map { Array($0.uppercased().unicodeScalars) }
         asciiPattern = text.flatMap { SQLPattern.asciiUppercased($0) }
         if condition.operator == .in {
@@ -109,7 +114,8 @@ struct PreparedCondition {
         if let text, let asciiPattern {
             switch text.kinds[index] {
             case .null: return false
-            case .ascii: return SQLPattern.matches(text.bytes, text.offsets[index]..<text.offsets[index + 1], asciiPattern)
+            case .ascii:
+                return SQLPattern.matches(text.bytes, text.offsets[index]..<text.offsets[index + 1], asciiPattern)
             case .other: break
             }
         }
@@ -144,7 +150,8 @@ enum SQLOrdering {
         case (.bool(let a), .bool(let b)): return order(a ? 1 : 0, b ? 1 : 0)
         case (.dateTime(let a), .dateTime(let b)): return order(a.ticks, b.ticks)
         case (.timeSpan(let a), .timeSpan(let b)): return order(a.ticks, b.ticks)
-        case (.list, _), (_, .list), (.map, _), (_, .map), (.object, _), (_, .object), (.json, _), (_, .json), (.bytes, _), (_, .bytes):
+        case (.list, _), (_, .list), (.map, _), (_, .map), (.object, _), (_, .object), (.json, _), (_, .json),
+            (.bytes, _), (_, .bytes):
             // No column holds these; a comparison with one is unknown, as with NULL.
             return nil
         default:
@@ -203,16 +210,25 @@ enum SQLPattern {
         matches(text, range, pattern, one: UInt8(ascii: "_"), many: UInt8(ascii: "%"))
     }
 
-    private static func matches<Element: Equatable>(_ text: [Element], _ range: Range<Int>, _ pattern: [Element], one: Element, many: Element) -> Bool {
-        var t = range.lowerBound, p = 0
-        var starP = -1, starT = 0
+    private static func matches<Element: Equatable>(
+        _ text: [Element], _ range: Range<Int>, _ pattern: [Element], one: Element, many: Element
+    ) -> Bool {
+        var t = range.lowerBound
+        var p = 0
+        var starP = -1
+        var starT = 0
         while t < range.upperBound {
             if p < pattern.count, pattern[p] == one || (pattern[p] != many && pattern[p] == text[t]) {
-                p += 1; t += 1
+                p += 1
+                t += 1
             } else if p < pattern.count, pattern[p] == many {
-                starP = p; starT = t; p += 1
+                starP = p
+                starT = t
+                p += 1
             } else if starP >= 0 {
-                p = starP + 1; starT += 1; t = starT
+                p = starP + 1
+                starT += 1
+                t = starT
             } else {
                 return false
             }

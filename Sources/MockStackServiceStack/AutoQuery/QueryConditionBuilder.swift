@@ -55,7 +55,8 @@ public struct QueryConditionBuilder: Sendable {
         switch term.operator {
         case .like, .startsWith, .contains, .endsWith:
             if patternLength > maximumPatternLength {
-                throw ServiceError(.argument, "\(term.field): a pattern of more than \(maximumPatternLength) characters")
+                throw ServiceError(
+                    .argument, "\(term.field): a pattern of more than \(maximumPatternLength) characters")
             }
         default: break
         }
@@ -66,7 +67,9 @@ public struct QueryConditionBuilder: Sendable {
 
     private func list(_ text: String, field: String, shape: ValueShape) throws(ServiceError) -> [DTOValue] {
         guard let nodes = JSVReader.readList(text) else { throw Self.invalid(text, field: field) }
-        if nodes.count > Self.maximumListCount { throw ServiceError(.argument, "\(field): more than \(Self.maximumListCount) values") }
+        if nodes.count > Self.maximumListCount {
+            throw ServiceError(.argument, "\(field): more than \(Self.maximumListCount) values")
+        }
         var values: [DTOValue] = []
         for node in nodes {
             guard case .text(let item) = node else { throw Self.invalid(text, field: field) }

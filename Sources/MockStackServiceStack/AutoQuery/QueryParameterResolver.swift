@@ -19,7 +19,8 @@ public struct QueryTerm: Sendable, Equatable {
 public struct QueryParameterResolver: Sendable {
     /// Query options and reserved names, never filters (compared ignoring case).
     public static let reservedNames: Set<String> = [
-        "skip", "take", "orderby", "orderbydesc", "fields", "_select", "_from", "_join", "_where", "include", "meta", "jsconfig",
+        "skip", "take", "orderby", "orderbydesc", "fields", "_select", "_from", "_join", "_where", "include", "meta",
+        "jsconfig",
     ]
 
     /// Lower-cased field name or alias → the field.
@@ -45,12 +46,14 @@ public struct QueryParameterResolver: Sendable {
         guard !name.isEmpty, !Self.reservedNames.contains(name.lowercased()) else { return nil }
         if let field = field(named: name) { return QueryTerm(field: field, operator: .equal) }
         if let field = singular(of: name) { return QueryTerm(field: field, operator: .in) }
-        for convention in QueryConvention.implicit where convention.isPrefix && name.hasPrefixOrdinal(convention.affix) {
+        for convention in QueryConvention.implicit where convention.isPrefix && name.hasPrefixOrdinal(convention.affix)
+        {
             if let field = field(named: Substring(name.utf8.dropFirst(convention.affix.utf8.count))) {
                 return QueryTerm(field: field, operator: convention.operator)
             }
         }
-        for convention in QueryConvention.strings + QueryConvention.implicit where convention.isSuffix && name.hasSuffixOrdinal(convention.affix) {
+        for convention in QueryConvention.strings + QueryConvention.implicit
+        where convention.isSuffix && name.hasSuffixOrdinal(convention.affix) {
             if let field = field(named: Substring(name.utf8.dropLast(convention.affix.utf8.count))) {
                 return QueryTerm(field: field, operator: convention.operator)
             }

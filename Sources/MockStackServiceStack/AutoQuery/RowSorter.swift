@@ -71,7 +71,8 @@ struct RowSorter {
                 heap[0] = candidate
                 var parent = 0
                 while true {
-                    let left = 2 * parent + 1, right = left + 1
+                    let left = 2 * parent + 1
+                    let right = left + 1
                     var last = parent
                     if left < heap.count, precedes(heap[last], heap[left]) { last = left }
                     if right < heap.count, precedes(heap[last], heap[right]) { last = right }
@@ -87,9 +88,11 @@ struct RowSorter {
 
     /// Whether the row at position `a` of the matches comes before the one at `b`.
     private func precedes(_ a: Int, _ b: Int) -> Bool {
-        let rowA = matching[a], rowB = matching[b]
+        let rowA = matching[a]
+        let rowB = matching[b]
         for index in keyColumns.indices {
-            let comparison = Self.compare(keyColumns[index][rowA], keyColumns[index][rowB])
+            let comparison =
+                Self.compare(keyColumns[index][rowA], keyColumns[index][rowB])
                 ?? SQLOrdering.compare(valueColumns[index][rowA], valueColumns[index][rowB]) ?? 0
             if comparison != 0 { return descending[index] ? comparison > 0 : comparison < 0 }
         }

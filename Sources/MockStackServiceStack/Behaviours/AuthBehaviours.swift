@@ -19,14 +19,17 @@ public struct AuthenticateBehaviour: OperationBehaviour {
             // ServiceStack deletes a cookie by setting it empty, expired a day ago.
             var headers = HTTPHeaders()
             for name in ["ss-tok", "ss-reftok", "ss-id", "ss-pid"] {
-                headers.add("Set-Cookie", SetCookie.value(name, "", expires: call.now.adding(seconds: -86_400), for: call.http))
+                headers.add(
+                    "Set-Cookie", SetCookie.value(name, "", expires: call.now.adding(seconds: -86_400), for: call.http))
             }
             return ServiceResult(.dto(.object(DTOObject())), headers: headers)
         }
 
         let userName = call.request.value(named: "UserName").text
         let password = call.request.value(named: "Password").text
-        let credentials = userName.map { ($0, password ?? "") } ?? AuthService.basicCredentials(call.http).map { ($0.userName, $0.password) }
+        let credentials =
+            userName.map { ($0, password ?? "") }
+            ?? AuthService.basicCredentials(call.http).map { ($0.userName, $0.password) }
         let session: AuthSession
         if let (name, secret) = credentials {
             guard let user = auth.user(named: name, password: secret) else {
@@ -57,10 +60,18 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         var headers = HTTPHeaders()
         // The token cookies expire with their tokens; `ss-id` lasts the browser session and
         // `ss-pid` is permanent: 20 years (from the real host's start; from the sign-in here).
-        headers.add("Set-Cookie", SetCookie.value("ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http))
-        headers.add("Set-Cookie", SetCookie.value("ss-reftok", refreshToken, expires: auth.refreshTokenExpiry(now: call.now), for: call.http))
+        headers.add(
+            "Set-Cookie",
+            SetCookie.value(
+                "ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http))
+        headers.add(
+            "Set-Cookie",
+            SetCookie.value("ss-reftok", refreshToken, expires: auth.refreshTokenExpiry(now: call.now), for: call.http))
         headers.add("Set-Cookie", SetCookie.value("ss-id", session.sessionId, expires: nil, for: call.http))
-        headers.add("Set-Cookie", SetCookie.value("ss-pid", session.sessionId, expires: call.now.adding(seconds: 20 * 365 * 86_400), for: call.http))
+        headers.add(
+            "Set-Cookie",
+            SetCookie.value(
+                "ss-pid", session.sessionId, expires: call.now.adding(seconds: 20 * 365 * 86_400), for: call.http))
         return try ServiceResult(.dto(call.conformed(.object(response))), headers: headers)
     }
 }
@@ -75,7 +86,9 @@ public struct AccessTokenBehaviour: OperationBehaviour {
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let auth = try call.requireAuth()
-        guard let refreshToken = call.request.value(named: "RefreshToken").text ?? Cookies(call.http.headers)["ss-reftok"] else {
+        guard
+            let refreshToken = call.request.value(named: "RefreshToken").text ?? Cookies(call.http.headers)["ss-reftok"]
+        else {
             throw ServiceError.argument(.argumentNull, "Value cannot be null.", parameter: "RefreshToken")
         }
         let claims: AuthService.RefreshGrant
@@ -87,7 +100,12 @@ public struct AccessTokenBehaviour: OperationBehaviour {
         let session = AuthSession(profile: profile, sessionId: claims.sessionId ?? AuthService.newId())
         let accessToken = auth.accessToken(for: session, now: call.now)
         let response = DTOObject([("AccessToken", .string(accessToken)), ("Meta", .map([]))])
-        return try ServiceResult(.dto(call.conformed(.object(response))), headers: ["Set-Cookie": SetCookie.value("ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http)])
+        return try ServiceResult(
+            .dto(call.conformed(.object(response))),
+            headers: [
+                "Set-Cookie": SetCookie.value(
+                    "ss-tok", accessToken, expires: call.now.adding(seconds: auth.accessTokenLifetime), for: call.http)
+            ])
     }
 }
 
@@ -107,21 +125,24 @@ public struct CreateTokenBehaviour: OperationBehaviour {
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let auth = try call.requireAuth()
         let request = call.request
-        let expiry: DateTimeValue? = if case .dateTime(let date) = request.value(named: "JwtExpiry") { date } else { nil }
+        let expiry: DateTimeValue? =
+            if case .dateTime(let date) = request.value(named: "JwtExpiry") { date } else { nil }
         let token: String
         switch kind {
         case .access:
             func strings(_ name: String) -> [String] { request.value(named: name).listValue?.compactMap(\.text) ?? [] }
             let profile = UserProfile(
-                userAuthId: request.value(named: "UserAuthId").text ?? "0", userName: request.value(named: "UserName").text,
+                userAuthId: request.value(named: "UserAuthId").text ?? "0",
+                userName: request.value(named: "UserName").text,
                 displayName: request.value(named: "DisplayName").text, email: request.value(named: "Email").text,
                 firstName: request.value(named: "FirstName").text, lastName: request.value(named: "LastName").text,
                 roles: strings("Roles"), permissions: strings("Permissions"))
             let session = AuthSession(profile: profile, sessionId: AuthService.newId())
             token = auth.accessToken(for: session, now: call.now, expiry: expiry)
         case .refresh:
-            token = auth.refreshToken(subject: request.value(named: "UserAuthId").text ?? "1", now: call.now,
-                                      expiry: expiry ?? call.now.adding(seconds: 86_400))
+            token = auth.refreshToken(
+                subject: request.value(named: "UserAuthId").text ?? "1", now: call.now,
+                expiry: expiry ?? call.now.adding(seconds: 86_400))
         }
         return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Token", .string(token))])))))
     }
@@ -144,7 +165,8 @@ public struct InvalidateTokenBehaviour: OperationBehaviour {
 extension ServiceCall {
     func requireAuth() throws(ServiceError) -> AuthService {
         guard let auth = context.auth else {
-            throw ServiceError(.notImplemented, "mockstack: \(operation.name) needs an 'auth' section in the app's manifest")
+            throw ServiceError(
+                .notImplemented, "mockstack: \(operation.name) needs an 'auth' section in the app's manifest")
         }
         return auth
     }

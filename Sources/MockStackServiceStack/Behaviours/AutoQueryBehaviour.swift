@@ -33,11 +33,19 @@ public struct AutoQueryBehaviour: OperationBehaviour {
     /// The properties of `QueryBase` (and `QueryDb<T>`), which steer the query rather than filter.
     static let queryOptions: Set<String> = ["skip", "take", "orderby", "orderbydesc", "include", "fields", "meta"]
 
-    public init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term, declarations: [String: Declaration] = [:]) {
-        self.init(engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations, rowsFitResults: false)
+    public init(
+        engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term,
+        declarations: [String: Declaration] = [:]
+    ) {
+        self.init(
+            engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations,
+            rowsFitResults: false)
     }
 
-    private init(engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term, declarations: [String: Declaration], rowsFitResults: Bool) {
+    private init(
+        engine: AutoQueryEngine, builder: QueryConditionBuilder, defaultTerm: AutoQuery.Term,
+        declarations: [String: Declaration], rowsFitResults: Bool
+    ) {
         self.engine = engine
         self.builder = builder
         self.defaultTerm = defaultTerm
@@ -47,14 +55,16 @@ public struct AutoQueryBehaviour: OperationBehaviour {
 
     public func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour {
         guard let returnShape, case .object(let reference) = returnShape.unwrapped,
-              let response = coercion.catalog.object(reference),
-              case .list(let element)? = response.property(named: "Results")?.shape.unwrapped,
-              case .object(let rowReference) = element.unwrapped, let rowType = coercion.catalog.object(rowReference)
+            let response = coercion.catalog.object(reference),
+            case .list(let element)? = response.property(named: "Results")?.shape.unwrapped,
+            case .object(let rowReference) = element.unwrapped, let rowType = coercion.catalog.object(rowReference)
         else { return self }
         let fits = rowType.properties.allSatisfy { property in
             builder.fieldShapes[property.name].map { $0.unwrapped == property.shape.unwrapped } ?? true
         }
-        return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations, rowsFitResults: fits)
+        return AutoQueryBehaviour(
+            engine: engine, builder: builder, defaultTerm: defaultTerm, declarations: declarations, rowsFitResults: fits
+        )
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
@@ -67,8 +77,11 @@ public struct AutoQueryBehaviour: OperationBehaviour {
             let name = property.name.lowercased()
             if Self.queryOptions.contains(name) { continue }
             let declared = declarations[name]
-            guard let term = declared.map({ QueryTerm(field: $0.field, operator: $0.operator) }) ?? builder.resolver.resolve(property.name),
-                  !Self.isUnset(value) else { continue }
+            guard
+                let term = declared.map({ QueryTerm(field: $0.field, operator: $0.operator) })
+                    ?? builder.resolver.resolve(property.name),
+                !Self.isUnset(value)
+            else { continue }
             // Typed values are read as the field's type too (a `string ViewCountAbove` compares
             // numbers); an array column's values as its elements.
             var shape = builder.fieldShapes[term.field] ?? .any
@@ -79,12 +92,20 @@ public struct AutoQueryBehaviour: OperationBehaviour {
                 let op = term.operator.takesList ? term.operator : .in
                 try QueryConditionBuilder.checkLimits(term, listCount: items.count)
                 if op == .between, items.count != 2 { throw ServiceError(.argument, "\(term.field) requires 2 values") }
-                condition = QueryCondition(field: term.field, operator: op, values: try items.map { item throws(ServiceError) in try Self.read(item, as: shape, field: term.field, coercion: builder.coercion) })
+                condition = QueryCondition(
+                    field: term.field, operator: op,
+                    values: try items.map { item throws(ServiceError) in
+                        try Self.read(item, as: shape, field: term.field, coercion: builder.coercion)
+                    })
             } else {
-                if term.operator.takesList { throw ServiceError(.argument, "\(property.name) expects a list of values") }
+                if term.operator.takesList {
+                    throw ServiceError(.argument, "\(property.name) expects a list of values")
+                }
                 try QueryConditionBuilder.checkLimits(term, patternLength: value.text?.count ?? 0)
-                condition = QueryCondition(field: term.field, operator: term.operator,
-                                           values: term.operator.takesNoValue ? [] : [try Self.read(value, as: shape, field: term.field, coercion: builder.coercion)])
+                condition = QueryCondition(
+                    field: term.field, operator: term.operator,
+                    values: term.operator.takesNoValue
+                        ? [] : [try Self.read(value, as: shape, field: term.field, coercion: builder.coercion)])
             }
             query.conditions.append((condition, declared?.term ?? defaultTerm))
         }
@@ -96,12 +117,14 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         query.skip = request.value(named: "Skip").intValue ?? call.input.parameter("skip").flatMap { Int($0) }
         query.take = request.value(named: "Take").intValue ?? call.input.parameter("take").flatMap { Int($0) }
         query.orderBy = Self.list(request.value(named: "OrderBy")) ?? call.input.parameter("orderBy").map(Self.split)
-        query.orderByDesc = Self.list(request.value(named: "OrderByDesc")) ?? call.input.parameter("orderByDesc").map(Self.split)
+        query.orderByDesc =
+            Self.list(request.value(named: "OrderByDesc")) ?? call.input.parameter("orderByDesc").map(Self.split)
         query.fields = request.value(named: "Fields").text ?? call.input.parameter("fields")
         query.include = (request.value(named: "Include").text ?? call.input.parameter("include")).map(Self.split) ?? []
         // `orderBy=Random` differs from request to request, as the database's RANDOM() does
         // (the system generator is asked only then: it costs a system call).
-        if ((query.orderBy ?? []) + (query.orderByDesc ?? [])).contains(where: { $0.equalsIgnoringASCIICase("Random") }) {
+        if ((query.orderBy ?? []) + (query.orderByDesc ?? [])).contains(where: { $0.equalsIgnoringASCIICase("Random") })
+        {
             var generator = SystemRandomNumberGenerator()
             query.randomSeed = generator.next()
         }
@@ -121,7 +144,9 @@ public struct AutoQueryBehaviour: OperationBehaviour {
         return ServiceResult(.dto(.object(conformed)))
     }
 
-    private static func read(_ value: DTOValue, as shape: ValueShape, field: String, coercion: ValueCoercion) throws(ServiceError) -> DTOValue {
+    private static func read(
+        _ value: DTOValue, as shape: ValueShape, field: String, coercion: ValueCoercion
+    ) throws(ServiceError) -> DTOValue {
         if shape.unwrapped == .string, let text = value.text { return .string(text) }
         guard let converted = coercion.conform(value, to: shape) else {
             throw ServiceError(.argument, "'\(value.text ?? "")' is an Invalid value for '\(field)'")

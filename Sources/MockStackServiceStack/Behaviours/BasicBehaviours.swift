@@ -42,14 +42,20 @@ public struct TemplateBehaviour: OperationBehaviour {
 
     public func prepared(returnShape: ValueShape?, coercion: ValueCoercion) -> any OperationBehaviour {
         guard case .json(let template) = output, let returnShape,
-              let typed = template.resolved(against: returnShape, coercion: coercion) else { return self }
+            let typed = template.resolved(against: returnShape, coercion: coercion)
+        else { return self }
         return TemplateBehaviour(output: .json(typed), headers: headers, isTyped: true)
     }
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let scope = TemplateScope(call: call)
-        let headers = self.headers.isEmpty ? HTTPHeaders()
-            : HTTPHeaders(self.headers.compactMap { header in header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) } })
+        let headers =
+            self.headers.isEmpty
+            ? HTTPHeaders()
+            : HTTPHeaders(
+                self.headers.compactMap { header in
+                    header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) }
+                })
         switch output {
         case .json(let template):
             let value = template.evaluate(scope) ?? .null
@@ -74,7 +80,10 @@ public struct RawBodyBehaviour: OperationBehaviour {
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let scope = TemplateScope(call: call)
-        let headers = HTTPHeaders(headers.compactMap { header in header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) } })
+        let headers = HTTPHeaders(
+            headers.compactMap { header in
+                header.value.render(scope).map { HTTPHeaders.Field(name: header.name, value: $0) }
+            })
         let type = contentType?.render(scope) ?? call.http.headers["Content-Type"] ?? MediaType.octetStream
         return ServiceResult(.raw(call.http.body, contentType: type), headers: headers)
     }
@@ -85,7 +94,8 @@ extension ServiceCall {
     func conformed(_ value: DTOValue) throws(ServiceError) -> DTOValue {
         guard let shape = operation.returnShape else { return value }
         guard let result = context.coercion.conform(value, to: shape) else {
-            throw ServiceError(.exception, "mockstack: the response configured for \(operation.name) does not fit its return type")
+            throw ServiceError(
+                .exception, "mockstack: the response configured for \(operation.name) does not fit its return type")
         }
         return result
     }

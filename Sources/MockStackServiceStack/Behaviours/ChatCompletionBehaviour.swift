@@ -35,16 +35,25 @@ public struct ChatCompletionBehaviour: OperationBehaviour {
         }
         let model = call.request.value(named: "Model").text ?? ""
         guard models.contains(model) else { throw ServiceError.http(404, "Model \(model) not found") }
-        let promptTokens = messages.reduce(0) { $0 + Self.tokens(in: $1.objectValue?.value(named: "Content").text ?? "") }
+        let promptTokens = messages.reduce(0) {
+            $0 + Self.tokens(in: $1.objectValue?.value(named: "Content").text ?? "")
+        }
         let completionTokens = Self.tokens(in: content)
         let seconds = created ?? call.now.ticks.floorDivided(by: CivilTime.ticksPerSecond)
 
         let message = DTOObject([("Content", .string(content)), ("Role", .string("assistant"))])
-        let choice = DTOObject([("FinishReason", .string("stop")), ("Index", .number(JSONNumber(0))), ("Message", .object(message))])
-        let usage = DTOObject([("CompletionTokens", .number(JSONNumber(completionTokens))), ("PromptTokens", .number(JSONNumber(promptTokens))),
-                               ("TotalTokens", .number(JSONNumber(promptTokens + completionTokens)))])
-        var response = DTOObject([("Id", .string(id)), ("Choices", .list([.object(choice)])), ("Created", .number(JSONNumber(Int(seconds)))),
-                                  ("Model", .string(model))])
+        let choice = DTOObject([
+            ("FinishReason", .string("stop")), ("Index", .number(JSONNumber(0))), ("Message", .object(message)),
+        ])
+        let usage = DTOObject([
+            ("CompletionTokens", .number(JSONNumber(completionTokens))),
+            ("PromptTokens", .number(JSONNumber(promptTokens))),
+            ("TotalTokens", .number(JSONNumber(promptTokens + completionTokens))),
+        ])
+        var response = DTOObject([
+            ("Id", .string(id)), ("Choices", .list([.object(choice)])), ("Created", .number(JSONNumber(Int(seconds)))),
+            ("Model", .string(model)),
+        ])
         if let systemFingerprint { response["SystemFingerprint"] = .string(systemFingerprint) }
         response["Object"] = .string("chat.completion")
         response["Usage"] = .object(usage)
@@ -60,12 +69,15 @@ public struct ChatCompletionBehaviour: OperationBehaviour {
     /// Server writes its responses with System.Text.Json, which leaves nulls out.
     private static func leavingOutToolCalls(_ answer: DTOValue) -> DTOValue {
         guard case .object(var object) = answer, case .list(let choices) = object["Choices"] else { return answer }
-        object["Choices"] = .list(choices.map { choice in
-            guard case .object(var fields) = choice, case .object(var message) = fields["Message"] else { return choice }
-            message.leftOutWhenUnset = ["ToolCalls"]
-            fields["Message"] = .object(message)
-            return .object(fields)
-        })
+        object["Choices"] = .list(
+            choices.map { choice in
+                guard case .object(var fields) = choice, case .object(var message) = fields["Message"] else {
+                    return choice
+                }
+                message.leftOutWhenUnset = ["ToolCalls"]
+                fields["Message"] = .object(message)
+                return .object(fields)
+            })
         return .object(object)
     }
 }

@@ -20,7 +20,8 @@ public struct TemplateString: Sendable, Equatable {
             if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
             let inside = rest[rest.index(after: open)..<close]
             if let bar = inside.firstIndex(of: "|") {
-                parts.append(.placeholder(name: String(inside[..<bar]), fallback: String(inside[inside.index(after: bar)...])))
+                parts.append(
+                    .placeholder(name: String(inside[..<bar]), fallback: String(inside[inside.index(after: bar)...])))
             } else {
                 parts.append(.placeholder(name: String(inside), fallback: nil))
             }
@@ -94,7 +95,9 @@ struct TemplateScope {
         case "@userName": return call.session?.userName.map { .string($0) } ?? .null
         case "@displayName": return call.session?.displayName.map { .string($0) } ?? .null
         default:
-            if let item, case .object(let object) = item, name.hasPrefix(".") { return object.value(named: String(name.dropFirst())) }
+            if let item, case .object(let object) = item, name.hasPrefix(".") {
+                return object.value(named: String(name.dropFirst()))
+            }
             return call.request.value(named: name)
         }
     }

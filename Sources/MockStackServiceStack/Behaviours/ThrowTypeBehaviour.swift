@@ -14,12 +14,14 @@ public struct ThrowTypeBehaviour: OperationBehaviour {
         case "NotFound"?: throw ServiceError.http(404, message("What you're looking for isn't here"))
         case "Unauthorized"?: throw ServiceError.http(401, message("You shall not pass!"))
         case "Conflict"?: throw ServiceError.http(409, message("We haz Conflict!"))
-        case "NotImplementedException"?: throw ServiceError(.notImplemented, message("Not implemented yet, try again later"))
+        case "NotImplementedException"?:
+            throw ServiceError(.notImplemented, message("Not implemented yet, try again later"))
         case "ArgumentException"?: throw ServiceError(.argument, message("Client Argument Error"))
         case "AuthenticationException"?: throw ServiceError(.authentication, message("We haz issue Authenticatting"))
         case "UnauthorizedAccessException"?: throw ServiceError(.unauthorizedAccess, message("You shall not pass!"))
         // Misspelt exactly as the real service's switch spells it; the correct spelling echoes.
-        case "OptimisticConcurrencyExceptieon"?: throw ServiceError(.optimisticConcurrency, message("Sorry too optimistic"))
+        case "OptimisticConcurrencyExceptieon"?:
+            throw ServiceError(.optimisticConcurrency, message("Sorry too optimistic"))
         case "UnhandledException"?: throw ServiceError(.fileNotFound, message("File was never here"))
         case "RawResponse"?:
             // A bare 418 whose reason phrase carries the message, no body.
@@ -46,8 +48,10 @@ public struct ErrorBehaviour: OperationBehaviour {
     /// The error supplies its own body, so DebugMode adds no stack trace.
     public var omitsStackTrace: Bool
 
-    public init(exception: String, status: TemplateString, errorCode: TemplateString?, message: TemplateString,
-                fieldErrors: [FieldError], returnsStatus: Bool, omitsStackTrace: Bool) {
+    public init(
+        exception: String, status: TemplateString, errorCode: TemplateString?, message: TemplateString,
+        fieldErrors: [FieldError], returnsStatus: Bool, omitsStackTrace: Bool
+    ) {
         self.exception = exception
         self.status = status
         self.errorCode = errorCode
@@ -61,7 +65,8 @@ public struct ErrorBehaviour: OperationBehaviour {
         let scope = TemplateScope(call: call)
         // A status from the request (`{{Status}}`) that is no final status is a 500: a 1xx
         // sent as the answer would break the connection's framing.
-        let code = status.render(scope).flatMap { Int($0) }.flatMap { HTTPStatus.finalStatuses.contains($0) ? $0 : nil } ?? 500
+        let code =
+            status.render(scope).flatMap { Int($0) }.flatMap { HTTPStatus.finalStatuses.contains($0) ? $0 : nil } ?? 500
         let message = message.render(scope) ?? exception
         var error: ServiceError
         if exception == "HttpError" {
@@ -76,9 +81,14 @@ public struct ErrorBehaviour: OperationBehaviour {
         var responseStatus = DTOObject()
         responseStatus["ErrorCode"] = .string(error.errorCode)
         responseStatus["Message"] = .string(error.message)
-        responseStatus["Errors"] = .list(fieldErrors.map { field in
-            .object(DTOObject([("ErrorCode", .string(field.errorCode)), ("FieldName", .string(field.fieldName)), ("Message", .string(field.message))]))
-        })
+        responseStatus["Errors"] = .list(
+            fieldErrors.map { field in
+                .object(
+                    DTOObject([
+                        ("ErrorCode", .string(field.errorCode)), ("FieldName", .string(field.fieldName)),
+                        ("Message", .string(field.message)),
+                    ]))
+            })
         return ServiceResult(.dto(.object(DTOObject([("ResponseStatus", .object(responseStatus))]))))
     }
 }

@@ -35,7 +35,10 @@ public struct UploadBehaviour: OperationBehaviour {
         case .speechToText:
             let file = call.files[0]
             let texts = [
-                "\(file.name), \(requiredFile ?? "File") \(file.bytes.count), \(file.fileName), \(file.contentType ?? "")",
+                """
+                \(file.name), \(requiredFile ?? "File") \(file.bytes.count), \(file.fileName), \
+                \(file.contentType ?? "")
+                """,
                 "Tag \(call.request.value(named: "Tag").text ?? "")",
                 "RefId \(call.request.value(named: "RefId").text ?? "")",
             ]
@@ -45,15 +48,19 @@ public struct UploadBehaviour: OperationBehaviour {
                 throw ServiceError(.exception, "Failed to generate any text outputs")
             }
             let outputs = Self.textOutputs(texts)
-            return try ServiceResult(.dto(call.conformed(.object(DTOObject([("Results", outputs), ("TextOutputs", outputs)])))))
+            return try ServiceResult(
+                .dto(call.conformed(.object(DTOObject([("Results", outputs), ("TextOutputs", outputs)])))))
         case .fileList:
             var response = call.request
-            response["Files"] = .list(call.files.map { file in
-                .object(DTOObject([
-                    ("Name", .string(file.name)), ("FileName", .string(file.fileName)),
-                    ("ContentLength", .number(JSONNumber(file.bytes.count))), ("ContentType", file.contentType.map { .string($0) } ?? .null),
-                ]))
-            })
+            response["Files"] = .list(
+                call.files.map { file in
+                    .object(
+                        DTOObject([
+                            ("Name", .string(file.name)), ("FileName", .string(file.fileName)),
+                            ("ContentLength", .number(JSONNumber(file.bytes.count))),
+                            ("ContentType", file.contentType.map { .string($0) } ?? .null),
+                        ]))
+                })
             return try ServiceResult(.dto(call.conformed(.object(response))))
         }
     }

@@ -29,17 +29,25 @@ public struct ValidationRule: Sendable {
         case notEmpty, notNull, empty, null, email
         case inclusiveBetween(from: Double, to: Double)
         case exclusiveBetween(from: Double, to: Double)
-        case greaterThan(Double), greaterThanOrEqual(Double), lessThan(Double), lessThanOrEqual(Double)
-        case equal(String), notEqual(String)
-        case length(min: Int, max: Int), minimumLength(Int), maximumLength(Int)
+        case greaterThan(Double)
+        case greaterThanOrEqual(Double)
+        case lessThan(Double)
+        case lessThanOrEqual(Double)
+        case equal(String)
+        case notEqual(String)
+        case length(min: Int, max: Int)
+        case minimumLength(Int)
+        case maximumLength(Int)
         /// FluentValidation's `Matches`: some part of the value matches (`Regex.IsMatch`), compiled
         /// once when the fixture is read, by the linear-time ``Pattern``.
         case matches(Pattern)
 
         /// The rule names a manifest may use, as FluentValidation names its validators.
-        public static let names = ["NotEmpty", "NotNull", "Empty", "Null", "Email", "InclusiveBetween", "ExclusiveBetween",
-                                   "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "Equal", "NotEqual",
-                                   "Length", "MinimumLength", "MaximumLength", "Matches"]
+        public static let names = [
+            "NotEmpty", "NotNull", "Empty", "Null", "Email", "InclusiveBetween", "ExclusiveBetween",
+            "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "Equal", "NotEqual",
+            "Length", "MinimumLength", "MaximumLength", "Matches",
+        ]
     }
 
     /// The C# property name (`Age`).
@@ -72,7 +80,10 @@ public struct ValidationRule: Sendable {
         case .null: passes = value.isNull
         case .email:
             // FluentValidation's default email check: one '@', neither first nor last. Null passes.
-            passes = text.map { $0.isEmpty || ($0.filter { $0 == "@" }.count == 1 && !$0.hasPrefix("@") && !$0.hasSuffix("@")) } ?? true
+            passes =
+                text.map {
+                    $0.isEmpty || ($0.filter { $0 == "@" }.count == 1 && !$0.hasPrefix("@") && !$0.hasSuffix("@"))
+                } ?? true
         case .inclusiveBetween(let from, let to):
             arguments = [("From", Self.format(from)), ("To", Self.format(to)), ("Value", text ?? "")]
             passes = number.map { $0 >= from && $0 <= to } ?? value.isNull
@@ -81,7 +92,10 @@ public struct ValidationRule: Sendable {
             passes = number.map { $0 > from && $0 < to } ?? value.isNull
         case .greaterThan(let limit), .greaterThanOrEqual(let limit), .lessThan(let limit), .lessThanOrEqual(let limit):
             arguments = [("ComparisonValue", Self.format(limit))]
-            guard let number else { passes = value.isNull; break }
+            guard let number else {
+                passes = value.isNull
+                break
+            }
             switch check {
             case .greaterThan: passes = number > limit
             case .greaterThanOrEqual: passes = number >= limit
@@ -115,7 +129,9 @@ public struct ValidationRule: Sendable {
         var rendered = message ?? defaultMessage
         for (key, replacement) in meta { rendered = rendered.replacing("{\(key)}", with: replacement) }
         rendered = rendered.replacing("{PropertyValue}", with: text ?? "")
-        return FieldError(errorCode: errorCode ?? code, fieldName: property, message: rendered, meta: meta.map { (key: $0.0, value: $0.1) })
+        return FieldError(
+            errorCode: errorCode ?? code, fieldName: property, message: rendered,
+            meta: meta.map { (key: $0.0, value: $0.1) })
     }
 
     /// ServiceStack's error code for the validator: its name without `Validator`.
@@ -148,16 +164,29 @@ public struct ValidationRule: Sendable {
         case .empty, .null: "'{PropertyName}' must be empty."
         case .email: "'{PropertyName}' is not a valid email address."
         case .inclusiveBetween: "'{PropertyName}' must be between {From} and {To}. You entered {PropertyValue}."
-        case .exclusiveBetween: "'{PropertyName}' must be between {From} and {To} (exclusive). You entered {PropertyValue}."
+        case .exclusiveBetween:
+            "'{PropertyName}' must be between {From} and {To} (exclusive). You entered {PropertyValue}."
         case .greaterThan: "'{PropertyName}' must be greater than '{ComparisonValue}'."
         case .greaterThanOrEqual: "'{PropertyName}' must be greater than or equal to '{ComparisonValue}'."
         case .lessThan: "'{PropertyName}' must be less than '{ComparisonValue}'."
         case .lessThanOrEqual: "'{PropertyName}' must be less than or equal to '{ComparisonValue}'."
         case .equal: "'{PropertyName}' must be equal to '{ComparisonValue}'."
         case .notEqual: "'{PropertyName}' must not be equal to '{ComparisonValue}'."
-        case .length: "'{PropertyName}' must be between {MinLength} and {MaxLength} characters. You entered {TotalLength} characters."
-        case .minimumLength: "The length of '{PropertyName}' must be at least {MinLength} characters. You entered {TotalLength} characters."
-        case .maximumLength: "The length of '{PropertyName}' must be {MaxLength} characters or fewer. You entered {TotalLength} characters."
+        case .length:
+            """
+            '{PropertyName}' must be between {MinLength} and {MaxLength} characters. You entered {TotalLength} \
+            characters.
+            """
+        case .minimumLength:
+            """
+            The length of '{PropertyName}' must be at least {MinLength} characters. You entered {TotalLength} \
+            characters.
+            """
+        case .maximumLength:
+            """
+            The length of '{PropertyName}' must be {MaxLength} characters or fewer. You entered {TotalLength} \
+            characters.
+            """
         case .matches: "'{PropertyName}' is not in the correct format."
         }
     }
@@ -202,7 +231,9 @@ public struct ValidationRule: Sendable {
             if index > 0, character.isUppercase {
                 let previous = characters[index - 1]
                 let next = index + 1 < characters.count ? characters[index + 1] : nil
-                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result.append(" ") }
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    result.append(" ")
+                }
             }
             result.append(character)
         }

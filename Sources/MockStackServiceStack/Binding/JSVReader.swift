@@ -13,7 +13,8 @@ enum JSVNode: Equatable {
         switch (lhs, rhs) {
         case (.text(let a), .text(let b)): a == b
         case (.list(let a), .list(let b)): a == b
-        case (.map(let a), .map(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.map(let a), .map(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
         }
     }
@@ -83,7 +84,9 @@ struct JSVReader {
             var elements: [JSVNode] = []
             if consume(UInt8(ascii: "]")) { return .list([]) }
             repeat {
-                guard let element = value(depth: depth + 1, terminators: [UInt8(ascii: ","), UInt8(ascii: "]")]) else { return nil }
+                guard let element = value(depth: depth + 1, terminators: [UInt8(ascii: ","), UInt8(ascii: "]")]) else {
+                    return nil
+                }
                 elements.append(element)
             } while consume(UInt8(ascii: ","))
             return consume(UInt8(ascii: "]")) ? .list(elements) : nil
@@ -93,7 +96,8 @@ struct JSVReader {
             if consume(UInt8(ascii: "}")) { return .map([]) }
             repeat {
                 guard case .text(let key)? = scalar(terminators: [UInt8(ascii: ":")]), consume(UInt8(ascii: ":")),
-                      let member = value(depth: depth + 1, terminators: [UInt8(ascii: ","), UInt8(ascii: "}")]) else { return nil }
+                    let member = value(depth: depth + 1, terminators: [UInt8(ascii: ","), UInt8(ascii: "}")])
+                else { return nil }
                 members.append((key, member))
             } while consume(UInt8(ascii: ","))
             return consume(UInt8(ascii: "}")) ? .map(members) : nil

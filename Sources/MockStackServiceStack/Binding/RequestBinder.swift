@@ -10,7 +10,9 @@ public struct RequestBinder: Sendable {
     public init(coercion: ValueCoercion) { self.coercion = coercion }
 
     /// Binds one request DTO of `type` for the operation `operation`.
-    public func bind(_ input: RequestInput, pathVariables: [OperationRouter.PathVariable], to type: ObjectShape, operation: String) throws(ServiceError) -> DTOObject {
+    public func bind(
+        _ input: RequestInput, pathVariables: [OperationRouter.PathVariable], to type: ObjectShape, operation: String
+    ) throws(ServiceError) -> DTOObject {
         var binding = Binding(type: type, coercion: coercion)
         if !type.takesRawBody {
             switch input.body {
@@ -19,11 +21,20 @@ public struct RequestBinder: Sendable {
                 switch try parseJSON(bytes, operation: operation) {
                 case .object(let object): binding.apply(json: object)
                 case .null: break
-                case let other: throw ServiceError(.serialization, "Could not deserialize 'application/json' request using \(operation): expected a JSON object, found \(other.typeName)")
+                case let other:
+                    throw ServiceError(
+                        .serialization,
+                        """
+                        Could not deserialize 'application/json' request using \(operation): expected a JSON object, \
+                        found \(other.typeName)
+                        """
+                    )
                 }
             case .jsv(let text):
                 guard case .map(let members)? = JSVReader.read(text) else {
-                    throw ServiceError(.serialization, "Could not deserialize 'application/jsv' request using \(operation): not a JSV object")
+                    throw ServiceError(
+                        .serialization,
+                        "Could not deserialize 'application/jsv' request using \(operation): not a JSV object")
                 }
                 binding.apply(jsv: members)
             case .form:
@@ -38,18 +49,28 @@ public struct RequestBinder: Sendable {
     }
 
     /// Binds `POST /api/{Op}[]`: a JSON array of request DTOs, each also filled from the query.
-    public func bindBatch(_ input: RequestInput, to type: ObjectShape, operation: String) throws(ServiceError) -> [DTOObject] {
+    public func bindBatch(
+        _ input: RequestInput, to type: ObjectShape, operation: String
+    ) throws(ServiceError) -> [DTOObject] {
         guard case .json(let bytes) = input.body else {
             if case .other(let contentType) = input.body { throw Self.unsupported(contentType, operation: operation) }
             throw ServiceError(.serialization, "A batch request to \(operation)[] needs a JSON array body")
         }
         guard case .array(let elements) = try parseJSON(bytes, operation: operation) else {
-            throw ServiceError(.serialization, "Could not deserialize 'application/json' request using \(operation)[]: expected a JSON array")
+            throw ServiceError(
+                .serialization,
+                "Could not deserialize 'application/json' request using \(operation)[]: expected a JSON array")
         }
         var requests: [DTOObject] = []
         for element in elements {
             guard case .object(let object) = element else {
-                throw ServiceError(.serialization, "Could not deserialize 'application/json' request using \(operation)[]: every element must be a JSON object, found \(element.typeName)")
+                throw ServiceError(
+                    .serialization,
+                    """
+                    Could not deserialize 'application/json' request using \(operation)[]: every element must be a \
+                    JSON object, found \(element.typeName)
+                    """
+                )
             }
             var binding = Binding(type: type, coercion: coercion)
             binding.apply(json: object)
@@ -64,12 +85,24 @@ public struct RequestBinder: Sendable {
             return try JSONParser.forRequestBodies(maximumDepth: 64).parse(bytes).root
         } catch {
             // Mock choice: ServiceStack wraps the parser's message the same way; its wording is Unverified.
-            throw ServiceError(.serialization, "Could not deserialize 'application/json' request using \(operation): \(error.message) at \(error.position)")
+            throw ServiceError(
+                .serialization,
+                """
+                Could not deserialize 'application/json' request using \(operation): \(error.message) at \
+                \(error.position)
+                """
+            )
         }
     }
 
     private static func unsupported(_ contentType: String, operation: String) -> ServiceError {
-        ServiceError(.serialization, "Content-Type '\(contentType)' is not supported by \(operation): send application/json, application/x-www-form-urlencoded or multipart/form-data")
+        ServiceError(
+            .serialization,
+            """
+            Content-Type '\(contentType)' is not supported by \(operation): send application/json, \
+            application/x-www-form-urlencoded or multipart/form-data
+            """
+        )
     }
 
     /// One DTO being populated, with the field errors found so far.
@@ -136,7 +169,10 @@ public struct RequestBinder: Sendable {
 
         mutating func fail(_ property: PropertyShape, _ text: String) {
             guard !errors.contains(where: { $0.fieldName == property.name }) else { return }
-            errors.append(FieldError(errorCode: "SerializationException", fieldName: property.name, message: "'\(text)' is an Invalid value for '\(property.name)'"))
+            errors.append(
+                FieldError(
+                    errorCode: "SerializationException", fieldName: property.name,
+                    message: "'\(text)' is an Invalid value for '\(property.name)'"))
         }
 
         /// The DTO as .NET would hold it: unset value-type properties at their defaults.

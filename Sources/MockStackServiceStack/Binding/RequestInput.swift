@@ -48,21 +48,26 @@ public struct RequestInput: Sendable {
         case "application/jsv", "text/jsv":
             body = .jsv(String(decoding: request.body, as: UTF8.self))
         case "application/x-www-form-urlencoded":
-            form = try Self.pairs(String(decoding: request.body, as: UTF8.self), limit: limits.maximumFields - query.count)
+            form = try Self.pairs(
+                String(decoding: request.body, as: UTF8.self), limit: limits.maximumFields - query.count)
             body = .form
         case "multipart/form-data":
             guard let boundary = MultipartForm.boundary(in: contentType) else {
-                throw ServiceError(.serialization, "multipart/form-data request has no boundary parameter in its Content-Type")
+                throw ServiceError(
+                    .serialization, "multipart/form-data request has no boundary parameter in its Content-Type")
             }
             let multipart: MultipartForm
             do {
-                multipart = try MultipartForm(body: request.body, boundary: boundary, maximumParts: max(0, limits.maximumFields - query.count))
+                multipart = try MultipartForm(
+                    body: request.body, boundary: boundary, maximumParts: max(0, limits.maximumFields - query.count))
             } catch {
                 throw ServiceError(.serialization, "Invalid multipart/form-data request: \(error.description)")
             }
             for part in multipart.parts {
                 if let fileName = part.fileName {
-                    files.append(UploadedFile(name: part.name, fileName: fileName, contentType: part.contentType, bytes: part.body))
+                    files.append(
+                        UploadedFile(
+                            name: part.name, fileName: fileName, contentType: part.contentType, bytes: part.body))
                 } else {
                     form.append((part.name, String(decoding: part.body, as: UTF8.self)))
                 }
@@ -88,7 +93,8 @@ public struct RequestInput: Sendable {
     /// `a=1&b=2` → pairs (``URLEncodedPairs``), refused past `limit`.
     static func pairs(_ text: String, limit: Int) throws(ServiceError) -> [(name: String, value: String)] {
         guard let pairs = URLEncodedPairs.split(text, limit: limit) else {
-            throw ServiceError(.serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
+            throw ServiceError(
+                .serialization, "The request has more than \(max(limit, 0)) query parameters and form fields")
         }
         return pairs
     }

@@ -1,9 +1,10 @@
+public import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import MockStackCore
 
 /// Turns what a client sent into typed ``DTOValue``s: query and form text (JSV, or the compact
 /// JSON Python sends), JSON body values, and template output. Lenient where ServiceStack is
@@ -23,7 +24,8 @@ public struct ValueCoercion: Sendable {
         case .list, .map, .keyValuePair, .object, .responseStatus, .responseError, .any:
             let trimmed = text.trimmingASCIISpace()
             if let first = trimmed.first, first == "[" || first == "{",
-               let json = try? JSONParser.forRequestBodies(maximumDepth: 64).parse(String(trimmed)).root {
+                let json = try? JSONParser.forRequestBodies(maximumDepth: 64).parse(String(trimmed)).root
+            {
                 return fromJSON(json, as: shape)
             }
             if case .list(let element) = shape.unwrapped {
@@ -41,7 +43,8 @@ public struct ValueCoercion: Sendable {
     static func unquoted(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.count >= 2, utf8.first == UInt8(ascii: "\""), utf8.last == UInt8(ascii: "\""),
-              case .text(let inner)? = JSVReader.read(text) else { return text }
+            case .text(let inner)? = JSVReader.read(text)
+        else { return text }
         return inner
     }
 
@@ -51,7 +54,8 @@ public struct ValueCoercion: Sendable {
         case (.text(let text), .list), (.text(let text), .bytes): return fromText(text, as: shape)
         case (.text(let text), .any): return .json(.string(text))
         case (.text(let text), let scalarShape): return scalar(text, as: scalarShape)
-        case (.list(let nodes), .list(let element)): return collect(nodes) { fromJSV($0, as: element) }.map { .list($0) }
+        case (.list(let nodes), .list(let element)):
+            return collect(nodes) { fromJSV($0, as: element) }.map { .list($0) }
         case (.list(let nodes), .bytes):
             return collect(nodes) { node -> UInt8? in
                 guard case .text(let text) = node else { return nil }
@@ -59,11 +63,15 @@ public struct ValueCoercion: Sendable {
             }.map { .bytes($0, .array) }
         case (.list(let nodes), .any): return collect(nodes) { fromJSV($0, as: .any) }.map { .list($0) }
         case (.map(let members), .map(let keyShape, let valueShape)):
-            return map(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
+            return map(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) {
+                fromJSV($0, as: $1)
+            }
         case (.map(let members), .any):
             return map(members.map { ($0.key, $0.value) }, keyShape: .string, valueShape: .any) { fromJSV($0, as: $1) }
         case (.map(let members), .keyValuePair(let keyShape, let valueShape)):
-            return keyValuePair(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSV($0, as: $1) }
+            return keyValuePair(members.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) {
+                fromJSV($0, as: $1)
+            }
         case (.map(let members), .object(let reference)):
             return object(reference, members: members) { fromJSV($0, as: $1) }
         case (.map(let members), .responseStatus), (.map(let members), .responseError):
@@ -87,14 +95,20 @@ public struct ValueCoercion: Sendable {
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return nil }
             return .bytes(Array(data), .base64)
         case (.array(let elements), .bytes):
-            return collect(elements) { element -> UInt8? in element.intValue.flatMap { UInt8(exactly: $0) } }.map { .bytes($0, .array) }
+            return collect(elements) { element -> UInt8? in element.intValue.flatMap { UInt8(exactly: $0) } }.map {
+                .bytes($0, .array)
+            }
         case (.string(let text), .list): return fromText(text, as: shape)
         case (.array(let elements), .list(let element)):
             return collect(elements) { fromJSON($0, as: element) }.map { .list($0) }
         case (.object(let object), .map(let keyShape, let valueShape)):
-            return map(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
+            return map(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) {
+                fromJSON($0, as: $1)
+            }
         case (.object(let object), .keyValuePair(let keyShape, let valueShape)):
-            return keyValuePair(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) { fromJSON($0, as: $1) }
+            return keyValuePair(object.map { ($0.key, $0.value) }, keyShape: keyShape, valueShape: valueShape) {
+                fromJSON($0, as: $1)
+            }
         case (.object(let object), .object(let reference)):
             return self.object(reference, members: object.members) { fromJSON($0, as: $1) }
         case (.object(let object), .responseStatus), (.object(let object), .responseError):
@@ -104,7 +118,9 @@ public struct ValueCoercion: Sendable {
             return enumShape.member(named: number.literal).map { .enumMember($0) }
         case (.number(let number), .number(let kind)) where kind.isIntegral:
             // A data set's ids and counts: a plain integer literal in range is its own normal form.
-            if let value = Self.plainInteger(number.literal), kind.range.contains(Double(value)) { return .number(number) }
+            if let value = Self.plainInteger(number.literal), kind.range.contains(Double(value)) {
+                return .number(number)
+            }
             return scalar(number.literal, as: shape.unwrapped)
         case (.number(let number), _): return scalar(number.literal, as: shape.unwrapped)
         case (.bool(let flag), .bool): return .bool(flag)
@@ -128,27 +144,38 @@ public struct ValueCoercion: Sendable {
         case (.number(let number), _): return fromJSON(.number(number), as: shape)
         case (.enumMember(let name), .string): return .string(name)
         case (.guid(let hex), .string): return .string(hex)
-        case (.list(let elements), .list(let element)): return collect(elements) { conform($0, to: element) }.map { .list($0) }
+        case (.list(let elements), .list(let element)):
+            return collect(elements) { conform($0, to: element) }.map { .list($0) }
         case (.map(let entries), .map(_, let valueShape)):
-            return collect(entries) { entry in conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) } }.map { .map($0) }
+            return collect(entries) { entry in
+                conform(entry.value, to: valueShape).map { DTOMapEntry(key: entry.key, value: $0) }
+            }.map { .map($0) }
         case (.object(let object), .object(let reference)):
-            return self.object(reference, members: object.members.map { (key: $0.name, value: $0.value) }) { conform($0, to: $1) }
+            return self.object(reference, members: object.members.map { (key: $0.name, value: $0.value) }) {
+                conform($0, to: $1)
+            }
         default: return value
         }
     }
 
     /// A dictionary whose keys must read as `keyShape` (they keep their text).
-    private func map<Source>(_ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
-                             convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+    private func map<Source>(
+        _ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
+        convert: (Source, ValueShape) -> DTOValue?
+    ) -> DTOValue? {
         collect(members) { member -> DTOMapEntry? in
-            guard scalar(member.0, as: keyShape.unwrapped) != nil, let value = convert(member.1, valueShape) else { return nil }
+            guard scalar(member.0, as: keyShape.unwrapped) != nil, let value = convert(member.1, valueShape) else {
+                return nil
+            }
             return DTOMapEntry(key: member.0, value: value)
         }.map { .map($0) }
     }
 
     /// A `KeyValuePair<K,V>` from an object with `key` and `value` members.
-    private func keyValuePair<Source>(_ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
-                                      convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+    private func keyValuePair<Source>(
+        _ members: [(String, Source)], keyShape: ValueShape, valueShape: ValueShape,
+        convert: (Source, ValueShape) -> DTOValue?
+    ) -> DTOValue? {
         var pair = DTOObject()
         for (name, source) in members {
             if name.equalsIgnoringASCIICase("key") { pair["Key"] = convert(source, keyShape) ?? .null }
@@ -159,7 +186,9 @@ public struct ValueCoercion: Sendable {
 
     /// Builds an object of `reference` (or a ResponseStatus when nil) from named members,
     /// matching names case-insensitively and ignoring unknown ones, as ServiceStack does.
-    private func object<Source>(_ reference: TypeReference?, members: [(key: String, value: Source)], convert: (Source, ValueShape) -> DTOValue?) -> DTOValue? {
+    private func object<Source>(
+        _ reference: TypeReference?, members: [(key: String, value: Source)], convert: (Source, ValueShape) -> DTOValue?
+    ) -> DTOValue? {
         var result = DTOObject()
         // At most one member per source member: no growth (and no spare capacity kept).
         result.reserveCapacity(members.count)
@@ -220,7 +249,9 @@ public struct ValueCoercion: Sendable {
             if enumShape.isInt {
                 // Integer-backed enums are numbers everywhere, even when a client names the member.
                 if let number = Int(text) { return .number(JSONNumber(number)) }
-                return enumShape.member(named: text.trimmingASCIISpace()).flatMap(enumShape.number(of:)).map { .number(JSONNumber($0)) }
+                return enumShape.member(named: text.trimmingASCIISpace()).flatMap(enumShape.number(of:)).map {
+                    .number(JSONNumber($0))
+                }
             }
             return enumShape.member(named: text.trimmingASCIISpace()).map { .enumMember($0) }
         case .bytes:
@@ -235,8 +266,12 @@ public struct ValueCoercion: Sendable {
     static func number(_ raw: String, _ kind: NumberKind) -> JSONNumber? {
         let text = raw.trimmingASCIISpace()
         // The usual case first, a plain integer (an id, a count), without parsing a Double.
-        if kind.isIntegral, let exact = Int64(text), kind.range.contains(Double(exact)) { return JSONNumber(literal: String(exact)) }
-        guard !text.isEmpty, text.utf8.allSatisfy(Self.isNumberByte), let value = Double(text), value.isFinite else { return nil }
+        if kind.isIntegral, let exact = Int64(text), kind.range.contains(Double(exact)) {
+            return JSONNumber(literal: String(exact))
+        }
+        guard !text.isEmpty, text.utf8.allSatisfy(Self.isNumberByte), let value = Double(text), value.isFinite else {
+            return nil
+        }
         if kind.isIntegral {
             if kind == .uint64, let exact = UInt64(text) { return JSONNumber(literal: String(exact)) }
             guard value == value.rounded(), kind.range.contains(value), abs(value) < 9e15 else { return nil }
@@ -249,7 +284,9 @@ public struct ValueCoercion: Sendable {
             return JSONNumber(literal: Self.isJSONNumber(String(text)) ? String(text) : Self.shortest(value))
         case .single:
             let single = Float(value)
-            return JSONNumber(literal: single == single.rounded() && abs(single) < 1e7 ? String(Int64(single)) : single.description.replacingExponent())
+            return JSONNumber(
+                literal: single == single.rounded() && abs(single) < 1e7
+                    ? String(Int64(single)) : single.description.replacingExponent())
         default:
             return JSONNumber(literal: Self.shortest(value))
         }
@@ -261,7 +298,10 @@ public struct ValueCoercion: Sendable {
         var utf8 = literal.utf8.makeIterator()
         guard var byte = utf8.next() else { return nil }
         let negative = byte == UInt8(ascii: "-")
-        if negative { guard let next = utf8.next() else { return nil }; byte = next }
+        if negative {
+            guard let next = utf8.next() else { return nil }
+            byte = next
+        }
         var value: Int64 = 0
         var digits = 0
         while true {
@@ -287,14 +327,18 @@ public struct ValueCoercion: Sendable {
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
         default: false
         }
     }
 
     /// A Guid in any of .NET's text forms, as 32 lowercase hex digits.
     static func guid(_ text: String) -> String? {
-        let hex = text.trimmingASCIISpace().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") }
+        let hex = text.trimmingASCIISpace().utf8.filter {
+            $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}")
+        }
         guard hex.count == 32, hex.allSatisfy({ Self.hexDigits.contains($0) }) else { return nil }
         return String(decoding: hex, as: UTF8.self).lowercased()
     }

@@ -71,7 +71,10 @@ public struct ServiceError: Error, Sendable, Equatable {
     public var status: Int { kind.status }
 
     /// An exception of `kind`; `errorCode` defaults to its type name (`ArgumentException`).
-    public init(_ kind: Kind, _ message: String, errorCode: String? = nil, fieldErrors: [FieldError] = [], omitsStackTrace: Bool = false) {
+    public init(
+        _ kind: Kind, _ message: String, errorCode: String? = nil, fieldErrors: [FieldError] = [],
+        omitsStackTrace: Bool = false
+    ) {
         self.kind = kind
         self.message = message
         self.errorCode = errorCode ?? kind.typeName
@@ -93,11 +96,13 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// ` (Parameter '…')`, the top-level message keeps it all.
     public static func argument(_ kind: Kind, _ message: String, parameter: String) -> ServiceError {
         let full = "\(message) (Parameter '\(parameter)')"
-        return ServiceError(kind, full, fieldErrors: [FieldError(errorCode: kind.typeName, fieldName: parameter, message: message)])
+        return ServiceError(
+            kind, full, fieldErrors: [FieldError(errorCode: kind.typeName, fieldName: parameter, message: message)])
     }
 
     /// The unknown-operation answer of the predefined routes.
-    public static let operationDoesNotExist = ServiceError(.notImplemented, "The operation does not exist for this service")
+    public static let operationDoesNotExist = ServiceError(
+        .notImplemented, "The operation does not exist for this service")
 }
 
 /// One entry of `ResponseStatus.errors`.

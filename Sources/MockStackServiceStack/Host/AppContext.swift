@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// The host-wide settings of an emulated ServiceStack server (docs/servicestack.md#the-hosts).
 public struct HostSettings: Sendable {
@@ -24,8 +25,12 @@ public struct HostSettings: Sendable {
     /// The cross-origin headers the host sends, as its real one is set up; none when nil.
     public var cors: CorsPolicy?
 
-    public init(dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false, serviceClass: String = "MyServices",
-                limits: RequestInput.Limits = RequestInput.Limits(), clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock) {
+    public init(
+        dialect: SerializerSettings.Dialect = .serviceStackText, debugMode: Bool = false,
+        serviceClass: String = "MyServices",
+        limits: RequestInput.Limits = RequestInput.Limits(),
+        clock: @escaping @Sendable () -> DateTimeValue = HostSettings.systemClock
+    ) {
         self.dialect = dialect
         self.debugMode = debugMode
         self.serviceClass = serviceClass
@@ -73,7 +78,9 @@ public final class AppContext: Sendable {
     }
 
     /// A writer for `dialect`, with a request's `?jsconfig=` scope applied.
-    public func writer(_ dialect: SerializerSettings.Dialect, jsconfig: String?, emitEmptyCollections: Bool = true) -> DTOWriter {
+    public func writer(
+        _ dialect: SerializerSettings.Dialect, jsconfig: String?, emitEmptyCollections: Bool = true
+    ) -> DTOWriter {
         var settings = SerializerSettings(dialect: dialect, emitEmptyCollections: emitEmptyCollections)
         if let jsconfig { settings = settings.applying(jsconfig: jsconfig) }
         return DTOWriter(catalog: catalog, settings: settings)

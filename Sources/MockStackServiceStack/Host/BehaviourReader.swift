@@ -13,7 +13,9 @@ struct BehaviourReader {
     /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
     func behaviour(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
         guard manifest.value(at: pointer)?.objectValue != nil else {
-            manifest.report("expected an object with a 'behaviour', found \(manifest.value(at: pointer)?.typeName ?? "nothing")", at: pointer)
+            manifest.report(
+                "expected an object with a 'behaviour', found \(manifest.value(at: pointer)?.typeName ?? "nothing")",
+                at: pointer)
             return nil
         }
         guard let name = manifest.string(pointer + "/behaviour", required: true) else { return nil }
@@ -29,8 +31,17 @@ struct BehaviourReader {
         case .void: (keys, behaviour) = ([], VoidBehaviour())
         case .throwType: (keys, behaviour) = ([], ThrowTypeBehaviour())
         case .template: (keys, behaviour) = (["response", "text", "contentType", "headers"], template(at: pointer))
-        case .rawBody: (keys, behaviour) = (["contentType", "headers"], RawBodyBehaviour(contentType: manifest.string(pointer + "/contentType").map(TemplateString.init), headers: headers(at: pointer + "/headers")))
-        case .error: (keys, behaviour) = (["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer))
+        case .rawBody:
+            (keys, behaviour) = (
+                ["contentType", "headers"],
+                RawBodyBehaviour(
+                    contentType: manifest.string(pointer + "/contentType").map(TemplateString.init),
+                    headers: headers(at: pointer + "/headers"))
+            )
+        case .error:
+            (keys, behaviour) = (
+                ["exception", "status", "errorCode", "message", "errors", "returns", "stackTrace"], error(at: pointer)
+            )
         case .validate: (keys, behaviour) = (["rules", "then"], validate(at: pointer, for: operation))
         case .upload: (keys, behaviour) = (["format", "texts", "requiredFile"], upload(at: pointer))
         case .authenticate: (keys, behaviour) = ([], AuthenticateBehaviour())
@@ -38,9 +49,16 @@ struct BehaviourReader {
         case .createJwt: (keys, behaviour) = ([], CreateTokenBehaviour(kind: .access))
         case .createRefreshJwt: (keys, behaviour) = ([], CreateTokenBehaviour(kind: .refresh))
         case .invalidateToken: (keys, behaviour) = ([], InvalidateTokenBehaviour())
-        case .autoQuery: (keys, behaviour) = (["data", "model", "term", "maxLimit", "includeTotal", "properties"], autoQuery(at: pointer, for: operation))
+        case .autoQuery:
+            (keys, behaviour) = (
+                ["data", "model", "term", "maxLimit", "includeTotal", "properties"],
+                autoQuery(at: pointer, for: operation)
+            )
         case .techStacks: (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
-        case .chatCompletion: (keys, behaviour) = (["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer))
+        case .chatCompletion:
+            (keys, behaviour) = (
+                ["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer)
+            )
         }
         manifest.rejectUnknownKeys(at: pointer, allowed: Self.commonKeys.union(keys))
         TemplateCheck(manifest: manifest, catalog: coercion.catalog, operation: operation).check(behaviourAt: pointer)
@@ -58,7 +76,8 @@ struct BehaviourReader {
         case "servicestack-text"?: return .serviceStackText
         case "system-text-json"?: return .systemTextJson
         case let other?:
-            manifest.report("unknown serializer '\(other)' (expected servicestack-text or system-text-json)", at: pointer)
+            manifest.report(
+                "unknown serializer '\(other)' (expected servicestack-text or system-text-json)", at: pointer)
             return nil
         }
     }
@@ -80,7 +99,9 @@ struct BehaviourReader {
         let pairs = manifest.stringMap(pointer)
         for (name, value) in pairs {
             // A template's literal text; what it fills in from a request is the head's to guard.
-            if let problem = FramingHeaders.problem(with: name) ?? ConfiguredHeaderText.problem(name: name, value: value) {
+            if let problem = FramingHeaders.problem(with: name)
+                ?? ConfiguredHeaderText.problem(name: name, value: value)
+            {
                 manifest.report(problem, at: pointer + "/" + name)
             }
         }
@@ -89,7 +110,9 @@ struct BehaviourReader {
 
     private func error(at pointer: String) -> (any OperationBehaviour)? {
         let exception = manifest.string(pointer + "/exception") ?? "HttpError"
-        let status = manifest.value(at: pointer + "/status").map { $0.intValue.map(String.init) ?? $0.stringValue ?? "" } ?? (exception == "HttpError" ? "500" : "")
+        let status =
+            manifest.value(at: pointer + "/status").map { $0.intValue.map(String.init) ?? $0.stringValue ?? "" }
+            ?? (exception == "HttpError" ? "500" : "")
         if let fixed = manifest.value(at: pointer + "/status")?.intValue, !HTTPStatus.finalStatuses.contains(fixed) {
             manifest.report("\(fixed) is out of range 200...599", at: pointer + "/status")
         }
@@ -97,8 +120,10 @@ struct BehaviourReader {
         for index in manifest.array(pointer + "/errors").indices {
             let at = pointer + "/errors/\(index)"
             manifest.rejectUnknownKeys(at: at, allowed: ["errorCode", "fieldName", "message"])
-            guard let code = manifest.string(at + "/errorCode", required: true), let field = manifest.string(at + "/fieldName", required: true),
-                  let message = manifest.string(at + "/message", required: true) else { continue }
+            guard let code = manifest.string(at + "/errorCode", required: true),
+                let field = manifest.string(at + "/fieldName", required: true),
+                let message = manifest.string(at + "/message", required: true)
+            else { continue }
             fieldErrors.append(FieldError(errorCode: code, fieldName: field, message: message))
         }
         return ErrorBehaviour(
@@ -117,13 +142,20 @@ struct BehaviourReader {
         let properties = Set(operation.request.properties.map { $0.name.lowercased() })
         for index in manifest.array(pointer + "/rules").indices {
             let at = pointer + "/rules/\(index)"
-            manifest.rejectUnknownKeys(at: at, allowed: ["property", "rule", "from", "to", "value", "min", "max", "pattern", "message", "errorCode"])
-            guard let property = manifest.string(at + "/property", required: true), let ruleName = manifest.string(at + "/rule", required: true) else { continue }
+            manifest.rejectUnknownKeys(
+                at: at,
+                allowed: ["property", "rule", "from", "to", "value", "min", "max", "pattern", "message", "errorCode"])
+            guard let property = manifest.string(at + "/property", required: true),
+                let ruleName = manifest.string(at + "/rule", required: true)
+            else { continue }
             if !properties.contains(property.lowercased()) {
                 manifest.report("\(operation.name) has no property '\(property)'", at: at + "/property")
             }
             guard let check = check(named: ruleName, at: at) else { continue }
-            rules.append(ValidationRule(property: property, check: check, message: manifest.string(at + "/message"), errorCode: manifest.string(at + "/errorCode")))
+            rules.append(
+                ValidationRule(
+                    property: property, check: check, message: manifest.string(at + "/message"),
+                    errorCode: manifest.string(at + "/errorCode")))
         }
         var then: any OperationBehaviour = EchoBehaviour()
         if manifest.value(at: pointer + "/then") != nil {
@@ -152,15 +184,18 @@ struct BehaviourReader {
         case "Empty": return .empty
         case "Null": return .null
         case "Email": return .email
-        case "InclusiveBetween": return number("from").flatMap { from in number("to").map { .inclusiveBetween(from: from, to: $0) } }
-        case "ExclusiveBetween": return number("from").flatMap { from in number("to").map { .exclusiveBetween(from: from, to: $0) } }
+        case "InclusiveBetween":
+            return number("from").flatMap { from in number("to").map { .inclusiveBetween(from: from, to: $0) } }
+        case "ExclusiveBetween":
+            return number("from").flatMap { from in number("to").map { .exclusiveBetween(from: from, to: $0) } }
         case "GreaterThan": return number("value").map { .greaterThan($0) }
         case "GreaterThanOrEqual": return number("value").map { .greaterThanOrEqual($0) }
         case "LessThan": return number("value").map { .lessThan($0) }
         case "LessThanOrEqual": return number("value").map { .lessThanOrEqual($0) }
         case "Equal": return text("value").map { .equal($0) }
         case "NotEqual": return text("value").map { .notEqual($0) }
-        case "Length": return number("min").flatMap { min in number("max").map { .length(min: Int(min), max: Int($0)) } }
+        case "Length":
+            return number("min").flatMap { min in number("max").map { .length(min: Int(min), max: Int($0)) } }
         case "MinimumLength": return number("min").map { .minimumLength(Int($0)) }
         case "MaximumLength": return number("max").map { .maximumLength(Int($0)) }
         case "Matches":
@@ -172,7 +207,9 @@ struct BehaviourReader {
                 return nil
             }
         default:
-            manifest.report("unknown rule '\(name)' (expected one of: \(ValidationRule.Check.names.joined(separator: ", ")))", at: pointer + "/rule")
+            manifest.report(
+                "unknown rule '\(name)' (expected one of: \(ValidationRule.Check.names.joined(separator: ", ")))",
+                at: pointer + "/rule")
             return nil
         }
     }
@@ -183,12 +220,16 @@ struct BehaviourReader {
         case "speechToText"?: return UploadBehaviour(format: .speechToText, requiredFile: requiredFile ?? "Audio")
         case "transcript"?:
             let texts = manifest.array(pointer + "/texts").compactMap(\.stringValue)
-            if texts.isEmpty { manifest.report("a transcript needs 'texts': a non-empty array of strings", at: pointer) }
+            if texts.isEmpty {
+                manifest.report("a transcript needs 'texts': a non-empty array of strings", at: pointer)
+            }
             return UploadBehaviour(format: .transcript(texts), requiredFile: requiredFile)
         case "fileList"?: return UploadBehaviour(format: .fileList, requiredFile: requiredFile)
         case "echo"?: return UploadBehaviour(format: .echo, requiredFile: requiredFile)
         case let other?:
-            manifest.report("unknown upload format '\(other)' (expected speechToText, transcript, fileList or echo)", at: pointer + "/format")
+            manifest.report(
+                "unknown upload format '\(other)' (expected speechToText, transcript, fileList or echo)",
+                at: pointer + "/format")
             return nil
         case nil: return nil
         }
@@ -198,7 +239,9 @@ struct BehaviourReader {
     ///   "created": 1732579200}`: `created` may be `"now"` (the request's moment); by default 0.
     private func chatCompletion(at pointer: String) -> (any OperationBehaviour)? {
         let models = manifest.array(pointer + "/models").compactMap(\.stringValue)
-        if models.isEmpty { manifest.report("chatCompletion needs 'models': a non-empty array of model names", at: pointer) }
+        if models.isEmpty {
+            manifest.report("chatCompletion needs 'models': a non-empty array of model names", at: pointer)
+        }
         guard let content = manifest.string(pointer + "/content", required: true) else { return nil }
         var created: Int64? = 0
         switch manifest.value(at: pointer + "/created") {
@@ -206,40 +249,54 @@ struct BehaviourReader {
         case .string("now")?: created = nil
         case let value?:
             guard let seconds = value.intValue, seconds >= 0 else {
-                manifest.report("'created' is seconds since 1970 (a non-negative integer) or \"now\"", at: pointer + "/created")
+                manifest.report(
+                    "'created' is seconds since 1970 (a non-negative integer) or \"now\"", at: pointer + "/created")
                 return nil
             }
             created = Int64(seconds)
         }
-        return ChatCompletionBehaviour(models: models, content: content, id: manifest.string(pointer + "/id") ?? "chatcmpl-mockstack",
-                                       created: created, systemFingerprint: manifest.string(pointer + "/systemFingerprint"))
+        return ChatCompletionBehaviour(
+            models: models, content: content, id: manifest.string(pointer + "/id") ?? "chatcmpl-mockstack",
+            created: created, systemFingerprint: manifest.string(pointer + "/systemFingerprint"))
     }
 
     /// `{"behaviour": "autoQuery", "data": "technologies.json", "model": "Technology",
     ///   "term": "or", "maxLimit": 500, "includeTotal": true}`; `model` defaults to the first
     /// generic argument of the request's `QueryDb<…>` base.
     private func autoQuery(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
-        let modelName = manifest.string(pointer + "/model")
+        let modelName =
+            manifest.string(pointer + "/model")
             ?? operation.request.inherits.flatMap { $0.genericArgs.first }.map { TypeReference(parsing: $0).name }
         guard let modelName else {
             manifest.report("autoQuery needs a 'model' (the request does not inherit QueryDb<T>)", at: pointer)
             return nil
         }
         guard let model = coercion.catalog.object(named: modelName) else {
-            manifest.report("the metadata declares no type '\(modelName)'", at: pointer + (manifest.value(at: pointer + "/model") == nil ? "" : "/model"))
+            manifest.report(
+                "the metadata declares no type '\(modelName)'",
+                at: pointer + (manifest.value(at: pointer + "/model") == nil ? "" : "/model"))
             return nil
         }
         guard let fileName = manifest.string(pointer + "/data", required: true),
-              let rows = dataSets.rows(of: fileName, as: modelName, at: pointer + "/data") else { return nil }
+            let rows = dataSets.rows(of: fileName, as: modelName, at: pointer + "/data")
+        else { return nil }
         let term = self.term(at: pointer + "/term") ?? .and
-        let primaryKey = coercion.catalog.primaryKey(of: modelName) ?? model.properties.first { $0.name == "Id" }?.name ?? model.properties.first?.name ?? "Id"
+        let primaryKey =
+            coercion.catalog.primaryKey(of: modelName) ?? model.properties.first { $0.name == "Id" }?.name ?? model
+            .properties.first?.name ?? "Id"
         let fields = model.properties.map(\.name)
-        let store = dataSets.shared("columns\u{0}\(modelName)\u{0}\(fileName)") { ColumnStore(rows: rows, fields: fields) }!
-        let engine = AutoQueryEngine(store: store, primaryKey: primaryKey,
-                                     maxLimit: manifest.int(pointer + "/maxLimit", in: 1...1_000_000) ?? 1_000,
-                                     includeTotal: flag(pointer + "/includeTotal") ?? false)
-        let aliases = Dictionary(model.properties.compactMap { property in property.dataMemberName.map { ($0, property.name) } }, uniquingKeysWith: { first, _ in first })
-        let builder = QueryConditionBuilder(fields: model.properties.map { ($0.name, $0.shape) }, aliases: aliases, coercion: coercion)
+        let store = dataSets.shared("columns\u{0}\(modelName)\u{0}\(fileName)") {
+            ColumnStore(rows: rows, fields: fields)
+        }!
+        let engine = AutoQueryEngine(
+            store: store, primaryKey: primaryKey,
+            maxLimit: manifest.int(pointer + "/maxLimit", in: 1...1_000_000) ?? 1_000,
+            includeTotal: flag(pointer + "/includeTotal") ?? false)
+        let aliases = Dictionary(
+            model.properties.compactMap { property in property.dataMemberName.map { ($0, property.name) } },
+            uniquingKeysWith: { first, _ in first })
+        let builder = QueryConditionBuilder(
+            fields: model.properties.map { ($0.name, $0.shape) }, aliases: aliases, coercion: coercion)
         let declarations = autoQueryDeclarations(at: pointer + "/properties", request: operation.request, model: model)
         return AutoQueryBehaviour(engine: engine, builder: builder, defaultTerm: term, declarations: declarations)
     }
@@ -258,17 +315,22 @@ struct BehaviourReader {
     }
 
     static let declaredOperators: [String: QueryConvention.Operator] = [
-        "=": .equal, "!=": .notEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "<": .lessThan, "<=": .lessThanOrEqual,
+        "=": .equal, "!=": .notEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "<": .lessThan,
+        "<=": .lessThanOrEqual,
         "like": .like, "startsWith": .startsWith, "contains": .contains, "endsWith": .endsWith, "in": .in,
         "between": .between, "isNull": .isNull, "isNotNull": .isNotNull, "overlaps": .overlaps,
     ]
 
     /// `"properties": {"AnyTechnologyIds": {"field": "TechnologyIds", "operator": "overlaps", "term": "and"}}`:
     /// request properties whose condition is spelled out rather than read from their name.
-    private func autoQueryDeclarations(at pointer: String, request: MetadataType, model: ObjectShape) -> [String: AutoQueryBehaviour.Declaration] {
+    private func autoQueryDeclarations(
+        at pointer: String, request: MetadataType, model: ObjectShape
+    ) -> [String: AutoQueryBehaviour.Declaration] {
         guard let value = manifest.value(at: pointer) else { return [:] }
         guard let object = value.objectValue else {
-            manifest.report("expected an object of request property → {field, operator, term}, found \(value.typeName)", at: pointer)
+            manifest.report(
+                "expected an object of request property → {field, operator, term}, found \(value.typeName)", at: pointer
+            )
             return [:]
         }
         var declarations: [String: AutoQueryBehaviour.Declaration] = [:]
@@ -295,7 +357,8 @@ struct BehaviourReader {
                 manifest.report("'overlaps' needs an array field; \(field.name) is not one", at: at + "/operator")
                 continue
             }
-            declarations[name.lowercased()] = AutoQueryBehaviour.Declaration(field: field.name, operator: op, term: term(at: at + "/term"))
+            declarations[name.lowercased()] = AutoQueryBehaviour.Declaration(
+                field: field.name, operator: op, term: term(at: at + "/term"))
         }
         return declarations
     }

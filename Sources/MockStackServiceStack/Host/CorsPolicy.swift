@@ -45,8 +45,10 @@ public struct CorsPolicy: Sendable, Equatable {
     /// CorsFeature's defaults: any origin, its seven methods, `Content-Type`, 600 s.
     public static let corsFeatureMethods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]
 
-    public init(middleware: Middleware, origins: [String], methods: [String], headers: [String], allowCredentials: Bool,
-                exposeHeaders: [String], maxAge: Int?) {
+    public init(
+        middleware: Middleware, origins: [String], methods: [String], headers: [String], allowCredentials: Bool,
+        exposeHeaders: [String], maxAge: Int?
+    ) {
         self.middleware = middleware
         self.origins = origins
         self.methods = methods
@@ -57,19 +59,30 @@ public struct CorsPolicy: Sendable, Equatable {
         allowsAnyOrigin = origins == ["*"]
         // CorsFeature joins its lists with ", ", in the order it registers the headers; with
         // any origin allowed, its `*` comes first.
-        var feature: [HTTPHeaders.Field] = allowsAnyOrigin ? [.init(name: "Access-Control-Allow-Origin", value: "*")] : []
-        if !methods.isEmpty { feature.append(.init(name: "Access-Control-Allow-Methods", value: methods.joined(separator: ", "))) }
-        if !headers.isEmpty { feature.append(.init(name: "Access-Control-Allow-Headers", value: headers.joined(separator: ", "))) }
+        var feature: [HTTPHeaders.Field] =
+            allowsAnyOrigin ? [.init(name: "Access-Control-Allow-Origin", value: "*")] : []
+        if !methods.isEmpty {
+            feature.append(.init(name: "Access-Control-Allow-Methods", value: methods.joined(separator: ", ")))
+        }
+        if !headers.isEmpty {
+            feature.append(.init(name: "Access-Control-Allow-Headers", value: headers.joined(separator: ", ")))
+        }
         if allowCredentials { feature.append(.init(name: "Access-Control-Allow-Credentials", value: "true")) }
-        if !exposeHeaders.isEmpty { feature.append(.init(name: "Access-Control-Expose-Headers", value: exposeHeaders.joined(separator: ", "))) }
+        if !exposeHeaders.isEmpty {
+            feature.append(.init(name: "Access-Control-Expose-Headers", value: exposeHeaders.joined(separator: ", ")))
+        }
         if let maxAge { feature.append(.init(name: "Access-Control-Max-Age", value: String(maxAge))) }
         featureFields = feature.map { $0.prepared() }
         jsonAnswerFields = HTTPHeaders([.jsonContentType] + featureFields)
         // UseCors joins without spaces.
         exposedList = exposeHeaders.isEmpty ? nil : exposeHeaders.joined(separator: ",")
         var preflight: [HTTPHeaders.Field] = []
-        if !headers.isEmpty { preflight.append(.init(name: "Access-Control-Allow-Headers", value: headers.joined(separator: ","))) }
-        if !methods.isEmpty { preflight.append(.init(name: "Access-Control-Allow-Methods", value: methods.joined(separator: ","))) }
+        if !headers.isEmpty {
+            preflight.append(.init(name: "Access-Control-Allow-Headers", value: headers.joined(separator: ",")))
+        }
+        if !methods.isEmpty {
+            preflight.append(.init(name: "Access-Control-Allow-Methods", value: methods.joined(separator: ",")))
+        }
         if let maxAge { preflight.append(.init(name: "Access-Control-Max-Age", value: String(maxAge))) }
         preflightFields = preflight.map { $0.prepared() }
     }
@@ -83,7 +96,8 @@ public struct CorsPolicy: Sendable, Equatable {
     /// CorsFeature, a preflight from an `Origin` for UseCors.
     public func takes(_ request: HTTPRequest) -> Bool {
         guard request.method == .options else { return false }
-        return middleware == .corsFeature || (request.headers.contains("Origin") && request.headers.contains("Access-Control-Request-Method"))
+        return middleware == .corsFeature
+            || (request.headers.contains("Origin") && request.headers.contains("Access-Control-Request-Method"))
     }
 
     /// The answer to a request the CORS layer takes before the app, or nil; journaled with the
@@ -132,7 +146,8 @@ public struct CorsPolicy: Sendable, Equatable {
     /// allowed origin comes from a request filter that runs before them.
     private func addCorsFeatureHeaders(to response: inout HTTPResponse, origin: String?) {
         if !allowsAnyOrigin, let origin, origins.contains(origin) {
-            response.headers.add([HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: origin)] + featureFields)
+            response.headers.add(
+                [HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: origin)] + featureFields)
         } else if response.headers.areJSONContentTypeAlone {
             response.headers = jsonAnswerFields
         } else {

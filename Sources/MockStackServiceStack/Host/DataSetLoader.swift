@@ -36,7 +36,8 @@ final class DataSetLoader {
         switch value {
         case .string(let text) where text.hasPrefix("~/"): virtualPaths.append((text, pointer))
         case .list(let items): for item in items { collectVirtualPaths(in: item, pointer: pointer) }
-        case .object(let object): for member in object.members { collectVirtualPaths(in: member.value, pointer: pointer) }
+        case .object(let object):
+            for member in object.members { collectVirtualPaths(in: member.value, pointer: pointer) }
         case .map(let entries): for entry in entries { collectVirtualPaths(in: entry.value, pointer: pointer) }
         default: break
         }
@@ -54,26 +55,37 @@ final class DataSetLoader {
         do {
             // Row by row: the parsed JSON of one row is dropped before the next is read.
             let isArray = try JSONParser().forEachElement(of: file.bytes) { index, element in
-                guard element.objectValue != nil, case .object(let row)? = coercion.fromJSON(element, as: .object(model.reference)) else {
+                guard element.objectValue != nil,
+                    case .object(let row)? = coercion.fromJSON(element, as: .object(model.reference))
+                else {
                     misfits.append(index)
                     return
                 }
                 rows.append(row)
             }
             guard isArray else {
-                manifest.report(FixtureDiagnostic(file: display, position: .start, pointer: "", message: "a data set is a JSON array of \(modelName) objects"))
+                manifest.report(
+                    FixtureDiagnostic(
+                        file: display, position: .start, pointer: "",
+                        message: "a data set is a JSON array of \(modelName) objects"))
                 return nil
             }
         } catch {
-            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            manifest.report(
+                FixtureDiagnostic(
+                    file: display, position: error.position, pointer: error.pointer,
+                    message: "invalid JSON: \(error.message)"))
             return nil
         }
         if !misfits.isEmpty {
             // Positions make a parse much dearer, so they are recorded only to report mistakes.
             let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
             for index in misfits {
-                manifest.report(FixtureDiagnostic(file: display, position: positions?.position(of: "/\(index)") ?? .start, pointer: "/\(index)",
-                                                  message: "row \(index) is not a \(modelName): an object whose values fit its properties' types"))
+                manifest.report(
+                    FixtureDiagnostic(
+                        file: display, position: positions?.position(of: "/\(index)") ?? .start, pointer: "/\(index)",
+                        message: "row \(index) is not a \(modelName): an object whose values fit its properties' types")
+                )
             }
         }
         return misfits.isEmpty ? rows : nil

@@ -9,9 +9,14 @@ struct ErrorRenderer {
     /// - Parameters:
     ///   - operation: the operation that failed, or nil when the request named none.
     ///   - request: the bound request DTO, when binding got that far (it heads the stack trace).
-    func response(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, jsconfig: String?, now: DateTimeValue) -> HTTPResponse {
-        let writer = context.writer(operation?.dialect ?? context.host.dialect, jsconfig: jsconfig, emitEmptyCollections: false)
-        let trace = context.host.debugMode && !error.omitsStackTrace
+    func response(
+        for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, jsconfig: String?,
+        now: DateTimeValue
+    ) -> HTTPResponse {
+        let writer = context.writer(
+            operation?.dialect ?? context.host.dialect, jsconfig: jsconfig, emitEmptyCollections: false)
+        let trace =
+            context.host.debugMode && !error.omitsStackTrace
             ? stackTrace(for: error, operation: operation, request: request, verb: verb, now: now) : nil
         var out: [UInt8] = []
         out.reserveCapacity(256)
@@ -26,20 +31,23 @@ struct ErrorRenderer {
             let properties = type.properties
             for index in properties.indices {
                 if properties[index].name == statusName {
-                    writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
-                                       key: writer.key(for: properties[index]), first: &first, into: &out)
+                    writer.writeStatus(
+                        of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
+                        key: writer.key(for: properties[index]), first: &first, into: &out)
                     wroteStatus = true
                 } else {
-                    writer.writeMember(properties[index].name, key: writer.key(for: properties[index]), shape: properties[index].shape,
-                                       of: emptyWrapper, first: &first, into: &out)
+                    writer.writeMember(
+                        properties[index].name, key: writer.key(for: properties[index]), shape: properties[index].shape,
+                        of: emptyWrapper, first: &first, into: &out)
                 }
             }
         }
         // Mock choice: a wrapper without a ResponseStatus property (HelloResponse) still carries
         // the status, last, so the client learns what went wrong.
         if !wroteStatus {
-            writer.writeStatus(of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
-                               key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
+            writer.writeStatus(
+                of: error, message: Self.htmlEncodedIfScript(error.message), stackTrace: trace,
+                key: writer.key(for: "ResponseStatus"), first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         return .json(error.status, bytes: out)
@@ -48,7 +56,9 @@ struct ErrorRenderer {
     /// `"[{Op}: {UtcNow}]:\n[REQUEST: {JSV}]\n"` (only with a request DTO), then the exception's
     /// `ToString()` (nothing for an `HttpError`) and a line break. The exact text is Unverified;
     /// clients only check that it is there. As UTF-8, written into the body without becoming a `String`.
-    func stackTrace(for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, now: DateTimeValue) -> [UInt8] {
+    func stackTrace(
+        for error: ServiceError, operation: ServiceOperation?, request: DTOObject?, verb: String, now: DateTimeValue
+    ) -> [UInt8] {
         var trace: [UInt8] = []
         trace.reserveCapacity(256)
         if let operation, let request {
@@ -62,7 +72,8 @@ struct ErrorRenderer {
             trace.append(UInt8(ascii: "]"))
             trace.append(UInt8(ascii: "\n"))
         }
-        if case .httpError = error.kind {} else {
+        if case .httpError = error.kind {
+        } else {
             trace += error.kind.fullName.utf8
             trace.append(UInt8(ascii: ":"))
             trace.append(UInt8(ascii: " "))
@@ -102,7 +113,8 @@ struct ErrorRenderer {
 
     private static let anyMethod = Array("Any".utf8)
     private static let requestSuffix = Array(" request)".utf8)
-    private static let executeFrame = Array("ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)".utf8)
+    private static let executeFrame = Array(
+        "ServiceStack.Host.ServiceController.Execute(Object requestDto, IRequest req)".utf8)
 
     /// Between the date and the request in a stack trace, as bytes once (each literal's
     /// `.utf8` appended costs more than the bytes it holds).

@@ -43,8 +43,10 @@ public final class ServiceCall: Sendable {
     /// Type resolution, value coercion and settings of the app.
     public let context: AppContext
 
-    public init(operation: ServiceOperation, request: DTOObject, http: HTTPRequest, input: RequestInput, verb: String,
-                session: AuthSession?, now: DateTimeValue, context: AppContext) {
+    public init(
+        operation: ServiceOperation, request: DTOObject, http: HTTPRequest, input: RequestInput, verb: String,
+        session: AuthSession?, now: DateTimeValue, context: AppContext
+    ) {
         self.operation = operation
         self.request = request
         self.http = http

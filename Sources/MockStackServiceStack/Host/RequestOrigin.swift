@@ -15,13 +15,17 @@ public struct RequestOrigin: Hashable, Sendable {
 
     /// The origin of `request`, its headers looked over once.
     public init(_ request: HTTPRequest) {
-        var forwardedHost: String?, host: String?, forwardedProto: String?
+        var forwardedHost: String?
+        var host: String?
+        var forwardedProto: String?
         for field in request.headers.fields {
             // By length first: most names a request carries are neither.
             switch field.name.utf8.count {
             case 4 where host == nil && field.name.equalsIgnoringASCIICase("Host"): host = field.value
-            case 16 where forwardedHost == nil && field.name.equalsIgnoringASCIICase("X-Forwarded-Host"): forwardedHost = field.value
-            case 17 where forwardedProto == nil && field.name.equalsIgnoringASCIICase("X-Forwarded-Proto"): forwardedProto = field.value
+            case 16 where forwardedHost == nil && field.name.equalsIgnoringASCIICase("X-Forwarded-Host"):
+                forwardedHost = field.value
+            case 17 where forwardedProto == nil && field.name.equalsIgnoringASCIICase("X-Forwarded-Proto"):
+                forwardedProto = field.value
             default: continue
             }
         }

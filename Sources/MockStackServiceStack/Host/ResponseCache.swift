@@ -35,7 +35,8 @@ public final class ResponseCache: Sendable {
         /// The bytes it holds, for the cache's byte limit.
         var byteCount: Int {
             guard let origin else { return target.utf8.count }
-            return target.utf8.count + origin.mount.utf8.count + (origin.host?.utf8.count ?? 0) + (origin.forwardedHost?.utf8.count ?? 0)
+            return target.utf8.count + origin.mount.utf8.count + (origin.host?.utf8.count ?? 0)
+                + (origin.forwardedHost?.utf8.count ?? 0)
                 + (origin.forwardedProto?.utf8.count ?? 0)
         }
     }
@@ -69,7 +70,7 @@ public final class ResponseCache: Sendable {
 
         /// Drops the oldest entries until both limits hold, compacting the order now and then.
         mutating func trim(byteLimit: Int, entryLimit: Int) {
-            while (bytes > byteLimit || entries.count > entryLimit), head < order.count {
+            while bytes > byteLimit || entries.count > entryLimit, head < order.count {
                 let oldest = order[head]
                 if entries[oldest.key]?.sequence == oldest.sequence { remove(oldest.key) }
                 head += 1
@@ -117,14 +118,16 @@ public final class ResponseCache: Sendable {
     public func store(_ response: HTTPResponse, for key: Key, now: DateTimeValue) -> HTTPResponse {
         guard response.status == 200, response.body.count <= largestBody else { return response }
         // What the entry holds: body, header text and key, plus a little for the bookkeeping.
-        let bytes = response.body.count + key.byteCount * 2 + 64
+        let bytes =
+            response.body.count + key.byteCount * 2 + 64
             + response.headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         // Served again and again: its head is rendered once, here.
         let prepared = response.preparingHead()
         state.withLock { state in
             state.remove(key)
             state.sequence += 1
-            state.entries[key] = Entry(response: prepared, expires: now.ticks + duration, bytes: bytes, sequence: state.sequence)
+            state.entries[key] = Entry(
+                response: prepared, expires: now.ticks + duration, bytes: bytes, sequence: state.sequence)
             state.order.append((key, state.sequence))
             state.bytes += bytes
             state.trim(byteLimit: byteLimit, entryLimit: entryLimit)

@@ -11,7 +11,8 @@ public final class ServiceOperation: Sendable {
     /// The resolved type ``returnShape`` names, when it is a declared object type: looked up
     /// here once rather than by name for every answer.
     public let returnType: ObjectShape?
-    /// The DTO an error is written in (docs/servicestack.md#error-responses): `{Op}Response`, else the return type when it
+    /// The DTO an error is written in (docs/servicestack.md#error-responses): `{Op}Response`, else the return type when
+    /// it
     /// has a `ResponseStatus`, else `ErrorResponse`.
     public let errorWrapper: ValueShape
     /// The wrapper's resolved type, when the metadata declares it.
@@ -31,8 +32,10 @@ public final class ServiceOperation: Sendable {
     public var name: String { metadata.name }
 
     /// - Parameter coercion: the app's value reading, and through it its type catalog.
-    public init(metadata: MetadataOperation, coercion: ValueCoercion, behaviour: any OperationBehaviour,
-                dialect: SerializerSettings.Dialect, serviceClass: String, cache: ResponseCache? = nil) {
+    public init(
+        metadata: MetadataOperation, coercion: ValueCoercion, behaviour: any OperationBehaviour,
+        dialect: SerializerSettings.Dialect, serviceClass: String, cache: ResponseCache? = nil
+    ) {
         let catalog = coercion.catalog
         self.metadata = metadata
         self.cache = cache
@@ -40,7 +43,9 @@ public final class ServiceOperation: Sendable {
         self.serviceClass = serviceClass
         actions = Set(metadata.actions)
         implementsAnyVerb = actions.contains("ANY")
-        requestType = catalog.object(named: metadata.request.name) ?? ObjectShape(reference: .named(metadata.request.name, []), properties: [])
+        requestType =
+            catalog.object(named: metadata.request.name)
+            ?? ObjectShape(reference: .named(metadata.request.name, []), properties: [])
 
         let returnShape: ValueShape?
         if metadata.returnsVoid || metadata.request.implements("IReturnVoid") {
@@ -53,7 +58,11 @@ public final class ServiceOperation: Sendable {
             returnShape = .any
         }
         self.returnShape = returnShape
-        if case .object(let reference)? = returnShape?.unwrapped { returnType = catalog.object(reference) } else { returnType = nil }
+        if case .object(let reference)? = returnShape?.unwrapped {
+            returnType = catalog.object(reference)
+        } else {
+            returnType = nil
+        }
         self.behaviour = behaviour.prepared(returnShape: returnShape, coercion: coercion)
 
         let conventional = TypeReference.named(metadata.name + "Response", [])
@@ -64,7 +73,11 @@ public final class ServiceOperation: Sendable {
         } else {
             errorWrapper = .object(.named("ErrorResponse", []))
         }
-        if case .object(let reference) = errorWrapper { errorWrapperType = catalog.object(reference) } else { errorWrapperType = nil }
+        if case .object(let reference) = errorWrapper {
+            errorWrapperType = catalog.object(reference)
+        } else {
+            errorWrapperType = nil
+        }
     }
 
     /// Whether the service has a method for `verb` (or an `Any` method).

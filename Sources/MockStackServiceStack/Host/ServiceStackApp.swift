@@ -27,17 +27,26 @@ public struct ServiceStackApp: MockApp {
     private let files: VirtualFiles
 
     /// - Parameter operations: the app's operations, resolved.
-    public init(name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
-                apiKeys: APIKeyPolicy? = nil) {
-        self.init(name: name, mount: mount, metadata: metadata, context: context,
-                  operations: operations.map { operation in (operation.metadata, operation.cache, ResolvedOnFirstUse { operation }) },
-                  apiKeys: apiKeys, files: VirtualFiles())
+    public init(
+        name: String, mount: String, metadata: MetadataTypes, context: AppContext, operations: [ServiceOperation],
+        apiKeys: APIKeyPolicy? = nil
+    ) {
+        self.init(
+            name: name, mount: mount, metadata: metadata, context: context,
+            operations: operations.map { operation in
+                (operation.metadata, operation.cache, ResolvedOnFirstUse { operation })
+            },
+            apiKeys: apiKeys, files: VirtualFiles())
     }
 
     /// - Parameter operations: each operation's metadata and cache, and the operation resolved on first use.
-    init(name: String, mount: String, metadata: MetadataTypes, context: AppContext,
-         operations: [(metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>)],
-         apiKeys: APIKeyPolicy?, files: VirtualFiles) {
+    init(
+        name: String, mount: String, metadata: MetadataTypes, context: AppContext,
+        operations: [(
+            metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>
+        )],
+        apiKeys: APIKeyPolicy?, files: VirtualFiles
+    ) {
         self.files = files
         self.name = name
         self.mount = mount
@@ -71,9 +80,11 @@ public struct ServiceStackApp: MockApp {
     /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
     /// `Swift`, `Python` and `TypeScript` are generated here; the other links answer 404.
     static let typeLinks: [(name: String, path: String)] = [
-        ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"), ("TypeScript", "typescript"),
+        ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"),
+        ("TypeScript", "typescript"),
         ("TypeScriptDefinition", "typescript.d"), ("CommonJs", "js"), ("Mjs", "mjs"), ("Php", "php"), ("Dart", "dart"),
-        ("Java", "java"), ("Kotlin", "kotlin"), ("Swift", "swift"), ("Python", "python"), ("Ruby", "ruby"), ("Go", "go"),
+        ("Java", "java"), ("Kotlin", "kotlin"), ("Swift", "swift"), ("Python", "python"), ("Ruby", "ruby"),
+        ("Go", "go"),
         ("Rust", "rust"), ("Zig", "zig"),
     ]
 
@@ -110,7 +121,8 @@ public struct ServiceStackApp: MockApp {
         do {
             input = try RequestInput(request, limits: context.host.limits)
         } catch {
-            return errors.response(for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
+            return errors.response(
+                for: error, operation: nil, request: nil, verb: request.method.rawValue, jsconfig: nil, now: now)
         }
         let jsconfig = RequestInput.value(named: "jsconfig", in: input.query)
         let verb = RequestVerb.of(request, input: input)
@@ -123,18 +135,22 @@ public struct ServiceStackApp: MockApp {
             // test.servicestack.net answers non-ServiceStack paths with a bare 404 (Derived from source).
             return HTTPResponse(status: 404)
         case .routed(.unknownOperation):
-            return errors.response(for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+            return errors.response(
+                for: .operationDoesNotExist, operation: nil, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         case .routed(.operation(let match)):
             let operation = operations[match.index].value
-            var response = invoke(operation, match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
+            var response = invoke(
+                operation, match: match, request: request, input: input, verb: verb, jsconfig: jsconfig, now: now)
             response.operation = operation.name
             return response
         }
     }
 
     /// `/types`, `/types/metadata` or a generated DTO file (kept a minute per target and base URL).
-    private func nativeTypes(_ service: NativeTypesRoute.Service, request: HTTPRequest, input: RequestInput,
-                             now: DateTimeValue) -> HTTPResponse {
+    private func nativeTypes(
+        _ service: NativeTypesRoute.Service, request: HTTPRequest, input: RequestInput,
+        now: DateTimeValue
+    ) -> HTTPResponse {
         let origin = RequestOrigin(request)
         switch service {
         case .typeLinks:
@@ -154,14 +170,18 @@ public struct ServiceStackApp: MockApp {
     }
 
     /// Admits the caller, binds the request DTO(s), runs the behaviour and writes the answer.
-    private func invoke(_ operation: ServiceOperation, match: OperationRouter.Match, request: HTTPRequest, input: RequestInput,
-                        verb: String, jsconfig: String?, now: DateTimeValue) -> HTTPResponse {
+    private func invoke(
+        _ operation: ServiceOperation, match: OperationRouter.Match, request: HTTPRequest, input: RequestInput,
+        verb: String, jsconfig: String?, now: DateTimeValue
+    ) -> HTTPResponse {
         let errors = ErrorRenderer(context: context)
         let session: AuthSession?
         switch admission(to: operation, request: request, query: input.query, now: now) {
         case .success(let found): session = found
         case .failure(.unauthenticated): return HTTPResponse(status: 401)
-        case .failure(.error(let error)): return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+        case .failure(.error(let error)):
+            return errors.response(
+                for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
         }
         // `[CacheResponse]` runs after the auth filters, and only for plain GETs.
         // An app whose data names files by `~/` paths answers with them resolved through the
@@ -169,7 +189,9 @@ public struct ServiceStackApp: MockApp {
         // cached, under a key holding that URL, so that a cached answer is served as it is
         // rather than scanned again on every request.
         let origin = files.isEmpty ? nil : RequestOrigin(request)
-        let cacheKey = operation.cache == nil || match.isBatch || match.isOneWay ? nil
+        let cacheKey =
+            operation.cache == nil || match.isBatch || match.isOneWay
+            ? nil
             : ResponseCache.key(for: request, verb: verb, origin: origin)
         if let cacheKey, let cached = operation.cache?.response(for: cacheKey, now: now) { return cached }
 
@@ -178,10 +200,18 @@ public struct ServiceStackApp: MockApp {
         func perform(_ dto: DTOObject) throws(ServiceError) -> ServiceResult {
             guard operation.implements(verb) else {
                 let method = verb.prefix(1) + verb.dropFirst().lowercased()
-                throw ServiceError(.notImplemented, "Could not find method named \(method)(\(operation.name)) or Any(\(operation.name)) on Service \(operation.serviceClass)")
+                throw ServiceError(
+                    .notImplemented,
+                    """
+                    Could not find method named \(method)(\(operation.name)) or Any(\(operation.name)) on Service \
+                    \(operation.serviceClass)
+                    """
+                )
             }
-            return try operation.behaviour.perform(ServiceCall(operation: operation, request: dto, http: request, input: input, verb: verb,
-                                                               session: session, now: now, context: context))
+            return try operation.behaviour.perform(
+                ServiceCall(
+                    operation: operation, request: dto, http: request, input: input, verb: verb,
+                    session: session, now: now, context: context))
         }
         var response: HTTPResponse
         if match.isBatch {
@@ -189,7 +219,8 @@ public struct ServiceStackApp: MockApp {
             do {
                 requests = try binder.bindBatch(input, to: operation.requestType, operation: operation.name)
             } catch {
-                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+                return errors.response(
+                    for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
             }
             var results: [ServiceResult] = []
             results.reserveCapacity(requests.count)
@@ -197,7 +228,8 @@ public struct ServiceStackApp: MockApp {
                 do throws(ServiceError) {
                     results.append(try perform(dto))
                 } catch {
-                    var response = errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
+                    var response = errors.response(
+                        for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
                     response.headers.set("X-AutoBatch-Completed", String(index))
                     return response
                 }
@@ -209,14 +241,17 @@ public struct ServiceStackApp: MockApp {
             let dto: DTOObject
             let result: ServiceResult
             do {
-                dto = try binder.bind(input, pathVariables: match.pathVariables, to: operation.requestType, operation: operation.name)
+                dto = try binder.bind(
+                    input, pathVariables: match.pathVariables, to: operation.requestType, operation: operation.name)
             } catch {
-                return errors.response(for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
+                return errors.response(
+                    for: error, operation: operation, request: nil, verb: verb, jsconfig: jsconfig, now: now)
             }
             do throws(ServiceError) {
                 result = try perform(dto)
             } catch {
-                return errors.response(for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
+                return errors.response(
+                    for: error, operation: operation, request: dto, verb: verb, jsconfig: jsconfig, now: now)
             }
             if match.isOneWay { return HTTPResponse(status: 204) }
             response = render(result, operation: operation, jsconfig: jsconfig)
@@ -251,8 +286,10 @@ public struct ServiceStackApp: MockApp {
 
     /// The caller's session, if any, once its credentials and the operation's requirements
     /// (API key, authentication, roles) agree; otherwise why not.
-    private func admission(to operation: ServiceOperation, request: HTTPRequest, query: [(name: String, value: String)],
-                           now: DateTimeValue) -> Result<AuthSession?, Refusal> {
+    private func admission(
+        to operation: ServiceOperation, request: HTTPRequest, query: [(name: String, value: String)],
+        now: DateTimeValue
+    ) -> Result<AuthSession?, Refusal> {
         var session: AuthSession?
         switch context.auth?.identify(request, query: query, now: now) ?? .anonymous {
         case .anonymous: break
@@ -284,23 +321,29 @@ public struct ServiceStackApp: MockApp {
         case .raw(let bytes, let contentType):
             var headers = result.headers
             // ServiceStack adds a charset to text results that name none.
-            headers.set("Content-Type", contentType.hasPrefix("text/") && !contentType.contains(";") ? contentType + "; charset=utf-8" : contentType)
+            headers.set(
+                "Content-Type",
+                contentType.hasPrefix("text/") && !contentType.contains(";")
+                    ? contentType + "; charset=utf-8" : contentType)
             return HTTPResponse(status: result.status, headers: headers, body: bytes)
         case .dto(let value):
             guard !value.isNull else { return HTTPResponse(status: 204, headers: result.headers) }
             let writer = context.writer(operation.dialect, jsconfig: jsconfig)
-            let bytes = if let shape = result.shape {
-                writer.bytes(value, as: shape)
-            } else {
-                writer.bytes(value, as: operation.returnShape ?? .any, type: operation.returnType)
-            }
+            let bytes =
+                if let shape = result.shape {
+                    writer.bytes(value, as: shape)
+                } else {
+                    writer.bytes(value, as: operation.returnShape ?? .any, type: operation.returnType)
+                }
             return .json(result.status, bytes: bytes, headers: result.headers)
         }
     }
 
     /// `POST /api/{Op}[]`: the responses as one array, in order, with `X-AutoBatch-Completed`;
     /// a batch of void operations answers 204 (Unverified).
-    private func batchResponse(_ results: [ServiceResult], operation: ServiceOperation, jsconfig: String?) -> HTTPResponse {
+    private func batchResponse(
+        _ results: [ServiceResult], operation: ServiceOperation, jsconfig: String?
+    ) -> HTTPResponse {
         let headers: HTTPHeaders = ["X-AutoBatch-Completed": String(results.count)]
         let values = results.compactMap { result -> DTOValue? in
             if case .dto(let value) = result.body { return value }
@@ -341,7 +384,8 @@ public struct APIKeyPolicy: Sendable {
     }
 
     func accepts(_ request: HTTPRequest) -> Bool {
-        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("bearer ") else { return false }
+        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("bearer ")
+        else { return false }
         let key = authorization.dropFirst(7).trimmingASCIISpace()
         return !key.isEmpty && (acceptAny || keys.contains(String(key)))
     }

@@ -15,7 +15,9 @@ public import MockStackCore
 /// served. Operations the manifest does not name echo their request (or answer 204 when void).
 public struct ServiceStackAppKind: AppKind {
     public static let kindName = "servicestack"
-    static let hostKeys: Set<String> = ["serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion", "typesDate", "cors"]
+    static let hostKeys: Set<String> = [
+        "serializer", "debugMode", "serviceClass", "apiKeys", "maximumFields", "swiftVersion", "typesDate", "cors",
+    ]
 
     /// Replaces the wall clock of every app built (tests pin dates with it).
     public var clock: (@Sendable () -> DateTimeValue)?
@@ -45,35 +47,50 @@ public struct ServiceStackAppKind: AppKind {
         report(validated.problems, in: file, to: manifest)
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
-            manifest.report("expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
+            manifest.report(
+                "expected an object of operation name → behaviour, found \(value.typeName)", at: "/operations")
         }
-        let reader = BehaviourReader(manifest: manifest, dataSets: DataSetLoader(manifest: manifest, coercion: context.coercion))
+        let reader = BehaviourReader(
+            manifest: manifest, dataSets: DataSetLoader(manifest: manifest, coercion: context.coercion))
         // What the manifest says of an operation is read (and refused) now; the operation is
         // resolved against its types when first called.
-        var operations: [(metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>)] = []
+        var operations:
+            [(metadata: MetadataOperation, cache: ResponseCache?, resolved: ResolvedOnFirstUse<ServiceOperation>)] = []
         operations.reserveCapacity(metadata.operations.count)
         for operation in metadata.operations {
             let pointer = JSONPointer.appending(operation.name, to: "/operations")
             let configured = manifest.value(at: pointer) != nil
-            let behaviour = (configured ? reader.behaviour(at: pointer, for: operation) : nil) ?? Self.fallback(for: operation)
+            let behaviour =
+                (configured ? reader.behaviour(at: pointer, for: operation) : nil) ?? Self.fallback(for: operation)
             let dialect = configured ? reader.dialect(at: pointer + "/serializer") ?? host.dialect : host.dialect
             let serviceClass = (configured ? manifest.string(pointer + "/service") : nil) ?? host.serviceClass
-            let cache = (configured ? manifest.int(pointer + "/cacheSeconds", in: 1...31_536_000) : nil).map { ResponseCache(seconds: $0) }
+            let cache = (configured ? manifest.int(pointer + "/cacheSeconds", in: 1...31_536_000) : nil).map {
+                ResponseCache(seconds: $0)
+            }
             let coercion = context.coercion
-            operations.append((operation, cache, ResolvedOnFirstUse {
-                ServiceOperation(metadata: operation, coercion: coercion, behaviour: behaviour, dialect: dialect, serviceClass: serviceClass, cache: cache)
-            }))
+            operations.append(
+                (
+                    operation, cache,
+                    ResolvedOnFirstUse {
+                        ServiceOperation(
+                            metadata: operation, coercion: coercion, behaviour: behaviour, dialect: dialect,
+                            serviceClass: serviceClass, cache: cache)
+                    }
+                ))
         }
         var apiKeys: APIKeyPolicy?
         if manifest.value(at: "/host/apiKeys") != nil {
             manifest.rejectUnknownKeys(at: "/host/apiKeys", allowed: ["keys", "acceptAny"])
             let keys = manifest.array("/host/apiKeys/keys").compactMap(\.stringValue)
-            apiKeys = APIKeyPolicy(keys: Set(keys), acceptAny: manifest.value(at: "/host/apiKeys/acceptAny")?.boolValue ?? false)
+            apiKeys = APIKeyPolicy(
+                keys: Set(keys), acceptAny: manifest.value(at: "/host/apiKeys/acceptAny")?.boolValue ?? false)
         } else if metadata.operations.contains(where: \.requiresApiKey) {
             apiKeys = APIKeyPolicy(keys: [], acceptAny: true)
         }
         let files = VirtualFiles.load(reader.dataSets.virtualPaths, manifest: manifest)
-        return ServiceStackApp(name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys, files: files)
+        return ServiceStackApp(
+            name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys,
+            files: files)
     }
 
     /// What an operation the manifest leaves out does: echo its request, or 204 when void.
@@ -83,9 +100,11 @@ public struct ServiceStackAppKind: AppKind {
 
     /// The app's metadata read, resolved and checked, or once already in this process (see
     /// ``ValidatedMetadata``); nil after reporting why it cannot be read.
-    private func readMetadata(_ manifest: ManifestReader) -> (ValidatedMetadata, file: (path: String, bytes: [UInt8]))? {
+    private func readMetadata(_ manifest: ManifestReader) -> (ValidatedMetadata, file: (path: String, bytes: [UInt8]))?
+    {
         guard let fileName = manifest.string("/metadata", required: true),
-              let file = manifest.appFile(named: fileName, at: "/metadata") else { return nil }
+            let file = manifest.appFile(named: fileName, at: "/metadata")
+        else { return nil }
         let display = manifest.displayPath(file.path)
         do {
             // Positions are recorded only to report a mistake: most loads need none.
@@ -94,7 +113,10 @@ public struct ServiceStackAppKind: AppKind {
             }
             return (validated, file)
         } catch let error as JSONSyntaxError {
-            manifest.report(FixtureDiagnostic(file: display, position: error.position, pointer: error.pointer, message: "invalid JSON: \(error.message)"))
+            manifest.report(
+                FixtureDiagnostic(
+                    file: display, position: error.position, pointer: error.pointer,
+                    message: "invalid JSON: \(error.message)"))
         } catch let error as MetadataError {
             report([error], in: file, to: manifest)
         } catch {
@@ -104,13 +126,17 @@ public struct ServiceStackAppKind: AppKind {
     }
 
     /// Reports problems found in the metadata file, each at its line and column there.
-    private func report(_ problems: [MetadataError], in file: (path: String, bytes: [UInt8]), to manifest: ManifestReader) {
+    private func report(
+        _ problems: [MetadataError], in file: (path: String, bytes: [UInt8]), to manifest: ManifestReader
+    ) {
         guard !problems.isEmpty else { return }
         // Positions are recorded only now: a file without mistakes is parsed once, without them.
         let positions = try? JSONParser().parse(file.bytes, recordPositions: true)
         for problem in problems {
-            manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: positions?.position(of: problem.pointer) ?? .start,
-                                              pointer: problem.pointer, message: problem.message))
+            manifest.report(
+                FixtureDiagnostic(
+                    file: manifest.displayPath(file.path), position: positions?.position(of: problem.pointer) ?? .start,
+                    pointer: problem.pointer, message: problem.message))
         }
     }
 
@@ -119,18 +145,25 @@ public struct ServiceStackAppKind: AppKind {
     ///  "firstName": …, "lastName": …, "roles": […], "permissions": […]}]}`
     private func readAuth(_ manifest: ManifestReader) -> AuthService? {
         guard manifest.value(at: "/auth") != nil else { return nil }
-        manifest.rejectUnknownKeys(at: "/auth", allowed: ["secret", "accessTokenLifetime", "refreshTokenLifetime", "users"])
-        let userKeys: Set<String> = ["id", "userName", "password", "displayName", "email", "firstName", "lastName", "roles", "permissions"]
+        manifest.rejectUnknownKeys(
+            at: "/auth", allowed: ["secret", "accessTokenLifetime", "refreshTokenLifetime", "users"])
+        let userKeys: Set<String> = [
+            "id", "userName", "password", "displayName", "email", "firstName", "lastName", "roles", "permissions",
+        ]
         var users: [AuthService.User] = []
         for index in manifest.array("/auth/users").indices {
             let at = "/auth/users/\(index)"
             manifest.rejectUnknownKeys(at: at, allowed: userKeys)
-            guard let id = manifest.string(at + "/id", required: true), let userName = manifest.string(at + "/userName", required: true),
-                  let password = manifest.string(at + "/password", required: true) else { continue }
+            guard let id = manifest.string(at + "/id", required: true),
+                let userName = manifest.string(at + "/userName", required: true),
+                let password = manifest.string(at + "/password", required: true)
+            else { continue }
             let profile = UserProfile(
                 userAuthId: id, userName: userName, displayName: manifest.string(at + "/displayName"),
-                email: manifest.string(at + "/email"), firstName: manifest.string(at + "/firstName"), lastName: manifest.string(at + "/lastName"),
-                roles: manifest.array(at + "/roles").compactMap(\.stringValue), permissions: manifest.array(at + "/permissions").compactMap(\.stringValue))
+                email: manifest.string(at + "/email"), firstName: manifest.string(at + "/firstName"),
+                lastName: manifest.string(at + "/lastName"),
+                roles: manifest.array(at + "/roles").compactMap(\.stringValue),
+                permissions: manifest.array(at + "/permissions").compactMap(\.stringValue))
             users.append(AuthService.User(profile: profile, password: password))
         }
         let day = 86_400
@@ -146,13 +179,19 @@ public struct ServiceStackAppKind: AppKind {
         var host = HostSettings()
         if let dialect = BehaviourReader.dialect(in: manifest, at: "/host/serializer") { host.dialect = dialect }
         if let debug = manifest.value(at: "/host/debugMode") {
-            if let flag = debug.boolValue { host.debugMode = flag } else { manifest.report("expected true or false, found \(debug.typeName)", at: "/host/debugMode") }
+            if let flag = debug.boolValue {
+                host.debugMode = flag
+            } else {
+                manifest.report("expected true or false, found \(debug.typeName)", at: "/host/debugMode")
+            }
         }
         if let serviceClass = manifest.string("/host/serviceClass") { host.serviceClass = serviceClass }
         if let maximum = manifest.int("/host/maximumFields", in: 1...1_000_000) { host.limits.maximumFields = maximum }
         if let version = manifest.string("/host/swiftVersion") { host.swiftVersion = version }
         if let text = manifest.string("/host/typesDate") {
-            if let date = DateTimeValue(parsing: text) { host.typesDate = date } else {
+            if let date = DateTimeValue(parsing: text) {
+                host.typesDate = date
+            } else {
                 manifest.report("'\(text)' is not an ISO-8601 date (2025-11-21T22:15:03Z)", at: "/host/typesDate")
             }
         }
@@ -166,10 +205,15 @@ public struct ServiceStackAppKind: AppKind {
     /// "allowCredentials", "exposeHeaders", "maxAge"}`, defaulting as each middleware does.
     private func readCors(_ manifest: ManifestReader) -> CorsPolicy? {
         let at = "/host/cors"
-        manifest.rejectUnknownKeys(at: at, allowed: ["middleware", "origins", "methods", "headers", "allowCredentials", "exposeHeaders", "maxAge"])
+        manifest.rejectUnknownKeys(
+            at: at,
+            allowed: ["middleware", "origins", "methods", "headers", "allowCredentials", "exposeHeaders", "maxAge"])
         let name = manifest.string(at + "/middleware", required: true)
         guard let name, let middleware = CorsPolicy.Middleware(rawValue: name) else {
-            if let name { manifest.report("unknown middleware '\(name)' (expected CorsFeature or UseCors)", at: at + "/middleware") }
+            if let name {
+                manifest.report(
+                    "unknown middleware '\(name)' (expected CorsFeature or UseCors)", at: at + "/middleware")
+            }
             return nil
         }
         func strings(_ key: String) -> [String]? {

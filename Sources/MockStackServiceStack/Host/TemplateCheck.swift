@@ -10,7 +10,9 @@ struct TemplateCheck {
     let operation: MetadataOperation
 
     /// The names a template may read besides the request's properties (``TemplateScope``).
-    static let specialNames: Set<String> = ["@verb", "@pathInfo", "@operation", "@userId", "@sessionId", "@userName", "@displayName"]
+    static let specialNames: Set<String> = [
+        "@verb", "@pathInfo", "@operation", "@userId", "@sessionId", "@userName", "@displayName",
+    ]
     /// The behaviour keys that hold a template string.
     static let stringKeys = ["text", "contentType", "status", "errorCode", "message"]
 
@@ -19,7 +21,9 @@ struct TemplateCheck {
     /// Checks every template of the behaviour configured at `pointer` (`/operations/Hello`).
     func check(behaviourAt pointer: String) {
         for key in Self.stringKeys {
-            if let text = manifest.value(at: pointer + "/" + key)?.stringValue { placeholders(in: text, at: pointer + "/" + key, inEach: false) }
+            if let text = manifest.value(at: pointer + "/" + key)?.stringValue {
+                placeholders(in: text, at: pointer + "/" + key, inEach: false)
+            }
         }
         for (name, value) in manifest.stringMap(pointer + "/headers") {
             placeholders(in: value, at: JSONPointer.appending(name, to: pointer + "/headers"), inEach: false)
@@ -42,10 +46,14 @@ struct TemplateCheck {
             placeholders(in: text, at: pointer, inEach: inEach)
         case .array(let elements):
             let element: ValueShape? = if case .list(let element)? = shape?.unwrapped { element } else { nil }
-            for (index, item) in elements.enumerated() { json(item, as: element, at: pointer + "/\(index)", inEach: inEach) }
+            for (index, item) in elements.enumerated() {
+                json(item, as: element, at: pointer + "/\(index)", inEach: inEach)
+            }
         case .object(let object):
             if let alternatives = object["$first"]?.arrayValue {
-                for (index, item) in alternatives.enumerated() { json(item, as: shape, at: JSONPointer.appending(index, to: pointer + "/$first"), inEach: inEach) }
+                for (index, item) in alternatives.enumerated() {
+                    json(item, as: shape, at: JSONPointer.appending(index, to: pointer + "/$first"), inEach: inEach)
+                }
             } else if let source = object["$each"]?.stringValue {
                 if !isReadable(source, inEach: inEach) { report(source, at: pointer + "/$each") }
                 let element: ValueShape? = if case .list(let element)? = shape?.unwrapped { element } else { nil }
@@ -60,7 +68,12 @@ struct TemplateCheck {
                         continue
                     }
                     guard let property = type.property(named: member.key) else {
-                        manifest.report("'\(member.key)' is not a property of \(type.reference) (\(type.properties.map(\.name).joined(separator: ", ")))", at: at)
+                        manifest.report(
+                            """
+                            '\(member.key)' is not a property of \(type.reference) \
+                            (\(type.properties.map(\.name).joined(separator: ", ")))
+                            """,
+                            at: at)
                         continue
                     }
                     json(member.value, as: property.shape, at: at, inEach: inEach)
@@ -88,12 +101,16 @@ struct TemplateCheck {
 
     private func report(_ name: String, at pointer: String) {
         if name.hasPrefix("@") {
-            manifest.report("'{\(name)}' is not a special name (\(Self.specialNames.sorted().joined(separator: ", ")))", at: pointer)
+            manifest.report(
+                "'{\(name)}' is not a special name (\(Self.specialNames.sorted().joined(separator: ", ")))", at: pointer
+            )
         } else if name.hasPrefix(".") {
             manifest.report("'{\(name)}' reads the item of a '$each', and is outside one", at: pointer)
         } else {
             let properties = request?.properties.map(\.name) ?? []
-            manifest.report("'{\(name)}' is not a property of \(operation.name)" + (properties.isEmpty ? " (it has none)" : " (\(properties.joined(separator: ", ")))"), at: pointer)
+            manifest.report(
+                "'{\(name)}' is not a property of \(operation.name)"
+                    + (properties.isEmpty ? " (it has none)" : " (\(properties.joined(separator: ", ")))"), at: pointer)
         }
     }
 }

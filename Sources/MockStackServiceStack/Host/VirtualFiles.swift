@@ -24,10 +24,13 @@ struct VirtualFiles: Sendable {
             let name = String(path.dropFirst(2))
             guard files["/" + name] == nil, let file = manifest.appFile(named: name, at: pointer) else { continue }
             do {
-                files["/" + name] = try FixtureResponse(bytes: file.bytes, fileName: name, contentType: contentType(forFileName: name))
+                files["/" + name] = try FixtureResponse(
+                    bytes: file.bytes, fileName: name, contentType: contentType(forFileName: name))
             } catch {
-                manifest.report(FixtureDiagnostic(file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer,
-                                                  message: "invalid JSON: \(error.message)"))
+                manifest.report(
+                    FixtureDiagnostic(
+                        file: manifest.displayPath(file.path), position: error.position, pointer: error.pointer,
+                        message: "invalid JSON: \(error.message)"))
             }
         }
         return VirtualFiles(files: files)
@@ -65,15 +68,22 @@ struct VirtualFiles: Sendable {
     static func resolve(_ response: inout HTTPResponse, base: String) {
         guard response.headers["Content-Type"]?.hasPrefix("application/json") == true else { return }
         let body = response.body
-        let quote = UInt8(ascii: "\""), tilde = UInt8(ascii: "~"), slash = UInt8(ascii: "/")
+        let quote = UInt8(ascii: "\"")
+        let tilde = UInt8(ascii: "~")
+        let slash = UInt8(ascii: "/")
         guard body.count > 2 else { return }
         var resolved: [UInt8]?
         var copied = 0
         var index = 0
         while index < body.count - 2 {
             // A quote followed by `~` opens a string unless an odd run of backslashes escapes it.
-            if body[index] == quote, body[index + 1] == tilde, body[index + 2] == slash, !Self.isEscaped(body, at: index) {
-                if resolved == nil { resolved = []; resolved!.reserveCapacity(body.count + 64 * 16) }
+            if body[index] == quote, body[index + 1] == tilde, body[index + 2] == slash,
+                !Self.isEscaped(body, at: index)
+            {
+                if resolved == nil {
+                    resolved = []
+                    resolved!.reserveCapacity(body.count + 64 * 16)
+                }
                 resolved!.append(contentsOf: body[copied...index])
                 resolved!.append(contentsOf: base.utf8)
                 copied = index + 2

@@ -23,21 +23,27 @@ struct MetadataCheck {
             problems += typeProblems(operation.request, at: pointer + "/request")
             if let response = operation.response { problems += typeProblems(response, at: pointer + "/response") }
             if let returnType = operation.returnType,
-               let unknown = unknownNames(in: returnType.reference, parameters: []).first {
+                let unknown = unknownNames(in: returnType.reference, parameters: []).first
+            {
                 let named = returnType.reference.description == unknown ? "" : " (in \(returnType.reference))"
-                problems.append(MetadataError(pointer: pointer + "/returnType",
-                                              message: "\(operation.name) returns '\(unknown)'\(named), which no type in 'types' declares"))
+                problems.append(
+                    MetadataError(
+                        pointer: pointer + "/returnType",
+                        message: "\(operation.name) returns '\(unknown)'\(named), which no type in 'types' declares"))
             }
             guard !operation.routes.isEmpty else { continue }
             let properties = catalog.propertyNames(ofClassNamed: operation.name) ?? []
             for (routeIndex, route) in operation.routes.enumerated() {
-                for variable in RouteTemplate(route).variableNames where !Self.names(variable, in: properties)
-                    && Self.isMisspelt(variable, among: properties.map(\.name)) {
+                for variable in RouteTemplate(route).variableNames
+                where !Self.names(variable, in: properties)
+                    && Self.isMisspelt(variable, among: properties.map(\.name))
+                {
                     let known = properties.map(\.name).joined(separator: ", ")
-                    problems.append(MetadataError(
-                        pointer: pointer + "/routes/\(routeIndex)/path",
-                        message: "route '\(route.path)': '{\(variable)}' is not a property of \(operation.name)"
-                            + (known.isEmpty ? " (it has none)" : " (\(known))")))
+                    problems.append(
+                        MetadataError(
+                            pointer: pointer + "/routes/\(routeIndex)/path",
+                            message: "route '\(route.path)': '{\(variable)}' is not a property of \(operation.name)"
+                                + (known.isEmpty ? " (it has none)" : " (\(known))")))
                 }
             }
         }
@@ -48,13 +54,16 @@ struct MetadataCheck {
     /// any case, as ``ObjectShape/property(named:)`` finds it.
     static func names(_ variable: String, in properties: [(name: String, dataMemberName: String?)]) -> Bool {
         let lowercased = variable.lowercased()
-        return properties.contains { $0.name.lowercased() == lowercased || $0.dataMemberName?.lowercased() == lowercased }
+        return properties.contains {
+            $0.name.lowercased() == lowercased || $0.dataMemberName?.lowercased() == lowercased
+        }
     }
 
     /// Whether `variable` is within two edits of a property's name (ignoring case), or the
     /// request has no properties at all: a typo, rather than a route the host publishes as it is.
     static func isMisspelt(_ variable: String, among properties: [String]) -> Bool {
-        properties.isEmpty || properties.contains { EditDistance.between(variable.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
+        properties.isEmpty
+            || properties.contains { EditDistance.between(variable.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
     }
 
     /// A declared type's base and properties, each naming only known types.
@@ -62,13 +71,18 @@ struct MetadataCheck {
         let parameters = Set(type.genericArgs)
         var problems: [MetadataError] = []
         if let base = type.inherits, let unknown = unknownNames(in: base.reference, parameters: parameters).first {
-            problems.append(MetadataError(pointer: pointer + "/inherits", message: "\(type.name) inherits '\(unknown)', which no type in 'types' declares"))
+            problems.append(
+                MetadataError(
+                    pointer: pointer + "/inherits",
+                    message: "\(type.name) inherits '\(unknown)', which no type in 'types' declares"))
         }
         for (index, property) in type.properties.enumerated() {
             guard let unknown = unknownNames(in: property.type, parameters: parameters).first else { continue }
-            problems.append(MetadataError(pointer: pointer + "/properties/\(index)/type",
-                                          message: "\(type.name).\(property.name) is of type '\(unknown)', which no type in 'types' declares "
-                                              + "and is not a .NET type mockstack knows"))
+            problems.append(
+                MetadataError(
+                    pointer: pointer + "/properties/\(index)/type",
+                    message: "\(type.name).\(property.name) is of type '\(unknown)', which no type in 'types' declares "
+                        + "and is not a .NET type mockstack knows"))
         }
         return problems
     }

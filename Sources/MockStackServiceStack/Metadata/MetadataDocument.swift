@@ -14,7 +14,9 @@ public struct MetadataDocument: Sendable {
     /// `IncludeTypes` (rare), so start-up does not pay for it.
     private func references() -> [String: Set<String>] {
         var references: [String: Set<String>] = [:]
-        for type in metadata.types { references[Self.key(type.name), default: []].formUnion(Self.referencedNames(type)) }
+        for type in metadata.types {
+            references[Self.key(type.name), default: []].formUnion(Self.referencedNames(type))
+        }
         for operation in metadata.operations {
             var names = Self.referencedNames(operation.request)
             if let response = operation.response {
@@ -33,7 +35,9 @@ public struct MetadataDocument: Sendable {
         var config = metadata.config
         config["baseUrl"] = .string(baseURL)
         let types = metadata.types.filter { selection.includesType($0.name) }.map { Self.pruned($0.json) }
-        let operations = metadata.operations.filter { selection.includesOperation($0) }.map { JSONValue.object(Self.pruned($0.json)) }
+        let operations = metadata.operations.filter { selection.includesOperation($0) }.map {
+            JSONValue.object(Self.pruned($0.json))
+        }
         let document: JSONValue = [
             "config": .object(config),
             "namespaces": .array(metadata.namespaces.map { .string($0) }),
@@ -108,8 +112,10 @@ public struct MetadataDocument: Sendable {
         var selected: Set<String> = []
         for item in items {
             if item.hasPrefix("{"), item.hasSuffix("}") {
-                let tags = Set(item.dropFirst().dropLast().split(separator: ",").map { $0.trimmingASCIISpace().lowercased() })
-                for operation in metadata.operations where operation.tags.contains(where: { tags.contains($0.lowercased()) }) {
+                let tags = Set(
+                    item.dropFirst().dropLast().split(separator: ",").map { $0.trimmingASCIISpace().lowercased() })
+                for operation in metadata.operations
+                where operation.tags.contains(where: { tags.contains($0.lowercased()) }) {
                     selected.formUnion(Self.closure(of: Self.key(operation.name), in: references))
                 }
             } else if item.hasSuffix(".*") {
@@ -122,8 +128,12 @@ public struct MetadataDocument: Sendable {
                 // `/ *` is how a Swift header writes `/*` (which would open a nested comment),
                 // so a file updated from its own header selects the same namespace.
                 let prefix = String(item.dropLast(item.hasSuffix("/*") ? 2 : 3))
-                for type in metadata.types where type.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(type.name)) }
-                for operation in metadata.operations where operation.request.namespace?.hasPrefix(prefix) == true { selected.insert(Self.key(operation.name)) }
+                for type in metadata.types where type.namespace?.hasPrefix(prefix) == true {
+                    selected.insert(Self.key(type.name))
+                }
+                for operation in metadata.operations where operation.request.namespace?.hasPrefix(prefix) == true {
+                    selected.insert(Self.key(operation.name))
+                }
             } else {
                 selected.insert(Self.key(item))
             }
@@ -136,7 +146,9 @@ public struct MetadataDocument: Sendable {
         var seen: Set<String> = [name]
         var pending = [name]
         while let next = pending.popLast() {
-            for referenced in references[next] ?? [] where seen.insert(referenced).inserted { pending.append(referenced) }
+            for referenced in references[next] ?? [] where seen.insert(referenced).inserted {
+                pending.append(referenced)
+            }
         }
         return seen
     }

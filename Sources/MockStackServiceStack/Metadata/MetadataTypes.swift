@@ -3,7 +3,8 @@ public import MockStackCore
 /// An app's `/types/metadata` document, read into what the emulation needs, with the original
 /// JSON kept for serving the document back (filtered) in its own key order.
 ///
-/// Shape (docs/servicestack.md#metadata): `{config, namespaces, types: [MetadataType], operations: [MetadataOperation]}`.
+/// Shape (docs/servicestack.md#metadata): `{config, namespaces, types: [MetadataType], operations:
+/// [MetadataOperation]}`.
 public struct MetadataTypes: Sendable {
     public var config: JSONObject
     public var namespaces: [String]
@@ -16,7 +17,9 @@ public struct MetadataTypes: Sendable {
         config = try root.object("config", required: false) ?? [:]
         namespaces = try root.strings("namespaces")
         types = try root.array("types").map { reader throws(MetadataError) in try MetadataType(reader: reader) }
-        operations = try root.array("operations").map { reader throws(MetadataError) in try MetadataOperation(reader: reader) }
+        operations = try root.array("operations").map { reader throws(MetadataError) in
+            try MetadataOperation(reader: reader)
+        }
     }
 }
 
@@ -58,15 +61,21 @@ public struct MetadataType: Sendable {
         name = try reader.string("name")
         namespace = try reader.optionalString("namespace")
         genericArgs = try reader.strings("genericArgs")
-        inherits = try reader.child("inherits").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
-        implements = try reader.array("implements").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
+        inherits = try reader.child("inherits").map { reader throws(MetadataError) in
+            try MetadataTypeName(reader: reader)
+        }
+        implements = try reader.array("implements").map { reader throws(MetadataError) in
+            try MetadataTypeName(reader: reader)
+        }
         isEnum = try reader.flag("isEnum")
         isEnumInt = try reader.flag("isEnumInt")
         isInterface = try reader.flag("isInterface")
         enumNames = try reader.strings("enumNames")
         enumValues = try reader.strings("enumValues")
         enumDescriptions = try reader.strings("enumDescriptions")
-        properties = try reader.array("properties").map { reader throws(MetadataError) in try MetadataProperty(reader: reader) }
+        properties = try reader.array("properties").map { reader throws(MetadataError) in
+            try MetadataProperty(reader: reader)
+        }
         json = reader.object
     }
 
@@ -128,7 +137,9 @@ public struct MetadataOperation: Sendable {
         if actions.isEmpty { actions = ["ANY"] }
         returnsVoid = try reader.flag("returnsVoid")
         method = try reader.optionalString("method")?.uppercased()
-        returnType = try reader.child("returnType").map { reader throws(MetadataError) in try MetadataTypeName(reader: reader) }
+        returnType = try reader.child("returnType").map { reader throws(MetadataError) in
+            try MetadataTypeName(reader: reader)
+        }
         routes = try reader.array("routes").map { reader throws(MetadataError) in try MetadataRoute(reader: reader) }
         requiresAuth = try reader.flag("requiresAuth")
         requiresApiKey = try reader.flag("requiresApiKey")
@@ -151,7 +162,8 @@ public struct MetadataRoute: Sendable {
     init(reader: JSONReader) throws(MetadataError) {
         let path = try reader.string("path")
         guard path.hasPrefix("/") else {
-            throw MetadataError(pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
+            throw MetadataError(
+                pointer: reader.pointer + "/path", message: "a route path starts with '/', got '\(path)'")
         }
         // Metadata writes verbs as one comma-separated string ("GET,POST").
         let verbs = (try reader.optionalString("verbs") ?? "").split(separator: ",").map { $0.trimmingASCIISpace() }

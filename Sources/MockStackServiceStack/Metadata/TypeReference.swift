@@ -77,7 +77,9 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
             }
             var result = TypeReference.named(name, arguments)
             skipSpaces()
-            while position + 1 < bytes.count, bytes[position] == UInt8(ascii: "["), bytes[position + 1] == UInt8(ascii: "]") {
+            while position + 1 < bytes.count, bytes[position] == UInt8(ascii: "["),
+                bytes[position + 1] == UInt8(ascii: "]")
+            {
                 position += 2
                 result = .array(result)
             }

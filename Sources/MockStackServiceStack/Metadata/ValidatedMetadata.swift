@@ -26,7 +26,9 @@ struct ValidatedMetadata: Sendable {
 
     /// The document whose bytes these are, read by `read` unless an identical one was read
     /// before. A document that `read` refuses is not kept.
-    static func cached<Failure: Error>(for bytes: [UInt8], orRead read: () throws(Failure) -> MetadataTypes) throws(Failure) -> ValidatedMetadata {
+    static func cached<Failure: Error>(
+        for bytes: [UInt8], orRead read: () throws(Failure) -> MetadataTypes
+    ) throws(Failure) -> ValidatedMetadata {
         if let hit = recent.withLock({ entries in entries.first { $0.bytes == bytes }?.value }) { return hit }
         let value = ValidatedMetadata(metadata: try read())
         recent.withLock { entries in

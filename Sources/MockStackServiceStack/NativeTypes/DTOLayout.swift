@@ -1,7 +1,8 @@
 import MockStackCore
 
 /// The types a `/types/python` or `/types/typescript` file declares, in the order ServiceStack's
-/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with each base before the types
+/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with each base before the
+/// types
 /// that extend it, then the responses, then the requests; then, walking that list, each type's
 /// dependencies (return type, base or its type arguments, property types) pulled in before it.
 ///
@@ -36,8 +37,11 @@ struct DTOLayout {
     ///     ServiceStack's `/types/typescript` does;
     ///   - addsServiceStackTypes: false (`AddServiceStackTypes=False`): leave out the types of
     ///     ServiceStack's own namespaces.
-    init(metadata: MetadataTypes, selection: MetadataDocument.Selection, leavingOut: Set<String> = [], addsInterfaces: Bool = false,
-         addsServiceStackTypes: Bool = true) {
+    init(
+        metadata: MetadataTypes, selection: MetadataDocument.Selection, leavingOut: Set<String> = [],
+        addsInterfaces: Bool = false,
+        addsServiceStackTypes: Bool = true
+    ) {
         func kept(_ type: MetadataType) -> Bool {
             type.name != "Service" && !leavingOut.contains(type.name)
                 && (addsServiceStackTypes || !SwiftGenerator.serviceStackNamespaces.contains(type.namespace ?? ""))
@@ -46,7 +50,8 @@ struct DTOLayout {
         var types = metadata.types
         if addsInterfaces {
             // Met as ServiceStack meets them: over the types with their bases first.
-            types = Self.builtInInterfaces(for: Self.basesFirst(types).map(\.type), operations: operations) + types
+            types =
+                Self.builtInInterfaces(for: Self.basesFirst(types).map(\.type), operations: operations) + types
                 + Self.exportedSystemTypes(for: types, operations: operations)
         }
 
@@ -75,9 +80,12 @@ struct DTOLayout {
             if let operation = requests[identity] { return selection.includesOperation(operation) }
             return selection.includesType(type.name)
         }
-        interfaces = Set(types.filter(\.isInterface).map(\.name) + Self.markerInterfaces.map(\.name) + ["IReturn`1", "IReturnVoid"])
+        interfaces = Set(
+            types.filter(\.isInterface).map(\.name) + Self.markerInterfaces.map(\.name) + ["IReturn`1", "IReturnVoid"])
         var returnTypes: [String: MetadataTypeName] = [:]
-        for operation in operations { if let returned = operation.returnType { returnTypes[operation.request.name] = returned } }
+        for operation in operations {
+            if let returned = operation.returnType { returnTypes[operation.request.name] = returned }
+        }
         entries = Self.orderedByDependencies(selected, returnTypes: returnTypes).map { type, identity in
             if let operation = requests[identity] { return Entry(type: type, role: .request(operation)) }
             return Entry(type: type, role: responses.contains(identity) ? .response : .type)
@@ -90,7 +98,10 @@ struct DTOLayout {
     /// `CreateSortedTypeList`, in which a file meets the metadata's types.
     static func basesFirst(_ types: [MetadataType]) -> [(type: MetadataType, identity: String)] {
         var declared: [String: MetadataType] = [:]
-        for type in types { let identity = identity(type); if declared[identity] == nil { declared[identity] = type } }
+        for type in types {
+            let identity = identity(type)
+            if declared[identity] == nil { declared[identity] = type }
+        }
         var ordered: [(type: MetadataType, identity: String)] = []
         var seen: Set<String> = []
         func add(_ type: MetadataType, _ identity: String, depth: Int) {
@@ -109,25 +120,42 @@ struct DTOLayout {
     /// ServiceStack orders a script's types: a request's return type (or its type arguments), a
     /// base (or its type arguments), each property's type (or its type arguments). Arrays are
     /// not followed, as ServiceStack does not follow them.
-    static func orderedByDependencies(_ types: [(type: MetadataType, identity: String)], returnTypes: [String: MetadataTypeName])
-        -> [(type: MetadataType, identity: String)] {
+    static func orderedByDependencies(
+        _ types: [(type: MetadataType, identity: String)], returnTypes: [String: MetadataTypeName]
+    )
+        -> [(type: MetadataType, identity: String)]
+    {
         var dependencies: [String: [String]] = [:]
         func push(_ name: String, _ dependency: String) {
-            if !(dependencies[name]?.contains(dependency) ?? false) { dependencies[name, default: []].append(dependency) }
+            if !(dependencies[name]?.contains(dependency) ?? false) {
+                dependencies[name, default: []].append(dependency)
+            }
         }
         var byName: [String: (type: MetadataType, identity: String)] = [:]
         for entry in types {
             let type = entry.type
             byName[type.name] = entry
             if let returned = returnTypes[type.name] {
-                if returned.genericArgs.isEmpty { push(type.name, returned.name) } else { returned.genericArgs.forEach { push(type.name, $0) } }
+                if returned.genericArgs.isEmpty {
+                    push(type.name, returned.name)
+                } else {
+                    returned.genericArgs.forEach { push(type.name, $0) }
+                }
             }
             if let base = type.inherits {
-                if base.genericArgs.isEmpty { push(type.name, base.name) } else { base.genericArgs.forEach { push(type.name, $0) } }
+                if base.genericArgs.isEmpty {
+                    push(type.name, base.name)
+                } else {
+                    base.genericArgs.forEach { push(type.name, $0) }
+                }
             }
             for property in type.properties {
                 let arguments = property.json["genericArgs"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                if arguments.isEmpty { push(type.name, property.json["type"]?.stringValue ?? "") } else { arguments.forEach { push(type.name, $0) } }
+                if arguments.isEmpty {
+                    push(type.name, property.json["type"]?.stringValue ?? "")
+                } else {
+                    arguments.forEach { push(type.name, $0) }
+                }
             }
         }
         var considered: Set<String> = []
@@ -158,7 +186,8 @@ struct DTOLayout {
     /// ServiceStack's marker interfaces, by name, with their type parameters and properties
     /// (name, .NET type): what `/types/typescript` declares when a type implements one.
     static let markerInterfaces: [(name: String, parameters: [String], properties: [(String, String)])] = [
-        ("IGet", [], []), ("IPost", [], []), ("IPut", [], []), ("IDelete", [], []), ("IPatch", [], []), ("IOptions", [], []),
+        ("IGet", [], []), ("IPost", [], []), ("IPut", [], []), ("IDelete", [], []), ("IPatch", [], []),
+        ("IOptions", [], []),
         ("IHasSessionId", [], [("SessionId", "String")]), ("IHasBearerToken", [], [("BearerToken", "String")]),
         ("IHasVersion", [], [("Version", "Int32")]),
         ("ICreateDb`1", ["Table"], []), ("IUpdateDb`1", ["Table"], []), ("IPatchDb`1", ["Table"], []),
@@ -168,13 +197,16 @@ struct DTOLayout {
     /// `IReturn<T>`, `IReturnVoid`, then each marker interface the types implement that the
     /// metadata does not declare, in the order first met (`types` in file order, then the
     /// responses, then the requests).
-    private static func builtInInterfaces(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType] {
+    private static func builtInInterfaces(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType]
+    {
         var declared = Set(types.map(\.name))
         var result = [interface("IReturn`1", parameters: ["T"]), interface("IReturnVoid")]
         let all = types + operations.compactMap(\.response) + operations.map(\.request)
         for type in all {
             for implemented in type.implements {
-                guard let marker = markerInterfaces.first(where: { $0.name == implemented.name }), declared.insert(marker.name).inserted else { continue }
+                guard let marker = markerInterfaces.first(where: { $0.name == implemented.name }),
+                    declared.insert(marker.name).inserted
+                else { continue }
                 result.append(interface(marker.name, parameters: marker.parameters, properties: marker.properties))
             }
         }
@@ -189,7 +221,8 @@ struct DTOLayout {
         var arities: [String: Set<String>] = [:]
         for entry in entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
         let prefixes = arities.filter { $0.value.count > 1 }.keys
-        return Set(entries.map(\.type.name).filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
+        return Set(
+            entries.map(\.type.name).filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
     }
 
     /// The interfaces a class lists after its base and return marker.
@@ -209,10 +242,13 @@ struct DTOLayout {
 
     /// `KeyValuePair<TKey, TValue>`, which ServiceStack exports with the types when a member
     /// uses it and the metadata does not declare it.
-    private static func exportedSystemTypes(for types: [MetadataType], operations: [MetadataOperation]) -> [MetadataType] {
+    private static func exportedSystemTypes(
+        for types: [MetadataType], operations: [MetadataOperation]
+    ) -> [MetadataType] {
         let all = types + operations.compactMap(\.response) + operations.map(\.request)
         guard !types.contains(where: { $0.name == "KeyValuePair`2" }),
-              all.contains(where: { $0.properties.contains { $0.json["type"]?.stringValue == "KeyValuePair`2" } }) else { return [] }
+            all.contains(where: { $0.properties.contains { $0.json["type"]?.stringValue == "KeyValuePair`2" } })
+        else { return [] }
         let json: JSONObject = [
             "name": "KeyValuePair`2", "namespace": "System.Collections.Generic", "genericArgs": ["'TKey", "'TValue"],
             "properties": [["name": "Key", "type": "'TKey"], ["name": "Value", "type": "'TValue"]],
@@ -220,10 +256,15 @@ struct DTOLayout {
         return [try! MetadataType(reader: JSONReader(root: .object(json)))]
     }
 
-    private static func interface(_ name: String, parameters: [String] = [], properties: [(String, String)] = []) -> MetadataType {
+    private static func interface(
+        _ name: String, parameters: [String] = [], properties: [(String, String)] = []
+    ) -> MetadataType {
         var json: JSONObject = ["name": .string(name), "namespace": "ServiceStack", "isInterface": true]
         if !parameters.isEmpty { json["genericArgs"] = .array(parameters.map { .string($0) }) }
-        json["properties"] = .array(properties.map { property in .object(["name": .string(property.0), "type": .string(property.1), "namespace": "System"]) })
+        json["properties"] = .array(
+            properties.map { property in
+                .object(["name": .string(property.0), "type": .string(property.1), "namespace": "System"])
+            })
         // Built from a literal the reader always accepts.
         return try! MetadataType(reader: JSONReader(root: .object(json)))
     }

@@ -14,7 +14,8 @@ public struct NativeTypesOptions: Sendable {
 
     /// The option names of the Swift header, in its order.
     public static let swiftHeaderOptions = [
-        "BaseClass", "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "IncludeTypes", "ExcludeTypes",
+        "BaseClass", "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "IncludeTypes",
+        "ExcludeTypes",
         "ExcludeGenericBaseTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments",
         "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
     ]
@@ -25,7 +26,7 @@ public struct NativeTypesOptions: Sendable {
     /// Swift's own defaults where the host's config says nothing: the imports the client
     /// package needs.
     static let swiftDefaults: [String: JSONValue] = [
-        "defaultimports": .array([.string("Foundation"), .string("ServiceStack")]),
+        "defaultimports": .array([.string("Foundation"), .string("ServiceStack")])
     ]
 
     public init(query: [(name: String, value: String)], config: JSONObject) {
@@ -69,11 +70,14 @@ public struct NativeTypesOptions: Sendable {
     /// A list option, every given value split at commas and trimmed, empty items dropped.
     public func list(_ name: String) -> [String] {
         if let values = given[name.lowercased()] {
-            return values.flatMap { $0.split(separator: ",").map { String($0.trimmingASCIISpace()) } }.filter { !$0.isEmpty }
+            return values.flatMap { $0.split(separator: ",").map { String($0.trimmingASCIISpace()) } }.filter {
+                !$0.isEmpty
+            }
         }
         switch defaults[name.lowercased()] {
         case .array(let items)?: return items.compactMap(\.stringValue)
-        case .string(let text)?: return text.split(separator: ",").map { String($0.trimmingASCIISpace()) }.filter { !$0.isEmpty }
+        case .string(let text)?:
+            return text.split(separator: ",").map { String($0.trimmingASCIISpace()) }.filter { !$0.isEmpty }
         default: return []
         }
     }

@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// A whole `/types/python` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
+/// A whole `/types/python` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as
+/// ServiceStack's
 /// Python generator lays it out: the `""" Options: … """` header (each option behind `#`
 /// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry
 /// (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two
@@ -20,11 +21,13 @@ public struct PythonGenerator: Sendable {
 
     /// The header's options, in its order.
     public static let headerOptions = [
-        "GlobalNamespace", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments",
+        "GlobalNamespace", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion",
+        "AddDescriptionAsComments",
         "IncludeTypes", "ExcludeTypes", "DefaultImports", "DataClass", "DataClassJson",
     ]
     /// Every option the Python generator reads.
-    public static let options = headerOptions + ["BaseUrl", "WithoutOptions", "MakePropertiesOptional", "InitializeCollections"]
+    public static let options =
+        headerOptions + ["BaseUrl", "WithoutOptions", "MakePropertiesOptional", "InitializeCollections"]
 
     static let defaultImports = [
         "datetime", "decimal", "marshmallow.fields:*", "servicestack:*", "typing:*", "dataclasses:dataclass/field",
@@ -36,27 +39,33 @@ public struct PythonGenerator: Sendable {
     static let libraryTypes: Set<String> = [
         "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
         "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",
-        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse", "QueryBase",
-        "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1", "Tuple`2", "Tuple`3", "Tuple`4",
+        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse",
+        "QueryBase",
+        "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1", "Tuple`2", "Tuple`3",
+        "Tuple`4",
         "Authenticate", "AuthenticateResponse", "Register", "RegisterResponse", "AssignRoles", "AssignRolesResponse",
         "UnAssignRoles", "UnAssignRolesResponse", "CancelRequest", "CancelRequestResponse", "UpdateEventSubscriber",
         "UpdateEventSubscriberResponse", "GetEventSubscribers", "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys",
-        "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse", "GetAccessToken",
-        "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile", "FileContent",
+        "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse",
+        "GetAccessToken",
+        "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile",
+        "FileContent",
         "StreamFiles", "StreamServerEvents", "AuditBase", "BackgroundJobBase", "WorkerStats",
     ]
 
     /// The options: the host's, but properties are optional and collections initialised only when the query says so.
     static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
-        NativeTypesOptions(query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
+        NativeTypesOptions(
+            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
     }
 
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = Self.options(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
-        let layout = DTOLayout(metadata: metadata, selection: selection, leavingOut: Self.libraryTypes,
-                               addsServiceStackTypes: options.flag("AddServiceStackTypes"))
+        let layout = DTOLayout(
+            metadata: metadata, selection: selection, leavingOut: Self.libraryTypes,
+            addsServiceStackTypes: options.flag("AddServiceStackTypes"))
         let imports = options.list("DefaultImports").isEmpty ? Self.defaultImports : options.list("DefaultImports")
         var lines: [String] = []
         if !options.withoutOptions {
@@ -79,13 +88,17 @@ public struct PythonGenerator: Sendable {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    private func header(_ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String) -> [String] {
-        var lines = DTOHeaderOpening.lines("\"\"\" Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
-                                           commentPrefix: "#", options: options, baseURL: baseURL, oneLine: Self.headerText)
+    private func header(
+        _ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String
+    ) -> [String] {
+        var lines = DTOHeaderOpening.lines(
+            "\"\"\" Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            commentPrefix: "#", options: options, baseURL: baseURL, oneLine: Self.headerText)
         for name in Self.headerOptions {
             let value: String
             switch name {
-            case "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments": value = options.flag(name) ? "True" : "False"
+            case "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments":
+                value = options.flag(name) ? "True" : "False"
             case "IncludeTypes", "ExcludeTypes": value = options.list(name).joined(separator: ",")
             case "DefaultImports": value = imports.joined(separator: ",")
             case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
@@ -99,7 +112,10 @@ public struct PythonGenerator: Sendable {
     /// `import module` or `from module import a, b`; nil for an entry that is not a module path.
     static func importLine(_ entry: String) -> String? {
         func isPath(_ text: Substring) -> Bool {
-            !text.isEmpty && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && ScriptText.identifier(String($0)) == $0 }
+            !text.isEmpty
+                && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+                    !$0.isEmpty && ScriptText.identifier(String($0)) == $0
+                }
         }
         guard let colon = entry.firstIndex(of: ":") else { return isPath(entry[...]) ? "import \(entry)" : nil }
         let module = entry[..<colon]

@@ -11,38 +11,46 @@ struct PythonTypeMap {
         "DateTimeOffset": "datetime.datetime", "TimeSpan": "datetime.timedelta", "TimeOnly": "datetime.timedelta",
         "Guid": "str", "Char": "str", "Byte": "int", "Int16": "int", "Int32": "int", "Int64": "int", "UInt16": "int",
         "UInt32": "int", "UInt64": "int", "Single": "float", "Double": "float", "Decimal": "Decimal", "IntPtr": "int",
-        "List": "List", "Stream": "bytes", "HttpWebResponse": "bytes", "IDictionary": "Dict", "OrderedDictionary": "Dict",
+        "List": "List", "Stream": "bytes", "HttpWebResponse": "bytes", "IDictionary": "Dict",
+        "OrderedDictionary": "Dict",
         "Uri": "str", "Type": "str",
     ]
 
     /// What Python names a member after with a trailing `_` (keywords and the type names above).
     static let reserved: Set<String> = Set([
-        "and", "as", "assert", "break", "class", "continue", "def", "del", "elif", "else", "except", "False", "finally", "for",
-        "from", "global", "if", "import", "in", "is", "lambda", "None", "nonlocal", "not", "or", "pass", "raise", "return",
+        "and", "as", "assert", "break", "class", "continue", "def", "del", "elif", "else", "except", "False", "finally",
+        "for",
+        "from", "global", "if", "import", "in", "is", "lambda", "None", "nonlocal", "not", "or", "pass", "raise",
+        "return",
         "True", "try", "while", "with", "yield",
     ]).union(aliases.values)
 
     /// The default of a member that is neither optional nor a collection, by .NET type.
     static let defaults: [String: String] = [
         "Boolean": "False", "DateTime": "datetime.datetime(1, 1, 1)", "DateOnly": "datetime.datetime(1, 1, 1)",
-        "DateTimeOffset": "datetime.datetime(1, 1, 1)", "TimeSpan": "datetime.timedelta()", "TimeOnly": "datetime.timedelta()",
-        "Byte": "0", "Int16": "0", "Int32": "0", "Int64": "0", "UInt16": "0", "UInt32": "0", "UInt64": "0", "Single": "0.0",
+        "DateTimeOffset": "datetime.datetime(1, 1, 1)", "TimeSpan": "datetime.timedelta()",
+        "TimeOnly": "datetime.timedelta()",
+        "Byte": "0", "Int16": "0", "Int32": "0", "Int64": "0", "UInt16": "0", "UInt32": "0", "UInt64": "0",
+        "Single": "0.0",
         "Double": "0.0", "Decimal": "decimal.Decimal(0)", "IntPtr": "0",
     ]
 
     static let sequences: Set<String> = [
-        "List", "IList", "IEnumerable", "ICollection", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection", "Queue", "Stack",
+        "List", "IList", "IEnumerable", "ICollection", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection",
+        "Queue", "Stack",
         "SortedSet", "LinkedList", "Collection", "ReadOnlyCollection",
     ]
     static let dictionaries: Set<String> = [
-        "Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary", "IOrderedDictionary", "SortedList",
+        "Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary",
+        "IOrderedDictionary", "SortedList",
     ]
 
     /// The Python spelling of a member's, base's or return marker's type.
     func name(of reference: TypeReference) -> String {
         switch reference {
         case .array(.named("Byte", [])): return "bytes"
-        case .array(.named("Nullable", let arguments)) where arguments.count == 1: return "List[Optional[\(element(arguments[0]))]]"
+        case .array(.named("Nullable", let arguments)) where arguments.count == 1:
+            return "List[Optional[\(element(arguments[0]))]]"
         case .array(let item): return "List[\(element(item))]"
         case .named(let name, let arguments):
             switch (name, arguments.count) {

@@ -11,7 +11,8 @@ struct PythonTypeWriter {
     let dataClassJson: String
     /// The flags read for every member, read once.
     private let members: ScriptMemberOptions
-    private let annotations = ScriptAnnotations(prefix: "#", isText: { _ in false }, ignored: ["DataContract", "DataMember"])
+    private let annotations = ScriptAnnotations(
+        prefix: "#", isText: { _ in false }, ignored: ["DataContract", "DataMember"])
 
     init(options: NativeTypesOptions, conflicts: Set<String>) {
         self.options = options
@@ -20,7 +21,9 @@ struct PythonTypeWriter {
         let dataClass = options.text("DataClass") ?? ""
         let dataClassJson = options.text("DataClassJson") ?? ""
         self.dataClass = dataClass.isEmpty ? "@dataclass" : "@dataclass(\(ScriptAnnotations.oneLine(dataClass)))"
-        self.dataClassJson = dataClassJson.isEmpty ? "@dataclass_json(letter_case=LetterCase.CAMEL, undefined=Undefined.EXCLUDE)"
+        self.dataClassJson =
+            dataClassJson.isEmpty
+            ? "@dataclass_json(letter_case=LetterCase.CAMEL, undefined=Undefined.EXCLUDE)"
             : "@dataclass_json(\(ScriptAnnotations.oneLine(dataClassJson)))"
     }
 
@@ -29,12 +32,14 @@ struct PythonTypeWriter {
         let type = entry.type
         var operation: MetadataOperation?
         if case .request(let op) = entry.role { operation = op }
-        var lines = annotations.routes(operation?.routes ?? []) + (annotations.attributes(type.json["attributes"]) ?? [])
+        var lines =
+            annotations.routes(operation?.routes ?? []) + (annotations.attributes(type.json["attributes"]) ?? [])
         if type.isEnum {
             lines += writeEnum(type)
         } else {
-            lines += writeClass(type, operation: operation, isResponse: { if case .response = entry.role { true } else { false } }(),
-                                implements: layout.implemented(by: type))
+            lines += writeClass(
+                type, operation: operation, isResponse: { if case .response = entry.role { true } else { false } }(),
+                implements: layout.implemented(by: type))
         }
         return lines
     }
@@ -50,7 +55,12 @@ struct PythonTypeWriter {
             if memberValues.indices.contains(index), let value = memberValues[index] {
                 lines.append("    \(member) = \(ScriptText.literal(value))")
             } else if type.enumValues.indices.contains(index) {
-                lines.append("    \(member) = \(Int(type.enumValues[index]).map(String.init) ?? ScriptText.literal(type.enumValues[index]))")
+                lines.append(
+                    """
+                        \(member) = \
+                    \(Int(type.enumValues[index]).map(String.init) ?? ScriptText.literal(type.enumValues[index]))
+                    """
+                )
             } else {
                 lines.append("    \(member) = \(ScriptText.literal(name))")
             }
@@ -59,7 +69,9 @@ struct PythonTypeWriter {
         return lines
     }
 
-    private func writeClass(_ type: MetadataType, operation: MetadataOperation?, isResponse: Bool, implements: [MetadataTypeName]) -> [String] {
+    private func writeClass(
+        _ type: MetadataType, operation: MetadataOperation?, isResponse: Bool, implements: [MetadataTypeName]
+    ) -> [String] {
         var bases: [String] = []
         if let base = type.inherits { bases.append(selfReferenced(types.name(of: base.reference), in: type)) }
         let marker = returnMarker(operation)
@@ -82,8 +94,10 @@ struct PythonTypeWriter {
         lines += description + (description.isEmpty ? [] : [""])
         let version = operation != nil ? options.text("AddImplicitVersion").flatMap { Int($0) } : nil
         if let version { lines.append("    version: int = \(version)") }
-        lines += properties(type, addingResponseStatus: isResponse && options.flag("AddResponseStatus")
-            && !type.properties.contains { $0.name == "ResponseStatus" })
+        lines += properties(
+            type,
+            addingResponseStatus: isResponse && options.flag("AddResponseStatus")
+                && !type.properties.contains { $0.name == "ResponseStatus" })
         if let abstractReturn {
             lines += ["    @staticmethod", "    def response_type(): return \(abstractReturn.responseType)"]
         } else if type.properties.isEmpty && version == nil {
@@ -111,7 +125,9 @@ struct PythonTypeWriter {
     private func returnMarker(_ operation: MetadataOperation?) -> String? {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return "IReturnVoid" }
-        guard let returned = (operation.returnType?.reference ?? operation.request.returnMarkerReference).map(types.name) else { return nil }
+        guard
+            let returned = (operation.returnType?.reference ?? operation.request.returnMarkerReference).map(types.name)
+        else { return nil }
         return "IReturn[\(Self.quoting(declaredName(operation.request), in: returned))]"
     }
 
@@ -142,7 +158,8 @@ struct PythonTypeWriter {
         let name = declaredName(type)
         guard let open = base.firstIndex(of: "[") else { return base }
         let argument = base[base.index(after: open)...].prefix { $0 != "]" }
-        return argument == name ? base[..<open] + "[\"\(name)\"" + base[base.index(after: open)...].dropFirst(name.count) : base
+        return argument == name
+            ? base[..<open] + "[\"\(name)\"" + base[base.index(after: open)...].dropFirst(name.count) : base
     }
 
     private func properties(_ type: MetadataType, addingResponseStatus: Bool) -> [String] {
@@ -172,8 +189,11 @@ struct PythonTypeWriter {
         var defaultValue = "None"
         let required = property.json["isRequired"]?.boolValue
         let isCollection = SwiftTypeMap.isCollection(property.type)
-        if isCollection, required == true || members.initializesCollections, !ScriptText.isAutoQuery(type), !type.isInterface {
-            defaultValue = SwiftTypeMap.isDictionary(property.type) ? "field(default_factory=dict)" : "field(default_factory=list)"
+        if isCollection, required == true || members.initializesCollections, !ScriptText.isAutoQuery(type),
+            !type.isInterface
+        {
+            defaultValue =
+                SwiftTypeMap.isDictionary(property.type) ? "field(default_factory=dict)" : "field(default_factory=list)"
         } else if members.makesPropertiesOptional || required == false {
             pythonType = Self.optional(pythonType)
         } else if let value = PythonTypeMap.defaults[property.json["type"]?.stringValue ?? ""] {
@@ -183,7 +203,8 @@ struct PythonTypeWriter {
         }
         let name = PythonTypeMap.memberName(ScriptText.identifier(property.name))
         guard name.hasSuffix("_") else { return "\(name): \(pythonType) = \(defaultValue)" }
-        return "\(name): \(pythonType) = field(metadata=config(field_name='\(name.dropLast())'), default=\(defaultValue))"
+        return
+            "\(name): \(pythonType) = field(metadata=config(field_name='\(name.dropLast())'), default=\(defaultValue))"
     }
 
     private static func optional(_ type: String) -> String { type.hasPrefix("Optional[") ? type : "Optional[\(type)]" }
@@ -191,7 +212,8 @@ struct PythonTypeWriter {
     /// `Name` or `Name[T, U]`.
     private func declaredName(_ type: MetadataType) -> String {
         let name = types.alias(TypeReference.stripArity(type.name), arity: type.genericArgs.count)
-        return type.genericArgs.isEmpty ? name : "\(name)[\(type.genericArgs.map(Self.parameter).joined(separator: ", "))]"
+        return type.genericArgs.isEmpty
+            ? name : "\(name)[\(type.genericArgs.map(Self.parameter).joined(separator: ", "))]"
     }
 
     /// A docstring, indented, when descriptions are comments.
@@ -207,7 +229,8 @@ extension MetadataType {
     /// The return type a request names in its `IReturn<T>` among `implements`, for an operation
     /// whose metadata gives no `returnType`.
     var returnMarkerReference: TypeReference? {
-        guard let marker = implements.first(where: { $0.name == "IReturn`1" }), let argument = marker.genericArgs.first else { return nil }
+        guard let marker = implements.first(where: { $0.name == "IReturn`1" }), let argument = marker.genericArgs.first
+        else { return nil }
         return TypeReference(parsing: argument)
     }
 }

@@ -16,7 +16,9 @@ struct ScriptAnnotations {
     func routes(_ routes: [MetadataRoute]) -> [String] {
         routes.map { route in
             let path = Self.quoted(route.path)
-            return route.verbs.isEmpty ? "\(prefix) @Route(\(path))" : "\(prefix) @Route(\(path), \(Self.quoted(route.verbs.joined(separator: ","))))"
+            return route.verbs.isEmpty
+                ? "\(prefix) @Route(\(path))"
+                : "\(prefix) @Route(\(path), \(Self.quoted(route.verbs.joined(separator: ","))))"
         }
     }
 
@@ -25,7 +27,8 @@ struct ScriptAnnotations {
     func attributes(_ list: JSONValue?) -> [String]? {
         guard case .array(let items)? = list, !items.isEmpty else { return nil }
         return items.compactMap { item -> String? in
-            guard let name = item["name"]?.stringValue, !ignored.contains(name), SwiftAnnotations.isExported(name) else { return nil }
+            guard let name = item["name"]?.stringValue, !ignored.contains(name), SwiftAnnotations.isExported(name)
+            else { return nil }
             var arguments: [String] = []
             if case .array(let positional)? = item["constructorArgs"], !positional.isEmpty {
                 arguments = positional.map(argumentText)
@@ -41,7 +44,9 @@ struct ScriptAnnotations {
         guard !ignored.contains("DataContract"), case .object(let contract)? = value else { return [] }
         var arguments: [String] = []
         if let name = contract["name"]?.stringValue { arguments.append("Name=\(Self.quoted(name))") }
-        if let namespace = contract["namespace"]?.stringValue { arguments.append("Namespace=\(Self.quoted(namespace))") }
+        if let namespace = contract["namespace"]?.stringValue {
+            arguments.append("Namespace=\(Self.quoted(namespace))")
+        }
         return ["\(prefix) @DataContract" + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")]
     }
 
@@ -83,6 +88,9 @@ struct ScriptAnnotations {
 
     /// Text kept on its comment's line: line breaks dropped, as ServiceStack's `SafeComment` does.
     static func oneLine(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\u{2028}" && $0 != "\u{2029}" && $0 != "\u{85}" }.map(Character.init))
+        String(
+            text.unicodeScalars.filter {
+                $0 != "\n" && $0 != "\r" && $0 != "\u{2028}" && $0 != "\u{2029}" && $0 != "\u{85}"
+            }.map(Character.init))
     }
 }

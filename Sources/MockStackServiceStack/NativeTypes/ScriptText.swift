@@ -45,10 +45,12 @@ extension String {
         var quotes = 0
         for character in self {
             quotes = character == "\"" ? quotes + 1 : 0
-            if quotes == 3 { result.append("\\"); quotes = 1 }
+            if quotes == 3 {
+                result.append("\\")
+                quotes = 1
+            }
             result.append(character)
         }
         return result
     }
 }
-

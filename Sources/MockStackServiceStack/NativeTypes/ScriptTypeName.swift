@@ -2,8 +2,10 @@
 enum ScriptTypeName {
     /// The language's alias for the name, else the name without its namespace, and without its
     /// arity unless the file declares the name with several (then joined by `aritySeparator`).
-    static func spelling(_ name: String, arity: Int, aliases: [String: String], conflicts: Set<String>,
-                         aritySeparator: String) -> String {
+    static func spelling(
+        _ name: String, arity: Int, aliases: [String: String], conflicts: Set<String>,
+        aritySeparator: String
+    ) -> String {
         // A generic parameter is named `'T` in metadata.
         let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
         if arity == 0, let alias = aliases[name] { return alias }

@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// The comments `/types/swift` writes above a type or a member (docs/servicestack.md#generated-dtos): a description as a
+/// The comments `/types/swift` writes above a type or a member (docs/servicestack.md#generated-dtos): a description as
+/// a
 /// `/** … */` doc comment, `// @Route(…)` per route, the exported attributes as `// @Name(…)`,
 /// and the data contract as `// @DataContract` / `// @DataMember(…)`.
 struct SwiftAnnotations {
@@ -20,14 +21,19 @@ struct SwiftAnnotations {
         var lines = description(type.json["description"])
         for route in routes {
             let path = Self.quoted(route.path)
-            lines.append(route.verbs.isEmpty ? "// @Route(\(path))" : "// @Route(\(path), \(Self.quoted(route.verbs.joined(separator: ","))))")
+            lines.append(
+                route.verbs.isEmpty
+                    ? "// @Route(\(path))" : "// @Route(\(path), \(Self.quoted(route.verbs.joined(separator: ","))))")
         }
         lines += attributes(type.json["attributes"])
         if !type.isInterface, case .object(let contract)? = type.json["dataContract"] {
             var arguments: [String] = []
             if let name = contract["name"]?.stringValue { arguments.append("Name=\(Self.quoted(name))") }
-            if let namespace = contract["namespace"]?.stringValue { arguments.append("Namespace=\(Self.quoted(namespace))") }
-            lines.append(arguments.isEmpty ? "// @DataContract" : "// @DataContract(\(arguments.joined(separator: ", ")))")
+            if let namespace = contract["namespace"]?.stringValue {
+                arguments.append("Namespace=\(Self.quoted(namespace))")
+            }
+            lines.append(
+                arguments.isEmpty ? "// @DataContract" : "// @DataContract(\(arguments.joined(separator: ", ")))")
         }
         return lines
     }
@@ -64,7 +70,9 @@ struct SwiftAnnotations {
             if case .array(let positional)? = item["constructorArgs"], !positional.isEmpty {
                 arguments = positional.map(Self.argumentValue)
             } else if case .array(let named)? = item["args"] {
-                arguments = named.compactMap { arg in arg["name"]?.stringValue.map { "\($0)=\(Self.argumentValue(arg))" } }
+                arguments = named.compactMap { arg in
+                    arg["name"]?.stringValue.map { "\($0)=\(Self.argumentValue(arg))" }
+                }
             }
             return "// @\(name)(\(arguments.joined(separator: ", ")))"
         }

@@ -18,7 +18,8 @@ public struct SwiftGenerator: Sendable {
     static let serviceStackNamespaces: Set<String> = [
         "ServiceStack", "ServiceStack.Auth", "ServiceStack.Caching", "ServiceStack.Configuration", "ServiceStack.Data",
         "ServiceStack.IO", "ServiceStack.Logging", "ServiceStack.Messaging", "ServiceStack.Model", "ServiceStack.Redis",
-        "ServiceStack.Web", "ServiceStack.Jobs", "ServiceStack.Admin", "ServiceStack.NativeTypes", "ServiceStack.Api.OpenApi",
+        "ServiceStack.Web", "ServiceStack.Jobs", "ServiceStack.Admin", "ServiceStack.NativeTypes",
+        "ServiceStack.Api.OpenApi",
     ]
 
     /// Worked out once per app rather than per request: the selection's document, the
@@ -32,7 +33,8 @@ public struct SwiftGenerator: Sendable {
         self.header = header
         document = MetadataDocument(metadata: metadata)
         interfaces = Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) })
-        conflicts = SwiftTypeMap.conflicts(among: metadata.types + metadata.operations.map(\.request) + metadata.operations.compactMap(\.response))
+        conflicts = SwiftTypeMap.conflicts(
+            among: metadata.types + metadata.operations.map(\.request) + metadata.operations.compactMap(\.response))
     }
 
     /// ``Name`N`` for a generic type, `Name` otherwise: what tells `Page` and ``Page`1`` apart.
@@ -54,14 +56,20 @@ public struct SwiftGenerator: Sendable {
             out += header.render(options, date: date, baseURL: baseURL) + "\n"
         }
         // Only module names: an import line is code, and a query must not write code.
-        for module in options.list("DefaultImports") where SwiftTypeWriter.isQualifiedName(module) { out += "import \(module)\n" }
+        for module in options.list("DefaultImports") where SwiftTypeWriter.isQualifiedName(module) {
+            out += "import \(module)\n"
+        }
 
         // By full name, so `Page` and ``Page`1`` are both written.
         var written: Set<String> = []
         func write(_ type: MetadataType, _ text: @autoclosure () -> String) {
             guard written.insert(Self.fullName(type.name, arity: type.genericArgs.count)).inserted else { return }
             if options.flag("ExcludeGenericBaseTypes"), let base = type.inherits, !base.genericArgs.isEmpty {
-                out += "//Excluded \(type.name) : \(MetadataDocument.key(base.name))<\(base.genericArgs.joined(separator: ","))>\n"
+                out +=
+                    """
+                    //Excluded \(type.name) : \
+                    \(MetadataDocument.key(base.name))<\(base.genericArgs.joined(separator: ","))>\n
+                    """
             } else {
                 out += "\n" + text()
             }

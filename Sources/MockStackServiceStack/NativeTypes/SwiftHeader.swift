@@ -23,9 +23,10 @@ public struct SwiftHeader: Sendable {
     ///   - date: the generation time, written `yyyy-MM-dd HH:mm:ss`;
     ///   - baseURL: where the file was fetched from, unless the query's `BaseUrl` says otherwise.
     public func render(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> String {
-        var lines = DTOHeaderOpening.lines("/* Options:", date: date,
-                                           versions: ["SwiftVersion: \(swiftVersion)", "Version: \(serviceStackVersion)"],
-                                           commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.oneLine)
+        var lines = DTOHeaderOpening.lines(
+            "/* Options:", date: date,
+            versions: ["SwiftVersion: \(swiftVersion)", "Version: \(serviceStackVersion)"],
+            commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.oneLine)
         for name in NativeTypesOptions.swiftHeaderOptions {
             let value: String
             if Self.flagOptions.contains(name) {

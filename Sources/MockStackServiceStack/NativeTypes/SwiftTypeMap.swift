@@ -14,15 +14,22 @@ struct SwiftTypeMap {
         "Int32": "Int", "Int64": "Int", "Byte": "UInt8", "SByte": "Int8",
         "Int16": "Int16", "UInt16": "UInt16", "UInt32": "UInt32", "UInt64": "UInt64",
         "Single": "Float", "Double": "Double", "Decimal": "Double", "Boolean": "Bool",
-        "DateTime": "Date", "DateTimeOffset": "Date", "DateOnly": "Date", "TimeSpan": "TimeInterval", "TimeOnly": "TimeInterval",
+        "DateTime": "Date", "DateTimeOffset": "Date", "DateOnly": "Date", "TimeSpan": "TimeInterval",
+        "TimeOnly": "TimeInterval",
         "Stream": "Data", "Type": "String", "Uri": "String",
     ]
 
     /// The generic types the Swift package names by arity.
-    static let genericAliases = ["QueryDb`1": "QueryDb", "QueryDb`2": "QueryDb2", "QueryData`1": "QueryData", "QueryData`2": "QueryData2"]
+    static let genericAliases = [
+        "QueryDb`1": "QueryDb", "QueryDb`2": "QueryDb2", "QueryData`1": "QueryData", "QueryData`2": "QueryData2",
+    ]
 
-    static let sequences: Set<String> = ["List", "IList", "ICollection", "IEnumerable", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection"]
-    static let dictionaries: Set<String> = ["Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary"]
+    static let sequences: Set<String> = [
+        "List", "IList", "ICollection", "IEnumerable", "HashSet", "ISet", "IReadOnlyList", "IReadOnlyCollection",
+    ]
+    static let dictionaries: Set<String> = [
+        "Dictionary", "IDictionary", "IReadOnlyDictionary", "SortedDictionary", "ConcurrentDictionary",
+    ]
 
     /// The names a set of types declares with more than one arity (`Page` and ``Page`1``).
     static func conflicts(among types: [MetadataType]) -> Set<String> {
@@ -33,7 +40,10 @@ struct SwiftTypeMap {
 
     /// The Swift spelling of a type.
     func name(of reference: TypeReference) -> String {
-        if !strings.isEmpty, case .named(let name, let arguments) = reference, strings.contains(name), arguments.isEmpty { return "String" }
+        if !strings.isEmpty, case .named(let name, let arguments) = reference, strings.contains(name), arguments.isEmpty
+        {
+            return "String"
+        }
         func spell(_ reference: TypeReference) -> String { name(of: reference) }
         func element(_ reference: TypeReference) -> String { elementName(of: reference) }
         switch reference {
@@ -46,7 +56,8 @@ struct SwiftTypeMap {
             switch (name, arguments.count) {
             case ("Nullable", 1): return spell(arguments[0])
             case (_, 1) where Self.sequences.contains(name): return "[\(element(arguments[0]))]"
-            case (_, 2) where Self.dictionaries.contains(name): return "[\(element(arguments[0])):\(element(arguments[1]))]"
+            case (_, 2) where Self.dictionaries.contains(name):
+                return "[\(element(arguments[0])):\(element(arguments[1]))]"
             // Without arguments a dictionary's types are unknown: text to text (and always optional).
             case (_, 0) where Self.dictionaries.contains(name): return "[String:String]"
             case ("KeyValuePair", 2): return "KeyValuePair<\(spell(arguments[0])), \(spell(arguments[1]))>"
@@ -66,7 +77,9 @@ struct SwiftTypeMap {
 
     /// A collection's element: `Nullable<T>` stays optional there (`[EnumType?]`).
     private func elementName(of reference: TypeReference) -> String {
-        if case .named("Nullable", let arguments) = reference, arguments.count == 1 { return name(of: arguments[0]) + "?" }
+        if case .named("Nullable", let arguments) = reference, arguments.count == 1 {
+            return name(of: arguments[0]) + "?"
+        }
         return name(of: reference)
     }
 
@@ -88,7 +101,9 @@ struct SwiftTypeMap {
 
     /// Whether the type is a dictionary (`[K:V]`, initialised with `[:]`).
     static func isDictionary(_ reference: TypeReference) -> Bool {
-        if case .named(let name, let arguments) = reference { return arguments.count == 2 && dictionaries.contains(name) }
+        if case .named(let name, let arguments) = reference {
+            return arguments.count == 2 && dictionaries.contains(name)
+        }
         return false
     }
 
@@ -97,7 +112,8 @@ struct SwiftTypeMap {
     static func isCollection(_ reference: TypeReference) -> Bool {
         switch reference {
         case .array: true
-        case .named(let name, let arguments): (arguments.count == 1 && sequences.contains(name)) || (arguments.count == 2 && dictionaries.contains(name))
+        case .named(let name, let arguments):
+            (arguments.count == 1 && sequences.contains(name)) || (arguments.count == 2 && dictionaries.contains(name))
         }
     }
 }

@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/swift` does (docs/servicestack.md#generated-dtos): enums, interfaces as protocols, and classes
+/// Writes DTOs as `/types/swift` does (docs/servicestack.md#generated-dtos): enums, interfaces as protocols, and
+/// classes
 /// (request, response or plain) with attribute comments, `IReturn` and `typealias Return`, verb
 /// markers, properties and `required public init(){}`. A class with a base class spells out its
 /// coding: `CodingKeys` for its own properties, `init(from:)` and `encode(to:)` after the base's.
@@ -24,9 +25,12 @@ struct SwiftTypeWriter {
 
     /// `Name` or `Module.Name`: what may go where the file names a type or module.
     static func isQualifiedName(_ text: String) -> Bool {
-        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) &- UInt8(ascii: "a") < 26 else { return false }
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) &- UInt8(ascii: "a") < 26 else {
+            return false
+        }
         return text.utf8.allSatisfy { byte in
-            byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
+            byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || (byte | 0x20) &- UInt8(ascii: "a") < 26
+                || byte &- UInt8(ascii: "0") < 10
         }
     }
 
@@ -43,7 +47,8 @@ struct SwiftTypeWriter {
 
     /// The words ServiceStack's Swift generator back-ticks in property names (`is`, `operator`).
     static let keywords: Set<String> = [
-        "class", "deinit", "enum", "extension", "func", "import", "init", "let", "protocol", "static", "struct", "subscript",
+        "class", "deinit", "enum", "extension", "func", "import", "init", "let", "protocol", "static", "struct",
+        "subscript",
         "typealias", "associatedtype", "var", "break", "case", "continue", "default", "do", "else", "fallthrough", "if",
         "in", "for", "return", "switch", "where", "while", "dynamicType", "is", "new", "super", "self", "Self", "Type",
         "didSet", "get", "infix", "inout", "left", "mutating", "none", "nonmutating", "operator", "override", "postfix",
@@ -91,7 +96,9 @@ struct SwiftTypeWriter {
     func writeProtocol(_ type: MetadataType) -> String {
         var lines = annotations.typeComments(type, routes: [])
         let bases = type.implements.map { swiftName($0.reference) }
-        lines.append("public protocol \(TypeReference.stripArity(type.name))" + (bases.isEmpty ? "" : " : " + bases.joined(separator: ", ")))
+        lines.append(
+            "public protocol \(TypeReference.stripArity(type.name))"
+                + (bases.isEmpty ? "" : " : " + bases.joined(separator: ", ")))
         lines.append("{")
         let parameters = type.genericArgs.map { String($0.drop { $0 == "'" }) }
         if !parameters.isEmpty { lines += parameters.map { "    associatedtype \($0)" } + [""] }
@@ -120,20 +127,25 @@ struct SwiftTypeWriter {
             }
         }
         let interfaces = type.implements.filter { $0.genericArgs.isEmpty }.map { TypeReference.stripArity($0.name) }
-            .filter { Self.verbMarkers.contains($0) || Self.packageProtocols.contains($0) || self.interfaces.contains($0) }
-        conformances += interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
+            .filter {
+                Self.verbMarkers.contains($0) || Self.packageProtocols.contains($0) || self.interfaces.contains($0)
+            }
+        conformances +=
+            interfaces.filter { !Self.verbMarkers.contains($0) } + interfaces.filter(Self.verbMarkers.contains)
         let base = type.inherits.map { baseName($0.reference) }
         // `BaseClass` goes under a class that has none, which then still declares Codable.
         let extraBase = base == nil ? options.text("BaseClass").flatMap { Self.isQualifiedName($0) ? $0 : nil } : nil
         // A subclass is Codable through its base.
-        conformances = (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
+        conformances =
+            (base.map { [$0] } ?? extraBase.map { [$0] } ?? []) + conformances + (base == nil ? ["Codable"] : [])
         lines.append("public class \(declaredName(type)) : \(conformances.joined(separator: ", "))")
         lines.append("{")
         if let returnType { lines += ["    public typealias Return = \(returnType)", ""] }
         if operation != nil, let version = options.text("AddImplicitVersion"), Int(version) != nil {
             lines.append("    public var version:Int = \(version)")
         }
-        let addsStatus = isResponse && options.flag("AddResponseStatus") && !type.properties.contains { $0.name == "ResponseStatus" }
+        let addsStatus =
+            isResponse && options.flag("AddResponseStatus") && !type.properties.contains { $0.name == "ResponseStatus" }
         lines += propertyLines(type.properties, of: type, addingResponseStatus: addsStatus)
         if !type.properties.isEmpty { lines.append("") }
         if base != nil {
@@ -141,7 +153,9 @@ struct SwiftTypeWriter {
             lines += coding(of: type, inherited: true)
         } else {
             // ServiceStack leaves out `override` under NSObject, which Swift rejects; written so it compiles.
-            lines.append(extraBase == "NSObject" ? "    required public override init(){ super.init() }" : "    required public init(){}")
+            lines.append(
+                extraBase == "NSObject"
+                    ? "    required public override init(){ super.init() }" : "    required public init(){}")
             if Self.synthesizesCoding(type) { lines += coding(of: type, inherited: false) }
         }
         lines.append("}")
@@ -150,14 +164,17 @@ struct SwiftTypeWriter {
 
     /// The members, indented: a member with marks (attributes, data member) is followed by a
     /// blank line, a plain one is not; a property of an interface type becomes a comment.
-    private func propertyLines(_ properties: [MetadataProperty], of type: MetadataType, addingResponseStatus: Bool = false) -> [String] {
+    private func propertyLines(
+        _ properties: [MetadataProperty], of type: MetadataType, addingResponseStatus: Bool = false
+    ) -> [String] {
         var lines: [String] = []
         var marked = false
         for property in properties {
             if marked { lines.append("") }
             if interfaces.contains(property.type.name) || Self.ignoredPropertyNames.contains(property.name) {
                 let name = Self.identifier(Self.lowercasingFirst(property.name))
-                lines.append("    //\(name):\(swiftName(property.type)) ignored. Swift doesn't support interface properties")
+                lines.append(
+                    "    //\(name):\(swiftName(property.type)) ignored. Swift doesn't support interface properties")
                 continue
             }
             let (description, marks) = annotations.memberComments(property)
@@ -185,10 +202,16 @@ struct SwiftTypeWriter {
         let properties = type.properties
         var lines: [String] = [""]
         if !properties.isEmpty {
-            lines += ["    private enum CodingKeys : String, CodingKey {"] + properties.map { "        case \(propertyName($0))" } + ["    }", ""]
+            lines +=
+                ["    private enum CodingKeys : String, CodingKey {"]
+                + properties.map { "        case \(propertyName($0))" } + ["    }", ""]
         }
         var decoding = ["    required public init(from decoder: Decoder) throws {"]
-        var encoding = [inherited ? "    public override func encode(to encoder: Encoder) throws {" : "    public func encode(to encoder: Encoder) throws {"]
+        var encoding = [
+            inherited
+                ? "    public override func encode(to encoder: Encoder) throws {"
+                : "    public func encode(to encoder: Encoder) throws {"
+        ]
         if inherited {
             decoding.append("        try super.init(from: decoder)")
             encoding.append("        try super.encode(to: encoder)")
@@ -202,10 +225,16 @@ struct SwiftTypeWriter {
             let swiftType = swiftName(property.type)
             if SwiftTypeMap.isCollection(property.type) {
                 let empty = SwiftTypeMap.isDictionary(property.type) ? "[:]" : "[]"
-                decoding.append("        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name)) ?? \(empty)")
-                encoding.append(initialises(property, in: type)
-                    ? "        if \(name).count > 0 { try container.encode(\(name), forKey: .\(name)) }"
-                    : "        if \(name) != nil && \(name)!.count > 0 { try container.encode(\(name), forKey: .\(name)) }")
+                decoding.append(
+                    "        \(name) = try container.decodeIfPresent(\(swiftType).self, forKey: .\(name)) ?? \(empty)")
+                encoding.append(
+                    initialises(property, in: type)
+                        ? "        if \(name).count > 0 { try container.encode(\(name), forKey: .\(name)) }"
+                        : """
+                                if \(name) != nil && \(name)!.count > 0 { try container.encode(\(name), forKey: \
+                        .\(name)) }
+                        """
+                )
             } else {
                 // The package reads a TimeSpan (an ISO 8601 duration) with its own converter.
                 let method = SwiftTypeMap.isTimeSpan(property.type) ? "convertIfPresent" : "decodeIfPresent"
@@ -236,7 +265,8 @@ struct SwiftTypeWriter {
     /// Swift default); otherwise `Nullable<T>` values, untyped dictionaries and required
     /// members, which ServiceStack always leaves optional.
     func isOptional(_ property: MetadataProperty) -> Bool {
-        options.flag("MakePropertiesOptional") || SwiftTypeMap.isAlwaysOptional(property.type) || isMarkedRequired(property)
+        options.flag("MakePropertiesOptional") || SwiftTypeMap.isAlwaysOptional(property.type)
+            || isMarkedRequired(property)
     }
 
     private func isMarkedRequired(_ property: MetadataProperty) -> Bool {
@@ -251,7 +281,8 @@ struct SwiftTypeWriter {
         guard SwiftTypeMap.isCollection(property.type), !type.isInterface else { return false }
         if property.isRequired { return true }
         guard options.flag("InitializeCollections") else { return false }
-        let isAutoQuery = type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
+        let isAutoQuery =
+            type.inherits.map { ["QueryDb", "QueryData"].contains(TypeReference.stripArity($0.name)) } ?? false
         if case .array = property.type { return true }
         return !isAutoQuery
     }
@@ -260,7 +291,9 @@ struct SwiftTypeWriter {
     /// keeps its capital (a `description` would clash with `CustomStringConvertible`); Swift
     /// keywords are back-ticked.
     func propertyName(_ property: MetadataProperty) -> String {
-        if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue { return Self.identifier(name) }
+        if case .object(let dataMember)? = property.json["dataMember"], let name = dataMember["name"]?.stringValue {
+            return Self.identifier(name)
+        }
         if property.name == "Description" { return "Description" }
         return Self.identifier(Self.lowercasingFirst(property.name))
     }

@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// A whole `/types/typescript` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as ServiceStack's
+/// A whole `/types/typescript` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as
+/// ServiceStack's
 /// TypeScript generator lays it out: the `/* Options: … */` header (each option behind `//`
 /// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry,
 /// then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types implement, and every
@@ -12,7 +13,8 @@ public struct TypeScriptGenerator: Sendable {
     public let serviceStackVersion: String
     private let document: MetadataDocument
 
-    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(), from December 2025), as a real host would label them.
+    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(), from December 2025),
+    // as a real host would label them.
     public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
@@ -28,7 +30,8 @@ public struct TypeScriptGenerator: Sendable {
     public static let options = headerOptions + ["BaseUrl", "WithoutOptions", "InitializeCollections"]
 
     static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
-        NativeTypesOptions(query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
+        NativeTypesOptions(
+            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
     }
 
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
@@ -36,8 +39,9 @@ public struct TypeScriptGenerator: Sendable {
         let options = Self.options(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        let layout = DTOLayout(metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
-                               addsServiceStackTypes: addsServiceStackTypes)
+        let layout = DTOLayout(
+            metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
+            addsServiceStackTypes: addsServiceStackTypes)
         var lines: [String] = []
         if !options.withoutOptions { lines += header(options, date: date, baseURL: baseURL) }
         lines += options.list("DefaultImports").compactMap(Self.importLine)
@@ -47,7 +51,9 @@ public struct TypeScriptGenerator: Sendable {
         // Today's generator turns type checking off for the file (its `InsertTsNoCheck`).
         var body = ["// @ts-nocheck"]
         var declaresDictionary = false
-        for entry in layout.entries { body += [""] + writer.write(entry, in: layout, needsDictionary: &declaresDictionary) }
+        for entry in layout.entries {
+            body += [""] + writer.write(entry, in: layout, needsDictionary: &declaresDictionary)
+        }
         if let namespace {
             lines += ["", "export module \(namespace)", "{"] + body.map { $0.isEmpty ? $0 : "    " + $0 } + ["", "}"]
         } else {
@@ -57,8 +63,9 @@ public struct TypeScriptGenerator: Sendable {
     }
 
     private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
-        var lines = DTOHeaderOpening.lines("/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
-                                           commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
+        var lines = DTOHeaderOpening.lines(
+            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
         for name in Self.headerOptions {
             let value: String
             switch name {
@@ -80,7 +87,8 @@ public struct TypeScriptGenerator: Sendable {
         let names = entry[..<colon].split(separator: ",").map { $0.trimmingASCIISpace() }
         let module = entry[entry.index(after: colon)...].filter { $0 != "\"" && $0 != "'" }
         guard !names.isEmpty, names.allSatisfy({ isName($0[...]) }),
-              !module.isEmpty, module.allSatisfy({ $0.isLetter || $0.isNumber || "@/._-".contains($0) }) else { return nil }
+            !module.isEmpty, module.allSatisfy({ $0.isLetter || $0.isNumber || "@/._-".contains($0) })
+        else { return nil }
         return "import { \(names.joined(separator: ", ")) } from \"\(module)\";"
     }
 

@@ -1,4 +1,5 @@
-/// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as `number`, text, dates and
+/// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as `number`, text, dates
+/// and
 /// times as `string`, collections as `T[]`, dictionaries as `{ [index:string]: V; }`,
 /// `Nullable<T>` as an optional member of type `T`, generic classes as `Name<T>`, and a name
 /// declared with several arities with its arity (``QueryDb`2`` → `QueryDb_2`).
@@ -7,9 +8,12 @@ struct TypeScriptTypeMap {
     var conflicts: Set<String> = []
 
     static let aliases: [String: String] = [
-        "String": "string", "Boolean": "boolean", "DateTime": "string", "DateOnly": "string", "DateTimeOffset": "string",
-        "TimeSpan": "string", "TimeOnly": "string", "Guid": "string", "Char": "string", "Byte": "number", "Int16": "number",
-        "Int32": "number", "Int64": "number", "UInt16": "number", "UInt32": "number", "UInt64": "number", "Single": "number",
+        "String": "string", "Boolean": "boolean", "DateTime": "string", "DateOnly": "string",
+        "DateTimeOffset": "string",
+        "TimeSpan": "string", "TimeOnly": "string", "Guid": "string", "Char": "string", "Byte": "number",
+        "Int16": "number",
+        "Int32": "number", "Int64": "number", "UInt16": "number", "UInt32": "number", "UInt64": "number",
+        "Single": "number",
         "Double": "number", "Decimal": "number", "IntPtr": "number", "List": "Array", "Stream": "string",
         "HttpWebResponse": "Blob", "IDictionary": "any", "OrderedDictionary": "any", "Uri": "string", "Type": "string",
     ]
@@ -23,8 +27,10 @@ struct TypeScriptTypeMap {
     func name(of reference: TypeReference) -> (name: String, nullable: Bool) {
         switch reference {
         case .named("Nullable", let arguments) where arguments.count == 1: (argument(arguments[0]), true)
-        case .array(.named("Nullable", let arguments)) where arguments.count == 1: (argument(arguments[0]) + "[]", false)
-        case .named(let name, let arguments) where arguments.count == 1 && Self.sequences.contains(name): ("\(argument(arguments[0]))[]", false)
+        case .array(.named("Nullable", let arguments)) where arguments.count == 1:
+            (argument(arguments[0]) + "[]", false)
+        case .named(let name, let arguments) where arguments.count == 1 && Self.sequences.contains(name):
+            ("\(argument(arguments[0]))[]", false)
         case .named(let name, let arguments) where arguments.count == 2 && Self.dictionaries.contains(name):
             ("{ [index:\(key(argument(arguments[0])))]: \(argument(arguments[1])); }", false)
         case .named(let name, let arguments) where !arguments.isEmpty:

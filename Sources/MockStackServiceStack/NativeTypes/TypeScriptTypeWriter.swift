@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/typescript` does (docs/servicestack.md#generated-dtos): `export enum`, `export interface`, and
+/// Writes DTOs as `/types/typescript` does (docs/servicestack.md#generated-dtos): `export enum`, `export interface`,
+/// and
 /// `export class` with the .NET base (`extends`), the request's `IReturn<T>` / `IReturnVoid`
 /// and interfaces (`implements`), camelCase members (`public name?: string;`), a
 /// `Partial<T>` constructor, and for requests `createResponse`, `getTypeName`, `getMethod`.
@@ -23,7 +24,8 @@ struct TypeScriptTypeWriter {
         let type = entry.type
         var operation: MetadataOperation?
         if case .request(let op) = entry.role { operation = op }
-        var lines = comment(type.json["description"]) + annotations.routes(operation?.routes ?? [])
+        var lines =
+            comment(type.json["description"]) + annotations.routes(operation?.routes ?? [])
             + (annotations.attributes(type.json["attributes"]) ?? [])
         if !type.isInterface { lines += annotations.dataContract(type.json["dataContract"]) }
         if type.isEnum { return lines + writeEnum(type) }
@@ -40,10 +42,13 @@ struct TypeScriptTypeWriter {
             extends = " extends " + declared
         }
         let marker = returnMarker(operation)
-        let interfaces = (marker.map { [$0.declaration] } ?? [])
+        let interfaces =
+            (marker.map { [$0.declaration] } ?? [])
             + layout.implemented(by: type).map { types.name(of: $0.reference).name }
         if !interfaces.isEmpty {
-            extends += type.isInterface ? (extends.isEmpty ? " extends " : ", ") + interfaces.joined(separator: ", ")
+            extends +=
+                type.isInterface
+                ? (extends.isEmpty ? " extends " : ", ") + interfaces.joined(separator: ", ")
                 : " implements " + interfaces.joined(separator: ", ")
         }
         let name = declaredName(type)
@@ -54,11 +59,20 @@ struct TypeScriptTypeWriter {
         }
         if type.name == "IReturn`1" { lines.append("    createResponse(): T;") }
         if type.name == "IReturnVoid" { lines.append("    createResponse(): void;") }
-        lines += properties(type, modifier: modifier, addingResponseStatus: isResponse && options.flag("AddResponseStatus")
-            && !type.properties.contains { $0.name == "ResponseStatus" })
+        lines += properties(
+            type, modifier: modifier,
+            addingResponseStatus: isResponse && options.flag("AddResponseStatus")
+                && !type.properties.contains { $0.name == "ResponseStatus" })
         if !type.isInterface {
-            let callsSuper = type.inherits == nil ? "" : extends.hasPrefix(" extends Array<") || extends.hasPrefix(" extends Dictionary<") ? "super(); " : "super(init); "
-            lines += ["", "    public constructor(init?: Partial<\(name)>) { \(callsSuper)(Object as any).assign(this, init); }"]
+            let callsSuper =
+                type.inherits == nil
+                ? ""
+                : extends.hasPrefix(" extends Array<") || extends.hasPrefix(" extends Dictionary<")
+                    ? "super(); " : "super(init); "
+            lines += [
+                "",
+                "    public constructor(init?: Partial<\(name)>) { \(callsSuper)(Object as any).assign(this, init); }",
+            ]
             if let operation {
                 lines.append("    public getTypeName() { return '\(TypeReference.stripArity(type.name))'; }")
                 // Every request names its method, POST when nothing decides it (as every real file has it).
@@ -91,7 +105,9 @@ struct TypeScriptTypeWriter {
     private func returnMarker(_ operation: MetadataOperation?) -> (declaration: String, body: String)? {
         guard let operation else { return nil }
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return ("IReturnVoid", "{}") }
-        guard let reference = operation.returnType?.reference ?? operation.request.returnMarkerReference else { return nil }
+        guard let reference = operation.returnType?.reference ?? operation.request.returnMarkerReference else {
+            return nil
+        }
         var returned = TypeScriptTypeMap.returnAliases[reference.description] ?? types.name(of: reference).name
         // An index type cannot be constructed or named in a marker: ServiceStack's marker says `any`.
         if returned.hasPrefix("{") { returned = "any" }
@@ -112,8 +128,12 @@ struct TypeScriptTypeWriter {
     private func declarationType(_ base: MetadataTypeName) -> String {
         let reference = base.reference
         if case .named(let name, let arguments) = reference {
-            if arguments.count == 1 && TypeScriptTypeMap.sequences.contains(name) { return "Array<\(types.argument(arguments[0]))>" }
-            if arguments.count == 2 && TypeScriptTypeMap.dictionaries.contains(name) { return "Dictionary<\(types.argument(arguments[1]))>" }
+            if arguments.count == 1 && TypeScriptTypeMap.sequences.contains(name) {
+                return "Array<\(types.argument(arguments[0]))>"
+            }
+            if arguments.count == 2 && TypeScriptTypeMap.dictionaries.contains(name) {
+                return "Dictionary<\(types.argument(arguments[1]))>"
+            }
         }
         let name = types.name(of: reference).name
         if name.hasPrefix("{") { return "any" }
@@ -136,7 +156,9 @@ struct TypeScriptTypeWriter {
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
             // A required collection starts empty, and so does every one when asked (`InitializeCollections`).
-            let initialises = (isRequired || members.initializesCollections) && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
+            let initialises =
+                (isRequired || members.initializesCollections)
+                && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
                 && !ScriptText.isAutoQuery(type) && !type.isInterface
             let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
@@ -191,7 +213,10 @@ extension MetadataOperation {
     /// kind (`ICreateDb` POST, `IUpdateDb` PUT, `IDeleteDb` DELETE, `IPatchDb` PATCH, `ISaveDb`
     /// POST, a `QueryDb`/`QueryData` GET).
     var inferredMethod: String? {
-        let markers = [("IGet", "GET"), ("IPost", "POST"), ("IPut", "PUT"), ("IPatch", "PATCH"), ("IDelete", "DELETE"), ("IOptions", "OPTIONS")]
+        let markers = [
+            ("IGet", "GET"), ("IPost", "POST"), ("IPut", "PUT"), ("IPatch", "PATCH"), ("IDelete", "DELETE"),
+            ("IOptions", "OPTIONS"),
+        ]
         if let marker = markers.first(where: { request.implements($0.0) }) { return marker.1 }
         let supported: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
         var verbs: [String] = []
@@ -200,7 +225,10 @@ extension MetadataOperation {
             if !route.verbs.isEmpty, supported.contains(verb), !verbs.contains(verb) { verbs.append(verb) }
         }
         if verbs.count == 1 { return verbs[0] }
-        let kinds = [("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"), ("ISaveDb", "POST")]
+        let kinds = [
+            ("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"),
+            ("ISaveDb", "POST"),
+        ]
         if let kind = kinds.first(where: { request.implements($0.0) }) { return kind.1 }
         return ScriptText.isAutoQuery(request) ? "GET" : nil
     }

@@ -56,7 +56,9 @@ public struct OperationRouter: Sendable {
             byLength[length].append(position)
         }
         positionsByLength = byLength
-        positionsByLowercasedName = Dictionary(operations.enumerated().map { ($0.element.name.lowercased(), $0.offset) }, uniquingKeysWith: { first, _ in first })
+        positionsByLowercasedName = Dictionary(
+            operations.enumerated().map { ($0.element.name.lowercased(), $0.offset) },
+            uniquingKeysWith: { first, _ in first })
         templates = operations.enumerated()
             .flatMap { position, operation in operation.routes.map { (RouteTemplate($0), position) } }
             .sorted { $0.template.specificity > $1.template.specificity }
@@ -72,7 +74,10 @@ public struct OperationRouter: Sendable {
         for entry in templates where entry.template.allows(verb) {
             if let bindings = entry.template.match(segments) {
                 let variables = bindings.map { PathVariable(name: $0.name, value: $0.value) }
-                return .operation(Match(operation: names[entry.operation], index: entry.operation, pathVariables: variables, isBatch: false, isOneWay: false))
+                return .operation(
+                    Match(
+                        operation: names[entry.operation], index: entry.operation, pathVariables: variables,
+                        isBatch: false, isOneWay: false))
             }
         }
         return .notFound
@@ -111,7 +116,10 @@ public struct OperationRouter: Sendable {
             if rest.count > 5, Self.endsWith(rest, Self.jsonSuffix) { rest = rest.extracting(..<(rest.count - 5)) }
             // An exact name needs no string of its own: the operation's is the match's.
             if let position = exactPosition(of: rest) {
-                return .operation(Match(operation: names[position], index: position, pathVariables: [], isBatch: isBatch, isOneWay: false))
+                return .operation(
+                    Match(
+                        operation: names[position], index: position, pathVariables: [], isBatch: isBatch,
+                        isOneWay: false))
             }
             name = UTF8Bytes.string(decoding: rest)
         }
@@ -167,7 +175,8 @@ public struct OperationRouter: Sendable {
         guard let position = exactPosition(of: name) ?? positionsByLowercasedName[name.lowercased()] else {
             return .unknownOperation(name)
         }
-        return .operation(Match(operation: names[position], index: position, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
+        return .operation(
+            Match(operation: names[position], index: position, pathVariables: [], isBatch: isBatch, isOneWay: isOneWay))
     }
 
     private func exactPosition(of name: String) -> Int? {

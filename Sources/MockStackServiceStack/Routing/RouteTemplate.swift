@@ -30,7 +30,10 @@ struct RouteTemplate: Sendable {
             if name.hasPrefix("**") { return .remainder(String(name.dropFirst(2))) }
             return name.hasSuffix("*") ? .remainder(String(name.dropLast())) : .variable(String(name))
         }
-        specificity = (segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count, verbs.isEmpty ? 0 : 1)
+        specificity = (
+            segments.filter { if case .literal = $0 { true } else { false } }.count, segments.count,
+            verbs.isEmpty ? 0 : 1
+        )
     }
 
     /// The names of its variables, `{Path*}`'s included, in order.

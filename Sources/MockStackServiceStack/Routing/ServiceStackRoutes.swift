@@ -37,7 +37,8 @@ struct ServiceStackRoutes: Sendable {
     /// without comparing each row.
     private static func nativeTypesRoute(for path: String) -> NativeTypesRoute? {
         guard let second = path.utf8.dropFirst().first, second | 0x20 == UInt8(ascii: "t"),
-              path.hasPrefixIgnoringASCIICase("/types") else { return nil }
+            path.hasPrefixIgnoringASCIICase("/types")
+        else { return nil }
         for route in nativeTypes where path.equalsIgnoringASCIICase(route.path) { return route }
         return nil
     }
@@ -48,10 +49,11 @@ struct ServiceStackRoutes: Sendable {
         operations.flatMap { operation -> [RouteDescription] in
             let verbs = operation.actions.contains("ANY") ? ["ANY"] : operation.actions
             let predefined = RouteDescription(name: operation.name, methods: verbs, path: "/api/\(operation.name)")
-            return [predefined] + operation.routes.map { route in
-                let methods = route.verbs.isEmpty ? verbs : route.verbs
-                return RouteDescription(name: operation.name, methods: methods, path: route.path)
-            }
+            return [predefined]
+                + operation.routes.map { route in
+                    let methods = route.verbs.isEmpty ? verbs : route.verbs
+                    return RouteDescription(name: operation.name, methods: methods, path: route.path)
+                }
         } + Self.nativeTypes.map { RouteDescription(name: $0.name, methods: ["ANY"], path: $0.path) }
     }
 }

@@ -38,14 +38,17 @@ public final class ObjectShape: Sendable {
         }
         var spellingsAreUnique = true
         indexByLowercasedName = Dictionary(lowercased, uniquingKeysWith: { first, _ in first })
-        indexByExactName = Dictionary(spellings, uniquingKeysWith: { first, later in
-            if first != later { spellingsAreUnique = false }
-            return first
-        })
+        indexByExactName = Dictionary(
+            spellings,
+            uniquingKeysWith: { first, later in
+                if first != later { spellingsAreUnique = false }
+                return first
+            })
         self.spellingsAreUnique = spellingsAreUnique
         responseStatusProperty = properties.first { $0.shape == .responseStatus }
         takesRawBody = properties.contains { $0.shape == .stream }
-        valueTypeDefaults = properties.compactMap { property in property.shape.defaultValue.map { (property.name, $0) } }
+        valueTypeDefaults = properties.compactMap { property in property.shape.defaultValue.map { (property.name, $0) }
+        }
     }
 
     /// The property a client-sent name means, compared case-insensitively (docs/servicestack.md#request-binding).
@@ -59,14 +62,20 @@ public final class ObjectShape: Sendable {
     ///   in declaration order (a data set's rows are written from the DTOs), so a reader passes
     ///   the position after the last one it found.
     public func position(ofPropertyNamed name: String, expected: Int = 0) -> Int? {
-        if spellingsAreUnique, properties.indices.contains(expected), properties[expected].isSpelled(name) { return expected }
+        if spellingsAreUnique, properties.indices.contains(expected), properties[expected].isSpelled(name) {
+            return expected
+        }
         // DTOs are small: comparing strings beats hashing one.
         if properties.count <= 32 {
             if spellingsAreUnique {
                 // One property at most has the spelling: look from the expected position on
                 // (a row that leaves out a property goes on after it), then before it.
-                for position in properties.indices where position >= expected && properties[position].isSpelled(name) { return position }
-                for position in properties.indices where position < expected && properties[position].isSpelled(name) { return position }
+                for position in properties.indices where position >= expected && properties[position].isSpelled(name) {
+                    return position
+                }
+                for position in properties.indices where position < expected && properties[position].isSpelled(name) {
+                    return position
+                }
             } else if let exact = properties.firstIndex(where: { $0.isSpelled(name) }) {
                 return exact
             }

@@ -1,5 +1,4 @@
 import MockStackCore
-
 import Synchronization
 
 /// Every DTO of an app, resolved the first time something needs it: .NET type names mapped to
@@ -62,7 +61,8 @@ public struct TypeCatalog: Sendable {
     /// scalar or collection mockstack maps, or a type the metadata declares.
     func knows(_ name: String, arity: Int) -> Bool {
         Builder.scalars[name] != nil || Builder.listNames.contains(name) || Builder.mapNames.contains(name)
-            || name == "Nullable" || name == "KeyValuePair" || Builder(definitions: definitions).definition(name, arity: arity) != nil
+            || name == "Nullable" || name == "KeyValuePair"
+            || Builder(definitions: definitions).definition(name, arity: arity) != nil
     }
 
     /// The resolved class with this (non-generic) name.
@@ -79,12 +79,17 @@ public struct TypeCatalog: Sendable {
         var result: [(name: String, dataMemberName: String?)] = []
         func collect(_ reference: TypeReference, depth: Int) {
             guard depth < 32, case .named(let name, let arguments) = reference,
-                  let type = builder.definition(name, arity: arguments.count), !type.isEnum else { return }
+                let type = builder.definition(name, arity: arguments.count), !type.isEnum
+            else { return }
             if let base = type.inherits { collect(base.reference, depth: depth + 1) }
             for property in type.properties {
                 let own = (name: property.name, dataMemberName: property.json["dataMember"]?["name"]?.stringValue)
                 // A redeclared (`new`) property replaces the inherited one in place.
-                if let existing = result.firstIndex(where: { $0.name == property.name }) { result[existing] = own } else { result.append(own) }
+                if let existing = result.firstIndex(where: { $0.name == property.name }) {
+                    result[existing] = own
+                } else {
+                    result.append(own)
+                }
             }
         }
         collect(.named(name, []), depth: 0)
@@ -130,7 +135,8 @@ public struct TypeCatalog: Sendable {
         /// Properties of a class, its bases' first; nil when the metadata does not declare it.
         func properties(of reference: TypeReference, depth: Int) -> [PropertyShape]? {
             guard depth < 32, case .named(let name, let arguments) = reference,
-                  let type = definition(name, arity: arguments.count), !type.isEnum else { return nil }
+                let type = definition(name, arity: arguments.count), !type.isEnum
+            else { return nil }
             let parameters = Dictionary(zip(type.genericArgs, arguments), uniquingKeysWith: { first, _ in first })
             var result: [PropertyShape] = []
             if let base = type.inherits {
@@ -183,14 +189,16 @@ public struct TypeCatalog: Sendable {
                 switch name {
                 case "Nullable": return .nullable(first)
                 case _ where Self.listNames.contains(name): return .list(first)
-                case _ where Self.mapNames.contains(name): return arguments.count == 2 ? .map(key: first, value: second) : .map(key: .string, value: .any)
+                case _ where Self.mapNames.contains(name):
+                    return arguments.count == 2 ? .map(key: first, value: second) : .map(key: .string, value: .any)
                 case "KeyValuePair": return .keyValuePair(key: first, value: second)
                 default: break
                 }
                 guard let type = definition(name, arity: arguments.count) else { return .any }
                 if type.isEnum {
                     let names = type.enumNames
-                    return .enumeration(EnumShape(name: name, names: names, values: type.enumValues, isInt: type.isEnumInt))
+                    return .enumeration(
+                        EnumShape(name: name, names: names, values: type.enumValues, isInt: type.isEnumInt))
                 }
                 if type.isInterface { return .any }
                 return .object(reference)
@@ -204,7 +212,9 @@ public struct TypeCatalog: Sendable {
                 "TimeSpan": .timeSpan, "TimeOnly": .timeSpan,
                 "ResponseStatus": .responseStatus, "ResponseError": .responseError, "Object": .any, "Stream": .stream,
             ]
-            for kind in [NumberKind.byte, .sbyte, .int16, .uint16, .int32, .uint32, .int64, .uint64, .single, .double, .decimal] {
+            for kind in [
+                NumberKind.byte, .sbyte, .int16, .uint16, .int32, .uint32, .int64, .uint64, .single, .double, .decimal,
+            ] {
                 table[kind.rawValue] = .number(kind)
             }
             return table

@@ -64,8 +64,17 @@ public indirect enum ValueShape: Sendable, Equatable {
 
 /// The .NET numeric types, with their ranges.
 public enum NumberKind: String, Sendable, Equatable {
-    case byte = "Byte", sbyte = "SByte", int16 = "Int16", uint16 = "UInt16", int32 = "Int32", uint32 = "UInt32"
-    case int64 = "Int64", uint64 = "UInt64", single = "Single", double = "Double", decimal = "Decimal"
+    case byte = "Byte"
+    case sbyte = "SByte"
+    case int16 = "Int16"
+    case uint16 = "UInt16"
+    case int32 = "Int32"
+    case uint32 = "UInt32"
+    case int64 = "Int64"
+    case uint64 = "UInt64"
+    case single = "Single"
+    case double = "Double"
+    case decimal = "Decimal"
 
     public var isIntegral: Bool {
         switch self {

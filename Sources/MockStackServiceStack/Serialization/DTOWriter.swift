@@ -1,11 +1,13 @@
+import MockStackCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MockStackCore
 
-/// Writes ``DTOValue``s as the emulated host's JSON (docs/servicestack.md#serialization): keys in declaration order, base
+/// Writes ``DTOValue``s as the emulated host's JSON (docs/servicestack.md#serialization): keys in declaration order,
+/// base
 /// class first, camelCase (or PascalCase in a `jsconfig` scope); nulls left out; value-type
 /// defaults written; enums by name; dates, Guids and escaping in the host's dialect.
 public struct DTOWriter: Sendable {
@@ -126,13 +128,16 @@ public struct DTOWriter: Sendable {
                 value = object[properties[index].name]
             }
             if value.isNull, object.leftOutWhenUnset.contains(properties[index].name) { continue }
-            writeMember(value, key: key(for: properties[index]), shape: properties[index].shape, first: &first, into: &out)
+            writeMember(
+                value, key: key(for: properties[index]), shape: properties[index].shape, first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
 
     /// Writes one member, applying the null and default rules (`first` tracks the comma).
-    func writeMember(_ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]) {
+    func writeMember(
+        _ name: String, key: String, shape: ValueShape, of object: DTOObject, first: inout Bool, into out: inout [UInt8]
+    ) {
         writeMember(object[name], key: key, shape: shape, first: &first, into: &out)
     }
 
@@ -181,16 +186,20 @@ public struct DTOWriter: Sendable {
         }
     }
 
-    /// `ResponseStatus` and `ResponseError` (docs/servicestack.md#error-responses): `errors` always present, `meta` only when
+    /// `ResponseStatus` and `ResponseError` (docs/servicestack.md#error-responses): `errors` always present, `meta`
+    /// only when
     /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
     private func writeResponseStatus(_ status: DTOObject, asFieldError: Bool, into out: inout [UInt8]) {
         var first = true
         out.append(UInt8(ascii: "{"))
         writeMember("ErrorCode", key: key(for: "ErrorCode"), shape: .string, of: status, first: &first, into: &out)
-        if asFieldError { writeMember("FieldName", key: key(for: "FieldName"), shape: .string, of: status, first: &first, into: &out) }
+        if asFieldError {
+            writeMember("FieldName", key: key(for: "FieldName"), shape: .string, of: status, first: &first, into: &out)
+        }
         writeMember("Message", key: key(for: "Message"), shape: .string, of: status, first: &first, into: &out)
         if !asFieldError {
-            writeMember("StackTrace", key: key(for: "StackTrace"), shape: .string, of: status, first: &first, into: &out)
+            writeMember(
+                "StackTrace", key: key(for: "StackTrace"), shape: .string, of: status, first: &first, into: &out)
             let errors = status["Errors"]
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
@@ -208,7 +217,10 @@ public struct DTOWriter: Sendable {
     /// Writes `"responseStatus":{…}` for a thrown error straight from its values (the hot part of
     /// every error answer): `errorCode`, `message`, `stackTrace` when given, `errors` always,
     /// each field error with its `meta` when it has one.
-    func writeStatus(of error: ServiceError, message: String, stackTrace: [UInt8]?, key: String, first: inout Bool, into out: inout [UInt8]) {
+    func writeStatus(
+        of error: ServiceError, message: String, stackTrace: [UInt8]?, key: String, first: inout Bool,
+        into out: inout [UInt8]
+    ) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         writeString(key, into: &out)

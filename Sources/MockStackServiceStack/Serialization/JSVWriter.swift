@@ -62,14 +62,18 @@ struct JSVWriter {
         let properties = type.properties
         for index in properties.indices {
             var value = object[properties[index].name]
-            if value.isNull, properties[index].shape.isValueType { value = properties[index].shape.defaultValue ?? .null }
+            if value.isNull, properties[index].shape.isValueType {
+                value = properties[index].shape.defaultValue ?? .null
+            }
             guard !value.isNull else { continue }
             writeMember(properties[index].camelCaseName, value, as: properties[index].shape, first: &first, into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
 
-    private func writeMember(_ key: String, _ value: DTOValue, as shape: ValueShape, first: inout Bool, into out: inout [UInt8]) {
+    private func writeMember(
+        _ key: String, _ value: DTOValue, as shape: ValueShape, first: inout Bool, into out: inout [UInt8]
+    ) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         out += key.utf8
@@ -104,7 +108,9 @@ struct JSVWriter {
         for index in bytes.indices {
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), 0x0D, 0x0A, 0x09: return true
+            case UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
+                UInt8(ascii: "]"), 0x0D, 0x0A, 0x09:
+                return true
             default: last = byte
             }
         }

@@ -1,6 +1,7 @@
 import MockStackCore
 
-/// How a response is written: the host's serializer (docs/servicestack.md#the-hosts, docs/servicestack.md#serialization) and any `?jsconfig=` scope.
+/// How a response is written: the host's serializer (docs/servicestack.md#the-hosts,
+/// docs/servicestack.md#serialization) and any `?jsconfig=` scope.
 public struct SerializerSettings: Sendable, Equatable {
     /// Which .NET serializer the emulated host uses for this response.
     public enum Dialect: Sendable, Equatable {
@@ -25,7 +26,8 @@ public struct SerializerSettings: Sendable, Equatable {
     public var casing: Casing
     public var dates: DateFormat
     /// Unset collections are written as `[]` / `{}`. On for success bodies, because the Swift
-    /// client's synthesized `Codable` requires those keys (docs/servicestack.md#what-the-clients-need); off for error wrappers,
+    /// client's synthesized `Codable` requires those keys (docs/servicestack.md#what-the-clients-need); off for error
+    /// wrappers,
     /// where the real server writes only value-type defaults and `responseStatus`.
     public var emitEmptyCollections: Bool
     /// `jsconfig=ExcludeDefaultValues`: value-type defaults are left out too.
@@ -33,8 +35,10 @@ public struct SerializerSettings: Sendable, Equatable {
     /// `jsconfig=IncludeNullValues`: unset reference properties are written as `null`.
     public var includeNullValues: Bool
 
-    public init(dialect: Dialect, casing: Casing = .camelCase, dates: DateFormat? = nil, emitEmptyCollections: Bool = true,
-                excludeDefaultValues: Bool = false, includeNullValues: Bool = false) {
+    public init(
+        dialect: Dialect, casing: Casing = .camelCase, dates: DateFormat? = nil, emitEmptyCollections: Bool = true,
+        excludeDefaultValues: Bool = false, includeNullValues: Bool = false
+    ) {
         self.dialect = dialect
         self.casing = casing
         self.dates = dates ?? (dialect == .serviceStackText ? .wcf : .iso8601)
@@ -43,7 +47,8 @@ public struct SerializerSettings: Sendable, Equatable {
         self.includeNullValues = includeNullValues
     }
 
-    /// The settings with a `?jsconfig=` value applied (docs/servicestack.md#request-binding): `EmitCamelCaseNames:false`
+    /// The settings with a `?jsconfig=` value applied (docs/servicestack.md#request-binding):
+    /// `EmitCamelCaseNames:false`
     /// keeps the host's casing, `EmitPascalCaseNames:true` switches to PascalCase. Short
     /// aliases (`eccn`, `epcn`, `edv`, `inv`, `dh`) are accepted as ServiceStack accepts them;
     /// unknown keys are ignored.

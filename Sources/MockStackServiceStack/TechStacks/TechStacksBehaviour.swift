@@ -42,19 +42,25 @@ public struct TechStacksBehaviour: OperationBehaviour {
             response["AllPostTypes"] = .list(postTypes)
             response["AllFlagTypes"] = .list(flagTypes)
         case .technology:
-            guard let technology = site.technology(slugOrId: try slug(of: call)) else { throw .http(404, "Tech stack not found") }
+            guard let technology = site.technology(slugOrId: try slug(of: call)) else {
+                throw .http(404, "Tech stack not found")
+            }
             // `Created` is never set: it is written as DateTime's default (docs/servicestack.md#techstacks).
             response["Technology"] = .object(technology)
             response["TechnologyStacks"] = .list(site.stacks(choosing: technology.id ?? 0).map { .object($0) })
         case .allTechnologies:
-            response["Results"] = .list(site.rankings.technologiesByLastModified.prefix(Self.allLimit).map { .object(site.technologies[$0]) })
+            response["Results"] = .list(
+                site.rankings.technologiesByLastModified.prefix(Self.allLimit).map { .object(site.technologies[$0]) })
             response["Total"] = .number(JSONNumber(site.technologies.count))
         case .techStack:
-            guard let index = site.stackIndex(slugOrId: try slug(of: call)) else { throw .http(404, "Tech stack not found") }
+            guard let index = site.stackIndex(slugOrId: try slug(of: call)) else {
+                throw .http(404, "Tech stack not found")
+            }
             response["Created"] = .dateTime(call.now)
             response["Result"] = .object(site.details(ofStack: index))
         case .allTechStacks:
-            response["Results"] = .list(site.rankings.stacksByLastModified.prefix(Self.allLimit).map { .object(site.stacks[$0]) })
+            response["Results"] = .list(
+                site.rankings.stacksByLastModified.prefix(Self.allLimit).map { .object(site.stacks[$0]) })
             response["Total"] = .number(JSONNumber(site.stacks.count))
         }
         return ServiceResult(.dto(.object(response)))

@@ -17,22 +17,29 @@ extension BehaviourReader {
             let at = pointer + "/" + key
             return (manifest.string(at) ?? key + ".json", manifest.value(at: at) == nil ? pointer : at)
         }
-        let technologies = file("technologies"), stacks = file("stacks"), users = file("users"), organizations = file("organizations")
-        let key = ["techStacks", technologies.name, stacks.name, users.name, organizations.name].joined(separator: "\u{0}")
+        let technologies = file("technologies")
+        let stacks = file("stacks")
+        let users = file("users")
+        let organizations = file("organizations")
+        let key = ["techStacks", technologies.name, stacks.name, users.name, organizations.name].joined(
+            separator: "\u{0}")
         let site: TechStacksSite? = dataSets.shared(key) { () -> TechStacksSite? in
             guard let technologyRows = dataSets.rows(of: technologies.name, as: "Technology", at: technologies.pointer),
-                  let stackRows = dataSets.rows(of: stacks.name, as: "TechStackDetails", at: stacks.pointer),
-                  let userRows = dataSets.rows(of: users.name, as: "UserInfo", at: users.pointer),
-                  let organizationRows = dataSets.rows(of: organizations.name, as: "OrganizationInfo", at: organizations.pointer)
+                let stackRows = dataSets.rows(of: stacks.name, as: "TechStackDetails", at: stacks.pointer),
+                let userRows = dataSets.rows(of: users.name, as: "UserInfo", at: users.pointer),
+                let organizationRows = dataSets.rows(
+                    of: organizations.name, as: "OrganizationInfo", at: organizations.pointer)
             else { return nil }
             let stacks = stackRows.map { details in
                 var row = details
                 row["TechnologyChoices"] = .null
-                return TechStacksStack(row: DTOObject(row.members.filter { !$0.value.isNull }),
-                                       choices: (details["TechnologyChoices"].listValue ?? []).compactMap(\.objectValue))
+                return TechStacksStack(
+                    row: DTOObject(row.members.filter { !$0.value.isNull }),
+                    choices: (details["TechnologyChoices"].listValue ?? []).compactMap(\.objectValue))
             }
             do throws(TechStacksDataError) {
-                return try TechStacksSite(technologies: technologyRows, stacks: stacks, users: userRows, organizations: organizationRows)
+                return try TechStacksSite(
+                    technologies: technologyRows, stacks: stacks, users: userRows, organizations: organizationRows)
             } catch {
                 manifest.report("the TechStacks data is inconsistent: \(error.message)", at: pointer)
                 return nil
@@ -40,20 +47,26 @@ extension BehaviourReader {
         }
         guard let site else { return nil }
         let listsTiers = view == .appOverview || view == .config
-        return TechStacksBehaviour(view: view, site: site, tiers: listsTiers ? options(of: "TechnologyTier", withValues: true, at: pointer) : [],
-                                   postTypes: view == .config ? options(of: "PostType", withValues: false, at: pointer) : [],
-                                   flagTypes: view == .config ? options(of: "FlagType", withValues: false, at: pointer) : [])
+        return TechStacksBehaviour(
+            view: view, site: site,
+            tiers: listsTiers ? options(of: "TechnologyTier", withValues: true, at: pointer) : [],
+            postTypes: view == .config ? options(of: "PostType", withValues: false, at: pointer) : [],
+            flagTypes: view == .config ? options(of: "FlagType", withValues: false, at: pointer) : [])
     }
 
     /// `Option`s for an enum's members: `name`, `title` (its `[Description]`, else the name)
     /// and, for tiers, `value`.
     private func options(of enumName: String, withValues: Bool, at pointer: String) -> [DTOValue] {
         guard let type = coercion.catalog.definition(named: enumName), type.isEnum else {
-            manifest.report("the metadata declares no enum '\(enumName)', which the TechStacks services list", at: pointer)
+            manifest.report(
+                "the metadata declares no enum '\(enumName)', which the TechStacks services list", at: pointer)
             return []
         }
         return type.enumNames.enumerated().map { index, name in
-            var option = DTOObject([("Name", .string(name)), ("Title", .string(type.enumDescriptions.indices.contains(index) ? type.enumDescriptions[index] : name))])
+            var option = DTOObject([
+                ("Name", .string(name)),
+                ("Title", .string(type.enumDescriptions.indices.contains(index) ? type.enumDescriptions[index] : name)),
+            ])
             if withValues { option["Value"] = .enumMember(name) }
             return .object(option)
         }

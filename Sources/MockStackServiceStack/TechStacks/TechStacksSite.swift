@@ -45,9 +45,11 @@ public final class TechStacksSite: Sendable {
         let stacksByTechnology: [Int64: [Int]]
 
         init(_ site: TechStacksSite) {
-            technologiesByLastModified = AutoQueryEngine.sortedIndices(of: site.technologies, by: [("LastModified", true), ("Id", false)])
+            technologiesByLastModified = AutoQueryEngine.sortedIndices(
+                of: site.technologies, by: [("LastModified", true), ("Id", false)])
             // Ties, which the real queries leave to the database, go by ascending id.
-            stacksByLastModified = AutoQueryEngine.sortedIndices(of: site.stacks, by: [("LastModified", true), ("Id", false)])
+            stacksByLastModified = AutoQueryEngine.sortedIndices(
+                of: site.stacks, by: [("LastModified", true), ("Id", false)])
             stacksByViews = AutoQueryEngine.sortedIndices(of: site.stacks, by: [("ViewCount", true), ("Id", false)])
             let recency = Dictionary(uniqueKeysWithValues: stacksByLastModified.enumerated().map { ($1, $0) })
             let stacksByTechnology = site.stacksChoosing.mapValues { $0.sorted { recency[$0]! < recency[$1]! } }
@@ -78,7 +80,9 @@ public final class TechStacksSite: Sendable {
 
     /// Builds the site, or throws the first inconsistency (a choice of an unknown technology,
     /// a duplicate id or slug) as a message for the fixture's diagnostics.
-    public init(technologies: [DTOObject], stacks: [TechStacksStack], users: [DTOObject], organizations: [DTOObject]) throws(TechStacksDataError) {
+    public init(
+        technologies: [DTOObject], stacks: [TechStacksStack], users: [DTOObject], organizations: [DTOObject]
+    ) throws(TechStacksDataError) {
         self.technologies = technologies
         self.stacks = stacks.map(\.row)
         self.organizations = organizations
@@ -87,7 +91,9 @@ public final class TechStacksSite: Sendable {
         var technologyBySlug: [String: Int] = [:]
         for (index, technology) in technologies.enumerated() {
             guard let id = technology.id else { throw TechStacksDataError("technology \(index) has no id") }
-            guard technologyById.updateValue(index, forKey: id) == nil else { throw TechStacksDataError("technology id \(id) is used twice") }
+            guard technologyById.updateValue(index, forKey: id) == nil else {
+                throw TechStacksDataError("technology id \(id) is used twice")
+            }
             if let slug = technology["Slug"].text {
                 guard technologyBySlug.updateValue(index, forKey: slug.lowercased()) == nil else {
                     throw TechStacksDataError("technology slug '\(slug)' is used twice")
@@ -98,7 +104,9 @@ public final class TechStacksSite: Sendable {
         var stackBySlug: [String: Int] = [:]
         for (index, stack) in stacks.enumerated() {
             guard let id = stack.row.id else { throw TechStacksDataError("stack \(index) has no id") }
-            guard stackById.updateValue(index, forKey: id) == nil else { throw TechStacksDataError("stack id \(id) is used twice") }
+            guard stackById.updateValue(index, forKey: id) == nil else {
+                throw TechStacksDataError("stack id \(id) is used twice")
+            }
             if let slug = stack.row["Slug"].text {
                 guard stackBySlug.updateValue(index, forKey: slug.lowercased()) == nil else {
                     throw TechStacksDataError("stack slug '\(slug)' is used twice")
@@ -116,10 +124,19 @@ public final class TechStacksSite: Sendable {
         for (stackIndex, stack) in stacks.enumerated() {
             var inStack: [Choice] = []
             for choice in stack.choices {
-                guard let technologyId = choice["TechnologyId"].int64, let technology = technologyById[technologyId] else {
-                    throw TechStacksDataError("stack \(stack.row.id ?? 0) chooses technology \(choice["TechnologyId"].text ?? "null"), which does not exist")
+                guard let technologyId = choice["TechnologyId"].int64, let technology = technologyById[technologyId]
+                else {
+                    throw TechStacksDataError(
+                        """
+                        stack \(stack.row.id ?? 0) chooses technology \(choice["TechnologyId"].text ?? "null"), which \
+                        does not exist
+                        """
+                    )
                 }
-                inStack.append(Choice(technology: technology, id: choice["Id"], stackId: stack.row["Id"], justification: choice["Justification"]))
+                inStack.append(
+                    Choice(
+                        technology: technology, id: choice["Id"], stackId: stack.row["Id"],
+                        justification: choice["Justification"]))
             }
             choices.append(inStack)
             for technologyId in Set(stack.choices.compactMap { $0["TechnologyId"].int64 }) {
@@ -157,11 +174,12 @@ public final class TechStacksSite: Sendable {
             details["Details"] = .null
             details["DetailsHtml"] = .null
         }
-        details["TechnologyChoices"] = .list(choices[index].map { choice in
-            var technology = technologyInStack(choice)
-            if lightened { technology["Description"] = .null }
-            return .object(technology)
-        })
+        details["TechnologyChoices"] = .list(
+            choices[index].map { choice in
+                var technology = technologyInStack(choice)
+                if lightened { technology["Description"] = .null }
+                return .object(technology)
+            })
         return details
     }
 
@@ -169,8 +187,10 @@ public final class TechStacksSite: Sendable {
 
     /// `TechnologyInfo`: `tier, slug, name, logoUrl, stacksCount`.
     static func technologyInfo(_ technology: DTOObject, stacksCount: Int) -> DTOObject {
-        DTOObject([("Tier", technology["Tier"]), ("Slug", technology["Slug"]), ("Name", technology["Name"]),
-                   ("LogoUrl", technology["LogoUrl"]), ("StacksCount", .number(JSONNumber(stacksCount)))])
+        DTOObject([
+            ("Tier", technology["Tier"]), ("Slug", technology["Slug"]), ("Name", technology["Name"]),
+            ("LogoUrl", technology["LogoUrl"]), ("StacksCount", .number(JSONNumber(stacksCount))),
+        ])
     }
 
     /// A stack's choice of a technology.
@@ -204,12 +224,21 @@ public final class TechStacksSite: Sendable {
             if counts[owner] == nil { order.append(owner) }
             counts[owner, default: 0] += max(1, stack["FavCount"].intValue ?? 0)
         }
-        let avatars = Dictionary(users.compactMap { user in user["UserName"].text.map { ($0, user["AvatarUrl"]) } }, uniquingKeysWith: { first, _ in first })
+        let avatars = Dictionary(
+            users.compactMap { user in user["UserName"].text.map { ($0, user["AvatarUrl"]) } },
+            uniquingKeysWith: { first, _ in first })
         return order.enumerated()
-            .sorted { counts[$0.element]! != counts[$1.element]! ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset }
+            .sorted {
+                counts[$0.element]! != counts[$1.element]!
+                    ? counts[$0.element]! > counts[$1.element]! : $0.offset < $1.offset
+            }
             .prefix(20)
-            .map { DTOObject([("UserName", .string($0.element)), ("AvatarUrl", avatars[$0.element] ?? .null),
-                              ("StacksCount", .number(JSONNumber(counts[$0.element]!)))]) }
+            .map {
+                DTOObject([
+                    ("UserName", .string($0.element)), ("AvatarUrl", avatars[$0.element] ?? .null),
+                    ("StacksCount", .number(JSONNumber(counts[$0.element]!))),
+                ])
+            }
     }
 }
 

@@ -26,13 +26,17 @@ struct CivilTime: Equatable {
     }
 
     init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, fraction: Int = 0) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second, self.fraction) = (year, month, day, hour, minute, second, fraction)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second, self.fraction) = (
+            year, month, day, hour, minute, second, fraction
+        )
     }
 
     /// Whether the fields name a real date and time of day.
     var isValid: Bool {
-        (1...9999).contains(year) && (1...12).contains(month) && (1...Self.daysIn(month: month, year: year)).contains(day)
-            && (0..<24).contains(hour) && (0..<60).contains(minute) && (0..<60).contains(second) && (0..<10_000_000).contains(fraction)
+        (1...9999).contains(year) && (1...12).contains(month)
+            && (1...Self.daysIn(month: month, year: year)).contains(day)
+            && (0..<24).contains(hour) && (0..<60).contains(minute) && (0..<60).contains(second)
+            && (0..<10_000_000).contains(fraction)
     }
 
     var ticksSinceEpoch: Int64 {

@@ -105,7 +105,9 @@ public struct DTOObject: Sendable, Equatable {
     /// hand, where `name` and `Name` mean the same).
     public func value(named name: String) -> DTOValue {
         if let exact = index(of: name) { return members[exact].value }
-        for index in members.indices where members[index].name.equalsIgnoringASCIICase(name) { return members[index].value }
+        for index in members.indices where members[index].name.equalsIgnoringASCIICase(name) {
+            return members[index].value
+        }
         return .null
     }
 

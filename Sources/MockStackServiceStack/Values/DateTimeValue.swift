@@ -1,7 +1,8 @@
 import MockStackCore
 
 /// A .NET `DateTime` (or `DateTimeOffset`): an instant plus the kind that decides how it is
-/// written. Parses every form clients send (docs/servicestack.md#request-binding) and writes both dialects (docs/servicestack.md#serialization).
+/// written. Parses every form clients send (docs/servicestack.md#request-binding) and writes both dialects
+/// (docs/servicestack.md#serialization).
 public struct DateTimeValue: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case utc
@@ -31,7 +32,9 @@ public struct DateTimeValue: Sendable, Equatable {
 
     /// The wall-clock time the value shows: UTC, or shifted by its offset.
     var civil: CivilTime {
-        if case .offset(let minutes) = kind { return CivilTime(ticksSinceEpoch: ticks + Int64(minutes) * 60 * CivilTime.ticksPerSecond) }
+        if case .offset(let minutes) = kind {
+            return CivilTime(ticksSinceEpoch: ticks + Int64(minutes) * 60 * CivilTime.ticksPerSecond)
+        }
         return CivilTime(ticksSinceEpoch: ticks)
     }
 
@@ -42,8 +45,10 @@ public struct DateTimeValue: Sendable, Equatable {
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingASCIISpace()
         // A WCF date starts with `/`, `\/` or (without its slashes) `Date(`; an ISO one with a digit.
-        if let first = trimmed.utf8.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") || first == UInt8(ascii: "D"),
-           let wcf = Self.parseWCF(trimmed) {
+        if let first = trimmed.utf8.first,
+            first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") || first == UInt8(ascii: "D"),
+            let wcf = Self.parseWCF(trimmed)
+        {
             self = wcf
             return
         }
@@ -56,7 +61,15 @@ public struct DateTimeValue: Sendable, Equatable {
         if body.hasPrefix("\\/") { body = body.dropFirst(2) } else if body.hasPrefix("/") { body = body.dropFirst() }
         guard body.hasPrefix("Date(") else { return nil }
         body = body.dropFirst(5)
-        if body.hasSuffix(")\\/") { body = body.dropLast(3) } else if body.hasSuffix(")/") { body = body.dropLast(2) } else if body.hasSuffix(")") { body = body.dropLast() } else { return nil }
+        if body.hasSuffix(")\\/") {
+            body = body.dropLast(3)
+        } else if body.hasSuffix(")/") {
+            body = body.dropLast(2)
+        } else if body.hasSuffix(")") {
+            body = body.dropLast()
+        } else {
+            return nil
+        }
         var offsetText: Substring?
         if let sign = body.dropFirst().lastIndex(where: { $0 == "+" || $0 == "-" }) {
             offsetText = body[sign...]
@@ -67,12 +80,17 @@ public struct DateTimeValue: Sendable, Equatable {
         guard let offsetText else { return DateTimeValue(millisecondsSinceEpoch: ms, kind: .utc) }
         // `±hhmm`, four digits, at most 14 hours (.NET's offset range).
         let digits = Array(offsetText.utf8.dropFirst())
-        guard digits.count == 4, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard digits.count == 4, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         guard value % 100 < 60, value <= 1400 else { return nil }
         let minutes = (value / 100 * 60 + value % 100) * (offsetText.first == "-" ? -1 : 1)
         // `-0000` is how ServiceStack.Text writes an unspecified kind; `+0000` an explicit UTC offset.
-        if minutes == 0 { return DateTimeValue(millisecondsSinceEpoch: ms, kind: offsetText.first == "-" ? .unspecified : .offset(minutes: 0)) }
+        if minutes == 0 {
+            return DateTimeValue(
+                millisecondsSinceEpoch: ms, kind: offsetText.first == "-" ? .unspecified : .offset(minutes: 0))
+        }
         let date = DateTimeValue(millisecondsSinceEpoch: ms, kind: .offset(minutes: minutes))
         // The wall-clock time it shows must be a DateTime too (year 1 to 9999).
         return isInRange(date.ticks + Int64(minutes) * 60 * CivilTime.ticksPerSecond) ? date : nil
@@ -88,7 +106,9 @@ public struct DateTimeValue: Sendable, Equatable {
 
     private static func parseISO(_ bytes: [UInt8]) -> DateTimeValue? {
         var scanner = DigitScanner(bytes: bytes)
-        guard let year = scanner.digits(4), scanner.consume("-"), let month = scanner.digits(2), scanner.consume("-"), let day = scanner.digits(2) else { return nil }
+        guard let year = scanner.digits(4), scanner.consume("-"), let month = scanner.digits(2), scanner.consume("-"),
+            let day = scanner.digits(2)
+        else { return nil }
         var time = CivilTime(year: year, month: month, day: day)
         var kind = DateTimeValue.Kind.unspecified
         if scanner.consume("T") || scanner.consume("t") || scanner.consume(" ") {
@@ -99,7 +119,8 @@ public struct DateTimeValue: Sendable, Equatable {
                 guard let second = scanner.digits(2) else { return nil }
                 time.second = second
                 if scanner.consume(".") || scanner.consume(",") {
-                    var digits = 0, fraction = 0
+                    var digits = 0
+                    var fraction = 0
                     while let digit = scanner.digit() {
                         if digits < 7 { fraction = fraction * 10 + digit }
                         digits += 1
@@ -161,15 +182,24 @@ public struct DateTimeValue: Sendable, Equatable {
                 divisor /= 10
             }
         }
-        digits(time.year, 4); out.append(UInt8(ascii: "-"))
-        digits(time.month, 2); out.append(UInt8(ascii: "-"))
-        digits(time.day, 2); out.append(UInt8(ascii: "T"))
-        digits(time.hour, 2); out.append(UInt8(ascii: ":"))
-        digits(time.minute, 2); out.append(UInt8(ascii: ":"))
+        digits(time.year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(time.month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(time.day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(time.hour, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(time.minute, 2)
+        out.append(UInt8(ascii: ":"))
         digits(time.second, 2)
         if time.fraction != 0 {
-            var fraction = time.fraction, width = 7
-            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            var fraction = time.fraction
+            var width = 7
+            while fraction % 10 == 0 {
+                fraction /= 10
+                width -= 1
+            }
             out.append(UInt8(ascii: "."))
             digits(fraction, width)
         }
@@ -194,11 +224,16 @@ public struct DateTimeValue: Sendable, Equatable {
                 divisor /= 10
             }
         }
-        digits(time.month, width: 1); text.append(UInt8(ascii: "/"))
-        digits(time.day, width: 1); text.append(UInt8(ascii: "/"))
-        digits(time.year, width: 4); text.append(UInt8(ascii: " "))
-        digits(hour12, width: 1); text.append(UInt8(ascii: ":"))
-        digits(time.minute, width: 2); text.append(UInt8(ascii: ":"))
+        digits(time.month, width: 1)
+        text.append(UInt8(ascii: "/"))
+        digits(time.day, width: 1)
+        text.append(UInt8(ascii: "/"))
+        digits(time.year, width: 4)
+        text.append(UInt8(ascii: " "))
+        digits(hour12, width: 1)
+        text.append(UInt8(ascii: ":"))
+        digits(time.minute, width: 2)
+        text.append(UInt8(ascii: ":"))
         digits(time.second, width: 2)
         text += (time.hour < 12 ? " AM" : " PM").utf8
         return String(decoding: text, as: UTF8.self)
@@ -206,7 +241,8 @@ public struct DateTimeValue: Sendable, Equatable {
 
     private static func offsetText(_ minutes: Int, separator: String) -> String {
         let magnitude = abs(minutes)
-        return (minutes < 0 ? "-" : "+") + String(zeroPadded: magnitude / 60, width: 2) + separator + String(zeroPadded: magnitude % 60, width: 2)
+        return (minutes < 0 ? "-" : "+") + String(zeroPadded: magnitude / 60, width: 2) + separator
+            + String(zeroPadded: magnitude % 60, width: 2)
     }
 }
 

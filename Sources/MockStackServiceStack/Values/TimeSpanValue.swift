@@ -103,14 +103,20 @@ public struct TimeSpanValue: Sendable, Equatable {
             days = d
             hourText = hourText[hourText.utf8.index(after: dot)...]
         }
-        guard let hours = wholeNumber(hourText, below: 24), let minutes = wholeNumber(parts[1], below: 60) else { return nil }
-        var seconds: UInt64 = 0, fraction: UInt64 = 0
+        guard let hours = wholeNumber(hourText, below: 24), let minutes = wholeNumber(parts[1], below: 60) else {
+            return nil
+        }
+        var seconds: UInt64 = 0
+        var fraction: UInt64 = 0
         if parts.count == 3 {
-            var secondText = parts[2], fractionText: Substring = ""
+            var secondText = parts[2]
+            var fractionText: Substring = ""
             if let dot = secondText.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 fractionText = secondText[secondText.utf8.index(after: dot)...]
                 secondText = secondText[..<dot]
-                guard (1...7).contains(fractionText.utf8.count), let digits = wholeNumber(fractionText, below: 10_000_000) else { return nil }
+                guard (1...7).contains(fractionText.utf8.count),
+                    let digits = wholeNumber(fractionText, below: 10_000_000)
+                else { return nil }
                 fraction = digits
                 for _ in fractionText.utf8.count..<7 { fraction *= 10 }
             }

@@ -1,8 +1,9 @@
 public import Foundation
+public import MockStackWire
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import MockStackWire
 
 /// The control plane (`/__mockstack/…`) of a running mockstack, or of one of its sessions,
 /// over HTTP: the same calls work for an in-process server, a spawned one and a container.
@@ -34,11 +35,16 @@ extension MockStackControlling {
     ///   - pathPrefix: paths that start with this (`/feathers/`);
     ///   - since: only entries after this id;
     ///   - limit: only the newest N.
-    public func requests(app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil, operation: String? = nil,
-                         since: Int? = nil, limit: Int? = nil) async throws -> [RecordedRequest] {
+    public func requests(
+        app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil,
+        operation: String? = nil,
+        since: Int? = nil, limit: Int? = nil
+    ) async throws -> [RecordedRequest] {
         var query: [URLQueryItem] = []
-        for (name, value) in [("app", app), ("method", method), ("path", path), ("pathPrefix", pathPrefix), ("operation", operation),
-                              ("since", since.map(String.init)), ("limit", limit.map(String.init))] {
+        for (name, value) in [
+            ("app", app), ("method", method), ("path", path), ("pathPrefix", pathPrefix), ("operation", operation),
+            ("since", since.map(String.init)), ("limit", limit.map(String.init)),
+        ] {
             if let value { query.append(URLQueryItem(name: name, value: value)) }
         }
         let answer = try await call("GET", "requests", query: query)
@@ -60,7 +66,9 @@ extension MockStackControlling {
     @discardableResult
     public func stub(_ stub: MockStub) async throws -> MockStubHandle {
         let answer = try await call("POST", "stubs", body: stub.json)
-        return MockStubHandle(id: answer["id"]?.stringValue ?? "", control: ControlEndpoint(controlBase: controlBase, adminToken: adminToken))
+        return MockStubHandle(
+            id: answer["id"]?.stringValue ?? "",
+            control: ControlEndpoint(controlBase: controlBase, adminToken: adminToken))
     }
 
     /// The stubs of this scope (the server's own, or this session's), as `GET stubs` lists them.
@@ -70,8 +78,10 @@ extension MockStackControlling {
 
     /// Adds a stub: `try await mock.stub(.get("/test/hello/World"), .status(503), times: 2)`.
     @discardableResult
-    public func stub(_ match: RequestPattern, _ answer: StubResponse, priority: Int = StubDefinition.defaultPriority,
-                     times: Int? = nil) async throws -> MockStubHandle {
+    public func stub(
+        _ match: RequestPattern, _ answer: StubResponse, priority: Int = StubDefinition.defaultPriority,
+        times: Int? = nil
+    ) async throws -> MockStubHandle {
         try await stub(MockStub(match: match, answer: answer, priority: priority, times: times))
     }
 
@@ -83,9 +93,12 @@ extension MockStackControlling {
     /// One control-plane call; throws unless it answered 2xx.
     /// - Parameter timeout: how long the answer may take, when longer than URLSession's default
     ///   (a long poll).
-    func call(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
-              timeout: TimeInterval? = nil) async throws -> JSONValue {
-        var components = URLComponents(url: controlBase.appendingPathComponent("__mockstack/" + endpoint), resolvingAgainstBaseURL: false)!
+    func call(
+        _ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
+        timeout: TimeInterval? = nil
+    ) async throws -> JSONValue {
+        var components = URLComponents(
+            url: controlBase.appendingPathComponent("__mockstack/" + endpoint), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = ControlSession.request(components.url!, token: adminToken)
         request.httpMethod = method
@@ -98,7 +111,8 @@ extension MockStackControlling {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = (try? JSONParser().parse(Array(data)).root) ?? .null
         guard (200..<300).contains(status) else {
-            throw MockStackControlError(status: status, message: json["message"]?.stringValue ?? String(decoding: data, as: UTF8.self))
+            throw MockStackControlError(
+                status: status, message: json["message"]?.stringValue ?? String(decoding: data, as: UTF8.self))
         }
         return json
     }

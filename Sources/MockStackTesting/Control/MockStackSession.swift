@@ -34,7 +34,8 @@ public struct MockStackSession: MockStackControlling {
     /// - Throws: ``UnknownAppError`` naming the apps served, when there is no such app.
     public func url(for app: String) throws(UnknownAppError) -> URL {
         guard let mount = ready.apps.first(where: { $0.name == app })?.mount,
-              let url = URL(string: controlBase.absoluteString + mount) else {
+            let url = URL(string: controlBase.absoluteString + mount)
+        else {
             throw UnknownAppError(app: app, apps: ready.apps.map(\.name))
         }
         return url
@@ -67,14 +68,16 @@ extension MockStackHandle {
 extension MockStackHandle {
     /// The live sessions (`GET /__mockstack/sessions`), oldest first.
     public func sessions() async throws -> [ListedSession] {
-        try await ServerControl(controlBase: baseURL, adminToken: adminToken).call("GET", "sessions")["sessions"]?.arrayValue?
+        try await ServerControl(controlBase: baseURL, adminToken: adminToken).call("GET", "sessions")["sessions"]?
+            .arrayValue?
             .map(ListedSession.init) ?? []
     }
 
     /// Resets one session by its id (`POST reset?session=ID`): its apps, journal, stubs and
     /// scenarios, as the session's own reset does.
     public func reset(session id: String) async throws {
-        _ = try await ServerControl(controlBase: baseURL, adminToken: adminToken).call("POST", "reset", query: [URLQueryItem(name: "session", value: id)])
+        _ = try await ServerControl(controlBase: baseURL, adminToken: adminToken).call(
+            "POST", "reset", query: [URLQueryItem(name: "session", value: id)])
     }
 }
 

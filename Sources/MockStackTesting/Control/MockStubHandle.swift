@@ -18,7 +18,9 @@ public struct MockStubHandle: Sendable, Equatable, CustomStringConvertible {
     public var description: String { id }
 
     /// The same stub: the same id on the same control plane.
-    public static func == (lhs: MockStubHandle, rhs: MockStubHandle) -> Bool { lhs.id == rhs.id && lhs.control.controlBase == rhs.control.controlBase }
+    public static func == (lhs: MockStubHandle, rhs: MockStubHandle) -> Bool {
+        lhs.id == rhs.id && lhs.control.controlBase == rhs.control.controlBase
+    }
 
     /// The stub as the server lists it now.
     public func listed() async throws -> ListedStub {
@@ -80,10 +82,13 @@ public struct ListedStub: Sendable, Equatable {
         hits = json["hits"]?.intValue ?? 0
         exhausted = json["exhausted"]?.boolValue ?? false
         definition = json["definition"].flatMap { try? StubDefinition(json: $0) }
-        nearMisses = json["nearMisses"]?.arrayValue?.map { miss in
-            NearMiss(request: miss["request"]?.intValue ?? 0, method: miss["method"]?.stringValue ?? "", path: miss["path"]?.stringValue ?? "",
-                     reason: miss["reason"]?.stringValue ?? "")
-        } ?? []
+        nearMisses =
+            json["nearMisses"]?.arrayValue?.map { miss in
+                NearMiss(
+                    request: miss["request"]?.intValue ?? 0, method: miss["method"]?.stringValue ?? "",
+                    path: miss["path"]?.stringValue ?? "",
+                    reason: miss["reason"]?.stringValue ?? "")
+            } ?? []
     }
 }
 

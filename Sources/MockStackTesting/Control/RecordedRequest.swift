@@ -66,10 +66,12 @@ public struct RecordedRequest: Sendable, Equatable {
         bodyText = body?["text"]?.stringValue
         self.body = bodyText.map { Data($0.utf8) } ?? body?["base64"]?.stringValue.flatMap { Data(base64Encoded: $0) }
         bodySize = body?["size"]?.intValue ?? 0
-        parts = json["parts"]?.arrayValue?.map { part in
-            Part(name: part["name"]?.stringValue ?? "", fileName: part["fileName"]?.stringValue,
-                 contentType: part["contentType"]?.stringValue, size: part["size"]?.intValue ?? 0)
-        } ?? []
+        parts =
+            json["parts"]?.arrayValue?.map { part in
+                Part(
+                    name: part["name"]?.stringValue ?? "", fileName: part["fileName"]?.stringValue,
+                    contentType: part["contentType"]?.stringValue, size: part["size"]?.intValue ?? 0)
+            } ?? []
         operation = json["operation"]?.stringValue
         stub = json["stub"]?.stringValue
         status = json["status"]?.intValue ?? 0

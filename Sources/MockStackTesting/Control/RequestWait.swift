@@ -17,13 +17,16 @@ extension MockStackControlling {
     ///   - timeout: how long to wait, up to 5 minutes (longer is cut to that);
     ///   - since: only entries with a greater id (``RecordedRequest/id``): requests recorded
     ///     after that one.
-    public func nextRequest(matching pattern: RequestPattern, timeout: Duration = .seconds(5), since: Int? = nil) async throws -> RecordedRequest {
+    public func nextRequest(
+        matching pattern: RequestPattern, timeout: Duration = .seconds(5), since: Int? = nil
+    ) async throws -> RecordedRequest {
         let milliseconds = Self.waitMilliseconds(timeout)
         var body: JSONObject = ["pattern": pattern.json, "timeoutMs": .number(JSONNumber(milliseconds))]
         if let since { body["since"] = .number(JSONNumber(since)) }
         do {
             // The server answers within the timeout; the client's own allows for a busy machine.
-            return RecordedRequest(try await call("POST", "requests/wait", body: .object(body), timeout: Double(milliseconds) / 1000 + 30))
+            return RecordedRequest(
+                try await call("POST", "requests/wait", body: .object(body), timeout: Double(milliseconds) / 1000 + 30))
         } catch let error as MockStackControlError where error.status == 408 {
             throw RequestWaitTimeout(pattern: pattern, milliseconds: milliseconds)
         }
@@ -34,10 +37,12 @@ extension MockStackControlling {
     /// running test fails — Swift Testing or XCTest — at the caller's line, with the journal's
     /// newest entries, and the answer is nil.
     @discardableResult
-    public func waitForRequest(matching pattern: RequestPattern, timeout: Duration = .seconds(5), since: Int? = nil,
-                               _ message: @autoclosure () -> String = "",
-                               fileID: String = #fileID, filePath: StaticString = #filePath,
-                               line: UInt = #line, column: UInt = #column) async throws -> RecordedRequest? {
+    public func waitForRequest(
+        matching pattern: RequestPattern, timeout: Duration = .seconds(5), since: Int? = nil,
+        _ message: @autoclosure () -> String = "",
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async throws -> RecordedRequest? {
         do {
             return try await nextRequest(matching: pattern, timeout: timeout, since: since)
         } catch let timedOut as RequestWaitTimeout {
@@ -52,12 +57,15 @@ extension MockStackControlling {
     static func waitMilliseconds(_ timeout: Duration) -> Int {
         let (seconds, attoseconds) = timeout.components
         guard seconds >= 0 else { return 0 }
-        guard seconds < RequestWaitTimeout.longestMilliseconds / 1000 else { return RequestWaitTimeout.longestMilliseconds }
+        guard seconds < RequestWaitTimeout.longestMilliseconds / 1000 else {
+            return RequestWaitTimeout.longestMilliseconds
+        }
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }
 
-/// No journaled request matched the pattern within the wait (``MockStackControlling/nextRequest(matching:timeout:since:)``).
+/// No journaled request matched the pattern within the wait
+/// (``MockStackControlling/nextRequest(matching:timeout:since:)``).
 public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible {
     /// The longest wait the server takes: 5 minutes.
     public static let longestMilliseconds = 300_000

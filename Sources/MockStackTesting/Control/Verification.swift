@@ -24,15 +24,21 @@ extension MockStackControlling {
     /// ```
     /// - Returns: the requests that matched.
     @discardableResult
-    public func verify(count: RequestCount = .atLeast(1), matching pattern: RequestPattern, _ message: @autoclosure () -> String = "",
-                       fileID: String = #fileID, filePath: StaticString = #filePath,
-                       line: UInt = #line, column: UInt = #column) async throws -> [RecordedRequest] {
+    public func verify(
+        count: RequestCount = .atLeast(1), matching pattern: RequestPattern, _ message: @autoclosure () -> String = "",
+        fileID: String = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) async throws -> [RecordedRequest] {
         let found = try await requests(matching: pattern)
         if !count.admits(found.count) {
             let note = message()
             try await CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-                .fail("expected \(count) request(s) matching \(pattern.json.jsonText), found \(found.count)\(note.isEmpty ? "" : " — " + note)\n"
-                      + journalSummary())
+                .fail(
+                    """
+                    expected \(count) request(s) matching \(pattern.json.jsonText), found \
+                    \(found.count)\(note.isEmpty ? "" : " — " + note)\n
+                    """
+                        + journalSummary())
         }
         return found
     }

@@ -66,8 +66,12 @@ public struct RequestPattern: Sendable, Equatable {
     public var session: String?
 
     /// A pattern of the criteria given; with none it matches every request.
-    public init(method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil, query: [Named] = [], headers: [Named] = [],
-                body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil, session: String? = nil) {
+    public init(
+        method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil,
+        query: [Named] = [], headers: [Named] = [],
+        body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil,
+        session: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.pathPrefix = pathPrefix
@@ -83,10 +87,13 @@ public struct RequestPattern: Sendable, Equatable {
 
     /// The keys, spelled once.
     enum Key {
-        static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex", query = "query",
-                   headers = "headers", body = "body", bodyPointers = "bodyPointers", app = "app", operation = "operation",
-                   session = "session", equalToJson = "equalToJson"
-        static let all = [method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session]
+        static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex",
+            query = "query",
+            headers = "headers", body = "body", bodyPointers = "bodyPointers", app = "app", operation = "operation",
+            session = "session", equalToJson = "equalToJson"
+        static let all = [
+            method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session,
+        ]
     }
 
     /// Reads a pattern; `field` prefixes the names in problems (`match`).
@@ -103,10 +110,15 @@ public struct RequestPattern: Sendable, Equatable {
         headers = try Self.named(object[Key.headers], at(Key.headers))
         body = object[Key.body]
         if let value = object[Key.bodyPointers] {
-            guard case .object(let entries) = value else { throw WireProblem(field: at(Key.bodyPointers), message: "expected an object of JSON pointers to values") }
+            guard case .object(let entries) = value else {
+                throw WireProblem(field: at(Key.bodyPointers), message: "expected an object of JSON pointers to values")
+            }
             for (pointer, expected) in entries {
-                guard pointer.isEmpty || pointer.hasPrefix("/") else { throw WireProblem(field: at(Key.bodyPointers), message: "'\(pointer)' is not a JSON pointer") }
-                bodyPointers.append(BodyPointer(pointer, try Self.bodyValue(expected, at(Key.bodyPointers) + "." + pointer)))
+                guard pointer.isEmpty || pointer.hasPrefix("/") else {
+                    throw WireProblem(field: at(Key.bodyPointers), message: "'\(pointer)' is not a JSON pointer")
+                }
+                bodyPointers.append(
+                    BodyPointer(pointer, try Self.bodyValue(expected, at(Key.bodyPointers) + "." + pointer)))
             }
         }
         app = try WireProblem.string(object[Key.app], at(Key.app))
@@ -116,9 +128,13 @@ public struct RequestPattern: Sendable, Equatable {
 
     private static func named(_ value: JSONValue?, _ field: String) throws(WireProblem) -> [Named] {
         guard let value else { return [] }
-        guard case .object(let object) = value else { throw WireProblem(field: field, message: "expected an object of names to strings or patterns") }
+        guard case .object(let object) = value else {
+            throw WireProblem(field: field, message: "expected an object of names to strings or patterns")
+        }
         var result: [Named] = []
-        for (name, item) in object { result.append(Named(name, try StringPattern(json: item, field: field + "." + name))) }
+        for (name, item) in object {
+            result.append(Named(name, try StringPattern(json: item, field: field + "." + name)))
+        }
         return result
     }
 
@@ -139,15 +155,22 @@ public struct RequestPattern: Sendable, Equatable {
         if !headers.isEmpty { object[Key.headers] = .object(JSONObject(headers.map { ($0.name, $0.pattern.json) })) }
         if let body { object[Key.body] = body }
         if !bodyPointers.isEmpty {
-            object[Key.bodyPointers] = .object(JSONObject(bodyPointers.map { entry in
-                switch entry.value {
-                case .pattern(let pattern): (entry.pointer, pattern.objectJSON)
-                case .json(let value):
-                    // A value that would read back as a pattern is wrapped.
-                    (entry.pointer, value.objectValue.map { StringPattern.isPattern($0) || ($0.count == 1 && $0[Key.equalToJson] != nil) } == true
-                        ? .object([Key.equalToJson: value]) : value)
-                }
-            }))
+            object[Key.bodyPointers] = .object(
+                JSONObject(
+                    bodyPointers.map { entry in
+                        switch entry.value {
+                        case .pattern(let pattern): (entry.pointer, pattern.objectJSON)
+                        case .json(let value):
+                            // A value that would read back as a pattern is wrapped.
+                            (
+                                entry.pointer,
+                                value.objectValue.map {
+                                    StringPattern.isPattern($0) || ($0.count == 1 && $0[Key.equalToJson] != nil)
+                                } == true
+                                    ? .object([Key.equalToJson: value]) : value
+                            )
+                        }
+                    }))
         }
         if let app { object[Key.app] = .string(app) }
         if let operation { object[Key.operation] = .string(operation) }

@@ -32,9 +32,13 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The whole value is `text`.
-    public static func equalTo(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.equalTo(text), caseInsensitive: caseInsensitive) }
+    public static func equalTo(_ text: String, caseInsensitive: Bool = false) -> StringPattern {
+        StringPattern(.equalTo(text), caseInsensitive: caseInsensitive)
+    }
     /// The value holds `text`.
-    public static func contains(_ text: String, caseInsensitive: Bool = false) -> StringPattern { StringPattern(.contains(text), caseInsensitive: caseInsensitive) }
+    public static func contains(_ text: String, caseInsensitive: Bool = false) -> StringPattern {
+        StringPattern(.contains(text), caseInsensitive: caseInsensitive)
+    }
     /// The whole value matches the regular expression `regex`.
     public static func matches(_ regex: String) -> StringPattern { StringPattern(.matches(regex)) }
     /// The value is not there at all.
@@ -57,16 +61,26 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
             return
         }
         guard case .object(let object) = json else {
-            throw WireProblem(field: field, message: "expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"} or {\"absent\": true})")
+            throw WireProblem(
+                field: field,
+                message:
+                    """
+                    expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"} or \
+                    {\"absent\": true})
+                    """
+            )
         }
         try WireProblem.only(object, Self.operatorKeys + [Self.caseInsensitiveKey], at: field)
         let given = object.keys.filter(Self.operatorKeys.contains)
         guard given.count == 1, let key = given.first, let value = object[key] else {
-            throw WireProblem(field: field, message: "expected exactly one of \(Self.operatorKeys.joined(separator: ", "))")
+            throw WireProblem(
+                field: field, message: "expected exactly one of \(Self.operatorKeys.joined(separator: ", "))")
         }
         var caseInsensitive = false
         if let flag = object[Self.caseInsensitiveKey] {
-            guard let bool = flag.boolValue else { throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "expected true or false") }
+            guard let bool = flag.boolValue else {
+                throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "expected true or false")
+            }
             caseInsensitive = bool
         }
         switch key {
@@ -74,13 +88,17 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
             guard value == .bool(true) else { throw WireProblem(field: field + ".absent", message: "expected true") }
             self.init(.absent)
         default:
-            guard let text = value.stringValue else { throw WireProblem(field: field + "." + key, message: "expected a string") }
+            guard let text = value.stringValue else {
+                throw WireProblem(field: field + "." + key, message: "expected a string")
+            }
             switch key {
             case "equalTo": self.init(.equalTo(text), caseInsensitive: caseInsensitive)
             case "contains": self.init(.contains(text), caseInsensitive: caseInsensitive)
             default:
                 guard !caseInsensitive else {
-                    throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "not with matches (the regex syntax has no (?i); spell both cases: [Hh]ello)")
+                    throw WireProblem(
+                        field: field + "." + Self.caseInsensitiveKey,
+                        message: "not with matches (the regex syntax has no (?i); spell both cases: [Hh]ello)")
                 }
                 self.init(.matches(text))
             }

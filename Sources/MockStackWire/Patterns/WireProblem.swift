@@ -20,8 +20,9 @@ public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Refuses the first key of `object` not in `keys`.
     static func only(_ object: JSONObject, _ keys: [String], at field: String) throws(WireProblem) {
         for key in object.keys where !keys.contains(key) {
-            throw WireProblem(field: field.isEmpty ? key : field + "." + key,
-                              message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
+            throw WireProblem(
+                field: field.isEmpty ? key : field + "." + key,
+                message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
         }
     }
 

@@ -10,7 +10,9 @@ extension RequestPattern {
     /// `PATCH` to exactly this path.
     public static func patch(_ path: String) -> RequestPattern { RequestPattern(method: "PATCH", path: .equalTo(path)) }
     /// `DELETE` of exactly this path.
-    public static func delete(_ path: String) -> RequestPattern { RequestPattern(method: "DELETE", path: .equalTo(path)) }
+    public static func delete(_ path: String) -> RequestPattern {
+        RequestPattern(method: "DELETE", path: .equalTo(path))
+    }
     /// Any method, exactly this path.
     public static func path(_ path: String) -> RequestPattern { RequestPattern(path: .equalTo(path)) }
     /// Any method, paths that start with this prefix.
@@ -25,9 +27,13 @@ extension StubResponse {
     /// This status and no body.
     public static func status(_ status: Int) -> StubResponse { StubResponse(status: status) }
     /// `value` as `application/json`, with `status`.
-    public static func json(_ value: JSONValue, status: Int = 200) -> StubResponse { StubResponse(status: status, body: .json(value)) }
+    public static func json(_ value: JSONValue, status: Int = 200) -> StubResponse {
+        StubResponse(status: status, body: .json(value))
+    }
     /// `text` as `text/plain`, with `status`.
-    public static func text(_ text: String, status: Int = 200) -> StubResponse { StubResponse(status: status, body: .text(text)) }
+    public static func text(_ text: String, status: Int = 200) -> StubResponse {
+        StubResponse(status: status, body: .text(text))
+    }
     /// No answer but this connection fault (`.reset`, `.hang`, …).
     public static func fault(_ fault: FaultName) -> StubResponse { StubResponse(fault: fault) }
 }

@@ -28,8 +28,11 @@ public struct StubDefinition: Sendable, Equatable {
     public static let defaultPriority = 5
 
     /// A stub from its parts; `requiredState` and `newState` need a `scenario` (the server refuses them without).
-    public init(match: RequestPattern = RequestPattern(), answer: StubResponse = StubResponse(), priority: Int = StubDefinition.defaultPriority,
-                times: Int? = nil, scenario: String? = nil, requiredState: String? = nil, newState: String? = nil) {
+    public init(
+        match: RequestPattern = RequestPattern(), answer: StubResponse = StubResponse(),
+        priority: Int = StubDefinition.defaultPriority,
+        times: Int? = nil, scenario: String? = nil, requiredState: String? = nil, newState: String? = nil
+    ) {
         self.match = match
         self.answer = answer
         self.priority = priority
@@ -41,33 +44,40 @@ public struct StubDefinition: Sendable, Equatable {
 
     enum Key {
         static let match = "match", answer = "answer", priority = "priority", times = "times", scenario = "scenario",
-                   requiredState = "requiredState", newState = "newState"
+            requiredState = "requiredState", newState = "newState"
         static let all = [match, answer, priority, times, scenario, requiredState, newState]
     }
 
     /// Reads a stub definition's JSON, refusing unknown keys and wrong types with the field that is wrong.
     public init(json: JSONValue) throws(WireProblem) {
-        guard case .object(let root) = json else { throw WireProblem(field: "stub", message: "expected an object with match and answer") }
+        guard case .object(let root) = json else {
+            throw WireProblem(field: "stub", message: "expected an object with match and answer")
+        }
         try WireProblem.only(root, Key.all, at: "")
         self.init()
         match = try RequestPattern(json: root[Key.match] ?? .object([:]), field: Key.match)
         answer = try StubResponse(json: root[Key.answer] ?? .object([:]), field: Key.answer)
         priority = try WireProblem.integer(root[Key.priority], Key.priority) ?? Self.defaultPriority
         if let value = root[Key.times] {
-            guard let number = value.intValue, number > 0 else { throw WireProblem(field: Key.times, message: "expected a whole number above 0") }
+            guard let number = value.intValue, number > 0 else {
+                throw WireProblem(field: Key.times, message: "expected a whole number above 0")
+            }
             times = number
         }
         scenario = try WireProblem.string(root[Key.scenario], Key.scenario)
         requiredState = try WireProblem.string(root[Key.requiredState], Key.requiredState)
         newState = try WireProblem.string(root[Key.newState], Key.newState)
         if scenario == nil, requiredState != nil || newState != nil {
-            throw WireProblem(field: requiredState != nil ? Key.requiredState : Key.newState, message: "needs a scenario")
+            throw WireProblem(
+                field: requiredState != nil ? Key.requiredState : Key.newState, message: "needs a scenario")
         }
     }
 
     /// The definition as `POST /__mockstack/stubs` takes it; keys left at their defaults are left out.
     public var json: JSONValue {
-        var object: JSONObject = [Key.match: match.json, Key.answer: answer.json, Key.priority: .number(JSONNumber(priority))]
+        var object: JSONObject = [
+            Key.match: match.json, Key.answer: answer.json, Key.priority: .number(JSONNumber(priority)),
+        ]
         if let times { object[Key.times] = .number(JSONNumber(times)) }
         if let scenario { object[Key.scenario] = .string(scenario) }
         if let requiredState { object[Key.requiredState] = .string(requiredState) }

@@ -46,8 +46,10 @@ public struct StubResponse: Sendable, Equatable {
     public var fault: FaultName?
 
     /// An answer from its parts.
-    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Body = .none, template: Bool = false,
-                delay: Delay? = nil, seed: UInt64? = nil, throttleBytesPerSecond: Int? = nil, fault: FaultName? = nil) {
+    public init(
+        status: Int = 200, headers: [(name: String, value: String)] = [], body: Body = .none, template: Bool = false,
+        delay: Delay? = nil, seed: UInt64? = nil, throttleBytesPerSecond: Int? = nil, fault: FaultName? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -60,14 +62,16 @@ public struct StubResponse: Sendable, Equatable {
 
     /// Equal field by field, headers in order.
     public static func == (lhs: StubResponse, rhs: StubResponse) -> Bool {
-        lhs.status == rhs.status && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
+        lhs.status == rhs.status
+            && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && lhs.body == rhs.body && lhs.template == rhs.template && lhs.delay == rhs.delay && lhs.seed == rhs.seed
             && lhs.throttleBytesPerSecond == rhs.throttleBytesPerSecond && lhs.fault == rhs.fault
     }
 
     enum Key {
         static let status = "status", headers = "headers", body = "body", bodyFile = "bodyFile", template = "template",
-                   delayMs = "delayMs", min = "min", max = "max", seed = "seed", throttle = "throttleBytesPerSecond", fault = "fault"
+            delayMs = "delayMs", min = "min", max = "max", seed = "seed", throttle = "throttleBytesPerSecond",
+            fault = "fault"
         static let all = [status, headers, body, bodyFile, template, delayMs, seed, throttle, fault]
     }
 
@@ -79,9 +83,13 @@ public struct StubResponse: Sendable, Equatable {
         self.init()
         status = try WireProblem.integer(object[Key.status], at(Key.status)) ?? 200
         if let value = object[Key.headers] {
-            guard case .object(let pairs) = value else { throw WireProblem(field: at(Key.headers), message: "expected an object of names to strings") }
+            guard case .object(let pairs) = value else {
+                throw WireProblem(field: at(Key.headers), message: "expected an object of names to strings")
+            }
             for (name, item) in pairs {
-                guard let text = item.stringValue else { throw WireProblem(field: at(Key.headers) + "." + name, message: "expected a string") }
+                guard let text = item.stringValue else {
+                    throw WireProblem(field: at(Key.headers) + "." + name, message: "expected a string")
+                }
                 headers.append((name, text))
             }
         }
@@ -91,34 +99,55 @@ public struct StubResponse: Sendable, Equatable {
         case let value?: body = .json(value)
         }
         if let name = try WireProblem.string(object[Key.bodyFile], at(Key.bodyFile)) {
-            guard object[Key.body] == nil else { throw WireProblem(field: at(Key.bodyFile), message: "give body or bodyFile, not both") }
+            guard object[Key.body] == nil else {
+                throw WireProblem(field: at(Key.bodyFile), message: "give body or bodyFile, not both")
+            }
             body = .file(name)
         }
         if let value = object[Key.template] {
-            guard let flag = value.boolValue else { throw WireProblem(field: at(Key.template), message: "expected true or false") }
+            guard let flag = value.boolValue else {
+                throw WireProblem(field: at(Key.template), message: "expected true or false")
+            }
             template = flag
         }
         if let value = object[Key.delayMs] {
-            let problem = WireProblem(field: at(Key.delayMs), message: "expected milliseconds from \(Self.delayRange.lowerBound) to \(Self.delayRange.upperBound), or {\"min\": ms, \"max\": ms}")
+            let problem = WireProblem(
+                field: at(Key.delayMs),
+                message:
+                    """
+                    expected milliseconds from \(Self.delayRange.lowerBound) to \(Self.delayRange.upperBound), or \
+                    {\"min\": ms, \"max\": ms}
+                    """
+            )
             if let fixed = value.intValue {
                 guard Self.delayRange.contains(fixed) else { throw problem }
                 delay = .milliseconds(fixed)
             } else if case .object(let range) = value {
                 try WireProblem.only(range, [Key.min, Key.max], at: at(Key.delayMs))
                 guard let low = range[Key.min]?.intValue, let high = range[Key.max]?.intValue, low <= high,
-                      Self.delayRange.contains(low), Self.delayRange.contains(high) else { throw problem }
+                    Self.delayRange.contains(low), Self.delayRange.contains(high)
+                else { throw problem }
                 delay = .random(low...high)
             } else {
                 throw problem
             }
         }
         if let value = object[Key.seed] {
-            guard let number = value.intValue, number >= 0 else { throw WireProblem(field: at(Key.seed), message: "expected a whole number ≥ 0") }
+            guard let number = value.intValue, number >= 0 else {
+                throw WireProblem(field: at(Key.seed), message: "expected a whole number ≥ 0")
+            }
             seed = UInt64(number)
         }
         if let value = object[Key.throttle] {
             guard let rate = value.intValue, Self.throttleRange.contains(rate) else {
-                throw WireProblem(field: at(Key.throttle), message: "expected bytes per second from \(Self.throttleRange.lowerBound) to \(Self.throttleRange.upperBound)")
+                throw WireProblem(
+                    field: at(Key.throttle),
+                    message:
+                        """
+                        expected bytes per second from \(Self.throttleRange.lowerBound) to \
+                        \(Self.throttleRange.upperBound)
+                        """
+                )
             }
             throttleBytesPerSecond = rate
         }
@@ -138,7 +167,10 @@ public struct StubResponse: Sendable, Equatable {
         if template { object[Key.template] = .bool(true) }
         switch delay {
         case .milliseconds(let value)?: object[Key.delayMs] = .number(JSONNumber(value))
-        case .random(let range)?: object[Key.delayMs] = [Key.min: .number(JSONNumber(range.lowerBound)), Key.max: .number(JSONNumber(range.upperBound))]
+        case .random(let range)?:
+            object[Key.delayMs] = [
+                Key.min: .number(JSONNumber(range.lowerBound)), Key.max: .number(JSONNumber(range.upperBound)),
+            ]
         case nil: break
         }
         if let seed { object[Key.seed] = .number(JSONNumber(Int(clamping: seed))) }

@@ -10,10 +10,10 @@ public import Foundation
 /// The load cache (docs/load-cache.md): after a full load succeeds, a ``LoadRecord`` of what it
 /// read, with each file's `stat` and digest; at the next start, each file's `stat` compared (and
 /// its bytes, where `stat` cannot be trusted). The same answers mean the fixtures are those that
-/// passed every check, so the checks are skipped and every app is built after the ready line
-/// (an ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against its digest. Any
-/// difference, or
-/// no usable record, is the full load, as without the cache, followed by a fresh record.
+/// passed every check, so the checks are skipped and every app is built after the ready line (an
+/// ``UnbuiltApp`` the registry builds at its first use), from the files then, each checked against
+/// its digest. Any difference, or no usable record, is the full load, as without the cache,
+/// followed by a fresh record.
 public struct LoadCache: Sendable {
     /// The folder the records are kept in.
     public let folder: URL

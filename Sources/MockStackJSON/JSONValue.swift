@@ -114,8 +114,8 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         members = elements.map { (key: $0.0, value: $0.1) }
     }
 
-    /// The last member named `key`. Setting replaces it where it stands, appends a new key, and removes it when set to
-    /// nil.
+    /// The last member named `key`. Setting replaces it where it stands, appends a new key, and
+    /// removes it when set to nil.
     public subscript(key: String) -> JSONValue? {
         get { members.last { $0.key == key }?.value }
         set {

@@ -6,8 +6,8 @@ import Logging
 /// on with a warning), and the log names the call and the system's reason.
 ///
 /// ```swift
-/// guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable") else { return
-/// close() }
+/// guard worker.logger.succeeded(bufferevent_enable(bufferevent, Int16(EV_READ)),
+/// "bufferevent_enable") else { return close() }
 /// ```
 extension Logger {
     /// Whether a C call succeeded (`status` 0); when it did not, logs `call` with `errno`'s

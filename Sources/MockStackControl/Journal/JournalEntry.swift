@@ -59,10 +59,10 @@ struct JournalEntry: Sendable {
     var bodyType: BodyType
     var parts: PartList?
     var stub: String?
-    /// The answer as kept: the response itself when its headers are within ``JournalBounds``
-    /// and its body not far beyond the capture limit (its box shared, not copied), else a copy
-    /// with both cut (``JournalBounds``). Its delivery says how it was sent: late, slowly, chunked or broken on
-    /// purpose.
+    /// The answer as kept: the response itself when its headers are within ``JournalBounds`` and
+    /// its body not far beyond the capture limit (its box shared, not copied), else a copy with
+    /// both cut (``JournalBounds``). Its delivery says how it was sent: late, slowly, chunked or
+    /// broken on purpose.
     var response: HTTPResponse
     /// Whether ``JournalBounds`` cut the answer's headers (a stub's, or an echo of the request's).
     var responseHeadersTruncated = false
@@ -98,12 +98,11 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response", "durationMs"}`; each
-    /// body as text when it is
-    /// UTF-8 of a textual type, else base64, with its full size and whether it was cut. What
-    /// ``JournalBounds`` cut is marked only when something was: `"pathTruncated"`,
-    /// `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a count), and
-    /// `"truncated": true` on a part.
+    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response",
+    /// "durationMs"}`; each body as text when it is UTF-8 of a textual type, else base64, with its
+    /// full size and whether it was cut. What ``JournalBounds`` cut is marked only when something
+    /// was: `"pathTruncated"`, `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a
+    /// count), and `"truncated": true` on a part.
     var json: JSONValue {
         var object: JSONObject = [
             "id": .number(JSONNumber(id)),
@@ -152,9 +151,8 @@ struct JournalEntry: Sendable {
         return .object(object)
     }
 
-    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked", "upgrade",
-    /// "deferred"}`
-    /// with what applies.
+    /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked",
+    /// "upgrade", "deferred"}` with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
         var step = delivery

@@ -2,8 +2,8 @@ import MockStackAuth
 import MockStackCore
 
 /// The authentication service (`/authentication`, docs/feathers.md#signing-in,
-/// docs/feathers.md#the-authorization-header, docs/feathers.md#protected-services) and the `authenticate('jwt')`
-/// hook of protected services.
+/// docs/feathers.md#the-authorization-header, docs/feathers.md#protected-services) and the
+/// `authenticate('jwt')` hook of protected services.
 extension FeathersApp {
     /// `POST /authentication` (create → 201) and `DELETE /authentication[/<token>]` (remove → 200).
     /// `token` is the caller's: REST's `Authorization` header, or what a socket connection signed in with.

@@ -76,9 +76,9 @@ public struct FeathersAuthentication: Sendable {
         return (claims, claims.payload(in: .jsonWebToken))
     }
 
-    /// The token an `Authorization` header carries (docs/feathers.md#the-authorization-header): `Bearer <t>` or `JWT
-    /// <t>` (any
-    /// case), or a bare token without whitespace; nil for other schemes or none.
+    /// The token an `Authorization` header carries (docs/feathers.md#the-authorization-header):
+    /// `Bearer <t>` or `JWT <t>` (any case), or a bare token without whitespace; nil for other
+    /// schemes or none.
     public static func token(fromAuthorization header: String?) -> String? {
         guard let header = header?.trimmingASCIISpace(), !header.isEmpty else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)

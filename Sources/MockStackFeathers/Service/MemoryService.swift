@@ -30,10 +30,9 @@ public enum FindResult: Sendable, Equatable {
     }
 }
 
-/// One `@feathersjs/memory` service (docs/feathers.md#the-memory-store): its records behind a lock, so requests on
-/// every
-/// event-loop thread see one consistent store, and the query semantics of docs/feathers.md#queries,
-/// docs/feathers.md#pagination.
+/// One `@feathersjs/memory` service (docs/feathers.md#the-memory-store): its records behind a lock,
+/// so requests on every event-loop thread see one consistent store, and the query semantics of
+/// docs/feathers.md#queries, docs/feathers.md#pagination.
 public final class MemoryService: Sendable {
     public let options: ServiceOptions
     private let seed: MemoryStore

@@ -1,12 +1,12 @@
 import MockStackAuth
 import MockStackCore
 
-/// One REST call on a memory service, as the adapter's public methods run it (docs/feathers.md#rest,
-/// docs/feathers.md#queries, docs/feathers.md#the-memory-store): the schema's coercion first (all methods, as generated
-/// apps validate every query),
-/// the multi checks, the query's filters (not for `create`, which ignores the query but for
-/// `$select`), then the store. For the authentication entity the secret field is hashed on
-/// the way in and never returned.
+/// One REST call on a memory service, as the adapter's public methods run it
+/// (docs/feathers.md#rest, docs/feathers.md#queries, docs/feathers.md#the-memory-store): the
+/// schema's coercion first (all methods, as generated apps validate every query), the multi checks,
+/// the query's filters (not for `create`, which ignores the query but for `$select`), then the
+/// store. For the authentication entity the secret field is hashed on the way in and never
+/// returned.
 struct ServiceCall {
     let service: MemoryService
 

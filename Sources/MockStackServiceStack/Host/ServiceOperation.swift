@@ -11,9 +11,8 @@ public final class ServiceOperation: Sendable {
     /// The resolved type ``returnShape`` names, when it is a declared object type: looked up
     /// here once rather than by name for every answer.
     public let returnType: ObjectShape?
-    /// The DTO an error is written in (docs/servicestack.md#error-responses): `{Op}Response`, else the return type when
-    /// it
-    /// has a `ResponseStatus`, else `ErrorResponse`.
+    /// The DTO an error is written in (docs/servicestack.md#error-responses): `{Op}Response`, else
+    /// the return type when it has a `ResponseStatus`, else `ErrorResponse`.
     public let errorWrapper: ValueShape
     /// The wrapper's resolved type, when the metadata declares it.
     public let errorWrapperType: ObjectShape?

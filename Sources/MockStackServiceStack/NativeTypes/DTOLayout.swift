@@ -1,10 +1,10 @@
 import MockStackCore
 
 /// The types a `/types/python` or `/types/typescript` file declares, in the order ServiceStack's
-/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with each base before the
-/// types
-/// that extend it, then the responses, then the requests; then, walking that list, each type's
-/// dependencies (return type, base or its type arguments, property types) pulled in before it.
+/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with
+/// each base before the types that extend it, then the responses, then the requests; then, walking
+/// that list, each type's dependencies (return type, base or its type arguments, property types)
+/// pulled in before it.
 ///
 /// Swift keeps its own order (requests, responses, then types); this is the one model the
 /// Python and TypeScript writers share, so that both lay a file out the same way.

@@ -1,12 +1,11 @@
 import MockStackCore
 
-/// A whole `/types/python` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as
-/// ServiceStack's
-/// Python generator lays it out: the `""" Options: … """` header (each option behind `#`
-/// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry
-/// (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two
-/// blank lines, and a last line break. The types the `servicestack` package defines
-/// (`IReturn`, `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
+/// A whole `/types/python` file from an app's metadata (docs/servicestack.md#generated-dtos), laid
+/// out as ServiceStack's Python generator lays it out: the `""" Options: … """` header (each option
+/// behind `#` unless the query gave it a value) and a blank line, an import per `DefaultImports`
+/// entry (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two
+/// blank lines, and a last line break. The types the `servicestack` package defines (`IReturn`,
+/// `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
 public struct PythonGenerator: Sendable {
     public let metadata: MetadataTypes
     /// `Version:`, the ServiceStack version the host reports.

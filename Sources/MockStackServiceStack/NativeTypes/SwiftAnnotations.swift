@@ -1,9 +1,9 @@
 import MockStackCore
 
-/// The comments `/types/swift` writes above a type or a member (docs/servicestack.md#generated-dtos): a description as
-/// a
-/// `/** … */` doc comment, `// @Route(…)` per route, the exported attributes as `// @Name(…)`,
-/// and the data contract as `// @DataContract` / `// @DataMember(…)`.
+/// The comments `/types/swift` writes above a type or a member
+/// (docs/servicestack.md#generated-dtos): a description as a `/** … */` doc comment, `// @Route(…)`
+/// per route, the exported attributes as `// @Name(…)`, and the data contract as `// @DataContract`
+/// / `// @DataMember(…)`.
 struct SwiftAnnotations {
     /// `AddDescriptionAsComments`.
     let describes: Bool

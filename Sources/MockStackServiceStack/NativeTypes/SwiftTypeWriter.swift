@@ -1,10 +1,10 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/swift` does (docs/servicestack.md#generated-dtos): enums, interfaces as protocols, and
-/// classes
-/// (request, response or plain) with attribute comments, `IReturn` and `typealias Return`, verb
-/// markers, properties and `required public init(){}`. A class with a base class spells out its
-/// coding: `CodingKeys` for its own properties, `init(from:)` and `encode(to:)` after the base's.
+/// Writes DTOs as `/types/swift` does (docs/servicestack.md#generated-dtos): enums, interfaces as
+/// protocols, and classes (request, response or plain) with attribute comments, `IReturn` and
+/// `typealias Return`, verb markers, properties and `required public init(){}`. A class with a base
+/// class spells out its coding: `CodingKeys` for its own properties, `init(from:)` and
+/// `encode(to:)` after the base's.
 struct SwiftTypeWriter {
     let options: NativeTypesOptions
     /// The interfaces the metadata declares (written as protocols); a class conforms only to

@@ -1,20 +1,19 @@
 import MockStackCore
 
-/// A whole `/types/typescript` file from an app's metadata (docs/servicestack.md#generated-dtos), laid out as
-/// ServiceStack's
-/// TypeScript generator lays it out: the `/* Options: … */` header (each option behind `//`
-/// unless the query gave it a value) and a blank line, an import per `DefaultImports` entry,
-/// then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types implement, and every
-/// type in ``DTOLayout`` order, each after a blank line; a `GlobalNamespace` wraps the types
-/// in `export module Name { … }`; a blank line ends the file.
+/// A whole `/types/typescript` file from an app's metadata (docs/servicestack.md#generated-dtos),
+/// laid out as ServiceStack's TypeScript generator lays it out: the `/* Options: … */` header (each
+/// option behind `//` unless the query gave it a value) and a blank line, an import per
+/// `DefaultImports` entry, then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types
+/// implement, and every type in ``DTOLayout`` order, each after a blank line; a `GlobalNamespace`
+/// wraps the types in `export module Name { … }`; a blank line ends the file.
 public struct TypeScriptGenerator: Sendable {
     public let metadata: MetadataTypes
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
     private let document: MetadataDocument
 
-    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(), from December 2025),
-    // as a real host would label them.
+    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(),
+    // from December 2025), as a real host would label them.
     public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion

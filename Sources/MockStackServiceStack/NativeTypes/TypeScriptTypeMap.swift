@@ -1,8 +1,8 @@
-/// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as `number`, text, dates
-/// and
-/// times as `string`, collections as `T[]`, dictionaries as `{ [index:string]: V; }`,
-/// `Nullable<T>` as an optional member of type `T`, generic classes as `Name<T>`, and a name
-/// declared with several arities with its arity (``QueryDb`2`` → `QueryDb_2`).
+/// How `/types/typescript` writes a .NET type (docs/servicestack.md#generated-dtos): numbers as
+/// `number`, text, dates and times as `string`, collections as `T[]`, dictionaries as `{
+/// [index:string]: V; }`, `Nullable<T>` as an optional member of type `T`, generic classes as
+/// `Name<T>`, and a name declared with several arities with its arity (``QueryDb`2`` →
+/// `QueryDb_2`).
 struct TypeScriptTypeMap {
     /// Full names (``QueryDb`1``) written with their arity.
     var conflicts: Set<String> = []

@@ -1,10 +1,10 @@
 import MockStackCore
 
-/// Writes DTOs as `/types/typescript` does (docs/servicestack.md#generated-dtos): `export enum`, `export interface`,
-/// and
-/// `export class` with the .NET base (`extends`), the request's `IReturn<T>` / `IReturnVoid`
-/// and interfaces (`implements`), camelCase members (`public name?: string;`), a
-/// `Partial<T>` constructor, and for requests `createResponse`, `getTypeName`, `getMethod`.
+/// Writes DTOs as `/types/typescript` does (docs/servicestack.md#generated-dtos): `export enum`,
+/// `export interface`, and `export class` with the .NET base (`extends`), the request's
+/// `IReturn<T>` / `IReturnVoid` and interfaces (`implements`), camelCase members (`public name?:
+/// string;`), a `Partial<T>` constructor, and for requests `createResponse`, `getTypeName`,
+/// `getMethod`.
 struct TypeScriptTypeWriter {
     let options: NativeTypesOptions
     let types: TypeScriptTypeMap

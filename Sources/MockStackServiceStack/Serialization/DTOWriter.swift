@@ -6,10 +6,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Writes ``DTOValue``s as the emulated host's JSON (docs/servicestack.md#serialization): keys in declaration order,
-/// base
-/// class first, camelCase (or PascalCase in a `jsconfig` scope); nulls left out; value-type
-/// defaults written; enums by name; dates, Guids and escaping in the host's dialect.
+/// Writes ``DTOValue``s as the emulated host's JSON (docs/servicestack.md#serialization): keys in
+/// declaration order, base class first, camelCase (or PascalCase in a `jsconfig` scope); nulls left
+/// out; value-type defaults written; enums by name; dates, Guids and escaping in the host's
+/// dialect.
 public struct DTOWriter: Sendable {
     public let catalog: TypeCatalog
     public let settings: SerializerSettings
@@ -186,9 +186,9 @@ public struct DTOWriter: Sendable {
         }
     }
 
-    /// `ResponseStatus` and `ResponseError` (docs/servicestack.md#error-responses): `errors` always present, `meta`
-    /// only when
-    /// it has entries (or as `{}` in success bodies, for the Swift client's decoder).
+    /// `ResponseStatus` and `ResponseError` (docs/servicestack.md#error-responses): `errors` always
+    /// present, `meta` only when it has entries (or as `{}` in success bodies, for the Swift
+    /// client's decoder).
     private func writeResponseStatus(_ status: DTOObject, asFieldError: Bool, into out: inout [UInt8]) {
         var first = true
         out.append(UInt8(ascii: "{"))

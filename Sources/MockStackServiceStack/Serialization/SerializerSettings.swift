@@ -26,9 +26,9 @@ public struct SerializerSettings: Sendable, Equatable {
     public var casing: Casing
     public var dates: DateFormat
     /// Unset collections are written as `[]` / `{}`. On for success bodies, because the Swift
-    /// client's synthesized `Codable` requires those keys (docs/servicestack.md#what-the-clients-need); off for error
-    /// wrappers,
-    /// where the real server writes only value-type defaults and `responseStatus`.
+    /// client's synthesized `Codable` requires those keys
+    /// (docs/servicestack.md#what-the-clients-need); off for error wrappers, where the real server
+    /// writes only value-type defaults and `responseStatus`.
     public var emitEmptyCollections: Bool
     /// `jsconfig=ExcludeDefaultValues`: value-type defaults are left out too.
     public var excludeDefaultValues: Bool
@@ -48,10 +48,9 @@ public struct SerializerSettings: Sendable, Equatable {
     }
 
     /// The settings with a `?jsconfig=` value applied (docs/servicestack.md#request-binding):
-    /// `EmitCamelCaseNames:false`
-    /// keeps the host's casing, `EmitPascalCaseNames:true` switches to PascalCase. Short
-    /// aliases (`eccn`, `epcn`, `edv`, `inv`, `dh`) are accepted as ServiceStack accepts them;
-    /// unknown keys are ignored.
+    /// `EmitCamelCaseNames:false` keeps the host's casing, `EmitPascalCaseNames:true` switches to
+    /// PascalCase. Short aliases (`eccn`, `epcn`, `edv`, `inv`, `dh`) are accepted as ServiceStack
+    /// accepts them; unknown keys are ignored.
     public func applying(jsconfig: String) -> SerializerSettings {
         var settings = self
         for entry in jsconfig.split(separator: ",") {

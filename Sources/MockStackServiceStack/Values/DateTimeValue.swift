@@ -1,8 +1,8 @@
 import MockStackCore
 
 /// A .NET `DateTime` (or `DateTimeOffset`): an instant plus the kind that decides how it is
-/// written. Parses every form clients send (docs/servicestack.md#request-binding) and writes both dialects
-/// (docs/servicestack.md#serialization).
+/// written. Parses every form clients send (docs/servicestack.md#request-binding) and writes both
+/// dialects (docs/servicestack.md#serialization).
 public struct DateTimeValue: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case utc

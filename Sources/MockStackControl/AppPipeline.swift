@@ -98,23 +98,28 @@ package struct AppPipeline: Sendable {
                     request, through: fallThrough, app: appName, session: session, wanted: wanted, faults: faults,
                     patternBudgetSpent: patternBudgetSpent)
             }
-            let response = faults.apply(wanted, to: answer)
-            let elapsed = DispatchTime.now().uptimeNanoseconds &- start
-            record(
-                request, app: appName, session: session, response: response, stub: nil,
-                duration: .nanoseconds(Int64(elapsed)),
+            return journaled(
+                faults.apply(wanted, to: answer), to: request, app: appName, session: session, since: start,
                 patternBudgetSpent: patternBudgetSpent)
-            return response
         }
         guard journal.isEnabled else { return faults.apply(wanted, to: app.respond(to: routed)) }
         // Dispatch's monotonic clock: the same clock_gettime as `ContinuousClock.now`, without
         // the concurrency runtime's work around each read (two per request).
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = faults.apply(wanted, to: app.respond(to: routed))
+        return journaled(
+            faults.apply(wanted, to: app.respond(to: routed)), to: request, app: appName, session: session,
+            since: start, patternBudgetSpent: patternBudgetSpent)
+    }
+
+    /// Journals the app's answer to `request`, timed from `start`, and hands it back.
+    @inline(__always)
+    private func journaled(
+        _ response: HTTPResponse, to request: HTTPRequest, app: String?, session: Session?, since start: UInt64,
+        patternBudgetSpent: Bool
+    ) -> HTTPResponse {
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
         record(
-            request, app: appName, session: session, response: response, stub: nil,
-            duration: .nanoseconds(Int64(elapsed)),
+            request, app: app, session: session, response: response, stub: nil, duration: .nanoseconds(Int64(elapsed)),
             patternBudgetSpent: patternBudgetSpent)
         return response
     }

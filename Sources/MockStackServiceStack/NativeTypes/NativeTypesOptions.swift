@@ -29,27 +29,36 @@ public struct NativeTypesOptions: Sendable {
         "defaultimports": .array([.string("Foundation"), .string("ServiceStack")])
     ]
 
+    /// The options of `/types/swift`: the host's config, but for `MakePropertiesOptional`, which
+    /// Swift forces whatever the config says (docs/servicestack.md#generated-dtos), and the
+    /// imports the client package needs where the config names none.
     public init(query: [(name: String, value: String)], config: JSONObject) {
-        var given: [String: [String]] = [:]
-        for (name, value) in query { given[name.lowercased(), default: []].append(value) }
-        self.given = given
-        var defaults: [String: JSONValue] = [:]
-        for member in config.members { defaults[member.key.lowercased()] = member.value }
-        // Swift forces this one whatever the host's config says (docs/servicestack.md#generated-dtos).
-        defaults["makepropertiesoptional"] = .bool(true)
-        for (key, value) in Self.swiftDefaults where defaults[key] == nil { defaults[key] = value }
-        self.defaults = defaults
+        self.init(
+            query: query, config: config, forced: ["makepropertiesoptional": .bool(true)],
+            fallbacks: Self.swiftDefaults)
     }
 
-    /// The options of a script generator (Python, TypeScript): the host's config as it is but
-    /// for the options the language decides itself, which take `forced`'s values.
-    init(query: [(name: String, value: String)], config: JSONObject, forced: [String: JSONValue]) {
+    /// The options of a script generator (Python, TypeScript): the host's config, but properties
+    /// are optional and collections initialised only when the query says so.
+    static func forScripts(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+        NativeTypesOptions(
+            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false],
+            fallbacks: [:])
+    }
+
+    /// The query's options over the host's `config`, `forced` replacing the config's values and
+    /// `fallbacks` filling what neither gives.
+    private init(
+        query: [(name: String, value: String)], config: JSONObject, forced: [String: JSONValue],
+        fallbacks: [String: JSONValue]
+    ) {
         var given: [String: [String]] = [:]
         for (name, value) in query { given[name.lowercased(), default: []].append(value) }
         self.given = given
         var defaults: [String: JSONValue] = [:]
         for member in config.members { defaults[member.key.lowercased()] = member.value }
         for (key, value) in forced { defaults[key] = value }
+        for (key, value) in fallbacks where defaults[key] == nil { defaults[key] = value }
         self.defaults = defaults
     }
 

@@ -52,15 +52,9 @@ public struct PythonGenerator: Sendable {
         "StreamFiles", "StreamServerEvents", "AuditBase", "BackgroundJobBase", "WorkerStats",
     ]
 
-    /// The options: the host's, but properties are optional and collections initialised only when the query says so.
-    static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
-        NativeTypesOptions(
-            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
-    }
-
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
-        let options = Self.options(query: query, config: metadata.config)
+        let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let layout = DTOLayout(
             metadata: metadata, selection: selection, leavingOut: Self.libraryTypes,

@@ -28,14 +28,9 @@ public struct TypeScriptGenerator: Sendable {
     /// Every option the TypeScript generator reads.
     public static let options = headerOptions + ["BaseUrl", "WithoutOptions", "InitializeCollections"]
 
-    static func options(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
-        NativeTypesOptions(
-            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false])
-    }
-
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
-        let options = Self.options(query: query, config: metadata.config)
+        let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let addsServiceStackTypes = options.flag("AddServiceStackTypes")
         let layout = DTOLayout(

@@ -102,7 +102,8 @@ public final class MockStackServer: Sendable {
             exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
         let root = RootResponder(
             controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
-        var listeners = [ListenerSpec(label: "main", port: configuration.port, responder: root)]
+        // A responder for each loop, so that each reads the registry through its own snapshot.
+        var listeners = [ListenerSpec(label: "main", port: configuration.port, responderForLoop: { root.forLoop() })]
         for exposure in configuration.exposed {
             guard apps.contains(where: { $0.name == exposure.app }) else {
                 throw MockStackError(
@@ -112,10 +113,9 @@ public final class MockStackServer: Sendable {
                     """
                 )
             }
+            let exposed = ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)
             listeners.append(
-                ListenerSpec(
-                    label: exposure.app, port: exposure.port,
-                    responder: ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)))
+                ListenerSpec(label: exposure.app, port: exposure.port, responderForLoop: { exposed.forLoop() }))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host

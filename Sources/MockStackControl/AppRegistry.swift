@@ -9,6 +9,9 @@ import Synchronization
 /// as they find any app, with nothing in between (docs/load-cache.md).
 package final class AppRegistry: Sendable {
     private let table: Mutex<MountedApps>
+    /// Counts the table's changes, raised after each (under the lock): a loop's
+    /// ``RegistrySnapshot`` reads it on every request, and the table itself only when it moved.
+    private let changes = Atomic<UInt64>(0)
     /// Told of every app that starts being served (the real-time journal's observer).
     private let onServe: @Sendable (any MockApp) -> Void
 
@@ -24,8 +27,17 @@ package final class AppRegistry: Sendable {
         for case .built(let app) in mounted { onServe(app) }
     }
 
-    /// The table as it stands: what a request routes by.
+    /// The table as it stands: what a request routes by (each loop through its own
+    /// ``RegistrySnapshot``, which takes no lock while the table stays as it is).
     var current: MountedApps { table.withLock { $0 } }
+
+    /// How many times the table has changed.
+    var generation: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// The table and the generation it is, read together.
+    var versioned: (MountedApps, UInt64) {
+        table.withLock { ($0, changes.load(ordering: .relaxed)) }
+    }
 
     /// What each mount serves now, in load order, building nothing.
     package var mounted: [MountedApp] { current.entries }
@@ -66,7 +78,9 @@ package final class AppRegistry: Sendable {
     private func install(_ app: any MockApp, for unbuilt: UnbuiltApp) {
         onServe(app)
         table.withLock { table in
-            if let next = table.installing(app, for: unbuilt) { table = next }
+            guard let next = table.installing(app, for: unbuilt) else { return }
+            table = next
+            changes.add(1, ordering: .releasing)
         }
     }
 
@@ -87,6 +101,7 @@ package final class AppRegistry: Sendable {
                     served.append(app)
                     return .built(app)
                 })
+            changes.add(1, ordering: .releasing)
             // Replaced by a fresh app of that name, or no longer among the apps.
             let dropped = current.filter { app in
                 fresh.contains { $0.name == app.name } || !all.contains { $0.name == app.name }

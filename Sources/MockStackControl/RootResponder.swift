@@ -8,16 +8,38 @@ package struct RootResponder: Responder {
     let sessions: SessionStore
     let pipeline: AppPipeline
     let access: AdminAccess
+    /// One loop's copy of the registry's table (``forLoop()``); nil for a responder any thread
+    /// may call, which reads the table under the registry's lock.
+    private let snapshot: RegistrySnapshot?
 
+    /// A responder any thread may call; the server gives each loop its own (``forLoop()``).
     package init(
         controlPlane: ControlPlane, registry: AppRegistry, sessions: SessionStore, pipeline: AppPipeline,
         access: AdminAccess
+    ) {
+        self.init(
+            controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: access,
+            snapshot: nil)
+    }
+
+    private init(
+        controlPlane: ControlPlane, registry: AppRegistry, sessions: SessionStore, pipeline: AppPipeline,
+        access: AdminAccess, snapshot: RegistrySnapshot?
     ) {
         self.controlPlane = controlPlane
         self.registry = registry
         self.sessions = sessions
         self.pipeline = pipeline
         self.access = access
+        self.snapshot = snapshot
+    }
+
+    /// The same responder for one loop's requests alone: it reads the registry through a
+    /// snapshot of its own, without a lock while the table stays as it is.
+    package func forLoop() -> RootResponder {
+        RootResponder(
+            controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: access,
+            snapshot: RegistrySnapshot(of: registry))
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -29,7 +51,7 @@ package struct RootResponder: Responder {
         if MountTable.mount(SessionStore.prefixBytes, owns: path) {
             return respondInSession(request)
         }
-        let mounts = registry.current
+        let mounts = snapshot?.current ?? registry.current
         guard let mounted = mounts.entry(owning: path) else {
             return respondUnmounted(request, mounts: mounts.entries.map(\.mount), session: nil)
         }
@@ -86,15 +108,31 @@ package struct ExposedAppResponder: Responder {
     let appName: String
     let registry: AppRegistry
     let pipeline: AppPipeline
+    /// One loop's copy of the registry's table (``forLoop()``); nil for a responder any thread
+    /// may call.
+    private let snapshot: RegistrySnapshot?
 
+    /// A responder any thread may call; the server gives each loop its own (``forLoop()``).
     package init(appName: String, registry: AppRegistry, pipeline: AppPipeline) {
+        self.init(appName: appName, registry: registry, pipeline: pipeline, snapshot: nil)
+    }
+
+    private init(appName: String, registry: AppRegistry, pipeline: AppPipeline, snapshot: RegistrySnapshot?) {
         self.appName = appName
         self.registry = registry
         self.pipeline = pipeline
+        self.snapshot = snapshot
+    }
+
+    /// The same responder for one loop's requests alone, reading the registry through a
+    /// snapshot of its own.
+    package func forLoop() -> ExposedAppResponder {
+        ExposedAppResponder(
+            appName: appName, registry: registry, pipeline: pipeline, snapshot: RegistrySnapshot(of: registry))
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let mounted = registry.current.entry(named: appName) else {
+        guard let mounted = (snapshot?.current ?? registry.current).entry(named: appName) else {
             return pipeline.respondUnmounted(to: request) { PlainError.response(404, "No route \(request.path)") }
         }
         return pipeline.respond(to: request, app: registry.app(for: mounted), mount: "")

@@ -22,7 +22,7 @@ final class Endpoint {
     /// loop bound first) and starts accepting.
     init(worker: Worker, spec: ListenerSpec, port: Int, reusePort: Bool) throws(TransportError) {
         self.worker = worker
-        responder = spec.responder
+        responder = spec.responderForLoop()
         label = spec.label
         let listener = try SocketBinding.listen(
             base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort, logger: worker.logger)

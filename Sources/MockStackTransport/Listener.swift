@@ -6,12 +6,21 @@ public struct ListenerSpec: Sendable {
     public var label: String
     /// The port to bind; 0 picks a free one.
     public var port: Int
-    public var responder: any Responder
+    /// Makes the responder one loop answers with, once for each loop before it runs: the
+    /// responder is then called on that loop's thread alone, so it may keep what only its loop
+    /// reads and writes (a snapshot of what it routes by), with no lock between loops.
+    public var responderForLoop: @Sendable () -> any Responder
 
+    /// Every loop answers with `responder`.
     public init(label: String, port: Int, responder: any Responder) {
+        self.init(label: label, port: port, responderForLoop: { responder })
+    }
+
+    /// Each loop answers with a responder of its own, made by `responderForLoop`.
+    public init(label: String, port: Int, responderForLoop: @escaping @Sendable () -> any Responder) {
         self.label = label
         self.port = port
-        self.responder = responder
+        self.responderForLoop = responderForLoop
     }
 }
 

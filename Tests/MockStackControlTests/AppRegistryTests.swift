@@ -139,6 +139,38 @@ import Testing
         }
     }
 
+    /// A loop's responder reads the registry through its own snapshot: each change of the table
+    /// (a build swapped in, a reload, a dropped app) reaches its next request.
+    @Test func aLoopsResponderSeesEveryChangeOfTheTable() {
+        let pending = Pending()
+        let harness = ControlHarness(mounted: [pending.mounted])
+        let loop = harness.root.forLoop()
+        let hello = HTTPRequest(method: .get, target: "/test/api/Hello")
+        #expect(loop.respond(to: hello).status == 200)
+        #expect(pending.builds.count == 1)
+        #expect(Self.isBuilt(harness.registry.mounted[0]))
+        #expect(loop.respond(to: hello).status == 200)
+        #expect(pending.builds.count == 1)
+
+        let fresh = RouteApp(name: "test", mount: "/test", routes: [])
+        harness.registry.install([fresh], replacing: [fresh])
+        #expect(loop.respond(to: hello).status == 404)
+        #expect(fresh.answered.count == 1)
+
+        harness.registry.install([], replacing: [])
+        let gone = loop.respond(to: hello)
+        #expect(String(decoding: gone.body, as: UTF8.self).contains("No app is mounted at /test/api/Hello"))
+        #expect(fresh.answered.count == 1)
+
+        let pipeline = AppPipeline(journal: RequestJournal(capacity: 10), stubs: StubStore(files: nil),
+                                   faults: RequestFaults(seed: 0))
+        let exposed = ExposedAppResponder(appName: "test", registry: harness.registry, pipeline: pipeline).forLoop()
+        #expect(exposed.respond(to: HTTPRequest(method: .get, target: "/api/Hello")).status == 404)
+        harness.registry.install([fresh], replacing: [fresh])
+        _ = exposed.respond(to: HTTPRequest(method: .get, target: "/api/Hello"))
+        #expect(fresh.answered.count == 2)
+    }
+
     @Test func anUnbuiltAppWithSocketsIsListedOnceBuilt() {
         let pending = Pending(name: "live", mount: "/live") { SocketControlTests.SocketApp() }
         let harness = ControlHarness(mounted: [pending.mounted])

@@ -5,10 +5,11 @@ import Testing
 /// The behaviour names a manifest may use, offered and read from one declaration.
 @Suite struct BehaviourNameTests {
     /// The problems of a one-operation app whose manifest names `behaviour` for it.
-    static func problems(behaviour: String) -> [String] {
-        let metadata = #"{"config": {}, "namespaces": [], "types": [], "operations": [{"request": {"name": "Ping"}}]}"#
+    static func problems(behaviour: String, settings: String = "") -> [String] {
+        let metadata = #"{"config": {}, "namespaces": [], "types": [], "#
+            + #""operations": [{"request": {"name": "Ping", "properties": [{"name": "Name", "type": "String"}]}}]}"#
         let manifest = #"{"kind": "servicestack", "metadata": "metadata.json", "#
-            + #""operations": {"Ping": {"behaviour": "\#(behaviour)"}}}"#
+            + #""operations": {"Ping": {"behaviour": "\#(behaviour)"\#(settings)}}}"#
         do {
             _ = try AppLoader(kinds: [ServiceStackAppKind()])
                 .load(from: InMemoryFixtureSource(files: ["demo/app.json": manifest, "demo/metadata.json": metadata]))
@@ -38,4 +39,24 @@ import Testing
         #expect(BehaviourName(rawValue: "Echo") == nil)
         #expect(BehaviourName(rawValue: "createRefreshJwt") == .createRefreshJwt)
     }
+
+    /// The problems of a one-operation app validating with one rule named `rule`.
+    static func problems(rule: String) -> [String] {
+        problems(behaviour: "validate", settings: #", "rules": [{"property": "Name", "rule": "\#(rule)"}]"#)
+    }
+
+    @Test func anUnknownValidationRuleIsReportedWithEveryRuleInOrder() {
+        let problems = Self.problems(rule: "NotEmty")
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasSuffix(
+            "/operations/Ping/rules/0/rule: unknown rule 'NotEmty' (expected one of: NotEmpty, NotNull, Empty, "
+                + "Null, Email, InclusiveBetween, ExclusiveBetween, GreaterThan, GreaterThanOrEqual, LessThan, "
+                + "LessThanOrEqual, Equal, NotEqual, Length, MinimumLength, MaximumLength, Matches)") == true)
+    }
+
+    @Test(arguments: [ValidationRule.Check.Name.notEmpty, .notNull, .empty, .null, .email])
+    func aRuleThatNeedsNoSettingsLoads(name: ValidationRule.Check.Name) {
+        #expect(Self.problems(rule: name.rawValue) == [])
+    }
 }
+

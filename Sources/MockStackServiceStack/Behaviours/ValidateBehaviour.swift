@@ -42,12 +42,17 @@ public struct ValidationRule: Sendable {
         /// once when the fixture is read, by the linear-time ``Pattern``.
         case matches(Pattern)
 
-        /// The rule names a manifest may use, as FluentValidation names its validators.
-        public static let names = [
-            "NotEmpty", "NotNull", "Empty", "Null", "Email", "InclusiveBetween", "ExclusiveBetween",
-            "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "Equal", "NotEqual",
-            "Length", "MinimumLength", "MaximumLength", "Matches",
-        ]
+        /// The rule names a manifest may use, as FluentValidation names its validators: one a
+        /// check, and what reads a manifest switches over every one.
+        public enum Name: String, CaseIterable, Sendable {
+            case notEmpty = "NotEmpty", notNull = "NotNull", empty = "Empty", null = "Null", email = "Email"
+            case inclusiveBetween = "InclusiveBetween", exclusiveBetween = "ExclusiveBetween"
+            case greaterThan = "GreaterThan", greaterThanOrEqual = "GreaterThanOrEqual"
+            case lessThan = "LessThan", lessThanOrEqual = "LessThanOrEqual"
+            case equal = "Equal", notEqual = "NotEqual"
+            case length = "Length", minimumLength = "MinimumLength", maximumLength = "MaximumLength"
+            case matches = "Matches"
+        }
     }
 
     /// The C# property name (`Age`).

@@ -178,27 +178,32 @@ struct BehaviourReader {
             return number.doubleValue
         }
         func text(_ key: String) -> String? { manifest.string(pointer + "/" + key, required: true) }
-        switch name {
-        case "NotEmpty": return .notEmpty
-        case "NotNull": return .notNull
-        case "Empty": return .empty
-        case "Null": return .null
-        case "Email": return .email
-        case "InclusiveBetween":
+        guard let checked = ValidationRule.Check.Name(rawValue: name) else {
+            let names = ValidationRule.Check.Name.allCases.map(\.rawValue).joined(separator: ", ")
+            manifest.report("unknown rule '\(name)' (expected one of: \(names))", at: pointer + "/rule")
+            return nil
+        }
+        switch checked {
+        case .notEmpty: return .notEmpty
+        case .notNull: return .notNull
+        case .empty: return .empty
+        case .null: return .null
+        case .email: return .email
+        case .inclusiveBetween:
             return number("from").flatMap { from in number("to").map { .inclusiveBetween(from: from, to: $0) } }
-        case "ExclusiveBetween":
+        case .exclusiveBetween:
             return number("from").flatMap { from in number("to").map { .exclusiveBetween(from: from, to: $0) } }
-        case "GreaterThan": return number("value").map { .greaterThan($0) }
-        case "GreaterThanOrEqual": return number("value").map { .greaterThanOrEqual($0) }
-        case "LessThan": return number("value").map { .lessThan($0) }
-        case "LessThanOrEqual": return number("value").map { .lessThanOrEqual($0) }
-        case "Equal": return text("value").map { .equal($0) }
-        case "NotEqual": return text("value").map { .notEqual($0) }
-        case "Length":
+        case .greaterThan: return number("value").map { .greaterThan($0) }
+        case .greaterThanOrEqual: return number("value").map { .greaterThanOrEqual($0) }
+        case .lessThan: return number("value").map { .lessThan($0) }
+        case .lessThanOrEqual: return number("value").map { .lessThanOrEqual($0) }
+        case .equal: return text("value").map { .equal($0) }
+        case .notEqual: return text("value").map { .notEqual($0) }
+        case .length:
             return number("min").flatMap { min in number("max").map { .length(min: Int(min), max: Int($0)) } }
-        case "MinimumLength": return number("min").map { .minimumLength(Int($0)) }
-        case "MaximumLength": return number("max").map { .maximumLength(Int($0)) }
-        case "Matches":
+        case .minimumLength: return number("min").map { .minimumLength(Int($0)) }
+        case .maximumLength: return number("max").map { .maximumLength(Int($0)) }
+        case .matches:
             guard let source = text("pattern") else { return nil }
             do throws(PatternError) {
                 return .matches(try Pattern(source))
@@ -206,11 +211,6 @@ struct BehaviourReader {
                 manifest.report("'\(source)': \(error.description)", at: pointer + "/pattern")
                 return nil
             }
-        default:
-            manifest.report(
-                "unknown rule '\(name)' (expected one of: \(ValidationRule.Check.names.joined(separator: ", ")))",
-                at: pointer + "/rule")
-            return nil
         }
     }
 

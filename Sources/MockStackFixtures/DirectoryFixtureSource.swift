@@ -44,18 +44,12 @@ public struct DirectoryFixtureSource: FixtureSource {
 
     private func path(of name: String) -> String { rootPath + "/" + name }
 
-    /// Where on disk the file at `path` is (not resolved further: symlinks are followed by
-    /// whoever uses it), so the load cache can `stat` it; nil for a path this source refuses.
-    public func filePath(_ path: String) -> String? { Self.filePath(path, inRoot: rootPath) }
-
-    /// ``filePath(_:)`` of a source whose root's path is `rootPath`.
+    /// Where on disk a source whose root's path is `rootPath` reads the file at `path` (not
+    /// resolved further: symlinks are followed by whoever uses it), so the load cache can `stat`
+    /// it; nil for a path the source refuses.
     static func filePath(_ path: String, inRoot rootPath: String) -> String? {
         FixturePath.problem(in: path) == nil ? rootPath + "/" + path : nil
     }
-
-    /// The folders on disk that ``appFolders()`` lists: the root (the load cache keeps its
-    /// `stat`: an entry added or removed changes a folder's times).
-    public var listedFolders: [String] { [rootPath] }
 
     public func appFolders() throws -> [String] {
         if let problem = Self.folderProblem(root) { throw FixtureReadError(path: displayRoot, reason: problem) }

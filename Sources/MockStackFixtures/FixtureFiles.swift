@@ -5,7 +5,8 @@ import MockStackCore
 /// that fixture sources need not know about disks.
 package struct FixtureFiles: Sendable {
     /// Each layer's root (``DirectoryFixtureSource/rootPath``), in order: the folders whose
-    /// listing gives the app folders.
+    /// listing gives the app folders (the load cache keeps their `stat`: an entry added or
+    /// removed changes a folder's times).
     let roots: [String]
     /// The layers read as one, when there are several: which of them a file is read from.
     let layered: LayeredFixtureSource?
@@ -18,7 +19,4 @@ package struct FixtureFiles: Sendable {
         guard let index = layered?.layerIndex(holding: file) else { return nil }
         return DirectoryFixtureSource.filePath(file, inRoot: roots[index])
     }
-
-    /// The folders whose listing gives the app folders, in order.
-    var listedFolders: [String] { roots }
 }

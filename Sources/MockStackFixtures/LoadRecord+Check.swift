@@ -32,7 +32,7 @@ extension LoadRecord {
         for (index, entry) in entries.enumerated() {
             switch entry {
             case .folders(let listed, let stamps):
-                let current = files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) }
+                let current = files.roots.map { FolderStamp(path: $0, signature: .of($0)) }
                 if current == stamps, stamps.allSatisfy({ $0.signature.map { !$0.isRacy(madeAt: madeAt) } ?? false }) {
                     byStatus += 1
                     continue

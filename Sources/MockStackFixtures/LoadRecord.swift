@@ -63,7 +63,7 @@ struct LoadRecord: Equatable {
             switch (exchange.question, exchange.answer) {
             case (.appFolders, .folders(let listed)):
                 return .folders(
-                    listed: listed, stamps: files.listedFolders.map { FolderStamp(path: $0, signature: .of($0)) })
+                    listed: listed, stamps: files.roots.map { FolderStamp(path: $0, signature: .of($0)) })
             case (.fileExists(let path), .exists(let exists)): return .exists(path: path, exists)
             case (.read(let path), .bytes(let bytes)):
                 return .file(

@@ -36,7 +36,4 @@ package final class UnbuiltApp: Sendable {
             return app
         }
     }
-
-    /// The app when it has been built, without building it.
-    var builtApp: (any MockApp)? { made.withLock { $0 } }
 }

@@ -63,6 +63,9 @@ extension HTTPConnection {
             perform(fault, on: response, exchange)
         case .upgrade(let upgrade):
             beginUpgrade(response, upgrade, exchange)
+        case .streamed:
+            // Not yet carried out: the head and an empty body.
+            sendWhole(response, exchange: exchange)
         case .deferred(let answer):
             awaitAnswer(answer, orElse: response, exchange)
         }

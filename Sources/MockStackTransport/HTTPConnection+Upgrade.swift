@@ -157,6 +157,8 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         }
     }
 
+    func cut() { close() }
+
     func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void) {
         shared.withLock { shared in
             guard shared.open else { return }

@@ -152,7 +152,7 @@ struct JournalEntry: Sendable {
     }
 
     /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked",
-    /// "upgrade", "deferred"}` with what applies.
+    /// "upgrade", "streamed", "deferred"}` with what applies.
     private static func json(_ delivery: Delivery) -> JSONValue {
         var object = JSONObject()
         var step = delivery
@@ -167,6 +167,7 @@ struct JournalEntry: Sendable {
             case .fault(let fault): object["fault"] = .string(fault.rawValue)
             case .chunked: object["chunked"] = .bool(true)
             case .upgrade: object["upgrade"] = .bool(true)
+            case .streamed: object["streamed"] = .bool(true)
             case .deferred: object["deferred"] = .bool(true)
             }
             return .object(object)

@@ -64,8 +64,12 @@ public protocol ByteStream: AnyObject, Sendable {
     /// Queues `bytes` for the client. When more than the upgrade's `unsentOutputLimit` is waiting,
     /// the connection is dropped instead. Ignored once the stream is closed.
     func write(_ bytes: [UInt8])
-    /// Closes the connection once what was written before has gone out. Later writes are ignored.
+    /// Closes the connection once what was written before has gone out (a streamed body is
+    /// ended first, with its last chunk). Later writes are ignored.
     func close()
+    /// Closes the connection once what was written before has gone out, without ending a
+    /// streamed body: the client sees its answer cut off (a fault). Later writes are ignored.
+    func cut()
     /// Runs `action` on the connection's loop after `milliseconds`, unless the connection has
     /// ended by then.
     func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void)

@@ -16,6 +16,9 @@ public indirect enum Delivery: Sendable, Equatable {
     /// Send the response (a `101 Switching Protocols`) and hand the connection over as a byte
     /// stream, to the handler the upgrade makes (an HTTP/1.0 request is refused with a 400).
     case upgrade(ConnectionUpgrade)
+    /// Send the head now and the body as the stream's handler writes it, from any thread, until
+    /// it closes the stream (``StreamedBody``): Server-Sent Events.
+    case streamed(StreamedBody)
     /// The answer comes later, from any thread (``DeferredAnswer/complete(with:)``); the loop
     /// stays free meanwhile, and requests pipelined behind this one wait for it. The response
     /// carrying this delivery is sent, as it is, if the answer's timeout passes first.

@@ -3,7 +3,9 @@ import MockStackCore
 /// The real-time connections of the apps that keep them (Feathers' Socket.IO): list them, drop
 /// one, push an event, hold events back. In a session, that session's apps only.
 extension ControlPlane {
-    private var realtimeApps: [any RealtimeApp] { apps.compactMap { $0 as? any RealtimeApp } }
+    private var realtimeApps: [any RealtimeApp] {
+        apps.compactMap { $0 as? any RealtimeApp }.filter(\.keepsRealtimeConnections)
+    }
 
     /// `DELETE sockets/{id}`.
     func disconnectSocket(_ id: String) -> HTTPResponse {

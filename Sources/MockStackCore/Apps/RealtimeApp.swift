@@ -1,6 +1,9 @@
 /// An app that also keeps long-lived real-time connections open (Feathers over Socket.IO): what
 /// the control plane lists, drops, pushes events to, slows down and journals.
 public protocol RealtimeApp: MockApp {
+    /// Whether this app keeps real-time connections at all (a ServiceStack app only with its
+    /// Server Events feature on); the control plane lists and steers only those that do.
+    var keepsRealtimeConnections: Bool { get }
     /// The connections open now, oldest first.
     var realtimeConnections: [RealtimeConnection] { get }
     /// Ends one connection as the server would; false when none has that id.
@@ -17,6 +20,10 @@ public protocol RealtimeApp: MockApp {
     var eventDelayMilliseconds: Int { get }
     /// Where the app reports its connections' activity: opened, calls, events, closed.
     func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void)
+}
+
+extension RealtimeApp {
+    public var keepsRealtimeConnections: Bool { true }
 }
 
 /// One open real-time connection, as the control plane lists it.

@@ -24,7 +24,8 @@ import Testing
             "Fixtures/demo/app.json:1:92: /operations/Ping/behaviour: unknown behaviour 'echoo' "
                 + "(expected one of: echo, void, template, rawBody, throwType, error, validate, upload, "
                 + "authenticate, accessToken, createJwt, createRefreshJwt, invalidateToken, autoQuery, techStacks, "
-                + "chatCompletion)",
+                + "chatCompletion, chatToChannel, rawToChannel, objectToChannel, resetServerEvents, chatHistory, "
+                + "clearChatHistory)",
         ])
     }
 

@@ -43,7 +43,7 @@ public struct ServerEventSubscriber: Sendable, Equatable {
         [
             "id": .string(id), "userId": .string(userId), "displayName": .string(displayName),
             "isAuthenticated": .bool(isAuthenticated), "channels": .array(channels.map(JSONValue.string)),
-            "createdAt": .number(JSONNumber(createdAt)), "idleMs": .number(JSONNumber(idleMilliseconds)),
+            "createdAt": .number(JSONNumber(Int(createdAt))), "idleMs": .number(JSONNumber(idleMilliseconds)),
             "eventsSent": .number(JSONNumber(eventsSent)),
         ]
     }

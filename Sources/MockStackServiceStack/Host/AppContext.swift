@@ -53,17 +53,23 @@ public final class AppContext: Sendable {
     public let host: HostSettings
     /// Authentication, for hosts whose manifest configures it.
     public let auth: AuthService?
+    /// Server Events, for hosts whose manifest turns the feature on.
+    public let serverEvents: ServerEventsHub?
 
-    public init(catalog: TypeCatalog, host: HostSettings, auth: AuthService? = nil) {
+    public init(
+        catalog: TypeCatalog, host: HostSettings, auth: AuthService? = nil, serverEvents: ServerEventsHub? = nil
+    ) {
         self.catalog = catalog
         self.coercion = ValueCoercion(catalog: catalog)
         self.host = host
         self.auth = auth
+        self.serverEvents = serverEvents
     }
 
-    /// The same app with authentication state of its own (for a session).
-    public func withFreshAuth() -> AppContext {
-        AppContext(catalog: catalog, host: host, auth: auth?.freshCopy())
+    /// The same app with state of its own, in its fixture state (for a session): sign-ins,
+    /// invalidated tokens, Server Events subscriptions.
+    public func forSession() -> AppContext {
+        AppContext(catalog: catalog, host: host, auth: auth?.freshCopy(), serverEvents: serverEvents?.forSession())
     }
 
     /// `11/21/2025 10:15:03 PM` for stack traces, formatted once per second.

@@ -18,4 +18,18 @@ enum BehaviourName: String, CaseIterable {
     case autoQuery
     case techStacks
     case chatCompletion
+    case chatToChannel
+    case rawToChannel
+    case objectToChannel
+    case resetServerEvents
+    case chatHistory
+    case clearChatHistory
+
+    /// The test host's Server Events services, which need the app's `serverEvents`.
+    var needsServerEvents: Bool {
+        switch self {
+        case .chatToChannel, .rawToChannel, .objectToChannel, .resetServerEvents, .chatHistory, .clearChatHistory: true
+        default: false
+        }
+    }
 }

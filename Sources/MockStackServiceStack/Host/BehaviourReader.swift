@@ -24,6 +24,12 @@ struct BehaviourReader {
             manifest.report("unknown behaviour '\(name)' (expected one of: \(names))", at: pointer + "/behaviour")
             return nil
         }
+        if known.needsServerEvents, manifest.value(at: "/serverEvents") == nil {
+            manifest.report(
+                "behaviour '\(name)' publishes Server Events: add \"serverEvents\": {} to the manifest",
+                at: pointer + "/behaviour")
+            return nil
+        }
         let keys: Set<String>
         let behaviour: (any OperationBehaviour)?
         switch known {
@@ -55,6 +61,12 @@ struct BehaviourReader {
                 autoQuery(at: pointer, for: operation)
             )
         case .techStacks: (keys, behaviour) = (Self.techStacksKeys, techStacks(at: pointer))
+        case .chatToChannel: (keys, behaviour) = ([], ChatToChannelBehaviour())
+        case .rawToChannel: (keys, behaviour) = ([], RawToChannelBehaviour())
+        case .objectToChannel: (keys, behaviour) = ([], ObjectToChannelBehaviour())
+        case .resetServerEvents: (keys, behaviour) = ([], ResetServerEventsBehaviour())
+        case .chatHistory: (keys, behaviour) = ([], ChatHistoryBehaviour())
+        case .clearChatHistory: (keys, behaviour) = ([], ClearChatHistoryBehaviour())
         case .chatCompletion:
             (keys, behaviour) = (
                 ["models", "content", "id", "created", "systemFingerprint"], chatCompletion(at: pointer)

@@ -58,7 +58,8 @@ public struct ServiceStackApp: MockApp {
         generators = ResolvedOnFirstUse { DTOGenerators(metadata: metadata, swiftVersion: swiftVersion) }
         self.operations = operations.map(\.resolved)
         caches = operations.compactMap(\.cache)
-        routeTable = ServiceStackRoutes(operations: operations.map(\.metadata))
+        routeTable = ServiceStackRoutes(
+            operations: operations.map(\.metadata), serverEvents: context.serverEvents != nil)
     }
 
     public var routes: [RouteDescription] { routeTable.listing }
@@ -91,15 +92,16 @@ public struct ServiceStackApp: MockApp {
     /// Forgets sessions, invalidated tokens and cached answers: the app as its fixtures made it.
     public func reset() {
         context.auth?.reset()
+        context.serverEvents?.reset()
         typesCache.removeAll()
         for cache in caches { cache.removeAll() }
     }
 
-    /// Its own sign-ins and invalidated tokens; the metadata, routes and caches (which only
-    /// hold what any caller would get) are shared.
+    /// Its own sign-ins, invalidated tokens and Server Events; the metadata, routes and caches
+    /// (which only hold what any caller would get) are shared.
     public func makeSession() -> any MockApp {
         var copy = self
-        copy.context = context.withFreshAuth()
+        copy.context = context.forSession()
         return copy
     }
 
@@ -129,6 +131,11 @@ public struct ServiceStackApp: MockApp {
         switch routeTable.destination(path: request.path, verb: verb) {
         case .nativeTypes(let route):
             var response = nativeTypes(route.service, request: request, input: input, now: now)
+            response.operation = route.name
+            return response
+        case .serverEvents(let route):
+            guard let hub = context.serverEvents else { return HTTPResponse(status: 404) }
+            var response = answerServerEvents(route, hub: hub, request: request, input: input, verb: verb, now: now)
             response.operation = route.name
             return response
         case .routed(.notFound):

@@ -31,7 +31,7 @@ public struct ServiceStackAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations"] }
+    public var manifestKeys: Set<String> { ["metadata", "host", "auth", "operations", "serverEvents"] }
 
     /// A 500 with a `ResponseStatus`, as ServiceStack answers an unhandled exception.
     public static func unavailable(_ message: String) -> HTTPResponse {
@@ -43,7 +43,16 @@ public struct ServiceStackAppKind: AppKind {
         guard let (validated, file) = readMetadata(manifest) else { return nil }
         let metadata = validated.metadata
         let host = readHost(manifest)
-        let context = AppContext(catalog: validated.catalog, host: host, auth: readAuth(manifest))
+        let serverEvents = ServerEventsSettings.read(manifest, at: "/serverEvents").map { settings in
+            let clock = host.clock
+            return ServerEventsHub(
+                settings: settings, budget: SubscriptionBudget(limit: settings.maxSubscriptions),
+                clock: ServerEventsClock(
+                    monotonicMilliseconds: ServerEventsClock.system.monotonicMilliseconds,
+                    wallMilliseconds: { clock().millisecondsSinceEpoch }))
+        }
+        let context = AppContext(
+            catalog: validated.catalog, host: host, auth: readAuth(manifest), serverEvents: serverEvents)
         report(validated.problems, in: file, to: manifest)
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {

@@ -19,26 +19,39 @@ struct ServiceStackRoutes: Sendable {
     /// The app's operations in metadata order: the router's matches index into it.
     private let operations: [MetadataOperation]
     private let router: OperationRouter
+    /// Whether the host has `ServerEventsFeature`: its `/event-*` paths and services.
+    private let serverEvents: Bool
 
-    init(operations: [MetadataOperation]) {
+    init(operations: [MetadataOperation], serverEvents: Bool = false) {
         self.operations = operations
+        self.serverEvents = serverEvents
         router = OperationRouter(operations: operations.map { (name: $0.name, routes: $0.routes) })
     }
 
     /// Where a request for `path` (relative to the mount) goes when its verb is `verb`
     /// (``RequestVerb``'s, the method override applied).
     func destination(path: String, verb: String) -> ServiceStackDestination {
-        if let route = Self.nativeTypesRoute(for: path) { return .nativeTypes(route) }
-        return .routed(router.route(path: path, verb: verb))
+        // Most paths are told apart on their second byte (`/api/…`), without comparing a row.
+        if let second = path.utf8.dropFirst().first {
+            if second | 0x20 == UInt8(ascii: "t"), let route = Self.nativeTypesRoute(for: path) {
+                return .nativeTypes(route)
+            }
+            if serverEvents, second | 0x20 == UInt8(ascii: "e"), let route = ServerEventsRoute.route(for: path) {
+                return .serverEvents(route)
+            }
+        }
+        let outcome = router.route(path: path, verb: verb)
+        // The feature's services are not in the app's metadata, but answer on the predefined routes too.
+        if serverEvents, case .unknownOperation(let name) = outcome, let route = ServerEventsRoute.service(named: name)
+        {
+            return .serverEvents(route)
+        }
+        return .routed(outcome)
     }
 
-    /// The native-types service at `path`, in any ASCII case. Asked of every request: most paths
-    /// are refused on their second byte (`/api/…`), the rest on the shared `/types` prefix,
-    /// without comparing each row.
+    /// The native-types service at `path`, in any ASCII case.
     private static func nativeTypesRoute(for path: String) -> NativeTypesRoute? {
-        guard let second = path.utf8.dropFirst().first, second | 0x20 == UInt8(ascii: "t"),
-            path.hasPrefixIgnoringASCIICase("/types")
-        else { return nil }
+        guard path.hasPrefixIgnoringASCIICase("/types") else { return nil }
         for route in nativeTypes where path.equalsIgnoringASCIICase(route.path) { return route }
         return nil
     }
@@ -55,6 +68,9 @@ struct ServiceStackRoutes: Sendable {
                     return RouteDescription(name: operation.name, methods: methods, path: route.path)
                 }
         } + Self.nativeTypes.map { RouteDescription(name: $0.name, methods: ["ANY"], path: $0.path) }
+            + (serverEvents
+                ? ServerEventsRoute.listing.map { RouteDescription(name: $0.name, methods: $0.methods, path: $0.path) }
+                : [])
     }
 }
 
@@ -77,6 +93,8 @@ struct NativeTypesRoute: Sendable, Equatable {
 /// What answers a request to a ServiceStack app (``ServiceStackRoutes/destination(path:verb:)``).
 enum ServiceStackDestination: Sendable, Equatable {
     case nativeTypes(NativeTypesRoute)
+    /// A path or service of `ServerEventsFeature`.
+    case serverEvents(ServerEventsRoute)
     /// An operation, a predefined route naming no operation, or no route at all.
     case routed(OperationRouter.Outcome)
 
@@ -85,6 +103,7 @@ enum ServiceStackDestination: Sendable, Equatable {
     var operation: String? {
         switch self {
         case .nativeTypes(let route): route.name
+        case .serverEvents(let route): route.name
         case .routed(.operation(let match)): match.operation
         case .routed: nil
         }

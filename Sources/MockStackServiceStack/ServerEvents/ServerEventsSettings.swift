@@ -1,0 +1,65 @@
+import MockStackCore
+
+/// How an app's Server Events feature is set up (the manifest's `serverEvents`), with
+/// ServiceStack's `ServerEventsFeature` defaults (docs/servicestack-server-events.md#the-feature).
+public struct ServerEventsSettings: Sendable, Equatable {
+    /// How often clients are told to send a heartbeat (`heartbeatIntervalMs` in `cmd.onConnect`).
+    public var heartbeatIntervalMilliseconds = 10_000
+    /// A subscription whose last heartbeat is older than this is dropped.
+    public var idleTimeoutMilliseconds = 30_000
+    /// A heartbeat looks for expired subscriptions at most this often, as the real server's does.
+    public var houseKeepingIntervalMilliseconds = 5_000
+    /// Whether a channel's subscribers hear of joins, leaves and updates (`cmd.onJoin`, …).
+    public var notifyChannelOfSubscriptions = true
+    /// Subscriptions open on the app at once, its session copies included; past it a stream
+    /// request is refused with a 503. ServiceStack has no such bound: every subscription holds
+    /// a connection, and a test server must not let one client hold them all.
+    public var maxSubscriptions = 10_000
+    /// The largest frame the app sends; a larger message is refused before any subscriber gets it.
+    public var maxMessageBytes = 1 << 20
+    /// Bytes written to one subscription and not yet taken by its client; past it, it is dropped.
+    public var unsentOutputLimit = ConnectionUpgrade.defaultUnsentOutputLimit
+
+    public init() {}
+
+    /// The manifest's keys, as the settings' names.
+    static let manifestKeys: Set<String> = [
+        "heartbeatIntervalMs", "idleTimeoutMs", "notifyChannelOfSubscriptions", "maxSubscriptions", "maxMessageBytes",
+    ]
+
+    /// `serverEvents` in `app.json`: `{}` for the defaults, or any of ``manifestKeys``.
+    static func read(_ manifest: ManifestReader, at pointer: String) -> ServerEventsSettings? {
+        guard let value = manifest.value(at: pointer) else { return nil }
+        guard value.objectValue != nil else {
+            manifest.report(
+                "expected an object (\(manifestKeys.sorted().joined(separator: ", "))), found \(value.typeName)",
+                at: pointer)
+            return nil
+        }
+        manifest.rejectUnknownKeys(at: pointer, allowed: manifestKeys)
+        var settings = ServerEventsSettings()
+        if let interval = manifest.int(pointer + "/heartbeatIntervalMs", in: 10...3_600_000) {
+            settings.heartbeatIntervalMilliseconds = interval
+        }
+        if let timeout = manifest.int(pointer + "/idleTimeoutMs", in: 10...3_600_000) {
+            settings.idleTimeoutMilliseconds = timeout
+        }
+        if let notify = manifest.value(at: pointer + "/notifyChannelOfSubscriptions") {
+            if let flag = notify.boolValue {
+                settings.notifyChannelOfSubscriptions = flag
+            } else {
+                manifest.report(
+                    "expected true or false, found \(notify.typeName)", at: pointer + "/notifyChannelOfSubscriptions")
+            }
+        }
+        if let limit = manifest.int(pointer + "/maxSubscriptions", in: 1...1_000_000) {
+            settings.maxSubscriptions = limit
+        }
+        if let limit = manifest.int(pointer + "/maxMessageBytes", in: 64...(64 << 20)) {
+            settings.maxMessageBytes = limit
+        }
+        // Housekeeping keeps the real server's ratio to the idle timeout, so short test timeouts expire promptly.
+        settings.houseKeepingIntervalMilliseconds = min(5_000, max(1, settings.idleTimeoutMilliseconds / 6))
+        return settings
+    }
+}

@@ -20,18 +20,18 @@ struct ChatToChannelBehaviour: OperationBehaviour {
             id: hub.withChat { $0.nextId() }, channel: channel ?? "", fromUserId: sender.identity.userId,
             fromName: sender.identity.displayName, message: HTMLEncoding.encode(text), isPrivate: toUserId != nil)
         if let toUserId {
-            hub.notifyUser(toUserId, selector: selector, body: call.json(message))
+            hub.notifyUser(toUserId, selector: selector, body: try call.json(message))
             // The sender sees what each of the user's subscriptions was sent, the prefixes adding
             // up as the host's loop, changing one message, adds them.
             for receiver in hub.subscriptions(ofUser: toUserId) {
                 message.message = "@\(receiver.identity.displayName): \(message.message ?? "")"
-                _ = hub.notifySubscription(from, selector: selector, body: call.json(message))
+                _ = hub.notifySubscription(from, selector: selector, body: try call.json(message))
             }
         } else {
             guard let channel else {
                 throw .argument(.argumentNull, "Value cannot be null. (Parameter 'key')", parameter: "key")
             }
-            hub.notifyChannel(channel, selector: selector, body: call.json(message))
+            hub.notifyChannel(channel, selector: selector, body: try call.json(message))
             hub.withChat { $0.record(message) }
         }
         return ServiceResult(.dto(message.dto))
@@ -46,8 +46,8 @@ struct RawToChannelBehaviour: OperationBehaviour {
         let from = request.value(named: "From").text ?? ""
         guard hub.subscription(from) != nil else { throw .http(404, "Subscription \(from) does not exist") }
         let selector = try call.selector(default: nil)
-        let body =
-            request.value(named: "Message").text.map { JSONValue.string(HTMLEncoding.encode($0)).encoded() } ?? []
+        let body = try call.checked(
+            request.value(named: "Message").text.map { JSONValue.string(HTMLEncoding.encode($0)).encoded() } ?? [])
         if let toUserId = request.value(named: "ToUserId").text {
             hub.notifyUser(toUserId, selector: selector, body: body)
         } else {
@@ -69,7 +69,8 @@ struct ObjectToChannelBehaviour: OperationBehaviour {
             guard !value.isNull else { continue }
             let selector = try call.selector(default: "cmd.\(property)")
             let shape = call.operation.requestType.properties.first { $0.name == property }?.shape ?? .any
-            let body = call.context.writer(call.operation.dialect, jsconfig: nil).bytes(value, as: shape)
+            let body = try call.checked(
+                call.context.writer(call.operation.dialect, jsconfig: nil).bytes(value, as: shape))
             if let toUserId {
                 hub.notifyUser(toUserId, selector: selector, body: body)
             } else {
@@ -137,8 +138,21 @@ extension ServiceCall {
     }
 
     /// A DTO's JSON as the operation's serializer writes it.
-    fileprivate func json(_ message: ChatMessage) -> [UInt8] {
-        context.writer(operation.dialect, jsconfig: nil).bytes(message.dto, as: .object(ChatMessage.reference))
+    fileprivate func json(_ message: ChatMessage) throws(ServiceError) -> [UInt8] {
+        try checked(
+            context.writer(operation.dialect, jsconfig: nil).bytes(message.dto, as: .object(ChatMessage.reference)))
+    }
+
+    /// `body`, unless it is larger than the app sends in one event: then the request is refused
+    /// before anyone is sent anything (a bound of mockstack's own).
+    fileprivate func checked(_ body: [UInt8]) throws(ServiceError) -> [UInt8] {
+        let limit = context.serverEvents?.settings.maxMessageBytes ?? Int.max
+        guard body.count <= limit else {
+            throw .argument(
+                .argument, "The message is \(body.count) bytes; Server Events here send at most \(limit)",
+                parameter: "Message")
+        }
+        return body
     }
 }
 

@@ -158,6 +158,18 @@ import Testing
             == [#"home@cmd.CustomType {"id":1,"name":"Foo"}"#, #"home@cmd.SetterType {"id":2,"name":"Bar"}"#])
     }
 
+    @Test func aMessageLargerThanTheLimitIsRefusedBeforeAnyoneGetsIt() throws {
+        let (id, stream) = try connect("?channels=home")
+        let before = stream.events.count
+        let message = String(repeating: "x", count: 1 << 20)
+        let response = TestHost.call(
+            .post, "/channels/home/raw", json: #"{"from":"\#(id)","message":"\#(message)","selector":"cmd.x"}"#, app: app)
+        #expect(response.status == 400)
+        #expect(response.text.contains(
+            #""message":"The message is 1048578 bytes; Server Events here send at most 1048576""#))
+        #expect(stream.events.count == before)
+    }
+
     @Test func resetServerEventsForgetsEverySubscription() throws {
         let (id, stream) = try connect()
         #expect(TestHost.call(.post, "/api/ResetServerEvents", app: app).status == 204)

@@ -128,12 +128,7 @@ struct StreamedBodyTests {
     @Test(arguments: ["", "Connection: keep-alive\r\n"])
     func http10GetsTheBytesAsTheyAreEndedByTheClose(requestField: String) throws {
         let probe = StreamProbe()
-        let script = StreamScript(started: { stream in
-            stream.write(Array("one\n".utf8))
-            stream.write(Array("two\n".utf8))
-            stream.close()
-        })
-        try Self.withStreamingServer(probe, script) { port, _ in
+        try Self.withStreamingServer(probe, StreamScript(started: writeThenClose("one\n", "two\n"))) { port, _ in
             let connection = try RawConnection(port: port)
             try connection.send("GET /events HTTP/1.0\r\n\(requestField)\r\n")
             let (bytes, end) = connection.readToEnd()
@@ -174,12 +169,8 @@ struct StreamedBodyTests {
 
     @Test func aDelayedStreamSendsItsHeadAndFirstBytesAfterTheDelay() throws {
         let probe = StreamProbe()
-        let script = StreamScript(started: { stream in
-            stream.write(Array("late".utf8))
-            stream.close()
-        })
         try TransportTests.withServer(respond: { _ in
-            var response = Self.streamed(probe, script)
+            var response = Self.streamed(probe, StreamScript(started: writeThenClose("late")))
             response.delivery = .delayed(milliseconds: 150, then: response.delivery)
             return response
         }) { port, _ in
@@ -231,10 +222,7 @@ struct StreamedBodyTests {
 
     @Test func aGracefulStopReachesTheHandlerWhichEndsTheBody() throws {
         let probe = StreamProbe()
-        let script = StreamScript(serverStopping: { stream in
-            stream.write(Array("bye".utf8))
-            stream.close()
-        })
+        let script = StreamScript(serverStopping: writeThenClose("bye"))
         let responder = ClosureResponder { _ in Self.streamed(probe, script) }
         let server = HTTPServer(
             configuration: TransportConfiguration(),
@@ -256,6 +244,14 @@ private struct StreamScript: Sendable {
     var started: @Sendable (any ByteStream) -> Void = { _ in }
     var received: @Sendable (any ByteStream, [UInt8]) -> Void = { _, _ in }
     var serverStopping: @Sendable (any ByteStream) -> Void = { _ in }
+}
+
+/// A script's step that writes `pieces`, one write each, then closes the stream.
+private func writeThenClose(_ pieces: String...) -> @Sendable (any ByteStream) -> Void {
+    { stream in
+        for piece in pieces { stream.write(Array(piece.utf8)) }
+        stream.close()
+    }
 }
 
 /// How many handlers a streamed body made, and how many ends they heard.

@@ -63,9 +63,8 @@ extension HTTPConnection {
             perform(fault, on: response, exchange)
         case .upgrade(let upgrade):
             beginUpgrade(response, upgrade, exchange)
-        case .streamed:
-            // Not yet carried out: the head and an empty body.
-            sendWhole(response, exchange: exchange)
+        case .streamed(let body):
+            beginStreamedBody(response, body, exchange)
         case .deferred(let answer):
             awaitAnswer(answer, orElse: response, exchange)
         }
@@ -101,30 +100,31 @@ extension HTTPConnection {
     private static let connectionClose = Array("Connection: close\r\n".utf8)
     private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
+    /// The reply that opens an answer whose body goes out later, in pieces (chunked or
+    /// streamed): `head` with `Date` and `Connection`, then `body`, the first of its bytes.
+    func openingReply(_ head: RenderedHead, _ exchange: Exchange, body: [UInt8] = []) -> WholeReply {
+        if head.connection?.equalsIgnoringASCIICase("close") == true { state.closeAfterAnswer() }
+        worker.date.refresh()
+        let date = head.hasDate ? [] : worker.date.line
+        return WholeReply(head: head.bytes, date: date, connection: connectionLine(for: head, exchange), body: body)
+    }
+
     /// The head with `Transfer-Encoding: chunked`, then the body in `chunkSize` pieces, one every
     /// `interval` milliseconds, then the last chunk.
     private func sendChunked(_ response: HTTPResponse, _ exchange: Exchange, chunkSize: Int, interval: Int) {
-        worker.date.refresh()
-        let head = RenderedHead(response, framing: .chunked)
-        var opening = head.bytes
-        if !head.hasDate { opening += worker.date.line }
-        if head.connection?.equalsIgnoringASCIICase("close") == true { state.closeAfterAnswer() }
-        opening += connectionLine(for: head, exchange)
-        opening += RenderedHead.lineEnd
-        write(opening)
+        guard queue(openingReply(RenderedHead(response, framing: .chunked), exchange)) else {
+            return finish(exchange, status: response.status, bytes: 0)
+        }
         let body = response.body
         func send(from start: Int) {
             guard start < body.count else {
-                write(Array("0\r\n\r\n".utf8))
+                write(ChunkedCoding.lastChunk)
                 finish(exchange, status: response.status, bytes: body.count)
                 answerFinished()
                 return
             }
             let end = min(body.count, start + chunkSize)
-            var chunk = Array(String(end - start, radix: 16).utf8) + RenderedHead.lineEnd
-            chunk += body[start..<end]
-            chunk += RenderedHead.lineEnd
-            write(chunk)
+            write(ChunkedCoding.chunk(body[start..<end]))
             if interval == 0 {
                 send(from: end)
             } else {

@@ -23,19 +23,21 @@ extension HTTPConnection {
         worker.date.refresh()
         let head = response.head
         let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
-        guard
-            worker.logger.succeeded(
-                reply.append(to: bufferevent_get_output(bufferevent), after: 0), "evbuffer_add",
-                "closing the connection instead of upgrading it")
-        else {
-            finish(exchange, status: 101, bytes: 0)
-            return close()
-        }
-        handed(reply.count)
         finish(exchange, status: 101, bytes: 0)
+        openStream(
+            reply, chunked: false, unsentOutputLimit: upgrade.unsentOutputLimit, makeHandler: upgrade.makeHandler)
+    }
+
+    /// Queues `opening`, the reply that ends HTTP on the connection (a `101`, a streamed body's
+    /// head), and hands the connection to the handler `makeHandler` makes: from then on it is a
+    /// byte stream (``UpgradedStream``), each serve of whose output is one chunk when `chunked`.
+    func openStream(
+        _ opening: WholeReply, chunked: Bool, unsentOutputLimit: Int, makeHandler: () -> any ByteStreamHandler
+    ) {
+        guard queue(opening) else { return }
         switchToStream()
         let stream = UpgradedStream(
-            connection: self, unsentOutputLimit: upgrade.unsentOutputLimit, handler: upgrade.makeHandler())
+            connection: self, chunked: chunked, unsentOutputLimit: unsentOutputLimit, handler: makeHandler())
         upgradedStream = stream
         stream.handler.started(on: stream)
         // A client may send its first bytes right behind the request, in the same packet.
@@ -97,12 +99,14 @@ extension HTTPConnection {
     }
 }
 
-/// The ``ByteStream`` of one upgraded connection. Writes, from any thread, gather in an outbox;
-/// the connection's loop serves the stream soon after (``StreamServiceQueue``): the outbox goes
-/// to the socket in one write, then a drop or a close asked for is carried out. Writes made
-/// while a loop callback runs (every stream a service event reaches, a message and its answer)
-/// thus leave together once it returns, and nothing calls the handler back before a method
-/// returns.
+/// The ``ByteStream`` of one upgraded connection, or of a streamed body's. Writes, from any
+/// thread, gather in an outbox; the connection's loop serves the stream soon after
+/// (``StreamServiceQueue``): the outbox goes to the socket in one write (one chunk, for a chunked
+/// body), then a drop, a close or a cut asked for is carried out. Writes made while a loop
+/// callback runs (every stream a service event reaches, a message and its answer) thus leave
+/// together once it returns, and nothing calls the handler back before a method returns.
+/// Closing a chunked body sends its last chunk first; cutting it does not
+/// (docs/transport.md#streamed-bodies).
 ///
 /// The connection and its loop are reached only while the stream is open: it is closed on the
 /// loop, under the lock, before the connection (and, at the end, the loop) goes away.
@@ -111,8 +115,18 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
     /// Read and changed only on the loop thread.
     private unowned(unsafe) var connection: HTTPConnection?
     private unowned(unsafe) let worker: Worker
+    /// Whether the stream is an HTTP/1.1 streamed body, in chunked coding.
+    private let chunked: Bool
     private let unsentOutputLimit: Int
     private let shared = Mutex(Shared())
+
+    /// How the stream was asked to end.
+    private enum Ending {
+        /// After its output, a chunked body's last chunk included.
+        case close
+        /// After its output, without ending a chunked body.
+        case cut
+    }
 
     private struct Shared {
         var open = true
@@ -120,14 +134,15 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         var outbox: [UInt8] = []
         /// Whether the stream waits in its loop's ``StreamServiceQueue``.
         var queued = false
-        var closeRequested = false
+        var ending: Ending?
         /// Unsent bytes past the limit, when that was found; the connection is dropped when served.
         var overLimit: Int?
     }
 
-    init(connection: HTTPConnection, unsentOutputLimit: Int, handler: any ByteStreamHandler) {
+    init(connection: HTTPConnection, chunked: Bool, unsentOutputLimit: Int, handler: any ByteStreamHandler) {
         self.connection = connection
         worker = connection.worker
+        self.chunked = chunked
         self.unsentOutputLimit = unsentOutputLimit
         self.handler = handler
     }
@@ -135,7 +150,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         shared.withLock { shared in
-            guard shared.open, !shared.closeRequested, shared.overLimit == nil else { return }
+            guard shared.open, shared.ending == nil, shared.overLimit == nil else { return }
             if shared.outbox.isEmpty {
                 shared.outbox = bytes
             } else {
@@ -149,15 +164,17 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         }
     }
 
-    func close() {
+    func close() { end(.close) }
+
+    func cut() { end(.cut) }
+
+    private func end(_ ending: Ending) {
         shared.withLock { shared in
-            guard shared.open, !shared.closeRequested else { return }
-            shared.closeRequested = true
+            guard shared.open, shared.ending == nil else { return }
+            shared.ending = ending
             queue(&shared)
         }
     }
-
-    func cut() { close() }
 
     func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void) {
         shared.withLock { shared in
@@ -174,23 +191,36 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         worker.streamService.add(self)
     }
 
-    /// On the loop (``StreamServiceQueue``): the outbox goes out, then a drop or a close asked for runs.
+    /// On the loop (``StreamServiceQueue``): the outbox goes out, then a drop, a close or a cut
+    /// asked for runs. A stream asked to end is served once more at most (nothing queues it
+    /// after that), so a chunked body's last chunk goes out once.
     func serve() {
-        let (open, overLimit, closeRequested) = shared.withLock { shared in
+        let (open, overLimit, ending) = shared.withLock { shared in
             shared.queued = false
-            if shared.open, shared.overLimit == nil, let connection, !shared.outbox.isEmpty {
-                let unsent = connection.sendUpgraded(shared.outbox)
+            if shared.open, shared.overLimit == nil, let connection {
+                let output = framed(shared.outbox, ending: shared.ending)
                 shared.outbox = []
-                if unsent > unsentOutputLimit { shared.overLimit = unsent }
+                if !output.isEmpty {
+                    let unsent = connection.sendUpgraded(output)
+                    if unsent > unsentOutputLimit { shared.overLimit = unsent }
+                }
             }
-            return (shared.open, shared.overLimit, shared.closeRequested)
+            return (shared.open, shared.overLimit, shared.ending)
         }
         guard open, let connection else { return }
         if let overLimit {
             connection.dropUpgraded(unsent: overLimit)
-        } else if closeRequested {
+        } else if ending != nil {
             connection.endUpgraded()
         }
+    }
+
+    /// What one serve sends: the outbox as it is, or, for a chunked body, as one chunk, with the
+    /// last chunk behind it when the body is closed.
+    private func framed(_ outbox: [UInt8], ending: Ending?) -> [UInt8] {
+        guard chunked else { return outbox }
+        let chunk = ChunkedCoding.chunk(outbox)
+        return ending == .close ? chunk + ChunkedCoding.lastChunk : chunk
     }
 
     /// The server is stopping gracefully (on the loop).

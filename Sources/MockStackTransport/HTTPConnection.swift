@@ -400,6 +400,22 @@ final class HTTPConnection {
         handed(reply.count)
     }
 
+    /// Adds `reply` to the output, for the bufferevent to send with what is added after it
+    /// before the loop turn ends (the first pieces of a body), in one write.
+    /// - Returns: false when it could not be queued, and the connection was closed.
+    func queue(_ reply: WholeReply) -> Bool {
+        guard
+            worker.logger.succeeded(
+                reply.append(to: bufferevent_get_output(bufferevent), after: 0), "evbuffer_add",
+                "closing a connection whose answer could not be queued")
+        else {
+            close()
+            return false
+        }
+        handed(reply.count)
+        return true
+    }
+
     /// Adds bytes to the output, for the bufferevent to send.
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

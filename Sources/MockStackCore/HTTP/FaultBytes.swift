@@ -31,13 +31,7 @@ public enum FaultBytes {
     /// size line is not hexadecimal — a parser must fail there, not at the first byte.
     static func malformedChunk(_ response: HTTPResponse) -> [UInt8] {
         var bytes = RenderedHead(response, framing: .chunked).bytes + RenderedHead.lineEnd
-        let half = response.body.prefix(response.body.count / 2)
-        if !half.isEmpty {
-            bytes += String(half.count, radix: 16).utf8
-            bytes += RenderedHead.lineEnd
-            bytes += half
-            bytes += RenderedHead.lineEnd
-        }
+        bytes += ChunkedCoding.chunk(response.body.prefix(response.body.count / 2))
         bytes += "zz\r\nnot a chunk\r\n".utf8
         return bytes
     }

@@ -25,10 +25,13 @@ public struct RenderedHead: Sendable, Equatable {
     public enum Framing: Sendable {
         case contentLength(Int)
         case chunked
+        /// No length at all: the body ends when the connection closes (a streamed body on
+        /// HTTP/1.0, which has no chunked coding).
+        case untilClose
     }
 
     /// - Parameter framing: `nil` writes the body's `Content-Length`; a value declares this
-    ///   framing instead (fault injection). Either way any `Content-Length` or
+    ///   framing instead (fault injection, streamed bodies). Either way any `Content-Length` or
     ///   `Transfer-Encoding` of the response's own is left out.
     public init(_ response: HTTPResponse, framing: Framing? = nil) {
         let fields = response.headers.fields
@@ -85,6 +88,8 @@ public struct RenderedHead: Sendable, Equatable {
             hasLength = true
         case .chunked?:
             bytes.append(contentsOf: Self.chunkedLine)
+            hasLength = true
+        case .untilClose?:
             hasLength = true
         case nil:
             break

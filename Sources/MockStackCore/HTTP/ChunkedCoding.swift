@@ -1,0 +1,20 @@
+/// HTTP/1.1's chunked transfer coding as the server writes it (RFC 9112 §7.1): a piece of a
+/// body as one chunk, its size in hexadecimal, and the last chunk that ends the body.
+public enum ChunkedCoding {
+    /// `bytes` as one chunk: `<size in hex>\r\n<bytes>\r\n`. Empty `bytes` are no chunk at all
+    /// (a chunk of size zero would end the body), so nothing is returned for them.
+    public static func chunk(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        let size = String(bytes.count, radix: 16).utf8
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(size.count + bytes.count + 2 * RenderedHead.lineEnd.count)
+        chunk.append(contentsOf: size)
+        chunk.append(contentsOf: RenderedHead.lineEnd)
+        chunk.append(contentsOf: bytes)
+        chunk.append(contentsOf: RenderedHead.lineEnd)
+        return chunk
+    }
+
+    /// The last chunk, without trailers: `0\r\n\r\n`.
+    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+}

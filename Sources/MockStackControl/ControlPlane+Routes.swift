@@ -121,6 +121,8 @@ extension ControlPlane {
                 .on(.post) { plane, request, _ in plane.sendServerEvent(request) },
             ]),
         ControlRoute(
+            "/server-events/wait", [.on(.post) { plane, request, _ in plane.waitForServerEventSubscribers(request) }]),
+        ControlRoute(
             "/sessions", wholeServerOnly: true,
             [
                 .reading { plane, _, _ in

@@ -20,7 +20,7 @@ import Testing
         ("/__mockstack/scenarios/cart/state", "PUT"), ("/__mockstack/scenarios/reset/state", "PUT"),
         ("/__mockstack/sockets", "GET, HEAD"), ("/__mockstack/sockets/activity", "DELETE, GET, HEAD"),
         ("/__mockstack/sockets/abc", "DELETE"), ("/__mockstack/events", "POST"), ("/__mockstack/events/delay", "PUT"),
-        ("/__mockstack/server-events", "GET, HEAD, POST"),
+        ("/__mockstack/server-events", "GET, HEAD, POST"), ("/__mockstack/server-events/wait", "POST"),
         ("/__mockstack/sessions", "GET, HEAD"), ("/__mockstack/sessions/s1", "DELETE"),
     ]
 

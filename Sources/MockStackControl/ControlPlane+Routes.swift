@@ -115,6 +115,14 @@ extension ControlPlane {
         ControlRoute("/events", [.on(.post) { plane, request, _ in plane.pushEvent(request) }]),
         ControlRoute("/events/delay", [.on(.put) { plane, request, _ in plane.delayEvents(request) }]),
         ControlRoute(
+            "/server-events",
+            [
+                .reading { plane, request, _ in plane.listServerEventSubscribers(request) },
+                .on(.post) { plane, request, _ in plane.sendServerEvent(request) },
+            ]),
+        ControlRoute(
+            "/server-events/wait", [.on(.post) { plane, request, _ in plane.waitForServerEventSubscribers(request) }]),
+        ControlRoute(
             "/sessions", wholeServerOnly: true,
             [
                 .reading { plane, _, _ in

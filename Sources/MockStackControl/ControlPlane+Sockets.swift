@@ -111,31 +111,9 @@ extension ControlPlane {
     private func appRequest(
         _ request: HTTPRequest, keys: [String]
     ) -> Result<(JSONObject, any RealtimeApp), ResponseFailure> {
-        guard let parsed = try? JSONParser.forRequestBodies().parse(request.body).root, case .object(let body) = parsed
-        else {
-            return .failure(
-                ResponseFailure(
-                    PlainError.response(400, "The body must be a JSON object with \(keys.joined(separator: ", "))")))
+        objectBody(request, keys: keys).flatMap { body in
+            app(named: body["app"], among: realtimeApps, name: \.name, with: "sockets").map { (body, $0) }
         }
-        if let unknown = body.keys.first(where: { !keys.contains($0) }) {
-            return .failure(
-                ResponseFailure(
-                    PlainError.response(400, "Unknown key '\(unknown)' (keys: \(keys.joined(separator: ", ")))")))
-        }
-        return realtimeApp(named: body["app"]).map { (body, $0) }
-    }
-
-    private func realtimeApp(named name: JSONValue?) -> Result<any RealtimeApp, ResponseFailure> {
-        let names = realtimeApps.map(\.name).joined(separator: ", ")
-        guard case .string(let wanted)? = name else {
-            return .failure(ResponseFailure(PlainError.response(400, "'app' must name an app with sockets (\(names))")))
-        }
-        guard let app = realtimeApps.first(where: { $0.name == wanted }) else {
-            return .failure(
-                ResponseFailure(
-                    PlainError.response(404, "No app with sockets named '\(wanted)' (apps with sockets: \(names))")))
-        }
-        return .success(app)
     }
 }
 

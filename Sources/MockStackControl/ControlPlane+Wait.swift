@@ -27,9 +27,11 @@ extension ControlPlane {
         var since: Int
     }
 
-    /// Waits outstanding in this scope: on the server every one, sessions' included (what the
-    /// limit counts); in a session, its own.
-    var waitingCount: Int { session == nil ? waits.count : scopedJournal.waiterCount }
+    /// Waits outstanding in this scope, on the journal or on Server Events subscriptions: on the
+    /// server every one, sessions' included (what the limit counts); in a session, its own.
+    var waitingCount: Int {
+        session == nil ? waits.count : scopedJournal.waiterCount + scopedRealtime.waiterCount
+    }
 
     func waitForRequest(_ request: HTTPRequest) -> HTTPResponse {
         let wanted: WaitRequest

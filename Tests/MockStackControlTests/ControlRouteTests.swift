@@ -20,6 +20,7 @@ import Testing
         ("/__mockstack/scenarios/cart/state", "PUT"), ("/__mockstack/scenarios/reset/state", "PUT"),
         ("/__mockstack/sockets", "GET, HEAD"), ("/__mockstack/sockets/activity", "DELETE, GET, HEAD"),
         ("/__mockstack/sockets/abc", "DELETE"), ("/__mockstack/events", "POST"), ("/__mockstack/events/delay", "PUT"),
+        ("/__mockstack/server-events", "GET, HEAD, POST"), ("/__mockstack/server-events/wait", "POST"),
         ("/__mockstack/sessions", "GET, HEAD"), ("/__mockstack/sessions/s1", "DELETE"),
     ]
 
@@ -47,7 +48,7 @@ import Testing
         let response = harness.send(.get, "/__mockstack/nope")
         let message = "No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, "
             + "/__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, "
-            + "/__mockstack/sockets, /__mockstack/events, /__mockstack/sessions"
+            + "/__mockstack/sockets, /__mockstack/events, /__mockstack/server-events, /__mockstack/sessions"
         #expect(response == PlainError.response(404, message))
     }
 
@@ -56,7 +57,8 @@ import Testing
         #expect(response.status == 404)
         #expect(String(decoding: response.body, as: UTF8.self).hasSuffix(
             "available: /__mockstack/health, /__mockstack/apps, /__mockstack/requests, /__mockstack/reset, "
-                + "/__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sockets, /__mockstack/events\"}"))
+                + "/__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sockets, /__mockstack/events, "
+                + "/__mockstack/server-events\"}"))
         #expect(harness.send(.delete, "/__session/s1/__mockstack/sessions/s1").status == 404)
     }
 
@@ -81,6 +83,6 @@ import Testing
         #expect(route.section == "requests")
         #expect(route.handler(for: .head) != nil && route.handler(for: .put) == nil)
         #expect(ControlPlane.endpoints.map(\.section) == ["health", "apps", "requests", "reset", "stubs", "scenarios",
-                                                          "sockets", "events", "sessions"])
+                                                          "sockets", "events", "server-events", "sessions"])
     }
 }

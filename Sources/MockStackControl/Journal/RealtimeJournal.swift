@@ -13,7 +13,9 @@ import Foundation
 /// bytes of them in all, the oldest going first; each entry keeps its values within `valueLimit`
 /// bytes of JSON (``KeptActivity``) (`GET`/`DELETE /__mockstack/sockets/activity`). Kept beside
 /// the request journal, not in it: a socket's calls are not HTTP requests, and counting them
-/// among requests would change what every request verification counts.
+/// among requests would change what every request verification counts. It also wakes the
+/// requests waiting on an app's activity (``ActivityWaiter``: `server-events/wait`), whatever
+/// its capacity.
 package final class RealtimeJournal: Sendable {
     /// One activity, as the journal keeps it.
     struct Entry: Sendable {
@@ -64,6 +66,10 @@ package final class RealtimeJournal: Sendable {
         /// What the kept entries weigh (``KeptActivity/bytes``).
         var bytes = 0
         var lastId = 0
+        /// Requests waiting on an app's activity (``firstAnswer(orWait:)``).
+        var waiters: [ActivityWaiter] = []
+        /// The answer to every wait from now on: the journal's session has ended.
+        var closed: HTTPResponse?
     }
 
     let capacity: Int
@@ -88,8 +94,9 @@ package final class RealtimeJournal: Sendable {
     }
 
     func record(app: String, session: String?, _ activity: KeptActivity, time: Date = Date()) {
-        guard capacity > 0 else { return }
-        state.withLock { state in
+        let anyoneWaits = state.withLock { state in
+            // A journal that keeps nothing (`--journal-size 0`) still wakes its waiters.
+            guard capacity > 0 else { return !state.waiters.isEmpty }
             state.lastId += 1
             while !state.entries.isEmpty, state.entries.count >= capacity || state.bytes + activity.bytes > byteLimit {
                 state.bytes -= state.entries.removeFirst().bytes
@@ -99,8 +106,64 @@ package final class RealtimeJournal: Sendable {
                     entry: Entry(id: state.lastId, time: time, app: app, session: session, activity: activity),
                     bytes: activity.bytes))
             state.bytes += activity.bytes
+            return !state.waiters.isEmpty
+        }
+        // With none waiting (nearly always), that check of an empty array is all.
+        if anyoneWaits { wakeWaiters(onActivityOf: app, session: session) }
+    }
+
+    /// Has each waiter on `app` in `session` look again; whoever claims one that found its
+    /// answer (the first to take it out of the list) delivers it, so that it is answered once
+    /// when activities come on several loops at once.
+    private func wakeWaiters(onActivityOf app: String, session: String?) {
+        let woken = state.withLock { $0.waiters.filter { $0.wakes(onActivityOf: app, session: session) } }
+        for waiter in woken {
+            guard let answer = waiter.check(), claim(waiter.id) else { continue }
+            waiter.deliver(answer)
         }
     }
+
+    /// Takes the waiter out; false when it is gone already (answered, or its wait ended).
+    private func claim(_ id: Int) -> Bool {
+        state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            state.waiters.remove(at: index)
+            return true
+        }
+    }
+
+    /// `waiter`'s answer if it has one now; else it is registered, and looks again at each
+    /// activity of its app. It is registered before the first look, so that an activity
+    /// reported meanwhile is not missed; its ``ActivityWaiter/check`` runs outside the lock.
+    func firstAnswer(orWait waiter: ActivityWaiter) -> ActivityWaitStart {
+        let closed = state.withLock { state -> HTTPResponse? in
+            if let closed = state.closed { return closed }
+            state.waiters.append(waiter)
+            return nil
+        }
+        if let closed { return .refused(closed) }
+        // When the claim fails, an activity on another loop found the answer first and has
+        // delivered it.
+        if let answer = waiter.check(), claim(waiter.id) { return .found(answer) }
+        return .waiting
+    }
+
+    /// Ends every wait on this journal with `response` (``WaitEnding``); with `closing`, every
+    /// later wait too (its session has ended).
+    func endWaits(with response: HTTPResponse, closing: Bool = false) {
+        let ended = state.withLock { state in
+            if closing { state.closed = response }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in ended { waiter.end(response) }
+    }
+
+    /// Takes a waiter back out (its wait ended); nothing when it has been answered.
+    func stopWaiting(_ id: Int) { _ = claim(id) }
+
+    /// Requests waiting on this journal's activity now.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     func remove(where shouldRemove: (Entry) -> Bool) {
         state.withLock { state in

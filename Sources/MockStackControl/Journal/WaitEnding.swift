@@ -16,6 +16,18 @@ enum WaitEnding {
         )
     }
 
+    /// 410: as ``sessionEnded(_:because:)``, for a wait on the session's Server Events
+    /// subscriptions (`server-events/wait`).
+    static func sessionEndedForSubscribers(_ id: String, because reason: String) -> HTTPResponse {
+        PlainError.response(
+            410,
+            """
+            Session '\(id)' ended while this request waited for Server Events subscriptions (\(reason)); none of it can \
+            open any more
+            """
+        )
+    }
+
     /// 409: the journal waited on was reset; an entry recorded after it belongs to whatever
     /// runs next, not to the wait made before.
     static let reset = PlainError.response(

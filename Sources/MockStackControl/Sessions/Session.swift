@@ -47,10 +47,12 @@ final class Session: Sendable {
 
     /// The session is dropped: its apps' real-time connections end with it, and the requests
     /// waiting for its journal's entries are answered 410 (``WaitEnding/sessionEnded(_:because:)``),
-    /// as is any wait that reaches the journal later.
+    /// as is any wait that reaches the journal later; so are those waiting for its Server Events
+    /// subscriptions (``WaitEnding/sessionEndedForSubscribers(_:because:)``).
     /// - Parameter reason: why, for the waits' answer (`deleted`, `evicted …`).
     func end(because reason: String) {
         journal.endWaits(with: WaitEnding.sessionEnded(id, because: reason), closing: true)
+        realtime.endWaits(with: WaitEnding.sessionEndedForSubscribers(id, because: reason), closing: true)
         for case let app as any RealtimeApp in apps { app.disconnectAll() }
     }
 

@@ -18,7 +18,9 @@ public protocol RealtimeApp: MockApp {
     func delayEvents(byMilliseconds milliseconds: Int)
     /// The current hold, in milliseconds.
     var eventDelayMilliseconds: Int { get }
-    /// Where the app reports its connections' activity: opened, calls, events, closed.
+    /// Where the app reports its connections' activity: opened, calls, events, closed. The
+    /// observer may call back into the app (a Server Events wait lists its subscriptions), so
+    /// the app calls it outside its own locks.
     func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void)
 }
 

@@ -43,8 +43,8 @@ public struct ServerEventSubscriber: Sendable, Equatable {
         [
             "id": .string(id), "userId": .string(userId), "displayName": .string(displayName),
             "isAuthenticated": .bool(isAuthenticated), "channels": .array(channels.map(JSONValue.string)),
-            "createdAt": .number(JSONNumber(Int(createdAt))), "idleMs": .number(JSONNumber(idleMilliseconds)),
-            "eventsSent": .number(JSONNumber(eventsSent)),
+            "createdAt": .number(JSONNumber(literal: String(createdAt))),
+            "idleMs": .number(JSONNumber(idleMilliseconds)), "eventsSent": .number(JSONNumber(eventsSent)),
         ]
     }
 }

@@ -14,7 +14,7 @@ struct ConnectionState {
         case answering(Answering)
         /// The last answer is going out, reading is off; the connection closes once it has.
         case closing(lingers: Bool)
-        /// Switched protocols: a byte stream its handler serves.
+        /// Switched protocols, or sending a streamed body: a byte stream its handler serves.
         case upgraded
         case closed
     }
@@ -219,7 +219,8 @@ struct ConnectionState {
         return reading.peerFinished
     }
 
-    /// The connection becomes a byte stream (a `101` went out): no more requests.
+    /// The connection becomes a byte stream (a `101` or a streamed body's head went out): no
+    /// more requests.
     /// - Returns: whether reading must resume (it was held).
     mutating func switchedToStream() -> Bool {
         guard case .answering(let answering) = phase else { return false }

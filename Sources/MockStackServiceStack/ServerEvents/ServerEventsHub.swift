@@ -178,9 +178,6 @@ public final class ServerEventsHub: Sendable {
         state.withLock { ($0.byUser[userId] ?? [:]).values.sorted { $0.sequence < $1.sequence } }
     }
 
-    /// Subscriptions open now (forgotten ones included).
-    var openCount: Int { state.withLock { $0.open.count } }
-
     // MARK: Publishing
 
     /// `<channel>@<selector> <body>` to the channel's subscribers. `body` is JSON text, or

@@ -11,9 +11,4 @@ enum SubscriptionID {
         for _ in 0..<20 { bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]) }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// Whether `text` has an id's shape; anything else cannot name a subscription.
-    static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == 20 && text.utf8.allSatisfy { alphabet.contains($0) }
-    }
 }

@@ -21,6 +21,6 @@ extension HTTPConnection {
         }
         let opening = openingReply(head, exchange, body: chunked ? ChunkedCoding.chunk(response.body) : response.body)
         finish(exchange, status: response.status, bytes: response.body.count)
-        openStream(opening, chunked: chunked, unsentOutputLimit: body.unsentOutputLimit, makeHandler: body.makeHandler)
+        openStream(opening, chunked: chunked, handoff: body.handoff)
     }
 }

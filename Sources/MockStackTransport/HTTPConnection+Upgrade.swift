@@ -24,20 +24,18 @@ extension HTTPConnection {
         let head = response.head
         let reply = WholeReply(head: head.bytes, date: head.hasDate ? [] : worker.date.line, connection: [], body: [])
         finish(exchange, status: 101, bytes: 0)
-        openStream(
-            reply, chunked: false, unsentOutputLimit: upgrade.unsentOutputLimit, makeHandler: upgrade.makeHandler)
+        openStream(reply, chunked: false, handoff: upgrade.handoff)
     }
 
     /// Queues `opening`, the reply that ends HTTP on the connection (a `101`, a streamed body's
-    /// head), and hands the connection to the handler `makeHandler` makes: from then on it is a
+    /// head), and hands the connection to the handler `handoff` makes: from then on it is a
     /// byte stream (``UpgradedStream``), each serve of whose output is one chunk when `chunked`.
-    func openStream(
-        _ opening: WholeReply, chunked: Bool, unsentOutputLimit: Int, makeHandler: () -> any ByteStreamHandler
-    ) {
+    func openStream(_ opening: WholeReply, chunked: Bool, handoff: ByteStreamHandoff) {
         guard queue(opening) else { return }
         switchToStream()
         let stream = UpgradedStream(
-            connection: self, chunked: chunked, unsentOutputLimit: unsentOutputLimit, handler: makeHandler())
+            connection: self, chunked: chunked, unsentOutputLimit: handoff.unsentOutputLimit,
+            handler: handoff.makeHandler())
         upgradedStream = stream
         stream.handler.started(on: stream)
         // A client may send its first bytes right behind the request, in the same packet.

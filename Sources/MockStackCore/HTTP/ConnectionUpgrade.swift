@@ -2,41 +2,28 @@
 /// (``Delivery/upgrade(_:)``): after the 101 goes out, the connection is a plain byte stream
 /// served by the handler this makes, one per connection.
 ///
-/// Equal only to itself (by identity), so that ``Delivery`` stays `Equatable`.
+/// Equal only to itself (its ``ByteStreamHandoff``), so that ``Delivery`` stays `Equatable`.
 public struct ConnectionUpgrade: Sendable, Equatable, CustomStringConvertible {
     /// The default ``unsentOutputLimit``: 4 MiB.
     public static let defaultUnsentOutputLimit = 4 << 20
 
-    private let box: Box
-
-    private final class Box: Sendable {
-        let makeHandler: @Sendable () -> any ByteStreamHandler
-        let unsentOutputLimit: Int
-
-        init(makeHandler: @escaping @Sendable () -> any ByteStreamHandler, unsentOutputLimit: Int) {
-            self.makeHandler = makeHandler
-            self.unsentOutputLimit = unsentOutputLimit
-        }
-    }
+    public let handoff: ByteStreamHandoff
 
     /// - Parameters:
     ///   - unsentOutputLimit: bytes written to the stream and not yet taken by the client, at
-    ///     most; past it the connection is dropped (a client that never reads cannot make the
-    ///     server hold its output without end).
+    ///     most; past it the connection is dropped.
     ///   - makeHandler: called once, on the connection's loop, when the 101 has been written.
     public init(
         unsentOutputLimit: Int = ConnectionUpgrade.defaultUnsentOutputLimit,
         _ makeHandler: @escaping @Sendable () -> any ByteStreamHandler
     ) {
-        box = Box(makeHandler: makeHandler, unsentOutputLimit: max(1, unsentOutputLimit))
+        handoff = ByteStreamHandoff(unsentOutputLimit: unsentOutputLimit, makeHandler)
     }
 
     /// A new handler for one connection.
-    public func makeHandler() -> any ByteStreamHandler { box.makeHandler() }
+    public func makeHandler() -> any ByteStreamHandler { handoff.makeHandler() }
 
-    public var unsentOutputLimit: Int { box.unsentOutputLimit }
-
-    public static func == (lhs: ConnectionUpgrade, rhs: ConnectionUpgrade) -> Bool { lhs.box === rhs.box }
+    public var unsentOutputLimit: Int { handoff.unsentOutputLimit }
 
     public var description: String { "ConnectionUpgrade(unsentOutputLimit: \(unsentOutputLimit))" }
 }

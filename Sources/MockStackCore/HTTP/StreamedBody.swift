@@ -9,19 +9,10 @@
 /// gets what the client sends after its request (a well-behaved client sends nothing), and
 /// ``ByteStreamHandler/streamEnded()`` comes once the connection has ended for any reason.
 /// The same bound on output the client does not take applies (`unsentOutputLimit`), and the
-/// same send timeout. Equal only to itself (by identity), so that ``Delivery`` stays `Equatable`.
+/// same send timeout. Equal only to itself (its ``ByteStreamHandoff``), so that ``Delivery`` stays
+/// `Equatable`.
 public struct StreamedBody: Sendable, Equatable, CustomStringConvertible {
-    private let box: Box
-
-    private final class Box: Sendable {
-        let makeHandler: @Sendable () -> any ByteStreamHandler
-        let unsentOutputLimit: Int
-
-        init(makeHandler: @escaping @Sendable () -> any ByteStreamHandler, unsentOutputLimit: Int) {
-            self.makeHandler = makeHandler
-            self.unsentOutputLimit = unsentOutputLimit
-        }
-    }
+    public let handoff: ByteStreamHandoff
 
     /// - Parameters:
     ///   - unsentOutputLimit: bytes written and not yet taken by the client, at most; past it
@@ -31,15 +22,13 @@ public struct StreamedBody: Sendable, Equatable, CustomStringConvertible {
         unsentOutputLimit: Int = ConnectionUpgrade.defaultUnsentOutputLimit,
         _ makeHandler: @escaping @Sendable () -> any ByteStreamHandler
     ) {
-        box = Box(makeHandler: makeHandler, unsentOutputLimit: max(1, unsentOutputLimit))
+        handoff = ByteStreamHandoff(unsentOutputLimit: unsentOutputLimit, makeHandler)
     }
 
     /// A new handler for one answer.
-    public func makeHandler() -> any ByteStreamHandler { box.makeHandler() }
+    public func makeHandler() -> any ByteStreamHandler { handoff.makeHandler() }
 
-    public var unsentOutputLimit: Int { box.unsentOutputLimit }
-
-    public static func == (lhs: StreamedBody, rhs: StreamedBody) -> Bool { lhs.box === rhs.box }
+    public var unsentOutputLimit: Int { handoff.unsentOutputLimit }
 
     public var description: String { "StreamedBody(unsentOutputLimit: \(unsentOutputLimit))" }
 }

@@ -127,17 +127,6 @@ struct ErrorRenderer {
         // iterator: every error body makes this check.
         let hasTag = UTF8Bytes.withSpan(message) { bytes in bytes.indices.contains { bytes[$0] == UInt8(ascii: "<") } }
         guard hasTag, message.lowercased().contains("<script") else { return message }
-        var encoded = ""
-        for character in message {
-            switch character {
-            case "<": encoded += "&lt;"
-            case ">": encoded += "&gt;"
-            case "&": encoded += "&amp;"
-            case "\"": encoded += "&quot;"
-            case "'": encoded += "&#39;"
-            default: encoded.append(character)
-            }
-        }
-        return encoded
+        return HTMLEncoding.encode(message)
     }
 }

@@ -48,11 +48,7 @@ struct RawToChannelBehaviour: OperationBehaviour {
         let selector = try call.selector(default: nil)
         let body = try call.checked(
             request.value(named: "Message").text.map { JSONValue.string(HTMLEncoding.encode($0)).encoded() } ?? [])
-        if let toUserId = request.value(named: "ToUserId").text {
-            hub.notifyUser(toUserId, selector: selector, body: body)
-        } else {
-            hub.notifyChannel(try call.channel(), selector: selector, body: body)
-        }
+        try call.publish(body, selector: selector, on: hub)
         return .void
     }
 }
@@ -63,7 +59,6 @@ struct ObjectToChannelBehaviour: OperationBehaviour {
     func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let hub = try call.serverEvents()
         let request = call.request
-        let toUserId = request.value(named: "ToUserId").text
         for property in ["CustomType", "SetterType"] {
             let value = request.value(named: property)
             guard !value.isNull else { continue }
@@ -71,11 +66,7 @@ struct ObjectToChannelBehaviour: OperationBehaviour {
             let shape = call.operation.requestType.properties.first { $0.name == property }?.shape ?? .any
             let body = try call.checked(
                 call.context.writer(call.operation.dialect, jsconfig: nil).bytes(value, as: shape))
-            if let toUserId {
-                hub.notifyUser(toUserId, selector: selector, body: body)
-            } else {
-                hub.notifyChannel(try call.channel(), selector: selector, body: body)
-            }
+            try call.publish(body, selector: selector, on: hub)
         }
         return .void
     }
@@ -127,6 +118,15 @@ extension ServiceCall {
         }
         if selector.contains("@") { throw ServiceError(.argument, "Illegal '@' used in name") }
         return selector
+    }
+
+    /// To the `ToUserId`'s subscriptions when the request names one, else to its `Channel`.
+    fileprivate func publish(_ body: [UInt8], selector: String, on hub: ServerEventsHub) throws(ServiceError) {
+        if let toUserId = request.value(named: "ToUserId").text {
+            hub.notifyUser(toUserId, selector: selector, body: body)
+        } else {
+            hub.notifyChannel(try channel(), selector: selector, body: body)
+        }
     }
 
     fileprivate func channel() throws(ServiceError) -> String {

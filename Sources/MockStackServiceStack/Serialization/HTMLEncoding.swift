@@ -1,5 +1,5 @@
-/// ServiceStack's `HtmlEncode`: .NET's `WebUtility.HtmlEncode`, then `′` as `&prime;`. The
-/// test host's chat services encode every message with it.
+/// ServiceStack's `HtmlEncode`: .NET's `WebUtility.HtmlEncode`, then `′` as `&prime;`. Error
+/// messages holding `<script` and the test host's chat messages are encoded with it.
 enum HTMLEncoding {
     static func encode(_ text: String) -> String {
         var out = ""

@@ -154,10 +154,11 @@ def heartbeat_update_reset(origin):
         client.wait_for(2)
         beat = client.post(client.connect["heartbeatUrl"])
         heard_beat = client.selectors(3)[-1]
-        update_status, update = call(origin, "UpdateEventSubscriber", {"id": client.id, "subscribeChannels": ["news"]})
-        updates = client.selectors(5)[-2:]
         update_status, update = call(origin, "UpdateEventSubscriber", {
             "id": client.id, "subscribeChannels": ["news"]})
+        updates = client.selectors(5)[-2:]
+        call(origin, "PostChatToChannel", {
+            "from": client.id, "channel": "news", "message": "fresh", "selector": "cmd.chat"})
         news = client.selectors(6)[-1]
         reset_status, _ = call(origin, "ResetServerEvents", {})
         after_reset = client.post(client.connect["heartbeatUrl"])

@@ -149,7 +149,8 @@ public struct RawResponse: Equatable, Sendable {
         return response
     }
 
-    static func find(_ needle: [UInt8], in data: [UInt8], from: Int) -> Int? {
+    /// Where `needle` first occurs in `data` at or after `from`.
+    public static func find(_ needle: [UInt8], in data: [UInt8], from: Int) -> Int? {
         guard data.count >= needle.count else { return nil }
         var i = from
         while i + needle.count <= data.count {

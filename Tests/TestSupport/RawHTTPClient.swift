@@ -93,7 +93,7 @@ public final class RawConnection {
         }
     }
 
-    public enum StreamEnd: Equatable { case closed, reset, timedOut }
+    public enum StreamEnd: Equatable, Sendable { case closed, reset, timedOut }
 }
 
 /// One parsed response.

@@ -3,7 +3,8 @@
 # environment of the project's own: .venv/ (PyPI's `websockets` for the WebSocket layer,
 # python-socketio 5 for Feathers real-time; Tests/WebSocketClient/requirements.txt; and the
 # `servicestack` client that calls mockstack with the generated Python DTOs;
-# Tests/DTOClients/requirements.txt) and
+# Tests/DTOClients/requirements.txt; and sseclient-py for ServiceStack Server Events;
+# Tests/SSEClient/requirements.txt) and
 # .venv-eio3/ (python-socketio 4.6, the Engine.IO 3 client, which cannot share one;
 # Tests/SocketIOClient/requirements-eio3.txt). Quick when they are already there. The tests
 # find .venv/bin/python and .venv-eio3/bin/python (or MOCKSTACK_PYTHON, MOCKSTACK_PYTHON_EIO3);
@@ -44,5 +45,5 @@ ensure_venv() {
   printf '%s\n' "$requirements" > "$venv/.installed-requirements"
 }
 
-ensure_venv .venv Tests/WebSocketClient/requirements.txt Tests/DTOClients/requirements.txt
+ensure_venv .venv Tests/WebSocketClient/requirements.txt Tests/DTOClients/requirements.txt Tests/SSEClient/requirements.txt
 ensure_venv .venv-eio3 Tests/SocketIOClient/requirements-eio3.txt

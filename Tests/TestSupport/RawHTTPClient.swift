@@ -93,7 +93,7 @@ public final class RawConnection {
         }
     }
 
-    public enum StreamEnd: Equatable { case closed, reset, timedOut }
+    public enum StreamEnd: Equatable, Sendable { case closed, reset, timedOut }
 }
 
 /// One parsed response.
@@ -149,7 +149,8 @@ public struct RawResponse: Equatable, Sendable {
         return response
     }
 
-    static func find(_ needle: [UInt8], in data: [UInt8], from: Int) -> Int? {
+    /// Where `needle` first occurs in `data` at or after `from`.
+    public static func find(_ needle: [UInt8], in data: [UInt8], from: Int) -> Int? {
         guard data.count >= needle.count else { return nil }
         var i = from
         while i + needle.count <= data.count {

@@ -91,8 +91,11 @@ final class EventStreamConnection: @unchecked Sendable {
     }
 
     /// The subscription's id, from `cmd.onConnect`.
-    var subscriptionID: String? {
-        guard let connect = frames.first, let range = connect.range(of: #""id":""#) else { return nil }
-        return String(connect[range.upperBound...].prefix(20))
+    var subscriptionID: String? { frames.first.flatMap { Self.field("id", in: $0) } }
+
+    /// The value of the first `"key":"…"` in a frame's JSON (whose string values hold no quotes).
+    static func field(_ key: String, in frame: String) -> String? {
+        guard let range = frame.range(of: "\"\(key)\":\"") else { return nil }
+        return String(frame[range.upperBound...].prefix { $0 != "\"" })
     }
 }

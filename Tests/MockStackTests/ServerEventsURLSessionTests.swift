@@ -25,7 +25,7 @@ struct ServerEventsURLSessionTests {
         #expect(first.frames.count == 2)
         #expect(first.frames.first?.hasPrefix(#"cmd.onConnect {"channels":"home","userId":"-1","#) == true)
         #expect(first.frames.last?.hasPrefix(#"home@cmd.onJoin {"channels":"home","userId":"-1","#) == true)
-        let id = try #require(ServerEventsWireTests.field("id", in: first.frames[0]))
+        let id = try #require(EventStreamConnection.field("id", in: first.frames[0]))
 
         var chat = URLRequest(url: app.appending(path: "api/PostChatToChannel"))
         chat.httpMethod = "POST"

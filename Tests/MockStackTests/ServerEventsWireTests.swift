@@ -13,12 +13,6 @@ struct ServerEventsWireTests {
         try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test"]))
     }
 
-    /// The value of `"key":"…"` in a frame's JSON.
-    static func field(_ key: String, in frame: String) -> String? {
-        guard let range = frame.range(of: "\"\(key)\":\"") else { return nil }
-        return frame[range.upperBound...].prefix { $0 != "\"" }.description
-    }
-
     /// The head as ServiceStack sends it with the test host's CORS headers, chunked; the first
     /// chunk holds `cmd.onConnect` and the join, the meta keys in the documented order; after an
     /// unregister the last chunk and the close.
@@ -39,8 +33,8 @@ struct ServerEventsWireTests {
 
         let first = try #require(stream.chunks.complete.first)
         let id = try #require(stream.subscriptionID)
-        let createdAt = try #require(Self.field("createdAt", in: first))
-        let profileUrl = try #require(Self.field("profileUrl", in: first))
+        let createdAt = try #require(EventStreamConnection.field("createdAt", in: first))
+        let profileUrl = try #require(EventStreamConnection.field("profileUrl", in: first))
         #expect(id.count == 20 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
         #expect(profileUrl.hasPrefix("data:image/svg+xml,"))
         let meta = #"{"channels":"home","userId":"-1","profileUrl":"\#(profileUrl)","createdAt":"\#(createdAt)","#

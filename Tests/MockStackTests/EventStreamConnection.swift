@@ -14,9 +14,10 @@ final class EventStreamConnection: @unchecked Sendable {
     /// How the connection ended, once it has.
     private(set) var end: RawConnection.StreamEnd?
 
-    /// Opens `GET path` (`/test/event-stream?channels=home`).
+    /// Opens `GET path` (`/test/event-stream?channels=home`). A read waits at most 15 s: longer
+    /// than a loaded machine takes, short enough to fail within a test's time limit.
     init(port: Int, path: String, headers: String = "") throws {
-        connection = try RawConnection(port: port)
+        connection = try RawConnection(port: port, timeoutSeconds: 15)
         try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n")
     }
 

@@ -13,8 +13,9 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct ServerEventsURLSessionTests {
     @Test func theFirstFramesAndAChatArriveAsTheyAreSent() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let app = mock.baseURL.appending(path: "test")
         let stream = URLSessionEventStream(url: app.appending(path: "event-stream").appending(queryItems: [
             URLQueryItem(name: "channels", value: "home"),

@@ -5,20 +5,17 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// The `test` app's Server Events on the wire, byte for byte over a raw socket, and steered from
-/// the control plane (docs/servicestack-server-events.md).
+/// The `test` app's Server Events on the wire, byte for byte over a raw socket, and its answers
+/// to bad input (docs/servicestack-server-events.md).
 @Suite(.timeLimit(.minutes(1)))
 struct ServerEventsWireTests {
-    static func server() throws -> InProcessMockStack {
-        try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test"]))
-    }
-
     /// The head as ServiceStack sends it with the test host's CORS headers, chunked; the first
     /// chunk holds `cmd.onConnect` and the join, the meta keys in the documented order; after an
     /// unregister the last chunk and the close.
     @Test func theStreamOnTheWire() throws {
-        let mock = try Self.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let stream = try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
         stream.read { $0.chunks.complete.count >= 1 }
@@ -56,8 +53,9 @@ struct ServerEventsWireTests {
 
     /// Unknown ids, a channel with `@`, and no channel at all, each with its documented answer.
     @Test func badInputHasItsDocumentedAnswers() throws {
-        let mock = try Self.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         func post(_ path: String, _ body: String = "") throws -> RawResponse {
             try rawExchange(port: port, "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"

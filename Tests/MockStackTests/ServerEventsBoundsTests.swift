@@ -13,7 +13,9 @@ struct ServerEventsBoundsTests {
     /// Past `maxSubscriptions` a stream is refused with 503; past `maxMessageBytes` the control
     /// plane answers 413 and PostRawToChannel 400, and nothing is sent.
     @Test func theSubscriptionAndMessageBounds() async throws {
-        let server = try ServerEventsServer(serverEvents: #"{"maxSubscriptions": 3, "maxMessageBytes": 100}"#)
+        // Patient too (ServerEventsServer.patient()): the streams are held across awaits.
+        let settings = #"{"maxSubscriptions": 3, "maxMessageBytes": 100, "idleTimeoutMs": 600000}"#
+        let server = try ServerEventsServer(serverEvents: settings)
         defer { server.stop() }
         let mock = server.mock
         let port = mock.ready.port

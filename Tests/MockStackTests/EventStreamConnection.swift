@@ -14,9 +14,10 @@ final class EventStreamConnection: @unchecked Sendable {
     /// How the connection ended, once it has.
     private(set) var end: RawConnection.StreamEnd?
 
-    /// Opens `GET path` (`/test/event-stream?channels=home`).
+    /// Opens `GET path` (`/test/event-stream?channels=home`). A read waits at most 15 s: longer
+    /// than a loaded machine takes, short enough to fail within a test's time limit.
     init(port: Int, path: String, headers: String = "") throws {
-        connection = try RawConnection(port: port)
+        connection = try RawConnection(port: port, timeoutSeconds: 15)
         try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n")
     }
 
@@ -91,8 +92,11 @@ final class EventStreamConnection: @unchecked Sendable {
     }
 
     /// The subscription's id, from `cmd.onConnect`.
-    var subscriptionID: String? {
-        guard let connect = frames.first, let range = connect.range(of: #""id":""#) else { return nil }
-        return String(connect[range.upperBound...].prefix(20))
+    var subscriptionID: String? { frames.first.flatMap { Self.field("id", in: $0) } }
+
+    /// The value of the first `"key":"…"` in a frame's JSON (whose string values hold no quotes).
+    static func field(_ key: String, in frame: String) -> String? {
+        guard let range = frame.range(of: "\"\(key)\":\"") else { return nil }
+        return String(frame[range.upperBound...].prefix { $0 != "\"" })
     }
 }

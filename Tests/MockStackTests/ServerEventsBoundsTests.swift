@@ -10,24 +10,14 @@ import TestSupport
 /// on (docs/servicestack-server-events.md#limits).
 @Suite(.timeLimit(.minutes(1)))
 struct ServerEventsBoundsTests {
-    /// A server with a copy of the `test` app whose manifest has `serverEvents` as given.
-    static func server(serverEvents: String) throws -> (InProcessMockStack, URL) {
-        let root = try makeTemporaryDirectory()
-        let app = root.appendingPathComponent("test")
-        try FileManager.default.copyItem(at: ServerTests.fixtures.appendingPathComponent("test"), to: app)
-        let manifest = app.appendingPathComponent("app.json")
-        let text = try String(contentsOf: manifest, encoding: .utf8)
-        try text.replacingOccurrences(of: #""serverEvents": {}"#, with: #""serverEvents": \#(serverEvents)"#)
-            .write(to: manifest, atomically: true, encoding: .utf8)
-        let configuration = MockStackConfiguration(fixtures: [root], apps: ["test"])
-        return (try InProcessMockStack(configuration: configuration), root)
-    }
-
     /// Past `maxSubscriptions` a stream is refused with 503; past `maxMessageBytes` the control
     /// plane answers 413 and PostRawToChannel 400, and nothing is sent.
     @Test func theSubscriptionAndMessageBounds() async throws {
-        let (mock, root) = try Self.server(serverEvents: #"{"maxSubscriptions": 3, "maxMessageBytes": 100}"#)
-        defer { mock.stop(); try? FileManager.default.removeItem(at: root) }
+        // Patient too (ServerEventsServer.patient()): the streams are held across awaits.
+        let settings = #"{"maxSubscriptions": 3, "maxMessageBytes": 100, "idleTimeoutMs": 600000}"#
+        let server = try ServerEventsServer(serverEvents: settings)
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let streams = try (1...3).map { _ in
             try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
@@ -57,8 +47,9 @@ struct ServerEventsBoundsTests {
     /// stream ends with the last chunk, the journal says why, and the one dropped first is heard
     /// leaving by the other, still there (whichever the machine's timers fire first).
     @Test func silentSubscriptionsExpire() async throws {
-        let (mock, root) = try Self.server(serverEvents: #"{"idleTimeoutMs": 300, "heartbeatIntervalMs": 100}"#)
-        defer { mock.stop(); try? FileManager.default.removeItem(at: root) }
+        let server = try ServerEventsServer(serverEvents: #"{"idleTimeoutMs": 300, "heartbeatIntervalMs": 100}"#)
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let streams = try (1...2).map { _ in
             try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
@@ -77,8 +68,9 @@ struct ServerEventsBoundsTests {
     /// A client that reads nothing is reset once 4 MiB wait for it; the others hear it leave and
     /// are served on.
     @Test func aClientThatNeverReadsIsDropped() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let stuck = try RawConnection(port: port, receiveBufferBytes: 4096)
         try stuck.send("GET /test/event-stream?channels=home HTTP/1.1\r\nHost: t\r\n\r\n")

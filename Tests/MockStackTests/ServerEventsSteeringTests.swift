@@ -24,8 +24,9 @@ struct ServerEventsSteeringTests {
     /// A test waits for a client instead of sleeping, lists it, sends it messages by channel,
     /// subscription and user, sees the journal, and ends its stream with mockstack's reset.
     @Test func aTestWaitsForSendsToAndResetsSubscribers() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         async let joined = mock.waitForServerEventSubscriber(app: "test", channel: "home")
         let stream = try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
@@ -60,8 +61,9 @@ struct ServerEventsSteeringTests {
 
     /// A session's subscribers are its own: the server's listing and channels do not see them.
     @Test func aSessionsSubscribersAreItsOwn() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let outside = try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
         let inside = try EventStreamConnection(port: port, path: "/__session/s1/test/event-stream?channels=home")
@@ -81,8 +83,9 @@ struct ServerEventsSteeringTests {
 
     /// `"cut": true` leaves the client half a frame and the connection's end, no last chunk.
     @Test func aCutStreamEndsMidMessage() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let stream = try EventStreamConnection(port: mock.ready.port, path: "/test/event-stream?channels=home")
         _ = try await offThePool { stream.frames(2) }
         let message: JSONValue = ["text": .string(String(repeating: "x", count: 100))]
@@ -99,8 +102,9 @@ struct ServerEventsSteeringTests {
     /// A delayed request delays the head and `cmd.onConnect`; the event delay holds frames back in
     /// order.
     @Test func delaysHoldTheConnectAndTheFramesInOrder() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let clock = ContinuousClock()
         let started = clock.now

@@ -13,8 +13,9 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct ServerEventsURLSessionTests {
     @Test func theFirstFramesAndAChatArriveAsTheyAreSent() async throws {
-        let mock = try ServerEventsWireTests.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer.patient()
+        defer { server.stop() }
+        let mock = server.mock
         let app = mock.baseURL.appending(path: "test")
         let stream = URLSessionEventStream(url: app.appending(path: "event-stream").appending(queryItems: [
             URLQueryItem(name: "channels", value: "home"),
@@ -25,7 +26,7 @@ struct ServerEventsURLSessionTests {
         #expect(first.frames.count == 2)
         #expect(first.frames.first?.hasPrefix(#"cmd.onConnect {"channels":"home","userId":"-1","#) == true)
         #expect(first.frames.last?.hasPrefix(#"home@cmd.onJoin {"channels":"home","userId":"-1","#) == true)
-        let id = try #require(ServerEventsWireTests.field("id", in: first.frames[0]))
+        let id = try #require(EventStreamConnection.field("id", in: first.frames[0]))
 
         var chat = URLRequest(url: app.appending(path: "api/PostChatToChannel"))
         chat.httpMethod = "POST"

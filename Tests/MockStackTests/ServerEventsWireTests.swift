@@ -5,26 +5,17 @@ import MockStackTesting
 import Testing
 import TestSupport
 
-/// The `test` app's Server Events on the wire, byte for byte over a raw socket, and steered from
-/// the control plane (docs/servicestack-server-events.md).
+/// The `test` app's Server Events on the wire, byte for byte over a raw socket, and its answers
+/// to bad input (docs/servicestack-server-events.md).
 @Suite(.timeLimit(.minutes(1)))
 struct ServerEventsWireTests {
-    static func server() throws -> InProcessMockStack {
-        try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test"]))
-    }
-
-    /// The value of `"key":"…"` in a frame's JSON.
-    static func field(_ key: String, in frame: String) -> String? {
-        guard let range = frame.range(of: "\"\(key)\":\"") else { return nil }
-        return frame[range.upperBound...].prefix { $0 != "\"" }.description
-    }
-
     /// The head as ServiceStack sends it with the test host's CORS headers, chunked; the first
     /// chunk holds `cmd.onConnect` and the join, the meta keys in the documented order; after an
     /// unregister the last chunk and the close.
     @Test func theStreamOnTheWire() throws {
-        let mock = try Self.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         let stream = try EventStreamConnection(port: port, path: "/test/event-stream?channels=home")
         stream.read { $0.chunks.complete.count >= 1 }
@@ -39,8 +30,8 @@ struct ServerEventsWireTests {
 
         let first = try #require(stream.chunks.complete.first)
         let id = try #require(stream.subscriptionID)
-        let createdAt = try #require(Self.field("createdAt", in: first))
-        let profileUrl = try #require(Self.field("profileUrl", in: first))
+        let createdAt = try #require(EventStreamConnection.field("createdAt", in: first))
+        let profileUrl = try #require(EventStreamConnection.field("profileUrl", in: first))
         #expect(id.count == 20 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
         #expect(profileUrl.hasPrefix("data:image/svg+xml,"))
         let meta = #"{"channels":"home","userId":"-1","profileUrl":"\#(profileUrl)","createdAt":"\#(createdAt)","#
@@ -62,8 +53,9 @@ struct ServerEventsWireTests {
 
     /// Unknown ids, a channel with `@`, and no channel at all, each with its documented answer.
     @Test func badInputHasItsDocumentedAnswers() throws {
-        let mock = try Self.server()
-        defer { mock.stop() }
+        let server = try ServerEventsServer()
+        defer { server.stop() }
+        let mock = server.mock
         let port = mock.ready.port
         func post(_ path: String, _ body: String = "") throws -> RawResponse {
             try rawExchange(port: port, "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"

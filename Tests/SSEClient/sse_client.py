@@ -14,7 +14,7 @@ import threading
 import requests
 import sseclient
 
-TIMEOUT = 5
+TIMEOUT = 15
 SUBSCRIPTION_ID = re.compile(r"^[A-Za-z0-9]{20}$")
 
 

@@ -154,12 +154,16 @@ class Subscriber:
 class Heartbeats:
     """The subscribers' heartbeats, on one keep-alive connection (opened again if the server closes it)."""
 
-    def __init__(self, port, subscribers):
+    def __init__(self, port):
         self.port = port
         self.sock = None
         self.buffer = bytearray()
-        self.last = {subscriber.id: time.monotonic() for subscriber in subscribers}
+        # Each subscription's latest heartbeat (or its start), monotonic seconds.
+        self.last = {}
         self.sent = 0
+
+    def add(self, subscription):
+        self.last[subscription] = time.monotonic()
 
     def beat(self, subscription):
         for attempt in (0, 1):
@@ -204,9 +208,11 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
     poller = select.epoll()
     by_fd = {}
     subscribers = []
+    heartbeats = Heartbeats(port)
     started = time.monotonic()
     for _ in range(clients):
         subscriber = Subscriber(port)
+        heartbeats.add(subscriber.id)
         subscribers.append(subscriber)
         fd = subscriber.sock.fileno()
         by_fd[fd] = subscriber
@@ -214,8 +220,9 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
         poller.register(fd, select.EPOLLIN | select.EPOLLET)
         for ready, _ in poller.poll(0):
             by_fd[ready].drain()
+        # Connecting them all takes long enough for the first ones to expire without.
+        heartbeats.due(subscriber.heartbeat_interval)
     interval = subscribers[0].heartbeat_interval
-    heartbeats = Heartbeats(port, subscribers)
     status, listed = control(port, "POST", "/__mockstack/server-events/wait",
                              {"app": "test", "channel": CHANNEL, "count": clients, "timeoutMs": 60000})
     assert status == 200 and len(listed["subscribers"]) == clients, (status, listed and len(listed["subscribers"]))

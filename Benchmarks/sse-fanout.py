@@ -18,9 +18,12 @@ subscribers sends some N²/2 frames: the sockets are drained as they connect, an
 "with the subscribers connected" is read once that has settled. Subscribers heartbeat
 (`/test/event-heartbeat?id=`, on one keep-alive connection) every heartbeatIntervalMs, as clients
 do, so none expires while the bench runs; then the heartbeats stop for an --idle window, over which
-the server's CPU time (utime + stime from /proc/PID/stat, in clock ticks) should stay at ~0: an
-idle subscription costs nothing. Last, every subscriber heartbeats once every heartbeatIntervalMs,
-each at its own offset, for --heartbeat-periods periods: the server's CPU a heartbeat.
+the server's CPU time (utime + stime from /proc/PID/stat, in clock ticks; and, to the nanosecond,
+its threads' /proc/PID/task/TID/schedstat) should stay at ~0: an idle subscription costs nothing.
+Last, every subscriber heartbeats once every heartbeatIntervalMs, each at its own offset, for
+--heartbeat-periods periods: the server's CPU a heartbeat; and, as its yardstick, the CPU a request
+of as many Hello requests at the same pace (each request at that pace wakes the server alone, which
+costs far more than a request among many).
 
 Targets: p99 from the send to the last subscriber <= 50 ms; RSS with 1,000 subscribers
 <= 64 MiB; an idle window of ~0 ticks.
@@ -55,6 +58,22 @@ def cpu_ticks(pid):
     """The process's user and system CPU time so far, in clock ticks."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
+
+
+def thread_nanoseconds(pid):
+    """Each thread's CPU time so far, as the scheduler counts it (not sampled by ticks)."""
+    times = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            times[task] = int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[0])
+        except FileNotFoundError:
+            pass
+    return times
+
+
+def nanoseconds_since(pid, before):
+    """The CPU time the process's threads took since `before` (a thread that ended meanwhile is left out)."""
+    return sum(spent - before.get(task, 0) for task, spent in thread_nanoseconds(pid).items())
 
 
 def release_binary():
@@ -165,21 +184,25 @@ class Heartbeats:
     def add(self, subscription):
         self.last[subscription] = time.monotonic()
 
-    def beat(self, subscription):
+    def request(self, method, path):
+        """The status of one request without a body on the connection."""
         for attempt in (0, 1):
             try:
                 if self.sock is None:
                     self.sock = socket.create_connection(("127.0.0.1", self.port))
                     self.buffer = bytearray()
-                self.sock.sendall(f"POST /test/event-heartbeat?id={subscription} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                  "Content-Length: 0\r\n\r\n".encode())
+                self.sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".encode())
                 status, _, self.buffer = read_response(self.sock, self.buffer)
-                break
+                return status
             except (ConnectionError, OSError):
-                self.sock.close()
+                if self.sock is not None:
+                    self.sock.close()
                 self.sock = None
                 if attempt:
                     raise
+
+    def beat(self, subscription):
+        status = self.request("POST", f"/test/event-heartbeat?id={subscription}")
         if status != 200:
             raise RuntimeError(f"heartbeat of {subscription}: {status}")
         self.last[subscription] = time.monotonic()
@@ -271,36 +294,47 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
     for subscriber in subscribers:
         heartbeats.beat(subscriber.id)
     settle(poller, by_fd, quiet=1.0)
-    idle_before = cpu_ticks(pid)
+    idle_before, idle_threads = cpu_ticks(pid), thread_nanoseconds(pid)
     time.sleep(idle_seconds)
     idle_ticks = cpu_ticks(pid) - idle_before
+    idle_ns = nanoseconds_since(pid, idle_threads)
     events_in_idle = len(poller.poll(0))
 
     # Each subscriber heartbeats once a period, at its own offset in it, as clients connected at
     # different times do; their cmd.onHeartbeat frames are read as they come.
-    beats_before, ticks_before = heartbeats.sent, cpu_ticks(pid)
-    window_start = time.monotonic()
-    for period in range(periods):
-        for index, subscriber in enumerate(subscribers):
-            at = window_start + (period + index / clients) * interval
+    def paced(send, count):
+        """Calls `send(i)` `count` times, evenly over `count / clients` intervals, reading the
+        subscribers' sockets in between: (ticks, nanoseconds of server CPU, seconds taken)."""
+        ticks, threads, start = cpu_ticks(pid), thread_nanoseconds(pid), time.monotonic()
+        for index in range(count):
+            at = start + index / clients * interval
             while (wait := at - time.monotonic()) > 0:
                 for fd, _ in poller.poll(wait):
                     by_fd[fd].drain()
-            heartbeats.beat(subscriber.id)
-    settle(poller, by_fd, quiet=0.2)
-    heartbeat_ticks = cpu_ticks(pid) - ticks_before
-    heartbeat_count = heartbeats.sent - beats_before
-    window = time.monotonic() - window_start
+            send(index)
+        settle(poller, by_fd, quiet=0.2)
+        return cpu_ticks(pid) - ticks, nanoseconds_since(pid, threads), time.monotonic() - start
 
-    peak_rss = memory_kib(pid, "VmHWM")
+    beats_before = heartbeats.sent
+    heartbeat_ticks, heartbeat_ns, window = paced(lambda index: heartbeats.beat(subscribers[index % clients].id),
+                                                  periods * clients)
+    heartbeat_count = heartbeats.sent - beats_before
+
+    # The yardstick: what any request costs at that pace on this machine (each wakes the server alone).
+    def hello(_):
+        if heartbeats.request("GET", "/test/api/Hello?name=World") != 200:
+            raise RuntimeError("Hello did not answer 200")
+    hello_ticks, hello_ns, _ = paced(hello, clients)
+
     poller.close()
     for subscriber in subscribers:
         subscriber.sock.close()
-    return {"idle_rss": idle_rss, "connected_rss": connected_rss, "peak_rss": peak_rss,
+    return {"idle_rss": idle_rss, "connected_rss": connected_rss,
             "connect_seconds": connect_seconds, "lasts": lasts, "medians": medians,
             "fanout_cpu": fanout_ticks / os.sysconf("SC_CLK_TCK") / rounds * 1000,
-            "idle_ticks": idle_ticks, "events_in_idle": events_in_idle, "interval": interval,
-            "heartbeat_ticks": heartbeat_ticks, "heartbeats": heartbeat_count, "window": window}
+            "idle_ticks": idle_ticks, "idle_ns": idle_ns, "events_in_idle": events_in_idle, "interval": interval,
+            "heartbeat_ticks": heartbeat_ticks, "heartbeat_ns": heartbeat_ns, "heartbeats": heartbeat_count,
+            "window": window, "hello_ticks": hello_ticks, "hello_ns": hello_ns, "hellos": clients}
 
 
 def p99(values):
@@ -335,7 +369,8 @@ def main():
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     last_p99 = p99(result["lasts"])
     per_subscriber = (result["connected_rss"] - result["idle_rss"]) / args.clients
-    per_heartbeat = result["heartbeat_ticks"] / ticks_per_second / max(1, result["heartbeats"]) * 1e6
+    per_heartbeat = result["heartbeat_ns"] / max(1, result["heartbeats"]) / 1000
+    per_hello = result["hello_ns"] / result["hellos"] / 1000
     lines = [
         f"## Server Events fan-out ({args.clients} subscribers of one channel, {args.rounds} rounds, "
         f"{args.threads} loop(s))",
@@ -345,7 +380,6 @@ def main():
         f"| RSS idle | {result['idle_rss'] / 1024:.1f} MiB | |",
         f"| RSS with {args.clients} subscribers connected | {result['connected_rss'] / 1024:.1f} MiB | <= 64 MiB |",
         f"| per subscriber | {per_subscriber:.1f} KiB | |",
-        f"| RSS at its peak (VmHWM, the run's end) | {result['peak_rss'] / 1024:.1f} MiB | |",
         f"| connecting them all (each join told to the channel) | {result['connect_seconds']:.1f} s | |",
         f"| message sent to the last subscriber's frame, median | {statistics.median(result['lasts']):.2f} ms | |",
         f"| message sent to the last subscriber's frame, p99 | {last_p99:.2f} ms | <= 50 ms |",
@@ -354,10 +388,13 @@ def main():
         f"{args.clients / statistics.median(result['lasts']) * 1000:,.0f} | |",
         f"| server CPU a fan-out (user + system, with the control plane's request) | {result['fanout_cpu']:.1f} ms | |",
         f"| server CPU over {args.idle:g} s idle (no heartbeats, no messages) | {result['idle_ticks']} ticks "
-        f"(1 tick = {1000 / ticks_per_second:g} ms); {result['events_in_idle']} subscribers had bytes | ~0 |",
+        f"(1 tick = {1000 / ticks_per_second:g} ms), {result['idle_ns'] / 1e6:.1f} ms; "
+        f"{result['events_in_idle']} subscribers had bytes | ~0 ticks |",
         f"| server CPU with a heartbeat every {result['interval']:g} s from each | "
-        f"{result['heartbeat_ticks']} ticks over {result['window']:.1f} s, {result['heartbeats']} heartbeats: "
-        f"{per_heartbeat:.0f} µs a heartbeat | |",
+        f"{result['heartbeat_ticks']} ticks, {result['heartbeat_ns'] / 1e6:.0f} ms over {result['window']:.1f} s, "
+        f"{result['heartbeats']} heartbeats: {per_heartbeat:.0f} µs a heartbeat | |",
+        f"| the same pace of Hello requests (the yardstick) | {result['hello_ticks']} ticks, "
+        f"{result['hello_ns'] / 1e6:.0f} ms, {result['hellos']} requests: {per_hello:.0f} µs a request | |",
         f"| load average at the end | {os.getloadavg()[0]:.1f} | |",
     ]
     missed = []

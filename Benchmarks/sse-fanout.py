@@ -36,28 +36,17 @@ Results: stdout and Benchmarks/.work/sse-fanout.md; exit 1 when a target is miss
 import argparse
 import json
 import os
-import pathlib
-import resource
 import select
 import socket
 import statistics
-import struct
-import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-# <asm-generic/socket.h>: the receive timestamp as a timespec, CLOCK_REALTIME (not in Python's socket module).
-SO_TIMESTAMPNS = 35
+from fanout_support import ROOT, SO_TIMESTAMPNS, cpu_ticks, p99, receive_time, release_binary, rss_kib, start_server
+
 CHANNEL = "bench"
 # Idle ticks the verdict still calls "no CPU": one tick may land in the window from work just before it.
 IDLE_TICKS_ALLOWED = 1
-
-
-def cpu_ticks(pid):
-    """The process's user and system CPU time so far, in clock ticks."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
 
 
 def thread_nanoseconds(pid):
@@ -74,20 +63,6 @@ def thread_nanoseconds(pid):
 def nanoseconds_since(pid, before):
     """The CPU time the process's threads took since `before` (a thread that ended meanwhile is left out)."""
     return sum(spent - before.get(task, 0) for task, spent in thread_nanoseconds(pid).items())
-
-
-def release_binary():
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True,
-                         text=True, check=True)
-    return str(pathlib.Path(out.stdout.strip()) / "mockstack")
-
-
-def memory_kib(pid, field):
-    """`VmRSS` or `VmHWM` of the process, in KiB."""
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    return 0
 
 
 def read_response(sock, buffer):
@@ -159,11 +134,7 @@ class Subscriber:
                 return found, arrived
             if not chunk:
                 raise ConnectionError(f"subscription {self.id}: the stream ended")
-            stamp = next((struct.unpack("qq", data[:16]) for level, kind, data in ancillary
-                          if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS), None)
-            if stamp is None:
-                raise RuntimeError("no kernel receive timestamp (SO_TIMESTAMPNS) with the bytes")
-            arrived = stamp[0] * 1_000_000_000 + stamp[1]
+            arrived = receive_time(ancillary)
             seen = self.tail + chunk
             if self.wanted and self.wanted in seen:
                 found = True
@@ -227,7 +198,7 @@ def settle(poller, by_fd, quiet=0.3):
 
 
 def run(port, pid, clients, rounds, idle_seconds, periods):
-    idle_rss = memory_kib(pid, "VmRSS")
+    idle_rss = rss_kib(pid)
     poller = select.epoll()
     by_fd = {}
     subscribers = []
@@ -251,7 +222,7 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
     assert status == 200 and len(listed["subscribers"]) == clients, (status, listed and len(listed["subscribers"]))
     settle(poller, by_fd)
     connect_seconds = time.monotonic() - started
-    connected_rss = memory_kib(pid, "VmRSS")
+    connected_rss = rss_kib(pid)
 
     # Milliseconds from sending each round's message to the last subscriber's frame and to the median one's.
     lasts, medians = [], []
@@ -337,12 +308,6 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
             "window": window, "hello_ticks": hello_ticks, "hello_ns": hello_ns, "hellos": clients}
 
 
-def p99(values):
-    """The 99th percentile, nearest rank (of 50 rounds: the slowest)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mockstack", default=os.environ.get("MOCKSTACK_BIN"))
@@ -356,13 +321,9 @@ def main():
     parser.add_argument("--threads", type=int, default=1, help="the server's event loops (serve --threads)")
     args = parser.parse_args()
     binary = args.mockstack or release_binary()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.clients + 256)), hard))
-    server = subprocess.Popen([binary, "serve", "--port", "0", "--apps", "test", "--threads", str(args.threads),
-                               "--log-level", "warning"], stdout=subprocess.PIPE, text=True)
+    server, port = start_server(binary, "test", args.threads, args.clients)
     try:
-        ready = json.loads(server.stdout.readline())
-        result = run(ready["port"], server.pid, args.clients, args.rounds, args.idle, args.heartbeat_periods)
+        result = run(port, server.pid, args.clients, args.rounds, args.idle, args.heartbeat_periods)
     finally:
         server.terminate()
         server.wait()

@@ -4,6 +4,7 @@
 #                fixtures in PREFIX/share/mockstack, where the binary finds them
 #   make test    build and run the whole test suite, the examples' and the README quick start's
 #   make bench   side-by-side benchmark against nginx, then a client package's build and test costs (see Benchmarks/README.md)
+#   make bench-sse   Server Events to 1,000 subscribers: latency, memory, idle CPU (make bench runs it)
 #   make bench-parsers   1 MiB vs 16 MiB hostile bodies for each parser: time must grow linearly
 #   make container-smoke   the Docker image's contents, assembled and run without Docker
 #   make fuzz    libFuzzer on the parsers, FUZZ_SECONDS (600) each (Fuzz/)
@@ -28,7 +29,7 @@ EXAMPLE      ?= Examples/ClientLibrary
 # The REST-wrapper example (a plain URLSession API wrapper, tested against a recorded app).
 REST_EXAMPLE ?= Examples/RESTClient
 
-.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-fanout bench-parsers soak hostile container-smoke fuzz clean
+.PHONY: all deps build release serve install test test-example test-readme bench bench-client-tests bench-fanout bench-sse bench-parsers soak hostile container-smoke fuzz clean
 
 all: build
 
@@ -120,6 +121,12 @@ bench-client-tests: deps
 ## last client, delivery rate, memory a client costs (Benchmarks/realtime-fanout.py); make bench runs it too.
 bench-fanout: release
 	python3 Benchmarks/realtime-fanout.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
+
+## bench-sse: a ServiceStack Server Events message to a channel of 1,000 subscribers: latency to the
+## last one, memory a subscriber costs, the server's CPU while they idle and while they heartbeat
+## (Benchmarks/sse-fanout.py); make bench runs it too.
+bench-sse: release
+	python3 Benchmarks/sse-fanout.py --mockstack "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack"
 
 ## bench-parsers: each request-body parser on 1 MiB and 16 MiB hostile bodies; fails when the
 ## larger takes more than 40 times as long (Benchmarks/parsers.py).

@@ -4,7 +4,8 @@
 # Settings (environment): BENCH_DURATION (seconds per wrk run, default 10), BENCH_ROUNDS (default 5),
 # BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build),
 # BENCH_PEERS=0 to leave out the Hummingbird peer (built here on first use, about 4 minutes),
-# BENCH_CLIENT_TESTS=0 to leave out Benchmarks/client-tests.py (BENCH_CLIENT_TEST_COUNT tests, default 50).
+# BENCH_CLIENT_TESTS=0 to leave out Benchmarks/client-tests.py (BENCH_CLIENT_TEST_COUNT tests, default 50),
+# BENCH_FANOUT=0 and BENCH_SSE=0 to leave out the Feathers and the Server Events fan-outs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,4 +49,11 @@ fi
 # BENCH_FANOUT=0 leaves it out.
 if [ "${BENCH_FANOUT:-1}" != 0 ]; then
   python3 Benchmarks/realtime-fanout.py --mockstack "$bin" || echo "bench: the fan-out missed a target (above)" >&2
+fi
+
+# ServiceStack Server Events: one message to a channel of 1,000 subscribers, and what idle and
+# heartbeating subscriptions cost. BENCH_SSE=0 leaves it out.
+if [ "${BENCH_SSE:-1}" != 0 ]; then
+  python3 Benchmarks/sse-fanout.py --mockstack "$bin" \
+    || echo "bench: the Server Events fan-out missed a target (above)" >&2
 fi

@@ -31,37 +31,18 @@ import argparse
 import base64
 import json
 import os
-import pathlib
-import resource
 import select
 import socket
 import statistics
-import struct
-import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-# <asm-generic/socket.h>: the receive timestamp as a timespec, CLOCK_REALTIME (not in Python's socket module).
-SO_TIMESTAMPNS = 35
+from fanout_support import ROOT, SO_TIMESTAMPNS, cpu_ticks, p99, receive_time, release_binary, rss_kib, start_server
 
 
 def cpu_seconds(pid):
     """The process's user and system CPU time so far."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def release_binary():
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return str(pathlib.Path(out.stdout.strip()) / "mockstack")
-
-
-def rss_kib(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    return cpu_ticks(pid) / os.sysconf("SC_CLK_TCK")
 
 
 class SocketClient:
@@ -131,15 +112,12 @@ class SocketClient:
         if not chunk:
             raise ConnectionError("connection ended")
         # The stamp of the last segment read: for an event that came with later bytes, a later time.
-        arrived = next((struct.unpack("qq", data[:16]) for level, kind, data in ancillary
-                        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS), None)
-        if arrived is None:
-            raise RuntimeError("no kernel receive timestamp (SO_TIMESTAMPNS) with the bytes")
+        arrived = receive_time(ancillary)
         self.buffer += chunk
         messages = self.messages()
         if b"2" in messages:
             self.send("3")
-        return messages, arrived[0] * 1_000_000_000 + arrived[1], read
+        return messages, arrived, read
 
 
 def rest(port, method, path, body):
@@ -208,12 +186,6 @@ def run(port, pid, clients, rounds, read_during):
             "read_medians": read_medians, "cpu": cpu / rounds * 1000, "client_cpu": client_cpu / rounds * 1000}
 
 
-def p99(values):
-    """The 99th percentile, nearest rank (of 50 rounds: the slowest)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mockstack", default=os.environ.get("MOCKSTACK_BIN"))
@@ -224,13 +196,9 @@ def main():
                         help="read each socket as its bytes arrive, during the fan-out (the client loop then competes with the server for CPU)")
     args = parser.parse_args()
     binary = args.mockstack or release_binary()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.clients + 256)), hard))
-    server = subprocess.Popen([binary, "serve", "--port", "0", "--apps", "feathers", "--threads", str(args.threads),
-                               "--log-level", "warning"], stdout=subprocess.PIPE, text=True)
+    server, port = start_server(binary, "feathers", args.threads, args.clients)
     try:
-        ready = json.loads(server.stdout.readline())
-        result = run(ready["port"], server.pid, args.clients, args.rounds, args.read_during)
+        result = run(port, server.pid, args.clients, args.rounds, args.read_during)
     finally:
         server.terminate()
         server.wait()

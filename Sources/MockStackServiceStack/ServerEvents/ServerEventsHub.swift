@@ -76,7 +76,7 @@ public final class ServerEventsHub: Sendable {
             let meta = meta(of: subscription).encoded()
             for channel in channels { notifyChannel(channel, selector: "cmd.onJoin", body: meta) }
         }
-        scheduleExpiry(of: subscription, after: settings.idleTimeoutMilliseconds)
+        scheduleExpiry(of: subscription, after: settings.idleTimeoutMilliseconds, now: now)
         return subscription
     }
 
@@ -277,15 +277,17 @@ public final class ServerEventsHub: Sendable {
 
     // MARK: Expiry
 
-    /// Checks once the idle timeout may have passed; a heartbeat since then pushes the check on.
-    private func scheduleExpiry(of subscription: ServerEventsSubscription, after milliseconds: Int) {
-        subscription.schedule(afterMilliseconds: milliseconds) { [weak self] in
+    /// Checks once the idle timeout may have passed (``ServerEventsSettings/expiryCheckDelay(_:now:)``);
+    /// a heartbeat since then pushes the check on.
+    private func scheduleExpiry(of subscription: ServerEventsSubscription, after milliseconds: Int, now: Int) {
+        subscription.schedule(afterMilliseconds: settings.expiryCheckDelay(milliseconds, now: now)) { [weak self] in
             guard let self else { return }
-            let idle = clock.monotonicMilliseconds() - subscription.lastPulse
+            let now = clock.monotonicMilliseconds()
+            let idle = now - subscription.lastPulse
             if idle >= settings.idleTimeoutMilliseconds {
                 expire(subscription)
             } else {
-                scheduleExpiry(of: subscription, after: settings.idleTimeoutMilliseconds - idle)
+                scheduleExpiry(of: subscription, after: settings.idleTimeoutMilliseconds - idle, now: now)
             }
         }
     }

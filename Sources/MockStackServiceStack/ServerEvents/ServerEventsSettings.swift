@@ -22,6 +22,17 @@ public struct ServerEventsSettings: Sendable, Equatable {
 
     public init() {}
 
+    /// The delay until an expiry check due `milliseconds` after `now` (monotonic): its due time
+    /// rounded up to the next whole second, or house-keeping interval if shorter, so the checks of
+    /// subscriptions falling due close together share one wake-up of their loop, and idle
+    /// subscriptions cost next to nothing. A silent subscription goes at most that much later.
+    func expiryCheckDelay(_ milliseconds: Int, now: Int) -> Int {
+        let granule = min(1_000, houseKeepingIntervalMilliseconds)
+        let due = now + milliseconds
+        let remainder = due % granule
+        return milliseconds + (remainder == 0 ? 0 : granule - remainder)
+    }
+
     /// The manifest's keys, as the settings' names.
     static let manifestKeys: Set<String> = [
         "heartbeatIntervalMs", "idleTimeoutMs", "notifyChannelOfSubscriptions", "maxSubscriptions", "maxMessageBytes",

@@ -121,6 +121,27 @@ import Testing
         #expect(other.scheduledDelays == [20_000])
     }
 
+    @Test func expiryChecksAreDueOnWholeSecondsSoTheyShareWakeUps() {
+        clock.advance(by: 300)
+        let (_, stream) = subscribe(["A"])
+        // Due at 30,300 ms: checked at 31,000.
+        #expect(stream.scheduledDelays == [30_700])
+        clock.advance(by: 30_699)
+        stream.runScheduled()
+        #expect(stream.ending == .closed)
+    }
+
+    @Test func expiryCheckDelayRoundsUpToASecondOrTheHouseKeepingInterval() {
+        var settings = ServerEventsSettings()
+        #expect(settings.expiryCheckDelay(30_000, now: 0) == 30_000)
+        #expect(settings.expiryCheckDelay(30_000, now: 1) == 30_999)
+        #expect(settings.expiryCheckDelay(20_000, now: 30_000) == 20_000)
+        #expect(settings.expiryCheckDelay(29_500, now: 12_345) == 29_655)
+        settings.houseKeepingIntervalMilliseconds = 50
+        #expect(settings.expiryCheckDelay(300, now: 10) == 340)
+        #expect(settings.expiryCheckDelay(300, now: 50) == 300)
+    }
+
     @Test func resetServerEventsForgetsSubscriptionsButKeepsStreamsAndCounting() {
         let (id, stream) = subscribe(["A"])
         hub.forgetAll()

@@ -117,6 +117,7 @@ class Subscriber:
         connect = json.loads(buffer.split(marker, 1)[1].split(b"\n", 1)[0])
         self.id = connect["id"]
         self.heartbeat_interval = int(connect["heartbeatIntervalMs"]) / 1000
+        self.idle_timeout = int(connect["idleTimeoutMs"]) / 1000
         self.tail = buffer[-64:]
         # The frame a round waits for, None between rounds.
         self.wanted = None
@@ -261,6 +262,12 @@ def run(port, pid, clients, rounds, idle_seconds, periods):
     for subscriber in subscribers:
         subscriber.wanted = None
 
+    # Each subscription's expiry check falls due an idle timeout after it subscribed: the idle
+    # window must come after the first of them, or it measures nothing but sleep.
+    while time.monotonic() < started + subscribers[0].idle_timeout:
+        heartbeats.due(interval)
+        for fd, _ in poller.poll(0.2):
+            by_fd[fd].drain()
     # Every subscription pulsed now, so none expires during the idle window and the periods after it.
     for subscriber in subscribers:
         heartbeats.beat(subscriber.id)

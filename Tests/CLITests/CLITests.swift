@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Runs the built `mockstack` binary: its stdout, stderr and exit status.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CLITests {
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["MOCKSTACK_BIN"] { return URL(fileURLWithPath: path) }

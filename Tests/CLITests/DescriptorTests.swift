@@ -8,7 +8,7 @@ import TestSupport
 /// client leaves; at the open-file limit the server stops accepting for a moment instead of
 /// retrying `accept` in a tight loop, says so once, and serves again as soon as descriptors
 /// free up.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DescriptorTests {
     /// `serve` under a shell's `ulimit -n` (soft and hard both), so that it cannot raise it.
     static func serve(openFileLimit: Int = 1024) throws -> (process: ChildProcess, port: Int, stderr: ChildPipe) {

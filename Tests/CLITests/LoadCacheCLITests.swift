@@ -7,7 +7,7 @@ import TestSupport
 /// The load cache through the binary: a second start on the same fixtures hits the first's
 /// record (its debug line says so) and answers alike; `validate` warms it; a broken edit still
 /// stops `serve` with the same mistakes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LoadCacheCLITests {
     /// One start: the answers to a few requests, and what it logged.
     static func start(_ arguments: [String], cache: URL) throws -> (answers: [String], log: String) {

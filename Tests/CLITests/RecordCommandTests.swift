@@ -9,7 +9,7 @@ import TestSupport
 /// forwards the rest to the target. The
 /// processes are driven off the test runner's threads (``offThePool(_:)``); the assertions
 /// read what they said.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RecordCommandTests {
     static func port(of readyLine: String) throws -> Int {
         guard let port = try JSONParser().parse(readyLine).root["port"]?.intValue else { throw RawHTTPError("no port in \(readyLine)") }

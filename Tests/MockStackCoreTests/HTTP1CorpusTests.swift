@@ -10,7 +10,7 @@ import Testing
 /// case is the apps': the parser must pass it on whole, or refuse it with a listed status in
 /// the transport's own ("plain") format. `bounded` ones are valid. Where the parser's documented
 /// rules answer otherwise, the case would be in ``knownDifferences``.
-@Suite(.timeLimit(.minutes(2))) struct HTTP1CorpusTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTP1CorpusTests {
     struct Case {
         var section: String
         var name: String

@@ -3,7 +3,7 @@ import Testing
 
 /// The parser gives the same answer however a connection's bytes are split, and reads them
 /// in linear time even a byte at a time.
-@Suite(.timeLimit(.minutes(2))) struct HTTP1SplitTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTP1SplitTests {
     static let validStreams: [String] = [
         "GET /a?b=1 HTTP/1.1\r\nHost: x\r\n\r\n",
         "POST /test/api/Hello HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"name\":\"café\"}",

@@ -3,7 +3,7 @@ import Testing
 @testable import MockStackServiceStack
 
 /// Conditions evaluated with the semantics of the SQL AutoQuery generates (docs/servicestack.md#values).
-@Suite(.timeLimit(.minutes(1))) struct AutoQueryConditionTests {
+@Suite(.timeLimit(.minutes(3))) struct AutoQueryConditionTests {
     let go = DTOObject([("Id", .number(JSONNumber(18))), ("Name", .string("Go")), ("VendorName", .string("Google")),
                         ("ViewCount", .number(JSONNumber(250))), ("Tier", .enumMember("ProgrammingLanguage")), ("Flags", .number(JSONNumber(6))),
                         ("Created", .dateTime(DateTimeValue(parsing: "2015-01-01T00:00:00Z")!)), ("Slug", .null)])

@@ -12,7 +12,7 @@ import TestSupport
 /// The `ai` app's operations that have no behaviour of their own, over loopback: each answers by
 /// its metadata (its request echoed onto its response type, or `204` when it returns nothing),
 /// behind AI Server's bearer API key where its DTO has `[ValidateApiKey]`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct AIServerSurfaceTests {
     let mock: InProcessMockStack
 

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// The page for people at `/__mockstack/`, checked as served and as Chromium renders it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ControlPageTests {
     let mock: InProcessMockStack
     let client: FeathersClient

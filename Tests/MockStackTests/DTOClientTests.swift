@@ -12,7 +12,7 @@ import TestSupport
 /// server: PyPI's `servicestack` client imports `/types/python` and calls the server with it
 /// (Tests/DTOClients/python_client.py), and Debian's `tsc` type-checks `/types/typescript` for
 /// the three apps with a program that uses them (Tests/DTOClients/consumer.ts).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
 

@@ -11,7 +11,7 @@ import TestSupport
 
 /// What a server reachable from elsewhere gives away: the control plane
 /// takes a token off loopback, and no fixture or stub reads a file outside the fixtures folder.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ExposureTests {
     @Test(arguments: [("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("[::1]", true), ("localhost", true),
                       ("0.0.0.0", false), ("::", false), ("192.0.2.10", false), ("127.0.0.256", false), ("mockstack", false), ("", false)])

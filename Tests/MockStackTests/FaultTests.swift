@@ -12,7 +12,7 @@ import TestSupport
 
 /// Every fault, delay and throttle, as clients see them — URLSession and a raw
 /// socket — asked for by header or by stub, with the server healthy after each.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FaultTests {
     let mock: InProcessMockStack
     let client: FeathersClient

@@ -8,7 +8,7 @@ import Testing
 /// the syntax cases. The services declare a schema and `coerce`, as a generated app's do, so
 /// the cases that compare numbers (‡) pass over REST; `StrictQueryTests` shows them failing
 /// without it. Cases that change service options (cfg) use a service configured that way.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeathersConformanceTests {
     static let schema = #""schema": {"id": "number", "name": "string", "age": "number", "created": "boolean"}, "coerce": true"#
     static let services = """
@@ -264,7 +264,7 @@ struct FeathersConformanceTests {
 /// The same ‡ cases with a schema-less service: REST query values are text, and the memory
 /// adapter compares strictly, so `age[$lt]=30` matches nothing — as a real app without
 /// `coerce` answers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StrictQueryTests {
     @Test func numbersFromQueryStringsNeverMatch() async throws {
         let server = try FeathersTestServer(services: #"{"people": {}}"#)
@@ -282,7 +282,7 @@ struct StrictQueryTests {
 
 /// The query-syntax cases again on a v4 app (docs/feathers.md#conformance: v4 runs them but for `$and`, which is
 /// not one of its filters), plus v4's refusal of `$and`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeathersV4ConformanceTests {
     let server: FeathersTestServer
 

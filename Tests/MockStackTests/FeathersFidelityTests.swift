@@ -10,7 +10,7 @@ import TestSupport
 /// What real clients found a real Feathers server does, over loopback on the shipped
 /// apps: a `$or` sift cannot read, unknown methods, the users service restricted to the caller,
 /// the JWT's claim bytes, and the `cors()` middleware.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeathersFidelityTests {
     let mock: InProcessMockStack
     let server: FeathersClient

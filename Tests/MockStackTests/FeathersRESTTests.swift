@@ -9,7 +9,7 @@ import Testing
 /// The shipped `feathers` app over loopback (docs/feathers.md#rest, docs/feathers.md#errors, docs/feathers.md#authentication, docs/feathers.md#the-generated-app): authentication flows and
 /// tokens, protected services, the exact error bodies, the FeathersSwift client's requests as
 /// it really sends them, and bad input.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeathersRESTTests {
     let mock: InProcessMockStack
     let server: FeathersClient
@@ -221,7 +221,7 @@ struct FeathersRESTTests {
 
 /// A v4 app: `Allow` on every service response, `errors: {}` always, v4's filters and
 /// `$limit` parsing, and the v4 authentication reply with `iss`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeathersV4Tests {
     @Test func v4Dialect() async throws {
         let server = try FeathersTestServer(dialect: "v4", services: #"{"users": {"seed": "users.json"}, "items": {"paginate": {"default": 5, "max": 10}, "methods": ["find", "get", "create"]}}"#,

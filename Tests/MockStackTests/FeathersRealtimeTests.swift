@@ -7,7 +7,7 @@ import Testing
 /// Feathers real-time end to end: real python-socketio clients on the real server over loopback,
 /// on long-polling, on a WebSocket from the start, and upgrading from one to the other
 /// (docs/feathers-realtime.md). Skipped without the clients, unless make test requires them.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: SocketIOClients.available || SocketIOClients.required, "\(SocketIOClients.missingMessage)"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: SocketIOClients.available || SocketIOClients.required, "\(SocketIOClients.missingMessage)"))
 struct FeathersRealtimeTests {
     static let transports = ["polling", "websocket", "polling,websocket"]
 

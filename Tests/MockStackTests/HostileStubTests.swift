@@ -15,7 +15,7 @@ import TestSupport
 /// A stub, however written, must not crash, stall or bloat the server, nor break
 /// the framing of the connection it answers on; and a server-wide reset must leave sessions'
 /// stubs alone.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct HostileStubTests {
     let mock: InProcessMockStack
     let client: FeathersClient

@@ -10,7 +10,7 @@ import TestSupport
 /// position while the last good version keeps serving. Each test edits the files, then calls
 /// `reloadChangedFixtures()`, which returns once the edit is in (a reload the poller had begun
 /// is finished first), so nothing here waits on the poller's clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 final class HotReloadTests {
     let root: URL
     let mock: InProcessMockStack

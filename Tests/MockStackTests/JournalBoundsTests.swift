@@ -9,7 +9,7 @@ import TestSupport
 
 /// A journal entry is bounded whatever the request (path, query, headers,
 /// multipart parts), and says what it cut.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct JournalBoundsTests {
     private func lastEntry(_ mock: InProcessMockStack) throws -> JSONValue {
         let response = try rawExchange(port: mock.ready.port, "GET /__mockstack/requests HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -9,7 +9,7 @@ import MockStackTesting
 import Testing
 
 /// The request journal and reset of the control plane, over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct JournalTests {
     private func server(journalSize: Int = 1000, bodyBytes: Int = 16 * 1024) throws -> (InProcessMockStack, FeathersClient) {
         let mock = try InProcessMockStack.shipped {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Several fixtures folders served as one (`--fixtures shipped --fixtures ./mine`), watched.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LayeredFixturesTests {
     static func shop(_ greeting: String) -> [String: String] {
         ["shop/app.json": #"{"kind": "static", "routes": [{"path": "/hello", "fixture": "hello.json"}]}"#,

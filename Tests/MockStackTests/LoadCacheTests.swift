@@ -8,7 +8,7 @@ import TestSupport
 /// The load cache (docs/load-cache.md) as plain values: records written by a full load, checked
 /// by `stat` (and by content where `stat` cannot be trusted) at the next, and every difference a
 /// miss that loads and checks everything.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LoadCacheTests {
     /// A temporary folder with copies of the shipped `test` (ServiceStack) and `example` (static)
     /// apps, a cache folder and a stand-in for the executable.

@@ -7,7 +7,7 @@ import TestSupport
 /// What a client's test setup gets when it is wrong: a message that says what to add
 /// to Package.swift, or which other way there is to get a server; and apps loaded on request.
 /// One test at a time: several block their thread while a server starts.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct MockStackSetupTests {
     @Test func withoutABinaryTheErrorNamesTheLineToAddToPackageSwift() throws {
         let folder = try makeTemporaryDirectory()

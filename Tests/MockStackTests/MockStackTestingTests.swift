@@ -9,7 +9,7 @@ import TestSupport
 import XCTest
 
 /// The helper client libraries use: spawned and in-process modes, teardown on failure.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MockStackTestingTests {
     @Test func spawnsTheBinaryAndStopsIt() throws {
         let mock = try MockStackProcess.launch()
@@ -136,7 +136,7 @@ final class FailingCase: XCTestCase {
 
 /// The typed control-plane helpers: journal, reset, stubs, sessions, and
 /// expectations that fail at the caller's line.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ControlHelperTests {
     let mock: InProcessMockStack
     let client: FeathersClient

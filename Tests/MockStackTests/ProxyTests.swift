@@ -10,7 +10,7 @@ import Testing
 import TestSupport
 
 /// `serve --proxy-unmatched`: a second mockstack over loopback is the upstream.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ProxyTests {
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
 

@@ -7,7 +7,7 @@ import TestSupport
 /// The real-time bounds on the real server over loopback, with Engine.IO spoken by hand: a
 /// polling client that stops polling, and what the socket journal keeps of its answers
 /// (docs/feathers-realtime.md#limits).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RealtimeBoundsTests {
     static func exchange(_ port: Int, _ method: String, _ target: String, body: String = "",
                          type: String = "text/plain;charset=UTF-8") throws -> (status: Int, body: String) {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// `mockstack record`'s parts over loopback: a second mockstack is the target, a recording
 /// proxy writes an app folder, and a third server answers from it as the target did.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RecordReplayTests {
     /// One request, and the parts of its answer a replay must give back.
     struct Exchange {

@@ -8,7 +8,7 @@ import Testing
 /// A JSON body of more than 250,000 values is a 400 in each app's own format, read no further:
 /// even a linear parser, given enough small values, holds the event loop and every connection
 /// on it for as long as they take to read.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RequestBodyLimitTests {
     let mock: InProcessMockStack
     let client: FeathersClient

@@ -14,7 +14,7 @@ import TestSupport
 /// answering while a wait is outstanding, a request on another connection completes it, the
 /// timeout answers 408, clients that leave release their waits, and `waitForRequest` does all
 /// that for a Swift test.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RequestWaitTests {
     let mock: InProcessMockStack
     var port: Int { mock.ready.port }

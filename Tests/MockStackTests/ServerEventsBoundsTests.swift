@@ -8,7 +8,7 @@ import TestSupport
 
 /// Server Events' bounds end to end, each with its documented answer, the other clients served
 /// on (docs/servicestack-server-events.md#limits).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerEventsBoundsTests {
     /// Past `maxSubscriptions` a stream is refused with 503; past `maxMessageBytes` the control
     /// plane answers 413 and PostRawToChannel 400, and nothing is sent.

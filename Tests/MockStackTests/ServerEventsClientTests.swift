@@ -8,7 +8,7 @@ import Testing
 /// the shipped `test` app's `/event-stream`, over loopback (docs/servicestack-server-events.md).
 /// Skipped without the client, unless make test requires it.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(3)),
     .enabled(if: SSEClients.available || SSEClients.required, "\(SSEClients.missingMessage)"))
 struct ServerEventsClientTests {
     /// A server of its own with the `test` app, for one scenario.

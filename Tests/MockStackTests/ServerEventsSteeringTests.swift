@@ -7,7 +7,7 @@ import TestSupport
 
 /// The control plane and MockStackTesting steering the `test` app's Server Events end to end, and
 /// the faults it can cause (docs/servicestack-server-events.md#sessions-reset-and-the-control-plane).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerEventsSteeringTests {
     /// `kind name` of each activity entry the journal holds for `app`, oldest first.
     static func activity(_ port: Int) throws -> [String] {

@@ -10,7 +10,7 @@ import TestSupport
 
 /// Server Events read with Foundation's URLSession, as a Swift app would: the frames arrive as
 /// they are sent, through the data task's delegate.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerEventsURLSessionTests {
     @Test func theFirstFramesAndAChatArriveAsTheyAreSent() async throws {
         let server = try ServerEventsServer.patient()

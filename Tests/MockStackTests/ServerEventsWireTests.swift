@@ -7,7 +7,7 @@ import TestSupport
 
 /// The `test` app's Server Events on the wire, byte for byte over a raw socket, and its answers
 /// to bad input (docs/servicestack-server-events.md).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerEventsWireTests {
     /// The head as ServiceStack sends it with the test host's CORS headers, chunked; the first
     /// chunk holds `cmd.onConnect` and the join, the meta keys in the documented order; after an

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The façade over real sockets: control plane, mounts, exposed ports, shipped fixtures.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerTests {
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
 

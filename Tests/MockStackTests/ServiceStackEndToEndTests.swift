@@ -12,7 +12,7 @@ import TestSupport
 /// The `test` and `ai` apps over loopback, driven with URLSession exactly as docs/servicestack.md#what-the-clients-need says the
 /// Swift JsonServiceClient drives them: `/api/{Op}`, JSON bodies, query strings for GET,
 /// multipart with a `FormBoundary…` boundary, bearer tokens and session cookies.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServiceStackEndToEndTests {
     let mock: InProcessMockStack
     let base: URL

@@ -10,7 +10,7 @@ import Testing
 import TestSupport
 
 /// `/__session/{id}/…`: private app state, journal and stubs per session, over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SessionTests {
     let mock: InProcessMockStack
     let client: FeathersClient

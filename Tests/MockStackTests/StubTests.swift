@@ -9,7 +9,7 @@ import MockStackTesting
 import Testing
 
 /// Runtime stubs and per-request faults of the control plane, over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StubTests {
     let mock: InProcessMockStack
     let client: FeathersClient

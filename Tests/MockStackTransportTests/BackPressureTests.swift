@@ -7,7 +7,7 @@ import TestSupport
 /// What one client can make the server hold: input it sends faster than it takes the answers,
 /// output it never takes, and a connection it keeps alive with nothing but empty lines. Each
 /// must stay within its documented bound (docs/transport.md#limits) and end at the timeout.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct BackPressureTests {
     private static let body = [UInt8](repeating: UInt8(ascii: "b"), count: 64 * 1024)
 

@@ -8,7 +8,7 @@ import TestSupport
 /// `Delivery.deferred` over loopback: the loop stays free while an answer is awaited, a
 /// completion from another thread wakes it, and the timeout, a client that leaves and a
 /// graceful stop each end the wait once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeferredAnswerTests {
     /// The answers `/wait` handed out and how each ended, for the test to complete from its
     /// own thread (which is no loop's).

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The head the transport writes itself, on the wire: `Date`, `Content-Length` and the default
 /// type, persistence as the client asked, and nothing a response value could inject.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ResponseHeadTests {
     @Test func addsDateLengthAndDefaultTypeButKeepsTheResponsesOwn() throws {
         try TransportTests.withServer(respond: { request in

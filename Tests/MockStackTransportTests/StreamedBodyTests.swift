@@ -8,7 +8,7 @@ import TestSupport
 /// A streamed body (`Delivery.streamed`) byte by byte from a raw socket: its head at once, each
 /// serve of the stream's output as one chunk, the last chunk on close and none on a cut, HTTP/1.0's
 /// unframed body, the answers sent whole instead, and the ways the stream ends.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StreamedBodyTests {
     private static let request = "GET /events HTTP/1.1\r\nHost: t\r\n\r\n"
 

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Real sockets on port 0 over loopback; the responder is a closure so each test controls the
 /// answer and its delivery.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TransportTests {
     static func withServer(
         _ configuration: TransportConfiguration = TransportConfiguration(),
@@ -414,7 +414,7 @@ extension RawConnection {
 }
 
 /// The faults that send something broken, hang, or throttle, seen byte by byte from a raw socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TransportFaultTests {
     static let body = Array(#"{"message":"twenty-six bytes"}"#.utf8)
 

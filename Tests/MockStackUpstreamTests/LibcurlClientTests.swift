@@ -6,7 +6,7 @@ import TestSupport
 
 /// The upstream client against the transport's own server on port 0 over loopback: what goes
 /// up is the request as given, what comes back is the answer as it came.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LibcurlClientTests {
     static func send(_ request: UpstreamRequest, library: String = LibcurlClient.defaultLibrary) async throws
         -> Result<UpstreamReply, UpstreamTransferError> {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// What a well-behaved client library will not send, over a raw socket: unmasked and invalid
 /// frames, bad handshakes, a first frame in the handshake's packet, a client that never reads.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RawWebSocketTests {
     static let key = "dGhlIHNhbXBsZSBub25jZQ=="
     static func handshake(_ path: String = "/echo", version: String = "HTTP/1.1", key: String = key, extra: String = "") -> String {

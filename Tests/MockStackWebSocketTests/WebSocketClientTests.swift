@@ -3,7 +3,7 @@ import Testing
 
 /// The WebSocket layer end to end against a real client: PyPI's `websockets` (Python), on the
 /// real server over loopback. Skipped without the client, unless make test requires it.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: PythonClient.python != nil || PythonClient.required, "\(PythonClient.missingMessage)"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: PythonClient.python != nil || PythonClient.required, "\(PythonClient.missingMessage)"))
 struct WebSocketClientTests {
     func run(_ scenario: String, _ check: (String, EchoServer) throws -> Void) throws {
         guard PythonClient.python != nil else {

@@ -23,7 +23,7 @@ public final class FeathersApp: RealtimeApp, Sendable {
     /// real-time connections. Calls over REST and over the socket publish alike.
     public let events = FeathersEventHub()
     /// Where the real-time connections' activity goes (the journal), once the control plane says.
-    let activityObserverSlot = Mutex<(@Sendable (RealtimeActivity) -> Void)?>(nil)
+    let activityObserverSlot = RealtimeActivitySlot()
     private let servicesByPath: [String: MemoryService]
 
     /// The app's Engine.IO endpoint, `socket.io/` under its mount: the real-time transport.

@@ -1,6 +1,5 @@
 public import MockStackCore
 import MockStackSocketIO
-import Synchronization
 
 /// What the control plane does with a Feathers app's sockets (``RealtimeApp``).
 extension FeathersApp {
@@ -26,11 +25,11 @@ extension FeathersApp {
     public var eventDelayMilliseconds: Int { realtime.eventDelayMilliseconds }
 
     public func observeActivity(_ observer: @escaping @Sendable (RealtimeActivity) -> Void) {
-        activityObserverSlot.withLock { $0 = observer }
+        activityObserverSlot.set(observer)
     }
 
     /// Tells the control plane, if it listens.
     func report(_ activity: RealtimeActivity) {
-        activityObserverSlot.withLock { $0 }?(activity)
+        activityObserverSlot.report(activity)
     }
 }

@@ -47,9 +47,7 @@ public struct ServiceStackAppKind: AppKind {
             let clock = host.clock
             return ServerEventsHub(
                 settings: settings, budget: SubscriptionBudget(limit: settings.maxSubscriptions),
-                clock: ServerEventsClock(
-                    monotonicMilliseconds: ServerEventsClock.system.monotonicMilliseconds,
-                    wallMilliseconds: { clock().millisecondsSinceEpoch }))
+                clock: ServerEventsClock(wallMilliseconds: { clock().millisecondsSinceEpoch }))
         }
         let context = AppContext(
             catalog: validated.catalog, host: host, auth: readAuth(manifest), serverEvents: serverEvents)

@@ -20,18 +20,18 @@ struct ChatToChannelBehaviour: OperationBehaviour {
             id: hub.withChat { $0.nextId() }, channel: channel ?? "", fromUserId: sender.identity.userId,
             fromName: sender.identity.displayName, message: HTMLEncoding.encode(text), isPrivate: toUserId != nil)
         if let toUserId {
-            hub.notifyUser(toUserId, selector: selector, body: try call.json(message))
+            hub.notify(.user(toUserId), selector: selector, body: try call.json(message))
             // The sender sees what each of the user's subscriptions was sent, the prefixes adding
             // up as the host's loop, changing one message, adds them.
             for receiver in hub.subscriptions(ofUser: toUserId) {
                 message.message = "@\(receiver.identity.displayName): \(message.message ?? "")"
-                _ = hub.notifySubscription(from, selector: selector, body: try call.json(message))
+                hub.notify(.subscription(from), selector: selector, body: try call.json(message))
             }
         } else {
             guard let channel else {
                 throw .argument(.argumentNull, "Value cannot be null. (Parameter 'key')", parameter: "key")
             }
-            hub.notifyChannel(channel, selector: selector, body: try call.json(message))
+            hub.notify(.channel(channel), selector: selector, body: try call.json(message))
             hub.withChat { $0.record(message) }
         }
         return ServiceResult(.dto(message.dto))
@@ -123,9 +123,9 @@ extension ServiceCall {
     /// To the `ToUserId`'s subscriptions when the request names one, else to its `Channel`.
     fileprivate func publish(_ body: [UInt8], selector: String, on hub: ServerEventsHub) throws(ServiceError) {
         if let toUserId = request.value(named: "ToUserId").text {
-            hub.notifyUser(toUserId, selector: selector, body: body)
+            hub.notify(.user(toUserId), selector: selector, body: body)
         } else {
-            hub.notifyChannel(try channel(), selector: selector, body: body)
+            hub.notify(.channel(try channel()), selector: selector, body: body)
         }
     }
 

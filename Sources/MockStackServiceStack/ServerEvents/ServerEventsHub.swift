@@ -10,7 +10,7 @@ public final class ServerEventsHub: Sendable {
     let budget: SubscriptionBudget
     let clock: ServerEventsClock
     private let state = Mutex(State())
-    private let observer = Mutex<(@Sendable (RealtimeActivity) -> Void)?>(nil)
+    private let activity = RealtimeActivitySlot()
     private let eventDelay = Atomic<Int>(0)
 
     private struct State {
@@ -32,11 +32,6 @@ public final class ServerEventsHub: Sendable {
         self.settings = settings
         self.budget = budget
         self.clock = clock
-    }
-
-    /// A hub with the defaults and its own budget.
-    public convenience init(settings: ServerEventsSettings = ServerEventsSettings()) {
-        self.init(settings: settings, budget: SubscriptionBudget(limit: settings.maxSubscriptions), clock: .system)
     }
 
     /// A hub of its own for a session, sharing the settings and the subscription budget.
@@ -135,7 +130,7 @@ public final class ServerEventsHub: Sendable {
             guard state.registered[subscription.id] != nil else { return nil }
             let old = subscription.channels
             let new = transform(old)
-            _ = subscription.setChannels(new)
+            subscription.setChannels(new)
             for channel in old where !new.contains(channel) {
                 state.byChannel[channel]?[subscription.id] = nil
                 if state.byChannel[channel]?.isEmpty == true { state.byChannel[channel] = nil }
@@ -180,40 +175,33 @@ public final class ServerEventsHub: Sendable {
 
     // MARK: Publishing
 
-    /// `<channel>@<selector> <body>` to the channel's subscribers. `body` is JSON text, or
-    /// empty for no body.
+    /// `<selector> <body>` to `target`'s subscriptions, those `include` takes: a channel's as
+    /// `<channel>@<selector> <body>`, everyone else's without the prefix. `body` is JSON text,
+    /// or empty for no body.
+    /// - Returns: how many it went to; nil when the target is a subscription no one has.
     @discardableResult
-    func notifyChannel(_ channel: String, selector: String, body: [UInt8], cut: Bool = false) -> Int {
-        let recipients = state.withLock { Array(($0.byChannel[channel] ?? [:]).values) }
+    func notify(
+        _ target: ServerEventMessage.Target, selector: String, body: [UInt8], cut: Bool = false,
+        where include: (ServerEventsSubscription) -> Bool = { _ in true }
+    ) -> Int? {
+        let recipients: [ServerEventsSubscription]? = state.withLock { state in
+            switch target {
+            case .everyone: Array(state.registered.values)
+            case .channel(let channel): Array((state.byChannel[channel] ?? [:]).values)
+            case .user(let userId): Array((state.byUser[userId] ?? [:]).values)
+            case .subscription(let id): state.registered[id].map { [$0] }
+            }
+        }
+        guard let recipients else { return nil }
+        let channel: String? = if case .channel(let channel) = target { channel } else { nil }
         return publish(
-            ServerEventFrame.payload(selector: selector, channel: channel, body: body), name: "\(channel)@\(selector)",
-            body: body, to: recipients, cut: cut)
+            ServerEventFrame.payload(selector: selector, channel: channel, body: body),
+            name: channel.map { "\($0)@\(selector)" } ?? selector, body: body, to: recipients.filter(include), cut: cut)
     }
 
-    /// `<selector> <body>` to every subscription of a user.
-    @discardableResult
-    func notifyUser(_ userId: String, selector: String, body: [UInt8], cut: Bool = false) -> Int {
-        let recipients = state.withLock { Array(($0.byUser[userId] ?? [:]).values) }
-        return publish(
-            ServerEventFrame.payload(selector: selector, body: body), name: selector, body: body, to: recipients,
-            cut: cut)
-    }
-
-    /// `<selector> <body>` to one subscription; nil when none has `id`.
-    func notifySubscription(_ id: String, selector: String, body: [UInt8], cut: Bool = false) -> Int? {
-        guard let subscription = subscription(id) else { return nil }
-        return publish(
-            ServerEventFrame.payload(selector: selector, body: body), name: selector, body: body, to: [subscription],
-            cut: cut)
-    }
-
-    /// `<selector> <body>` to every subscription.
-    @discardableResult
-    func notifyAll(selector: String, body: [UInt8], cut: Bool = false) -> Int {
-        let recipients = state.withLock { Array($0.registered.values) }
-        return publish(
-            ServerEventFrame.payload(selector: selector, body: body), name: selector, body: body, to: recipients,
-            cut: cut)
+    /// `<channel>@<selector> <body>` to the channel's subscribers (the feature's own notices).
+    private func notifyChannel(_ channel: String, selector: String, body: [UInt8]) {
+        notify(.channel(channel), selector: selector, body: body)
     }
 
     private func publish(
@@ -224,10 +212,10 @@ public final class ServerEventsHub: Sendable {
         for subscription in recipients where subscription.send(payload, delayMilliseconds: delay, cut: cut) {
             sent += 1
         }
-        if let observer = observer.withLock({ $0 }) {
+        if activity.isObserved {
             // Read back only for the journal, which keeps JSON values.
             let data = body.isEmpty ? JSONValue.null : (try? JSONParser.forRequestBodies().parse(body).root) ?? .null
-            observer(RealtimeActivity(kind: .event, connection: nil, name: name, data: data, recipients: sent))
+            report(RealtimeActivity(kind: .event, connection: nil, name: name, data: data, recipients: sent))
         }
         return sent
     }
@@ -270,10 +258,10 @@ public final class ServerEventsHub: Sendable {
 
     /// Where connections, events and departures are reported (the control plane's journal).
     func observe(_ observer: @escaping @Sendable (RealtimeActivity) -> Void) {
-        self.observer.withLock { $0 = observer }
+        activity.set(observer)
     }
 
-    private func report(_ activity: RealtimeActivity) { observer.withLock { $0 }?(activity) }
+    private func report(_ activity: RealtimeActivity) { self.activity.report(activity) }
 
     // MARK: Expiry
 

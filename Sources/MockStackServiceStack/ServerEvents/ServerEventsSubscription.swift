@@ -45,13 +45,7 @@ final class ServerEventsSubscription: Sendable {
 
     func pulse(at now: Int) { state.withLock { $0.lastPulse = max($0.lastPulse, now) } }
 
-    /// Replaces its channels; the old ones are returned.
-    func setChannels(_ channels: [String]) -> [String] {
-        state.withLock { state in
-            defer { state.channels = channels }
-            return state.channels
-        }
-    }
+    func setChannels(_ channels: [String]) { state.withLock { $0.channels = channels } }
 
     /// Sends one event, numbered next. With `delay`, the frame waits that long first, behind any
     /// frame still held. `cut` sends half the frame and ends the connection mid-event.

@@ -23,18 +23,13 @@ extension ServiceStackApp: ServerEventsApp {
     public func push(event name: String, arguments: [JSONValue], to audience: RealtimeAudience) -> Int {
         guard let hub = context.serverEvents else { return 0 }
         let selector = name.contains(".") ? name : "cmd." + name
-        switch audience {
-        case .all: return hub.notifyAll(selector: selector, body: arguments.first?.encoded() ?? [])
-        case .authenticated, .anonymous:
-            let wanted = audience == .authenticated
-            var sent = 0
-            for subscription in hub.subscribers(channels: []) where subscription.identity.isAuthenticated == wanted {
-                sent +=
-                    hub.notifySubscription(subscription.id, selector: selector, body: arguments.first?.encoded() ?? [])
-                    ?? 0
+        return hub.notify(.everyone, selector: selector, body: arguments.first?.encoded() ?? []) { subscription in
+            switch audience {
+            case .all: true
+            case .authenticated: subscription.identity.isAuthenticated
+            case .anonymous: !subscription.identity.isAuthenticated
             }
-            return sent
-        }
+        } ?? 0
     }
 
     public func delayEvents(byMilliseconds milliseconds: Int) {
@@ -67,20 +62,15 @@ extension ServiceStackApp: ServerEventsApp {
         let body = message.body?.encoded() ?? []
         let size = message.selector.utf8.count + body.count
         if size > hub.settings.maxMessageBytes { return .failure(.tooLarge(size, limit: hub.settings.maxMessageBytes)) }
-        switch message.target {
-        case .everyone:
-            return .success(hub.notifyAll(selector: message.selector, body: body, cut: message.cut))
-        case .channel(let channel):
-            if let problem = ServerEventFrame.problem(withName: channel, kind: "channel") {
-                return .failure(.invalidName(problem))
-            }
-            return .success(hub.notifyChannel(channel, selector: message.selector, body: body, cut: message.cut))
-        case .user(let userId):
-            return .success(hub.notifyUser(userId, selector: message.selector, body: body, cut: message.cut))
-        case .subscription(let id):
-            guard let sent = hub.notifySubscription(id, selector: message.selector, body: body, cut: message.cut)
-            else { return .failure(.unknownSubscription(id)) }
-            return .success(sent)
+        if case .channel(let channel) = message.target,
+            let problem = ServerEventFrame.problem(withName: channel, kind: "channel")
+        {
+            return .failure(.invalidName(problem))
         }
+        guard let sent = hub.notify(message.target, selector: message.selector, body: body, cut: message.cut) else {
+            guard case .subscription(let id) = message.target else { return .success(0) }
+            return .failure(.unknownSubscription(id))
+        }
+        return .success(sent)
     }
 }

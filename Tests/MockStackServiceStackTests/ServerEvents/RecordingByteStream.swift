@@ -1,6 +1,7 @@
 import Foundation
 import MockStackCore
 import Synchronization
+
 @testable import MockStackServiceStack
 
 /// A ``ByteStream`` that keeps what it is written and how it ended, and runs scheduled actions
@@ -55,6 +56,6 @@ final class ManualClock: Sendable {
     func advance(by milliseconds: Int) { now.withLock { $0 += milliseconds } }
 
     var serverEventsClock: ServerEventsClock {
-        ServerEventsClock(monotonicMilliseconds: { self.now.withLock { $0 } }, wallMilliseconds: { 1_764_000_000_000 })
+        ServerEventsClock(wallMilliseconds: { 1_764_000_000_000 }, monotonicMilliseconds: { self.now.withLock { $0 } })
     }
 }

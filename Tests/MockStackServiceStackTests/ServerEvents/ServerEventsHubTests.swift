@@ -1,5 +1,6 @@
 import MockStackCore
 import Testing
+
 @testable import MockStackServiceStack
 
 /// The hub as a plain value: subscriptions, their frames and their lifetimes, without sockets
@@ -15,7 +16,9 @@ import Testing
     }
 
     @discardableResult
-    func subscribe(_ channels: [String], stream: RecordingByteStream = RecordingByteStream()) -> (
+    func subscribe(
+        _ channels: [String], stream: RecordingByteStream = RecordingByteStream()
+    ) -> (
         id: String, stream: RecordingByteStream
     ) {
         let subscription = hub.subscribe(channels: channels, baseURL: "http://127.0.0.1:9/test", stream: stream) {
@@ -26,21 +29,27 @@ import Testing
 
     @Test func theFirstFrameIsOnConnectWithTheSubscriptionsAddresses() throws {
         let (id, stream) = subscribe(["home"])
-        #expect(id.utf8.count == 20 && id.utf8.allSatisfy { $0 < 128 && Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber })
-        let meta = #""channels":"home","userId":"-1","profileUrl":"\#(SubscriberIdentity.defaultProfileUrl)","#
+        #expect(
+            id.utf8.count == 20
+                && id.utf8.allSatisfy {
+                    $0 < 128 && Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
+                })
+        let meta =
+            #""channels":"home","userId":"-1","profileUrl":"\#(SubscriberIdentity.defaultProfileUrl)","#
             + #""createdAt":"1764000000000","isAuthenticated":"false","displayName":"user1""#
-        #expect(stream.text == """
-            id: 1
-            data: cmd.onConnect {\(meta),"id":"\(id)","unRegisterUrl":"http://127.0.0.1:9/test/event-unregister?id=\(id)",\
-            "heartbeatUrl":"http://127.0.0.1:9/test/event-heartbeat?id=\(id)",\
-            "updateSubscriberUrl":"http://127.0.0.1:9/test/event-subscribers/\(id)","heartbeatIntervalMs":"10000",\
-            "idleTimeoutMs":"30000"}
+        #expect(
+            stream.text == """
+                id: 1
+                data: cmd.onConnect {\(meta),"id":"\(id)","unRegisterUrl":"http://127.0.0.1:9/test/event-unregister?id=\(id)",\
+                "heartbeatUrl":"http://127.0.0.1:9/test/event-heartbeat?id=\(id)",\
+                "updateSubscriberUrl":"http://127.0.0.1:9/test/event-subscribers/\(id)","heartbeatIntervalMs":"10000",\
+                "idleTimeoutMs":"30000"}
 
-            id: 2
-            data: home@cmd.onJoin {\(meta)}
+                id: 2
+                data: home@cmd.onJoin {\(meta)}
 
 
-            """)
+                """)
     }
 
     @Test func joinsGoToEveryoneInTheChannelTheJoinerIncludedInChannelOrder() {
@@ -169,18 +178,19 @@ import Testing
     @Test func aCutSendsHalfTheFrameAndEndsTheConnection() {
         let (id, stream) = subscribe(["A"])
         let before = stream.text.utf8.count
-        let frame = ServerEventFrame.bytes(id: 3, payload: ServerEventFrame.payload(selector: "cmd.x", body: Array("\"hello\"".utf8)))
-        #expect(hub.notifySubscription(id, selector: "cmd.x", body: Array("\"hello\"".utf8), cut: true) == 1)
+        let frame = ServerEventFrame.bytes(
+            id: 3, payload: ServerEventFrame.payload(selector: "cmd.x", body: Array("\"hello\"".utf8)))
+        #expect(hub.notify(.subscription(id), selector: "cmd.x", body: Array("\"hello\"".utf8), cut: true) == 1)
         #expect(stream.ending == .cut)
         #expect(Array(stream.text.utf8.dropFirst(before)) == Array(frame.prefix(frame.count / 2)))
-        #expect(hub.notifySubscription(id, selector: "cmd.x", body: []) == 0)
+        #expect(hub.notify(.subscription(id), selector: "cmd.x", body: []) == 0)
     }
 
     @Test func heldEventsGoOutInOrderWhenTheirTimersFire() {
         let (id, stream) = subscribe(["A"])
         hub.delayEvents(byMilliseconds: 200)
-        _ = hub.notifySubscription(id, selector: "cmd.one", body: [])
-        _ = hub.notifySubscription(id, selector: "cmd.two", body: [])
+        _ = hub.notify(.subscription(id), selector: "cmd.one", body: [])
+        _ = hub.notify(.subscription(id), selector: "cmd.two", body: [])
         #expect(stream.selectors == ["cmd.onConnect", "A@cmd.onJoin"])
         // The expiry check, then one timer per held event.
         #expect(stream.scheduledDelays == [30_000, 200, 200])
@@ -191,7 +201,7 @@ import Testing
 
     @Test func aNullBodyKeepsTheSpaceAfterTheSelector() {
         let (id, stream) = subscribe(["A"])
-        _ = hub.notifySubscription(id, selector: "cmd.toggle$#channels", body: [])
+        _ = hub.notify(.subscription(id), selector: "cmd.toggle$#channels", body: [])
         #expect(stream.text.hasSuffix("id: 3\ndata: cmd.toggle$#channels \n\n"))
     }
 
@@ -208,12 +218,16 @@ import Testing
     @Test func usersAreNamedAsServerEventsNamesThem() {
         let user = { (userName: String?, displayName: String?) in
             SubscriberIdentity.authenticated(
-                AuthSession(profile: UserProfile(userAuthId: "7", userName: userName, displayName: displayName),
-                            sessionId: "s"),
+                AuthSession(
+                    profile: UserProfile(userAuthId: "7", userName: userName, displayName: displayName),
+                    sessionId: "s"),
                 number: 4)
         }
-        #expect(user("sseuser", nil) == SubscriberIdentity(
-            userId: "7", displayName: "sseuser", isAuthenticated: true, profileUrl: SubscriberIdentity.defaultProfileUrl))
+        #expect(
+            user("sseuser", nil)
+                == SubscriberIdentity(
+                    userId: "7", displayName: "sseuser", isAuthenticated: true,
+                    profileUrl: SubscriberIdentity.defaultProfileUrl))
         #expect(user("a@b.com", "Ann Lee-Smith").displayName == "Ann_Lee_Smith")
         #expect(user("1234", nil).displayName == "user4")
         #expect(SubscriberIdentity.anonymous(number: 12).userId == "-12")
@@ -221,8 +235,9 @@ import Testing
 
     @Test func safeInputAndHTMLEncodingAreServiceStacks() {
         #expect(SafeInput.filter("ab'c-d[e]f:g h.i") == "abcd[efg h.i")
-        #expect(HTMLEncoding.encode(#"<b>"Tom's" & é 😀 ′</b>"#)
-            == "&lt;b&gt;&quot;Tom&#39;s&quot; &amp; &#233; &#128512; &prime;&lt;/b&gt;")
+        #expect(
+            HTMLEncoding.encode(#"<b>"Tom's" & é 😀 ′</b>"#)
+                == "&lt;b&gt;&quot;Tom&#39;s&quot; &amp; &#233; &#128512; &prime;&lt;/b&gt;")
     }
 
     @Test func namesThatCannotGoOnTheWireAreRefused() {

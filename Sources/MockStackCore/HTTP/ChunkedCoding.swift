@@ -3,7 +3,10 @@
 public enum ChunkedCoding {
     /// `bytes` as one chunk: `<size in hex>\r\n<bytes>\r\n`. Empty `bytes` are no chunk at all
     /// (a chunk of size zero would end the body), so nothing is returned for them.
-    public static func chunk(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    ///
+    /// Concrete rather than generic: called from other modules, a generic one is not
+    /// specialised there and copies the bytes one at a time.
+    public static func chunk(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         guard !bytes.isEmpty else { return [] }
         let size = String(bytes.count, radix: 16).utf8
         var chunk: [UInt8] = []
@@ -14,6 +17,9 @@ public enum ChunkedCoding {
         chunk.append(contentsOf: RenderedHead.lineEnd)
         return chunk
     }
+
+    /// `bytes` as one chunk, as the slice version makes it.
+    public static func chunk(_ bytes: [UInt8]) -> [UInt8] { chunk(bytes[...]) }
 
     /// The last chunk, without trailers: `0\r\n\r\n`.
     public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)

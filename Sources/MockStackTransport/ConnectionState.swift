@@ -237,6 +237,8 @@ struct ConnectionState {
         case close
         /// Parsing waited for the output: parse on.
         case parse
+        /// An upgraded stream's output has all gone to the socket: a handler waiting may write.
+        case streamDrained
     }
 
     /// The bufferevent wrote out the whole output.
@@ -248,7 +250,9 @@ struct ConnectionState {
             reading.waitingForOutput = false
             phase = .reading(reading)
             return .parse
-        case .reading, .answering, .upgraded, .closed:
+        case .upgraded:
+            return .streamDrained
+        case .reading, .answering, .closed:
             return .nothing
         }
     }

@@ -133,7 +133,11 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         /// Whether the stream waits in its loop's ``StreamServiceQueue``.
         var queued = false
         var ending: Ending?
-        /// Unsent bytes past the limit, when that was found; the connection is dropped when served.
+        /// Whether the handler asked for ``ByteStreamHandler/outputWanted()`` and has not yet
+        /// been called.
+        var wantsOutput = false
+        /// Set once the connection is to be dropped when served (its unsent output passed the
+        /// limit, or ``drop()`` was called): the bytes unsent then.
         var overLimit: Int?
     }
 
@@ -166,6 +170,23 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
 
     func cut() { end(.cut) }
 
+    func requestOutput() {
+        shared.withLock { shared in
+            guard shared.open, shared.ending == nil, shared.overLimit == nil, !shared.wantsOutput else { return }
+            shared.wantsOutput = true
+            queue(&shared)
+        }
+    }
+
+    func drop() {
+        shared.withLock { shared in
+            guard shared.open, shared.overLimit == nil else { return }
+            shared.overLimit = shared.outbox.count
+            shared.outbox = []
+            queue(&shared)
+        }
+    }
+
     private func end(_ ending: Ending) {
         shared.withLock { shared in
             guard shared.open, shared.ending == nil else { return }
@@ -192,24 +213,52 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
     /// On the loop (``StreamServiceQueue``): the outbox goes out, then a drop, a close or a cut
     /// asked for runs. A stream asked to end is served once more at most (nothing queues it
     /// after that), so a chunked body's last chunk goes out once.
-    func serve() {
-        let (open, overLimit, ending) = shared.withLock { shared in
+    /// - Returns: the bytes handed to the connection.
+    @discardableResult
+    func serve() -> Int {
+        // A handler that asked writes first, when the connection has sent what it had: its
+        // piece then goes out in this serve. (The stream is still queued, so its writes do not
+        // queue it again.)
+        if shared.withLock({ shared in
+            guard shared.wantsOutput, shared.open, shared.ending == nil, shared.overLimit == nil,
+                connection?.unsentOutput == 0
+            else { return false }
+            shared.wantsOutput = false
+            return true
+        }) {
+            handler.outputWanted()
+        }
+        let (open, overLimit, ending, handed) = shared.withLock { shared in
             shared.queued = false
+            var handed = 0
             if shared.open, shared.overLimit == nil, let connection {
                 let output = framed(shared.outbox, ending: shared.ending)
                 shared.outbox = []
+                handed = output.count
                 if !output.isEmpty {
                     let unsent = connection.sendUpgraded(output)
                     if unsent > unsentOutputLimit { shared.overLimit = unsent }
                 }
+                // Asked again, and all is sent: on the loop's next pass (the queue's next turn).
+                // Otherwise the connection's drain asks (``outputDrained()``).
+                if shared.wantsOutput, connection.unsentOutput == 0 { queue(&shared) }
             }
-            return (shared.open, shared.overLimit, shared.ending)
+            return (shared.open, shared.overLimit, shared.ending, handed)
         }
-        guard open, let connection else { return }
+        guard open, let connection else { return handed }
         if let overLimit {
             connection.dropUpgraded(unsent: overLimit)
         } else if ending != nil {
             connection.endUpgraded()
+        }
+        return handed
+    }
+
+    /// The connection has sent all its output (on the loop): a handler waiting to write is
+    /// served next.
+    func outputDrained() {
+        shared.withLock { shared in
+            if shared.wantsOutput, shared.open, shared.ending == nil, shared.overLimit == nil { queue(&shared) }
         }
     }
 

@@ -426,6 +426,9 @@ final class HTTPConnection {
         handed(bytes.count)
     }
 
+    /// Bytes queued for the socket that it has not yet taken.
+    var unsentOutput: Int { evbuffer_get_length(bufferevent_get_output(bufferevent)) }
+
     /// Counts bytes written to the socket or queued for it (every path of output comes here).
     func handed(_ count: Int) {
         handedBytes &+= UInt64(count)
@@ -465,6 +468,7 @@ final class HTTPConnection {
         case .nothing: break
         case .close: close()
         case .parse: readable()
+        case .streamDrained: upgradedStream?.outputDrained()
         }
     }
 

@@ -76,7 +76,7 @@ struct ConnectionStateEndTests {
         state.requestArrived(keepAlive: true)
         _ = state.switchedToStream()
         #expect(!state.closesAfterAnswer)
-        #expect(state.outputDrained() == .nothing)
+        #expect(state.outputDrained() == .streamDrained)
         state.endAfterOutput()
         #expect(state.phase == .closing(lingers: false))
         #expect(state.outputDrained() == .close)

@@ -39,9 +39,18 @@ public protocol ByteStreamHandler: AnyObject {
     /// The server is stopping gracefully: say goodbye on the stream and close it. The
     /// connection is closed anyway once its output is out or the grace period is over.
     func serverStopping()
+    /// The stream takes output now, as the handler asked (``ByteStream/requestOutput()``):
+    /// everything written before has gone to the socket. A handler that writes as its client
+    /// reads (back-pressure) writes its next piece here. Not called once the stream is ending.
+    func outputWanted()
     /// The connection has ended (the client left, the stream was closed or dropped, or the server
     /// stopped). Called last, once; the stream ignores writes from now on.
     func streamEnded()
+}
+
+extension ByteStreamHandler {
+    /// Handlers that write as they go never ask for output.
+    public func outputWanted() {}
 }
 
 /// The client end of an upgraded connection. Every method may be called from any thread, and
@@ -57,6 +66,14 @@ public protocol ByteStream: AnyObject, Sendable {
     /// Closes the connection once what was written before has gone out, without ending a
     /// streamed body: the client sees its answer cut off (a fault). Later writes are ignored.
     func cut()
+    /// Resets the connection, dropping whatever is unsent: for a client that has fallen too
+    /// far behind, as one past the unsent-output limit is. Later writes are ignored.
+    func drop()
+    /// Asks for ``ByteStreamHandler/outputWanted()`` on the loop's next pass over its streams
+    /// at which the connection has sent everything written before; once, however often asked
+    /// meanwhile. Rendering output there rather than when it is made keeps a fan-out to many
+    /// streams cheap for its sender and bounds what each pass does.
+    func requestOutput()
     /// Runs `action` on the connection's loop after `milliseconds`, unless the connection has
     /// ended by then.
     func schedule(afterMilliseconds milliseconds: Int, _ action: @escaping @Sendable () -> Void)

@@ -4,14 +4,22 @@ enum ServerEventFrame {
     /// The frame numbered `id` carrying `payload` (`selector`, a space, the body).
     static func bytes(id: Int, payload: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = []
-        frame.reserveCapacity(payload.count + 24)
-        frame += idPrefix
-        frame += Array(String(id).utf8)
-        frame += dataPrefix
-        frame += payload
-        frame += end
+        frame.reserveCapacity(size(ofPayload: payload.count) + 20)
+        append(id: id, payload: payload, to: &frame)
         return frame
     }
+
+    /// Appends the frame numbered `id` carrying `payload` to `output`.
+    static func append(id: Int, payload: [UInt8], to output: inout [UInt8]) {
+        output += idPrefix
+        output += String(id).utf8
+        output += dataPrefix
+        output += payload
+        output += end
+    }
+
+    /// A frame's size on the wire without its id's digits.
+    static func size(ofPayload count: Int) -> Int { idPrefix.count + dataPrefix.count + count + end.count }
 
     /// `<selector> <body>`, or `<channel>@<selector> <body>` for a channel-wide notice. A missing
     /// body keeps the space, as ServiceStack's does.

@@ -55,7 +55,8 @@ public final class ServerEventsHub: Sendable {
             while state.open[id] != nil { id = SubscriptionID.make(using: &state.random) }
             return ServerEventsSubscription(
                 id: id, identity: identity(state.connections), channels: channels, createdAt: createdAt,
-                sequence: state.sequence, now: now, stream: stream)
+                sequence: state.sequence, now: now, stream: stream,
+                unsentLimit: settings.unsentOutputLimit)
         }
         // Written before anything can reach the subscription through the indexes: its first frame.
         subscription.send(

@@ -13,11 +13,14 @@ public struct ServerEventsSettings: Sendable, Equatable {
     public var notifyChannelOfSubscriptions = true
     /// Subscriptions open on the app at once, its session copies included; past it a stream
     /// request is refused with a 503. ServiceStack has no such bound: every subscription holds
-    /// a connection, and a test server must not let one client hold them all.
-    public var maxSubscriptions = 10_000
+    /// a connection, and a test server must not let one client hold them all. Every join and
+    /// leave is told to the whole channel, so a channel's traffic grows with the square of its
+    /// size: the default keeps a full channel's from crowding out other clients, as the
+    /// Engine.IO session bound does for sockets.
+    public var maxSubscriptions = 2_000
     /// The largest frame the app sends; a larger message is refused before any subscriber gets it.
     public var maxMessageBytes = 1 << 20
-    /// Bytes written to one subscription and not yet taken by its client; past it, it is dropped.
+    /// Bytes of frames waiting for one subscription's client to read them; past it, it is dropped.
     public var unsentOutputLimit = ConnectionUpgrade.defaultUnsentOutputLimit
 
     public init() {}

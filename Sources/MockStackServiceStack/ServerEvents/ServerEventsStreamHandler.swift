@@ -7,8 +7,7 @@ final class ServerEventsStreamHandler: ByteStreamHandler {
     private let channels: [String]
     private let baseURL: String
     private let identity: @Sendable (_ connection: Int) -> SubscriberIdentity
-    private var subscriptionID: String?
-    private var stream: (any ByteStream)?
+    private var subscription: ServerEventsSubscription?
 
     init(
         hub: ServerEventsHub, channels: [String], baseURL: String,
@@ -21,18 +20,20 @@ final class ServerEventsStreamHandler: ByteStreamHandler {
     }
 
     func started(on stream: any ByteStream) {
-        self.stream = stream
-        subscriptionID = hub.subscribe(channels: channels, baseURL: baseURL, stream: stream, identity: identity).id
+        subscription = hub.subscribe(channels: channels, baseURL: baseURL, stream: stream, identity: identity)
     }
 
     /// A Server Events client sends nothing after its request; whatever comes is dropped.
     func received(_ bytes: [UInt8]) {}
 
-    /// The answer ends as an unregistered one does, with its last chunk.
-    func serverStopping() { stream?.close() }
+    /// The answer ends as an unregistered one does: what waits for it, then its last chunk.
+    func serverStopping() { subscription?.end() }
+
+    /// The stream takes output: the subscription writes its next events.
+    func outputWanted() { subscription?.outputWanted() }
 
     func streamEnded() {
-        if let subscriptionID { hub.streamEnded(subscriptionID) }
-        stream = nil
+        if let subscription { hub.streamEnded(subscription.id) }
+        subscription = nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MockStackCore
 import Testing
+
 @testable import MockStackServiceStack
 
 /// The test host's Server Events paths and services, called without sockets: each stream's
@@ -16,9 +17,12 @@ import Testing
             throw CancellationError()
         }
         let stream = RecordingByteStream()
-        body.makeHandler().started(on: stream)
+        let handler = body.makeHandler()
+        handler.started(on: stream)
+        stream.serve(handler)
         let connect = try #require(stream.events.first)
-        let arguments = try #require(try JSONSerialization.jsonObject(with: Data(connect.data.dropFirst(14).utf8)) as? [String: String])
+        let arguments = try #require(
+            try JSONSerialization.jsonObject(with: Data(connect.data.dropFirst(14).utf8)) as? [String: String])
         return (try #require(arguments["id"]), stream)
     }
 
@@ -45,7 +49,9 @@ import Testing
     }
 
     @Test func aSignedInStreamIsThatUser() throws {
-        let signIn = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"test"}"#, app: app)
+        let signIn = TestHost.call(
+            .post, "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"test"}"#,
+            app: app)
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(signIn.body)) as? [String: Any])?["bearerToken"] as? String)
         let (_, stream) = try connect("?ss-tok=\(token)")
@@ -76,8 +82,9 @@ import Testing
         #expect(stream.ending == .closed)
         let again = TestHost.call(.post, "/event-unregister?id=\(id)", app: app)
         #expect(again.status == 404)
-        #expect(again.text.hasPrefix(
-            #"{"responseStatus":{"errorCode":"NotFound","message":"Subscription \#(id) does not exist""#))
+        #expect(
+            again.text.hasPrefix(
+                #"{"responseStatus":{"errorCode":"NotFound","message":"Subscription \#(id) does not exist""#))
     }
 
     @Test func subscribersAreListedOnEitherRoute() throws {
@@ -87,7 +94,8 @@ import Testing
         func count(_ target: String) throws -> Int {
             let response = TestHost.call(.get, target, app: app)
             #expect(response.status == 200)
-            return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: String]]).count
+            return try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: String]])
+                .count
         }
         #expect(try count("/event-subscribers?channels=A") == 2)
         #expect(try count("/api/GetEventSubscribers?channels=A%2CB") == 2)
@@ -115,7 +123,8 @@ import Testing
         let response = TestHost.call(
             .post, "/channels/home/chat", json: #"{"from":"\#(id)","message":"<hi>","selector":"cmd.chat"}"#, app: app)
         #expect(response.status == 200)
-        let json = #"{"id":1,"channel":"home","fromUserId":"-1","fromName":"user1","message":"&lt;hi&gt;","private":false}"#
+        let json =
+            #"{"id":1,"channel":"home","fromUserId":"-1","fromName":"user1","message":"&lt;hi&gt;","private":false}"#
         #expect(response.text == json)
         #expect(stream.events.last?.data == "home@cmd.chat " + json)
         #expect(other.events.last?.data == "home@cmd.chat " + json)
@@ -130,8 +139,10 @@ import Testing
             .post, "/channels/home/chat",
             json: #"{"from":"\#(sender)","toUserId":"-2","message":"psst","selector":"cmd.chat"}"#, app: app)
         #expect(response.status == 200)
-        #expect(receiver.events.last?.data
-            == #"cmd.chat {"id":1,"channel":"home","fromUserId":"-1","fromName":"user1","message":"psst","private":true}"#)
+        #expect(
+            receiver.events.last?.data
+                == #"cmd.chat {"id":1,"channel":"home","fromUserId":"-1","fromName":"user1","message":"psst","private":true}"#
+        )
         #expect(senderStream.events.last?.data.contains(#""message":"@user2: psst""#) == true)
         #expect(TestHost.call(.get, "/chathistory?channels=home", app: app).text == #"{"results":[]}"#)
     }
@@ -145,17 +156,21 @@ import Testing
     @Test func rawAndObjectMessagesAreSentAsJSON() throws {
         let (id, stream) = try connect("?channels=home")
         let raw = TestHost.call(
-            .post, "/channels/home/raw", json: #"{"from":"\#(id)","message":"msg1","selector":"cmd.announce"}"#, app: app)
+            .post, "/channels/home/raw", json: #"{"from":"\#(id)","message":"msg1","selector":"cmd.announce"}"#,
+            app: app)
         #expect(raw.status == 204)
         #expect(stream.events.last?.data == #"home@cmd.announce "msg1""#)
-        _ = TestHost.call(.post, "/channels/home/raw", json: #"{"from":"\#(id)","selector":"cmd.toggle$#channels"}"#, app: app)
+        _ = TestHost.call(
+            .post, "/channels/home/raw", json: #"{"from":"\#(id)","selector":"cmd.toggle$#channels"}"#, app: app)
         #expect(stream.events.last?.data == "home@cmd.toggle$#channels ")
         let object = TestHost.call(
-            .post, "/channels/home/object", json: #"{"customType":{"id":1,"name":"Foo"},"setterType":{"id":2,"name":"Bar"}}"#,
+            .post, "/channels/home/object",
+            json: #"{"customType":{"id":1,"name":"Foo"},"setterType":{"id":2,"name":"Bar"}}"#,
             app: app)
         #expect(object.status == 204)
-        #expect(stream.events.suffix(2).map(\.data)
-            == [#"home@cmd.CustomType {"id":1,"name":"Foo"}"#, #"home@cmd.SetterType {"id":2,"name":"Bar"}"#])
+        #expect(
+            stream.events.suffix(2).map(\.data)
+                == [#"home@cmd.CustomType {"id":1,"name":"Foo"}"#, #"home@cmd.SetterType {"id":2,"name":"Bar"}"#])
     }
 
     @Test func aMessageLargerThanTheLimitIsRefusedBeforeAnyoneGetsIt() throws {
@@ -163,10 +178,12 @@ import Testing
         let before = stream.events.count
         let message = String(repeating: "x", count: 1 << 20)
         let response = TestHost.call(
-            .post, "/channels/home/raw", json: #"{"from":"\#(id)","message":"\#(message)","selector":"cmd.x"}"#, app: app)
+            .post, "/channels/home/raw", json: #"{"from":"\#(id)","message":"\#(message)","selector":"cmd.x"}"#,
+            app: app)
         #expect(response.status == 400)
-        #expect(response.text.contains(
-            #""message":"The message is 1048578 bytes; Server Events here send at most 1048576""#))
+        #expect(
+            response.text.contains(
+                #""message":"The message is 1048578 bytes; Server Events here send at most 1048576""#))
         #expect(stream.events.count == before)
     }
 
@@ -186,11 +203,14 @@ import Testing
 
     @Test func theFeaturesRoutesAreListed() {
         let names = app.routes.map(\.name)
-        for name in ["ServerEventsStream", "ServerEventsHeartbeat", "ServerEventsUnRegister", "GetEventSubscribers",
-                     "UpdateEventSubscriber"] {
+        for name in [
+            "ServerEventsStream", "ServerEventsHeartbeat", "ServerEventsUnRegister", "GetEventSubscribers",
+            "UpdateEventSubscriber",
+        ] {
             #expect(names.contains(name))
         }
-        #expect(app.operation(for: HTTPRequest(method: .post, target: "/api/GetEventSubscribers")) == "GetEventSubscribers")
+        #expect(
+            app.operation(for: HTTPRequest(method: .post, target: "/api/GetEventSubscribers")) == "GetEventSubscribers")
         #expect(app.operation(for: HTTPRequest(method: .get, target: "/EVENT-STREAM")) == "ServerEventsStream")
     }
 
@@ -203,16 +223,25 @@ import Testing
 
     @Test func theControlPlaneSendsToAChannelASubscriptionOrAUser() throws {
         let (id, stream) = try connect("?channels=A")
-        #expect(app.sendServerEvent(ServerEventMessage(selector: "cmd.news", body: "hi", target: .channel("A")))
-            == .success(1))
+        #expect(
+            app.sendServerEvent(ServerEventMessage(selector: "cmd.news", body: "hi", target: .channel("A")))
+                == .success(1))
         #expect(stream.events.last?.data == #"A@cmd.news "hi""#)
-        #expect(app.sendServerEvent(ServerEventMessage(selector: "cmd.x", body: nil, target: .subscription("nope")))
-            == .failure(.unknownSubscription("nope")))
-        #expect(app.sendServerEvent(ServerEventMessage(selector: "cmd.x", body: nil, target: .user("-1"))) == .success(1))
-        #expect(app.sendServerEvent(ServerEventMessage(selector: "a@b", body: nil, target: .everyone))
-            == .failure(.invalidName("The selector 'a@b' holds '@' or a line break, which Server Events cannot carry")))
-        #expect(app.sendServerEvent(ServerEventMessage(selector: "cmd.x", body: .string(String(repeating: "x", count: 1 << 20)), target: .subscription(id)))
-            == .failure(.tooLarge((1 << 20) + 2 + 5, limit: 1 << 20)))
+        #expect(
+            app.sendServerEvent(ServerEventMessage(selector: "cmd.x", body: nil, target: .subscription("nope")))
+                == .failure(.unknownSubscription("nope")))
+        #expect(
+            app.sendServerEvent(ServerEventMessage(selector: "cmd.x", body: nil, target: .user("-1"))) == .success(1))
+        #expect(
+            app.sendServerEvent(ServerEventMessage(selector: "a@b", body: nil, target: .everyone))
+                == .failure(
+                    .invalidName("The selector 'a@b' holds '@' or a line break, which Server Events cannot carry")))
+        #expect(
+            app.sendServerEvent(
+                ServerEventMessage(
+                    selector: "cmd.x", body: .string(String(repeating: "x", count: 1 << 20)), target: .subscription(id))
+            )
+                == .failure(.tooLarge((1 << 20) + 2 + 5, limit: 1 << 20)))
         #expect(app.realtimeConnections.map(\.transport) == ["event-stream"])
     }
 

@@ -15,17 +15,17 @@ import Testing
         hub = ServerEventsHub(settings: settings, budget: SubscriptionBudget(limit: 3), clock: clock.serverEventsClock)
     }
 
+    /// A subscription on a stream whose client reads all it is sent (unless `stream` says not).
     @discardableResult
-    func subscribe(
-        _ channels: [String], stream: RecordingByteStream = RecordingByteStream()
-    ) -> (
-        id: String, stream: RecordingByteStream
-    ) {
+    func subscribe(_ channels: [String], stream: RecordingByteStream = RecordingByteStream()) -> Subscribed {
         let subscription = hub.subscribe(channels: channels, baseURL: "http://127.0.0.1:9/test", stream: stream) {
             .anonymous(number: $0)
         }
+        stream.serve(subscription)
         return (subscription.id, stream)
     }
+
+    typealias Subscribed = (id: String, stream: RecordingByteStream)
 
     @Test func theFirstFrameIsOnConnectWithTheSubscriptionsAddresses() throws {
         let (id, stream) = subscribe(["home"])

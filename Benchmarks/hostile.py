@@ -2,7 +2,8 @@
 """make hostile: the requests that once crashed, stalled or bloated the server, sent again.
 
 Every attack that two red-team passes found is replayed against the release build (the earlier
-cases named by what they attack, the later as `finding_N_…`, names `--only` matches), while a probe asks
+cases named by what they attack, the later as `finding_N_…`, names `--only` matches), and the
+crowds of Server Events subscribers its limits are for, while a probe asks
 `/__mockstack/health` every 10 ms on a connection of its own: the longest the probe waits is the
 longest the event loop stalled. Every hostile request must get its documented answer (or the
 connection its documented end) within its time bound; while each `finding_` case attacks, RSS is
@@ -30,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from soak import open_fds, rss_mib  # noqa: E402  (the soak's own readings of /proc)
+from soak import open_fds, raise_open_file_limit, rss_mib  # noqa: E402  (the soak's own readings of /proc)
 WORK = os.path.join(HERE, ".work")
 STALL_LIMIT_MS = 250
 RSS_LIMIT_MIB = 48
@@ -825,6 +826,88 @@ class Cases:
             self.check("stub headers", f"stub header value {value!r}", status == expected and named, f"{status} {body[:90]!r}")
         control(self.port, "DELETE", "stubs")
 
+    def open_stream(self, channel):
+        """Asks for a Server Events stream of the test app; returns (status, socket or None): the
+        socket stays open, its body unread, when the answer is 200."""
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        sock.sendall(f"GET /test/event-stream?channels={channel} HTTP/1.1\r\nHost: hostile\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else None
+        if status == 200:
+            return status, sock
+        reply = head
+        if status is not None:
+            length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), b"0"))
+            body_start = head.index(b"\r\n\r\n") + 4
+            while len(reply) - body_start < length:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+        sock.close()
+        return status, reply
+
+    def server_events_crowds(self):
+        """Server Events subscribers that read nothing: 1,000 joining one channel, every join
+        told to all of them (half a million frames), then 10,000 more asked for on channels of
+        their own, past the 2,000 the app allows."""
+        before = rss_mib(self.pid)
+        open_streams, peak = [], 0.0
+        try:
+            started = time.monotonic()
+            for _ in range(1000):
+                status, sock = self.open_stream("crowd")
+                if status != 200:
+                    break
+                open_streams.append(sock)
+                peak = max(peak, rss_mib(self.pid) - before) if len(open_streams) % 100 == 0 else peak
+            joined = time.monotonic() - started
+            status, _, body, _ = control(self.port, "GET", "server-events?app=test&channel=crowd")
+            listed = len(json.loads(body)["subscribers"]) if status == 200 else -1
+            peak = max(peak, rss_mib(self.pid) - before)
+            self.check("-", "1,000 Server Events subscribers join one channel and read nothing",
+                       len(open_streams) == 1000 and listed == 1000 and peak <= ATTACK_RSS_LIMIT_MIB,
+                       f"{len(open_streams)} open in {joined:.1f} s, {listed} listed; RSS {peak:+.1f} MiB")
+            refused, other, refusal = 0, 0, b""
+            for i in range(10_000):
+                status, reply = self.open_stream(f"own{i}")
+                if status == 200:
+                    open_streams.append(reply)
+                elif status == 503:
+                    refused += 1
+                    refusal = refusal or reply.split(b"\r\n\r\n", 1)[1]
+                else:
+                    other += 1
+            expected = b'"message":"Too many Server Events subscriptions: at most 2000 may be open at once"'
+            peak = max(peak, rss_mib(self.pid) - before)
+            self.check("-", "10,000 more asked for on channels of their own: up to 2,000 open, then 503",
+                       len(open_streams) == 2000 and refused == 9000 and other == 0 and expected in refusal
+                       and peak <= ATTACK_RSS_LIMIT_MIB,
+                       f"{len(open_streams)} open, {refused} refused, {other} other; RSS {peak:+.1f} MiB; {refusal[:110]!r}")
+        finally:
+            for sock in open_streams:
+                sock.close()
+        # Their closes end the subscriptions; the next stream is served again.
+        deadline = time.monotonic() + 10
+        listed = None
+        while time.monotonic() < deadline:
+            status, _, body, _ = control(self.port, "GET", "server-events?app=test")
+            listed = len(json.loads(body)["subscribers"]) if status == 200 else None
+            if listed == 0:
+                break
+            time.sleep(0.1)
+        status, sock = self.open_stream("after")
+        if sock is not None and status == 200:
+            sock.close()
+        self.check("-", "their clients leave: every subscription ends, a new stream opens",
+                   listed == 0 and status == 200, f"{listed} still listed; then {status}")
+
     def watcher_stays_idle(self):
         before = cpu_seconds(self.pid)
         time.sleep(3)
@@ -840,6 +923,8 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated parts of case names: run only the cases named so (e.g. finding_3,finding_6)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
+    # The Server Events case holds 2,000 streams open at once.
+    raise_open_file_limit(4096)
 
     fixtures = tempfile.mkdtemp(prefix="mockstack-hostile-")
     try:
@@ -885,7 +970,7 @@ def run(process, port, rig, only=()):
                  cases.finding_8_connection_named_fields, cases.finding_9_invented_content_type,
                  cases.finding_10_empty_lines_keep_alive, cases.finding_11_waits_end_with_their_scope,
                  cases.finding_12_throttled_answer_never_read, cases.finding_proxy_answer_buffer_bound,
-                 cases.finding_stub_header_bytes,
+                 cases.finding_stub_header_bytes, cases.server_events_crowds,
                  # Last: the app's Engine.IO sessions stay at the cap for 45 s after it.
                  cases.engine_io_session_cap]:
         if only and not any(part in case.__name__ for part in only):

@@ -67,10 +67,11 @@ install: release
 ## client-library example and the README's test quick start build and pass their own tests,
 ## so neither can rot. First, cheap checks: every docs/ citation names a section that exists,
 ## every public declaration of the testing product has a doc comment, docs/architecture.md's
-## layer table matches Package.swift, no line of Swift is wider than 120 columns, and no two
-## paths differ only by case (one path on a Mac's disk).
+## layer table matches Package.swift, no line of Swift is wider than 120 columns, no two paths
+## differ only by case (one path on a Mac's disk), and every Linux-only call is guarded.
 test:
 	@python3 Scripts/check-path-case.py
+	@python3 Scripts/check-portability.py
 	@python3 Scripts/check-doc-citations.py
 	@python3 Scripts/check-public-docs.py
 	@python3 Scripts/check-layers.py

@@ -81,12 +81,14 @@ enum SystemCalls {
         #endif
     }
 
-    /// Sends `bytes` on a socket without raising SIGPIPE when the peer has gone.
+    /// Sends `bytes` on a socket without raising SIGPIPE when the peer has gone: Linux says so
+    /// with each send; Darwin has no such flag, and its sockets from ``socket(family:type:protocol:)``
+    /// carry `SO_NOSIGPIPE` instead.
     static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemCallError> {
         #if os(Linux)
         counted(Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)))
         #else
-        counted(Darwin.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)))
+        counted(Darwin.send(socket, bytes.baseAddress, bytes.count, 0))
         #endif
     }
 
@@ -150,12 +152,22 @@ enum SystemCalls {
         #endif
     }
 
-    /// A new socket's descriptor.
+    /// A new socket's descriptor. On Darwin it is set not to raise SIGPIPE when written to
+    /// after its peer has gone (``send(_:_:)``).
     static func socket(family: Int32, type: Int32, protocol: Int32) -> Result<Int32, SystemCallError> {
         #if os(Linux)
         let descriptor = Glibc.socket(family, type, `protocol`)
         #else
         let descriptor = Darwin.socket(family, type, `protocol`)
+        if descriptor >= 0 {
+            var on: Int32 = 1
+            guard Darwin.setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else {
+                let error = SystemCallError.current
+                _ = Darwin.close(descriptor)
+                return .failure(error)
+            }
+        }
         #endif
         return descriptor >= 0 ? .success(descriptor) : .failure(.current)
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the C libraries mockstack links are installed, installing what is missing with
-# apt-get (Debian/Ubuntu): libevent-dev (the HTTP transport), on Linux libmimalloc-dev (the
-# allocator, see Benchmarks/LOG.md), and libsqlite3-dev (the AutoQuery differential test's
+# apt-get (Debian/Ubuntu), or on a Mac with Homebrew: libevent-dev (the HTTP transport), on
+# Linux libmimalloc-dev (the allocator, see Benchmarks/LOG.md), and libsqlite3-dev (the AutoQuery differential test's
 # reference database, through GRDB), libcurl4-openssl-dev (curl.h, for the upstream client's
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control
@@ -32,6 +32,18 @@ if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/x86_64-linux-gnu/curl/curl
   missing+=(libcurl4-openssl-dev)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
+
+# A Mac needs libevent and pkg-config alone (mimalloc, SQLite and curl are Linux's needs).
+if [ "$(uname -s)" = "Darwin" ]; then
+  if command -v brew >/dev/null 2>&1; then
+    echo "mockstack: installing libevent and pkg-config with Homebrew" >&2
+    brew install libevent pkg-config
+    exit 0
+  fi
+  echo "mockstack: libevent is missing. Install Homebrew (https://brew.sh), then run" >&2
+  echo "           'brew install libevent pkg-config' and make again." >&2
+  exit 1
+fi
 
 echo "mockstack: installing ${missing[*]} with apt-get" >&2
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -164,6 +164,7 @@ extension XCTestCase {
 extension MockStackSession {
     /// ``end()`` for callers that cannot await (XCTest's synchronous teardown).
     func endWaiting() {
+        invalidateURLSession()
         var request = ControlSession.request(
             serverURL.appendingPathComponent("__mockstack/sessions/" + id), token: adminToken)
         request.httpMethod = "DELETE"

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MockStack
 import MockStackCore
 import MockStackInProcess
@@ -188,6 +191,36 @@ struct ControlHelperTests {
         #expect(try await inFirst.send("GET", "/feathers/people").json.names == [])
         // Its stubs went with it.
         #expect(try await inFirst.send("GET", "/example/hello").status == 200)
+        try await second.end()
+    }
+
+    @Test func aSessionsURLSessionKeepsItsCookiesToItself() async throws {
+        let first = mock.session()
+        let second = mock.session()
+        let signIn = try first.url(for: "test").appending(path: "api/Authenticate")
+        var request = URLRequest(url: signIn)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"provider":"credentials","userName":"test","password":"test"}"#.utf8)
+        let (_, signedIn) = try await first.urlSession.data(for: request)
+        #expect((signedIn as? HTTPURLResponse)?.statusCode == 200)
+        // The sign-in's cookies carry on in the first session's own URLSession…
+        let (_, inFirst) = try await first.urlSession.data(from: try first.url(for: "test").appending(path: "api/TestAuth"))
+        #expect((inFirst as? HTTPURLResponse)?.statusCode == 200)
+        let firstStore = try #require(first.urlSession.configuration.httpCookieStorage)
+        let kept = Set((firstStore.cookies(for: signIn) ?? []).map(\.name))
+        #expect(kept.isSuperset(of: ["ss-tok", "ss-id"]))
+        // …and nowhere else: not in the second's, nor in the store URLSession.shared keeps.
+        #expect(second.urlSession.configuration.httpCookieStorage?.cookies?.isEmpty ?? true)
+        #expect(HTTPCookieStorage.shared.cookies(for: signIn)?.isEmpty ?? true)
+        let (_, inSecond) = try await second.urlSession.data(from: try second.url(for: "test").appending(path: "api/TestAuth"))
+        #expect((inSecond as? HTTPURLResponse)?.statusCode == 401)
+        // One URLSession for every copy of the session value, until it ends.
+        let copy = first
+        #expect(copy.urlSession === first.urlSession)
+        let before = first.urlSession
+        try await first.end()
+        #expect(first.urlSession !== before)
         try await second.end()
     }
 

@@ -1,6 +1,10 @@
 public import Foundation
 import MockStackJSON
 
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
 /// One session on a running mockstack: apps in their fixture state that only this session
 /// sees, with a journal and stubs of its own, so parallel tests can share one server.
 ///
@@ -18,6 +22,7 @@ public struct MockStackSession: MockStackControlling {
     /// The server's admin token, if it wants one; the session's control calls send it.
     public let adminToken: String?
     private let ready: ReadyEvent
+    private let ownURLSession = SessionURLSession()
 
     init(id: String, server: any MockStackHandle) {
         self.id = id
@@ -25,6 +30,18 @@ public struct MockStackSession: MockStackControlling {
         adminToken = server.adminToken
         ready = server.ready
     }
+
+    /// A `URLSession` of the session's own, for the test's requests: ephemeral, so cookies a
+    /// sign-in sets stay in this session, and none from another test or an earlier run (which
+    /// `URLSession.shared`'s store keeps) is sent into it. Invalidated by ``end()``.
+    ///
+    /// ```swift
+    /// let (data, _) = try await session.urlSession.data(from: try session.url(for: "test"))
+    /// ```
+    public var urlSession: URLSession { ownURLSession.urlSession }
+
+    /// Frees ``urlSession`` once its tasks are done (the session is ending).
+    func invalidateURLSession() { ownURLSession.invalidate() }
 
     /// `http://127.0.0.1:54321/__session/{id}`.
     public var controlBase: URL { serverURL.appendingPathComponent("__session").appendingPathComponent(id) }
@@ -44,6 +61,7 @@ public struct MockStackSession: MockStackControlling {
     /// Forgets the session on the server (its state and journal); a later request starts a
     /// fresh one under the same id. Ending a session that was never used is not an error.
     public func end() async throws {
+        invalidateURLSession()
         do {
             _ = try await ServerControl(controlBase: serverURL, adminToken: adminToken).call("DELETE", "sessions/" + id)
         } catch let error as MockStackControlError where error.status == 404 {

@@ -49,8 +49,9 @@ build: deps
 release: deps
 	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS) --product mockstack
 
-## serve: the shell execs the server, so make's own child is mockstack: stopping make (Ctrl-C,
-## or a signal to make) stops it.
+## serve: the shell execs the server, so make's own child is mockstack. Ctrl-C (SIGINT to the
+## process group) and SIGTERM to make (which make passes on to its children) stop it; a SIGINT
+## to make's PID alone does not, since make passes SIGINT on to no one (README.md, CLI reference).
 serve: release
 	exec "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/mockstack" serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 

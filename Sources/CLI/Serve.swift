@@ -35,6 +35,8 @@ struct Serve: ParsableCommand {
 
             The load cache: after a full load, a record of the fixture bytes it checked is kept in MOCKSTACK_CACHE_DIR (else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack; 'off': none); a later start on the same bytes skips the checks and builds the ServiceStack apps at their first use.
 
+            The control plane is under /__mockstack/: its page (open it in a browser) shows the request journal live, and its JSON API resets apps, reads the journal, sets stubs, faults and scenarios (README.md, Control plane).
+
             Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T); without --admin-token one is made at start-up and logged.
             """
     )
@@ -172,7 +174,8 @@ struct Serve: ParsableCommand {
         logger.notice(
             """
             mockstack \(configuration.version) serving \
-            \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", "))
+            \(ready.apps.map { "\($0.name) at \(ready.url)\($0.mount)" }.joined(separator: ", ")); \
+            control page and API at \(ready.url)/__mockstack/
             """
         )
         announceAdminAccess(of: running, url: ready.url, logger: logger)

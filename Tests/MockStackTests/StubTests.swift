@@ -138,6 +138,11 @@ struct StubTests {
         _ = try await client.send("GET", "/test/hello/World")
         let listed = try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue?.first
         #expect(listed?["nearMisses"]?.arrayValue?.first?["reason"] == "method GET is not POST")
+        // A server-wide stub does not answer in a session, and says so in a test author's words.
+        _ = try await client.send("POST", "/__session/my-test-1/test/hello/World")
+        let reasons = try await client.send("GET", "/__mockstack/stubs").json["stubs"]?.arrayValue?.first?["nearMisses"]?
+            .arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
+        #expect(reasons.contains("sent in session my-test-1, not outside sessions"), "\(reasons)")
     }
 
     @Test func removingStubs() async throws {

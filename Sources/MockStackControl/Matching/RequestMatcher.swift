@@ -98,7 +98,7 @@ struct RequestMatcher: Sendable {
         if let app = pattern.app, app != subject.app { return because("app \(subject.app ?? "none") is not \(app)") }
         // A stub answers in its own scope only: the server's outside sessions, a session's inside it.
         if pattern.session != nil || !anySession, pattern.session != subject.session {
-            return because("session \(subject.session ?? "none") is not \(pattern.session ?? "none")")
+            return because(Self.scopeMismatch(sentIn: subject.session, wanted: pattern.session))
         }
         if let method, method != request.method {
             return because("method \(request.method.rawValue) is not \(method.rawValue)")
@@ -152,5 +152,13 @@ struct RequestMatcher: Sendable {
     /// A JSON value as a string pattern sees it: a string's text, anything else as JSON.
     private static func text(_ value: JSONValue) -> String {
         value.stringValue ?? value.jsonText
+    }
+
+    /// Why a request sent in one scope does not match a pattern of another, in the words a
+    /// test author uses: "sent in session my-test-1, not outside sessions".
+    static func scopeMismatch(sentIn session: String?, wanted: String?) -> String {
+        let sent = session.map { "sent in session \($0)" } ?? "sent outside sessions"
+        let scope = wanted.map { "in session \($0)" } ?? "outside sessions"
+        return "\(sent), not \(scope)"
     }
 }

@@ -60,12 +60,9 @@ struct Codegen: ParsableCommand {
             // The server itself ignores an unknown query option, as ServiceStack does; given
             // here by hand, it is a typo.
             guard language.options.contains(where: { $0.lowercased() == name.lowercased() }) else {
-                printError(
-                    """
-                    mockstack: --option \(name): not a \(language.displayName) DTO option \
-                    (\(language.options.joined(separator: ", ")))
-                    """
-                )
+                let hint = DidYouMean.hint(
+                    for: name, among: language.options, plural: "\(language.displayName) DTO options")
+                printError("mockstack: --option \(name): not a \(language.displayName) DTO option; \(hint)")
                 throw ExitCode(2)
             }
             query.append((name, String(option[option.index(after: equals)...])))

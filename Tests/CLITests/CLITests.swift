@@ -129,7 +129,8 @@ struct CLITests {
         let pythonOptions = ["GlobalNamespace", "AddServiceStackTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments", "IncludeTypes",
                              "ExcludeTypes", "DefaultImports", "DataClass", "DataClassJson", "BaseUrl", "WithoutOptions", "MakePropertiesOptional",
                              "InitializeCollections"]
-        #expect(option.stderr == "mockstack: --option BaseClass: not a Python DTO option (" + pythonOptions.joined(separator: ", ") + ")\n")
+        #expect(option.stderr == "mockstack: --option BaseClass: not a Python DTO option; the Python DTO options are "
+            + pythonOptions.joined(separator: ", ") + "\n")
         #expect(try Self.run(["codegen", "typescript", "--app", "test", "--option", "DataClass=frozen=True"]).status == 2)
     }
 
@@ -339,8 +340,12 @@ struct CLITests {
         let option = try Self.run(["codegen", "swift", "--app", "test", "--option", "Bogus=1"])
         #expect(option.status == 2)
         #expect(option.stdout.isEmpty)
-        #expect(option.stderr.hasPrefix("mockstack: --option Bogus: not a Swift DTO option (BaseClass, AddModelExtensions, "))
-        #expect(option.stderr.hasSuffix(", BaseUrl, WithoutOptions)\n"))
+        #expect(option.stderr.hasPrefix("mockstack: --option Bogus: not a Swift DTO option; the Swift DTO options are BaseClass, "))
+        #expect(option.stderr.hasSuffix(", BaseUrl, WithoutOptions\n"))
+        // One typo or two from an option: that one is named.
+        let optionTypo = try Self.run(["codegen", "swift", "--app", "test", "--option", "IncludeTyps=Hello"])
+        #expect(optionTypo.status == 2)
+        #expect(optionTypo.stderr == "mockstack: --option IncludeTyps: not a Swift DTO option; did you mean 'IncludeTypes'?\n")
         // Option names compare ignoring case, as the server's query does.
         #expect(try Self.run(["codegen", "swift", "--app", "test", "--option", "addresponsestatus=true"]).status == 0)
     }

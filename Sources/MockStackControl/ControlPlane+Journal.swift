@@ -51,17 +51,24 @@ extension ControlPlane {
         return .json(
             200,
             [
-                "requests": .array(described(shown)), "total": .number(JSONNumber(matching.count)),
+                "requests": .array(described(shown, among: entries)), "total": .number(JSONNumber(matching.count)),
                 "dropped": .number(JSONNumber(dropped)), "capacity": .number(JSONNumber(scopedJournal.capacity)),
             ])
     }
 
-    /// Entries as JSON, the unmatched ones with `"nearest"`: the routes they may have meant,
-    /// each path worked out once however often it recurs, for the newest
+    /// Entries as JSON, the unmatched ones with `"nearest"`: the routes they may have meant
+    /// (among equals, those of the apps used most in `journal`, the whole scope's, not only the
+    /// entries shown), each path worked out once however often it recurs, for the newest
     /// ``NearestRoutes/pathsPerRead`` paths (older entries go without, so a read stays cheap).
-    private func described(_ entries: some BidirectionalCollection<JournalEntry>) -> [JSONValue] {
+    private func described(
+        _ entries: some BidirectionalCollection<JournalEntry>, among journal: some Sequence<JournalEntry>
+    ) -> [JSONValue] {
         guard entries.contains(where: \.unmatched) else { return entries.map(\.json) }
         let routes = NearestRoutes(apps: apps)
+        var used: [String: Int] = [:]
+        for entry in journal {
+            if let app = entry.app { used[app, default: 0] += 1 }
+        }
         var found: [String: JSONValue] = [:]
         var described: [JSONValue] = []
         described.reserveCapacity(entries.count)
@@ -74,7 +81,7 @@ extension ControlPlane {
             if let nearest = found[path] {
                 object["nearest"] = nearest
             } else if found.count < NearestRoutes.pathsPerRead {
-                let nearest = JSONValue.array(routes.nearest(to: path).map(NearestRoutes.json))
+                let nearest = JSONValue.array(routes.nearest(to: path, used: used).map(NearestRoutes.json))
                 found[path] = nearest
                 object["nearest"] = nearest
             }
@@ -106,7 +113,8 @@ extension ControlPlane {
         // One budget for the whole journal: a verification holds its loop no longer than a stubbed request may.
         var budget = PatternBudget()
         var found: [JournalEntry] = []
-        for entry in scopedJournal.snapshot().entries {
+        let entries = scopedJournal.snapshot().entries
+        for entry in entries {
             if matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget) {
                 found.append(entry)
             }
@@ -126,7 +134,7 @@ extension ControlPlane {
         }
         return counting
             ? .json(200, ["count": .number(JSONNumber(found.count))])
-            : .json(200, ["requests": .array(described(found))])
+            : .json(200, ["requests": .array(described(found, among: entries))])
     }
 
     /// A journal entry as stubs and verifications match it: the request as kept (its body cut

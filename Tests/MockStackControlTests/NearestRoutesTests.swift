@@ -21,6 +21,18 @@ import Testing
         #expect(routes.nearest(to: "/feathers/messages/7/x").first?.path == "/feathers/messages/:id")
     }
 
+    @Test func amongEqualsTheAppsInUseComeFirst() {
+        // Two apps with the same route: without the mount, both are an exact match.
+        let twins = NearestRoutes(apps: [
+            RouteApp(name: "ai", mount: "/ai", routes: [RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")]),
+            RouteApp(name: "test", mount: "/test", routes: [RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")]),
+        ])
+        #expect(twins.nearest(to: "/api/Hello").map(\.path) == ["/ai/api/Hello", "/test/api/Hello"])
+        #expect(twins.nearest(to: "/api/Hello", used: ["test": 2, "ai": 1]).map(\.path) == ["/test/api/Hello", "/ai/api/Hello"])
+        // Use never outweighs distance.
+        #expect(twins.nearest(to: "/ai/api/Hello", used: ["test": 9]).first?.path == "/ai/api/Hello")
+    }
+
     @Test func nothingNearIsNothing() {
         #expect(routes.nearest(to: "/" + String(repeating: "z", count: 40)).isEmpty)
     }

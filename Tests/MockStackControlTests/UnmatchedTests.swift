@@ -15,6 +15,24 @@ import Testing
         #expect(entry?["nearest"]?.arrayValue?.first == ["path": "/test/api/Hello", "app": "test", "name": "Hello", "methods": ["ANY"]])
     }
 
+    @Test func amongEquallyNearRoutesTheAppInUseComesFirst() {
+        let hello = [RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")]
+        let twins = ControlHarness(apps: [
+            RouteApp(name: "ai", mount: "/ai", routes: hello), RouteApp(name: "test", mount: "/test", routes: hello),
+        ])
+        twins.send(.get, "/api/Hello")
+        func nearest() -> [String] {
+            let entries = twins.json(.get, "/__mockstack/requests/unmatched")["requests"]?.arrayValue ?? []
+            return entries.last?["nearest"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+        }
+        // Nothing in use: the order the apps are listed in.
+        #expect(nearest() == ["/ai/api/Hello", "/test/api/Hello"])
+        // Once the client has called `test`, `test`'s route comes first, in the unmatched list
+        // too (which counts the whole journal's use, not only the entries it shows).
+        twins.send(.get, "/test/api/Hello")
+        #expect(nearest() == ["/test/api/Hello", "/ai/api/Hello"])
+    }
+
     @Test func aPathTheAppHasNoRouteForIsUnmatchedToo() {
         harness.send(.get, "/test/api/Helo")
         harness.send(.get, "/test/api/Hello")

@@ -56,12 +56,14 @@ struct NearestRoutes {
         max(4, (min(path.utf8.count, comparedBytes) + 1) / 2)
     }
 
-    /// Up to ``suggestions`` routes nearest to `path`, nearest first (the first listed among
-    /// equals), within ``threshold(for:)``.
-    func nearest(to path: String) -> [Route] {
+    /// Up to ``suggestions`` routes nearest to `path`, nearest first, within ``threshold(for:)``.
+    /// Among equals, the apps `used` counts more requests for come first (a client that left
+    /// the mount out of `/api/Hello` most likely meant the app it has been calling), then the
+    /// first listed.
+    func nearest(to path: String, used: [String: Int] = [:]) -> [Route] {
         let limit = Self.threshold(for: path)
         let requestSegments = path.split(separator: "/", omittingEmptySubsequences: false)
-        var scored: [(distance: Int, index: Int)] = []
+        var scored: [(distance: Int, unused: Int, index: Int)] = []
         for (index, route) in routes.enumerated() {
             let full = route.hasPlaceholders ? Self.instantiate(route.segments, with: requestSegments) : route.path
             let relative =
@@ -69,12 +71,12 @@ struct NearestRoutes {
             let distances = [Self.distance(path, full, atMost: limit), Self.distance(path, relative, atMost: limit)]
                 .compactMap { $0 }
             guard let distance = distances.min() else { continue }
-            scored.append((distance, index))
+            scored.append((distance, -(used[route.app] ?? 0), index))
         }
-        scored.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        scored.sort { ($0.distance, $0.unused, $0.index) < ($1.distance, $1.unused, $1.index) }
         var seen = Set<String>()
         var found: [Route] = []
-        for (_, index) in scored where seen.insert(routes[index].path).inserted {
+        for (_, _, index) in scored where seen.insert(routes[index].path).inserted {
             found.append(routes[index])
             if found.count == Self.suggestions { break }
         }

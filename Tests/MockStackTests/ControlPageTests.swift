@@ -4,6 +4,7 @@ import MockStackCore
 import MockStackSpawn
 import MockStackInProcess
 import MockStackTesting
+import Synchronization
 import Testing
 import TestSupport
 
@@ -79,14 +80,10 @@ struct ControlPageTests {
         let session = "/feathers/socket.io/?EIO=4&transport=polling&sid=\(sid)"
         #expect(try await client.send("POST", session, form: "40").status == 200)
         // The client polls and answers the server's pings, as a real one does: on a starved test
-        // run Chromium may take longer to render the page than a silent client is kept.
-        let keepAlive = Task { [client] in
-            while !Task.isCancelled {
-                guard let poll = try? await client.send("GET", session), poll.status == 200 else { return }
-                if poll.text.split(separator: "\u{1e}").contains("2") { _ = try? await client.send("POST", session, form: "3") }
-            }
-        }
-        defer { keepAlive.cancel() }
+        // run Chromium may take longer to render the page than a silent client is kept. On a
+        // thread of its own, since a task would wait for the same starved pool as the test.
+        let keepAlive = PollingKeepAlive(port: mock.ready.port, path: session)
+        defer { keepAlive.stop() }
         // Scoped to its app, so that its near misses are the test app's requests, not the socket's polls.
         let stub = try await client.send("POST", "/__mockstack/stubs",
                                          json: #"{"match": {"app": "test", "method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
@@ -132,4 +129,30 @@ struct ControlPageTests {
                                                              "--user-data-dir=\(profile.path)"] + arguments, errors: .nullDevice)
         return String(decoding: output, as: UTF8.self)
     }
+}
+
+/// An Engine.IO polling client that keeps its session alive from a thread of its own: it polls,
+/// and answers each ping the poll brings with a pong, until stopped (or the server goes).
+private final class PollingKeepAlive: Sendable {
+    private let stopped = Mutex(false)
+
+    init(port: Int, path: String) {
+        let thread = Thread { [self] in
+            while !isStopped {
+                guard let poll = try? rawExchange(port: port, "GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n"),
+                    poll.status == 200
+                else { return }
+                if poll.text.split(separator: "\u{1e}").contains("2") {
+                    let pong = "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain;charset=UTF-8\r\n"
+                        + "Content-Length: 1\r\n\r\n3"
+                    _ = try? rawExchange(port: port, pong)
+                }
+            }
+        }
+        thread.start()
+    }
+
+    private var isStopped: Bool { stopped.withLock { $0 } }
+
+    func stop() { stopped.withLock { $0 = true } }
 }

@@ -139,8 +139,10 @@ private final class PollingKeepAlive: Sendable {
     init(port: Int, path: String) {
         let thread = Thread { [self] in
             while !isStopped {
-                guard let poll = try? rawExchange(port: port, "GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n"),
-                    poll.status == 200
+                // A poll is held until the next ping (up to pingInterval + pingTimeout): read for longer.
+                guard let connection = try? RawConnection(port: port, timeoutSeconds: 60),
+                    (try? connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")) != nil,
+                    let poll = try? connection.readResponse(), poll.status == 200
                 else { return }
                 if poll.text.split(separator: "\u{1e}").contains("2") {
                     let pong = "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain;charset=UTF-8\r\n"

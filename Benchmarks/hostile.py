@@ -827,31 +827,16 @@ class Cases:
         control(self.port, "DELETE", "stubs")
 
     def open_stream(self, channel):
-        """Asks for a Server Events stream of the test app; returns (status, socket or None): the
-        socket stays open, its body unread, when the answer is 200."""
+        """Asks for a Server Events stream of the test app; returns (status, socket) when it is
+        answered 200 (the socket open, its body unread), else (status, body)."""
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         sock.sendall(f"GET /test/event-stream?channels={channel} HTTP/1.1\r\nHost: hostile\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            head += chunk
-        status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else None
-        if status == 200:
-            return status, sock
-        reply = head
-        if status is not None:
-            length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
-                               if line.lower().startswith(b"content-length:")), b"0"))
-            body_start = head.index(b"\r\n\r\n") + 4
-            while len(reply) - body_start < length:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                reply += chunk
+        # A stream's head has no Content-Length: read_reply stops at the head.
+        reply = read_reply(sock, time.monotonic() + 10)
+        if reply is not None and reply[0] == 200:
+            return 200, sock
         sock.close()
-        return status, reply
+        return (reply[0], reply[2]) if reply is not None else (None, b"")
 
     def server_events_crowds(self):
         """Server Events subscribers that read nothing: 1,000 joining one channel, every join
@@ -881,7 +866,7 @@ class Cases:
                     open_streams.append(reply)
                 elif status == 503:
                     refused += 1
-                    refusal = refusal or reply.split(b"\r\n\r\n", 1)[1]
+                    refusal = refusal or reply
                 else:
                     other += 1
             expected = b'"message":"Too many Server Events subscriptions: at most 2000 may be open at once"'

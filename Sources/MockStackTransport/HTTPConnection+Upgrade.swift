@@ -139,6 +139,9 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         /// Set once the connection is to be dropped when served (its unsent output passed the
         /// limit, or ``drop()`` was called): the bytes unsent then.
         var overLimit: Int?
+
+        /// Whether the handler may still be given output: open, and neither ending nor dropped.
+        var takesOutput: Bool { open && ending == nil && overLimit == nil }
     }
 
     init(connection: HTTPConnection, chunked: Bool, unsentOutputLimit: Int, handler: any ByteStreamHandler) {
@@ -172,7 +175,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
 
     func requestOutput() {
         shared.withLock { shared in
-            guard shared.open, shared.ending == nil, shared.overLimit == nil, !shared.wantsOutput else { return }
+            guard shared.takesOutput, !shared.wantsOutput else { return }
             shared.wantsOutput = true
             queue(&shared)
         }
@@ -220,9 +223,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
         // piece then goes out in this serve. (The stream is still queued, so its writes do not
         // queue it again.)
         if shared.withLock({ shared in
-            guard shared.wantsOutput, shared.open, shared.ending == nil, shared.overLimit == nil,
-                connection?.unsentOutput == 0
-            else { return false }
+            guard shared.wantsOutput, shared.takesOutput, connection?.unsentOutput == 0 else { return false }
             shared.wantsOutput = false
             return true
         }) {
@@ -258,7 +259,7 @@ final class UpgradedStream: ByteStream, @unchecked Sendable {
     /// served next.
     func outputDrained() {
         shared.withLock { shared in
-            if shared.wantsOutput, shared.open, shared.ending == nil, shared.overLimit == nil { queue(&shared) }
+            if shared.wantsOutput, shared.takesOutput { queue(&shared) }
         }
     }
 

@@ -159,14 +159,9 @@ enum SystemCalls {
         let descriptor = Glibc.socket(family, type, `protocol`)
         #else
         let descriptor = Darwin.socket(family, type, `protocol`)
-        if descriptor >= 0 {
-            var on: Int32 = 1
-            guard Darwin.setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
-            else {
-                let error = SystemCallError.current
-                _ = Darwin.close(descriptor)
-                return .failure(error)
-            }
+        if descriptor >= 0, case .failure(let error) = setOption(descriptor, SOL_SOCKET, SO_NOSIGPIPE, Int32(1)) {
+            close(descriptor)
+            return .failure(error)
         }
         #endif
         return descriptor >= 0 ? .success(descriptor) : .failure(.current)

@@ -4,7 +4,6 @@ import MockStackCore
 import MockStackSpawn
 import MockStackInProcess
 import MockStackTesting
-import Synchronization
 import Testing
 import TestSupport
 
@@ -74,16 +73,20 @@ struct ControlPageTests {
     @Test(.enabled(if: chromium != nil, "needs Debian's chromium (make test installs it)"))
     func chromiumShowsStubsSessionsUnmatchedRequestsAndDelays() async throws {
         let chromium = try #require(Self.chromium)
+        // The shipped apps and a Feathers app that pings once in ten minutes, so that its socket
+        // stays open however long a starved test run takes to render the page.
+        let fixtures = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        try writeFiles(["patient/app.json": #"{"kind": "feathers", "socketio": {"pingInterval": 600000}, "services": {"notes": {}}}"#],
+                       under: fixtures)
+        let mock = try InProcessMockStack.shipped(["test", "feathers", "example", "patient"]) { $0.fixtures.append(fixtures) }
+        defer { mock.stop() }
+        let client = FeathersClient(mock)
         // A Socket.IO client on long-polling, joined to the main namespace.
-        let handshake = try await client.send("GET", "/feathers/socket.io/?EIO=4&transport=polling")
+        let handshake = try await client.send("GET", "/patient/socket.io/?EIO=4&transport=polling")
         let sid = try #require(try JSONParser().parse(String(handshake.text.dropFirst())).root["sid"]?.stringValue)
-        let session = "/feathers/socket.io/?EIO=4&transport=polling&sid=\(sid)"
+        let session = "/patient/socket.io/?EIO=4&transport=polling&sid=\(sid)"
         #expect(try await client.send("POST", session, form: "40").status == 200)
-        // The client polls and answers the server's pings, as a real one does: on a starved test
-        // run Chromium may take longer to render the page than a silent client is kept. On a
-        // thread of its own, since a task would wait for the same starved pool as the test.
-        let keepAlive = PollingKeepAlive(port: mock.ready.port, path: session)
-        defer { keepAlive.stop() }
         // Scoped to its app, so that its near misses are the test app's requests, not the socket's polls.
         let stub = try await client.send("POST", "/__mockstack/stubs",
                                          json: #"{"match": {"app": "test", "method": "POST", "path": "/test/api/Hello"}, "answer": {"status": 503}}"#)
@@ -109,7 +112,7 @@ struct ControlPageTests {
         let sessions = try section("<div id=\"sessions\">", "<div id=\"sockets\">")
         #expect(sessions.contains("data-session=\"alpha\"") && sessions.contains("href=\"/__session/alpha/__mockstack/\""), "\(sessions)")
         let sockets = try section("<div id=\"sockets\">", "<div id=\"unmatched\">")
-        #expect(sockets.contains("data-socket=") && sockets.contains(">feathers</b>") && sockets.contains(">polling</span>")
+        #expect(sockets.contains("data-socket=") && sockets.contains(">patient</b>") && sockets.contains(">polling</span>")
             && sockets.contains(">anonymous</span>") && sockets.contains("Engine.IO 4, Socket.IO 5 · channels: anonymous"), "\(sockets)")
         let unmatched = try section("<div id=\"unmatched\">", "<tbody id=\"journal\">")
         #expect(unmatched.contains("/api/Hello") && unmatched.contains("did you mean <span class=\"mono\">/test/api/Hello</span>"), "\(unmatched)")
@@ -129,32 +132,4 @@ struct ControlPageTests {
                                                              "--user-data-dir=\(profile.path)"] + arguments, errors: .nullDevice)
         return String(decoding: output, as: UTF8.self)
     }
-}
-
-/// An Engine.IO polling client that keeps its session alive from a thread of its own: it polls,
-/// and answers each ping the poll brings with a pong, until stopped (or the server goes).
-private final class PollingKeepAlive: Sendable {
-    private let stopped = Mutex(false)
-
-    init(port: Int, path: String) {
-        let thread = Thread { [self] in
-            while !isStopped {
-                // A poll is held until the next ping (up to pingInterval + pingTimeout): read for longer.
-                guard let connection = try? RawConnection(port: port, timeoutSeconds: 60),
-                    (try? connection.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")) != nil,
-                    let poll = try? connection.readResponse(), poll.status == 200
-                else { return }
-                if poll.text.split(separator: "\u{1e}").contains("2") {
-                    let pong = "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain;charset=UTF-8\r\n"
-                        + "Content-Length: 1\r\n\r\n3"
-                    _ = try? rawExchange(port: port, pong)
-                }
-            }
-        }
-        thread.start()
-    }
-
-    private var isStopped: Bool { stopped.withLock { $0 } }
-
-    func stop() { stopped.withLock { $0 = true } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MockStack
 import MockStackCore
 import MockStackInProcess
 import Testing
@@ -44,5 +45,34 @@ struct RealtimeBoundsTests {
             #expect(call["answerSize"] == .number(JSONNumber(200_027)))
             #expect(call["answer"]?.stringValue == #"[null,[{"name":""# + String(repeating: "x", count: 16 * 1024 - 16))
         }
+    }
+
+    /// `socketio` in the manifest sets what a Feathers app gives `socketio()`: the handshake
+    /// announces it and the server keeps to it.
+    @Test func theManifestSetsTheSocketIOOptions() throws {
+        let server = try FeathersTestServer(
+            services: #"{"people": {}}"#, members: #""socketio": {"pingInterval": 600000, "pingTimeout": 5000, "maxHttpBufferSize": 100},"#)
+        let port = server.mock.ready.port
+        let opened = try Self.exchange(port, "GET", "/suite/socket.io/?EIO=4&transport=polling")
+        #expect(opened.status == 200)
+        let handshake = try JSONParser().parse(String(opened.body.dropFirst())).root
+        #expect(handshake["pingInterval"] == 600000 && handshake["pingTimeout"] == 5000 && handshake["maxPayload"] == 100)
+        let session = "/suite/socket.io/?EIO=4&transport=polling&sid=" + (handshake["sid"]?.stringValue ?? "")
+        #expect(try Self.exchange(port, "POST", session, body: "40").status == 200)
+        let tooLong = "42" + #"["create","people",{"name":"\#(String(repeating: "x", count: 100))"}]"#
+        #expect(try Self.exchange(port, "POST", session, body: tooLong).status == 413)
+
+        let manifest = #"{"kind": "feathers", "socketio": {"pingInterval": "fast", "pingTimout": 1, "pingTimeout": 0}, "services": {"a": {}}}"#
+        var problems: [String] = []
+        do {
+            _ = try AppLoader.standard.load(from: InMemoryFixtureSource(files: ["bad/app.json": manifest]))
+        } catch {
+            problems = error.diagnostics.map { "\($0.pointer): \($0.message)" }
+        }
+        #expect(problems.sorted() == [
+            "/socketio/pingInterval: expected an integer, found string",
+            "/socketio/pingTimeout: 0 is out of range 10...86400000",
+            "/socketio/pingTimout: unknown key 'pingTimout' (expected one of: maxHttpBufferSize, pingInterval, pingTimeout)",
+        ], "\(problems)")
     }
 }

@@ -1,5 +1,6 @@
 import MockStackAuth
 public import MockStackCore
+import MockStackSocketIO
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -32,6 +33,8 @@ public import Foundation
 /// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
 /// `cors` (true by default) answers as a generated app's `cors()` middleware does.
 /// `compat` switches on tolerance for a client's bugs (``FeathersCompat``), off by default.
+/// `socketio` takes the options a Feathers app gives `socketio()`: `pingInterval`,
+/// `pingTimeout` and `maxHttpBufferSize`.
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
     static let serviceKeys: Set<String> = [
@@ -51,7 +54,7 @@ public struct FeathersAppKind: AppKind {
     }
 
     public var name: String { Self.kindName }
-    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors"] }
+    public var manifestKeys: Set<String> { ["dialect", "authentication", "services", "compat", "cors", "socketio"] }
     /// A 500 as Feathers answers an unhandled error (`GeneralError`), in the v5 shape.
     public static func unavailable(_ message: String) -> HTTPResponse {
         FeathersError(.generalError, message).response(.v5)
@@ -102,6 +105,7 @@ public struct FeathersAppKind: AppKind {
         return FeathersApp(
             name: name, mount: mount, dialect: dialect, services: services, authentication: authentication,
             clock: clock ?? { Date() },
+            realtime: EngineIOEndpoint(settings: EngineIOSettings.read(manifest, at: "/socketio")),
             compat: FeathersCompat.read(manifest), cors: cors)
     }
 

@@ -15,7 +15,7 @@
 
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev libcurl4-openssl-dev pkg-config \
+ && apt-get install -y --no-install-recommends libevent-dev libmimalloc-dev libssl-dev libcurl4-openssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -23,7 +23,7 @@ COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Scripts/release-flags.sh ./Scripts/
-COPY Scripts/static-libstdc++ ./Scripts/static-libstdc++
+COPY Scripts/static-archives ./Scripts/static-archives
 # The same flags as `make release`, from the file both read (it says why the binary is not
 # position-independent, exports no symbols, and what the link order is for).
 RUN . Scripts/release-flags.sh && swift build -c release $RELEASE_LINK_FLAGS --product mockstack

@@ -5,10 +5,11 @@
 // (what each depends on, which build memory-safe), and `make test` checks that map against this
 // file (Scripts/check-layers.py). The rules the map keeps:
 //
-// - Only MockStackTransport imports libevent and only MockStackUpstream libcurl; those two and
-//   MockStackSpawn are the only targets that call C, and every unsafe pointer and C callback lives
-//   in one of the three. libcurl is opened with dlopen at the first forwarded request
-//   (`--proxy-unmatched`, `record`), never linked.
+// - Only MockStackTransport imports libevent, only MockStackUpstream libcurl and only
+//   MockStackDigest libcrypto (CryptoKit on Apple's systems); those three and MockStackSpawn are
+//   the only targets that call C, and every unsafe pointer and C callback lives in one of the
+//   four. libcurl is opened with dlopen at the first forwarded request (`--proxy-unmatched`,
+//   `record`), never linked.
 // - Every other library target builds with strict memory-safety checking (`memorySafeSettings`),
 //   so the compiler holds it to that. What they keep is marked where it stands: MockStackJSON's
 //   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array),
@@ -45,8 +46,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // HMAC-SHA256 for the emulated servers' JWTs (MockStackAuth).
-        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"5.0.0"),
         // Test-only: SQLite as the reference the AutoQuery engine is checked against.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -62,6 +61,13 @@ let package = Package(
         .systemLibrary(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        // OpenSSL's libcrypto, where there is no CryptoKit: MockStackDigest's three digests from
+        // the system, not a crypto library compiled into every client build (Benchmarks/LOG.md).
+        .systemLibrary(
+            name: "CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         // The server's allocator on Linux: libevent allocates many times per request, and
         // mimalloc does that far more cheaply than glibc (Benchmarks/LOG.md).
@@ -96,12 +102,16 @@ let package = Package(
             dependencies: ["MockStackCore", "MockStackWire"],
             swiftSettings: memorySafeSettings
         ),
+        // SHA-1, SHA-256 and HMAC-SHA256 from the platform: CryptoKit on Apple's systems,
+        // libcrypto elsewhere. Calls C, so it is held to the transport's rules, not memory safety.
+        .target(
+            name: "MockStackDigest",
+            dependencies: [.target(name: "CLibcrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MockStackAuth",
-            dependencies: [
-                "MockStackCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["MockStackCore", "MockStackDigest"],
             swiftSettings: memorySafeSettings
         ),
         .target(
@@ -115,13 +125,10 @@ let package = Package(
             swiftSettings: memorySafeSettings
         ),
         // RFC 6455 on an upgraded connection: handshake, frames, the closing handshake. Pure
-        // values and swift-crypto's SHA-1; the transport runs it through ``ByteStreamHandler``.
+        // values and MockStackDigest's SHA-1; the transport runs it through ``ByteStreamHandler``.
         .target(
             name: "MockStackWebSocket",
-            dependencies: [
-                "MockStackCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["MockStackCore", "MockStackDigest"],
             swiftSettings: memorySafeSettings
         ),
         // Engine.IO (revisions 3 and 4) and Socket.IO (4 and 5) as values: packets, polling
@@ -233,6 +240,11 @@ let package = Package(
             exclude: ["link-order.txt"],
             swiftSettings: strictSettings,
             plugins: ["BuildStamp"]
+        ),
+        .testTarget(
+            name: "MockStackDigestTests",
+            dependencies: ["MockStackDigest"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MockStackJSONTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the C libraries mockstack links are installed, installing what is missing with
 # apt-get (Debian/Ubuntu), or on a Mac with Homebrew: libevent-dev (the HTTP transport), on
-# Linux libmimalloc-dev (the allocator, see Benchmarks/LOG.md), and libsqlite3-dev (the AutoQuery differential test's
+# Linux libmimalloc-dev (the allocator, see Benchmarks/LOG.md) and libssl-dev (libcrypto's
+# digests, which a Mac takes from CryptoKit), and libsqlite3-dev (the AutoQuery differential test's
 # reference database, through GRDB), libcurl4-openssl-dev (curl.h, for the upstream client's
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control
@@ -23,6 +24,9 @@ fi
 if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/mimalloc.h ] && [ ! -e /usr/local/include/mimalloc.h ]; then
   missing+=(libmimalloc-dev)
 fi
+if [ "$(uname -s)" = "Linux" ] && ! pkg-config --exists libcrypto 2>/dev/null; then
+  missing+=(libssl-dev pkg-config)
+fi
 if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/sqlite3.h ] && [ ! -e /usr/local/include/sqlite3.h ]; then
   missing+=(libsqlite3-dev)
 fi
@@ -33,7 +37,7 @@ if [ "$(uname -s)" = "Linux" ] && [ ! -e /usr/include/x86_64-linux-gnu/curl/curl
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-# A Mac needs libevent and pkg-config alone (mimalloc, SQLite and curl are Linux's needs).
+# A Mac needs libevent and pkg-config alone (mimalloc, libcrypto, SQLite and curl are Linux's needs).
 if [ "$(uname -s)" = "Darwin" ]; then
   if command -v brew >/dev/null 2>&1; then
     echo "mockstack: installing libevent and pkg-config with Homebrew" >&2
@@ -48,7 +52,7 @@ fi
 echo "mockstack: installing ${missing[*]} with apt-get" >&2
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "mockstack: apt-get is not available. Install libevent 2.1 with its headers and pkg-config file" >&2
-  echo "           (Homebrew: libevent) and, on Linux, mimalloc's headers, then run make again." >&2
+  echo "           (Homebrew: libevent) and, on Linux, mimalloc's and OpenSSL's headers, then run make again." >&2
   exit 1
 fi
 

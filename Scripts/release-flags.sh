@@ -20,10 +20,11 @@ NO_EXPORTS="-Xlinker --no-export-dynamic"
 # -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
 # frontend flag: a release build from before the layout gets it once .build/release is removed.)
 LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/CLI/link-order.txt"
-# libstdc++ from its static archive: the Swift runtime and BoringSSL use a few dozen of its
-# functions, but loading libstdc++.so made the dynamic loader process its ~5,200 relocations at
-# every start: 1.9M instructions and 80 page faults of `mockstack --version`'s 9.4M and 342
-# (Benchmarks/LOG.md). The folder holds a linker script named libstdc++.so that names
-# libstdc++.a; searched before the compiler's own folder, it is what `-lstdc++` finds.
-STATIC_CXX="-Xlinker -LScripts/static-libstdc++"
-RELEASE_LINK_FLAGS="$STATIC_RUNTIME $NO_EXPORTS $LINK_ORDER $STATIC_CXX"
+# libstdc++ and libcrypto from their static archives. The Swift runtime uses a few dozen of
+# libstdc++'s functions, but loading libstdc++.so made the dynamic loader process its ~5,200
+# relocations at every start: 1.9M instructions and 80 page faults of `mockstack --version`'s
+# 9.4M and 342 (Benchmarks/LOG.md); libcrypto.so is larger still, for three digests. The folder
+# holds linker scripts named libstdc++.so and libcrypto.so that name the archives; searched
+# before the compiler's own folder, they are what `-lstdc++` and `-lcrypto` find.
+STATIC_ARCHIVES="-Xlinker -LScripts/static-archives"
+RELEASE_LINK_FLAGS="$STATIC_RUNTIME $NO_EXPORTS $LINK_ORDER $STATIC_ARCHIVES"

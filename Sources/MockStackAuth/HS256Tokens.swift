@@ -1,5 +1,5 @@
-import Crypto
 public import MockStackCore
+import MockStackDigest
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -8,13 +8,13 @@ public import Foundation
 #endif
 
 /// Issues and checks HS256 JWTs (RFC 7519) synchronously, as an event-loop thread needs:
-/// HMAC-SHA256 from swift-crypto over a header and claims written here, in the order the
+/// HMAC-SHA256 from the platform (``MockStackDigest/Digest``) over a header and claims written here, in the order the
 /// emulated issuer writes them.
 public struct HS256Tokens: Sendable {
-    private let key: SymmetricKey
+    private let key: [UInt8]
 
     public init(secret: String) {
-        key = SymmetricKey(data: Array(secret.utf8))
+        key = Array(secret.utf8)
     }
 
     /// A compact JWT: header `{"alg":"HS256","typ":type}`, the claims in the issuer's
@@ -37,7 +37,7 @@ public struct HS256Tokens: Sendable {
     /// The base64url HMAC-SHA256 of `signingInput` (`header.payload`) under this key: what
     /// ``sign(_:type:order:)`` appends, and what a test forging a header needs.
     public func signature(of signingInput: some StringProtocol) -> String {
-        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)))
+        Base64URL.encode(Digest.hmacSHA256(Array(signingInput.utf8), key: key))
     }
 
     /// The claims and `typ` of a token this signer issued, checked for structure, signature
@@ -59,7 +59,7 @@ public struct HS256Tokens: Sendable {
         }
         guard header["alg"] == "HS256" else { throw .invalidSignature }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+        guard ConstantTimeComparison.equal(Digest.hmacSHA256(signingInput, key: key), signature) else {
             throw .invalidSignature
         }
         guard claims.expiration > now else { throw .expired }

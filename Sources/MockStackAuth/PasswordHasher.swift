@@ -1,5 +1,5 @@
-import Crypto
 import MockStackCore
+import MockStackDigest
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,7 +33,7 @@ public enum PasswordHasher {
     }
 
     private static func digest(_ password: String, salt: [UInt8]) -> [UInt8] {
-        Array(SHA256.hash(data: salt + Array(password.utf8)))
+        Digest.sha256(salt + Array(password.utf8))
     }
 
     private static func bytes(fromHex text: Substring) -> [UInt8]? {

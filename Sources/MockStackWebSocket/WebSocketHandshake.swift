@@ -1,5 +1,5 @@
-import Crypto
 public import MockStackCore
+import MockStackDigest
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -28,7 +28,7 @@ public enum WebSocketHandshake {
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key`: base64 of the SHA-1 of the key and the GUID.
     public static func acceptValue(forKey key: String) -> String {
-        Data(Insecure.SHA1.hash(data: Array((key + keyGUID).utf8))).base64EncodedString()
+        Data(Digest.sha1(Array((key + keyGUID).utf8))).base64EncodedString()
     }
 
     /// The 101 that upgrades `request` to a WebSocket served by `delegate`, or the refusal.

@@ -195,15 +195,11 @@ let package = Package(
             ],
             swiftSettings: memorySafeSettings
         ),
-        // The git commit, stamped into the executable at build time (`mockstack --version`).
+        // The git commit, stamped into the executable at build time (`mockstack --version`),
+        // written by the system's `sh`: no tool of its own to build first.
         .plugin(
             name: "BuildStamp",
-            capability: .buildTool(),
-            dependencies: ["build-stamp"]
-        ),
-        .executableTarget(
-            name: "build-stamp",
-            swiftSettings: strictSettings
+            capability: .buildTool()
         ),
         // Child processes over posix_spawn, with a safe API, for MockStackTesting and the tests:
         // Foundation's `Process.run()` crashes now and then in Swift 6.3.1 on Linux

@@ -2,8 +2,7 @@ import Foundation
 
 /// The git checkout a package folder is, read from git's own files (git need not be installed):
 /// which files name the commit HEAD points at, and that commit. Understands worktrees and
-/// submodules (a `.git` file naming the real folder) and packed branches. Shared by the
-/// BuildStamp plugin and its `build-stamp` tool (Sources/build-stamp links this file).
+/// submodules (a `.git` file naming the real folder) and packed branches.
 struct GitCheckout {
     /// The folder holding HEAD (`.git`, or a worktree's own folder).
     let gitDirectory: URL

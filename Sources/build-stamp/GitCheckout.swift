@@ -1,1 +1,0 @@
-../../Plugins/BuildStamp/GitCheckout.swift

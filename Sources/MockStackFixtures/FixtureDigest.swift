@@ -61,9 +61,10 @@ struct FixtureDigest {
 
     /// The 16-byte digest of every chunk so far.
     func finalize() -> [UInt8] {
-        let high = Self.avalanche(a &+ (b << 21 | b >> 43) &+ (c << 42 | c >> 22) &+ d ^ length)
-        let low = Self.avalanche(
-            high ^ (d &+ (c << 21 | c >> 43) &+ (b << 42 | b >> 22) &+ a ^ chunks &* Self.multiplier))
+        let mixed: UInt64 = a &+ (b << 21 | b >> 43) &+ (c << 42 | c >> 22) &+ d ^ length
+        let high = Self.avalanche(mixed)
+        let remixed: UInt64 = d &+ (c << 21 | c >> 43) &+ (b << 42 | b >> 22) &+ a ^ chunks &* Self.multiplier
+        let low = Self.avalanche(high ^ remixed)
         return (0..<16).map { UInt8(truncatingIfNeeded: ($0 < 8 ? high : low) >> UInt64(8 * ($0 % 8))) }
     }
 

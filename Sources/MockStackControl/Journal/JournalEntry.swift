@@ -145,9 +145,11 @@ struct JournalEntry: Sendable {
         object["response"] = .object(answer)
         object["delivery"] = Self.json(delivery)
         let (seconds, attoseconds) = duration.components
-        // Milliseconds to the microsecond.
-        object["durationMs"] = .number(
-            JSONNumber(((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000).rounded() / 1000))
+        // Milliseconds to the microsecond (typed apart from the call: inside the overloaded
+        // initialiser the arithmetic is slow to type-check).
+        let milliseconds: Double = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        let rounded: Double = (milliseconds * 1000).rounded() / 1000
+        object["durationMs"] = .number(JSONNumber(rounded))
         return .object(object)
     }
 

@@ -4,7 +4,8 @@
 # Settings (environment): BENCH_DURATION (seconds per wrk run, default 10), BENCH_ROUNDS (default 5),
 # BENCH_STARTS (start-up samples, default 20), MOCKSTACK_BIN (default: the release build),
 # BENCH_PEERS=0 to leave out the Hummingbird peer (built here on first use, about 4 minutes),
-# BENCH_CLIENT_TESTS=0 to leave out Benchmarks/client-tests.py (BENCH_CLIENT_TEST_COUNT tests, default 50),
+# BENCH_CLIENT_TESTS=0 to leave out Benchmarks/client-tests.py (BENCH_CLIENT_TEST_COUNT tests, default 50;
+# BENCH_CLIENT_BUILDS first builds of each package, default 3),
 # BENCH_FANOUT=0 and BENCH_SSE=0 to leave out the Feathers and the Server Events fan-outs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,7 @@ python3 Benchmarks/bench.py --mockstack "$bin" --fixtures Fixtures "${peer[@]}" 
 # What a client library's tests pay: a client package's first build and each test's helper time
 # (a few minutes: two packages built from scratch). BENCH_CLIENT_TESTS=0 leaves it out.
 if [ "${BENCH_CLIENT_TESTS:-1}" != 0 ]; then
-  python3 Benchmarks/client-tests.py --tests "${BENCH_CLIENT_TEST_COUNT:-50}"
+  python3 Benchmarks/client-tests.py --tests "${BENCH_CLIENT_TEST_COUNT:-50}" --builds "${BENCH_CLIENT_BUILDS:-3}"
 fi
 
 # Feathers real-time: a service event fanned out to 1,000 WebSocket clients.

@@ -36,6 +36,8 @@ public final class MockStackServer: Sendable {
     private let sessions: SessionStore
     private let watcher: FixtureWatcher?
     private let exposedPorts = LockedValue<[String: Int]>([:])
+    /// The app folders `--apps` left out (``ReadyEvent/notLoaded``).
+    private let notLoaded: [String]
     /// How the control plane is guarded (``AdminAccess``): open on loopback, else a token.
     public let adminAccess: AdminAccess
     /// Whether ``adminAccess``'s token was made at start-up (none was configured), so whoever
@@ -72,6 +74,13 @@ public final class MockStackServer: Sendable {
                 configuration: configuration)
             : LoadCache.Outcome(apps: [], note: "")
         let apps = loaded.apps
+        let notLoaded =
+            configuration.apps == nil
+            ? []
+            : Self.appFolders(in: everything).filter { folder in
+                !apps.contains { $0.name == folder }
+            }
+        self.notLoaded = notLoaded
         // The sockets' activity: the apps report to it as they start being served.
         let realtime = RealtimeJournal(capacity: configuration.journalSize, valueLimit: configuration.journalBodyBytes)
         registry = AppRegistry(mounted: apps) { app in RealtimeJournal.observe(app, into: realtime) }
@@ -99,7 +108,8 @@ public final class MockStackServer: Sendable {
             host: configuration.host, token: configuration.adminToken)
         let controlPlane = ControlPlane(
             registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
-            exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime)
+            exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime,
+            notLoaded: notLoaded)
         let root = RootResponder(
             controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         // A responder for each loop, so that each reads the registry through its own snapshot.
@@ -123,6 +133,11 @@ public final class MockStackServer: Sendable {
     }
 
     deinit { watcher?.stop() }
+
+    /// The folders of `source` that hold an app (an `app.json`), sorted.
+    private static func appFolders(in source: any FixtureSource) -> [String] {
+        ((try? source.appFolders()) ?? []).filter { source.fileExists($0 + "/" + AppLoader.manifestName) }
+    }
 
     /// The apps, through the load cache when there is one.
     private static func load(
@@ -192,6 +207,7 @@ public final class MockStackServer: Sendable {
             host: configuration.host,
             port: bound[0].port,
             apps: registry.mounted.map { (name: $0.name, mount: $0.mount) },
+            notLoaded: notLoaded,
             exposed: exposed,
             pid: ProcessInfo.processInfo.processIdentifier,
             version: configuration.version,

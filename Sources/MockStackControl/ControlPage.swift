@@ -6,8 +6,38 @@
 /// own endpoints relative to where it is served, so under `/__session/{id}/__mockstack/` it
 /// shows that session only.
 enum ControlPage {
-    /// The whole page: no external assets (inline CSS and script).
-    static let html: [UInt8] = Array(
+    /// The page with `initial` — what its first poll would fetch, endpoint by endpoint — in it,
+    /// so that it shows the journal as soon as it loads; nil for a page that polls first (a
+    /// request that may not see the data). No external assets (inline CSS and script).
+    static func html(initial: [(key: String, json: [UInt8])]?) -> [UInt8] {
+        guard let initial else { return page }
+        var bytes = Array(page[..<marker])
+        bytes += Array(#"<script id="initial" type="application/json">{"#.utf8)
+        for (index, member) in initial.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += Array("\"\(member.key)\":".utf8)
+            // `<` stands only inside JSON strings, where `\u003c` means the same: no `</script>`
+            // or `<!--` in a body the journal kept can end the element early.
+            for byte in member.json {
+                if byte == UInt8(ascii: "<") { bytes += Array(#"\u003c"#.utf8) } else { bytes.append(byte) }
+            }
+        }
+        bytes += Array("}</script>\n".utf8)
+        bytes += page[marker...]
+        return bytes
+    }
+
+    /// What the page embeds for its first render: the endpoints its first poll reads, and the
+    /// member of the initial data each goes in. `sessions` only for the whole server's page.
+    static let initialEndpoints: [(key: String, endpoint: String)] = [
+        ("apps", "apps"), ("stubs", "stubs"), ("unmatched", "requests/unmatched?limit=20"), ("sessions", "sessions"),
+        ("sockets", "sockets"), ("requests", "requests?limit=500"),
+    ]
+
+    /// Where the initial data goes: just before the page's script.
+    private static let marker = page.firstRange(of: Array("<script>\n".utf8))!.lowerBound
+
+    private static let page: [UInt8] = Array(
         #"""
         <!doctype html>
         <html lang="en">
@@ -154,7 +184,9 @@ enum ControlPage {
           const r = await api('apps');
           if (r.status === 401) throw new Error('this server wants its admin token: open the page as /__mockstack/#token=…');
           if (!r.ok) throw new Error('apps: HTTP ' + r.status);
-          const apps = (await r.json()).apps || [];
+          showApps((await r.json()).apps || []);
+        }
+        function showApps(apps) {
           needApps = false;
           $('app-count').textContent = `(${apps.length})`;
           $('apps').replaceChildren(...(apps.length ? apps.map(renderApp) : [h('div', { class: 'empty' }, 'No apps loaded.')]));
@@ -206,7 +238,8 @@ enum ControlPage {
             h('td', { class: 'wrap' }, e.app, e.session != null && [' ', h('span', { class: 'badge' }, 'session ' + e.session)]),
             h('td', { class: 'method mono' }, e.method),
             h('td', { class: 'path mono' }, target),
-            h('td', { class: `status mono s${Math.floor((e.status || 0) / 100)}` }, e.status),
+            h('td', { class: `status mono s${Math.floor((e.status || 0) / 100)}` },
+              e.status === 0 && e.delivery && e.delivery.fault ? e.delivery.fault : e.status),
             h('td', { class: 'op wrap' }, e.operation && h('span', { class: 'mono' }, e.operation + ' '),
               e.unmatched && h('span', { class: 'badge slow' }, 'unmatched'),
               e.stub && h('span', { class: 'badge stub' }, 'stub ' + e.stub), deliveryBadges(e.delivery),
@@ -332,17 +365,21 @@ enum ControlPage {
         async function loadSide() {
           const [stubs, unmatched, sessions, sockets] = await Promise.all([api('stubs'), api('requests/unmatched?limit=20'), session ? null : api('sessions'), api('sockets')]);
           if (!stubs.ok || !unmatched.ok || !sockets.ok || (sessions && !sessions.ok)) throw new Error('control plane: HTTP ' + [stubs, unmatched, sessions, sockets].find(r => r && !r.ok).status);
-          const open = (await sockets.json()).sockets || [];
+          showSide(await stubs.json(), await unmatched.json(), sessions && await sessions.json(), await sockets.json());
+        }
+        // Each argument is its endpoint's answer; sessions is null on a session's page.
+        function showSide(stubs, unmatched, sessions, sockets) {
+          const open = (sockets || {}).sockets || [];
           $('socket-count').textContent = `(${open.length})`;
           $('sockets').replaceChildren(...(open.length ? open.map(renderSocket) : [h('div', { class: 'empty' }, 'No sockets.')]));
-          const list = (await stubs.json()).stubs || [];
+          const list = (stubs || {}).stubs || [];
           $('stub-count').textContent = `(${list.length})`;
           $('stubs').replaceChildren(...(list.length ? list.map(renderStub) : [h('div', { class: 'empty' }, 'No stubs.')]));
-          const misses = ((await unmatched.json()).requests || []).slice().reverse();
+          const misses = ((unmatched || {}).requests || []).slice().reverse();
           $('unmatched-count').textContent = `(${misses.length})`;
           $('unmatched').replaceChildren(...(misses.length ? misses.map(renderUnmatched) : [h('div', { class: 'empty' }, 'Every request reached an app or a stub.')]));
           if (sessions) {
-            const all = (await sessions.json()).sessions || [];
+            const all = sessions.sessions || [];
             $('session-count').textContent = `(${all.length})`;
             $('sessions').replaceChildren(...(all.length ? all.map(renderSession) : [h('div', { class: 'empty' }, 'No sessions.')]));
           }
@@ -387,7 +424,19 @@ enum ControlPage {
           } catch (err) { setStatus('clear failed — ' + err.message, 'down'); }
         });
         updateCount();
-        poll();
+        // What the first poll would fetch came with the page (when this browser may see it): shown
+        // at once, so the page never waits on a round of requests to show the journal.
+        const initial = $('initial') && JSON.parse($('initial').textContent);
+        if (initial && initial.apps) {
+          showApps(initial.apps.apps || []);
+          showSide(initial.stubs, initial.unmatched, session ? null : initial.sessions, initial.sockets);
+          dropped = (initial.requests || {}).dropped || 0;
+          addEntries((initial.requests || {}).requests || [], true);
+          setStatus('live', 'live');
+          setTimeout(poll, 1000);
+        } else {
+          poll();
+        }
         </script>
         </body>
         </html>

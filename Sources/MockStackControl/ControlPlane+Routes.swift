@@ -7,9 +7,7 @@ extension ControlPlane {
         ControlRoute(
             .exact(["", "/"]),
             [
-                .reading { _, _, _ in
-                    HTTPResponse(status: 200, headers: ["Content-Type": MediaType.html], body: ControlPage.html)
-                }
+                .reading { plane, request, _ in plane.controlPage(request) }
             ]),
         // Open to probes without the token; they learn only that it is up.
         ControlRoute(
@@ -23,7 +21,9 @@ extension ControlPlane {
             "/apps",
             [
                 .reading { plane, _, _ in
-                    .json(200, ["apps": .array(plane.apps.map(plane.describe))])
+                    var listing: JSONObject = ["apps": .array(plane.apps.map(plane.describe))]
+                    if !plane.notLoaded.isEmpty { listing["notLoaded"] = .array(plane.notLoaded.map(JSONValue.string)) }
+                    return .json(200, .object(listing))
                 }
             ]),
         ControlRoute("/requests/count", [.on(.post) { plane, request, _ in plane.verify(request, counting: true) }]),

@@ -28,6 +28,8 @@ package struct ControlPlane: Sendable {
     let waits: WaitBudget
     /// What the apps' sockets did (`sockets/activity`); the apps report to it themselves.
     let realtime: RealtimeJournal
+    /// The apps the fixtures hold that the server was started without (``ReadyEvent/notLoaded``).
+    let notLoaded: [String]
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
@@ -37,9 +39,10 @@ package struct ControlPlane: Sendable {
         access: AdminAccess,
         exposedPorts: @escaping @Sendable () -> [String: Int],
         lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
-        waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal()
+        waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal(), notLoaded: [String] = []
     ) {
         self.realtime = realtime
+        self.notLoaded = notLoaded
         self.registry = registry
         self.journal = journal
         self.stubs = stubs

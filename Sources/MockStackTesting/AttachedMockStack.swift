@@ -59,7 +59,8 @@ public final class AttachedMockStack: MockStackHandle {
                 let required = adminToken != nil && probe(listing, token: nil) == .refused
                 return AttachedMockStack(
                     ready: ReadyEvent(
-                        host: host, port: url.port ?? 80, apps: listed, pid: 0, version: "",
+                        host: host, port: url.port ?? 80, apps: listed,
+                        notLoaded: json["notLoaded"]?.arrayValue?.compactMap(\.stringValue) ?? [], pid: 0, version: "",
                         adminTokenRequired: required),
                     adminToken: adminToken)
             case .refused:

@@ -15,10 +15,12 @@ extension MockStackHandle {
 
     /// The base URL of an app, i.e. the URL a client library's `baseUrl` should be:
     /// `url(for: "test")` → `http://127.0.0.1:54321/test`.
-    /// - Throws: ``UnknownAppError`` naming the apps served, when there is no such app.
+    /// - Throws: ``UnknownAppError`` when the server serves no such app: it names the apps
+    ///   served, the names near a typo, and says when the app is in the fixtures but was not
+    ///   loaded (add it to `apps:`).
     public func url(for app: String) throws(UnknownAppError) -> URL {
         guard let url = ready.url(for: app).flatMap(URL.init(string:)) else {
-            throw UnknownAppError(app: app, apps: ready.apps.map(\.name))
+            throw UnknownAppError(app: app, apps: ready.apps.map(\.name), notLoaded: ready.notLoaded)
         }
         return url
     }

@@ -12,6 +12,9 @@ public struct ReadyEvent: Sendable, Equatable {
     public var port: Int
     /// App name → mount path, in load order.
     public var apps: [(name: String, mount: String)]
+    /// The apps the fixtures hold that the server was started without (`--apps` left them out):
+    /// a test asking for one is told to add it, not that it does not exist. Sorted.
+    public var notLoaded: [String]
     /// App name → the port it is also served at the root of.
     public var exposed: [(name: String, port: Int)]
     /// The server's process id.
@@ -23,12 +26,13 @@ public struct ReadyEvent: Sendable, Equatable {
 
     /// An announcement with these fields; `url` is made from `host` and `port`.
     public init(
-        host: String, port: Int, apps: [(name: String, mount: String)], exposed: [(name: String, port: Int)] = [],
-        pid: Int32, version: String, adminTokenRequired: Bool = false
+        host: String, port: Int, apps: [(name: String, mount: String)], notLoaded: [String] = [],
+        exposed: [(name: String, port: Int)] = [], pid: Int32, version: String, adminTokenRequired: Bool = false
     ) {
         self.host = host
         self.port = port
         self.apps = apps
+        self.notLoaded = notLoaded
         self.exposed = exposed
         self.pid = pid
         self.version = version
@@ -55,14 +59,18 @@ public struct ReadyEvent: Sendable, Equatable {
         return "http://" + (reachable.contains(":") ? "[\(reachable)]" : reachable) + ":\(port)"
     }
 
-    /// The announcement as JSON, keys in the order the ready line writes them.
+    /// The announcement as JSON, keys in the order the ready line writes them; `notLoaded` only
+    /// when `--apps` left some out.
     public var json: JSONValue {
-        [
+        var object: JSONObject = [
             "event": "listening",
             "host": .string(host),
             "port": .number(JSONNumber(port)),
             "url": .string(url),
             "apps": .object(JSONObject(apps.map { (key: $0.name, value: .string($0.mount)) })),
+        ]
+        if !notLoaded.isEmpty { object["notLoaded"] = .array(notLoaded.map(JSONValue.string)) }
+        let rest: JSONObject = [
             "exposed": .object(
                 JSONObject(
                     exposed.map {
@@ -78,6 +86,8 @@ public struct ReadyEvent: Sendable, Equatable {
             "version": .string(version),
             "adminTokenRequired": .bool(adminTokenRequired),
         ]
+        object.merge(rest)
+        return .object(object)
     }
 
     /// The single line written to stdout, newline included.
@@ -97,6 +107,7 @@ extension ReadyEvent {
         self.host = host
         self.port = port
         self.apps = apps.compactMap { member in member.value.stringValue.map { (name: member.key, mount: $0) } }
+        self.notLoaded = json["notLoaded"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.exposed = (json["exposed"]?.objectValue ?? [:]).compactMap { member in
             member.value["port"]?.intValue.map { (name: member.key, port: $0) }
         }

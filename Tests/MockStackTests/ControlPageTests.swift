@@ -125,11 +125,43 @@ struct ControlPageTests {
         #expect(try #require(Double(delayed.1)) >= 150)
     }
 
+    /// The page holds what its first poll would fetch, so Chromium's DOM right after the load
+    /// event, before any timer or request of the page's own, already shows the journal; a
+    /// journaled body cannot end the data's script element. Without the admin token a server
+    /// wants, the page holds nothing.
+    @Test(.enabled(if: chromium != nil, "needs Debian's chromium (make test installs it)"))
+    func thePageShowsTheJournalAsItLoads() async throws {
+        let chromium = try #require(Self.chromium)
+        #expect(try await client.send("POST", "/feathers/people", json: #"{"name": "</script><!-- Ann"}"#).status == 201)
+        #expect(try await client.send("GET", "/example/hello").status == 200)
+        let raw = try await client.send("GET", "/__mockstack/")
+        #expect(raw.text.contains(#"<script id="initial" type="application/json">{"apps":{"apps":["#))
+        #expect(raw.text.contains(#"\u003c/script>\u003c!-- Ann"#) && !raw.text.contains("</script><!-- Ann"))
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dom = try Self.run(chromium, ["--dump-dom", "http://127.0.0.1:\(mock.ready.port)/__mockstack/"], profile: folder,
+                               virtualTimeBudget: nil)
+        #expect(dom.contains(#"<span class="pill live" id="status">live</span>"#), "\(dom.prefix(2000))")
+        let journal = try #require(dom.range(of: "<tbody id=\"journal\">").map { String(dom[$0.upperBound...]) })
+        #expect(journal.contains("/example/hello") && journal.contains("/feathers/people"))
+        #expect(dom.contains(#"data-app="test""#))
+
+        let guarded = try InProcessMockStack.shipped(["example"]) { $0.adminToken = "page-token" }
+        defer { guarded.stop() }
+        let guardedClient = FeathersClient(guarded)
+        let bare = try await guardedClient.send("GET", "/__mockstack/")
+        #expect(bare.status == 200 && !bare.text.contains(#"id="initial""#))
+        let withToken = try await guardedClient.send("GET", "/__mockstack/", headers: ["X-MockStack-Admin-Token": "page-token"])
+        #expect(withToken.text.contains(#"<script id="initial""#))
+    }
+
     /// Runs headless Chromium to completion and returns what it printed.
-    private static func run(_ chromium: String, _ arguments: [String], profile: URL) throws -> String {
-        // Virtual time lets the page's 1 s poll run without waiting for it.
-        let (_, output, _) = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
-                                                             "--user-data-dir=\(profile.path)"] + arguments, errors: .nullDevice)
+    private static func run(_ chromium: String, _ arguments: [String], profile: URL, virtualTimeBudget: Int? = 3000) throws -> String {
+        // Virtual time lets the page's 1 s poll run without waiting for it; without it the DOM
+        // is dumped once the page has loaded.
+        let budget = virtualTimeBudget.map { ["--virtual-time-budget=\($0)"] } ?? []
+        let (_, output, _) = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu"] + budget
+                                                  + ["--user-data-dir=\(profile.path)"] + arguments, errors: .nullDevice)
         return String(decoding: output, as: UTF8.self)
     }
 }

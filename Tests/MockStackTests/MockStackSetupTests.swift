@@ -73,7 +73,19 @@ struct MockStackSetupTests {
         let mock = try MockStackProcess.launch(apps: ["example"])
         defer { mock.stop() }
         #expect(mock.ready.apps.map(\.name) == ["example"])
-        #expect(throws: UnknownAppError(app: "test", apps: ["example"])) { try mock.url(for: "test") }
+        let notLoaded = try #require(#expect(throws: UnknownAppError.self) { try mock.url(for: "test") })
+        #expect(notLoaded.notLoaded == ["ai", "feathers", "feathers-v4", "techstacks", "test"])
+        #expect(notLoaded.description == """
+            mockstack was started without the app 'test', which its fixtures hold: add "test" to the apps: it is \
+            started with (or to --apps / MOCKSTACK_APPS); it serves: example
+            """)
+        let typo = try #require(#expect(throws: UnknownAppError.self) { try mock.session().url(for: "exampel") })
+        #expect(typo.description == """
+            mockstack has no app named 'exampel' (did you mean 'example'?); it serves: example; its fixtures also hold \
+            ai, feathers, feathers-v4, techstacks, test, which it was started without
+            """)
+        let unknown = try #require(#expect(throws: UnknownAppError.self) { try mock.url(for: "shop") })
+        #expect(unknown.description.hasPrefix("mockstack has no app named 'shop'; it serves: example; its fixtures"))
     }
 
     @Test func anInProcessServerLoadsOnlyTheAppsNamed() throws {
@@ -92,6 +104,11 @@ struct MockStackSetupTests {
         } catch let error as MockStackLaunchError {
             #expect(error.message == "mockstack at \(url) does not serve feathers (it serves example): start it with those apps (--apps, MOCKSTACK_APPS)")
         }
-        #expect(try startMockStack(.attached(url), apps: ["example"]).ready.apps.map(\.name) == ["example"])
+        let attached = try startMockStack(.attached(url), apps: ["example"])
+        #expect(attached.ready.apps.map(\.name) == ["example"])
+        // The control plane's app list names what the server was started without, as its ready line does.
+        #expect(attached.ready.notLoaded == ["ai", "feathers", "feathers-v4", "techstacks", "test"])
+        let error = try #require(#expect(throws: UnknownAppError.self) { try attached.url(for: "feathers") })
+        #expect(error.description.hasPrefix("mockstack was started without the app 'feathers'"))
     }
 }

@@ -175,6 +175,40 @@ struct ControlHelperTests {
         await #expect(throws: MockStackControlError.self) { try await mock.reset(app: "nope") }
     }
 
+    /// What the control plane lists beyond the journal is typed too: the requests nothing took,
+    /// with the routes they may have meant, and the stubs' scenarios.
+    @Test func unmatchedRequestsAndScenariosAreTyped() async throws {
+        #expect(try await client.send("GET", "/test/api/Hello").status == 200)
+        #expect(try await client.send("GET", "/api/Hello").status == 404)
+        let missed = try await mock.unmatchedRequests()
+        #expect(missed.map(\.path) == ["/api/Hello"] && missed.allSatisfy(\.unmatched))
+        #expect(missed.first?.nearest.first == NearestRoute(path: "/test/api/Hello", app: "test", name: "Hello", methods: ["ANY"]))
+        #expect(try await mock.requests().map(\.unmatched) == [false, true])
+        #expect(try await mock.unmatchedRequests(app: "test").isEmpty)
+
+        try await mock.stub(MockStub(match: .get("/example/hello"), answer: .status(503), scenario: "flaky", newState: "recovered"))
+        try await mock.stub(MockStub(match: .get("/example/hello"), answer: .status(200), scenario: "flaky", requiredState: "recovered"))
+        #expect(try await mock.scenarios() == [Scenario(name: "flaky", state: "Started", possibleStates: ["Started", "recovered"])])
+        #expect(try await client.send("GET", "/example/hello").status == 503)
+        #expect(try await mock.scenarios().map(\.state) == ["recovered"])
+        try await mock.resetScenarios()
+        #expect(try await mock.scenarios().map(\.state) == [Scenario.started])
+        try await mock.setScenario("flaky", to: "recovered")
+        #expect(try await client.send("GET", "/example/hello").status == 200)
+        let unknown = await #expect(throws: MockStackControlError.self) { try await mock.setScenario("cart", to: "paid") }
+        #expect(unknown?.status == 404)
+    }
+
+    /// A fault that keeps every status line from the client is journaled as what the client got:
+    /// status 0 and the fault, with what the stub answered first beside it.
+    @Test func aStubbedResetIsJournaledAsAReset() async throws {
+        try await mock.stub(.get("/example/hello"), .fault(.reset))
+        await #expect(throws: (any Error).self) { try await client.send("GET", "/example/hello") }
+        let entry = try #require(try await mock.requests(path: "/example/hello").first)
+        #expect(entry.status == 0 && entry.fault == "reset" && entry.stub == "stub-1")
+        #expect(entry.json["response"]?["status"] == 200)
+    }
+
     @Test func aSessionIsPrivateAndEnds() async throws {
         let first = mock.session()
         let second = mock.session()

@@ -98,7 +98,9 @@ struct ServerTests {
         defer { mock.stop() }
         let served = mock.ready.apps.map(\.name)
         #expect(throws: UnknownAppError(app: "tests", apps: served)) { try mock.url(for: "tests") }
-        #expect(UnknownAppError(app: "tests", apps: ["example", "test"]).description == "mockstack has no app named 'tests'; it serves: example, test")
+        #expect(UnknownAppError(app: "tests", apps: ["example", "test"]).description
+            == "mockstack has no app named 'tests' (did you mean 'test'?); it serves: example, test")
+        #expect(UnknownAppError(app: "shop", apps: ["example", "test"]).description == "mockstack has no app named 'shop'; it serves: example, test")
         let session = mock.session("typo")
         #expect(throws: UnknownAppError(app: "exmaple", apps: served)) { try session.url(for: "exmaple") }
     }

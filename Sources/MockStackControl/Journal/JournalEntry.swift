@@ -86,7 +86,10 @@ struct JournalEntry: Sendable {
     /// Whether nothing took the request: no app is mounted at its path, or the app has no
     /// route for it, and no stub answered, nor the upstream it was forwarded to.
     var unmatched: Bool { stub == nil && operation == nil && !proxied }
-    var status: Int { response.status }
+    /// The status the client got: 0 when a fault kept every status line from it (a reset, an
+    /// empty close, a hang, bytes that are not HTTP), whatever the app or stub answered first.
+    /// `response.status` still says what that was.
+    var status: Int { Self.statusReaches(delivery) ? response.status : 0 }
     var delivery: Delivery { response.delivery }
 
     /// What an entry weighs besides its request and answer (``JournalBounds/weight(path:query:headerCount:body:)``).
@@ -137,7 +140,9 @@ struct JournalEntry: Sendable {
         if proxied { object["proxied"] = .bool(true) }
         if patternBudgetSpent { object["patternBudgetSpent"] = .bool(true) }
         object["status"] = .number(JSONNumber(status))
-        var answer: JSONObject = ["status": .number(JSONNumber(status)), "headers": Self.json(response.headers)]
+        var answer: JSONObject = [
+            "status": .number(JSONNumber(response.status)), "headers": Self.json(response.headers),
+        ]
         if responseHeadersTruncated { answer["headersTruncated"] = .bool(true) }
         answer["body"] = Self.bodyJSON(
             Array(response.body.prefix(responseBodyShown)), size: responseBodySize,
@@ -151,6 +156,15 @@ struct JournalEntry: Sendable {
         let rounded: Double = (milliseconds * 1000).rounded() / 1000
         object["durationMs"] = .number(JSONNumber(rounded))
         return .object(object)
+    }
+
+    /// Whether a response sent so reaches its client's status line.
+    private static func statusReaches(_ delivery: Delivery) -> Bool {
+        switch delivery {
+        case .delayed(_, let then): statusReaches(then)
+        case .fault(.reset), .fault(.empty), .fault(.hang), .fault(.randomThenClose): false
+        default: true
+        }
     }
 
     /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked",

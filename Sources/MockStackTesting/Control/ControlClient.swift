@@ -40,6 +40,32 @@ extension MockStackControlling {
         operation: String? = nil,
         since: Int? = nil, limit: Int? = nil
     ) async throws -> [RecordedRequest] {
+        try await journal(
+            "requests", app: app, method: method, path: path, pathPrefix: pathPrefix, operation: operation,
+            since: since, limit: limit)
+    }
+
+    /// The journaled requests nothing took — no app mounted at the path, no route in the app,
+    /// no stub — with the routes each may have meant (``RecordedRequest/nearest``), oldest first
+    /// (`GET requests/unmatched`). The filters are ``requests(app:method:path:pathPrefix:operation:since:limit:)``'s.
+    ///
+    /// ```swift
+    /// let missed = try await session.unmatchedRequests()
+    /// #expect(missed.isEmpty, "\(missed.map { "\($0.path): did you mean \($0.nearest.map(\.path))?" })")
+    /// ```
+    public func unmatchedRequests(
+        app: String? = nil, method: String? = nil, path: String? = nil, pathPrefix: String? = nil,
+        since: Int? = nil, limit: Int? = nil
+    ) async throws -> [RecordedRequest] {
+        try await journal(
+            "requests/unmatched", app: app, method: method, path: path, pathPrefix: pathPrefix, operation: nil,
+            since: since, limit: limit)
+    }
+
+    private func journal(
+        _ endpoint: String, app: String?, method: String?, path: String?, pathPrefix: String?, operation: String?,
+        since: Int?, limit: Int?
+    ) async throws -> [RecordedRequest] {
         var query: [URLQueryItem] = []
         for (name, value) in [
             ("app", app), ("method", method), ("path", path), ("pathPrefix", pathPrefix), ("operation", operation),
@@ -47,7 +73,7 @@ extension MockStackControlling {
         ] {
             if let value { query.append(URLQueryItem(name: name, value: value)) }
         }
-        let answer = try await call("GET", "requests", query: query)
+        let answer = try await call("GET", endpoint, query: query)
         return answer["requests"]?.arrayValue?.map(RecordedRequest.init) ?? []
     }
 

@@ -48,12 +48,13 @@ public struct MockStackSession: MockStackControlling {
 
     /// The base URL a client library should use for `app` in this session:
     /// `http://127.0.0.1:54321/__session/{id}/test`.
-    /// - Throws: ``UnknownAppError`` naming the apps served, when there is no such app.
+    /// - Throws: ``UnknownAppError`` when the server serves no such app (as the server's
+    ///   ``MockStackHandle/url(for:)`` does).
     public func url(for app: String) throws(UnknownAppError) -> URL {
         guard let mount = ready.apps.first(where: { $0.name == app })?.mount,
             let url = URL(string: controlBase.absoluteString + mount)
         else {
-            throw UnknownAppError(app: app, apps: ready.apps.map(\.name))
+            throw UnknownAppError(app: app, apps: ready.apps.map(\.name), notLoaded: ready.notLoaded)
         }
         return url
     }

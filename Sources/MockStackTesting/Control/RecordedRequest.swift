@@ -29,12 +29,19 @@ public struct RecordedRequest: Sendable, Equatable {
     public var operation: String?
     /// The runtime stub that answered instead, if one did.
     public var stub: String?
-    /// The status of the answer (or of the stub's answer).
+    /// The status of the answer (or of the stub's answer) as the client got it: 0 when a fault
+    /// kept every status line from it (``fault`` is `reset`, `empty`, `hang` or
+    /// `random-then-close`).
     public var status: Int
     /// The answer's body as text, when it was textual.
     public var responseText: String?
     /// The fault that broke the answer on purpose, if any (`reset`, `truncate`, …).
     public var fault: String?
+    /// Whether nothing took it: no app mounted at its path, no route in the app, no stub.
+    public var unmatched: Bool
+    /// For a request nothing took, up to three mounted routes closest to its path: what it may
+    /// have meant.
+    public var nearest: [NearestRoute]
     /// Everything the journal said, for what the typed fields leave out.
     public var json: JSONValue
 
@@ -77,6 +84,8 @@ public struct RecordedRequest: Sendable, Equatable {
         status = json["status"]?.intValue ?? 0
         responseText = json["response"]?["body"]?["text"]?.stringValue
         fault = json["delivery"]?["fault"]?.stringValue
+        unmatched = json["unmatched"]?.boolValue ?? false
+        nearest = json["nearest"]?.arrayValue?.map(NearestRoute.init) ?? []
     }
 
     /// A header's value, its name matched in any case.

@@ -1,5 +1,6 @@
 /// The help a mistyped name gets: the names it is one or two typos from, else every name there
-/// is. The CLI's commands and `codegen`'s language, and an unknown app folder, share it.
+/// is. The CLI's commands and `codegen`'s language, an unknown app folder, and a test asking for an
+/// app the server does not serve share it.
 public enum DidYouMean {
     /// `did you mean 'serve'?` when `word` is at most two edits (ignoring case) from some of
     /// `names`, else `the {plural} are a, b, c`.

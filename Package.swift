@@ -33,7 +33,9 @@ let memorySafeSettings: [SwiftSetting] = strictSettings + [.strictMemorySafety()
 
 let package = Package(
     name: "mockstack",
-    platforms: [.macOS(.v15)],
+    // iOS for MockStackTesting alone, which attaches there (MOCKSTACK_URL): the server and
+    // spawning need macOS or Linux.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "mockstack", targets: ["mockstack"]),
         .library(name: "MockStack", targets: ["MockStack"]),

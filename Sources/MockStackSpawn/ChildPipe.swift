@@ -1,3 +1,7 @@
+// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
+// attaches there).
+#if os(macOS) || os(Linux)
+
 import Foundation
 
 #if canImport(Glibc)
@@ -136,3 +140,5 @@ public enum LineRead: Sendable, Equatable {
         return nil
     }
 }
+
+#endif

@@ -1,3 +1,7 @@
+// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
+// attaches there).
+#if os(macOS) || os(Linux)
+
 #if canImport(Glibc)
 import Glibc
 
@@ -11,4 +15,6 @@ import Darwin
 let systemClose = Darwin.close
 let systemRead = Darwin.read
 let systemWrite = Darwin.write
+#endif
+
 #endif

@@ -50,9 +50,10 @@ extension XCTestCase {
     /// }
     /// ```
     public func startMockStack(
-        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = []
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, fixtures: [URL] = [],
+        file: StaticString = #filePath, line: UInt = #line
     ) throws -> any MockStackHandle {
-        let handle = try mode.start(apps: apps, fixtures: fixtures)
+        let handle = try failingOnce(file: file, line: line) { try mode.start(apps: apps, fixtures: fixtures) }
         addTeardownBlock { handle.stop() }
         return handle
     }

@@ -27,9 +27,20 @@ public struct MockStackMode: Sendable, CustomStringConvertible {
 
     /// A `mockstack serve` child process (the same binary users run), with extra `serve`
     /// arguments; it stops when the test process exits, even killed (``MockStackProcess``).
+    /// On macOS and Linux: elsewhere (an iOS simulator or device) starting it throws, saying to
+    /// attach to a server on the Mac with `MOCKSTACK_URL`.
     public static func spawned(arguments: [String] = []) -> MockStackMode {
         MockStackMode(arguments.isEmpty ? "spawned" : "spawned " + arguments.joined(separator: " ")) { apps, fixtures in
+            #if os(macOS) || os(Linux)
             try MockStackProcess.launch(arguments: arguments, apps: apps, fixtures: fixtures)
+            #else
+            throw MockStackLaunchError(
+                """
+                mockstack cannot be spawned here: this platform starts no processes. Start it on the Mac \
+                (mockstack serve) and set MOCKSTACK_URL=http://127.0.0.1:8080 in the test's environment \
+                (the scheme's Test action), so that the tests attach to it
+                """)
+            #endif
         }
     }
 

@@ -1,3 +1,6 @@
+// Spawning needs macOS or Linux (MockStackSpawn); elsewhere MockStackMode.spawned says so.
+#if os(macOS) || os(Linux)
+
 public import Foundation
 import MockStackSpawn
 
@@ -140,16 +143,6 @@ public final class MockStackProcess: MockStackHandle, Sendable {
     }
 }
 
-/// Why a mockstack could not be started.
-public struct MockStackLaunchError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, with the last of the child's output when it printed any.
-    public var message: String
-    /// An error that says `message`.
-    public init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
-}
-
 /// Keeps the last 64 KiB a child wrote on a pipe, read on a thread of its own to the pipe's end.
 final class OutputTail: @unchecked Sendable {
     // @unchecked: `data` is only touched under `lock`.
@@ -191,3 +184,5 @@ extension ControlSession {
         shared.dataTask(with: nowhere) { _, _, _ in }.resume()
     }
 }
+
+#endif

@@ -152,11 +152,26 @@ extension XCTestCase {
     /// ```
     /// - Parameter apps: the apps the test uses: the shared server loads only those (all when nil).
     public func startMockStackSession(
-        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil
+        _ mode: MockStackMode = .fromEnvironment, apps: [String]? = nil, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws -> MockStackSession {
-        let session = try SharedMockStack.server(mode, apps: apps).session()
+        let server = try failingOnce(file: file, line: line) { try SharedMockStack.server(mode, apps: apps) }
+        let session = server.session()
         addTeardownBlock { session.endWaiting() }
         return session
+    }
+
+    /// `start()`, with a ``MockStackLaunchError`` reported once: XCTest prints an error thrown
+    /// from `setUp` twice (as the failure, and again as why the test was skipped), and the
+    /// launch errors are long. The failure carries the whole explanation at the caller's line;
+    /// what is thrown only points at it.
+    func failingOnce<T>(file: StaticString, line: UInt, _ start: () throws -> T) throws -> T {
+        do {
+            return try start()
+        } catch let error as MockStackLaunchError {
+            XCTFail(error.message, file: file, line: line)
+            throw MockStackLaunchError("mockstack did not start (the failure above says why)")
+        }
     }
 }
 #endif

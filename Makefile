@@ -47,7 +47,7 @@ build: deps
 ## release: the server alone (--product): the package's other executables are test tools, and
 ## statically linked, spawn-probe's FoundationNetworking would want libcurl's development files.
 release: deps
-	@Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS) --product mockstack
+	@. Scripts/release-flags.sh && Scripts/build-checked.sh $(SWIFT) build $(RELEASE_FLAGS) --product mockstack
 
 ## serve: the shell execs the server, so make's own child is mockstack. Ctrl-C (SIGINT to the
 ## process group) and SIGTERM to make (which make passes on to its children) stop it; a SIGINT

@@ -1,6 +1,7 @@
 # The release build's flags on Linux, in one place: the Makefile (RELEASE_FLAGS) and the
 # Dockerfile's build stage both source this file and pass $RELEASE_LINK_FLAGS to
-# `swift build -c release`. Plain sh assignments only (the container smoke test sources it too).
+# `swift build -c release`, in the shell that sourced it (it exports PKG_CONFIG_PATH). Plain sh
+# assignments and exports only (the container smoke test sources it too).
 #
 # --static-swift-stdlib: the Swift runtime inside the binary; it starts faster and maps less
 # memory.
@@ -20,11 +21,17 @@ NO_EXPORTS="-Xlinker --no-export-dynamic"
 # -Xswiftc flags hold it as a driver option. SwiftPM does not rebuild objects for a changed
 # frontend flag: a release build from before the layout gets it once .build/release is removed.)
 LINK_ORDER="-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=Sources/CLI/link-order.txt"
-# libstdc++ and libcrypto from their static archives. The Swift runtime uses a few dozen of
-# libstdc++'s functions, but loading libstdc++.so made the dynamic loader process its ~5,200
-# relocations at every start: 1.9M instructions and 80 page faults of `mockstack --version`'s
-# 9.4M and 342 (Benchmarks/LOG.md); libcrypto.so is larger still, for three digests. The folder
-# holds linker scripts named libstdc++.so and libcrypto.so that name the archives; searched
-# before the compiler's own folder, they are what `-lstdc++` and `-lcrypto` find.
+# libstdc++ from its static archive: the Swift runtime uses a few dozen of its functions, but
+# loading libstdc++.so made the dynamic loader process its ~5,200 relocations at every start:
+# 1.9M instructions and 80 page faults of `mockstack --version`'s 9.4M and 342
+# (Benchmarks/LOG.md). The folder holds a linker script named libstdc++.so that names
+# libstdc++.a; searched before the compiler's own folder, it is what `-lstdc++` finds.
 STATIC_ARCHIVES="-Xlinker -LScripts/static-archives"
+# libcrypto from its static archive too, for the same reason (libcrypto.so is larger still, for
+# three digests), another way: SwiftPM puts the system's library folder, from the pkg-config
+# files, before any -L above, so a stand-in libcrypto.so would never be found first. The release
+# build reads Scripts/static-archives/libcrypto.pc instead, whose one flag names the archive:
+# PKG_CONFIG_PATH puts that folder first (CLibcrypto's module map links nothing itself).
+PKG_CONFIG_PATH="$PWD/Scripts/static-archives${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+export PKG_CONFIG_PATH
 RELEASE_LINK_FLAGS="$STATIC_RUNTIME $NO_EXPORTS $LINK_ORDER $STATIC_ARCHIVES"

@@ -91,7 +91,7 @@ class BuildStage:
                     raise DockerfileError(instruction.line, f"'. {words[1]}': no such file in the stage (COPY it first)")
                 sourced.append(words[1])
             elif words[:2] == ["swift", "build"]:
-                self._swift_build(self._expanded(words, sourced))
+                self._swift_build(self._expanded(words, sourced), self._environment(sourced))
             else:
                 raise DockerfileError(instruction.line, f"the smoke test cannot reproduce '{' '.join(words)}' in the build stage")
 
@@ -105,13 +105,23 @@ class BuildStage:
         result = subprocess.run(["sh", "-c", script], cwd=self.host_path("."), capture_output=True, text=True, check=True)
         return result.stdout.splitlines()
 
-    def _swift_build(self, words: list[str]) -> None:
+    def _environment(self, sourced: list[str]) -> dict[str, str]:
+        """The environment the stage's shell has after the line's `. FILE`s: what they export
+        (Scripts/release-flags.sh's PKG_CONFIG_PATH) reaches the build."""
+        if not sourced:
+            return dict(os.environ)
+        script = "".join(f". ./{shlex.quote(name)} && " for name in sourced) + "env -0"
+        result = subprocess.run(["sh", "-c", script], cwd=self.host_path("."), capture_output=True, check=True)
+        return dict(entry.split("=", 1) for entry in result.stdout.decode().split("\0") if "=" in entry)
+
+    def _swift_build(self, words: list[str], environment: dict[str, str]) -> None:
         """Runs the stage's build here; a compiler warning in mockstack's own files fails it."""
         folder = self.host_path(".")
         self._check_system_libraries(words)
         self._remove_uncopied(keep=folder / ".build")
         step(f"build stage: {' '.join(words)}  (in {folder})")
-        process = subprocess.Popen(words, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(words, cwd=folder, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
         warnings: list[str] = []
         assert process.stdout is not None
         for line in process.stdout:

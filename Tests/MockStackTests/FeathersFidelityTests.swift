@@ -109,13 +109,8 @@ struct FeathersFidelityTests {
 
     @Test func ownRecordsOnlyIsForTheEntityService() {
         let manifest = #"{"kind": "feathers", "authentication": {"secret": "s"}, "cors": "yes", "services": {"users": {"ownRecordsOnly": 1}, "items": {"ownRecordsOnly": true}}}"#
-        var problems: [String] = []
-        do {
-            _ = try AppLoader.standard.load(from: InMemoryFixtureSource(files: ["bad/app.json": manifest]))
-        } catch {
-            problems = error.diagnostics.map { "\($0.pointer): \($0.message)" }
-        }
-        #expect(problems.sorted() == [
+        let problems = manifestProblems(manifest)
+        #expect(problems == [
             "/cors: expected true or false, found string",
             "/services/items/ownRecordsOnly: ownRecordsOnly is for the authentication's entity service (its records are the users)",
             "/services/users/ownRecordsOnly: expected true or false, found number",

@@ -114,3 +114,13 @@ extension JSONValue {
         return records.compactMap { $0["name"]?.stringValue }
     }
 }
+
+/// The problems loading one app manifest reports, as `pointer: message`, sorted (none when it loads).
+func manifestProblems(_ manifest: String) -> [String] {
+    do {
+        _ = try AppLoader.standard.load(from: InMemoryFixtureSource(files: ["bad/app.json": manifest]))
+        return []
+    } catch {
+        return error.diagnostics.map { "\($0.pointer): \($0.message)" }.sorted()
+    }
+}

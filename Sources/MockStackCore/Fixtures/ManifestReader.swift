@@ -105,6 +105,20 @@ public final class ManifestReader {
         }
     }
 
+    /// Whether `pointer` holds an object of settings (`"serverEvents": {…}`), reporting any other
+    /// value, and any key of the object not in `allowed`. False when absent or not an object.
+    public func settingsObject(at pointer: String, allowed: Set<String>) -> Bool {
+        guard let value = value(at: pointer) else { return false }
+        guard value.objectValue != nil else {
+            report(
+                "expected an object (\(allowed.sorted().joined(separator: ", "))), found \(value.typeName)", at: pointer
+            )
+            return false
+        }
+        rejectUnknownKeys(at: pointer, allowed: allowed)
+        return true
+    }
+
     /// Reports every member of the object at `pointer` whose key is not in `allowed`.
     public func rejectUnknownKeys(at pointer: String, allowed: Set<String>) {
         guard case .object(let object)? = value(at: pointer) else { return }

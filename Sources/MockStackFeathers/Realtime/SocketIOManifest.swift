@@ -10,14 +10,7 @@ extension EngineIOSettings {
     /// where absent, and when the manifest has no `socketio`.
     static func read(_ manifest: ManifestReader, at pointer: String) -> EngineIOSettings {
         var settings = EngineIOSettings()
-        guard let value = manifest.value(at: pointer) else { return settings }
-        guard value.objectValue != nil else {
-            manifest.report(
-                "expected an object (\(manifestKeys.sorted().joined(separator: ", "))), found \(value.typeName)",
-                at: pointer)
-            return settings
-        }
-        manifest.rejectUnknownKeys(at: pointer, allowed: manifestKeys)
+        guard manifest.settingsObject(at: pointer, allowed: manifestKeys) else { return settings }
         if let interval = manifest.int(pointer + "/pingInterval", in: 10...86_400_000) {
             settings.pingInterval = interval
         }

@@ -43,14 +43,7 @@ public struct ServerEventsSettings: Sendable, Equatable {
 
     /// `serverEvents` in `app.json`: `{}` for the defaults, or any of ``manifestKeys``.
     static func read(_ manifest: ManifestReader, at pointer: String) -> ServerEventsSettings? {
-        guard let value = manifest.value(at: pointer) else { return nil }
-        guard value.objectValue != nil else {
-            manifest.report(
-                "expected an object (\(manifestKeys.sorted().joined(separator: ", "))), found \(value.typeName)",
-                at: pointer)
-            return nil
-        }
-        manifest.rejectUnknownKeys(at: pointer, allowed: manifestKeys)
+        guard manifest.settingsObject(at: pointer, allowed: manifestKeys) else { return nil }
         var settings = ServerEventsSettings()
         if let interval = manifest.int(pointer + "/heartbeatIntervalMs", in: 10...3_600_000) {
             settings.heartbeatIntervalMilliseconds = interval

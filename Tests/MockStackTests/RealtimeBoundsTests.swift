@@ -69,5 +69,8 @@ struct RealtimeBoundsTests {
             "/socketio/pingTimeout: 0 is out of range 10...86400000",
             "/socketio/pingTimout: unknown key 'pingTimout' (expected one of: maxHttpBufferSize, pingInterval, pingTimeout)",
         ], "\(problems)")
+        #expect(manifestProblems(#"{"kind": "feathers", "socketio": 25000, "services": {"a": {}}}"#) == [
+            "/socketio: expected an object (maxHttpBufferSize, pingInterval, pingTimeout), found number"
+        ])
     }
 }

@@ -13,7 +13,7 @@ DIR (default .build/readme-quickstart) keeps its .build between runs, so a secon
 rebuilds what changed; the package's other files are rewritten every time. With --scratch-path
 the package builds in another client package's build folder (`make test` gives the example's):
 mockstack's modules, compiled there by the same commands from the same checkout, are reused
-instead of compiled again (about 3 minutes on 2 cores, BoringSSL most of it).
+instead of compiled again (about a minute and a half on 2 cores).
 """
 import argparse
 import os

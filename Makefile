@@ -33,7 +33,7 @@ REST_EXAMPLE ?= Examples/RESTClient
 
 all: build
 
-## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev) when missing;
+## deps: install the C libraries mockstack links (libevent-dev, libmimalloc-dev, libssl-dev) when missing;
 ## make test also installs headless Chromium for the control page's test, Debian's tsc
 ## (node-typescript) for the generated TypeScript DTOs, and the Python clients (websockets,
 ## python-socketio 5 and servicestack in .venv; python-socketio 4.6 in .venv-eio3) for the

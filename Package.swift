@@ -215,7 +215,11 @@ let package = Package(
         // build stays short.
         .target(
             name: "MockStackTesting",
-            dependencies: ["MockStackJSON", "MockStackWire", "MockStackSpawn"],
+            dependencies: [
+                "MockStackJSON", "MockStackWire",
+                // Only where processes can be started: on iOS the testing product attaches.
+                .target(name: "MockStackSpawn", condition: .when(platforms: [.macOS, .linux])),
+            ],
             swiftSettings: memorySafeSettings
         ),
         .target(

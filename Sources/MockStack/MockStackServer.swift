@@ -77,7 +77,7 @@ public final class MockStackServer: Sendable {
         let notLoaded =
             configuration.apps == nil
             ? []
-            : Self.appFolders(in: everything).filter { folder in
+            : ((try? AppLoader.appFolders(in: everything)) ?? []).filter { folder in
                 !apps.contains { $0.name == folder }
             }
         self.notLoaded = notLoaded
@@ -133,11 +133,6 @@ public final class MockStackServer: Sendable {
     }
 
     deinit { watcher?.stop() }
-
-    /// The folders of `source` that hold an app (an `app.json`), sorted.
-    private static func appFolders(in source: any FixtureSource) -> [String] {
-        ((try? source.appFolders()) ?? []).filter { source.fileExists($0 + "/" + AppLoader.manifestName) }
-    }
 
     /// The apps, through the load cache when there is one.
     private static func load(

@@ -8,8 +8,8 @@ public import Foundation
 #endif
 
 /// Issues and checks HS256 JWTs (RFC 7519) synchronously, as an event-loop thread needs:
-/// HMAC-SHA256 from the platform (``MockStackDigest/Digest``) over a header and claims written here, in the order the
-/// emulated issuer writes them.
+/// HMAC-SHA256 from the platform (``MockStackDigest/Digest``) over a header and claims written
+/// here, in the order the emulated issuer writes them.
 public struct HS256Tokens: Sendable {
     private let key: [UInt8]
 

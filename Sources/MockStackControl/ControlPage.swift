@@ -28,7 +28,7 @@ enum ControlPage {
     }
 
     /// What the page embeds for its first render: the endpoints its first poll reads, and the
-    /// member of the initial data each goes in. `sessions` only for the whole server's page.
+    /// member of the initial data each goes in (a session's page has no `sessions`).
     static let initialEndpoints: [(key: String, endpoint: String)] = [
         ("apps", "apps"), ("stubs", "stubs"), ("unmatched", "requests/unmatched?limit=20"), ("sessions", "sessions"),
         ("sockets", "sockets"), ("requests", "requests?limit=500"),
@@ -429,7 +429,7 @@ enum ControlPage {
         const initial = $('initial') && JSON.parse($('initial').textContent);
         if (initial && initial.apps) {
           showApps(initial.apps.apps || []);
-          showSide(initial.stubs, initial.unmatched, session ? null : initial.sessions, initial.sockets);
+          showSide(initial.stubs, initial.unmatched, initial.sessions, initial.sockets);
           dropped = (initial.requests || {}).dropped || 0;
           addEntries((initial.requests || {}).requests || [], true);
           setStatus('live', 'live');

@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 import Foundation
 
 /// A pipe read to its end on a thread of its own, so that the caller can read another pipe of
@@ -24,5 +20,3 @@ final class BackgroundRead: @unchecked Sendable {
         return bytes
     }
 }
-
-#endif

@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 import Foundation
 
 #if canImport(Glibc)
@@ -140,5 +136,3 @@ public enum LineRead: Sendable, Equatable {
         return nil
     }
 }
-
-#endif

@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 import Foundation
 
 #if canImport(Glibc)
@@ -194,5 +190,3 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
     /// `cannot run PATH: reason`.
     public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
 }
-
-#endif

@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,5 +25,3 @@ struct PipeEnds {
     func closeRead() { _ = systemClose(read) }
     func closeWrite() { _ = systemClose(write) }
 }
-
-#endif

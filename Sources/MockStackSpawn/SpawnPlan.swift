@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -107,6 +103,4 @@ enum GNUSpawnActions {
         return unsafeBitCast(symbol, to: Function.self)
     }
 }
-#endif
-
 #endif

@@ -1,7 +1,3 @@
-// Starting processes needs macOS or Linux: iOS, tvOS and watchOS cannot (MockStackTesting only
-// attaches there).
-#if os(macOS) || os(Linux)
-
 #if canImport(Glibc)
 import Glibc
 
@@ -15,6 +11,4 @@ import Darwin
 let systemClose = Darwin.close
 let systemRead = Darwin.read
 let systemWrite = Darwin.write
-#endif
-
 #endif

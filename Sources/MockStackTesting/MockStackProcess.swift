@@ -1,4 +1,5 @@
-// Spawning needs macOS or Linux (MockStackSpawn); elsewhere MockStackMode.spawned says so.
+// Spawning needs macOS or Linux, where alone the package gives this target MockStackSpawn;
+// elsewhere MockStackMode.spawned says so.
 #if os(macOS) || os(Linux)
 
 public import Foundation

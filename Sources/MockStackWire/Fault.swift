@@ -15,4 +15,12 @@ public enum Fault: String, Sendable, Equatable, CaseIterable {
     case hang
     /// Send bytes that are not HTTP, then close.
     case randomThenClose = "random-then-close"
+
+    /// Whether the client never gets a status line: what the journal records as status 0.
+    public var withholdsStatusLine: Bool {
+        switch self {
+        case .reset, .empty, .hang, .randomThenClose: true
+        case .malformedChunk, .truncate: false
+        }
+    }
 }

@@ -207,6 +207,15 @@ struct ControlHelperTests {
         let entry = try #require(try await mock.requests(path: "/example/hello").first)
         #expect(entry.status == 0 && entry.fault == "reset" && entry.stub == "stub-1")
         #expect(entry.json["response"]?["status"] == 200)
+        // Asked for by header, after a delay, the same; a truncated answer's status line did arrive.
+        await #expect(throws: (any Error).self) {
+            try await client.send("GET", "/example/widgets", headers: ["X-MockStack-Fault": "empty", "X-MockStack-Delay": "5"])
+        }
+        await #expect(throws: (any Error).self) {
+            try await client.send("GET", "/example/widgets", headers: ["X-MockStack-Fault": "truncate"])
+        }
+        let faulted = try await mock.requests(path: "/example/widgets")
+        #expect(faulted.map(\.status) == [0, 200] && faulted.map(\.fault) == ["empty", "truncate"])
     }
 
     @Test func aSessionIsPrivateAndEnds() async throws {

@@ -89,7 +89,7 @@ struct JournalEntry: Sendable {
     /// The status the client got: 0 when a fault kept every status line from it (a reset, an
     /// empty close, a hang, bytes that are not HTTP), whatever the app or stub answered first.
     /// `response.status` still says what that was.
-    var status: Int { Self.statusReaches(delivery) ? response.status : 0 }
+    var status: Int { delivery.fault?.withholdsStatusLine == true ? 0 : response.status }
     var delivery: Delivery { response.delivery }
 
     /// What an entry weighs besides its request and answer (``JournalBounds/weight(path:query:headerCount:body:)``).
@@ -156,15 +156,6 @@ struct JournalEntry: Sendable {
         let rounded: Double = (milliseconds * 1000).rounded() / 1000
         object["durationMs"] = .number(JSONNumber(rounded))
         return .object(object)
-    }
-
-    /// Whether a response sent so reaches its client's status line.
-    private static func statusReaches(_ delivery: Delivery) -> Bool {
-        switch delivery {
-        case .delayed(_, let then): statusReaches(then)
-        case .fault(.reset), .fault(.empty), .fault(.hang), .fault(.randomThenClose): false
-        default: true
-        }
     }
 
     /// `null` for a plain answer, else `{"delayMs", "throttleBytesPerSecond", "fault", "chunked",

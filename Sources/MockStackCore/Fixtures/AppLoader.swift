@@ -47,6 +47,11 @@ public struct AppLoader: Sendable {
         }
     }
 
+    /// The folders of `source` that hold an app (an ``manifestName``), sorted.
+    public static func appFolders(in source: any FixtureSource) throws -> [String] {
+        try source.appFolders().filter { source.fileExists($0 + "/" + manifestName) }
+    }
+
     /// ``load(from:)``, each app with its description.
     public func loadDescribed(from source: any FixtureSource) throws(FixtureErrors) -> [LoadedApp] {
         var diagnostics: [FixtureDiagnostic] = []
@@ -55,7 +60,7 @@ public struct AppLoader: Sendable {
 
         let folders: [String]
         do {
-            folders = try source.appFolders().filter { source.fileExists($0 + "/" + Self.manifestName) }
+            folders = try Self.appFolders(in: source)
         } catch {
             let unreadable = error as? FixtureReadError
             throw FixtureErrors([

@@ -23,4 +23,13 @@ public indirect enum Delivery: Sendable, Equatable {
     /// stays free meanwhile, and requests pipelined behind this one wait for it. The response
     /// carrying this delivery is sent, as it is, if the answer's timeout passes first.
     case deferred(DeferredAnswer)
+
+    /// The fault it ends in, after any delay; nil when it answers.
+    public var fault: Fault? {
+        switch self {
+        case .delayed(_, let then): then.fault
+        case .fault(let fault): fault
+        default: nil
+        }
+    }
 }

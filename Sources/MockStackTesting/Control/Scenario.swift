@@ -1,8 +1,10 @@
+import MockStackWire
+
 /// A stateful scenario the stubs of a scope take part in (`GET /__mockstack/scenarios`): the
 /// state it is in, and every state its stubs name.
 public struct Scenario: Sendable, Equatable {
     /// The state every scenario starts in, and returns to at a reset.
-    public static let started = "Started"
+    public static let started = StubDefinition.startedState
 
     /// Its name, as the stubs give it (`"scenario": "cart"`).
     public var name: String

@@ -19,6 +19,8 @@ public struct StubDefinition: Sendable, Equatable {
     /// A stateful scenario the stub takes part in (WireMock's): it answers only while the
     /// scenario is in `requiredState` (when given), and moves it to `newState` (when given).
     public var scenario: String?
+    /// The state every scenario starts in, and a reset puts it back in (WireMock's name for it).
+    public static let startedState = "Started"
     /// The scenario state it answers in; any state when nil.
     public var requiredState: String?
     /// The state it moves its scenario to once it has answered; unchanged when nil.

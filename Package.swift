@@ -46,7 +46,6 @@ let package = Package(
         .library(name: "MockStackWebSocket", targets: ["MockStackWebSocket"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Test-only: SQLite as the reference the AutoQuery engine is checked against.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -232,7 +231,6 @@ let package = Package(
             dependencies: [
                 "MockStack",
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Its folder is not named after the target: `Sources/mockstack` would differ from
@@ -316,12 +314,11 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // `serve`'s fast path held to ArgumentParser, as plain values: links the executable's
-        // own module (`@testable import mockstack`).
+        // The command line as plain values: every command's options read, refused and described
+        // in help. Links the executable's own module (`@testable import mockstack`).
         .testTarget(
             name: "MockStackCommandTests",
-            dependencies: ["mockstack", "MockStackTesting", "TestSupport",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["mockstack", "MockStackProxy", "MockStackTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

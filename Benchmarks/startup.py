@@ -42,9 +42,9 @@ FIRST_REQUESTS = ["/test/api/Hello?name=World", "/techstacks/api/FindTechnologie
 # Parts of start-up, by a piece of the demangled name of the function that does each. Inclusive
 # counts overlap: the JSON parser runs inside the app kinds' loads.
 PHASES = [
-    # serve's fast path (Serve.init(plainArguments:)), or ArgumentParser's parse where a binary
-    # has none or the fast path leaves the line to it: the two never nest.
-    ("argument parsing (Serve(plainArguments:), else ArgumentParser's parseAsRoot)", r"(?:Serve\.init\(plainArguments:\)|ParsableCommand\.parseAsRoot)"),
+    # The CLI's own parser; older binaries' serve fast path, or ArgumentParser's parse where a
+    # binary has neither: they never nest.
+    ("argument parsing (CommandLineParser.parse)", r"(?:CommandLineParser\.parse|Serve\.init\(plainArguments:\)|ParsableCommand\.parseAsRoot)"),
     ("fixtures loaded and checked (AppLoader.load)", r"AppLoader\.load\(from"),
     ("  servicestack apps (ServiceStackAppKind.makeApp)", r"ServiceStackAppKind\.makeApp"),
     ("    data sets read and coerced (DataSetLoader.rows)", r"DataSetLoader\.rows\(of"),

@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStack
 import MockStackCore
 import MockStackServiceStack
@@ -11,50 +10,46 @@ import Foundation
 
 /// `mockstack codegen swift|python|typescript --app test [--option Key=Value …]`: the DTO file
 /// `/types/{language}` would serve, without a running server.
-struct Codegen: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "codegen",
-        abstract: "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline.",
-        usage: """
-            mockstack codegen swift|python|typescript --app <app>
-                  [--option <key=value> ...] [--fixtures <folder>]
-                  [--base-url <url>] [--fixed-date <date>]
-            """)
+struct Codegen: Subcommand {
+    static let name = "codegen"
+    static let abstract = "Print an app's generated DTOs (as GET {app}/types/{language} serves them), offline."
 
-    @Argument(help: "The language: swift, python (py) or typescript (ts).")
-    var language: String
-
-    @Option(help: "The app (its folder name).")
-    var app: String
-
-    @OptionGroup var fixtures: FixturesOption
-
-    @Option(
-        name: .customLong("option"),
-        help: ArgumentHelp("A query option, as in /types/{language}?Key=Value (repeatable).", valueName: "key=value"))
+    var language = ""
+    var app = ""
+    var fixtures = FixturesOption()
     var options: [String] = []
-
-    @Option(help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]")
     var baseUrl: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The header's Date, as an ISO-8601 time (for golden files). [default: now]", valueName: "date"))
     var fixedDate: String?
+
+    static let arguments: CommandArguments<Self>? = .one(
+        \.language, valueName: "language", help: "The language: swift, python (py) or typescript (ts).")
+
+    static let options: [CommandOption<Self>] =
+        [.value("app", \.app, required: true, help: "The app (its folder name).")]
+        + FixturesOption.options.map { $0.lifted(into: \Self.fixtures) }
+        + [
+            .repeating(
+                "option", \.options, valueName: "key=value",
+                help: "A query option, as in /types/{language}?Key=Value (repeatable)."),
+            .value("base-url", \.baseUrl, help: "The header's BaseUrl. [default: http://127.0.0.1:8080/APP]"),
+            .value(
+                "fixed-date", \.fixedDate, valueName: "date",
+                help: "The header's Date, as an ISO-8601 time (for golden files). [default: now]"),
+        ]
 
     func run() throws {
         guard let language = DTOLanguage(name: language) else {
             let hint = DidYouMean.hint(
                 for: self.language, among: DTOLanguage.allCases.map(\.rawValue), plural: "languages")
             printError("mockstack: unknown language '\(self.language)': \(hint) (see 'mockstack codegen --help')")
-            throw ExitCode(2)
+            throw ExitStatus(2)
         }
         let folders = try fixtures.folders()
         var query: [(name: String, value: String)] = []
         for option in options {
             guard let equals = option.firstIndex(of: "=") else {
                 printError("mockstack: --option expects Key=Value, got '\(option)'")
-                throw ExitCode(2)
+                throw ExitStatus(2)
             }
             let name = String(option[..<equals])
             // The server itself ignores an unknown query option, as ServiceStack does; given
@@ -63,7 +58,7 @@ struct Codegen: ParsableCommand {
                 let hint = DidYouMean.hint(
                     for: name, among: language.options, plural: "\(language.displayName) DTO options")
                 printError("mockstack: --option \(name): not a \(language.displayName) DTO option; \(hint)")
-                throw ExitCode(2)
+                throw ExitStatus(2)
             }
             query.append((name, String(option[option.index(after: equals)...])))
         }

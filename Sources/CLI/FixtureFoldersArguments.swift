@@ -1,18 +1,20 @@
-import ArgumentParser
 import MockStack
 
 /// The fixtures folders `routes` and `validate` read: given as arguments or with `--fixtures`,
 /// not both (``FixturesOption/refuseBoth(arguments:)``).
-struct FixtureFoldersArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("The fixtures folders, as --fixtures takes them.", valueName: "folder"))
+struct FixtureFoldersArguments {
     var directories: [String] = []
+    var fixtures = FixturesOption()
 
-    @OptionGroup var fixtures: FixturesOption
+    static let arguments = CommandArguments<Self>.many(
+        \.directories, valueName: "folder", help: "The fixtures folders, as --fixtures takes them.")
 
-    func validate() throws { try fixtures.refuseBoth(arguments: directories) }
+    static let options = FixturesOption.options.map { $0.lifted(into: \Self.fixtures) }
+
+    func validate() throws(UsageError) { try fixtures.refuseBoth(arguments: directories) }
 
     /// The folders to read, each checked (``FixturesOption/folders(arguments:)``).
-    func folders() throws(ExitCode) -> FixtureFolders { try fixtures.folders(arguments: directories) }
+    func folders() throws(ExitStatus) -> FixtureFolders { try fixtures.folders(arguments: directories) }
 
     /// The folders as the command line named them, if it did.
     var named: [String] { directories.isEmpty ? fixtures.fixtures : directories }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStack
 import MockStackCore
 
@@ -12,18 +11,18 @@ import Foundation
 /// order, later folders winning on an app folder's name. Without the option, `MOCKSTACK_FIXTURES`
 /// (folders separated by `:`, as `PATH` is), else the shipped apps' folder. The word `shipped`
 /// stands for that folder, so a user's own apps can sit beside them
-/// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name. `serve`'s
-/// fast path reads it too (`Serve.plainOptions`).
-struct FixturesOption: ParsableArguments {
-    @Option(
-        name: OptionDeclarations.fixtures.long,
-        help: ArgumentHelp(
-            """
-            Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' \
-            (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]
-            """,
-            valueName: "folder"))
-    var fixtures: [String] = OptionDeclarations.fixtures.initial
+/// (`--fixtures shipped --fixtures ./mine`); `./shipped` is a folder of that name.
+struct FixturesOption {
+    var fixtures: [String] = []
+
+    static let options: [CommandOption<Self>] = [
+        .repeating(
+            "fixtures", \.fixtures, valueName: "folder",
+            help: """
+                Fixtures folder; repeatable, later folders win on an app folder's name; 'shipped' is the shipped apps' \
+                (env MOCKSTACK_FIXTURES, folders separated by ':'). [default: shipped]
+                """)
+    ]
 
     /// The folders to read, each checked: `arguments` (the folders `routes` and `validate` also
     /// take as arguments, which `validate()` keeps from meeting `--fixtures`), else `--fixtures`,
@@ -31,7 +30,7 @@ struct FixturesOption: ParsableArguments {
     ///
     /// A folder that is missing, is a file or cannot be listed ends the command with one line
     /// that names it, and exit status 2, before anything is loaded.
-    func folders(arguments: [String] = []) throws(ExitCode) -> FixtureFolders {
+    func folders(arguments: [String] = []) throws(ExitStatus) -> FixtureFolders {
         if !arguments.isEmpty { return try Self.checked(arguments, givenAs: "fixtures folder") }
         if !fixtures.isEmpty { return try Self.checked(fixtures, givenAs: "--fixtures") }
         guard let environment = EnvironmentVariable.value("MOCKSTACK_FIXTURES") else {
@@ -41,9 +40,9 @@ struct FixturesOption: ParsableArguments {
     }
 
     /// Refuses folders given both as arguments and with `--fixtures`: which would come first?
-    func refuseBoth(arguments: [String]) throws {
+    func refuseBoth(arguments: [String]) throws(UsageError) {
         guard arguments.isEmpty || fixtures.isEmpty else {
-            throw ValidationError("give the fixtures folders as arguments or with --fixtures, not both")
+            throw UsageError("give the fixtures folders as arguments or with --fixtures, not both")
         }
     }
 
@@ -52,7 +51,7 @@ struct FixturesOption: ParsableArguments {
 
     /// `paths` as folders (`shipped` for the shipped one; none: the shipped one), each checked.
     /// - Parameter source: how the user gave them, for the message (`--fixtures`, `MOCKSTACK_FIXTURES`).
-    private static func checked(_ paths: [String], givenAs source: String) throws(ExitCode) -> FixtureFolders {
+    private static func checked(_ paths: [String], givenAs source: String) throws(ExitStatus) -> FixtureFolders {
         guard !paths.isEmpty else { return FixtureFolders([try shipped(source)]) }
         var folders: [URL] = []
         for path in paths {
@@ -63,17 +62,17 @@ struct FixturesOption: ParsableArguments {
             let folder = URL(fileURLWithPath: path)
             if let problem = DirectoryFixtureSource.folderProblem(folder) {
                 printError("mockstack: \(source) \(path): \(problem)")
-                throw ExitCode(2)
+                throw ExitStatus(2)
             }
             folders.append(folder)
         }
         return FixtureFolders(folders)
     }
 
-    private static func shipped(_ source: String) throws(ExitCode) -> URL {
+    private static func shipped(_ source: String) throws(ExitStatus) -> URL {
         guard let shipped = FixturesLocator.shippedFixtures() else {
             printError("mockstack: no fixtures folder found next to the binary or where it was built; pass \(source)")
-            throw ExitCode(2)
+            throw ExitStatus(2)
         }
         return shipped
     }
@@ -90,14 +89,14 @@ func printFixtureProblems(_ errors: FixtureErrors, ending summary: String) {
 
 /// What `load` returns; broken fixtures are printed one line each (then `summary`), any other
 /// failure in one line, and either ends the command with exit status 2.
-func loadedOrExit<Value>(ending summary: String, _ load: () throws -> Value) throws(ExitCode) -> Value {
+func loadedOrExit<Value>(ending summary: String, _ load: () throws -> Value) throws(ExitStatus) -> Value {
     do {
         return try load()
     } catch let errors as FixtureErrors {
         printFixtureProblems(errors, ending: summary)
-        throw ExitCode(2)
+        throw ExitStatus(2)
     } catch {
         printError("mockstack: \(error)")
-        throw ExitCode(2)
+        throw ExitStatus(2)
     }
 }

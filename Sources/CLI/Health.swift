@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStackTransport
 
 #if canImport(FoundationEssentials)
@@ -8,23 +7,25 @@ import Foundation
 #endif
 
 /// `mockstack health --url URL`: exit 0 when the server answers its health check with 200.
-struct Health: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "health",
-        abstract: "Probe a running server (for Docker HEALTHCHECK); exit 0 when healthy.",
-        discussion: "A URL without a path probes /__mockstack/health."
-    )
+struct Health: Subcommand {
+    static let name = "health"
+    static let abstract = "Probe a running server (for Docker HEALTHCHECK); exit 0 when healthy."
+    static let discussion = "A URL without a path probes /__mockstack/health."
 
-    @Option(help: "The server's URL, e.g. http://127.0.0.1:8080.")
-    var url: String
+    static let arguments: CommandArguments<Self>? = nil
 
-    @Option(help: "Milliseconds to wait for an answer.")
-    var timeout: Int = 2_000
+    var url = ""
+    var timeout = 2_000
+
+    static let options: [CommandOption<Self>] = [
+        .value("url", \.url, required: true, help: "The server's URL, e.g. http://127.0.0.1:8080."),
+        .value("timeout", \.timeout, help: "Milliseconds to wait for an answer."),
+    ]
 
     func run() throws {
         guard let parsed = URL(string: url), parsed.scheme == "http", let host = parsed.host else {
             printError("mockstack health: '\(url)' is not an http:// URL")
-            throw ExitCode(2)
+            throw ExitStatus(2)
         }
         let path = parsed.path.isEmpty || parsed.path == "/" ? "/__mockstack/health" : parsed.path
         switch HTTPProbe.get(host: host, port: parsed.port ?? 80, path: path, timeoutMilliseconds: timeout) {
@@ -32,10 +33,10 @@ struct Health: ParsableCommand {
             print("healthy")
         case .success(let status):
             printError("unhealthy: \(path) answered \(status)")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         case .failure(let error):
             printError("unhealthy: \(error.message)")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
     }
 }

@@ -1,5 +1,4 @@
-public import ArgumentParser
-public import Logging
+import Logging
 import MockStackJSON
 
 #if canImport(FoundationEssentials)
@@ -9,11 +8,9 @@ import Foundation
 #endif
 
 /// `--log-format`.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+enum LogFormat: String, CommandLineChoice {
     case text, json
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// The only place that bootstraps swift-log: the CLI. Everything logs to stderr, so stdout
 /// carries nothing but the ready line.

@@ -1,23 +1,27 @@
-import ArgumentParser
 import MockStack
 import MockStackCore
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `mockstack`: a mock ServiceStack / FeathersJS server for client-library tests.
+///
+/// The command line is read by the CLI's own parser (Parsing/): each command declares its
+/// options as data, and one pass reads them with no reflection. A client package that spawns
+/// the server compiles this executable in its first build, so it depends on nothing a parser
+/// library would add (Benchmarks/LOG.md, "A client's first build").
 @main
-struct MockStackCommand: ParsableCommand {
-    // Every command names itself: left to derive it, ArgumentParser would call
-    // `String(describing:)` on the type, whose casts scan all of the binary's protocol
-    // conformances before anything is parsed.
-    static let configuration = CommandConfiguration(
-        commandName: "mockstack",
-        abstract: "A fast, offline, deterministic mock ServiceStack / FeathersJS server for client-library tests.",
-        version: MockStackVersion.description(commit: buildCommit),
-        subcommands: [Serve.self, Record.self, Validate.self, Routes.self, Health.self, Codegen.self]
-    )
+enum MockStackCommand {
+    static let abstract =
+        "A fast, offline, deterministic mock ServiceStack / FeathersJS server for client-library tests."
+
+    /// Every command, in the order help lists them.
+    static var commands: [any Subcommand.Type] {
+        [Serve.self, Record.self, Validate.self, Routes.self, Health.self, Codegen.self]
+    }
 
     static func main() {
         // A statically linked Swift runtime reads the arguments from /proc/self/cmdline. Where
@@ -30,54 +34,67 @@ struct MockStackCommand: ParsableCommand {
         #endif
         guard !unreadable else {
             printError("mockstack: cannot read its own arguments (is /proc mounted?)")
-            Self.exit(withError: ExitCode(2))
+            exit(2)
         }
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        exit(status(running: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the command `arguments` name (help and `--version` included) to its end; its exit
+    /// status. A mistake in the command line is one line on stderr naming it and where the help
+    /// to read is, with exit status 2.
+    static func status(running arguments: [String]) -> Int32 {
+        guard let first = arguments.first, first != "--help", first != "-h" else {
+            return printed(HelpText.program("mockstack", abstract: abstract, commands: commands))
+        }
+        if first == "--version" { return printed(MockStackVersion.description(commit: buildCommit) + "\n") }
+        if first == "help", arguments.count > 1 {
+            guard let command = command(named: arguments[1]) else { return failed(unknownCommand(arguments[1])) }
+            return printed(HelpText.command(command, in: "mockstack"))
+        }
+        if first == "help" { return status(running: []) }
+        if first.hasPrefix("-") {
+            return failed(CommandLineParser.unknownOption(first, among: ["--help", "--version"]))
+        }
+        guard let command = command(named: first) else { return failed(unknownCommand(first)) }
+        return status(running: command, Array(arguments.dropFirst()))
+    }
+
+    private static func status<Command: Subcommand>(running _: Command.Type, _ words: [String]) -> Int32 {
+        let help = "mockstack \(Command.name) --help"
         do {
-            var command = try parsedServe(arguments) ?? parseAsRoot(arguments)
-            try command.run()
+            switch try CommandLineParser.parse(words, as: Command.self) {
+            case .help: return printed(HelpText.command(Command.self, in: "mockstack"))
+            case .run(let command): try command.run()
+            }
+            return 0
+        } catch let error as UsageError {
+            return failed(error, help: help)
+        } catch let status as ExitStatus {
+            return status.code
         } catch {
-            exit(afterFailing: error, arguments: arguments)
+            printError("mockstack: \(error)")
+            return 1
         }
     }
 
-    /// `serve …` parsed by `serve` itself, or nil: a plain command line by its fast path, which
-    /// touches no reflection (`Serve(plainArguments:)`), anything else by ArgumentParser with
-    /// `serve` as its own root. Parsed from the root, ArgumentParser builds `serve`'s argument
-    /// set four times (twice to ask whether it takes the rest of the line, once to parse and
-    /// once to look for a catch-all argument), each a reflection of its twenty-odd options, and
-    /// makes two passes for `--generate-completion-script`; parsed as its own root, two builds
-    /// and no passes (see `Serve.configuration`), which cut start-up by a third in a release
-    /// build and by nearly half in a debug one (Benchmarks/LOG.md). Anything neither
-    /// takes as a plain `serve` (help, a mistake, a failed validation) goes the whole way from
-    /// the root, so every answer, message and exit status stays the root's.
-    private static func parsedServe(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard arguments.first == Serve.configuration.commandName else { return nil }
-        let rest = Array(arguments.dropFirst())
-        return Serve(plainArguments: rest) ?? (try? Serve.parseAsRoot(rest)) as? Serve
-    }
-
-    /// Ends the process after `error`. A mistake in the command line is one line naming the
-    /// option and where its help is, with exit status 2 (ArgumentParser's own would print the
-    /// whole usage and exit 64); help, `--version` and a command's own exit status pass through.
-    private static func exit(afterFailing error: any Error, arguments: [String]) -> Never {
-        guard exitCode(for: error) == .validationFailure, !(error is ExitCode) else { Self.exit(withError: error) }
-        // `serve --bogus`: the help to read is the subcommand's.
-        let subcommand = configuration.subcommands.first { arguments.first == $0.configuration.commandName }
-        let message =
-            subcommand == nil
-            ? Self.unknownCommand(arguments.first) ?? Self.message(for: error) : Self.message(for: error)
-        let help =
-            ["mockstack", subcommand?.configuration.commandName].compactMap { $0 }.joined(separator: " ") + " --help"
-        printError("mockstack: \(message) (see '\(help)')")
-        Self.exit(withError: ExitCode(2))
+    private static func command(named name: String) -> (any Subcommand.Type)? {
+        commands.first { $0.name == name }
     }
 
     /// For a first word that is no command (`mockstack recrod`): what it is not, and the command
-    /// it is one or two typos from, if one; nil for an option (`--bogus`), left to the parser.
-    private static func unknownCommand(_ word: String?) -> String? {
-        guard let word, !word.hasPrefix("-") else { return nil }
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        return "'\(word)' is not a command: \(DidYouMean.hint(for: word, among: names, plural: "commands"))"
+    /// it is one or two typos from, if one.
+    private static func unknownCommand(_ word: String) -> UsageError {
+        let hint = DidYouMean.hint(for: word, among: commands.map { $0.name }, plural: "commands")
+        return UsageError("'\(word)' is not a command: \(hint)")
+    }
+
+    private static func printed(_ text: String) -> Int32 {
+        StandardStream.output.write(text)
+        return 0
+    }
+
+    private static func failed(_ error: UsageError, help: String = "mockstack --help") -> Int32 {
+        printError("mockstack: \(error.message) (see '\(help)')")
+        return 2
     }
 }

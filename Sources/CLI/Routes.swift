@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStack
 import MockStackCore
 
@@ -9,12 +8,16 @@ import Foundation
 #endif
 
 /// `mockstack routes [DIR…]`: a table of every app, mount, operation, verbs and route.
-struct Routes: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "routes",
-        abstract: "List every app, its mount, and each operation or service with its verbs and route.")
+struct Routes: Subcommand {
+    static let name = "routes"
+    static let abstract = "List every app, its mount, and each operation or service with its verbs and route."
 
-    @OptionGroup var source: FixtureFoldersArguments
+    var source = FixtureFoldersArguments()
+
+    static let arguments: CommandArguments<Self>? = FixtureFoldersArguments.arguments.lifted(into: \Self.source)
+    static let options = FixtureFoldersArguments.options.map { $0.lifted(into: \Self.source) }
+
+    func validate() throws(UsageError) { try source.validate() }
 
     func run() throws {
         let folders = try source.folders()
@@ -23,7 +26,7 @@ struct Routes: ParsableCommand {
             print(RoutesTable(apps: apps).rendered, terminator: "")
         } catch {
             printFixtureProblems(error, ending: "no routes listed")
-            throw ExitCode(2)
+            throw ExitStatus(2)
         }
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Logging
 import MockStack
 import MockStackCore
@@ -11,154 +10,120 @@ import Foundation
 #endif
 
 /// `mockstack serve`: load the fixtures, listen, announce readiness, serve until SIGINT/SIGTERM.
-///
-/// A plain command line is read by a fast path without ArgumentParser's reflection, which was
-/// most of the work to the ready line (Serve+PlainArguments.swift); ArgumentParser
-/// stays the reference and reads anything else. An option added here, in `ServerOptions` or in
-/// `FixturesOption` takes its name and default from its `OptionDeclarations` entry, which its row
-/// in `Serve.plainOptions` reads too: `ServeFastPathTests` fails until the row is there.
-struct Serve: ParsableCommand {
-    // `_superCommandName`: `mockstack` when `serve` is parsed as its own root (MockStackCommand's
-    // `parsedServe`), which also spares that parse the two extra passes that look for
-    // `--generate-completion-script` (a root-only option; the whole way from the root still
-    // takes it). Parsed from the root, as for help, nothing changes.
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        _superCommandName: "mockstack",
-        abstract: "Serve every app in the fixtures folder.",
-        discussion: """
-            Once the fixtures are loaded and the port accepts, the first line on stdout is one JSON object, the ready line: {"event":"listening","port":54321,"url":…,"apps":{…},"version":…}. Logs go to stderr.
+struct Serve: Subcommand {
+    static let name = "serve"
+    static let abstract = "Serve every app in the fixtures folder."
+    static let discussion = """
+        Once the fixtures are loaded and the port accepts, the first line on stdout is one JSON object, the ready line: {"event":"listening","port":54321,"url":…,"apps":{…},"version":…}. Logs go to stderr.
 
-            SIGINT or SIGTERM stops accepting, finishes the replies in flight and exits 0. Exit status 2: a fixture is broken, a folder or option is wrong, or a port cannot be bound.
+        SIGINT or SIGTERM stops accepting, finishes the replies in flight and exits 0. Exit status 2: a fixture is broken, a folder or option is wrong, or a port cannot be bound.
 
-            Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_APPS, MOCKSTACK_ADMIN_TOKEN.
+        Environment fallbacks: MOCKSTACK_HOST, MOCKSTACK_PORT, MOCKSTACK_FIXTURES, MOCKSTACK_APPS, MOCKSTACK_ADMIN_TOKEN.
 
-            The load cache: after a full load, a record of the fixture bytes it checked is kept in MOCKSTACK_CACHE_DIR (else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack; 'off': none); a later start on the same bytes skips the checks and builds the ServiceStack apps at their first use.
+        The load cache: after a full load, a record of the fixture bytes it checked is kept in MOCKSTACK_CACHE_DIR (else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack; 'off': none); a later start on the same bytes skips the checks and builds the ServiceStack apps at their first use.
 
-            The control plane is under /__mockstack/: its page (open it in a browser) shows the request journal live, and its JSON API resets apps, reads the journal, sets stubs, faults and scenarios (README.md, Control plane).
+        The control plane is under /__mockstack/: its page (open it in a browser) shows the request journal live, and its JSON API resets apps, reads the journal, sets stubs, faults and scenarios (README.md, Control plane).
 
-            Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T); without --admin-token one is made at start-up and logged.
-            """
-    )
+        Bound to anything but loopback, the control plane (/__mockstack/, health aside) answers only requests that carry the admin token (X-MockStack-Admin-Token: T, or Authorization: Bearer T); without --admin-token one is made at start-up and logged.
+        """
 
-    @OptionGroup var serverOptions: ServerOptions
+    static let arguments: CommandArguments<Self>? = nil
 
-    @Option(
-        name: OptionDeclarations.adminToken.long,
-        help: ArgumentHelp(
-            "Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.",
-            valueName: "token"))
+    var serverOptions = ServerOptions()
     var adminToken: String?
-
-    @OptionGroup var fixtures: FixturesOption
-
-    @Option(name: OptionDeclarations.threads.long, help: "Event-loop threads (SO_REUSEPORT when more than one).")
-    var threads: Int = OptionDeclarations.threads.initial
-
-    @Option(
-        name: OptionDeclarations.apps.long,
-        help: ArgumentHelp(
-            "Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default.", valueName: "names"))
+    var fixtures = FixturesOption()
+    var threads = defaults.transport.threads
     var apps: String?
-
-    @Option(
-        name: OptionDeclarations.fixedDate.long,
-        help: ArgumentHelp(
-            "Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files.", valueName: "date"))
     var fixedDate: String?
-
-    @Option(
-        name: OptionDeclarations.expose.long,
-        help: ArgumentHelp(
-            "Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path.",
-            valueName: "app=port"))
-    var expose: [Exposure] = OptionDeclarations.expose.initial
-
-    @Option(name: OptionDeclarations.maxBodyBytes.long, help: "Largest request body in bytes (413 above).")
-    var maxBodyBytes: Int = OptionDeclarations.maxBodyBytes.initial
-
-    @Option(
-        name: OptionDeclarations.maxHeaderBytes.long,
-        help: "Largest request line plus headers in bytes (431 above).")
-    var maxHeaderBytes: Int = OptionDeclarations.maxHeaderBytes.initial
-
-    @Option(
-        name: OptionDeclarations.timeout.long,
-        help: "Seconds a connection may idle, or take to send a whole request from its first byte.")
-    var timeout: Int = OptionDeclarations.timeout.initial
-
-    @Option(
-        name: OptionDeclarations.journalSize.long,
-        help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal).")
-    var journalSize: Int = OptionDeclarations.journalSize.initial
-
-    @Option(name: OptionDeclarations.journalBodyBytes.long, help: "Bytes of each request body the journal keeps.")
-    var journalBodyBytes: Int = OptionDeclarations.journalBodyBytes.initial
-
-    @Flag(
-        name: OptionDeclarations.watch.long,
-        help:
-            "Reload an app when its fixtures change; a broken edit is reported and the last good version keeps serving."
-    )
-    var watch = OptionDeclarations.watch.initial
-
-    @Flag(
-        name: OptionDeclarations.noLoadCache.long,
-        help:
-            """
-            Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record read or \
-            written.
-            """
-    )
-    var noLoadCache = OptionDeclarations.noLoadCache.initial
-
-    @Flag(
-        name: OptionDeclarations.stopOnStdinEof.long,
-        help:
-            """
-            Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end (a test \
-            process) takes the server with it when it exits, even killed.
-            """
-    )
-    var stopOnStdinEof = OptionDeclarations.stopOnStdinEof.initial
-
-    @Option(
-        name: OptionDeclarations.seed.long,
-        help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range).")
-    var seed: UInt64 = OptionDeclarations.seed.initial
-
-    @Option(
-        name: OptionDeclarations.maxSessions.long,
-        help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes.")
-    var maxSessions: Int = OptionDeclarations.maxSessions.initial
-
-    @Option(
-        name: OptionDeclarations.proxyUnmatched.long,
-        help: ArgumentHelp(
-            "Forward what no app or stub answers to this server, journaled as proxied.", valueName: "url"))
+    var expose: [Exposure] = []
+    var maxBodyBytes = defaults.transport.maxBodyBytes
+    var maxHeaderBytes = defaults.transport.maxHeaderBytes
+    var timeout = defaults.transport.timeoutSeconds
+    var journalSize = defaults.journalSize
+    var journalBodyBytes = defaults.journalBodyBytes
+    var watch = false
+    var noLoadCache = false
+    var stopOnStdinEof = false
+    var seed = defaults.seed
+    var maxSessions = defaults.maxSessions
     var proxyUnmatched: String?
+    var proxyTimeout = defaults.proxyTimeoutSeconds
 
-    @Option(
-        name: OptionDeclarations.proxyTimeout.long,
-        help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502.")
-    var proxyTimeout: Int = OptionDeclarations.proxyTimeout.initial
+    static let options: [CommandOption<Self>] =
+        ServerOptions.options.map { $0.lifted(into: \Self.serverOptions) }
+        + [
+            .value(
+                "admin-token", \.adminToken, valueName: "token",
+                help: "Token the control plane requires (env MOCKSTACK_ADMIN_TOKEN); required by default off loopback.")
+        ]
+        + FixturesOption.options.map { $0.lifted(into: \Self.fixtures) }
+        + [
+            .value("threads", \.threads, help: "Event-loop threads (SO_REUSEPORT when more than one)."),
+            .value(
+                "apps", \.apps, valueName: "names",
+                help: "Load only these app folders, comma-separated (env MOCKSTACK_APPS); all by default."),
+            .value(
+                "fixed-date", \.fixedDate, valueName: "date",
+                help: "Date every generated DTO file (/types/swift) at this ISO-8601 time, for golden files."),
+            .repeating(
+                "expose", \.expose, valueName: "app=port",
+                help: "Also serve APP at the root of PORT (repeatable), for clients that cannot carry a base path."),
+            .value("max-body-bytes", \.maxBodyBytes, help: "Largest request body in bytes (413 above)."),
+            .value(
+                "max-header-bytes", \.maxHeaderBytes, help: "Largest request line plus headers in bytes (431 above)."),
+            .value(
+                "timeout", \.timeout,
+                help: "Seconds a connection may idle, or take to send a whole request from its first byte."),
+            .value(
+                "journal-size", \.journalSize,
+                help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal)."),
+            .value("journal-body-bytes", \.journalBodyBytes, help: "Bytes of each request body the journal keeps."),
+            .flag(
+                "watch", \.watch,
+                help: """
+                    Reload an app when its fixtures change; a broken edit is reported and the last good version keeps \
+                    serving.
+                    """),
+            .flag(
+                "no-load-cache", \.noLoadCache,
+                help: """
+                    Load and check every fixture at start-up, without the load cache (docs/load-cache.md): no record \
+                    read or written.
+                    """),
+            .flag(
+                "stop-on-stdin-eof", \.stopOnStdinEof,
+                help: """
+                    Stop as on SIGTERM when standard input reaches its end: a parent that holds the pipe's other end \
+                    (a test process) takes the server with it when it exits, even killed.
+                    """),
+            .value(
+                "seed", \.seed, help: "Seed for random delays (X-MockStack-Delay: 100-500, a stub's delayMs range)."),
+            .value(
+                "max-sessions", \.maxSessions,
+                help: "Sessions (/__session/{id}/…) kept at once; past it the least recently used goes."),
+            .value(
+                "proxy-unmatched", \.proxyUnmatched, valueName: "url",
+                help: "Forward what no app or stub answers to this server, journaled as proxied."),
+            .value(
+                "proxy-timeout", \.proxyTimeout,
+                help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502."),
+        ]
 
-    func validate() throws {
-        guard (1...64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64") }
+    func validate() throws(UsageError) {
+        try serverOptions.validate()
+        guard (1...64).contains(threads) else { throw UsageError("--threads must be between 1 and 64") }
         guard maxBodyBytes > 0, maxHeaderBytes >= 256 else {
-            throw ValidationError("--max-body-bytes must be positive and --max-header-bytes at least 256")
+            throw UsageError("--max-body-bytes must be positive and --max-header-bytes at least 256")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0 else { throw UsageError("--timeout must be positive") }
         guard (0...1_000_000).contains(journalSize), (0...(64 << 20)).contains(journalBodyBytes) else {
-            throw ValidationError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
+            throw UsageError("--journal-size must be 0 to 1,000,000 and --journal-body-bytes 0 to 64 MiB")
         }
-        guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100,000") }
-        guard (1...600).contains(proxyTimeout) else {
-            throw ValidationError("--proxy-timeout must be 1 to 600 seconds")
-        }
+        guard (1...100_000).contains(maxSessions) else { throw UsageError("--max-sessions must be 1 to 100,000") }
+        guard (1...600).contains(proxyTimeout) else { throw UsageError("--proxy-timeout must be 1 to 600 seconds") }
         if let proxyUnmatched {
             do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch {
-                throw ValidationError("--proxy-unmatched \(error.message)")
+                throw UsageError("--proxy-unmatched \(error.message)")
             }
         }
     }
@@ -189,7 +154,7 @@ struct Serve: ParsableCommand {
     /// with exit status 2.
     private func startedServer(
         _ configuration: MockStackConfiguration
-    ) throws(ExitCode) -> (MockStackServer, ReadyEvent) {
+    ) throws(ExitStatus) -> (MockStackServer, ReadyEvent) {
         let server = try loadedOrExit(ending: "not starting") {
             try Allocator.loading { try MockStackServer(configuration: configuration) }
         }
@@ -197,7 +162,7 @@ struct Serve: ParsableCommand {
             return (server, try server.start())
         } catch {
             printError("mockstack: \(error.message)")
-            throw ExitCode(2)
+            throw ExitStatus(2)
         }
     }
 
@@ -226,11 +191,11 @@ struct Serve: ParsableCommand {
 }
 
 /// `APP=PORT` for `--expose`.
-struct Exposure: ExpressibleByArgument {
+struct Exposure: CommandLineValue {
     var app: String
     var port: Int
 
-    init?(argument: String) {
+    init?(commandLineWord argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, !parts[0].isEmpty, let port = Int(parts[1]), (0...65535).contains(port) else {
             return nil
@@ -238,4 +203,7 @@ struct Exposure: ExpressibleByArgument {
         app = String(parts[0])
         self.port = port
     }
+
+    var commandLineWord: String { "\(app)=\(port)" }
+    static var expectation: String { "APP=PORT, a port from 0 to 65535" }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Logging
 import MockStack
 import MockStackWire
@@ -13,33 +12,27 @@ import Foundation
 let defaults = MockStackConfiguration()
 
 /// What `serve` and `record` both take: where to listen, where else to write the ready line,
-/// and how to log. Each option's name and default are its `OptionDeclarations` entry's, which
-/// its row in `Serve.plainOptions` (serve's fast path) reads too.
-struct ServerOptions: ParsableArguments {
-    @Option(
-        name: OptionDeclarations.host.long,
-        help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]")
+/// and how to log.
+struct ServerOptions {
     var host: String?
-
-    @Option(
-        name: OptionDeclarations.port.long,
-        help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]")
     var port: Int?
-
-    @Option(
-        name: OptionDeclarations.readyFile.long,
-        help: ArgumentHelp("Also write the ready line to this file (atomically).", valueName: "path"))
     var readyFile: String?
+    var logLevel: Logger.Level = .info
+    var logFormat: LogFormat = .text
 
-    @Option(name: OptionDeclarations.logLevel.long, help: "How much to log; info logs one line per request.")
-    var logLevel: Logger.Level = OptionDeclarations.logLevel.initial
+    static let options: [CommandOption<Self>] = [
+        .value("host", \.host, help: "Address to bind (env MOCKSTACK_HOST). [default: \(defaults.host)]"),
+        .value(
+            "port", \.port, help: "Port to bind; 0 picks a free one (env MOCKSTACK_PORT). [default: \(defaults.port)]"),
+        .value(
+            "ready-file", \.readyFile, valueName: "path", help: "Also write the ready line to this file (atomically)."),
+        .value("log-level", \.logLevel, help: "How much to log; info logs one line per request."),
+        .value("log-format", \.logFormat, help: "One log line as text or as a JSON object."),
+    ]
 
-    @Option(name: OptionDeclarations.logFormat.long, help: "One log line as text or as a JSON object.")
-    var logFormat: LogFormat = OptionDeclarations.logFormat.initial
-
-    func validate() throws {
+    func validate() throws(UsageError) {
         if let port = try resolvedPort(), !(0...65535).contains(port) {
-            throw ValidationError("the port must be between 0 and 65535")
+            throw UsageError("the port must be between 0 and 65535")
         }
     }
 
@@ -48,10 +41,10 @@ struct ServerOptions: ParsableArguments {
 
     /// `--port`, else `MOCKSTACK_PORT`, else nil (the default); a `MOCKSTACK_PORT` that is no
     /// number is refused as the option would be.
-    func resolvedPort() throws -> Int? {
+    func resolvedPort() throws(UsageError) -> Int? {
         if let port { return port }
         guard let text = EnvironmentVariable.value("MOCKSTACK_PORT"), !text.isEmpty else { return nil }
-        guard let value = Int(text) else { throw ValidationError("MOCKSTACK_PORT must be a number, got '\(text)'") }
+        guard let value = Int(text) else { throw UsageError("MOCKSTACK_PORT must be a number, got '\(text)'") }
         return value
     }
 
@@ -64,14 +57,14 @@ struct ServerOptions: ParsableArguments {
     /// the line can also read the file; the line in one write(2), unbuffered, so a parent reading
     /// the pipe sees it at once. A file that cannot be written stops `server` and ends the
     /// command with exit status 2.
-    func announce(_ ready: ReadyEvent, of server: MockStackServer) throws(ExitCode) {
+    func announce(_ ready: ReadyEvent, of server: MockStackServer) throws(ExitStatus) {
         if let readyFile {
             do {
                 try writeFileAtomically(ready.line, to: readyFile)
             } catch {
                 printError("mockstack: cannot write --ready-file \(readyFile): \(error)")
                 server.shutdown()
-                throw ExitCode(2)
+                throw ExitStatus(2)
             }
         }
         StandardStream.output.write(ready.line)

@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStack
 import MockStackUpstream
 
@@ -15,9 +14,9 @@ enum UpstreamLibrary {
 
     /// Opens `library` now, before anything is served: a server that would forward with no
     /// client stops here with one line saying what to install (exit status 2), not with a 502 later.
-    static func open(_ library: String, for option: String) throws {
+    static func open(_ library: String, for option: String) throws(ExitStatus) {
         guard let missing = UpstreamClient.libraryProblem(library) else { return }
         printError("mockstack: \(option) needs libcurl: \(missing.message) (\(missing.detail))")
-        throw ExitCode(2)
+        throw ExitStatus(2)
     }
 }

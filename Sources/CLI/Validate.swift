@@ -1,4 +1,3 @@
-import ArgumentParser
 import MockStack
 import MockStackCore
 
@@ -10,21 +9,23 @@ import Foundation
 
 /// `mockstack validate [DIR…]`: check fixtures folders (read as `serve` reads them) and point at
 /// every mistake.
-struct Validate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message.",
-        discussion:
-            """
-            Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and \
-            'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit \
-            status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written \
-            (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the \
-            same folders (MOCKSTACK_CACHE_DIR=off: none).
-            """
-    )
+struct Validate: Subcommand {
+    static let name = "validate"
+    static let abstract = "Check fixtures folders; print every mistake as file:line:column: /json/pointer: message."
+    static let discussion = """
+        Several folders are read as serve --fixtures reads them: later ones win on an app folder's name, and \
+        'shipped' is the shipped apps' folder. Without folders, MOCKSTACK_FIXTURES's, else the shipped one. Exit \
+        status 0 when they load, 1 when they have mistakes. Once they load, a load cache record is written \
+        (MOCKSTACK_CACHE_DIR, else $XDG_CACHE_HOME/mockstack, else ~/.cache/mockstack) for the next serve of the \
+        same folders (MOCKSTACK_CACHE_DIR=off: none).
+        """
 
-    @OptionGroup var source: FixtureFoldersArguments
+    var source = FixtureFoldersArguments()
+
+    static let arguments: CommandArguments<Self>? = FixtureFoldersArguments.arguments.lifted(into: \Self.source)
+    static let options = FixtureFoldersArguments.options.map { $0.lifted(into: \Self.source) }
+
+    func validate() throws(UsageError) { try source.validate() }
 
     func run() throws {
         let folders = try source.folders()
@@ -41,7 +42,7 @@ struct Validate: ParsableCommand {
             for diagnostic in error.diagnostics { print(diagnostic.description) }
             let named = source.named.isEmpty ? folders.folders.map(\.path) : source.named
             printError("\(error.diagnostics.count) problem(s) in \(named.joined(separator: " + "))")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
     }
 }

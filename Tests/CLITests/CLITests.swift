@@ -314,6 +314,9 @@ struct CLITests {
         #expect(help.status == 0)
         for command in ["serve", "validate", "routes", "health"] { #expect(help.stdout.contains(command)) }
         let serveHelp = try Self.run(["serve", "--help"]).stdout
+        #expect(try Self.run(["help", "serve"]).stdout == serveHelp)
+        #expect(try Self.run(["serve", "--port", "0", "-h"]).stdout == serveHelp)
+        #expect(try Self.run([]).stdout == help.stdout)
         for option in ["--host", "--port", "--fixtures", "--ready-file", "--threads", "--expose", "--log-level", "--log-format"] {
             #expect(serveHelp.contains(option))
         }
@@ -327,7 +330,10 @@ struct CLITests {
         let unknown = try Self.run(["serve", "--bogus"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr == "mockstack: Unknown option '--bogus' (see 'mockstack serve --help')\n")
+        #expect(unknown.stderr == "mockstack: unknown option '--bogus' (see 'mockstack serve --help')\n")
+        let near = try Self.run(["serve", "--prot", "0"])
+        #expect(near.status == 2)
+        #expect(near.stderr == "mockstack: unknown option '--prot': did you mean '--port'? (see 'mockstack serve --help')\n")
         let command = try Self.run(["srve"])
         #expect(command.status == 2)
         #expect(command.stderr == "mockstack: 'srve' is not a command: did you mean 'serve'? (see 'mockstack --help')\n")
@@ -402,7 +408,7 @@ struct CLITests {
                 #expect(line.count <= 80, "\(command): \(line)")
                 let prose = !line.isEmpty && !line.hasPrefix(" ") && !next.hasPrefix(" ") && !line.hasSuffix(":") && !next.isEmpty
                 let nextWord = next.split(separator: " ").first?.count ?? 0
-                // ArgumentParser fills prose lines to 79 columns.
+                // Prose lines are filled to 79 columns.
                 #expect(!prose || line.count + 1 + nextWord > 79, "\(command): '\(line)' breaks before '\(next)'")
             }
         }

@@ -48,6 +48,8 @@ import Testing
         #expect(Set(set.keys) == ["ss-tok", "ss-reftok", "ss-id", "ss-pid"])
         #expect(set["ss-tok"] == body["bearerToken"]?.stringValue)
         #expect(set["ss-reftok"] == body["refreshToken"]?.stringValue)
+        // The token cookies named, for clients that cannot read them (TypeScript's useTokenCookie).
+        #expect(response.headers["X-Cookies"] == "ss-tok,ss-reftok")
         #expect(set["ss-tok"]?.split(separator: ".").count == 3)
         // As ServiceStack writes them on ASP.NET Core; `/` here, where the app is mounted at the root.
         #expect(response.headers.values(for: "Set-Cookie") == [
@@ -70,8 +72,11 @@ import Testing
         #expect(try json(basic)["userId"] == "2")
         #expect(try json(basic)["refreshToken"]?.stringValue?.isEmpty == false)
 
+        #expect(basic.headers["X-Cookies"] == "ss-tok,ss-reftok")
+
         let wrong = TestHost.call(.post, "/api/Authenticate", json: #"{"provider":"credentials","userName":"test","password":"nope"}"#)
         #expect(wrong.status == 401)
+        #expect(wrong.headers["X-Cookies"] == nil)
         #expect(wrong.text.hasPrefix(#"{"responseStatus":{"errorCode":"Unauthorized","message":"Invalid Username or Password","stackTrace":"#))
     }
 
@@ -255,7 +260,25 @@ import Testing
         let response = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic dGVzdDp0ZXN0"])
         #expect(response.status == 200)
         #expect(try json(response)["userName"] == "test")
-        #expect(TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic dGVzdDp3cm9uZw=="]).status == 401)
+    }
+
+    /// Wrong Basic credentials on an operation that requires authentication: the Basic
+    /// provider's failed sign-in, with its reason, not the bare 401 of a caller with none.
+    @Test func wrongBasicCredentialsAreRefusedWithTheReason() throws {
+        let wrong = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic dGVzdDp3cm9uZw=="])
+        #expect(wrong.status == 401)
+        #expect(wrong.headers["Content-Type"] == "application/json; charset=utf-8")
+        #expect(wrong.text == #"{"responseStatus":{"errorCode":"Unauthorized","message":"Invalid Username or Password","stackTrace":"\n","errors":[]}}"#)
+        let unknown = TestHost.call(.get, "/api/TestAuth", headers: ["Authorization": "Basic \(Data("nobody:x".utf8).base64EncodedString())"])
+        #expect(unknown.text == wrong.text)
+        // Where no authentication is required, wrong credentials leave the caller anonymous.
+        let hello = TestHost.call(.get, "/api/Hello?name=World", headers: ["Authorization": "Basic dGVzdDp3cm9uZw=="])
+        #expect(hello.status == 200)
+        #expect(hello.text == #"{"result":"Hello, World!"}"#)
+        // Without credentials, still the bare 401.
+        let none = TestHost.call(.get, "/api/TestAuth")
+        #expect(none.status == 401)
+        #expect(none.text.isEmpty)
     }
 
     @Test func tokensCanBeMintedWhileHoldingAnExpiredOne() throws {

@@ -33,6 +33,10 @@ public final class AuthService: Sendable {
         /// A bearer token that is expired, invalidated or forged: 401 for every operation but
         /// the ones that issue tokens.
         case rejected(ServiceError)
+        /// Basic credentials that name no user or the wrong password. Anonymous where no
+        /// authentication is required; where it is, the Basic provider's sign-in fails first and
+        /// its 401 carries the reason (docs/servicestack.md#authentication).
+        case refusedCredentials(ServiceError)
     }
 
     public let users: [User]
@@ -58,6 +62,9 @@ public final class AuthService: Sendable {
 
     /// Server sessions kept at most; older ones are forgotten (their tokens still work).
     static let maximumSessions = 10_000
+
+    /// What a sign-in with a wrong user name or password answers, by any provider.
+    static let invalidCredentials = ServiceError.http(401, "Invalid Username or Password")
 
     public init(
         users: [User], secret: String, accessTokenLifetime: Int64 = 14 * 86_400,
@@ -110,14 +117,15 @@ public final class AuthService: Sendable {
             }
         }
         // The Basic provider: the credentials authenticate this request on their own.
-        if let basic = Self.basicCredentials(request), let user = user(named: basic.userName, password: basic.password)
-        {
+        let basic = Self.basicCredentials(request)
+        if let basic, let user = user(named: basic.userName, password: basic.password) {
             return .authenticated(AuthSession(profile: user.profile, sessionId: Self.newId()))
         }
         if let session = cookieSession(cookies, now: now) { return .authenticated(session) }
         if let queryToken, case .success(let session) = session(fromToken: queryToken, now: now) {
             return .authenticated(session)
         }
+        if basic != nil { return .refusedCredentials(Self.invalidCredentials) }
         return .anonymous
     }
 

@@ -33,7 +33,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         let session: AuthSession
         if let (name, secret) = credentials {
             guard let user = auth.user(named: name, password: secret) else {
-                throw ServiceError.http(401, "Invalid Username or Password")
+                throw AuthService.invalidCredentials
             }
             session = auth.startSession(for: user)
         } else if let current = call.session {
@@ -72,6 +72,9 @@ public struct AuthenticateBehaviour: OperationBehaviour {
             "Set-Cookie",
             SetCookie.value(
                 "ss-pid", session.sessionId, expires: call.now.adding(seconds: 20 * 365 * 86_400), for: call.http))
+        // The host keeps its tokens in cookies (`UseTokenCookie`) and names them, for clients
+        // that cannot read HttpOnly cookies: the TypeScript client then refreshes by cookie.
+        headers.add("X-Cookies", "ss-tok,ss-reftok")
         return try ServiceResult(.dto(call.conformed(.object(response))), headers: headers)
     }
 }

@@ -298,19 +298,21 @@ public struct ServiceStackApp: MockApp {
         now: DateTimeValue
     ) -> Result<AuthSession?, Refusal> {
         var session: AuthSession?
+        var refusedCredentials: ServiceError?
         switch context.auth?.identify(request, query: query, now: now) ?? .anonymous {
         case .anonymous: break
         case .authenticated(let found): session = found
         case .rejected(let error):
             // Expired, invalidated or forged bearer tokens fail every call but those that issue tokens.
             if !operation.behaviour.issuesTokens { return .failure(.error(error)) }
+        case .refusedCredentials(let error): refusedCredentials = error
         }
         if operation.metadata.requiresApiKey, let apiKeys, !apiKeys.accepts(request) {
             return .failure(.error(.http(401, "Invalid API Key")))
         }
         let roles = operation.metadata.requiredRoles
         if operation.metadata.requiresAuth || !roles.isEmpty {
-            guard let session else { return .failure(.unauthenticated) }
+            guard let session else { return .failure(refusedCredentials.map(Refusal.error) ?? .unauthenticated) }
             // ServiceStack lets the Admin role through every role check.
             if !session.roles.contains("Admin"), roles.contains(where: { !session.roles.contains($0) }) {
                 return .failure(.error(.http(403, "Invalid Role")))

@@ -129,4 +129,18 @@ import Testing
         #expect(response.headers["X-AutoBatch-Completed"] == "2")
         #expect(response.text == #"[{"result":"Hello, a!"},{"result":"Hello, b!"}]"#)
     }
+
+    /// A route whose variable no property binds (test.servicestack.net's `/hellotypes/{Name}`)
+    /// fails every request by it as ServiceStack's RestPath does; the operation's other routes
+    /// still answer.
+    @Test func anUnboundRouteVariableRefusesTheRequest() throws {
+        let refused = TestHost.call(.get, "/hellotypes/World")
+        #expect(refused.status == 400)
+        let status = try JSONParser().parse(refused.body).root["responseStatus"]
+        #expect(status?["errorCode"] == "ArgumentException")
+        #expect(status?["message"] == "Could not find property Name on HelloTypes")
+        let predefined = TestHost.call(.get, "/api/HelloTypes?string=a&int=2")
+        #expect(predefined.status == 200)
+        #expect(predefined.text == #"{"string":"a","bool":false,"int":2}"#)
+    }
 }

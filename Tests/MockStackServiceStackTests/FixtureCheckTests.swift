@@ -14,7 +14,8 @@ import Testing
         response: String = #"{ "result": "Hello, {Name}!" }"#,
         extraOperation: String = "",
         extraTypes: String = "",
-        helloBase: String? = nil
+        helloBase: String? = nil,
+        helloManifest: String = ""
     ) -> [String] {
         let inherits = helloBase.map { #""inherits": { "name": "\#($0)" }, "# } ?? ""
         let metadata = """
@@ -36,7 +37,7 @@ import Testing
             {
               "kind": "servicestack",
               "metadata": "metadata.json",
-              "operations": { "Hello": { "behaviour": "template", "response": \(response) } }
+              "operations": { "Hello": { "behaviour": "template", "response": \(response)\(helloManifest) } }
             }
             """
         do {
@@ -100,17 +101,30 @@ import Testing
 
     @Test func aRouteVariableMustBeARequestProperty() {
         #expect(Self.problems(route: "/hello/{Nam}") == [
-            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Name)",
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Name); did you mean 'Name'?",
         ])
         // A document read before is not read again, but its problems still refuse the app.
         #expect(Self.problems(route: "/hello/{Nam}").count == 1)
         #expect(Self.problems(route: "/hello/{name}/{Name*}") == [])
         #expect(Self.problems(route: "/hello/{**Name}") == [])
-        // Far from every property: a route the real hosts publish as it is (ServiceStack fails
-        // only when it is requested), not a typo.
-        #expect(Self.problems(route: "/hello/{Id}/{Category}") == [])
-        #expect(EditDistance.between("nmae", "name", atMost: 2) == 2)
-        #expect(EditDistance.between("id", "userid", atMost: 2) == 3)
+        #expect(Self.problems(route: "/hello/{Name}/{ignore}") == [])
+        // Far from every property: refused too, saying how to keep a route the host publishes.
+        #expect(Self.problems(route: "/hello/{Name}/{Region}") == [
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Name}/{Region}': '{Region}' is not a property of Hello (Name); a route the host publishes as it is goes in the manifest's operations.Hello.unboundRouteVariables",
+        ])
+    }
+
+    /// A route the real host publishes with a variable its request lacks loads once the
+    /// manifest names the variable; a name there that is no such variable is a mistake too.
+    @Test func anUnboundRouteVariableTheManifestNamesLoads() {
+        #expect(Self.problems(route: "/hello/{Name}/{Region}", helloManifest: #", "unboundRouteVariables": ["region"]"#) == [])
+        #expect(Self.problems(route: "/hello/{Name}/{Region}/{Zone}", helloManifest: #", "unboundRouteVariables": ["Region"]"#) == [
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Name}/{Region}/{Zone}': '{Zone}' is not a property of Hello (Name); a route the host publishes as it is goes in the manifest's operations.Hello.unboundRouteVariables",
+        ])
+        #expect(Self.problems(helloManifest: #", "unboundRouteVariables": ["Name", 3]"#) == [
+            "Fixtures/demo/app.json:4:125: /operations/Hello/unboundRouteVariables/0: 'Name' is no route variable of Hello that its request lacks",
+            "Fixtures/demo/app.json:4:133: /operations/Hello/unboundRouteVariables/1: expected a route variable's name, found number",
+        ])
     }
 
     /// The check reads a request's properties from the declarations (no type is resolved for
@@ -120,12 +134,12 @@ import Testing
             + #"{ "name": "Tag", "type": "String", "dataMember": { "name": "label" } } ] }"#
         #expect(Self.problems(route: "/hello/{id}/{LABEL}/{Name}", extraTypes: base, helloBase: "HelloBase") == [])
         #expect(Self.problems(route: "/hello/{Nam}", extraTypes: base, helloBase: "HelloBase") == [
-            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name)",
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name); did you mean 'Name'?",
         ])
         // A redeclared property keeps its inherited place.
         #expect(Self.problems(helloProperties: #"{ "name": "Name", "type": "String" }, { "name": "Id", "type": "Int64" }"#,
                               route: "/hello/{Nam}", extraTypes: base, helloBase: "HelloBase") == [
-            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name)",
+            "Fixtures/demo/metadata.json:10:29: /operations/0/routes/0/path: route '/hello/{Nam}': '{Nam}' is not a property of Hello (Id, Tag, Name); did you mean 'Name'?",
         ])
     }
 }

@@ -179,6 +179,9 @@ struct RecordReplayTests {
         #expect(replayed.last?.status == 200)
         #expect(replayed.last?.text != #"{"result":"Hello, Else!"}"#)
         #expect(FileManager.default.fileExists(atPath: out.appending(path: "recorded/metadata.json").path))
+        // The host's `/hellotypes/{Name}` binds no property: the manifest names it, so the app loads.
+        let manifest = try JSONParser().parse([UInt8](Data(contentsOf: out.appending(path: "recorded/app.json")))).root
+        #expect(manifest["operations"]?["HelloTypes"] == ["unboundRouteVariables": ["Name"]])
         try? FileManager.default.removeItem(at: out)
     }
 

@@ -39,10 +39,15 @@ public final class Recorder: Sendable {
     ///   - out: the fixtures folder the app folder goes in (made if missing);
     ///   - client: the recording proxy's client: asked for the target's `/types/metadata`
     ///     (ServiceStack, and `auto`) or its root (to tell that it answers at all).
+    ///   - unboundRouteVariables: the route variables a ServiceStack metadata document
+    ///     publishes without a request property to bind them, by operation: the manifest names
+    ///     them (`operations.{Op}.unboundRouteVariables`) so that the app loads. The façade
+    ///     passes the emulation's own reading (`Recorder(out:appName:kind:client:masking:)`).
     /// - Throws: ``RecordingError`` naming what is wrong: `out` is a file, the folder holds an
     ///   app of another kind or a broken manifest, the target does not answer.
     public init(
-        out: URL, appName: String, kind: RecordingKind, client: UpstreamClient, masking: SecretMasking
+        out: URL, appName: String, kind: RecordingKind, client: UpstreamClient, masking: SecretMasking,
+        unboundRouteVariables: (_ metadata: [UInt8]) -> [(operation: String, variable: String)]
     ) throws(RecordingError) {
         guard Self.isValidName(appName) else {
             throw RecordingError("--app '\(appName)': an app name may use only letters, digits, '-' and '_'")
@@ -108,7 +113,10 @@ public final class Recorder: Sendable {
         self.target = client.target
         let draft: any AppDraft =
             switch resolved {
-            case .servicestack: ServiceStackDraft(folder: appFolder, existing: existing)
+            case .servicestack:
+                ServiceStackDraft(
+                    folder: appFolder, existing: existing,
+                    unboundRouteVariables: metadata.map(unboundRouteVariables) ?? [])
             case .feathers: FeathersDraft(folder: appFolder, existing: existing)
             case .static, .auto: StaticDraft(folder: appFolder, existing: existing)
             }

@@ -14,12 +14,28 @@ struct ServiceStackDraft: AppDraft {
     private var fileNames: Set<String> = []
     let folder: AppFolder
 
-    init(folder: AppFolder, existing: ExistingManifest?) {
+    /// - Parameter unboundRouteVariables: route variables of the metadata that no request
+    ///   property binds, named under `operations` (where the manifest does not already say)
+    ///   so that the app loads.
+    init(
+        folder: AppFolder, existing: ExistingManifest?,
+        unboundRouteVariables: [(operation: String, variable: String)] = []
+    ) {
         self.folder = folder
         for member in existing?.root ?? [:]
         where !["name", "kind", "mount", "recorded", "description"].contains(member.key) {
             top[member.key] = member.value
         }
+        var operations = top["operations"]?.objectValue ?? [:]
+        for (operation, variable) in unboundRouteVariables {
+            var entry = operations[operation]?.objectValue ?? [:]
+            var names = entry["unboundRouteVariables"]?.arrayValue ?? []
+            guard !names.contains(.string(variable)) else { continue }
+            names.append(.string(variable))
+            entry["unboundRouteVariables"] = .array(names)
+            operations[operation] = .object(entry)
+        }
+        if !operations.isEmpty { top["operations"] = .object(operations) }
         for case .object(let entry) in existing?.root["recorded"]?.arrayValue ?? [] {
             recorded.append(entry)
             keys.append(Self.key(of: entry))

@@ -43,6 +43,12 @@ public struct RequestBinder: Sendable {
                 throw Self.unsupported(contentType, operation: operation)
             }
         }
+        // A route variable no property binds (one the manifest lets load, as the real host
+        // publishes it): ServiceStack's RestPath refuses the request while building the DTO.
+        for variable in pathVariables where type.property(named: variable.name) == nil {
+            guard variable.name.lowercased() != "ignore" else { continue }
+            throw ServiceError(.argument, "Could not find property \(variable.name) on \(operation)")
+        }
         binding.apply(text: pathVariables.map { ($0.name, $0.value) }, onlyDefaults: true)
         binding.apply(text: input.query, onlyDefaults: true)
         return try binding.result(operation: operation)

@@ -8,14 +8,22 @@ struct BehaviourReader {
 
     var coercion: ValueCoercion { dataSets.coercion }
 
-    static let commonKeys: Set<String> = ["behaviour", "serializer", "service", "description", "cacheSeconds"]
+    static let commonKeys: Set<String> = [
+        "behaviour", "serializer", "service", "description", "cacheSeconds", "unboundRouteVariables",
+    ]
 
-    /// The behaviour configured at `pointer` (`/operations/Hello`), or nil after reporting why not.
+    /// The behaviour configured at `pointer` (`/operations/Hello`), or nil: after reporting why
+    /// not, or when the entry names none (it sets only common keys, and the operation keeps its
+    /// default behaviour).
     func behaviour(at pointer: String, for operation: MetadataOperation) -> (any OperationBehaviour)? {
-        guard manifest.value(at: pointer)?.objectValue != nil else {
+        guard let entry = manifest.value(at: pointer)?.objectValue else {
             manifest.report(
                 "expected an object with a 'behaviour', found \(manifest.value(at: pointer)?.typeName ?? "nothing")",
                 at: pointer)
+            return nil
+        }
+        guard entry["behaviour"] != nil else {
+            manifest.rejectUnknownKeys(at: pointer, allowed: Self.commonKeys)
             return nil
         }
         guard let name = manifest.string(pointer + "/behaviour", required: true) else { return nil }

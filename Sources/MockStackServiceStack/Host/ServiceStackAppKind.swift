@@ -52,6 +52,7 @@ public struct ServiceStackAppKind: AppKind {
         let context = AppContext(
             catalog: validated.catalog, host: host, auth: readAuth(manifest), serverEvents: serverEvents)
         report(validated.problems, in: file, to: manifest)
+        report(unacknowledged(validated.unboundRouteVariables, by: manifest), in: file, to: manifest)
         manifest.rejectUnknownKeys(at: "/operations", allowed: Set(metadata.operations.map(\.name)))
         if let value = manifest.value(at: "/operations"), value.objectValue == nil {
             manifest.report(
@@ -98,6 +99,45 @@ public struct ServiceStackAppKind: AppKind {
         return ServiceStackApp(
             name: name, mount: mount, metadata: metadata, context: context, operations: operations, apiKeys: apiKeys,
             files: files)
+    }
+
+    /// The route variables `operations.{Op}.unboundRouteVariables` does not name, as problems;
+    /// a name there that is no unbound variable of the operation is reported at its place.
+    private func unacknowledged(
+        _ unbound: [UnboundRouteVariable], by manifest: ManifestReader
+    ) -> [MetadataError] {
+        var acknowledged: [String: Set<String>] = [:]
+        for operation in Set(unbound.map(\.operation)).union(manifest.value(at: "/operations")?.objectValue?.keys ?? [])
+        {
+            let pointer = JSONPointer.appending(operation, to: "/operations") + "/unboundRouteVariables"
+            guard manifest.value(at: pointer) != nil else { continue }
+            let variables = Set(unbound.filter { $0.operation == operation }.map { $0.variable.lowercased() })
+            for (index, item) in manifest.array(pointer).enumerated() {
+                guard let name = item.stringValue else {
+                    manifest.report(
+                        "expected a route variable's name, found \(item.typeName)", at: pointer + "/\(index)")
+                    continue
+                }
+                guard variables.contains(name.lowercased()) else {
+                    manifest.report(
+                        "'\(name)' is no route variable of \(operation) that its request lacks",
+                        at: pointer + "/\(index)")
+                    continue
+                }
+                acknowledged[operation, default: []].insert(name.lowercased())
+            }
+        }
+        return unbound.filter { acknowledged[$0.operation]?.contains($0.variable.lowercased()) != true }.map(\.problem)
+    }
+
+    /// The route variables a host's metadata document (its `/types/metadata`) publishes without
+    /// a request property to bind them, by operation, in document order: what a recorded app's
+    /// manifest names so that it loads. None for a document that cannot be read.
+    public static func unboundRouteVariables(inMetadata bytes: [UInt8]) -> [(operation: String, variable: String)] {
+        guard let root = try? JSONParser().parse(bytes).root, let metadata = try? MetadataTypes(json: root) else {
+            return []
+        }
+        return ValidatedMetadata(metadata: metadata).unboundRouteVariables.map { ($0.operation, $0.variable) }
     }
 
     /// What an operation the manifest leaves out does: echo its request, or 204 when void.

@@ -3,10 +3,13 @@ import MockStackCore
 /// The mistakes in a metadata document that would not stop the app from loading but would make
 /// it answer silently wrong: a type that nothing declares (a property of it would bind and
 /// serialize as untyped JSON), an operation whose response type is undeclared (its answer would
-/// be an empty object), and a route variable that is a misspelt property of the request (its
-/// value would be dropped). A route variable far from every property is left alone: the real
-/// hosts publish such routes (test.servicestack.net's `/hellotypes/{Name}`, techstacks.io's
-/// `/orgs/{OrganizationId}/members/{Id}`), and ServiceStack fails only when one is requested.
+/// be an empty object), and a route variable that is no property of the request (its value
+/// would be dropped, and ServiceStack fails every request by that route).
+///
+/// The real hosts publish a few such routes (test.servicestack.net's `/hellotypes/{Name}`,
+/// techstacks.io's `/orgs/{OrganizationId}/members/{Id}`), so route variables are kept apart
+/// (``unboundRouteVariables()``): the app's manifest may name the ones its host publishes as
+/// they are, and the rest refuse the app.
 ///
 /// Each problem carries the JSON pointer of the name at fault in the document.
 struct MetadataCheck {
@@ -31,23 +34,40 @@ struct MetadataCheck {
                         pointer: pointer + "/returnType",
                         message: "\(operation.name) returns '\(unknown)'\(named), which no type in 'types' declares"))
             }
-            guard !operation.routes.isEmpty else { continue }
+        }
+        return problems
+    }
+
+    /// Every route variable that no property of its request binds, in document order.
+    /// `{ignore}` is ServiceStack's own placeholder for a segment that binds nothing.
+    func unboundRouteVariables() -> [UnboundRouteVariable] {
+        var unbound: [UnboundRouteVariable] = []
+        for (index, operation) in metadata.operations.enumerated() where !operation.routes.isEmpty {
             let properties = catalog.propertyNames(ofClassNamed: operation.name) ?? []
+            let names = properties.map(\.name)
             for (routeIndex, route) in operation.routes.enumerated() {
                 for variable in RouteTemplate(route).variableNames
-                where !Self.names(variable, in: properties)
-                    && Self.isMisspelt(variable, among: properties.map(\.name))
-                {
-                    let known = properties.map(\.name).joined(separator: ", ")
-                    problems.append(
-                        MetadataError(
-                            pointer: pointer + "/routes/\(routeIndex)/path",
-                            message: "route '\(route.path)': '{\(variable)}' is not a property of \(operation.name)"
-                                + (known.isEmpty ? " (it has none)" : " (\(known))")))
+                where !Self.names(variable, in: properties) && variable.lowercased() != "ignore" {
+                    let near = DidYouMean.near(variable, among: names)
+                    let listed = names.isEmpty ? " (it has none)" : " (\(names.joined(separator: ", ")))"
+                    let advice =
+                        near.isEmpty
+                        ? """
+                        ; a route the host publishes as it is goes in the manifest's \
+                        operations.\(operation.name).unboundRouteVariables
+                        """
+                        : "; " + DidYouMean.question(near)
+                    unbound.append(
+                        UnboundRouteVariable(
+                            operation: operation.name, variable: variable,
+                            problem: MetadataError(
+                                pointer: "/operations/\(index)/routes/\(routeIndex)/path",
+                                message: "route '\(route.path)': '{\(variable)}' is not a property of "
+                                    + operation.name + listed + advice)))
                 }
             }
         }
-        return problems
+        return unbound
     }
 
     /// Whether a route variable binds one of the properties: its name or `[DataMember]` name in
@@ -57,13 +77,6 @@ struct MetadataCheck {
         return properties.contains {
             $0.name.lowercased() == lowercased || $0.dataMemberName?.lowercased() == lowercased
         }
-    }
-
-    /// Whether `variable` is within two edits of a property's name (ignoring case), or the
-    /// request has no properties at all: a typo, rather than a route the host publishes as it is.
-    static func isMisspelt(_ variable: String, among properties: [String]) -> Bool {
-        properties.isEmpty
-            || properties.contains { EditDistance.between(variable.lowercased(), $0.lowercased(), atMost: 2) <= 2 }
     }
 
     /// A declared type's base and properties, each naming only known types.

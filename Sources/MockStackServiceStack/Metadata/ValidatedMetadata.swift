@@ -12,11 +12,15 @@ struct ValidatedMetadata: Sendable {
     let catalog: TypeCatalog
     /// What ``MetadataCheck`` found, each at its JSON pointer.
     let problems: [MetadataError]
+    /// Route variables no request property binds: problems unless the manifest names them.
+    let unboundRouteVariables: [UnboundRouteVariable]
 
     init(metadata: MetadataTypes) {
         self.metadata = metadata
         catalog = TypeCatalog(metadata: metadata)
-        problems = MetadataCheck(metadata: metadata, catalog: catalog).problems()
+        let check = MetadataCheck(metadata: metadata, catalog: catalog)
+        problems = check.problems()
+        unboundRouteVariables = check.unboundRouteVariables()
     }
 
     /// The documents this process has read, by their bytes, oldest first.

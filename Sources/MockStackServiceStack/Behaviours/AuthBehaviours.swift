@@ -80,8 +80,9 @@ public struct AuthenticateBehaviour: OperationBehaviour {
 }
 
 /// `accessToken`: `GetAccessToken` exchanges a refresh token (from the body or the `ss-reftok`
-/// cookie) for a new access token, also set as the `ss-tok` cookie; `meta` is always `{}` so
-/// the Swift client can decode the response (docs/servicestack.md#what-the-clients-need).
+/// cookie) for a new access token, set as the `ss-tok` cookie only: the test host keeps its
+/// tokens in cookies (`jwt.UseTokenCookie`), so the body holds no token, and `meta` is always
+/// `{}` so the Swift client can decode it (docs/servicestack.md#what-the-clients-need).
 public struct AccessTokenBehaviour: OperationBehaviour {
     public init() {}
 
@@ -102,7 +103,7 @@ public struct AccessTokenBehaviour: OperationBehaviour {
         let profile = auth.user(withId: claims.userId)?.profile ?? UserProfile(userAuthId: claims.userId)
         let session = AuthSession(profile: profile, sessionId: claims.sessionId ?? AuthService.newId())
         let accessToken = auth.accessToken(for: session, now: call.now)
-        let response = DTOObject([("AccessToken", .string(accessToken)), ("Meta", .map([]))])
+        let response = DTOObject([("Meta", .map([]))])
         return try ServiceResult(
             .dto(call.conformed(.object(response))),
             headers: [

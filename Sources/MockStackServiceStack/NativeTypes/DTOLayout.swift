@@ -118,8 +118,8 @@ struct DTOLayout {
 
     /// Each type after the types it names that the list declares (depth first, each once), as
     /// ServiceStack orders a script's types: a request's return type (or its type arguments), a
-    /// base (or its type arguments), each property's type (or its type arguments). Arrays are
-    /// not followed, as ServiceStack does not follow them.
+    /// base (or its type arguments), each property's type (or its type arguments), an array's
+    /// element type for the array (`ToolCall[]`), as ServiceStack has since October 2024.
     static func orderedByDependencies(
         _ types: [(type: MetadataType, identity: String)], returnTypes: [String: MetadataTypeName]
     )
@@ -127,6 +127,7 @@ struct DTOLayout {
     {
         var dependencies: [String: [String]] = [:]
         func push(_ name: String, _ dependency: String) {
+            let dependency = dependency.hasSuffix("[]") ? String(dependency.prefix { $0 != "[" }) : dependency
             if !(dependencies[name]?.contains(dependency) ?? false) {
                 dependencies[name, default: []].append(dependency)
             }

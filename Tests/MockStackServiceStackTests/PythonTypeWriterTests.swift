@@ -84,4 +84,26 @@ import Testing
 
             """))
     }
+
+    /// An array property orders its element's type first (`tool_calls: List[ToolCall]` needs
+    /// `ToolCall` declared before `OpenAiMessage`), as ServiceStack's dependency order has since
+    /// October 2024.
+    @Test func anArraysElementTypeIsDeclaredFirst() throws {
+        let text = TestHost.call(.get, "/types/python", app: try TestHost.load("ai")).text
+        let classes = text.matches(of: #/\nclass (\w+)/#).map { String($0.output.1) }
+        let toolCall = try #require(classes.firstIndex(of: "ToolCall"))
+        #expect(classes.firstIndex(of: "OpenAiMessage").map { toolCall < $0 } == true)
+        #expect(classes.firstIndex(of: "ChoiceMessage").map { toolCall < $0 } == true)
+    }
+
+    /// techstacks.io's `Ping` and `Hello` lead its operations and `HelloResponse` sits among its
+    /// types, as servicestack-python's techstacks_dtos.py (the host's only file with them) lists them.
+    @Test func techStacksHelloTypesAreWhereTheHostPutsThem() throws {
+        let text = TestHost.call(.get, "/types/python", app: try TestHost.load("techstacks")).text
+        let classes = text.matches(of: #/\nclass (\w+)/#).map { String($0.output.1) }
+        let option = try #require(classes.firstIndex(of: "Option"))
+        #expect(classes[option + 1] == "HelloResponse")
+        let ping = try #require(classes.firstIndex(of: "Ping"))
+        #expect(classes[ping + 1...ping + 2] == ["Hello", "GetOrganization"])
+    }
 }

@@ -27,10 +27,13 @@ public final class RawConnection {
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard status == 0 else { close(fd); throw RawHTTPError("connect to \(port) failed: errno \(errno)") }
+        // No close here: every stored property is set, so a throw runs deinit, which closes
+        // the socket. A second close would close whatever descriptor took the number meanwhile,
+        // another test's listening socket among them.
+        guard status == 0 else { throw RawHTTPError("connect to \(port) failed: errno \(errno)") }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0

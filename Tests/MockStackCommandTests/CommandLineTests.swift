@@ -229,7 +229,7 @@ import TestSupport
 
     // MARK: - Helpers
 
-    static func serve(_ words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Serve {
+    static func serve(_ words: [String]) throws -> Serve {
         guard case .run(let serve) = try CommandLineParser.parse(words, as: Serve.self) else {
             throw UsageError("\(words) asked for help")
         }

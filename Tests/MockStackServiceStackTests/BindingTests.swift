@@ -136,6 +136,7 @@ import Testing
     @Test func anUnboundRouteVariableRefusesTheRequest() throws {
         let refused = TestHost.call(.get, "/hellotypes/World")
         #expect(refused.status == 400)
+        #expect(refused.headers["Content-Type"] == "application/json; charset=utf-8")
         let status = try JSONParser().parse(refused.body).root["responseStatus"]
         #expect(status?["errorCode"] == "ArgumentException")
         #expect(status?["message"] == "Could not find property Name on HelloTypes")

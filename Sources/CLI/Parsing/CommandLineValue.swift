@@ -36,6 +36,17 @@ extension CommandLineChoice {
     static var choices: [String] { allCases.map(\.rawValue) }
 }
 
+/// An optional property takes its wrapped type's words; nil (not given) is shown as no default.
+extension Optional: CommandLineValue where Wrapped: CommandLineValue {
+    init?(commandLineWord word: String) {
+        guard let value = Wrapped(commandLineWord: word) else { return nil }
+        self = .some(value)
+    }
+    var commandLineWord: String { self?.commandLineWord ?? "" }
+    static var expectation: String { Wrapped.expectation }
+    static var choices: [String] { Wrapped.choices }
+}
+
 extension String: CommandLineValue {
     init?(commandLineWord word: String) { self = word }
     var commandLineWord: String { self }

@@ -25,7 +25,8 @@ struct CommandOption<Command>: Sendable {
     /// `--name <value>` (`--name` for a flag).
     var synopsis: String { kind == .flag ? flagName : "\(flagName) <\(valueName)>" }
 
-    /// An option with a value, the property's initial value its default (`var threads = 1`).
+    /// An option with a value, the property's initial value its default (`var threads = 1`; for
+    /// `var host: String?`, nil and no default shown).
     /// - Parameter required: the property's initial value is a placeholder, never used.
     static func value<Value: CommandLineValue>(
         _ name: String, _ property: any WritableKeyPath<Command, Value> & Sendable, valueName: String? = nil,
@@ -36,19 +37,6 @@ struct CommandOption<Command>: Sendable {
             choices: Value.choices, shownDefault: { required ? nil : $0[keyPath: property].commandLineWord }
         ) { command, words throws(UsageError) in
             command[keyPath: property] = try parsed(words, as: Value.self, for: "--" + name).last!
-        }
-    }
-
-    /// An option with a value, nil when not given (`var host: String?`).
-    static func value<Value: CommandLineValue>(
-        _ name: String, _ property: any WritableKeyPath<Command, Value?> & Sendable, valueName: String? = nil,
-        help: String
-    ) -> Self {
-        Self(
-            name: name, kind: .single, valueName: valueName ?? name, help: help, isRequired: false,
-            choices: Value.choices, shownDefault: { _ in nil }
-        ) { command, words throws(UsageError) in
-            command[keyPath: property] = try parsed(words, as: Value.self, for: "--" + name).last
         }
     }
 

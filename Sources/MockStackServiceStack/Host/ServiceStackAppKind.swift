@@ -107,8 +107,8 @@ public struct ServiceStackAppKind: AppKind {
         _ unbound: [UnboundRouteVariable], by manifest: ManifestReader
     ) -> [MetadataError] {
         var acknowledged: [String: Set<String>] = [:]
-        for operation in Set(unbound.map(\.operation)).union(manifest.value(at: "/operations")?.objectValue?.keys ?? [])
-        {
+        // In the manifest's order, so its mistakes are reported in the order they are written.
+        for operation in manifest.value(at: "/operations")?.objectValue?.keys ?? [] {
             let pointer = JSONPointer.appending(operation, to: "/operations") + "/unboundRouteVariables"
             guard manifest.value(at: pointer) != nil else { continue }
             let variables = Set(unbound.filter { $0.operation == operation }.map { $0.variable.lowercased() })

@@ -51,6 +51,16 @@ struct FeathersRealtimeTests {
         #expect(output == #"{"afterLogout": [], "anonymousHeard": [], "findAfterLogout": [null, []], "loggedOut": true, "memberHeard": [["people created", {"id": 0, "name": "Bo"}], ["people patched", {"age": 4, "id": 0, "name": "Bo"}], ["messages created", {"id": 3, "text": "hi"}]], "restStatus": 200, "signedIn": ["accessToken", "authentication", "user"]}"#)
     }
 
+    /// The data schemas hold over the socket too (docs/feathers.md#data-schemas): Ajv's refusal is the
+    /// acknowledgement's error, and nothing is stored.
+    @Test func dataIsCheckedByTheSchemaOverTheSocket() throws {
+        let output = try run(SocketIOClients.release5, "data_schemas")
+        func refusal(_ property: String, _ type: String) -> String {
+            ##"{"className": "bad-request", "code": 400, "data": [{"instancePath": "/\##(property)", "keyword": "type", "message": "must be \##(type)", "params": {"type": "\##(type)"}, "schemaPath": "#/properties/\##(property)/type"}], "message": "validation failed", "name": "BadRequest"}"##
+        }
+        #expect(output == #"{"message": [\#(refusal("text", "string"))], "people": [null, []], "person": [\#(refusal("age", "number"))]}"#)
+    }
+
     /// The users service's restriction (ownRecordsOnly) holds over the socket too: the same engine.
     @Test func aSignedInSocketReachesItsOwnUserRecordOnly() throws {
         let output = try run(SocketIOClients.release5, "own_records")

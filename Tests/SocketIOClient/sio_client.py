@@ -226,7 +226,21 @@ def own_records(origin, path, transports):
         client.close()
 
 
-SCENARIOS = {"own_records": own_records, "control": control, "sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
+def data_schemas(origin, path, transports):
+    """The v5 app's data schemas hold over the socket: Ajv's refusal in the acknowledgement, nothing stored."""
+    client = Client(origin, path, transports)
+    try:
+        client.call("create", "authentication", LOGIN, {})
+        return {
+            "message": client.call("create", "messages", {"text": 123}, {}),
+            "person": client.call("create", "people", {"name": "A", "age": "51"}, {}),
+            "people": client.call("find", "people", {}),
+        }
+    finally:
+        client.close()
+
+
+SCENARIOS = {"data_schemas": data_schemas, "own_records": own_records, "control": control, "sessions": sessions, "methods": methods, "channels": channels, "handshake_token": handshake_token, "legacy": legacy, "refused": refused}
 
 if __name__ == "__main__":
     origin, path, scenario = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -18,7 +18,9 @@ public import Foundation
 ///   "services": {
 ///     "users": { "seed": "users.json", "authenticate": ["find", "get", "update", "patch", "remove"] },
 ///     "messages": { "paginate": { "default": 10, "max": 50 }, "seed": "messages.json", "authenticate": true },
-///     "people": { "schema": { "name": "string", "age": "number" }, "coerce": true }
+///     "people": {
+///       "schema": { "id": "number", "name": "string", "age": "number" }, "coerce": true, "data": ["name", "age?"]
+///     }
 ///   }
 /// }
 /// ```
@@ -27,8 +29,9 @@ public import Foundation
 /// list of `create`/`patch`/`remove`), `methods` (the exposed ones, all six by default),
 /// `startId`, `seed` (a JSON array of records in the app folder), `authenticate` (true or a
 /// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
-/// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`,
-/// `boolean`, with `?` when it may be null) with `coerce` (docs/feathers.md#query-schemas). The entity
+/// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`, `boolean`,
+/// with `?` when it may be null) with `coerce` (docs/feathers.md#query-schemas: true, or the properties a
+/// query may name) and `data` (docs/feathers.md#data-schemas: the properties `create` takes). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned;
 /// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
 /// `cors` (true by default) answers as a generated app's `cors()` middleware does.
@@ -38,8 +41,8 @@ public import Foundation
 public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
     static let serviceKeys: Set<String> = [
-        "id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "storeLimitBytes",
-        "ownRecordsOnly",
+        "id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "data",
+        "storeLimitBytes", "ownRecordsOnly",
     ]
     static let authenticationKeys: Set<String> = [
         "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer",
@@ -139,15 +142,9 @@ public struct FeathersAppKind: AppKind {
             manifest.report(
                 "services that need a JWT need an \"authentication\" section", at: pointer + "/authenticate")
         }
-        if let schema = readSchema(at: pointer + "/schema", manifest) {
-            let coerce = manifest.value(at: pointer + "/coerce")
-            if let coerce, coerce.boolValue == nil {
-                manifest.report("expected true or false, found \(coerce.typeName)", at: pointer + "/coerce")
-            }
-            if coerce?.boolValue == true { options.schema = schema }
-        } else if manifest.value(at: pointer + "/coerce")?.boolValue == true {
-            manifest.report("coerce needs a schema of the properties' types", at: pointer + "/coerce")
-        }
+        let schema = readSchema(at: pointer + "/schema", manifest)
+        options.querySchema = readQueryProperties(at: pointer + "/coerce", schema: schema, manifest)
+        options.dataSchema = readDataProperties(at: pointer + "/data", schema: schema, manifest)
         if let authentication, authentication.service == trimmed { options.secretField = authentication.passwordField }
         if let own = manifest.value(at: pointer + "/ownRecordsOnly") {
             if own.boolValue == nil {
@@ -187,29 +184,6 @@ public struct FeathersAppKind: AppKind {
             manifest.report("expected true, false or a list of methods, found \(other.typeName)", at: pointer)
             return []
         }
-    }
-
-    private func readSchema(at pointer: String, _ manifest: ManifestReader) -> QuerySchema? {
-        guard let value = manifest.value(at: pointer) else { return nil }
-        guard case .object(let declared) = value else {
-            manifest.report("expected an object of property → type", at: pointer)
-            return nil
-        }
-        var properties: [(String, QuerySchema.PropertyType)] = []
-        var nullable: Set<String> = []
-        for (name, type) in declared {
-            let text = type.stringValue ?? ""
-            guard let parsed = QuerySchema.PropertyType(rawValue: text.hasSuffix("?") ? String(text.dropLast()) : text)
-            else {
-                manifest.report(
-                    "expected \"string\", \"number\", \"integer\" or \"boolean\", with a ? when it may be null",
-                    at: JSONPointer.appending(name, to: pointer))
-                continue
-            }
-            properties.append((name, parsed))
-            if text.hasSuffix("?") { nullable.insert(name) }
-        }
-        return QuerySchema(properties: properties, nullable: nullable)
     }
 
     /// The seed records; the entity service's passwords are hashed on the way in.

@@ -3,7 +3,8 @@ import MockStackCore
 
 /// One REST call on a memory service, as the adapter's public methods run it
 /// (docs/feathers.md#rest, docs/feathers.md#queries, docs/feathers.md#the-memory-store): the
-/// schema's coercion first (all methods, as generated apps validate every query), the multi checks,
+/// query schema's coercion first (all methods, as generated apps validate every query), then the
+/// data schema's check (as the `validateData` hooks run before the method), the multi checks,
 /// the query's filters (not for `create`, which ignores the query but for `$select`), then the
 /// store. For the authentication entity the secret field is hashed on the way in and never
 /// returned.
@@ -17,7 +18,8 @@ struct ServiceCall {
     func perform(
         _ method: ServiceMethod, id: String?, body: JSONValue, query raw: JSONObject
     ) throws(FeathersError) -> (Int, JSONValue) {
-        let query = try options.schema?.coerce(raw) ?? raw
+        let query = try options.querySchema?.coerce(raw) ?? raw
+        try options.dataSchema?.validate(body, for: method)
         switch method {
         case .find:
             return (200, try service.find(FeathersQuery(query, dialect: dialect)).json.mapRecords(hidingSecret))

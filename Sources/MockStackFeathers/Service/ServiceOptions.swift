@@ -13,8 +13,10 @@ public struct ServiceOptions: Sendable {
     public var startId = 0
     /// The methods that need a valid JWT (`authenticate('jwt')`).
     public var authenticate: Set<ServiceMethod> = []
-    /// `coerce: schema`: the query is validated and converted by this schema first.
-    public var schema: QuerySchema?
+    /// `coerce`: every query is validated and converted by this schema first.
+    public var querySchema: QuerySchema?
+    /// `data`: what `create`, `update` and `patch` take, checked before they run.
+    public var dataSchema: DataSchema?
     /// For the authentication entity (`users`): the field stored hashed and never returned.
     public var secretField: String?
     /// For the authentication entity: a call made with a token reaches only the caller's own

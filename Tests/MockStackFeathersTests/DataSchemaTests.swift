@@ -1,3 +1,4 @@
+import Foundation
 import MockStackCore
 import Testing
 @testable import MockStackFeathers
@@ -75,5 +76,28 @@ import Testing
     @Test func pathsEscapeKeysAsAjvDoes() {
         #expect(error(["name": "A", "age": 1, "a/b~c": "yes"]) == Self.ajv("/a~1b~0c", "#/properties/a~1b~0c/type", "type", ["type": "boolean"], "must be boolean"))
         #expect(error(["name": "A", "age": 1, "$x": 1])?["schemaPath"] == "#/properties/%24x/type")
+    }
+}
+
+/// `resolveData` (docs/feathers.md#data-resolvers): the record as Feathers' `resolve()` builds it.
+@Suite struct DataResolverTests {
+    let resolver = DataResolver([DataResolver.Property("userId", .user(field: "id")), DataResolver.Property("createdAt", .now)])
+    let moment = Date(timeIntervalSince1970: 1_700_000_000.1234)
+
+    @Test func resolvedPropertiesFollowTheDatasOwn() {
+        let record = resolver.resolve(["text": "hi", "b": 1], user: ["id": 7, "email": "a@b"], now: moment)
+        #expect(record.keys == ["text", "b", "userId", "createdAt"])
+        #expect(record["userId"] == 7 && record["createdAt"] == .number(JSONNumber(1_700_000_000_123)))
+    }
+
+    @Test func aResolvedPropertyTheDataAlsoHasTakesItsPlaceAmongTheResolved() {
+        // The data's keys come first in the property list, so `createdAt` resolves before `userId`.
+        let record = resolver.resolve(["createdAt": 1, "text": "hi"], user: ["id": 7], now: moment)
+        #expect(record.keys == ["text", "createdAt", "userId"])
+        #expect(record["createdAt"] == .number(JSONNumber(1_700_000_000_123)))
+    }
+
+    @Test func aFieldTheUserLacksIsLeftOut() {
+        #expect(resolver.resolve(["text": "hi"], user: ["email": "a@b"], now: moment).keys == ["text", "createdAt"])
     }
 }

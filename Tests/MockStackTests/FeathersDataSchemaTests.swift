@@ -8,7 +8,8 @@ import TestSupport
 
 /// The shipped v5 app checks what `create`, `update` and `patch` store as a generated app's
 /// data schemas do (docs/feathers.md#data-schemas): Ajv without coercion, a 400 with Ajv's error,
-/// and nothing stored. The v4 app, like a v4 generated app, has no schemas.
+/// and nothing stored; then the data resolver completes the record. The v4 app, like a v4
+/// generated app, has no schemas.
 @Suite(.timeLimit(.minutes(3)))
 struct FeathersDataSchemaTests {
     let mock: InProcessMockStack
@@ -58,6 +59,20 @@ struct FeathersDataSchemaTests {
         #expect(try await server.send("PATCH", "/messages/0", json: #"{"text": "edited"}"#, headers: headers).json["text"] == "edited")
     }
 
+    @Test func aNewMessageGetsItsSenderAndItsMoment() async throws {
+        let headers = try await login()
+        let before = Int(Date().timeIntervalSince1970 * 1000)
+        let reply = try await server.send("POST", "/messages", json: #"{"text": "hi"}"#, headers: headers)
+        let after = Int(Date().timeIntervalSince1970 * 1000)
+        #expect(reply.status == 201)
+        #expect(reply.json.objectValue?.keys == ["text", "userId", "createdAt", "id"])
+        #expect(reply.json["userId"] == 0 && reply.json["text"] == "hi")
+        let createdAt = try #require(reply.json["createdAt"]?.intValue)
+        #expect((before...after).contains(createdAt))
+        // A patch leaves them as they are.
+        #expect(try await server.send("PATCH", "/messages/3", json: #"{"text": "edited"}"#, headers: headers).json["createdAt"]?.intValue == createdAt)
+    }
+
     @Test func usersSignUpWithAnEmailAndAPasswordOnly() async throws {
         let missing = try await server.send("POST", "/users", json: #"{"password": "pw"}"#)
         #expect(missing.text == Self.refusal("", "#/required", "required", #"{"missingProperty":"email"}"#, "must have required property 'email'"))
@@ -102,7 +117,8 @@ struct FeathersDataSchemaTests {
             {"kind": "feathers", "services": {
               "a": {"schema": {"name": "string", "age": "number"}, "coerce": ["nmae"], "data": ["name", "aeg?", 3]},
               "b": {"data": ["name"]},
-              "c": {"schema": {"name": "string"}, "coerce": "yes", "data": {"create": ["name"]}}}}
+              "c": {"schema": {"name": "string"}, "coerce": "yes", "data": {"create": ["name"]}},
+              "d": {"resolveData": {"userId": "user.id", "at": "today", "by": "user."}}}}
             """#
         #expect(manifestProblems(manifest) == [
             "/services/a/coerce/0: 'nmae' is not in the schema; did you mean 'name'?",
@@ -111,6 +127,9 @@ struct FeathersDataSchemaTests {
             "/services/b/data: data needs a schema of the properties' types",
             "/services/c/coerce: expected true, false or a list of the properties a query may name, found string",
             #"/services/c/data: expected a list of the properties create takes ("name", or "name?" when it may be left out), found object"#,
+            #"/services/d/resolveData/at: expected "user.FIELD" (the signed-in user's field) or "now""#,
+            #"/services/d/resolveData/by: expected "user.FIELD" (the signed-in user's field) or "now""#,
+            "/services/d/resolveData/userId: 'user.id' reads the signed-in user, so create must need a JWT (add it to authenticate)",
         ])
     }
 }

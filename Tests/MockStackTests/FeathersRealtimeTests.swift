@@ -48,7 +48,7 @@ struct FeathersRealtimeTests {
     @Test(arguments: transports)
     func eventsFollowTheGeneratedAppsChannels(_ transports: String) throws {
         let output = try run(SocketIOClients.release5, "channels", transports: transports)
-        #expect(output == #"{"afterLogout": [], "anonymousHeard": [], "findAfterLogout": [null, []], "loggedOut": true, "memberHeard": [["people created", {"id": 0, "name": "Bo"}], ["people patched", {"age": 4, "id": 0, "name": "Bo"}], ["messages created", {"id": 3, "text": "hi"}]], "restStatus": 200, "signedIn": ["accessToken", "authentication", "user"]}"#)
+        #expect(output == #"{"afterLogout": [], "anonymousHeard": [], "findAfterLogout": [null, []], "loggedOut": true, "memberHeard": [["people created", {"id": 0, "name": "Bo"}], ["people patched", {"age": 4, "id": 0, "name": "Bo"}], ["messages created", {"createdAt": "now", "id": 3, "text": "hi", "userId": 0}]], "restStatus": 200, "signedIn": ["accessToken", "authentication", "user"]}"#)
     }
 
     /// The data schemas hold over the socket too (docs/feathers.md#data-schemas): Ajv's refusal is the
@@ -70,7 +70,7 @@ struct FeathersRealtimeTests {
 
     @Test func aHandshakeTokenSignsInAndABadOneIsRefused() throws {
         let output = try run(SocketIOClients.release5, "handshake_token")
-        #expect(output == #"{"created": [null, {"id": 3, "text": "with a header"}], "refused": "One or more namespaces failed to connect: /"}"#)
+        #expect(output == #"{"created": [null, {"createdAt": "now", "id": 3, "text": "with a header", "userId": 0}], "refused": "One or more namespaces failed to connect: /"}"#)
     }
 
     @Test func aSessionsSocketsSeeThatSessionOnly() throws {

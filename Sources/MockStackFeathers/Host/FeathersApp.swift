@@ -231,14 +231,15 @@ public final class FeathersApp: RealtimeApp, Sendable {
         case .service(let service):
             guard service.exposes(call.method) else { throw FeathersError.methodNotSupported(call.method.rawValue) }
             var query = call.query
+            var user: JSONObject?
             if service.needsToken(call.method) {
-                let user = try authenticatedUser(token: call.token)
+                user = try authenticatedUser(token: call.token)
                 // A generated v5 app's user query resolver: the caller's own record only.
                 let idField = service.options.idField
-                if service.options.ownRecordsOnly, let id = user[idField] { query[idField] = id }
+                if service.options.ownRecordsOnly, let id = user?[idField] { query[idField] = id }
             }
-            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service).perform(
-                call.method, id: call.id, body: call.data, query: query)
+            let result: (status: Int, value: JSONValue) = try ServiceCall(service: service, user: user, clock: clock)
+                .perform(call.method, id: call.id, body: call.data, query: query)
             for (event, recipients) in events.publish(
                 service: service.options.path, method: call.method, result: result.value)
             {

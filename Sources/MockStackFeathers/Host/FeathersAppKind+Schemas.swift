@@ -1,8 +1,10 @@
 import MockStackCore
 
-/// A service's schemas in the manifest (docs/feathers.md#query-schemas, docs/feathers.md#data-schemas):
-/// `schema` declares the properties' types, `coerce` the query schema built from them, `data` the
-/// data schema. A name in `coerce` or `data` that the schema lacks is reported with the nearest one.
+/// A service's schemas and resolver in the manifest (docs/feathers.md#query-schemas,
+/// docs/feathers.md#data-schemas, docs/feathers.md#data-resolvers): `schema` declares the
+/// properties' types, `coerce` the query schema built from them, `data` the data schema, and
+/// `resolveData` what the server sets on a new record. A name in `coerce` or `data` that the
+/// schema lacks is reported with the nearest one.
 extension FeathersAppKind {
     /// `schema`: property → type, in the order the manifest declares them.
     func readSchema(at pointer: String, _ manifest: ManifestReader) -> [SchemaProperty]? {
@@ -90,5 +92,35 @@ extension FeathersAppKind {
             names.append((name, optional))
         }
         return names
+    }
+
+    /// `resolveData`: property → `"user.FIELD"` (the signed-in caller's field; the service's
+    /// `create` must then need a JWT) or `"now"`.
+    func readDataResolver(
+        at pointer: String, _ manifest: ManifestReader, createNeedsToken: Bool
+    ) -> DataResolver? {
+        guard let value = manifest.value(at: pointer) else { return nil }
+        guard case .object(let declared) = value else {
+            manifest.report("expected an object of property → \"user.FIELD\" or \"now\"", at: pointer)
+            return nil
+        }
+        var properties: [DataResolver.Property] = []
+        for (name, source) in declared {
+            let at = JSONPointer.appending(name, to: pointer)
+            switch source.stringValue {
+            case "now": properties.append(DataResolver.Property(name, .now))
+            case let text? where text.hasPrefix("user.") && text.count > 5:
+                guard createNeedsToken else {
+                    manifest.report(
+                        "'\(text)' reads the signed-in user, so create must need a JWT (add it to authenticate)", at: at
+                    )
+                    continue
+                }
+                properties.append(DataResolver.Property(name, .user(field: String(text.dropFirst(5)))))
+            default:
+                manifest.report("expected \"user.FIELD\" (the signed-in user's field) or \"now\"", at: at)
+            }
+        }
+        return DataResolver(properties)
     }
 }

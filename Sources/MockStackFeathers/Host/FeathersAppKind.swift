@@ -31,7 +31,8 @@ public import Foundation
 /// list of methods that need a JWT), `storeLimitBytes` (what its records may hold as JSON,
 /// 16 MiB by default), and `schema` (property → `string`, `number`, `integer`, `boolean`,
 /// with `?` when it may be null) with `coerce` (docs/feathers.md#query-schemas: true, or the properties a
-/// query may name) and `data` (docs/feathers.md#data-schemas: the properties `create` takes). The entity
+/// query may name) and `data` (docs/feathers.md#data-schemas: the properties `create` takes), and
+/// `resolveData` (docs/feathers.md#data-resolvers: what a new record gets from the caller and the clock). The entity
 /// service's password field is stored hashed (seeds may give it in the clear) and never returned;
 /// with `ownRecordsOnly` its token-guarded calls reach only the caller's own record.
 /// `cors` (true by default) answers as a generated app's `cors()` middleware does.
@@ -42,7 +43,7 @@ public struct FeathersAppKind: AppKind {
     public static let kindName = "feathers"
     static let serviceKeys: Set<String> = [
         "id", "paginate", "multi", "methods", "startId", "seed", "authenticate", "schema", "coerce", "data",
-        "storeLimitBytes", "ownRecordsOnly",
+        "resolveData", "storeLimitBytes", "ownRecordsOnly",
     ]
     static let authenticationKeys: Set<String> = [
         "secret", "service", "entity", "usernameField", "passwordField", "strategies", "audience", "issuer",
@@ -145,6 +146,8 @@ public struct FeathersAppKind: AppKind {
         let schema = readSchema(at: pointer + "/schema", manifest)
         options.querySchema = readQueryProperties(at: pointer + "/coerce", schema: schema, manifest)
         options.dataSchema = readDataProperties(at: pointer + "/data", schema: schema, manifest)
+        options.dataResolver = readDataResolver(
+            at: pointer + "/resolveData", manifest, createNeedsToken: options.authenticate.contains(.create))
         if let authentication, authentication.service == trimmed { options.secretField = authentication.passwordField }
         if let own = manifest.value(at: pointer + "/ownRecordsOnly") {
             if own.boolValue == nil {

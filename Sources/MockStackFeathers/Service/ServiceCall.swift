@@ -1,15 +1,24 @@
 import MockStackAuth
 import MockStackCore
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One REST call on a memory service, as the adapter's public methods run it
 /// (docs/feathers.md#rest, docs/feathers.md#queries, docs/feathers.md#the-memory-store): the
 /// query schema's coercion first (all methods, as generated apps validate every query), then the
 /// data schema's check (as the `validateData` hooks run before the method), the multi checks,
 /// the query's filters (not for `create`, which ignores the query but for `$select`), then the
-/// store. For the authentication entity the secret field is hashed on the way in and never
-/// returned.
+/// store. What `create` and `update` store passes through the data resolver; for the
+/// authentication entity the secret field is hashed on the way in and never returned.
 struct ServiceCall {
     let service: MemoryService
+    /// The signed-in caller's record, for a data resolver that reads it.
+    var user: JSONObject? = nil
+    var clock: @Sendable () -> Date = { Date() }
 
     private var options: ServiceOptions { service.options }
     private var dialect: FeathersDialect { options.dialect }
@@ -32,11 +41,14 @@ struct ServiceCall {
                 var created: [JSONValue] = []
                 for item in items {
                     created.append(
-                        .object(hidingSecret(try service.create(storing(item.objectValue ?? [:]), selection))))
+                        .object(
+                            hidingSecret(try service.create(storing(resolving(item.objectValue ?? [:])), selection))))
                 }
                 return (201, .array(created))
             }
-            return (201, .object(hidingSecret(try service.create(storing(body.objectValue ?? [:]), selection))))
+            return (
+                201, .object(hidingSecret(try service.create(storing(resolving(body.objectValue ?? [:])), selection)))
+            )
         case .update:
             guard let id else { throw FeathersError.replaceMultiple }
             if dialect == .v5, case .array = body { throw FeathersError.replaceMultiple }
@@ -44,7 +56,8 @@ struct ServiceCall {
                 200,
                 .object(
                     hidingSecret(
-                        try service.update(id, storing(body.objectValue ?? [:]), FeathersQuery(query, dialect: dialect))
+                        try service.update(
+                            id, storing(resolving(body.objectValue ?? [:])), FeathersQuery(query, dialect: dialect))
                     ))
             )
         case .patch:
@@ -59,6 +72,12 @@ struct ServiceCall {
             let removed = try service.remove(id, filters).map(hidingSecret)
             return (200, id == nil ? .array(removed.map(JSONValue.object)) : .object(removed[0]))
         }
+    }
+
+    /// A whole record as the service's data resolver completes it.
+    private func resolving(_ data: JSONObject) -> JSONObject {
+        guard let resolver = options.dataResolver else { return data }
+        return resolver.resolve(data, user: user, now: clock())
     }
 
     /// The body as stored: the secret field hashed, as a generated app's `passwordHash` resolver does.

@@ -17,6 +17,8 @@ public struct ServiceOptions: Sendable {
     public var querySchema: QuerySchema?
     /// `data`: what `create`, `update` and `patch` take, checked before they run.
     public var dataSchema: DataSchema?
+    /// `resolveData`: what `create` and `update` records get from the caller and the clock.
+    public var dataResolver: DataResolver?
     /// For the authentication entity (`users`): the field stored hashed and never returned.
     public var secretField: String?
     /// For the authentication entity: a call made with a token reaches only the caller's own

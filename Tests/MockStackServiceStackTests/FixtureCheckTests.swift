@@ -62,6 +62,17 @@ import Testing
         ])
     }
 
+    /// Without a `returnType`, the script generators read the request's `IReturn<T>`: a `T`
+    /// nothing declares would name a class the generated file never writes.
+    @Test func aRequestsIReturnMustNameADeclaredType() {
+        let marker = #", { "request": { "name": "Bye", "implements": [{ "name": "IReturn`1", "genericArgs": ["ByeResponse"] }] } }"#
+        #expect(Self.problems(extraOperation: marker) == [
+            "Fixtures/demo/metadata.json:11:92: /operations/1/request/implements/0/genericArgs/0: Bye returns 'ByeResponse' (in IReturn<ByeResponse>), which no type in 'types' declares",
+        ])
+        let declared = #", { "request": { "name": "Bye", "implements": [{ "name": "IReturn`1", "genericArgs": ["List<HelloResponse>"] }] } }"#
+        #expect(Self.problems(extraOperation: declared) == [])
+    }
+
     @Test func aRequestsBaseTypeMustBeDeclared() {
         let derived = #", { "request": { "name": "Bye", "inherits": { "name": "QueryDb`1", "genericArgs": ["Hello"] } } }"#
         #expect(Self.problems(extraOperation: derived) == [

@@ -3,7 +3,8 @@ import MockStackCore
 /// The mistakes in a metadata document that would not stop the app from loading but would make
 /// it answer silently wrong: a type that nothing declares (a property of it would bind and
 /// serialize as untyped JSON), an operation whose response type is undeclared (its answer would
-/// be an empty object), and a route variable that is no property of the request (its value
+/// be an empty object; nor may a request's `IReturn<T>` name one, which the generated DTOs would
+/// use for a class they never write), and a route variable that is no property of the request (its value
 /// would be dropped, and ServiceStack fails every request by that route).
 ///
 /// The real hosts publish a few such routes (test.servicestack.net's `/hellotypes/{Name}`,
@@ -88,6 +89,17 @@ struct MetadataCheck {
                 MetadataError(
                     pointer: pointer + "/inherits",
                     message: "\(type.name) inherits '\(unknown)', which no type in 'types' declares"))
+        }
+        if let returned = type.returnMarkerReference,
+            let unknown = unknownNames(in: returned, parameters: parameters).first,
+            let marker = type.implements.firstIndex(where: { $0.name == "IReturn`1" })
+        {
+            problems.append(
+                MetadataError(
+                    pointer: pointer + "/implements/\(marker)/genericArgs/0",
+                    message:
+                        "\(type.name) returns '\(unknown)' (in IReturn<\(returned)>), which no type in 'types' declares"
+                ))
         }
         for (index, property) in type.properties.enumerated() {
             guard let unknown = unknownNames(in: property.type, parameters: parameters).first else { continue }

@@ -79,6 +79,14 @@ public struct MetadataType: Sendable {
         json = reader.object
     }
 
+    /// The return type a request names in its `IReturn<T>` among `implements`, which the
+    /// script generators read for an operation whose metadata gives no `returnType`.
+    var returnMarkerReference: TypeReference? {
+        guard let marker = implements.first(where: { $0.name == "IReturn`1" }), let argument = marker.genericArgs.first
+        else { return nil }
+        return TypeReference(parsing: argument)
+    }
+
     /// Whether the type implements the named interface (`IGet`, `IReturnVoid`, …).
     public func implements(_ interface: String) -> Bool {
         implements.contains { TypeReference.stripArity($0.name) == interface }

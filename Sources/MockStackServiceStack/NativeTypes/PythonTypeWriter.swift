@@ -224,13 +224,3 @@ struct PythonTypeWriter {
 
     private static func parameter(_ name: String) -> String { ScriptText.identifier(String(name.drop { $0 == "'" })) }
 }
-
-extension MetadataType {
-    /// The return type a request names in its `IReturn<T>` among `implements`, for an operation
-    /// whose metadata gives no `returnType`.
-    var returnMarkerReference: TypeReference? {
-        guard let marker = implements.first(where: { $0.name == "IReturn`1" }), let argument = marker.genericArgs.first
-        else { return nil }
-        return TypeReference(parsing: argument)
-    }
-}

@@ -434,7 +434,7 @@ def load_rows(label, summary):
 def measure_feathers_crud(port, pids, nginx_target, duration, rounds):
     """The Feathers CRUD mix (feathers-crud.lua) at -c32 and nginx's static GET back to back,
     the order alternating each round: each round first creates the records the script's first
-    gets, patches and removes name (r-100 … r0, feathers-crud.seed). Medians over the rounds,
+    gets, patches and removes name (ids 900 … 1000, feathers-crud.seed). Medians over the rounds,
     and the mix's req/s as a ratio to nginx's per round (the target: ≥ FEATHERS_RATIO_TARGET)."""
     nginx_port, nginx_server_pids, nginx_path, _ = nginx_target
     results, nginx_runs, ratios = [], [], []

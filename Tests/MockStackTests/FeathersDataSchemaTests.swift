@@ -93,9 +93,14 @@ struct FeathersDataSchemaTests {
         #expect(try await server.send("PATCH", "/people/0", json: #"{"age": 31}"#).text == #"{"name":"Ann","age":31,"id":0}"#)
         let wrongType = try await server.send("PATCH", "/people/0", json: #"{"created": "yes"}"#)
         #expect(wrongType.text == Self.refusal("/created", "#/properties/created/type", "type", #"{"type":"boolean"}"#, "must be boolean"))
-        let replaced = try await server.send("PUT", "/people/0", json: #"{"id": 0, "name": "Ann B."}"#)
-        #expect(replaced.json["data"]?.arrayValue?.first?["params"] == ["additionalProperty": "id"])
+        let replaced = try await server.send("PUT", "/people/0", json: #"{"name": "Ann B.", "nickname": "Annie"}"#)
+        #expect(replaced.json["data"]?.arrayValue?.first?["params"] == ["additionalProperty": "nickname"])
         #expect(try await server.send("PUT", "/people/0", json: #"{"name": "Ann B."}"#).text == #"{"name":"Ann B.","id":0}"#)
+        // The people services take an id of the client's choosing, of the schema's type.
+        #expect(try await server.send("PUT", "/people/0", json: #"{"id": 0, "name": "Ann C."}"#).text == #"{"id":0,"name":"Ann C."}"#)
+        #expect(try await server.send("POST", "/people", json: #"{"id": "seven", "name": "S"}"#).json["data"]?.arrayValue?.first?["message"]
+            == "must be number")
+        #expect(try await server.send("POST", "/people", json: #"{"id": 7, "name": "S"}"#).text == #"{"id":7,"name":"S"}"#)
         // A body that is no record is Ajv's type error.
         #expect(try await server.send("PATCH", "/people/0", json: "[1]").json["data"]?.arrayValue?.first?["message"] == "must be object")
     }

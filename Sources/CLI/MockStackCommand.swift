@@ -20,7 +20,7 @@ enum MockStackCommand {
 
     /// Every command, in the order help lists them.
     static var commands: [any Subcommand.Type] {
-        [Serve.self, Record.self, Validate.self, Routes.self, Health.self, Codegen.self]
+        [Serve.self, Record.self, Validate.self, Routes.self, Health.self, Codegen.self, Stubs.self]
     }
 
     static func main() {

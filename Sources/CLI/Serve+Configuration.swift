@@ -28,6 +28,7 @@ extension Serve {
         configuration.journalSize = journalSize
         configuration.journalBodyBytes = journalBodyBytes
         configuration.watchesFixtures = watch
+        configuration.stubFolders = stubs.map { URL(fileURLWithPath: $0) }
         configuration.seed = seed
         configuration.maxSessions = maxSessions
         configuration.adminToken =

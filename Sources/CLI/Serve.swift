@@ -41,6 +41,7 @@ struct Serve: Subcommand {
     var timeout = defaults.transport.timeoutSeconds
     var journalSize = defaults.journalSize
     var journalBodyBytes = defaults.journalBodyBytes
+    var stubs: [String] = []
     var watch = false
     var noLoadCache = false
     var stopOnStdinEof = false
@@ -78,11 +79,17 @@ struct Serve: Subcommand {
                 "journal-size", \.journalSize,
                 help: "Requests the journal keeps for GET /__mockstack/requests (0: no journal)."),
             .value("journal-body-bytes", \.journalBodyBytes, help: "Bytes of each request body the journal keeps."),
+            .repeating(
+                "stubs", \.stubs, valueName: "dir",
+                help: """
+                    Load the stubs in this folder's *.json files (repeatable), checked before start-up; a whole reset \
+                    puts them back.
+                    """),
             .flag(
                 "watch", \.watch,
                 help: """
-                    Reload an app when its fixtures change; a broken edit is reported and the last good version keeps \
-                    serving.
+                    Reload an app when its fixtures change, and the stubs when their files do; a broken edit is \
+                    reported and the last good version keeps serving.
                     """),
             .flag(
                 "no-load-cache", \.noLoadCache,

@@ -43,8 +43,12 @@ public struct MockStackConfiguration: Sendable {
     /// The version the ready line reports: `mockstack serve` sets its `--version` text, the
     /// release and the commit it was built from.
     public var version = MockStackVersion.current
-    /// Whether `serve --watch` reloads an app when its fixtures folder changes.
+    /// Whether `serve --watch` reloads an app when its fixtures folder changes (and the stubs
+    /// when a file in ``stubFolders`` does).
     public var watchesFixtures = false
+    /// `serve --stubs DIR`: folders whose `*.json` files hold stubs, loaded and checked before
+    /// the ready line, and put back by a whole reset (README.md, Stubs kept in files).
+    public var stubFolders: [URL] = []
     /// Where the load cache keeps its records (``LoadCache``, docs/load-cache.md); nil, the
     /// default for a server made in code: no cache, every start loads and checks everything.
     /// `mockstack serve` sets ``LoadCache/defaultFolder(environment:)`` unless `--no-load-cache`.

@@ -35,6 +35,8 @@ public final class MockStackServer: Sendable {
     let registry: AppRegistry
     private let sessions: SessionStore
     private let watcher: FixtureWatcher?
+    /// The stubs kept in files, with `--stubs`.
+    private let stubFolders: StubFolders?
     private let exposedPorts = LockedValue<[String: Int]>([:])
     /// The app folders `--apps` left out (``ReadyEvent/notLoaded``).
     private let notLoaded: [String]
@@ -86,6 +88,16 @@ public final class MockStackServer: Sendable {
         registry = AppRegistry(mounted: apps) { app in RealtimeJournal.observe(app, into: realtime) }
         let stubs = StubStore(
             files: everything, seed: configuration.seed, templateLimit: configuration.transport.maxBodyBytes)
+        if configuration.stubFolders.isEmpty {
+            stubFolders = nil
+        } else {
+            for folder in configuration.stubFolders where FileStatus(path: folder.path)?.kind != .directory {
+                throw MockStackError("--stubs \(folder.relativePath): no such folder")
+            }
+            let folders = StubFolders(configuration.stubFolders, stubs: stubs, logger: configuration.logger)
+            try folders.load()
+            stubFolders = folders
+        }
         sessions = SessionStore(
             limit: configuration.maxSessions, journalCapacity: configuration.journalSize,
             journalBodyLimit: configuration.journalBodyBytes, seed: configuration.seed, stubs: stubs, realtime: realtime
@@ -132,7 +144,10 @@ public final class MockStackServer: Sendable {
         transport = HTTPServer(configuration: transportConfiguration, listeners: listeners)
     }
 
-    deinit { watcher?.stop() }
+    deinit {
+        watcher?.stop()
+        stubFolders?.stop()
+    }
 
     /// The apps, through the load cache when there is one.
     private static func load(
@@ -197,6 +212,7 @@ public final class MockStackServer: Sendable {
         exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
         configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
         watcher?.start()
+        if configuration.watchesFixtures { stubFolders?.watch() }
         buildUnbuiltApps()
         return ReadyEvent(
             host: configuration.host,
@@ -229,12 +245,16 @@ public final class MockStackServer: Sendable {
     /// Begins a graceful stop: no new connections, in-flight replies finish. Any thread.
     public func stop() {
         watcher?.stop()
+        stubFolders?.stop()
         transport.stop()
     }
 
     /// With ``MockStackConfiguration/watchesFixtures``: looks for changed fixtures now rather
     /// than at the next poll, and reloads them.
-    public func reloadChangedFixtures() { watcher?.reloadIfChanged() }
+    public func reloadChangedFixtures() {
+        watcher?.reloadIfChanged()
+        stubFolders?.reloadIfChanged()
+    }
 
     /// Blocks until the server has stopped (after ``stop()`` or SIGINT/SIGTERM).
     public func wait() { transport.wait() }

@@ -4,11 +4,11 @@ import MockStackCore
 extension ControlPlane {
     /// `POST reset[?app=NAME | ?session=ID]`, in three scopes:
     /// - whole (no parameter): every app of this scope back to its fixture state, its stubs
-    ///   removed, its scenarios started over, its journal emptied and the waits on it answered
-    ///   409, random delays started over; the server's also drops every session (their waits
-    ///   answered 410);
-    /// - one app (`app`): that app's state, its stubs and its journal entries in this scope,
-    ///   nothing else (the server's never touches a session's);
+    ///   removed (the server's `--stubs` files loaded again, hits at 0), its scenarios started
+    ///   over, its journal emptied and the waits on it answered 409, random delays started
+    ///   over; the server's also drops every session (their waits answered 410);
+    /// - one app (`app`): that app's state, its stubs (then its `--stubs` files' again) and its
+    ///   journal entries in this scope, nothing else (the server's never touches a session's);
     /// - one session (`session`, on the server's control plane): what the session's own
     ///   whole reset does.
     func reset(_ request: HTTPRequest) -> HTTPResponse {
@@ -33,6 +33,7 @@ extension ControlPlane {
             }
             app.reset()
             stubs.removeAll(app: name, session: session?.id)
+            if session == nil { stubs.restoreFileStubs(app: name) }
             let scope = session?.id
             scopedJournal.remove { $0.app == name && $0.session == scope }
             scopedRealtime.remove { $0.app == name && $0.session == scope }
@@ -41,6 +42,7 @@ extension ControlPlane {
         let mounted = mounted
         for app in mounted { app.reset() }
         stubs.removeAll(session: session?.id)
+        if session == nil { stubs.restoreFileStubs(app: nil) }
         scopedJournal.clear()
         scopedJournal.endWaits(with: WaitEnding.reset)
         scopedRealtime.clear()

@@ -57,13 +57,10 @@ package final class FixtureWatcher: Sendable {
 
     /// Starts looking every `intervalMilliseconds`, on a queue of its own, until ``stop()``.
     package func start(intervalMilliseconds: Int = 250) {
-        DispatchQueue(label: "mockstack.fixture-watcher").async { [weak self] in
-            while let signal = self?.stopSignal,
-                signal.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut
-            {
-                self?.reloadIfChanged()
-            }
-        }
+        WatchLoop.start(
+            label: "mockstack.fixture-watcher", intervalMilliseconds: intervalMilliseconds, stop: stopSignal,
+            owner: self
+        ) { $0.reloadIfChanged() }
     }
 
     package func stop() { stopSignal.signal() }

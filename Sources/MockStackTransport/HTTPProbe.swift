@@ -6,13 +6,41 @@ import Glibc
 import Darwin
 #endif
 
-/// A minimal blocking HTTP/1.1 GET, for `mockstack health` (a Docker HEALTHCHECK must not need
-/// curl in the image).
+/// A minimal blocking HTTP/1.1 client for the CLI's talks with a running server: `mockstack
+/// health` (a Docker HEALTHCHECK must not need curl in the image) and `mockstack stubs export`.
 public enum HTTPProbe {
+    /// An answer: its status and, for ``fetch(host:port:path:headers:timeoutMilliseconds:)``, its body.
+    public struct Reply: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+    }
+
+    /// The most of an answer ``fetch(host:port:path:headers:timeoutMilliseconds:)`` reads: a
+    /// larger one is refused rather than held.
+    public static let replyByteLimit = 64 * 1024 * 1024
+
     /// The status code of `GET path` on `host:port`, or a description of why there was none.
     public static func get(
         host: String, port: Int, path: String, timeoutMilliseconds: Int = 2_000
     ) -> Result<Int, TransportError> {
+        exchange(
+            host: host, port: port, path: path, headers: [], timeoutMilliseconds: timeoutMilliseconds, whole: false
+        )
+        .map(\.status)
+    }
+
+    /// `GET path` on `host:port` with `headers`, its whole answer read (the server closes the
+    /// connection after it; a body framed by `Content-Length` is cut to it).
+    public static func fetch(
+        host: String, port: Int, path: String, headers: [(String, String)] = [], timeoutMilliseconds: Int = 10_000
+    ) -> Result<Reply, TransportError> {
+        exchange(
+            host: host, port: port, path: path, headers: headers, timeoutMilliseconds: timeoutMilliseconds, whole: true)
+    }
+
+    private static func exchange(
+        host: String, port: Int, path: String, headers: [(String, String)], timeoutMilliseconds: Int, whole: Bool
+    ) -> Result<Reply, TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -49,9 +77,9 @@ public enum HTTPProbe {
                 TransportError("cannot connect to \(host):\(port): \(error.reason)", call: "connect", errno: error.code)
             )
         }
-        let request = Array(
-            "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-                .utf8)
+        let fields =
+            [("Host", "\(host):\(port)"), ("Accept", "application/json")] + headers + [("Connection", "close")]
+        let request = Array(("GET \(path) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n").utf8)
         switch request.withUnsafeBytes({ SystemCalls.send(fd, $0) }) {
         case .success(let sent) where sent == request.count: break
         case .success:
@@ -62,18 +90,45 @@ public enum HTTPProbe {
                 TransportError("cannot send to \(host):\(port): \(error.reason)", call: "send", errno: error.code))
         }
         var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while !response.contains(0x0A) {
+        var buffer = [UInt8](repeating: 0, count: whole ? 64 * 1024 : 512)
+        // The status line is enough for a probe; a fetch reads until the server closes.
+        while whole || !response.contains(0x0A) {
             guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCalls.receive(fd, into: $0) }),
                 count > 0
             else { break }
             response += buffer[0..<count]
+            guard response.count <= replyByteLimit else {
+                return .failure(
+                    TransportError("the answer from \(host):\(port) is larger than \(replyByteLimit) bytes"))
+            }
         }
         let statusLine = String(decoding: response.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let code = Int(parts[1]) else {
             return .failure(TransportError("no HTTP answer from \(host):\(port)"))
         }
-        return .success(code)
+        guard whole else { return .success(Reply(status: code, body: [])) }
+        guard let body = body(of: response) else {
+            return .failure(TransportError("an answer from \(host):\(port) that this client cannot read (chunked)"))
+        }
+        return .success(Reply(status: code, body: body))
+    }
+
+    /// The body after the header block: all of it, or as much as `Content-Length` says; nil
+    /// for a chunked one.
+    private static func body(of response: [UInt8]) -> [UInt8]? {
+        let separator: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+        guard let end = response.indices.dropLast(3).first(where: { response[$0..<$0 + 4].elementsEqual(separator) })
+        else { return [] }
+        let header = String(decoding: response[..<end], as: UTF8.self).lowercased()
+        if header.contains("\r\ntransfer-encoding:") { return nil }
+        var body = Array(response[(end + 4)...])
+        if let line = header.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).filter { $0 != " " && $0 != "\t" }),
+            length < body.count
+        {
+            body = Array(body[..<length])
+        }
+        return body
     }
 }

@@ -274,6 +274,33 @@ struct CLITests {
         #expect(result.stderr.contains("demo/app.json:1:30: /routes: expected an array, found number"))
     }
 
+    /// `serve --stubs DIR` checks the stub files before the ready line, as it does fixtures;
+    /// `stubs export` writes a running server's stubs as files that load back.
+    @Test func stubFilesAreCheckedAtStartAndExportedBack() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeFiles(["stubs/a.json": "[{\"answer\": {\"status\": 200}},\n {\"answer\": {\"status\": 600}}]"], under: root)
+        let stubs = root.appendingPathComponent("stubs").path
+        let refused = try Self.run(["serve", "--port", "0", "--stubs", stubs])
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(refused.stderr == "\(stubs)/a.json:2:24: /1/answer/status: expected a status from 200 to 599\n")
+        try writeFiles(["stubs/a.json": #"{"match": {"path": "/test/api/Hello"}, "answer": {"status": 418}}"#], under: root)
+        let (process, line, _) = try Self.serve(["--apps", "test", "--stubs", stubs])
+        defer { process.stop() }
+        let url = try #require(try JSONParser().parse(line).root["url"]?.stringValue)
+        let out = root.appendingPathComponent("out").path
+        let exported = try Self.run(["stubs", "export", "--url", url, "--out", out])
+        #expect(exported.status == 0 && exported.stdout == "wrote 1 stub to \(out)\n")
+        #expect(try String(contentsOfFile: out + "/001-stub-1.json", encoding: .utf8)
+            == "{\n  \"match\": {\n    \"path\": \"/test/api/Hello\"\n  },\n  \"answer\": {\n    \"status\": 418\n  }\n}\n")
+        let again = try Self.run(["stubs", "export", "--url", url, "--out", out])
+        #expect(again.status == 2)
+        #expect(again.stderr == "mockstack: \(out) already holds stub files (001-stub-1.json): they would load beside these; pass --replace or choose another folder\n")
+        #expect(try Self.run(["stubs", "export", "--url", url, "--out", out, "--replace"]).status == 0)
+        let typo = try Self.run(["stubs", "exprot", "--url", url, "--out", out])
+        #expect(typo.status == 2 && typo.stderr == "mockstack: unknown action 'exprot': did you mean 'export'? (see 'mockstack stubs --help')\n")
+    }
+
     @Test func routesPrintsTheTable() throws {
         let result = try Self.run(["routes"])
         #expect(result.status == 0)
@@ -342,7 +369,7 @@ struct CLITests {
         #expect(typo.stderr == "mockstack: 'recrod' is not a command: did you mean 'record'? (see 'mockstack --help')\n")
         let nothingNear = try Self.run(["xyz"])
         #expect(nothingNear.stderr
-            == "mockstack: 'xyz' is not a command: the commands are serve, record, validate, routes, health, codegen (see 'mockstack --help')\n")
+            == "mockstack: 'xyz' is not a command: the commands are serve, record, validate, routes, health, codegen, stubs (see 'mockstack --help')\n")
         let option = try Self.run(["codegen", "swift", "--app", "test", "--option", "Bogus=1"])
         #expect(option.status == 2)
         #expect(option.stdout.isEmpty)

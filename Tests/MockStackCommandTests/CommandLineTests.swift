@@ -288,6 +288,7 @@ import TestSupport
         "max-sessions": ("1", "100000"),
         "proxy-unmatched": ("http://127.0.0.1:9", "https://api.example.com/base"),
         "proxy-timeout": ("1", "600"),
+        "stubs": ("stubs", "./more stubs"),
     ]
 
     /// `mockstack serve …` in README.md and docs/, split at spaces; the CLI reference's synopsis

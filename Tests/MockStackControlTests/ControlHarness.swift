@@ -53,6 +53,8 @@ final class Counter: Sendable {
 struct ControlHarness {
     let root: RootResponder
     let registry: AppRegistry
+    /// The runtime stubs, for the tests of stubs kept in files.
+    let stubs: StubStore
 
     static let apps: [any MockApp] = [
         RouteApp(name: "test", mount: "/test", routes: [
@@ -77,6 +79,7 @@ struct ControlHarness {
         self.registry = registry
         let journal = RequestJournal(capacity: journalSize)
         let stubs = StubStore(files: nil)
+        self.stubs = stubs
         let sessions = SessionStore(limit: 4, journalCapacity: 100, journalBodyLimit: 1024, seed: 0, stubs: stubs, realtime: realtime)
         let faults = RequestFaults(seed: 0)
         let control = ControlPlane(registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: .open,

@@ -19,6 +19,8 @@ struct Stub: Sendable {
     var hits: Int { usage.hits }
     /// The definition as given, echoed by `GET stubs`.
     let json: JSONValue
+    /// The file `serve --stubs` read it from (`login.json`), for one of those.
+    let origin: String?
 
     var priority: Int { definition.priority }
     var times: Int? { definition.times }
@@ -35,7 +37,10 @@ struct Stub: Sendable {
     /// - Parameters:
     ///   - files: where `answer.bodyFile` is read from (the fixtures folder);
     ///   - seed: where random delays start when the answer names no `seed`.
-    init(id: String, json: JSONValue, files: (any FixtureSource)?, seed: UInt64 = 0) throws(Problem) {
+    ///   - origin: the file it came from, for a stub `serve --stubs` loaded.
+    init(
+        id: String, json: JSONValue, files: (any FixtureSource)?, seed: UInt64 = 0, origin: String? = nil
+    ) throws(Problem) {
         let definition: StubDefinition
         do throws(WireProblem) {
             definition = try StubDefinition(json: json)
@@ -44,6 +49,7 @@ struct Stub: Sendable {
         }
         self.id = id
         self.json = json
+        self.origin = origin
         self.definition = definition
         do throws(RequestMatcher.Problem) {
             match = try RequestMatcher(definition.match, field: "match")
@@ -136,6 +142,7 @@ struct Stub: Sendable {
             "times": times.map { .number(JSONNumber($0)) } ?? .null,
             "hits": .number(JSONNumber(hits)), "exhausted": .bool(isExhausted),
         ]
+        if let origin { object["file"] = .string(origin) }
         object["definition"] = json
         return .object(object)
     }

@@ -22,6 +22,8 @@ package final class StubStore: Sendable {
         var lastId = 0
         /// Scenarios not in ``Scenario/started``, by scope and name.
         var scenarios: [Scenario.Key: String] = [:]
+        /// What `serve --stubs` loaded: the server's stubs a whole reset puts back.
+        var fileDefinitions: [StubFiles.Definition] = []
     }
 
     /// Where stubs' random delays start unless they name a seed.
@@ -46,6 +48,51 @@ package final class StubStore: Sendable {
         let stub = try Stub(id: id, json: json, files: files, seed: seed)
         changingStubs { $0.stubs.append(stub) }
         return stub
+    }
+
+    // MARK: Stubs kept in files
+
+    /// Reads stub files (display name → bytes, in load order), checking each definition as
+    /// ``add(_:)`` would; every mistake at its line and column.
+    package func readFiles(_ files: [(name: String, bytes: [UInt8])]) throws(FixtureErrors) -> [StubFiles.Definition] {
+        try StubFiles.read(files) { json -> Stub.Problem? in
+            do throws(Stub.Problem) {
+                _ = try Stub(id: "", json: json, files: self.files, seed: seed)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Makes `definitions` the server's file stubs: the ones loaded before go (with their hits),
+    /// these are added, and a whole reset puts them back from now on.
+    package func installFileStubs(_ definitions: [StubFiles.Definition]) {
+        changingStubs { state in
+            state.fileDefinitions = definitions
+            state.stubs.removeAll { $0.origin != nil && $0.match.session == nil }
+            state.stubs += compiled(definitions, state: &state)
+        }
+    }
+
+    /// Puts the file stubs back after a reset removed the server's own: all of them, or one app's.
+    func restoreFileStubs(app: String?) {
+        changingStubs { state in
+            let wanted = state.fileDefinitions.filter { definition in
+                app == nil || (try? StubDefinition(json: definition.json))?.match.app == app
+            }
+            state.stubs += compiled(wanted, state: &state)
+        }
+    }
+
+    /// Stubs from file definitions, with new ids; one that no longer compiles (a `bodyFile`
+    /// removed since) is left out.
+    private func compiled(_ definitions: [StubFiles.Definition], state: inout State) -> [Stub] {
+        definitions.compactMap { definition in
+            state.lastId += 1
+            return try? Stub(
+                id: "stub-\(state.lastId)", json: definition.json, files: files, seed: seed, origin: definition.origin)
+        }
     }
 
     /// The stub that answers this request, its hit counted: the lowest priority number (as in

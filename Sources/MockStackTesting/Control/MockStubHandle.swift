@@ -74,6 +74,8 @@ public struct ListedStub: Sendable, Equatable {
     public var definition: StubDefinition?
     /// Empty once it has matched.
     public var nearMisses: [NearMiss]
+    /// The file `serve --stubs` loaded it from (`stubs/login.json`); nil for one added at runtime.
+    public var file: String?
 
     init(_ json: JSONValue) {
         id = json["id"]?.stringValue ?? ""
@@ -82,6 +84,7 @@ public struct ListedStub: Sendable, Equatable {
         hits = json["hits"]?.intValue ?? 0
         exhausted = json["exhausted"]?.boolValue ?? false
         definition = json["definition"].flatMap { try? StubDefinition(json: $0) }
+        file = json["file"]?.stringValue
         nearMisses =
             json["nearMisses"]?.arrayValue?.map { miss in
                 NearMiss(

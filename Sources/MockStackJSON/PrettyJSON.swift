@@ -1,9 +1,8 @@
-import MockStackCore
-
-/// JSON written for people to read and edit (manifests, seed files): two-space indents, one
-/// member or item a line, key order and number literals kept.
-enum PrettyJSON {
-    static func bytes(_ value: JSONValue) -> [UInt8] {
+/// JSON written for people to read and edit (recorded manifests and seed files, exported
+/// stubs): two-space indents, one member or item a line, key order and number literals kept.
+public enum PrettyJSON {
+    /// The value's text, with a line break at the end.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         write(value, indent: 0, into: &out)
         out.append(UInt8(ascii: "\n"))

@@ -109,32 +109,48 @@ extension ControlPlane {
         } catch {
             return PlainError.response(400, "The pattern is not JSON: \(error)")
         }
+        let entries = scopedJournal.snapshot().entries
+        let found: [JournalEntry]
+        switch matchingEntries(entries, matcher) {
+        case .success(let matched): found = matched
+        case .failure(let refusal): return refusal.response
+        }
+        return counting
+            ? .json(200, ["count": .number(JSONNumber(found.count))])
+            : .json(200, ["requests": .array(described(found, among: entries))])
+    }
+
+    /// A 422 for a pattern whose regexes ran out of steps partway through the journal.
+    struct PatternBudgetRefusal: Error {
+        var response: HTTPResponse
+    }
+
+    /// The entries a pattern matches (on the server's control plane, sessions' too), within
+    /// one ``PatternBudget`` for the whole journal: a verification holds its loop no longer than
+    /// a stubbed request may.
+    func matchingEntries(
+        _ entries: some Sequence<JournalEntry>, _ matcher: RequestMatcher
+    ) -> Result<[JournalEntry], PatternBudgetRefusal> {
         let ignoringCase = appsIgnoringParameterCase
-        // One budget for the whole journal: a verification holds its loop no longer than a stubbed request may.
         var budget = PatternBudget()
         var found: [JournalEntry] = []
-        let entries = scopedJournal.snapshot().entries
         for entry in entries {
             if matcher.matches(subject(of: entry, ignoringCase), anySession: true, within: &budget) {
                 found.append(entry)
             }
             if budget.isSpent {
-                return PlainError.response(
-                    422,
-                    """
-                    The pattern's regular expressions ran out of steps (\(PatternBudget.perRequest) a request at \
-                    most) 
-                    """
-                        + """
-                        at journal entry \(entry.id), so the entries from there on could not be matched; a simpler \
-                        regex, or one over a shorter part of the request, can be
-                        """
-                )
+                return .failure(
+                    PatternBudgetRefusal(
+                        response: PlainError.response(
+                            422,
+                            """
+                            The pattern's regular expressions ran out of steps (\(PatternBudget.perRequest) a request \
+                            at most) at journal entry \(entry.id), so the entries from there on could not be matched; \
+                            a simpler regex, or one over a shorter part of the request, can be
+                            """)))
             }
         }
-        return counting
-            ? .json(200, ["count": .number(JSONNumber(found.count))])
-            : .json(200, ["requests": .array(described(found, among: entries))])
+        return .success(found)
     }
 
     /// A journal entry as stubs and verifications match it: the request as kept (its body cut

@@ -65,6 +65,7 @@ extension ControlPlane {
                 .on(.post) { plane, request, _ in plane.addStub(request) },
                 .on(.delete) { plane, request, _ in plane.removeStubs(request) },
             ]),
+        ControlRoute("/stubs/snapshot", [.on(.post) { plane, request, _ in plane.snapshot(request) }]),
         ControlRoute(
             .under("/stubs/", allowsEmpty: true),
             [

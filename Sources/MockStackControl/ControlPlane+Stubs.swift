@@ -10,9 +10,18 @@ extension ControlPlane {
         } catch {
             return PlainError.response(400, "The stub is not JSON: \(error)")
         }
+        do {
+            let stub = try addScoped(json)
+            return .json(201, stub.listed)
+        } catch {
+            return PlainError.response(400, "Invalid stub: \(error.description)")
+        }
+    }
+
+    /// Adds a stub in this scope: a session's answers only that session's requests.
+    func addScoped(_ json: JSONValue) throws(Stub.Problem) -> Stub {
         var definition = json
         if let session, case .object(var root) = json {
-            // A session's stub answers only that session's requests.
             // (A match that is not an object is left for the stub's parser to refuse.)
             if var match = root["match"].map({ $0.objectValue }) ?? JSONObject() {
                 match["session"] = .string(session.id)
@@ -20,12 +29,7 @@ extension ControlPlane {
                 definition = .object(root)
             }
         }
-        do {
-            let stub = try stubs.add(definition)
-            return .json(201, stub.listed)
-        } catch {
-            return PlainError.response(400, "Invalid stub: \(error.description)")
-        }
+        return try stubs.add(definition)
     }
 
     /// `DELETE stubs[?app=NAME]`: this scope's stubs (the server's own, or this session's),

@@ -9,13 +9,13 @@ import Darwin
 /// A minimal blocking HTTP/1.1 client for the CLI's talks with a running server: `mockstack
 /// health` (a Docker HEALTHCHECK must not need curl in the image) and `mockstack stubs export`.
 public enum HTTPProbe {
-    /// An answer: its status and, for ``fetch(host:port:path:headers:timeoutMilliseconds:)``, its body.
+    /// An answer: its status and, for ``fetch(_:host:port:path:headers:body:timeoutMilliseconds:)``, its body.
     public struct Reply: Sendable {
         public var status: Int
         public var body: [UInt8]
     }
 
-    /// The most of an answer ``fetch(host:port:path:headers:timeoutMilliseconds:)`` reads: a
+    /// The most of an answer ``fetch(_:host:port:path:headers:body:timeoutMilliseconds:)`` reads: a
     /// larger one is refused rather than held.
     public static let replyByteLimit = 64 * 1024 * 1024
 
@@ -29,17 +29,21 @@ public enum HTTPProbe {
         .map(\.status)
     }
 
-    /// `GET path` on `host:port` with `headers`, its whole answer read (the server closes the
+    /// `METHOD path` on `host:port` with `headers`, its whole answer read (the server closes the
     /// connection after it; a body framed by `Content-Length` is cut to it).
+    /// - Parameter body: sent as JSON with the method (`POST`), when given.
     public static func fetch(
-        host: String, port: Int, path: String, headers: [(String, String)] = [], timeoutMilliseconds: Int = 10_000
+        _ method: String = "GET", host: String, port: Int, path: String, headers: [(String, String)] = [],
+        body: [UInt8]? = nil, timeoutMilliseconds: Int = 10_000
     ) -> Result<Reply, TransportError> {
         exchange(
-            host: host, port: port, path: path, headers: headers, timeoutMilliseconds: timeoutMilliseconds, whole: true)
+            method, host: host, port: port, path: path, headers: headers, body: body,
+            timeoutMilliseconds: timeoutMilliseconds, whole: true)
     }
 
     private static func exchange(
-        host: String, port: Int, path: String, headers: [(String, String)], timeoutMilliseconds: Int, whole: Bool
+        _ method: String = "GET", host: String, port: Int, path: String, headers: [(String, String)],
+        body: [UInt8]? = nil, timeoutMilliseconds: Int, whole: Bool
     ) -> Result<Reply, TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -79,7 +83,10 @@ public enum HTTPProbe {
         }
         let fields =
             [("Host", "\(host):\(port)"), ("Accept", "application/json")] + headers + [("Connection", "close")]
-        let request = Array(("GET \(path) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n").utf8)
+        let framing = body.map { [("Content-Type", "application/json"), ("Content-Length", String($0.count))] } ?? []
+        let head =
+            "\(method) \(path) HTTP/1.1\r\n" + (fields + framing).map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        let request = Array(head.utf8) + (body ?? [])
         switch request.withUnsafeBytes({ SystemCalls.send(fd, $0) }) {
         case .success(let sent) where sent == request.count: break
         case .success:
@@ -108,10 +115,10 @@ public enum HTTPProbe {
             return .failure(TransportError("no HTTP answer from \(host):\(port)"))
         }
         guard whole else { return .success(Reply(status: code, body: [])) }
-        guard let body = body(of: response) else {
+        guard let answered = Self.body(of: response) else {
             return .failure(TransportError("an answer from \(host):\(port) that this client cannot read (chunked)"))
         }
-        return .success(Reply(status: code, body: body))
+        return .success(Reply(status: code, body: answered))
     }
 
     /// The body after the header block: all of it, or as much as `Content-Length` says; nil

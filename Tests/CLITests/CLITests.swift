@@ -297,6 +297,16 @@ struct CLITests {
         #expect(again.status == 2)
         #expect(again.stderr == "mockstack: \(out) already holds stub files (001-stub-1.json): they would load beside these; pass --replace or choose another folder\n")
         #expect(try Self.run(["stubs", "export", "--url", url, "--out", out, "--replace"]).status == 0)
+        // A snapshot of the journal, written as files; the server's stubs stay as they were.
+        _ = try Data(contentsOf: URL(string: url + "/test/hello/Cli")!)
+        _ = try Data(contentsOf: URL(string: url + "/test/hello/Cli")!)
+        let snapshot = root.appendingPathComponent("snapshot").path
+        let taken = try Self.run(["stubs", "snapshot", "--url", url, "--out", snapshot, "--match", #"{"path": "/test/hello/Cli"}"#, "--no-scenarios"])
+        #expect(taken.status == 0 && taken.stdout == "wrote 1 stub to \(snapshot)\n")
+        #expect(try String(contentsOfFile: snapshot + "/001-snapshot.json", encoding: .utf8).contains(#""body": {\#n      "result": "Hello, Cli!"\#n    }"#))
+        #expect(try Self.run(["stubs", "export", "--url", url, "--out", out, "--replace"]).stdout == "wrote 1 stub to \(out)\n")
+        let badMatch = try Self.run(["stubs", "snapshot", "--url", url, "--out", root.appendingPathComponent("x").path, "--match", "{nope"])
+        #expect(badMatch.status == 2 && badMatch.stderr.hasPrefix("mockstack: --match '{nope' is not JSON"))
         let typo = try Self.run(["stubs", "exprot", "--url", url, "--out", out])
         #expect(typo.status == 2 && typo.stderr == "mockstack: unknown action 'exprot': did you mean 'export'? (see 'mockstack stubs --help')\n")
     }

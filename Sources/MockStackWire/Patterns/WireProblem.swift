@@ -1,4 +1,4 @@
-import MockStackJSON
+package import MockStackJSON
 
 /// A definition the control plane cannot read, naming the field that is wrong (a 400:
 /// `match.headers.Accept: expected a string or a pattern object`).
@@ -18,7 +18,7 @@ public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(field): \(message)" }
 
     /// Refuses the first key of `object` not in `keys`.
-    static func only(_ object: JSONObject, _ keys: [String], at field: String) throws(WireProblem) {
+    package static func only(_ object: JSONObject, _ keys: [String], at field: String) throws(WireProblem) {
         for key in object.keys where !keys.contains(key) {
             throw WireProblem(
                 field: field.isEmpty ? key : field + "." + key,
@@ -26,13 +26,13 @@ public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func string(_ value: JSONValue?, _ field: String) throws(WireProblem) -> String? {
+    package static func string(_ value: JSONValue?, _ field: String) throws(WireProblem) -> String? {
         guard let value else { return nil }
         guard let text = value.stringValue else { throw WireProblem(field: field, message: "expected a string") }
         return text
     }
 
-    static func integer(_ value: JSONValue?, _ field: String) throws(WireProblem) -> Int? {
+    package static func integer(_ value: JSONValue?, _ field: String) throws(WireProblem) -> Int? {
         guard let value else { return nil }
         guard let number = value.intValue else { throw WireProblem(field: field, message: "expected a whole number") }
         return number

@@ -4,7 +4,7 @@ public import MockStackJSON
 /// testing product's `loadStubs(from:)`/`exportStubs(to:)` alike (README.md, Stubs kept in
 /// files): a `*.json` file holds one stub definition, a list of them, or what
 /// `GET /__mockstack/stubs` lists (`{"stubs": [{"id", …, "definition": {…}}]}`), so that a
-/// listing saved as it is loads back.
+/// listing, or a snapshot's answer, saved as it is loads back.
 public enum StubFileFormat {
     /// The definitions in a file's JSON, each with its JSON pointer in the file; none when
     /// the file holds neither an object nor a list.
@@ -20,7 +20,8 @@ public enum StubFileFormat {
         case .array(let items):
             return items.enumerated().map { definition($1, at: "/\($0)") }
         case .object(let object):
-            if object.keys == ["stubs"], case .array(let items)? = object["stubs"] {
+            // A listing, or a snapshot's answer beside its `skipped` (no definition has `stubs`).
+            if case .array(let items)? = object["stubs"] {
                 return items.enumerated().map { definition($1, at: "/stubs/\($0)") }
             }
             return [definition(root, at: "")]

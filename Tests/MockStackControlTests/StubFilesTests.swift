@@ -40,7 +40,7 @@ import Testing
             "e.json": #"{"answer": {"headers": {"X.Id": 5}}}"#,
         ]) == [
             "a.json:2:24: /answer/status: expected a status from 200 to 599",
-            "b.json:2:21: /1/match/path: expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"} or {\"absent\": true})",
+            "b.json:2:21: /1/match/path: expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"}, {\"absent\": true}, or {\"and\"|\"or\": […]}, {\"not\": …})",
             "c.json:1:12: /answer: invalid JSON: unexpected end of input, expected a value",
             "d.json:1:1: expected a stub definition, a list of them, or a {\"stubs\": […]} listing",
             "e.json:1:33: /answer/headers/X.Id: expected a string",

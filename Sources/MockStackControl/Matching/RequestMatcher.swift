@@ -11,6 +11,9 @@ struct RequestMatcher: Sendable {
     private let query: [(name: String, matcher: StringMatcher)]
     private let headers: [(name: String, matcher: StringMatcher)]
     private let bodyPointers: [(pointer: String, value: BodyMatcher)]
+    private let allOf: [RequestMatcher]
+    private let anyOf: [RequestMatcher]
+    private let noneOf: [RequestMatcher]
 
     private enum BodyMatcher: Sendable {
         case json(JSONValue)
@@ -65,6 +68,16 @@ struct RequestMatcher: Sendable {
             }
         }
         bodyPointers = pointers
+        func combined(_ patterns: [RequestPattern], _ key: String) throws(Problem) -> [RequestMatcher] {
+            var matchers: [RequestMatcher] = []
+            for (index, part) in patterns.enumerated() {
+                matchers.append(try RequestMatcher(part, field: at(key) + (patterns.count > 1 ? ".\(index)" : "")))
+            }
+            return matchers
+        }
+        allOf = try combined(pattern.allOf, "and")
+        anyOf = try combined(pattern.anyOf, "or")
+        noneOf = try combined(pattern.noneOf, "not")
     }
 
     var app: String? { pattern.app }
@@ -145,6 +158,33 @@ struct RequestMatcher: Sendable {
         }
         if let operation = pattern.operation, subject.operation != operation {
             return because("operation \(subject.operation ?? "none") is not \(operation)")
+        }
+        // The parts share the whole pattern's scope, checked above.
+        for (index, part) in allOf.enumerated() {
+            if let reason = part.mismatch(subject, explained: explained, anySession: true, within: &budget) {
+                return because("and \(index): " + reason)
+            }
+        }
+        if !anyOf.isEmpty {
+            var first: String?
+            for part in anyOf {
+                guard let reason = part.mismatch(subject, explained: explained, anySession: true, within: &budget)
+                else {
+                    first = nil
+                    break
+                }
+                if first == nil { first = reason }
+            }
+            if let first { return because("none of or matched (or 0: \(first))") }
+        }
+        for (index, part) in noneOf.enumerated() {
+            let missed = part.mismatch(subject, explained: false, anySession: true, within: &budget) != nil
+            // A part cut short by the budget did not miss: it proves nothing either way.
+            if !missed || budget.isSpent {
+                let undecided = "not \(index) could not be decided (the match ran out of steps: "
+                return because(
+                    missed ? undecided + "\(PatternBudget.perRequest) a request at most)" : "not \(index) matched")
+            }
         }
         return nil
     }

@@ -5,7 +5,9 @@ public import MockStackJSON
 /// `POST /__mockstack/requests/count` and `/requests/find`.
 ///
 /// `{"method", "path", "pathPrefix", "pathRegex", "query": {name: pattern}, "headers": {name: pattern},
-///   "body", "bodyPointers": {pointer: value or pattern}, "app", "operation", "session"}`
+///   "body", "bodyPointers": {pointer: value or pattern}, "app", "operation", "session",
+///   "and": [pattern, …], "or": [pattern, …], "not": pattern}`: whole patterns combine as string
+/// patterns do, within the same bounds (``StringPattern/maximumDepth``, ``StringPattern/maximumParts``).
 public struct RequestPattern: Sendable, Equatable {
     /// A name (query parameter, header) and the pattern its value must match.
     public struct Named: Sendable, Equatable {
@@ -64,13 +66,20 @@ public struct RequestPattern: Sendable, Equatable {
     public var operation: String?
     /// The session whose requests it takes (a session's control plane sets it).
     public var session: String?
+    /// Patterns that must all hold as well (`and`).
+    public var allOf: [RequestPattern]
+    /// Patterns of which at least one must hold (`or`), when given.
+    public var anyOf: [RequestPattern]
+    /// Patterns none of which may hold (`not`: one pattern, or a list).
+    public var noneOf: [RequestPattern]
 
     /// A pattern of the criteria given; with none it matches every request.
     public init(
         method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil,
         query: [Named] = [], headers: [Named] = [],
         body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil,
-        session: String? = nil
+        session: String? = nil, allOf: [RequestPattern] = [], anyOf: [RequestPattern] = [],
+        noneOf: [RequestPattern] = []
     ) {
         self.method = method
         self.path = path
@@ -83,6 +92,9 @@ public struct RequestPattern: Sendable, Equatable {
         self.app = app
         self.operation = operation
         self.session = session
+        self.allOf = allOf
+        self.anyOf = anyOf
+        self.noneOf = noneOf
     }
 
     /// The keys, spelled once.
@@ -90,14 +102,21 @@ public struct RequestPattern: Sendable, Equatable {
         static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex",
             query = "query",
             headers = "headers", body = "body", bodyPointers = "bodyPointers", app = "app", operation = "operation",
-            session = "session", equalToJson = "equalToJson"
+            session = "session", equalToJson = "equalToJson", and = "and", or = "or", not = "not"
         static let all = [
-            method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session,
+            method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session, and, or,
+            not,
         ]
     }
 
     /// Reads a pattern; `field` prefixes the names in problems (`match`).
     public init(json: JSONValue, field: String) throws(WireProblem) {
+        var parts = 0
+        try self.init(json: json, field: field, depth: 1, parts: &parts)
+    }
+
+    private init(json: JSONValue, field: String, depth: Int, parts: inout Int) throws(WireProblem) {
+        try StringPattern.count(&parts, at: field)
         guard case .object(let object) = json else { throw WireProblem(field: field, message: "expected an object") }
         try WireProblem.only(object, Key.all, at: field)
         func at(_ key: String) -> String { field.isEmpty ? key : field + "." + key }
@@ -124,6 +143,35 @@ public struct RequestPattern: Sendable, Equatable {
         app = try WireProblem.string(object[Key.app], at(Key.app))
         operation = try WireProblem.string(object[Key.operation], at(Key.operation))
         session = try WireProblem.string(object[Key.session], at(Key.session))
+        for key in [Key.and, Key.or, Key.not] {
+            guard let value = object[key] else { continue }
+            guard depth < StringPattern.maximumDepth else {
+                throw WireProblem(field: at(key), message: "nested deeper than \(StringPattern.maximumDepth)")
+            }
+            // `not` takes one pattern or a list; `and` and `or` a list.
+            let items: [JSONValue]
+            switch value {
+            case .array(let list) where !list.isEmpty: items = list
+            case .object where key == Key.not: items = [value]
+            default: throw WireProblem(field: at(key), message: "expected a list of request patterns")
+            }
+            var combined: [RequestPattern] = []
+            for (index, item) in items.enumerated() {
+                let itemField = value.arrayValue == nil ? at(key) : at(key) + ".\(index)"
+                let pattern = try RequestPattern(json: item, field: itemField, depth: depth + 1, parts: &parts)
+                // The stub's scope is its own: a part cannot move it.
+                guard pattern.session == nil, pattern.app == nil else {
+                    throw WireProblem(
+                        field: itemField, message: "app and session belong to the whole pattern, not to a part of it")
+                }
+                combined.append(pattern)
+            }
+            switch key {
+            case Key.and: allOf = combined
+            case Key.or: anyOf = combined
+            default: noneOf = combined
+            }
+        }
     }
 
     private static func named(_ value: JSONValue?, _ field: String) throws(WireProblem) -> [Named] {
@@ -175,6 +223,9 @@ public struct RequestPattern: Sendable, Equatable {
         if let app { object[Key.app] = .string(app) }
         if let operation { object[Key.operation] = .string(operation) }
         if let session { object[Key.session] = .string(session) }
+        if !allOf.isEmpty { object[Key.and] = .array(allOf.map(\.json)) }
+        if !anyOf.isEmpty { object[Key.or] = .array(anyOf.map(\.json)) }
+        if !noneOf.isEmpty { object[Key.not] = noneOf.count == 1 ? noneOf[0].json : .array(noneOf.map(\.json)) }
         return .object(object)
     }
 }

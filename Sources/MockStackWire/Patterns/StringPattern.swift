@@ -6,7 +6,9 @@ public import MockStackJSON
 /// JSON: a plain string means `equalTo`; otherwise an object with one operator,
 /// `{"equalTo": "…"}`, `{"contains": "…"}`, `{"matches": "regex"}` (the whole value, by
 /// mockstack's linear-time matcher) or `{"absent": true}`, and optionally
-/// `"caseInsensitive": true` (for `equalTo` and `contains`).
+/// `"caseInsensitive": true` (for `equalTo` and `contains`); or patterns combined,
+/// `{"and": [p, …]}`, `{"or": [p, …]}`, `{"not": p}` (as WireMock combines its matchers), at most
+/// ``maximumDepth`` deep and ``maximumParts`` patterns in all.
 public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     /// How the value is compared.
     public enum Operator: Sendable, Equatable {
@@ -18,6 +20,12 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case matches(String)
         /// The value must not be there at all.
         case absent
+        /// Every one of these holds.
+        case and([StringPattern])
+        /// At least one of these holds.
+        case or([StringPattern])
+        /// This does not hold (`not absent`: the value is there).
+        indirect case not(StringPattern)
     }
 
     /// The comparison.
@@ -43,9 +51,28 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     public static func matches(_ regex: String) -> StringPattern { StringPattern(.matches(regex)) }
     /// The value is not there at all.
     public static let absent = StringPattern(.absent)
+    /// Every one of `patterns` holds.
+    public static func and(_ patterns: StringPattern...) -> StringPattern { StringPattern(.and(patterns)) }
+    /// At least one of `patterns` holds.
+    public static func or(_ patterns: StringPattern...) -> StringPattern { StringPattern(.or(patterns)) }
+    /// `pattern` does not hold.
+    public static func not(_ pattern: StringPattern) -> StringPattern { StringPattern(.not(pattern)) }
+
+    /// How deep combined patterns may nest: a matcher's work stays bounded by its size.
+    public static let maximumDepth = 8
+    /// How many patterns one combined pattern may hold in all, itself included.
+    public static let maximumParts = 64
+
+    /// Counts one more pattern read into a combined one, refusing one past ``maximumParts``.
+    static func count(_ parts: inout Int, at field: String) throws(WireProblem) {
+        parts += 1
+        guard parts <= maximumParts else {
+            throw WireProblem(field: field, message: "more than \(maximumParts) patterns combined")
+        }
+    }
 
     /// The operator keys, spelled once.
-    static let operatorKeys = ["equalTo", "contains", "matches", "absent"]
+    static let operatorKeys = ["equalTo", "contains", "matches", "absent", "and", "or", "not"]
     static let caseInsensitiveKey = "caseInsensitive"
 
     /// Whether a JSON object reads as a pattern: one operator key, and `caseInsensitive` at most.
@@ -56,6 +83,12 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a pattern: a string (`equalTo`) or a pattern object.
     public init(json: JSONValue, field: String) throws(WireProblem) {
+        var parts = 0
+        try self.init(json: json, field: field, depth: 1, parts: &parts)
+    }
+
+    private init(json: JSONValue, field: String, depth: Int, parts: inout Int) throws(WireProblem) {
+        try Self.count(&parts, at: field)
         if let text = json.stringValue {
             self.init(.equalTo(text))
             return
@@ -65,8 +98,8 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
                 field: field,
                 message:
                     """
-                    expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"} or \
-                    {\"absent\": true})
+                    expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"}, \
+                    {\"absent\": true}, or {\"and\"|\"or\": […]}, {\"not\": …})
                     """
             )
         }
@@ -87,6 +120,29 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case "absent":
             guard value == .bool(true) else { throw WireProblem(field: field + ".absent", message: "expected true") }
             self.init(.absent)
+        case "and", "or", "not":
+            guard !caseInsensitive else {
+                throw WireProblem(
+                    field: field + "." + Self.caseInsensitiveKey,
+                    message: "not with \(key) (give it to the patterns inside)")
+            }
+            guard depth < Self.maximumDepth else {
+                throw WireProblem(field: field + "." + key, message: "nested deeper than \(Self.maximumDepth)")
+            }
+            if key == "not" {
+                self.init(.not(try StringPattern(json: value, field: field + ".not", depth: depth + 1, parts: &parts)))
+                return
+            }
+            guard case .array(let items) = value, !items.isEmpty else {
+                throw WireProblem(field: field + "." + key, message: "expected a list of patterns")
+            }
+            var patterns: [StringPattern] = []
+            for (index, item) in items.enumerated() {
+                patterns.append(
+                    try StringPattern(
+                        json: item, field: field + "." + key + ".\(index)", depth: depth + 1, parts: &parts))
+            }
+            self.init(key == "and" ? .and(patterns) : .or(patterns))
         default:
             guard let text = value.stringValue else {
                 throw WireProblem(field: field + "." + key, message: "expected a string")
@@ -119,6 +175,9 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case .contains(let text): object = ["contains": .string(text)]
         case .matches(let regex): object = ["matches": .string(regex)]
         case .absent: object = ["absent": .bool(true)]
+        case .and(let patterns): object = ["and": .array(patterns.map(\.json))]
+        case .or(let patterns): object = ["or": .array(patterns.map(\.json))]
+        case .not(let pattern): object = ["not": pattern.json]
         }
         if caseInsensitive { object[Self.caseInsensitiveKey] = .bool(true) }
         return .object(object)
@@ -132,6 +191,9 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case .contains(let text): return "containing '\(text)'" + suffix
         case .matches(let regex): return "matching /\(regex)/"
         case .absent: return "absent"
+        case .and(let patterns): return "all of (\(patterns.map(\.description).joined(separator: ", ")))"
+        case .or(let patterns): return "one of (\(patterns.map(\.description).joined(separator: ", ")))"
+        case .not(let pattern): return "not \(pattern)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MockStackControl
 import MockStackCore
 import MockStackWire
@@ -78,5 +79,55 @@ import Testing
         let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": {"path": {"or": \#(many)}}}"#))
         #expect(answer.status == 400)
         #expect((try? JSONParser().parse(answer.body).root)?["message"] == "Invalid stub: match.path.or.63: more than 64 patterns combined")
+    }
+}
+
+/// `cookies` and `basicAuth` in a request pattern.
+@Suite struct CookieAndCredentialPatternTests {
+    let harness = ControlHarness()
+
+    private func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)).root }
+
+    @Test func cookiesMatchByName() throws {
+        let stub = try parse(#"{"match": {"cookies": {"ss-id": {"matches": "[a-z0-9]+"}, "theme": {"absent": true}}}, "answer": {"status": 418}}"#)
+        #expect(harness.send(.post, "/__mockstack/stubs", json: stub).status == 201)
+        #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "x=1; ss-id=abc123"]).status == 418)
+        #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "ss-id=abc123; theme=dark"]).status == 200)
+        #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "ss-id=ABC"]).status == 200)
+        #expect(harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.first?["hits"] == 1)
+        let pattern = try RequestPattern(json: parse(#"{"cookies": {"a": "1"}}"#), field: "match")
+        #expect(pattern.cookies == [.init("a", .equalTo("1"))] && pattern.json == ["cookies": ["a": "1"]])
+    }
+
+    @Test func basicCredentialsMatchTheirUserAndPassword() throws {
+        let stub = try parse(#"{"match": {"basicAuth": {"username": "admin", "password": {"contains": "s3"}}}, "answer": {"status": 418}}"#)
+        #expect(harness.send(.post, "/__mockstack/stubs", json: stub).status == 201)
+        func basic(_ credentials: String) -> HTTPHeaders { ["Authorization": "Basic " + Data(credentials.utf8).base64EncodedString()] }
+        #expect(harness.send(.get, "/test/api/Goodbye", headers: basic("admin:xs3cret")).status == 418)
+        harness.send(.get, "/test/api/Hello", headers: basic("admin:wrong"))
+        harness.send(.get, "/test/api/Hello", headers: basic("guest:s3"))
+        harness.send(.get, "/test/api/Hello")
+        let misses = harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.first?["hits"]
+        #expect(misses == 1)
+        let pattern = RequestPattern(basicAuth: .init(username: .equalTo("admin")))
+        #expect(pattern.json == ["basicAuth": ["username": "admin"]])
+        #expect(try RequestPattern(json: pattern.json, field: "") == pattern)
+    }
+
+    @Test func theReasonsSayWhichCookieOrCredentialMissed() throws {
+        for match in [#"{"cookies": {"a": "1"}}"#, #"{"basicAuth": {"username": "admin"}}"#, #"{"basicAuth": {"password": "pw"}}"#] {
+            #expect(harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#)).status == 201)
+        }
+        harness.send(.get, "/test/api/Hello", headers: ["Cookie": "a=2", "Authorization": "Basic " + Data("guest:x".utf8).base64EncodedString()])
+        let reasons = harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"] }
+        #expect(reasons == ["cookie a is '2', not '1'", "the Basic user is 'guest', not 'admin'", "the Basic password is not 'pw'"])
+        harness.send(.get, "/test/api/Hello")
+        let latest = harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"] }
+        #expect(latest == ["cookie a is absent, not '1'", "no Basic credentials were sent", "no Basic credentials were sent"])
+    }
+
+    @Test func aBasicAuthThatIsNotAnObjectIsA400() throws {
+        let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": {"basicAuth": {"user": "x"}}}"#))
+        #expect((try? JSONParser().parse(answer.body).root)?["message"] == "Invalid stub: match.basicAuth.user: unknown field (expected one of password, username)")
     }
 }

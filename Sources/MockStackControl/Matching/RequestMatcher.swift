@@ -10,6 +10,9 @@ struct RequestMatcher: Sendable {
     private let pathRegex: StringMatcher?
     private let query: [(name: String, matcher: StringMatcher)]
     private let headers: [(name: String, matcher: StringMatcher)]
+    private let cookies: [(name: String, matcher: StringMatcher)]
+    private let basicUsername: StringMatcher?
+    private let basicPassword: StringMatcher?
     private let bodyPointers: [(pointer: String, value: BodyMatcher)]
     private let allOf: [RequestMatcher]
     private let anyOf: [RequestMatcher]
@@ -58,6 +61,17 @@ struct RequestMatcher: Sendable {
             headers.append((entry.name, try compile(entry.pattern, at("headers") + "." + entry.name)))
         }
         self.headers = headers
+        var cookies: [(name: String, matcher: StringMatcher)] = []
+        for entry in pattern.cookies {
+            cookies.append((entry.name, try compile(entry.pattern, at("cookies") + "." + entry.name)))
+        }
+        self.cookies = cookies
+        basicUsername = try pattern.basicAuth?.username.map { (name) throws(Problem) in
+            try compile(name, at("basicAuth") + ".username")
+        }
+        basicPassword = try pattern.basicAuth?.password.map { (word) throws(Problem) in
+            try compile(word, at("basicAuth") + ".password")
+        }
         var pointers: [(pointer: String, value: BodyMatcher)] = []
         for entry in pattern.bodyPointers {
             switch entry.value {
@@ -140,6 +154,26 @@ struct RequestMatcher: Sendable {
             if !matcher.matches(value, within: &budget) {
                 return because(
                     "header \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
+            }
+        }
+        if !cookies.isEmpty {
+            let sent = RequestCookies(request.headers)
+            for (name, matcher) in cookies {
+                let value = sent.value(named: name)
+                if !matcher.matches(value, within: &budget) {
+                    return because(
+                        "cookie \(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)", by: matcher)
+                }
+            }
+        }
+        if pattern.basicAuth != nil {
+            guard let credentials = request.basicCredentials else { return because("no Basic credentials were sent") }
+            if let basicUsername, !basicUsername.matches(credentials.userName, within: &budget) {
+                return because(
+                    "the Basic user is '\(credentials.userName)', not \(basicUsername.pattern)", by: basicUsername)
+            }
+            if let basicPassword, !basicPassword.matches(credentials.password, within: &budget) {
+                return because("the Basic password is not \(basicPassword.pattern)", by: basicPassword)
             }
         }
         if pattern.body != nil || !bodyPointers.isEmpty {

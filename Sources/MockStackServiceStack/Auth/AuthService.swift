@@ -107,7 +107,7 @@ public final class AuthService: Sendable {
         }
         guard queryToken != nil || request.headers.contains("Authorization") || request.headers.contains("Cookie")
         else { return .anonymous }
-        let cookies = Cookies(request.headers)
+        let cookies = RequestCookies(request.headers)
         if let bearer = Self.bearerToken(request) {
             switch session(fromToken: bearer, now: now) {
             case .success(let session): return .authenticated(session)
@@ -117,7 +117,7 @@ public final class AuthService: Sendable {
             }
         }
         // The Basic provider: the credentials authenticate this request on their own.
-        let basic = Self.basicCredentials(request)
+        let basic = request.basicCredentials
         if let basic, let user = user(named: basic.userName, password: basic.password) {
             return .authenticated(AuthSession(profile: user.profile, sessionId: Self.newId()))
         }
@@ -132,7 +132,7 @@ public final class AuthService: Sendable {
     /// The session the cookies carry. An `ss-tok` that is expired or invalidated makes the
     /// request anonymous even when `ss-id` still names a session: the client must see the 401
     /// that makes it refresh its token.
-    private func cookieSession(_ cookies: Cookies, now: DateTimeValue) -> AuthSession? {
+    private func cookieSession(_ cookies: RequestCookies, now: DateTimeValue) -> AuthSession? {
         if let token = cookies["ss-tok"] {
             if case .success(let session) = session(fromToken: token, now: now) { return session }
             return nil
@@ -302,17 +302,6 @@ public final class AuthService: Sendable {
         else { return nil }
         let token = authorization.dropFirst(7).trimmingASCIISpace()
         return token.isEmpty ? nil : String(token)
-    }
-
-    /// `Authorization: Basic base64(user:password)`.
-    static func basicCredentials(_ request: HTTPRequest) -> (userName: String, password: String)? {
-        guard let authorization = request.headers["Authorization"], authorization.count > 6,
-            authorization.hasPrefixIgnoringASCIICase("basic "),
-            let decoded = Data(base64Encoded: String(authorization.dropFirst(6).trimmingASCIISpace()))
-        else { return nil }
-        let text = String(decoding: decoded, as: UTF8.self)
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
     /// Whole seconds: JWT NumericDates are written as integers.

@@ -12,7 +12,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         let auth = try call.requireAuth()
         let provider = call.request.value(named: "Provider").text?.lowercased()
         if provider == "logout" {
-            if let id = Cookies(call.http.headers)["ss-id"] { auth.endSession(id) }
+            if let id = RequestCookies(call.http.headers)["ss-id"] { auth.endSession(id) }
             if let session = call.session, let tokenId = session.tokenId {
                 auth.invalidate(tokenId: tokenId, expiresAt: session.tokenExpiry ?? Int64.max, now: call.now)
             }
@@ -29,7 +29,7 @@ public struct AuthenticateBehaviour: OperationBehaviour {
         let password = call.request.value(named: "Password").text
         let credentials =
             userName.map { ($0, password ?? "") }
-            ?? AuthService.basicCredentials(call.http).map { ($0.userName, $0.password) }
+            ?? call.http.basicCredentials.map { ($0.userName, $0.password) }
         let session: AuthSession
         if let (name, secret) = credentials {
             guard let user = auth.user(named: name, password: secret) else {
@@ -90,9 +90,8 @@ public struct AccessTokenBehaviour: OperationBehaviour {
 
     public func perform(_ call: ServiceCall) throws(ServiceError) -> ServiceResult {
         let auth = try call.requireAuth()
-        guard
-            let refreshToken = call.request.value(named: "RefreshToken").text ?? Cookies(call.http.headers)["ss-reftok"]
-        else {
+        let cookies = RequestCookies(call.http.headers)
+        guard let refreshToken = call.request.value(named: "RefreshToken").text ?? cookies["ss-reftok"] else {
             throw ServiceError.argument(.argumentNull, "Value cannot be null.", parameter: "RefreshToken")
         }
         let claims: AuthService.RefreshGrant

@@ -5,6 +5,7 @@ public import MockStackJSON
 /// `POST /__mockstack/requests/count` and `/requests/find`.
 ///
 /// `{"method", "path", "pathPrefix", "pathRegex", "query": {name: pattern}, "headers": {name: pattern},
+///   "cookies": {name: pattern}, "basicAuth": {"username": pattern, "password": pattern},
 ///   "body", "bodyPointers": {pointer: value or pattern}, "app", "operation", "session",
 ///   "and": [pattern, …], "or": [pattern, …], "not": pattern}`: whole patterns combine as string
 /// patterns do, within the same bounds (``StringPattern/maximumDepth``, ``StringPattern/maximumParts``).
@@ -55,6 +56,24 @@ public struct RequestPattern: Sendable, Equatable {
     public var query: [Named]
     /// Headers; names ignore case.
     public var headers: [Named]
+    /// Cookies sent in `Cookie` headers, by name (the first of a name).
+    public var cookies: [Named]
+    /// HTTP Basic credentials (`Authorization: Basic …`) the request must carry.
+    public var basicAuth: BasicCredentials?
+
+    /// What Basic credentials' user name and password must match; either may be left out.
+    public struct BasicCredentials: Sendable, Equatable {
+        /// What the user name must match.
+        public var username: StringPattern?
+        /// What the password must match.
+        public var password: StringPattern?
+        /// Credentials whose parts match these patterns (nil: any).
+        public init(username: StringPattern? = nil, password: StringPattern? = nil) {
+            self.username = username
+            self.password = password
+        }
+    }
+
     /// The body, equal as JSON.
     public var body: JSONValue?
     /// Values in a JSON body, by pointer; all must hold.
@@ -76,8 +95,9 @@ public struct RequestPattern: Sendable, Equatable {
     /// A pattern of the criteria given; with none it matches every request.
     public init(
         method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil,
-        query: [Named] = [], headers: [Named] = [],
-        body: JSONValue? = nil, bodyPointers: [BodyPointer] = [], app: String? = nil, operation: String? = nil,
+        query: [Named] = [], headers: [Named] = [], cookies: [Named] = [],
+        basicAuth: BasicCredentials? = nil, body: JSONValue? = nil, bodyPointers: [BodyPointer] = [],
+        app: String? = nil, operation: String? = nil,
         session: String? = nil, allOf: [RequestPattern] = [], anyOf: [RequestPattern] = [],
         noneOf: [RequestPattern] = []
     ) {
@@ -87,6 +107,8 @@ public struct RequestPattern: Sendable, Equatable {
         self.pathRegex = pathRegex
         self.query = query
         self.headers = headers
+        self.cookies = cookies
+        self.basicAuth = basicAuth
         self.body = body
         self.bodyPointers = bodyPointers
         self.app = app
@@ -101,11 +123,12 @@ public struct RequestPattern: Sendable, Equatable {
     enum Key {
         static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex",
             query = "query",
-            headers = "headers", body = "body", bodyPointers = "bodyPointers", app = "app", operation = "operation",
+            headers = "headers", cookies = "cookies", basicAuth = "basicAuth", body = "body",
+            bodyPointers = "bodyPointers", app = "app", operation = "operation",
             session = "session", equalToJson = "equalToJson", and = "and", or = "or", not = "not"
         static let all = [
-            method, path, pathPrefix, pathRegex, query, headers, body, bodyPointers, app, operation, session, and, or,
-            not,
+            method, path, pathPrefix, pathRegex, query, headers, cookies, basicAuth, body, bodyPointers, app, operation,
+            session, and, or, not,
         ]
     }
 
@@ -127,6 +150,21 @@ public struct RequestPattern: Sendable, Equatable {
         pathPrefix = try WireProblem.string(object[Key.pathPrefix], at(Key.pathPrefix))
         query = try Self.named(object[Key.query], at(Key.query))
         headers = try Self.named(object[Key.headers], at(Key.headers))
+        cookies = try Self.named(object[Key.cookies], at(Key.cookies))
+        if let value = object[Key.basicAuth] {
+            guard case .object(let credentials) = value, !credentials.isEmpty else {
+                throw WireProblem(
+                    field: at(Key.basicAuth), message: "expected {\"username\": pattern, \"password\": pattern}")
+            }
+            try WireProblem.only(credentials, ["username", "password"], at: at(Key.basicAuth))
+            basicAuth = BasicCredentials(
+                username: try credentials["username"].map { (name) throws(WireProblem) in
+                    try StringPattern(json: name, field: at(Key.basicAuth) + ".username")
+                },
+                password: try credentials["password"].map { (word) throws(WireProblem) in
+                    try StringPattern(json: word, field: at(Key.basicAuth) + ".password")
+                })
+        }
         body = object[Key.body]
         if let value = object[Key.bodyPointers] {
             guard case .object(let entries) = value else {
@@ -201,6 +239,13 @@ public struct RequestPattern: Sendable, Equatable {
         if let pathRegex { object[Key.pathRegex] = .string(pathRegex) }
         if !query.isEmpty { object[Key.query] = .object(JSONObject(query.map { ($0.name, $0.pattern.json) })) }
         if !headers.isEmpty { object[Key.headers] = .object(JSONObject(headers.map { ($0.name, $0.pattern.json) })) }
+        if !cookies.isEmpty { object[Key.cookies] = .object(JSONObject(cookies.map { ($0.name, $0.pattern.json) })) }
+        if let basicAuth {
+            var credentials = JSONObject()
+            if let username = basicAuth.username { credentials["username"] = username.json }
+            if let password = basicAuth.password { credentials["password"] = password.json }
+            object[Key.basicAuth] = .object(credentials)
+        }
         if let body { object[Key.body] = body }
         if !bodyPointers.isEmpty {
             object[Key.bodyPointers] = .object(

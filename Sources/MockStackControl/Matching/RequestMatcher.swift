@@ -21,6 +21,7 @@ struct RequestMatcher: Sendable {
     private enum BodyMatcher: Sendable {
         case json(JSONValue)
         case pattern(StringMatcher)
+        case like(JSONValue, JSONLikeness)
     }
 
     /// A criterion the server cannot use, naming its field.
@@ -76,6 +77,14 @@ struct RequestMatcher: Sendable {
         for entry in pattern.bodyPointers {
             switch entry.value {
             case .json(let value): pointers.append((entry.pointer, .json(value)))
+            case .like(let value, let ignoringOrder, let ignoringExtra):
+                pointers.append(
+                    (
+                        entry.pointer,
+                        .like(
+                            value,
+                            JSONLikeness(ignoringArrayOrder: ignoringOrder, ignoringExtraElements: ignoringExtra))
+                    ))
             case .pattern(let string):
                 pointers.append(
                     (entry.pointer, .pattern(try compile(string, at("bodyPointers") + "." + entry.pointer))))
@@ -186,6 +195,19 @@ struct RequestMatcher: Sendable {
                     return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(value.jsonText)")
                 case .pattern(let matcher) where !matcher.matches(found.map(Self.text), within: &budget):
                     return because("\(pointer) is \(found?.jsonText ?? "absent"), not \(matcher.pattern)", by: matcher)
+                case .like(let value, let likeness):
+                    guard let found, likeness.isLike(found, value, within: &budget) else {
+                        let ignored = [
+                            likeness.ignoringArrayOrder ? "array order" : nil,
+                            likeness.ignoringExtraElements ? "extra elements" : nil,
+                        ].compactMap { $0 }.joined(separator: " and ")
+                        let cut =
+                            budget.isSpent
+                            ? " (the match ran out of steps: \(PatternBudget.perRequest) a request at most)" : ""
+                        return because(
+                            "\(pointer.isEmpty ? "the body" : pointer) is not like \(value.jsonText)"
+                                + (ignored.isEmpty ? "" : " (\(ignored) ignored)") + cut)
+                    }
                 default: continue
                 }
             }

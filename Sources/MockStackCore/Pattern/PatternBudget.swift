@@ -21,6 +21,18 @@ public struct PatternBudget: Sendable, Equatable {
         remainingSteps = max(0, steps)
     }
 
+    /// Takes `steps` for other bounded work matching does (comparing JSON leniently); false,
+    /// with the budget spent, when fewer are left.
+    public mutating func take(_ steps: Int) -> Bool {
+        guard remainingSteps >= steps else {
+            remainingSteps = 0
+            isSpent = true
+            return false
+        }
+        remainingSteps -= steps
+        return true
+    }
+
     /// Takes what a run used; `cut` says it was stopped for want of steps.
     mutating func spend(_ steps: Int, cut: Bool) {
         remainingSteps = max(0, remainingSteps - steps)

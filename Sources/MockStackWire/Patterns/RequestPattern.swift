@@ -29,6 +29,9 @@ public struct RequestPattern: Sendable, Equatable {
         case json(JSONValue)
         /// A string value that matches, or (`absent`) nothing there.
         case pattern(StringPattern)
+        /// JSON like this one, as WireMock's `equalToJson` with its options compares:
+        /// `{"equalToJson": …, "ignoreArrayOrder": true, "ignoreExtraElements": true}`.
+        case like(JSONValue, ignoringArrayOrder: Bool, ignoringExtraElements: Bool)
     }
 
     /// A JSON pointer into the body and what it must hold.
@@ -125,7 +128,8 @@ public struct RequestPattern: Sendable, Equatable {
             query = "query",
             headers = "headers", cookies = "cookies", basicAuth = "basicAuth", body = "body",
             bodyPointers = "bodyPointers", app = "app", operation = "operation",
-            session = "session", equalToJson = "equalToJson", and = "and", or = "or", not = "not"
+            session = "session", equalToJson = "equalToJson", and = "and", or = "or", not = "not",
+            ignoreArrayOrder = "ignoreArrayOrder", ignoreExtraElements = "ignoreExtraElements"
         static let all = [
             method, path, pathPrefix, pathRegex, query, headers, cookies, basicAuth, body, bodyPointers, app, operation,
             session, and, or, not,
@@ -227,6 +231,19 @@ public struct RequestPattern: Sendable, Equatable {
     private static func bodyValue(_ value: JSONValue, _ field: String) throws(WireProblem) -> BodyValue {
         guard case .object(let object) = value else { return .json(value) }
         if object.count == 1, let literal = object[Key.equalToJson] { return .json(literal) }
+        if let literal = object[Key.equalToJson] {
+            try WireProblem.only(object, [Key.equalToJson, Key.ignoreArrayOrder, Key.ignoreExtraElements], at: field)
+            func flag(_ key: String) throws(WireProblem) -> Bool {
+                guard let given = object[key] else { return false }
+                guard let bool = given.boolValue else {
+                    throw WireProblem(field: field + "." + key, message: "expected true or false")
+                }
+                return bool
+            }
+            return .like(
+                literal, ignoringArrayOrder: try flag(Key.ignoreArrayOrder),
+                ignoringExtraElements: try flag(Key.ignoreExtraElements))
+        }
         return StringPattern.isPattern(object) ? .pattern(try StringPattern(json: value, field: field)) : .json(value)
     }
 
@@ -253,12 +270,20 @@ public struct RequestPattern: Sendable, Equatable {
                     bodyPointers.map { entry in
                         switch entry.value {
                         case .pattern(let pattern): (entry.pointer, pattern.objectJSON)
+                        case .like(let value, let ignoringOrder, let ignoringExtra):
+                            (
+                                entry.pointer,
+                                .object([
+                                    Key.equalToJson: value, Key.ignoreArrayOrder: .bool(ignoringOrder),
+                                    Key.ignoreExtraElements: .bool(ignoringExtra),
+                                ])
+                            )
                         case .json(let value):
                             // A value that would read back as a pattern is wrapped.
                             (
                                 entry.pointer,
                                 value.objectValue.map {
-                                    StringPattern.isPattern($0) || ($0.count == 1 && $0[Key.equalToJson] != nil)
+                                    StringPattern.isPattern($0) || $0[Key.equalToJson] != nil
                                 } == true
                                     ? .object([Key.equalToJson: value]) : value
                             )

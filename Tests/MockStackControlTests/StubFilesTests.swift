@@ -38,12 +38,14 @@ import Testing
             "c.json": "{\"answer\": ",
             "d.json": "42",
             "e.json": #"{"answer": {"headers": {"X.Id": 5}}}"#,
+            "f.json": #"{"match": {"session": "s1"}}"#,
         ]) == [
             "a.json:2:24: /answer/status: expected a status from 200 to 599",
             "b.json:2:21: /1/match/path: expected a string or a pattern object ({\"equalTo\"|\"contains\"|\"matches\": \"…\"}, {\"absent\": true}, or {\"and\"|\"or\": […]}, {\"not\": …})",
             "c.json:1:12: /answer: invalid JSON: unexpected end of input, expected a value",
             "d.json:1:1: expected a stub definition, a list of them, or a {\"stubs\": […]} listing",
             "e.json:1:33: /answer/headers/X.Id: expected a string",
+            "f.json:1:23: /match/session: a stub file's stubs answer outside sessions (the server's own)",
         ])
     }
 

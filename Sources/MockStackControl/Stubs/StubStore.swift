@@ -57,7 +57,13 @@ package final class StubStore: Sendable {
     package func readFiles(_ files: [(name: String, bytes: [UInt8])]) throws(FixtureErrors) -> [StubFiles.Definition] {
         try StubFiles.read(files) { json -> Stub.Problem? in
             do throws(Stub.Problem) {
-                _ = try Stub(id: "", json: json, files: self.files, seed: seed)
+                let stub = try Stub(id: "", json: json, files: self.files, seed: seed)
+                // Sessions come and go with the tests; a file's stubs are the server's own.
+                guard stub.match.session == nil else {
+                    return Stub.Problem(
+                        field: "match.session",
+                        message: "a stub file's stubs answer outside sessions (the server's own)")
+                }
                 return nil
             } catch {
                 return error

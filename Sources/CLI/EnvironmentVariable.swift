@@ -13,6 +13,12 @@ enum EnvironmentVariable {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// The control plane's token: the one given on the command line, else a non-empty
+    /// `MOCKSTACK_ADMIN_TOKEN`.
+    static func adminToken(given: String?) -> String? {
+        given ?? value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The values of those of `names` that are set, for APIs that take an environment.
     static func values(_ names: [String]) -> [String: String] {
         var found: [String: String] = [:]

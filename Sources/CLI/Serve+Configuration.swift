@@ -31,8 +31,7 @@ extension Serve {
         configuration.stubFolders = stubs.map { URL(fileURLWithPath: $0) }
         configuration.seed = seed
         configuration.maxSessions = maxSessions
-        configuration.adminToken =
-            adminToken ?? EnvironmentVariable.value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.adminToken = EnvironmentVariable.adminToken(given: adminToken)
         configuration.proxyUnmatched = try proxyUnmatched.map { try UpstreamTarget(parsing: $0) }
         configuration.proxyTimeoutSeconds = proxyTimeout
         configuration.proxyLibcurl = UpstreamLibrary.chosen(EnvironmentVariable.value(UpstreamLibrary.environmentName))

@@ -132,7 +132,7 @@ struct Stubs: Subcommand {
     /// A control-plane call's JSON answer; any other status than 200 ends the command.
     private func call(_ method: String, _ host: String, _ port: Int, _ path: String, body: [UInt8]?) throws -> JSONValue
     {
-        let token = adminToken ?? EnvironmentVariable.value("MOCKSTACK_ADMIN_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
+        let token = EnvironmentVariable.adminToken(given: adminToken)
         let headers = token.map { [(AdminToken.header, $0)] } ?? []
         let reply: HTTPProbe.Reply
         switch HTTPProbe.fetch(method, host: host, port: port, path: path, headers: headers, body: body) {

@@ -73,7 +73,7 @@ package struct StubAnswer: Sendable {
         for (index, (name, value)) in self.headers.enumerated() {
             // The first of a name replaces the body's default (Content-Type); the same name again
             // adds a line of its own, as a recorded answer's two Set-Cookie lines are.
-            let repeated = self.headers[..<index].contains { $0.name.lowercased() == name.lowercased() }
+            let repeated = self.headers[..<index].contains { $0.name.equalsIgnoringASCIICase(name) }
             if repeated { headers.add(name, value) } else { headers.set(name, value) }
         }
         return HTTPResponse(status: status, headers: headers, body: bytes, delivery: delivery)

@@ -85,7 +85,7 @@ package final class StubStore: Sendable {
     func restoreFileStubs(app: String?) {
         changingStubs { state in
             let wanted = state.fileDefinitions.filter { definition in
-                app == nil || (try? StubDefinition(json: definition.json))?.match.app == app
+                app == nil || definition.json["match"]?["app"]?.stringValue == app
             }
             state.stubs += compiled(wanted, state: &state)
         }

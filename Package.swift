@@ -53,7 +53,7 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CLibevent",
-            pkgConfig: "libevent",
+            pkgConfig: "libevent_core",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
         // libcurl's header only, for the upstream client's types and constants, and the table of

@@ -44,6 +44,9 @@ import startup
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".work")
 FIXTURE_PATH = "/example/widgets"
+# The certificate both servers use over HTTPS: the tests' (Tests/TLS), ECDSA P-256.
+TLS_CERT = os.path.join(os.path.dirname(HERE), "Tests", "TLS", "server.pem")
+TLS_KEY = os.path.join(os.path.dirname(HERE), "Tests", "TLS", "server-key.pem")
 AUTOQUERY = "/api/FindTechnologies?NameContains=a&orderByDesc=ViewCount&take=50"
 # Emulated endpoints, each measured against nginx serving FIXTURE_PATH: path, status, and the
 # least ratio to that static GET the Targets table sets (None: the table sets none; FindTechnologies
@@ -127,14 +130,17 @@ def cpu_seconds(pids):
 
 
 def start_mockstack(binary, fixtures, pinned=False, extra=()):
-    """Starts `mockstack serve` on port 0; returns (process, port) once its ready line is read."""
+    """Starts `mockstack serve` on port 0; returns (process, port) once its ready line is read.
+    With `--https-port` among `extra`, the process's `https_port` is the port it got."""
     process = subprocess.Popen(
         (SERVER_CPU if pinned else []) + [binary, "serve", "--port", "0", "--fixtures", fixtures, "--log-level", "warning", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = process.stdout.readline()
     if not line:
         raise RuntimeError(f"mockstack exited before it was ready (status {process.wait()})")
-    return process, json.loads(line)["port"]
+    ready = json.loads(line)
+    process.https_port = ready.get("httpsPort")
+    return process, ready["port"]
 
 
 def stop(process):
@@ -188,15 +194,16 @@ http {{
     types {{ }}
     default_type "application/json; charset=utf-8";
     server {{
-        listen 127.0.0.1:{port};
+        listen 127.0.0.1:{port}{tls};
         root {root};
     }}
 }}
 """
 
 
-def start_nginx(root, body, workers=1, pinned=True):
-    """Serves `body` at FIXTURE_PATH from an nginx configured here; returns (process, port)."""
+def start_nginx(root, body, workers=1, pinned=True, tls=False):
+    """Serves `body` at FIXTURE_PATH from an nginx configured here; returns (process, port).
+    With `tls`, over HTTPS with the test certificate (TLS_CERT), TLS 1.2 and 1.3 as mockstack."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     os.makedirs(os.path.join(WORK, "nginx-tmp"), exist_ok=True)
     target = os.path.join(root, FIXTURE_PATH.lstrip("/"))
@@ -208,12 +215,17 @@ def start_nginx(root, body, workers=1, pinned=True):
     with open(conf, "w") as f:
         # As root, nginx's workers would drop to `nobody`, which may not read a checkout under /root.
         f.write(NGINX_CONF.format(user="user root;\n" if os.geteuid() == 0 else "",
-                                  work=WORK, root=root, port=port, workers=workers))
+                                  work=WORK, root=root, port=port, workers=workers,
+                                  tls=(f" ssl;\n        ssl_certificate {TLS_CERT};\n        ssl_certificate_key {TLS_KEY};\n"
+                                       "        ssl_protocols TLSv1.2 TLSv1.3") if tls else ""))
     process = subprocess.Popen((SERVER_CPU if pinned else []) + [nginx, "-p", WORK, "-c", conf], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
-            http_get(port, FIXTURE_PATH)
+            if tls:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            else:
+                http_get(port, FIXTURE_PATH)
             return process, port
         except OSError:
             if process.poll() is not None:
@@ -252,14 +264,16 @@ def nginx_rss_kib(master):
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def run_wrk(port, connections, duration, server_pids=(), path=FIXTURE_PATH, expected_status=200, script=None, threads=1):
+def run_wrk(port, connections, duration, server_pids=(), path=FIXTURE_PATH, expected_status=200, script=None, threads=1,
+            scheme="http", headers=()):
     """One wrk run; returns req/s, p50 and p99 in ms, the server's CPU µs per request (user,
     system), and any errors wrk reported (non-2xx answers only when 2xx was expected).
     One wrk thread is pinned to the first CPU; more run wherever the scheduler puts them."""
     cpu_before = cpu_seconds(server_pids)
     output = subprocess.run(
         (CLIENT_CPU if threads == 1 else []) + ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency"]
-        + (["-s", script] if script else []) + [f"http://127.0.0.1:{port}{path}"],
+        + (["-s", script] if script else []) + [arg for header in headers for arg in ("-H", header)]
+        + [f"{scheme}://127.0.0.1:{port}{path}"],
         capture_output=True, text=True, check=True).stdout
     cpu_after = cpu_seconds(server_pids)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
@@ -466,6 +480,58 @@ def feathers_line(feathers):
             f"{feathers['ratio']:.2f}× nginx's static GET in the same rounds ({', '.join(f'{r:.2f}' for r in feathers['ratios'])}; "
             f"nginx {feathers['nginx_cpu_us']:.1f} µs/req) — "
             f"{verdict(feathers['ratio'] >= FEATHERS_RATIO_TARGET)} (≥ {FEATHERS_RATIO_TARGET}×)")
+
+
+def measure_tls(args, rounds):
+    """The fixture GET over HTTPS (`serve --https-port`) and nginx serving the same bytes over
+    HTTPS, both with the test certificate (ECDSA P-256), back to back, the order alternating each
+    round: at -c32 on kept connections (the records' cost), and at -c8 with a new connection each
+    request (the handshake's). Medians, and mockstack's req/s as a ratio to nginx's per round."""
+    mockstack, mock_port = start_mockstack(args.mockstack, args.fixtures, pinned=True,
+                                           extra=("--https-port", "0", "--tls-cert", TLS_CERT, "--tls-key", TLS_KEY))
+    nginx = None
+    try:
+        https_port = mockstack.https_port
+        status, body = http_get(mock_port, FIXTURE_PATH)
+        assert status == 200, f"mockstack answered {status} for {FIXTURE_PATH}"
+        nginx, nginx_port = start_nginx(os.path.join(WORK, "www-tls"), body, tls=True)
+        targets = {"mockstack": (https_port, [mockstack.pid]), "nginx": (nginx_port, nginx_pids(nginx))}
+        loads = {"kept connections, -c32": (32, ()), "a connection per request, -c8": (8, ("Connection: close",))}
+        summary = {}
+        for label, (connections, headers) in loads.items():
+            for port, _ in targets.values():
+                run_wrk(port, connections, 2, scheme="https", headers=headers)  # warm-up, not recorded
+            runs = {name: [] for name in targets}
+            ratios = []
+            for round_index in range(rounds):
+                for name in (list(targets) if round_index % 2 == 0 else list(reversed(targets))):
+                    port, pids = targets[name]
+                    runs[name].append(run_wrk(port, connections, args.duration, pids, scheme="https", headers=headers))
+                ratios.append(runs["mockstack"][-1]["rps"] / runs["nginx"][-1]["rps"])
+            summary[label] = {name: {key: statistics.median(r[key] for r in results) for key in ("rps", "p50", "p99", "user_us", "system_us")}
+                              for name, results in runs.items()}
+            summary[label]["ratio"] = statistics.median(ratios)
+            summary[label]["ratios"] = ratios
+            summary[label]["errors"] = sorted({e for results in runs.values() for r in results for e in r["errors"]})
+    finally:
+        stop(mockstack)
+        if nginx is not None:
+            stop(nginx)
+    return summary
+
+
+def tls_report(tls):
+    """The report's lines for HTTPS: no target, the measure beside nginx's."""
+    lines = []
+    for label, result in tls.items():
+        mock, nginx = result["mockstack"], result["nginx"]
+        lines.append(
+            f"- HTTPS, GET {FIXTURE_PATH}, {label}: mockstack {mock['rps']:,.0f} req/s (p99 {mock['p99']:.3f} ms, "
+            f"{mock['user_us'] + mock['system_us']:.1f} µs/req), nginx {nginx['rps']:,.0f} req/s (p99 {nginx['p99']:.3f} ms, "
+            f"{nginx['user_us'] + nginx['system_us']:.1f} µs/req): {result['ratio']:.2f}× nginx "
+            f"({', '.join(f'{r:.2f}' for r in result['ratios'])}; no target: measured beside nginx with TLS)"
+            + (f"; wrk errors: {', '.join(result['errors'])}" if result["errors"] else ""))
+    return lines
 
 
 def feathers_report(args):
@@ -795,7 +861,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers", "endpoints", "codegen"], help="run one part alone (its report lines only)")
+    parser.add_argument("--only", choices=["control-plane", "fixture-get", "feathers", "endpoints", "codegen", "tls"], help="run one part alone (its report lines only)")
     parser.add_argument("--hummingbird", help="the Hummingbird peer's binary (Benchmarks/peers/hummingbird-peer)")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
@@ -810,6 +876,9 @@ def main():
         return
     if args.only == "endpoints":
         print("\n".join(endpoints_report(args)))
+        return
+    if args.only == "tls":
+        print("\n".join(tls_report(measure_tls(args, args.rounds))))
         return
     if args.only == "codegen":
         print("\n".join(codegen_report(measure_codegen(args.mockstack, args.fixtures))))
@@ -866,6 +935,8 @@ def main():
     print("bench: /types/{lang}, first request to a fresh server and cached", file=sys.stderr)
     codegen = measure_codegen(args.mockstack, args.fixtures)
     scaling = measure_scaling(args.mockstack, args.fixtures, args.duration, args.rounds)
+    print(f"bench: HTTPS beside nginx's, -d{args.duration}s x {args.rounds} rounds", file=sys.stderr)
+    tls = measure_tls(args, args.rounds)
     print(f"bench: control plane (journal on/off, {LONG_RUN_REQUESTS:,} requests, reset)", file=sys.stderr)
     control = measure_control_plane(args.mockstack, args.fixtures, args.duration, args.rounds)
 
@@ -925,7 +996,7 @@ def main():
         f"max {max(generation_ms):.2f} over {len(generation_ms)} (no target of its own: the table judges "
         f"the first request to a fresh server, below)",
         feathers_line(feathers),
-    ] + ["", "Generated DTO files (`/types/{lang}`) for the full metadata:", ""] + codegen_report(codegen) + [
+    ] + tls_report(tls) + ["", "Generated DTO files (`/types/{lang}`) for the full metadata:", ""] + codegen_report(codegen) + [
         "",
     ] + scaling_report(scaling, args.duration) + control_plane_report(control) + [
         f"- wrk errors: {errors if errors else 'none'}",

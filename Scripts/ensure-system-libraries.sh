@@ -6,8 +6,10 @@
 # reference database, through GRDB), libcurl4-openssl-dev (curl.h, for the upstream client's
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control
-# page's test drives headless, and Debian's node-typescript, whose tsc type-checks the generated
-# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift). Says plainly what to do when it cannot.
+# page's test drives headless, Debian's node-typescript, whose tsc type-checks the generated
+# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), and curl, a client of the HTTPS
+# tests. libevent-dev brings libevent_openssl, which `serve --https-port` opens. Says plainly
+# what to do when it cannot.
 set -euo pipefail
 
 missing=()
@@ -17,6 +19,10 @@ if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v chromi
 fi
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v tsc >/dev/null 2>&1; then
   missing+=(node-typescript)
+fi
+# curl, the HTTPS tests' second client (Tests/CLITests), trusting only the CA a server made.
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && [ ! -x /usr/bin/curl ]; then
+  missing+=(curl)
 fi
 if ! pkg-config --exists libevent libevent_pthreads 2>/dev/null; then
   missing+=(libevent-dev pkg-config)

@@ -43,6 +43,8 @@ extension Serve {
             ? nil : LoadCache.defaultFolder(environment: EnvironmentVariable.values(LoadCache.environmentNames))
         // A measurement knob (Benchmarks/startup.py): deferred apps built only by their first request.
         configuration.buildsDeferredAppsInBackground = EnvironmentVariable.value("MOCKSTACK_BACKGROUND_BUILD") != "off"
+        configuration.httpsPort = tls.httpsPort
+        configuration.tlsCertificate = tls.certificateSource
         configuration.transport = transportConfiguration(logger: logger)
         return configuration
     }

@@ -49,6 +49,7 @@ struct Serve: Subcommand {
     var maxSessions = defaults.maxSessions
     var proxyUnmatched: String?
     var proxyTimeout = defaults.proxyTimeoutSeconds
+    var tls = TLSOptions()
 
     static let options: [CommandOption<Self>] =
         ServerOptions.options.map { $0.lifted(into: \Self.serverOptions) }
@@ -115,6 +116,7 @@ struct Serve: Subcommand {
                 "proxy-timeout", \.proxyTimeout,
                 help: "Seconds the --proxy-unmatched server may take, silent or in all, before the client gets a 502."),
         ]
+        + TLSOptions.options.map { $0.lifted(into: \Self.tls) }
 
     func validate() throws(UsageError) {
         try serverOptions.validate()
@@ -128,6 +130,7 @@ struct Serve: Subcommand {
         }
         guard (1...100_000).contains(maxSessions) else { throw UsageError("--max-sessions must be 1 to 100,000") }
         guard (1...600).contains(proxyTimeout) else { throw UsageError("--proxy-timeout must be 1 to 600 seconds") }
+        try tls.validate()
         if let proxyUnmatched {
             do { _ = try UpstreamTarget(parsing: proxyUnmatched) } catch {
                 throw UsageError("--proxy-unmatched \(error.message)")
@@ -136,12 +139,14 @@ struct Serve: Subcommand {
     }
 
     func run() throws {
+        try tls.checkCombination()
         let logger = serverOptions.bootstrapLogging()
         let configuration = try assembledConfiguration(logger: logger)
         // Raised before it is logged: a log message is only evaluated at its level.
         let openFiles = OpenFileLimit.raise()
         logger.debug("open-file limit \(openFiles)")
         let (running, ready) = try startedServer(configuration)
+        try tls.writeAuthority(of: running)
         try serverOptions.announce(ready, of: running)
         logger.notice(
             """

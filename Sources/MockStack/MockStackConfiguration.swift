@@ -26,6 +26,12 @@ public struct MockStackConfiguration: Sendable {
     /// The `Date:` line of generated DTO files (`2025-11-21T22:15:03Z`), fixed for golden
     /// files; nil: the time of generation.
     public var fixedDate: String?
+    /// `serve --https-port`: also serve everything the main port serves over TLS on this port
+    /// (0 = a free one); nil: no HTTPS.
+    public var httpsPort: Int?
+    /// Where the HTTPS port's certificate comes from: made at start, signed by a CA made with
+    /// it (the default), or files the user gives.
+    public var tlsCertificate = TLSCertificateSource.generated()
     /// Transport settings (threads, limits, timeouts, signals, logger). Its `host` is
     /// overwritten by ``host``.
     public var transport: TransportConfiguration

@@ -45,6 +45,8 @@ public final class MockStackServer: Sendable {
     /// Whether ``adminAccess``'s token was made at start-up (none was configured), so whoever
     /// starts the server must show it.
     public let adminTokenWasGenerated: Bool
+    /// The HTTPS port's TLS, with ``MockStackConfiguration/httpsPort``.
+    public let tls: TLSContext?
 
     /// Loads and checks every fixture; nothing listens yet.
     /// - Throws: ``FixtureErrors`` with every mistake found, or ``MockStackError`` when the
@@ -118,10 +120,17 @@ public final class MockStackServer: Sendable {
             journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration))
         (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(
             host: configuration.host, token: configuration.adminToken)
+        do {
+            tls = try configuration.httpsPort.map { _ throws(TLSUnavailable) in
+                try TLSContext(configuration.tlsCertificate)
+            }
+        } catch {
+            throw MockStackError("--https-port: \(error)")
+        }
         let controlPlane = ControlPlane(
             registry: registry, journal: journal, stubs: stubs, sessions: sessions, faults: faults, access: adminAccess,
             exposedPorts: { portsBox.value }, lastReload: { watcher?.lastOutcome }, realtime: realtime,
-            notLoaded: notLoaded)
+            notLoaded: notLoaded, certificateAuthority: tls?.authorityPEM)
         let root = RootResponder(
             controlPlane: controlPlane, registry: registry, sessions: sessions, pipeline: pipeline, access: adminAccess)
         // A responder for each loop, so that each reads the registry through its own snapshot.
@@ -138,6 +147,11 @@ public final class MockStackServer: Sendable {
             let exposed = ExposedAppResponder(appName: exposure.app, registry: registry, pipeline: pipeline)
             listeners.append(
                 ListenerSpec(label: exposure.app, port: exposure.port, responderForLoop: { exposed.forLoop() }))
+        }
+        // Last, after the exposed apps' ports: the main port's twin over TLS.
+        if let tls, let httpsPort = configuration.httpsPort {
+            listeners.append(
+                ListenerSpec(label: Self.httpsLabel, port: httpsPort, tls: tls, responderForLoop: { root.forLoop() }))
         }
         var transportConfiguration = configuration.transport
         transportConfiguration.host = configuration.host
@@ -208,7 +222,8 @@ public final class MockStackServer: Sendable {
     /// - Throws: ``TransportError`` when a port cannot be bound.
     public func start() throws(TransportError) -> ReadyEvent {
         let bound = try transport.start()
-        let exposed = bound.dropFirst().map { (name: $0.label, port: $0.port) }
+        let https = tls == nil ? nil : bound.last?.port
+        let exposed = bound.dropFirst().dropLast(tls == nil ? 0 : 1).map { (name: $0.label, port: $0.port) }
         exposedPorts.value = Dictionary(exposed.map { ($0.name, $0.port) }, uniquingKeysWith: { a, _ in a })
         configuration.logger.trace("listening", metadata: ["mockstack.port": "\(bound[0].port)"])
         watcher?.start()
@@ -217,6 +232,7 @@ public final class MockStackServer: Sendable {
         return ReadyEvent(
             host: configuration.host,
             port: bound[0].port,
+            httpsPort: https,
             apps: registry.mounted.map { (name: $0.name, mount: $0.mount) },
             notLoaded: notLoaded,
             exposed: exposed,
@@ -225,6 +241,9 @@ public final class MockStackServer: Sendable {
             adminTokenRequired: adminAccess != .open
         )
     }
+
+    /// The HTTPS listener's label in logs.
+    static let httpsLabel = "https"
 
     /// After a load cache hit, builds the apps (every one is left for after the ready line), one
     /// after another in load order, on a thread of their own, so that a client's first request

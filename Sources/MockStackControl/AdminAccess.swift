@@ -7,8 +7,9 @@ import MockStackCore
 /// answers, so it takes a token: the one given (`--admin-token`, `MOCKSTACK_ADMIN_TOKEN`), or a
 /// random one made at start-up and logged. A token given on loopback is required there too.
 ///
-/// Two things stay open whatever the binding: `health`, which probes (a Docker HEALTHCHECK, a
-/// load balancer) call without credentials, and the control page's HTML, which holds no data —
+/// Three things stay open whatever the binding: `health`, which probes (a Docker HEALTHCHECK, a
+/// load balancer) call without credentials; `tls/ca.pem`, the certificate a client must trust
+/// before it can send a token over HTTPS, and no secret; and the control page's HTML, which holds no data —
 /// its script sends the token it finds in the page URL's fragment (`/__mockstack/#token=…`),
 /// which browsers never send to the server or log.
 public enum AdminAccess: Sendable, Equatable {
@@ -27,7 +28,8 @@ public enum AdminAccess: Sendable, Equatable {
     /// Whether `request` may use the endpoint it names (its path relative to the control
     /// plane's prefix: `/health`, `/reset`, …).
     func admits(_ request: HTTPRequest, endpoint: Substring) -> Bool {
-        endpoint == "/health" || endpoint.isEmpty || endpoint == "/" || authorizes(request)
+        endpoint == "/health" || endpoint == "/tls/ca.pem" || endpoint.isEmpty || endpoint == "/"
+            || authorizes(request)
     }
 
     /// Whether `request` carries the token (always true when the control plane is open).

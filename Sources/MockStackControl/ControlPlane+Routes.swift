@@ -143,6 +143,10 @@ extension ControlPlane {
                         ? HTTPResponse(status: 204) : PlainError.response(404, "No session '\(id)'")
                 }
             ]),
+        // Open without the token (``AdminAccess``): a client trusts the CA before it can send
+        // the token over HTTPS.
+        ControlRoute(
+            "/tls/ca.pem", wholeServerOnly: true, [.reading { plane, _, _ in plane.certificateAuthorityAnswer }]),
     ]
 
     /// The endpoints' first segments, as the `404` for an unknown endpoint lists them.

@@ -30,6 +30,9 @@ package struct ControlPlane: Sendable {
     let realtime: RealtimeJournal
     /// The apps the fixtures hold that the server was started without (``ReadyEvent/notLoaded``).
     let notLoaded: [String]
+    /// The CA that signed the HTTPS certificate, as PEM text, when the server made it
+    /// (`serve --https-port` without `--tls-cert`): `GET tls/ca.pem`.
+    let certificateAuthority: String?
     /// The session this control plane speaks for (`/__session/{id}/__mockstack/…`): its apps,
     /// journal and stubs only. `nil`: the whole server.
     private(set) var session: Session?
@@ -39,8 +42,10 @@ package struct ControlPlane: Sendable {
         access: AdminAccess,
         exposedPorts: @escaping @Sendable () -> [String: Int],
         lastReload: @escaping @Sendable () -> ReloadOutcome? = { nil },
-        waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal(), notLoaded: [String] = []
+        waits: WaitBudget = WaitBudget(), realtime: RealtimeJournal = RealtimeJournal(), notLoaded: [String] = [],
+        certificateAuthority: String? = nil
     ) {
+        self.certificateAuthority = certificateAuthority
         self.realtime = realtime
         self.notLoaded = notLoaded
         self.registry = registry

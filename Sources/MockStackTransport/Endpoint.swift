@@ -15,6 +15,8 @@ final class Endpoint {
     private(set) var listener: OpaquePointer?
     let responder: any Responder
     let label: String
+    /// The TLS its connections speak, if any.
+    let tls: TLSContext?
     /// Pauses accepting when descriptors run out.
     private let acceptBackoff: AcceptBackoff
 
@@ -24,6 +26,7 @@ final class Endpoint {
         self.worker = worker
         responder = spec.responderForLoop()
         label = spec.label
+        tls = spec.tls
         let listener = try SocketBinding.listen(
             base: worker.base, host: worker.configuration.host, port: port, reusePort: reusePort, logger: worker.logger)
         self.listener = listener

@@ -57,12 +57,13 @@ extension HTTPConnection {
     }
 
     /// Sends a stream's bytes: straight to the socket, as much as it takes now, when nothing
-    /// waits in the output before them; the rest is left to the bufferevent.
+    /// waits in the output before them (and the connection is not TLS, whose bytes are
+    /// OpenSSL's to write); the rest is left to the bufferevent.
     /// - Returns: how much is now unsent.
     func sendUpgraded(_ bytes: [UInt8]) -> Int {
         guard let output = bufferevent_get_output(bufferevent) else { return 0 }
         var written = 0
-        if evbuffer_get_length(output) == 0 {
+        if secure == nil, evbuffer_get_length(output) == 0 {
             // A failed write (the client gone) leaves the bytes to the bufferevent, which then
             // hears the error and closes.
             if case .success(let count) = bytes.withUnsafeBytes({ SystemCalls.write(socket, $0) }) { written = count }

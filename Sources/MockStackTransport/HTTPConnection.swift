@@ -25,10 +25,15 @@ final class HTTPConnection {
     let bufferevent: OpaquePointer
     /// The bufferevent's socket, kept here: asking libevent for it on every reply takes its lock.
     let socket: Int32
+    /// On an HTTPS listener: the TLS context and this connection's `SSL`, which its OpenSSL
+    /// bufferevent reads and writes through (HTTPConnection+TLS.swift). The connection owns
+    /// both the `SSL` and the socket, so that it can linger on the socket as it does on a plain one.
+    let secure: (context: TLSContext, session: OpaquePointer)?
     /// The socket's read event. The connection reads its socket itself, into the bufferevent's
     /// input: the bufferevent's own read asks the kernel how much is waiting first
     /// (`ioctl(FIONREAD)`), a third system call on every request beside the read and the write.
     /// The bufferevent writes, times writes out and throttles (docs/transport.md#libevent).
+    /// Over TLS there is none: the OpenSSL bufferevent reads and decrypts.
     private var readEvent: OpaquePointer?
     /// Read and changed only on the loop's thread, never while another access to it is open:
     /// no runtime exclusivity check, which would cost a call and a copy of the parser each time.
@@ -58,11 +63,18 @@ final class HTTPConnection {
 
     /// - Returns: nil when libevent cannot take the socket (the caller closes it).
     init?(worker: Worker, endpoint: Endpoint, socket: Int32) {
-        guard let bufferevent = bufferevent_socket_new(worker.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
-        else { return nil }
+        if let tls = endpoint.tls {
+            guard let made = tls.makeBufferevent(base: worker.base, socket: socket) else { return nil }
+            bufferevent = made.bufferevent
+            secure = (tls, made.session)
+        } else {
+            guard let bufferevent = bufferevent_socket_new(worker.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+            else { return nil }
+            self.bufferevent = bufferevent
+            secure = nil
+        }
         self.worker = worker
         self.endpoint = endpoint
-        self.bufferevent = bufferevent
         self.socket = socket
         let configuration = worker.configuration
         parser = HTTP1RequestParser(
@@ -75,7 +87,7 @@ final class HTTPConnection {
 
     /// Runs `body` on the connection behind a callback's argument, kept alive meanwhile: the
     /// callback may close it, which drops the worker's reference.
-    private static func with(_ arg: UnsafeMutableRawPointer?, _ body: (HTTPConnection) -> Void) {
+    static func with(_ arg: UnsafeMutableRawPointer?, _ body: (HTTPConnection) -> Void) {
         guard let arg else { return }
         let connection = Unmanaged<HTTPConnection>.fromOpaque(arg).takeUnretainedValue()
         withExtendedLifetime(connection) { body(connection) }
@@ -88,6 +100,7 @@ final class HTTPConnection {
         worker.logger.succeeded(
             bufferevent_set_max_single_write(bufferevent, Worker.largestSingleWrite), "bufferevent_set_max_single_write"
         )
+        guard secure == nil else { return startSecure() }
         // No read callback: the connection reads the socket itself (``readEvent``).
         bufferevent_setcb(
             bufferevent, nil,
@@ -146,14 +159,14 @@ final class HTTPConnection {
 
     /// Starts (or resumes) watching the socket for input.
     /// - Returns: false when libevent refused it (the caller closes the connection).
-    private func resumeReading() -> Bool {
-        guard let readEvent else { return false }
+    func resumeReading() -> Bool {
+        guard let readEvent else { return secure != nil && resumeSecureReading() }
         return worker.logger.succeeded(event_add(readEvent, nil), "event_add", "closing the connection")
     }
 
     /// Stops watching the socket for input; what has arrived stays in the input.
     private func pauseReading() {
-        guard let readEvent else { return }
+        guard let readEvent else { return pauseSecureReading() }
         worker.logger.succeeded(event_del(readEvent), "event_del")
     }
 
@@ -161,7 +174,7 @@ final class HTTPConnection {
 
     /// Parses what has arrived, answering each request it completes, until the input is used
     /// up, an answer is pending, or the connection is ending.
-    private func readable() {
+    func readable() {
         state.watch.sawActivity()
         switch state.inputReady() {
         case .toStream: return upgradedInputArrived()
@@ -271,6 +284,9 @@ final class HTTPConnection {
         cancelRequestTimer()
         state.requestArrived(keepAlive: head.keepAlive)
         liftWriteLimit()
+        guard secure != nil else { return endpoint.dispatch(request, head: head, on: self) }
+        var request = request
+        request.isSecure = true
         endpoint.dispatch(request, head: head, on: self)
     }
 
@@ -385,7 +401,8 @@ final class HTTPConnection {
     func write(_ reply: WholeReply) {
         guard let output = bufferevent_get_output(bufferevent) else { return }
         var written = 0
-        if writeLimit == nil, evbuffer_get_length(output) == 0 {
+        // Straight to the socket when it can take the reply now; TLS's bytes are OpenSSL's to write.
+        if writeLimit == nil, secure == nil, evbuffer_get_length(output) == 0 {
             if case .success(let count) = reply.write(to: socket) { written = count }
         }
         if written < reply.count {
@@ -463,7 +480,7 @@ final class HTTPConnection {
     }
 
     /// The output has been written out.
-    private func outputDrained() {
+    func outputDrained() {
         switch state.outputDrained() {
         case .nothing: break
         case .close: close()
@@ -474,7 +491,8 @@ final class HTTPConnection {
 
     // MARK: - Events and the end
 
-    private func happened(_ events: Int16) {
+    func happened(_ events: Int16) {
+        guard secure == nil else { return secureEvent(events) }
         // The bufferevent only writes: reads, and the end of the client's stream, are
         // `socketReadable`'s, so no EOF comes here; a failed write is an error.
         // (There are no timeouts on the bufferevent: the loop's sweep watches idle connections
@@ -485,7 +503,7 @@ final class HTTPConnection {
     }
 
     /// The client closed its end (or the connection broke).
-    private func clientClosed(reset: Bool) {
+    func clientClosed(reset: Bool) {
         // A wait pending when the client goes is its answer's: closing runs its `clientLeft`.
         switch state.peerClosed(
             reset: reset, waiting: pending != nil,
@@ -517,15 +535,12 @@ final class HTTPConnection {
             event_free(readEvent)
             self.readEvent = nil
         }
-        if lingers {
+        if lingers, secure == nil {
             let socket = bufferevent_getfd(bufferevent)
-            if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 {
-                // The answer ends with a FIN; the client's remaining bytes are read and dropped.
-                worker.logger.succeeded(SystemCalls.shutdownWrites(socket), "shutdown(SHUT_WR)", level: .debug)
-                LingeringClose.start(worker: worker, socket: socket)
-            }
+            if socket >= 0, bufferevent_setfd(bufferevent, -1) == 0 { lingerOn(socket) }
         }
         bufferevent_free(bufferevent)
+        if let secure { closeSecure(secure.session, lingers: lingers) }
         worker.connections[ObjectIdentifier(self)] = nil
         // A request still waiting to be answered is finished (and logged) as its client gone.
         unfinished?()
@@ -534,6 +549,12 @@ final class HTTPConnection {
             self.upgradedStream = nil
             upgradedStream.connectionClosed()
         }
+    }
+
+    /// Ends the answer with a FIN and reads the client's remaining bytes to drop them.
+    func lingerOn(_ socket: Int32) {
+        worker.logger.succeeded(SystemCalls.shutdownWrites(socket), "shutdown(SHUT_WR)", level: .debug)
+        LingeringClose.start(worker: worker, socket: socket)
     }
 
     /// Closes with a TCP reset instead of a FIN (the `reset` fault).

@@ -10,16 +10,21 @@ public struct ListenerSpec: Sendable {
     /// responder is then called on that loop's thread alone, so it may keep what only its loop
     /// reads and writes (a snapshot of what it routes by), with no lock between loops.
     public var responderForLoop: @Sendable () -> any Responder
+    /// The TLS every connection speaks first (`serve --https-port`); nil for plain HTTP.
+    public var tls: TLSContext?
 
     /// Every loop answers with `responder`.
-    public init(label: String, port: Int, responder: any Responder) {
-        self.init(label: label, port: port, responderForLoop: { responder })
+    public init(label: String, port: Int, tls: TLSContext? = nil, responder: any Responder) {
+        self.init(label: label, port: port, tls: tls, responderForLoop: { responder })
     }
 
     /// Each loop answers with a responder of its own, made by `responderForLoop`.
-    public init(label: String, port: Int, responderForLoop: @escaping @Sendable () -> any Responder) {
+    public init(
+        label: String, port: Int, tls: TLSContext? = nil, responderForLoop: @escaping @Sendable () -> any Responder
+    ) {
         self.label = label
         self.port = port
+        self.tls = tls
         self.responderForLoop = responderForLoop
     }
 }

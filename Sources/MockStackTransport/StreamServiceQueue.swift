@@ -1,6 +1,12 @@
 import CLibevent
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The upgraded streams of one loop waiting for it: output to hand to the socket, a close or a
 /// drop to carry out. Any thread adds a stream; the first one added wakes the loop (activates
 /// one event), and the loop then serves every stream added meanwhile, after the callback it is

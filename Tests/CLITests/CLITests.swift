@@ -276,6 +276,34 @@ struct CLITests {
 
     /// `serve --stubs DIR` checks the stub files before the ready line, as it does fixtures;
     /// `stubs export` writes a running server's stubs as files that load back.
+    /// `serve --https-port`: the CA made at start is written before the ready line, which names
+    /// the HTTPS URL, and curl (as a client trusting only that CA) reaches an app and the control plane.
+    @Test func httpsServesWithTheCAWrittenBeforeTheReadyLine() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let caFile = root.appendingPathComponent("ca.pem").path
+        let (process, line, _) = try Self.serve(["--apps", "test", "--https-port", "0", "--tls-ca-out", caFile, "--tls-name", "mockstack"])
+        defer { process.stop() }
+        let ready = try JSONParser().parse(line).root
+        let https = try #require(ready["httpsUrl"]?.stringValue)
+        #expect(https == "https://127.0.0.1:\(try #require(ready["httpsPort"]?.intValue))")
+        let authority = try String(contentsOfFile: caFile, encoding: .utf8)
+        #expect(authority.hasPrefix("-----BEGIN CERTIFICATE-----\n") && authority.hasSuffix("-----END CERTIFICATE-----\n"))
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        try #require(FileManager.default.isExecutableFile(atPath: curl.path), "curl is missing: make test installs it")
+        let hello = try ProcessRun.run(curl, ["-sS", "--cacert", caFile, https + "/test/api/Hello?name=TLS"])
+        #expect(hello.stdout == #"{"result":"Hello, TLS!"}"#, "\(hello.stderr)")
+        let served = try ProcessRun.run(curl, ["-sS", "--cacert", caFile, https + "/__mockstack/tls/ca.pem"])
+        #expect(served.stdout == authority)
+        // The extra name is in the certificate: curl reaches it under that name.
+        let port = try #require(ready["httpsPort"]?.intValue)
+        let named = try ProcessRun.run(
+            curl, ["-sS", "--cacert", caFile, "--resolve", "mockstack:\(port):127.0.0.1", "https://mockstack:\(port)/test/api/Hello?name=named"])
+        #expect(named.stdout == #"{"result":"Hello, named!"}"#, "\(named.stderr)")
+        // Without the CA, the certificate is not trusted.
+        #expect(try ProcessRun.run(curl, ["-sS", https + "/test/api/Hello"]).status == 60)
+    }
+
     @Test func stubFilesAreCheckedAtStartAndExportedBack() throws {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -2,6 +2,7 @@ import Foundation
 @testable import mockstack
 @testable import MockStackTesting
 import MockStackProxy
+import MockStackTransport
 import Testing
 import TestSupport
 
@@ -115,6 +116,9 @@ import TestSupport
         (["--", "--port", "0"], "unexpected argument '--port'"),
         (["--", "--help"], "unexpected argument '--help'"),
         (["--watch=true"], "--watch takes no value"),
+        (["--https-port", "65536"], "--https-port must be between 0 and 65535"),
+        (["--https-port", "0", "--tls-name", "http://mockstack"],
+         "--tls-name http://mockstack: expected a host name (mockstack.local) or an IP address"),
         (["--no-load-cache="], "--no-load-cache takes no value"),
     ] as [([String], String)])
     func mistakesAreNamed(_ words: [String], _ message: String) {
@@ -246,7 +250,7 @@ import TestSupport
         var fields: [String: String] = [:]
         for child in Mirror(reflecting: value).children {
             guard let label = child.label else { continue }
-            if child.value is ServerOptions || child.value is FixturesOption {
+            if child.value is ServerOptions || child.value is FixturesOption || child.value is TLSOptions {
                 fields.merge(Self.fields(of: child.value, prefix: prefix + label + ".")) { first, _ in first }
             } else {
                 fields[prefix + label] = String(reflecting: child.value)
@@ -289,6 +293,11 @@ import TestSupport
         "proxy-unmatched": ("http://127.0.0.1:9", "https://api.example.com/base"),
         "proxy-timeout": ("1", "600"),
         "stubs": ("stubs", "./more stubs"),
+        "https-port": ("8443", "0"),
+        "tls-cert": ("cert.pem", "./my cert.pem"),
+        "tls-key": ("key.pem", "./my key.pem"),
+        "tls-ca-out": ("ca.pem", "/tmp/ca.pem"),
+        "tls-name": ("mockstack", "10.0.0.5"),
     ]
 
     /// `mockstack serve …` in README.md and docs/, split at spaces; the CLI reference's synopsis
@@ -327,5 +336,47 @@ import TestSupport
         let words = try #require(try JSONSerialization.jsonObject(with: Data(array.utf8)) as? [String])
         #expect(words.first == "serve")
         return Array(words.dropFirst())
+    }
+}
+
+/// `serve`'s HTTPS options: what each name becomes in the certificate made at start, and the
+/// combinations refused when `serve` runs.
+@Suite struct TLSOptionTests {
+    @Test(arguments: [
+        (["--tls-cert", "c.pem", "--tls-key", "k.pem"], "--tls-cert needs --https-port"),
+        (["--tls-ca-out", "ca.pem"], "--tls-ca-out needs --https-port"),
+        (["--tls-name", "mockstack"], "--tls-name needs --https-port"),
+        (["--https-port", "0", "--tls-cert", "c.pem"], "--tls-cert needs --tls-key"),
+        (["--https-port", "0", "--tls-key", "k.pem"], "--tls-key needs --tls-cert"),
+        (["--https-port", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls-ca-out", "ca.pem"],
+         "--tls-ca-out is for the certificate made at start; --tls-cert gives one"),
+        (["--https-port", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls-name", "mockstack"],
+         "--tls-name is for the certificate made at start; --tls-cert gives one"),
+    ] as [([String], String)])
+    func combinationsAreRefused(_ words: [String], _ message: String) throws {
+        guard case .run(let serve) = try CommandLineParser.parse(words, as: Serve.self) else { throw UsageError("help") }
+        #expect(throws: UsageError(message)) { try serve.tls.checkCombination() }
+    }
+
+    @Test func theCertificateComesFromTheOptions() throws {
+        guard case .run(let made) = try CommandLineParser.parse(["--https-port", "0", "--tls-name", "mockstack", "--tls-name", "::1"], as: Serve.self),
+              case .run(let given) = try CommandLineParser.parse(["--https-port", "8443", "--tls-cert", "c.pem", "--tls-key", "k.pem"], as: Serve.self)
+        else { throw UsageError("help") }
+        try made.tls.checkCombination()
+        #expect(made.tls.certificateSource == .generated(extraNames: ["DNS:mockstack", "IP:::1"]))
+        #expect(given.tls.certificateSource == .files(certificate: "c.pem", key: "k.pem") && given.tls.httpsPort == 8443)
+    }
+
+    @Test(arguments: [
+        ("mockstack", "DNS:mockstack"), ("api.test.local", "DNS:api.test.local"), ("host-1", "DNS:host-1"),
+        ("10.0.0.5", "IP:10.0.0.5"), ("::1", "IP:::1"), ("fd00::5", "IP:fd00::5"),
+    ])
+    func namesBecomeSubjectAlternativeNames(_ name: String, _ expected: String) {
+        #expect(TLSOptions.subjectName(name) == expected)
+    }
+
+    @Test(arguments: ["", "http://x", "x:80", "-x", "a..b", "a b", "näme", "1.2.3.300", String(repeating: "a", count: 64)])
+    func otherTextIsRefused(_ name: String) {
+        #expect(TLSOptions.subjectName(name) == nil)
     }
 }

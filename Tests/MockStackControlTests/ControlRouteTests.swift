@@ -48,7 +48,7 @@ import Testing
         let response = harness.send(.get, "/__mockstack/nope")
         let message = "No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, "
             + "/__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, "
-            + "/__mockstack/sockets, /__mockstack/events, /__mockstack/server-events, /__mockstack/sessions"
+            + "/__mockstack/sockets, /__mockstack/events, /__mockstack/server-events, /__mockstack/sessions, /__mockstack/tls"
         #expect(response == PlainError.response(404, message))
     }
 
@@ -83,6 +83,6 @@ import Testing
         #expect(route.section == "requests")
         #expect(route.handler(for: .head) != nil && route.handler(for: .put) == nil)
         #expect(ControlPlane.endpoints.map(\.section) == ["health", "apps", "requests", "reset", "stubs", "scenarios",
-                                                          "sockets", "events", "server-events", "sessions"])
+                                                          "sockets", "events", "server-events", "sessions", "tls"])
     }
 }

@@ -30,7 +30,7 @@ struct ServerTests {
         #expect(post.header("Allow") == "GET, HEAD")
         let unknown = try rawExchange(port: mock.ready.port, "GET /__mockstack/nope HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(unknown.status == 404)
-        #expect(unknown.text == #"{"status":404,"error":"Not Found","message":"No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, /__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sockets, /__mockstack/events, /__mockstack/server-events, /__mockstack/sessions"}"#)
+        #expect(unknown.text == #"{"status":404,"error":"Not Found","message":"No control endpoint /__mockstack/nope; available: /__mockstack/health, /__mockstack/apps, /__mockstack/requests, /__mockstack/reset, /__mockstack/stubs, /__mockstack/scenarios, /__mockstack/sockets, /__mockstack/events, /__mockstack/server-events, /__mockstack/sessions, /__mockstack/tls"}"#)
     }
 
     @Test func pathsOutsideEveryAppAre404JSON() throws {

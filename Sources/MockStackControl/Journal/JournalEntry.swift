@@ -101,7 +101,7 @@ struct JournalEntry: Sendable {
     }
 
     /// `{"id", "time", "app", "session", "method", "path", "query", "headers", "body", "parts",
-    /// "operation", "stub", "unmatched", "proxied"?, "patternBudgetSpent"?, "status", "response",
+    /// "operation", "stub", "unmatched", "proxied"?, "secure"?, "patternBudgetSpent"?, "status", "response",
     /// "durationMs"}`; each body as text when it is UTF-8 of a textual type, else base64, with its
     /// full size and whether it was cut. What ``JournalBounds`` cut is marked only when something
     /// was: `"pathTruncated"`, `"queryTruncated"`, `"headersTruncated"` (true), `"partsDropped"` (a
@@ -138,6 +138,7 @@ struct JournalEntry: Sendable {
         object["stub"] = stub.map(JSONValue.string) ?? .null
         object["unmatched"] = .bool(unmatched)
         if proxied { object["proxied"] = .bool(true) }
+        if request.isSecure { object["secure"] = .bool(true) }
         if patternBudgetSpent { object["patternBudgetSpent"] = .bool(true) }
         object["status"] = .number(JSONNumber(status))
         var answer: JSONObject = [

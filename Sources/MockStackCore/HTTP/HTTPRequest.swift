@@ -57,6 +57,13 @@ public struct HTTPRequest: Sendable, Equatable {
         set { writable().fields.mountPath = newValue }
     }
 
+    /// Whether the request arrived over TLS (`serve --https-port`): its absolute URLs say
+    /// `https`, and stubs may match on it.
+    public var isSecure: Bool {
+        @inlinable get { storage.fields.isSecure }
+        set { writable().fields.isSecure = newValue }
+    }
+
     /// Internal, not private: the getters above are inlined into other modules, so that reading
     /// `request.body.count` there borrows the box's array instead of calling a getter that
     /// retains it and releasing it after (each read from another module was a call and a
@@ -92,7 +99,7 @@ public struct HTTPRequest: Sendable, Equatable {
                 Fields(
                     method: fields.method, unknownMethodName: fields.unknownMethodName,
                     target: fields.target, path: path, query: fields.query, headers: fields.headers,
-                    body: fields.body, mountPath: mountPath))
+                    body: fields.body, mountPath: mountPath, isSecure: fields.isSecure))
         }
     }
 
@@ -107,6 +114,7 @@ public struct HTTPRequest: Sendable, Equatable {
         @usableFromInline var headers: HTTPHeaders
         @usableFromInline var body: [UInt8]
         @usableFromInline var mountPath: String
+        @usableFromInline var isSecure: Bool
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
@@ -140,7 +148,7 @@ public struct HTTPRequest: Sendable, Equatable {
         storage = Storage(
             Fields(
                 method: method, unknownMethodName: nil, target: target, path: path.isEmpty ? "/" : path,
-                query: query, headers: headers, body: body, mountPath: mountPath))
+                query: query, headers: headers, body: body, mountPath: mountPath, isSecure: false))
     }
 
     /// Splits a request target into its path and raw query; absolute-form targets

@@ -12,6 +12,8 @@ public struct RequestOrigin: Hashable, Sendable {
     public var forwardedProto: String?
     /// The path the app was reached under (its mount, or a session's copy of it).
     public var mount: String
+    /// Whether the request came over TLS: the scheme, when no proxy names one.
+    public var isSecure: Bool
 
     /// The origin of `request`, its headers looked over once.
     public init(_ request: HTTPRequest) {
@@ -33,13 +35,15 @@ public struct RequestOrigin: Hashable, Sendable {
         self.host = host
         self.forwardedProto = forwardedProto
         mount = request.mountPath
+        isSecure = request.isSecure
     }
 
     /// `scheme://host/mount`: the forwarded scheme and host when a proxy sent them (the first
-    /// of a list: a chain of proxies lists the client's first), else `http` and `Host`.
+    /// of a list: a chain of proxies lists the client's first), else the connection's own
+    /// (`http`, or `https` over TLS) and `Host`.
     public var baseURL: String {
         let host = forwardedHost.flatMap(Self.firstOfList) ?? host ?? "localhost"
-        let scheme = forwardedProto.flatMap(Self.firstOfList) ?? "http"
+        let scheme = forwardedProto.flatMap(Self.firstOfList) ?? (isSecure ? "https" : "http")
         // Grown once, as bytes: each `String` append would check and grow the string anew.
         var url: [UInt8] = []
         url.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + mount.utf8.count)

@@ -22,18 +22,21 @@ public struct MockStackSession: MockStackControlling {
     /// The server's admin token, if it wants one; the session's control calls send it.
     public let adminToken: String?
     private let ready: ReadyEvent
-    private let ownURLSession = SessionURLSession()
+    private let ownURLSession: SessionURLSession
 
     init(id: String, server: any MockStackHandle) {
         self.id = id
         serverURL = server.baseURL
         adminToken = server.adminToken
         ready = server.ready
+        ownURLSession = SessionURLSession(trust: try? server.serverTrust())
     }
 
     /// A `URLSession` of the session's own, for the test's requests: ephemeral, so cookies a
     /// sign-in sets stay in this session, and none from another test or an earlier run (which
-    /// `URLSession.shared`'s store keeps) is sent into it. Invalidated by ``end()``.
+    /// `URLSession.shared`'s store keeps) is sent into it. On Apple's systems it trusts the CA the
+    /// server made for its HTTPS port (``httpsURL(for:)``), and nothing else more than the system
+    /// does. Invalidated by ``end()``.
     ///
     /// ```swift
     /// let (data, _) = try await session.urlSession.data(from: try session.url(for: "test"))
@@ -57,6 +60,16 @@ public struct MockStackSession: MockStackControlling {
             throw UnknownAppError(app: app, apps: ready.apps.map(\.name), notLoaded: ready.notLoaded)
         }
         return url
+    }
+
+    /// The base URL of `app` in this session on the HTTPS port (`serve --https-port`):
+    /// `https://127.0.0.1:54322/__session/{id}/test`.
+    /// - Throws: ``MockStackHTTPSError`` when the server serves no HTTPS, ``UnknownAppError``
+    ///   when it serves no such app.
+    public func httpsURL(for app: String) throws -> URL {
+        guard let https = ready.httpsURL else { throw MockStackHTTPSError.notServed }
+        let url = try url(for: app)
+        return URL(string: https + url.absoluteString.dropFirst(serverURL.absoluteString.count))!
     }
 
     /// Forgets the session on the server (its state and journal); a later request starts a

@@ -39,6 +39,8 @@ public struct RecordedRequest: Sendable, Equatable {
     public var fault: String?
     /// Whether nothing took it: no app mounted at its path, no route in the app, no stub.
     public var unmatched: Bool
+    /// Whether it came over TLS, to the HTTPS port (`serve --https-port`).
+    public var isSecure: Bool
     /// For a request nothing took, up to three mounted routes closest to its path: what it may
     /// have meant.
     public var nearest: [NearestRoute]
@@ -85,6 +87,7 @@ public struct RecordedRequest: Sendable, Equatable {
         responseText = json["response"]?["body"]?["text"]?.stringValue
         fault = json["delivery"]?["fault"]?.stringValue
         unmatched = json["unmatched"]?.boolValue ?? false
+        isSecure = json["secure"]?.boolValue ?? false
         nearest = json["nearest"]?.arrayValue?.map(NearestRoute.init) ?? []
     }
 

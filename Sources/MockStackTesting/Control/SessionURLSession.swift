@@ -9,15 +9,19 @@ import FoundationNetworking
 /// are its own. `URLSession.shared` keeps cookies in a store every test on the machine shares
 /// (on Linux a file every debug test bundle reads), so a sign-in cookie from another test, or
 /// another run, would be sent into a brand-new session. Made on first use, and shared by every
-/// copy of the session value; invalidated when the session ends.
+/// copy of the session value; invalidated when the session ends. When the server serves HTTPS,
+/// it trusts the server's CA for that port (``MockStackServerTrust``).
 final class SessionURLSession: Sendable {
     private let made = Mutex<URLSession?>(nil)
+    private let trust: MockStackServerTrust?
+
+    init(trust: MockStackServerTrust?) { self.trust = trust }
 
     /// The session's own `URLSession`, made the first time it is asked for.
     var urlSession: URLSession {
         made.withLock { made in
             if let made { return made }
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .ephemeral, delegate: trust, delegateQueue: nil)
             made = session
             return session
         }

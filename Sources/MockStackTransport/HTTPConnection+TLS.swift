@@ -45,6 +45,17 @@ extension HTTPConnection {
         worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")
     }
 
+    /// Makes a small output one piece. The OpenSSL bufferevent encrypts each piece of its output
+    /// as a TLS record of its own, written on its own: an answer's head and body, queued as
+    /// pieces, would be two records and two writes where one of each does. A record holds 16 KiB,
+    /// and a larger output is in pieces that large anyway.
+    func joinForOneRecord(_ output: OpaquePointer) {
+        guard evbuffer_get_length(output) <= Self.tlsRecordBytes else { return }
+        _ = evbuffer_pullup(output, -1)
+    }
+
+    static let tlsRecordBytes = 16 * 1024
+
     /// The handshake finished, the client left, or TLS failed. libevent stops both reading and
     /// writing at a TLS connection's end, so any end is the whole connection's: there is no
     /// half-closed TLS connection to finish answering on.

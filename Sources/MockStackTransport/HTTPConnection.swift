@@ -414,6 +414,7 @@ final class HTTPConnection {
                 return close()
             }
         }
+        if secure != nil { joinForOneRecord(output) }
         handed(reply.count)
     }
 

@@ -38,11 +38,11 @@ import Testing
 
     @Test(arguments: [
         (#"{"match": {"headers": {"A": {"equalTo": "x", "contains": "y"}}}}"#,
-         "match.headers.A: expected exactly one of equalTo, contains, matches, absent, and, or, not"),
+         "match.headers.A: expected exactly one of equalTo, contains, matches, absent, and, or, not, before, after, equalToDateTime, hasExactly, includes"),
         (#"{"match": {"path": {"matches": "x", "caseInsensitive": true}}}"#,
          "match.path.caseInsensitive: not with matches (the regex syntax has no (?i); spell both cases: [Hh]ello)"),
         (#"{"match": {"query": {"q": {"absent": false}}}}"#, "match.query.q.absent: expected true"),
-        (#"{"match": {"query": {"q": {"startsWith": "x"}}}}"#, "match.query.q.startsWith: unknown field (expected one of absent, and, caseInsensitive, contains, equalTo, matches, not, or)"),
+        (#"{"match": {"query": {"q": {"startsWith": "x"}}}}"#, "match.query.q.startsWith: unknown field (expected one of absent, after, and, before, caseInsensitive, contains, equalTo, equalToDateTime, hasExactly, includes, matches, not, or)"),
         (#"{"match": {"query": {"q": 3}}}"#, #"match.query.q: expected a string or a pattern object ({"equalTo"|"contains"|"matches": "…"}, {"absent": true}, or {"and"|"or": […]}, {"not": …})"#),
         (#"{"answer": {"delayMs": 600001}}"#, #"answer.delayMs: expected milliseconds from 0 to 600000, or {"min": ms, "max": ms}"#),
         (#"{"newState": "x"}"#, "newState: needs a scenario"),

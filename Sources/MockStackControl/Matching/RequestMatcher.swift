@@ -151,6 +151,14 @@ struct RequestMatcher: Sendable {
         if !query.isEmpty {
             let given = subject.query
             for (name, matcher) in query {
+                if matcher.pattern.isValueList {
+                    let values = given.allValues(named: name, ignoringCase: subject.parameterNamesIgnoreCase)
+                    if !matcher.matches(values: values, within: &budget) {
+                        return because(
+                            "query \(name) is \(Self.listed(values)), not \(matcher.pattern)", by: matcher)
+                    }
+                    continue
+                }
                 let value = given.value(named: name, ignoringCase: subject.parameterNamesIgnoreCase)
                 if !matcher.matches(value, within: &budget) {
                     return because(
@@ -159,6 +167,13 @@ struct RequestMatcher: Sendable {
             }
         }
         for (name, matcher) in headers {
+            if matcher.pattern.isValueList {
+                let values = request.headers.values(for: name)
+                if !matcher.matches(values: values, within: &budget) {
+                    return because("header \(name) is \(Self.listed(values)), not \(matcher.pattern)", by: matcher)
+                }
+                continue
+            }
             let value = request.headers[name]
             if !matcher.matches(value, within: &budget) {
                 return because(
@@ -246,6 +261,11 @@ struct RequestMatcher: Sendable {
     }
 
     /// A JSON value as a string pattern sees it: a string's text, anything else as JSON.
+    /// A name's values for a reason: `absent`, or `['a', 'b']`.
+    private static func listed(_ values: [String]) -> String {
+        values.isEmpty ? "absent" : "[" + values.map { "'\($0)'" }.joined(separator: ", ") + "]"
+    }
+
     private static func text(_ value: JSONValue) -> String {
         value.stringValue ?? value.jsonText
     }

@@ -55,9 +55,12 @@ public struct RequestPattern: Sendable, Equatable {
     public var pathPrefix: String?
     /// A regular expression the whole path must match: the same as `path: {"matches": …}`.
     public var pathRegex: String?
-    /// Query parameters (decoded); ServiceStack's names ignore case, as ServiceStack does.
+    /// Query parameters (decoded); ServiceStack's names ignore case, as ServiceStack does. A
+    /// pattern compares the last value of a name given twice, a value list (`hasExactly`,
+    /// `includes`) all of them.
     public var query: [Named]
-    /// Headers; names ignore case.
+    /// Headers; names ignore case. A pattern compares the first of a repeated header, a value
+    /// list all of them.
     public var headers: [Named]
     /// Cookies sent in `Cookie` headers, by name (the first of a name).
     public var cookies: [Named]
@@ -152,9 +155,9 @@ public struct RequestPattern: Sendable, Equatable {
         if let value = object[Key.path] { path = try StringPattern(json: value, field: at(Key.path)) }
         pathRegex = try WireProblem.string(object[Key.pathRegex], at(Key.pathRegex))
         pathPrefix = try WireProblem.string(object[Key.pathPrefix], at(Key.pathPrefix))
-        query = try Self.named(object[Key.query], at(Key.query))
-        headers = try Self.named(object[Key.headers], at(Key.headers))
-        cookies = try Self.named(object[Key.cookies], at(Key.cookies))
+        query = try Self.named(object[Key.query], at(Key.query), repeats: true)
+        headers = try Self.named(object[Key.headers], at(Key.headers), repeats: true)
+        cookies = try Self.named(object[Key.cookies], at(Key.cookies), repeats: false)
         if let value = object[Key.basicAuth] {
             guard case .object(let credentials) = value, !credentials.isEmpty else {
                 throw WireProblem(
@@ -216,14 +219,14 @@ public struct RequestPattern: Sendable, Equatable {
         }
     }
 
-    private static func named(_ value: JSONValue?, _ field: String) throws(WireProblem) -> [Named] {
+    private static func named(_ value: JSONValue?, _ field: String, repeats: Bool) throws(WireProblem) -> [Named] {
         guard let value else { return [] }
         guard case .object(let object) = value else {
             throw WireProblem(field: field, message: "expected an object of names to strings or patterns")
         }
         var result: [Named] = []
         for (name, item) in object {
-            result.append(Named(name, try StringPattern(json: item, field: field + "." + name)))
+            result.append(Named(name, try StringPattern(json: item, field: field + "." + name, repeats: repeats)))
         }
         return result
     }

@@ -6,9 +6,12 @@ public import MockStackJSON
 /// JSON: a plain string means `equalTo`; otherwise an object with one operator,
 /// `{"equalTo": "…"}`, `{"contains": "…"}`, `{"matches": "regex"}` (the whole value, by
 /// mockstack's linear-time matcher) or `{"absent": true}`, and optionally
-/// `"caseInsensitive": true` (for `equalTo` and `contains`); or patterns combined,
+/// `"caseInsensitive": true` (for `equalTo` and `contains`); a date compared with a ``Moment``,
+/// `{"before"|"after"|"equalToDateTime": "now -1 hours"}`; or patterns combined,
 /// `{"and": [p, …]}`, `{"or": [p, …]}`, `{"not": p}` (as WireMock combines its matchers), at most
-/// ``maximumDepth`` deep and ``maximumParts`` patterns in all.
+/// ``maximumDepth`` deep and ``maximumParts`` patterns in all. For a name that may repeat (a
+/// query parameter, a header), the values as a whole: `{"hasExactly": [p, …]}` and
+/// `{"includes": [p, …]}`, WireMock's multi-value patterns.
 public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     /// How the value is compared.
     public enum Operator: Sendable, Equatable {
@@ -26,6 +29,17 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case or([StringPattern])
         /// This does not hold (`not absent`: the value is there).
         indirect case not(StringPattern)
+        /// A date (ISO 8601, or an HTTP date) before this moment.
+        case before(Moment)
+        /// A date after this moment.
+        case after(Moment)
+        /// A date at this moment, to the second.
+        case equalToDateTime(Moment)
+        /// Every value of a name that repeats matches one of these, one each, in any order, and
+        /// there are as many values as patterns.
+        case hasExactly([StringPattern])
+        /// Each of these matches one of the values of a name that repeats.
+        case includes([StringPattern])
     }
 
     /// The comparison.
@@ -57,6 +71,18 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     public static func or(_ patterns: StringPattern...) -> StringPattern { StringPattern(.or(patterns)) }
     /// `pattern` does not hold.
     public static func not(_ pattern: StringPattern) -> StringPattern { StringPattern(.not(pattern)) }
+    /// A date before `moment` (`try .before(Moment("now -1 hours"))`).
+    public static func before(_ moment: Moment) -> StringPattern { StringPattern(.before(moment)) }
+    /// A date after `moment`.
+    public static func after(_ moment: Moment) -> StringPattern { StringPattern(.after(moment)) }
+    /// A date at `moment`, to the second.
+    public static func equalToDateTime(_ moment: Moment) -> StringPattern { StringPattern(.equalToDateTime(moment)) }
+    /// A repeated name's values, one each for `patterns`, in any order, and no more.
+    public static func hasExactly(_ patterns: StringPattern...) -> StringPattern {
+        StringPattern(.hasExactly(patterns))
+    }
+    /// A repeated name's values, among them one for each of `patterns`.
+    public static func includes(_ patterns: StringPattern...) -> StringPattern { StringPattern(.includes(patterns)) }
 
     /// How deep combined patterns may nest: a matcher's work stays bounded by its size.
     public static let maximumDepth = 8
@@ -72,7 +98,12 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The operator keys, spelled once.
-    static let operatorKeys = ["equalTo", "contains", "matches", "absent", "and", "or", "not"]
+    static let operatorKeys = [
+        "equalTo", "contains", "matches", "absent", "and", "or", "not", "before", "after", "equalToDateTime",
+        "hasExactly", "includes",
+    ]
+    /// The operators over the values of a name that repeats, as a list.
+    static let valueListKeys = ["hasExactly", "includes"]
     static let caseInsensitiveKey = "caseInsensitive"
 
     /// Whether a JSON object reads as a pattern: one operator key, and `caseInsensitive` at most.
@@ -82,12 +113,26 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads a pattern: a string (`equalTo`) or a pattern object.
-    public init(json: JSONValue, field: String) throws(WireProblem) {
+    /// - Parameter repeats: whether the value is a name's that may repeat (a query parameter, a
+    ///   header), so that `hasExactly` and `includes` may compare its values as a list.
+    public init(json: JSONValue, field: String, repeats: Bool = false) throws(WireProblem) {
         var parts = 0
-        try self.init(json: json, field: field, depth: 1, parts: &parts)
+        try self.init(json: json, field: field, depth: 1, parts: &parts, repeats: repeats)
     }
 
-    private init(json: JSONValue, field: String, depth: Int, parts: inout Int) throws(WireProblem) {
+    /// Whether it compares a repeated name's values as a list (`hasExactly`, `includes`).
+    public var isValueList: Bool {
+        switch self.operator {
+        case .hasExactly, .includes: true
+        default: false
+        }
+    }
+
+    private init(
+        json: JSONValue, field: String, depth: Int, parts: inout Int, repeats: Bool = false
+    )
+        throws(WireProblem)
+    {
         try Self.count(&parts, at: field)
         if let text = json.stringValue {
             self.init(.equalTo(text))
@@ -116,10 +161,45 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
             }
             caseInsensitive = bool
         }
+        if caseInsensitive, !["equalTo", "contains", "matches", "and", "or", "not"].contains(key) {
+            throw WireProblem(field: field + "." + Self.caseInsensitiveKey, message: "not with \(key)")
+        }
         switch key {
         case "absent":
             guard value == .bool(true) else { throw WireProblem(field: field + ".absent", message: "expected true") }
             self.init(.absent)
+        case "hasExactly", "includes":
+            guard repeats, depth == 1 else {
+                throw WireProblem(
+                    field: field + "." + key,
+                    message: """
+                        only for a query parameter's or a header's values, which may repeat, and not inside and, \
+                        or, not
+                        """)
+            }
+            guard case .array(let items) = value, !items.isEmpty else {
+                throw WireProblem(field: field + "." + key, message: "expected a list of patterns, one a value")
+            }
+            var patterns: [StringPattern] = []
+            for (index, item) in items.enumerated() {
+                patterns.append(
+                    try StringPattern(
+                        json: item, field: field + "." + key + ".\(index)", depth: depth + 1, parts: &parts))
+            }
+            self.init(key == "hasExactly" ? .hasExactly(patterns) : .includes(patterns))
+        case "before", "after", "equalToDateTime":
+            guard let text = value.stringValue else {
+                throw WireProblem(field: field + "." + key, message: "expected now, now +N units, or an ISO 8601 date")
+            }
+            let moment: Moment
+            do { moment = try Moment(text) } catch {
+                throw WireProblem(field: field + "." + key, message: error.message)
+            }
+            switch key {
+            case "before": self.init(.before(moment))
+            case "after": self.init(.after(moment))
+            default: self.init(.equalToDateTime(moment))
+            }
         case "and", "or", "not":
             guard !caseInsensitive else {
                 throw WireProblem(
@@ -178,6 +258,11 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case .and(let patterns): object = ["and": .array(patterns.map(\.json))]
         case .or(let patterns): object = ["or": .array(patterns.map(\.json))]
         case .not(let pattern): object = ["not": pattern.json]
+        case .before(let moment): object = ["before": .string(moment.description)]
+        case .after(let moment): object = ["after": .string(moment.description)]
+        case .equalToDateTime(let moment): object = ["equalToDateTime": .string(moment.description)]
+        case .hasExactly(let patterns): object = ["hasExactly": .array(patterns.map(\.json))]
+        case .includes(let patterns): object = ["includes": .array(patterns.map(\.json))]
         }
         if caseInsensitive { object[Self.caseInsensitiveKey] = .bool(true) }
         return .object(object)
@@ -194,6 +279,11 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case .and(let patterns): return "all of (\(patterns.map(\.description).joined(separator: ", ")))"
         case .or(let patterns): return "one of (\(patterns.map(\.description).joined(separator: ", ")))"
         case .not(let pattern): return "not \(pattern)"
+        case .before(let moment): return "a date before \(moment)"
+        case .after(let moment): return "a date after \(moment)"
+        case .equalToDateTime(let moment): return "the date \(moment)"
+        case .hasExactly(let patterns): return "exactly (\(patterns.map(\.description).joined(separator: ", ")))"
+        case .includes(let patterns): return "including (\(patterns.map(\.description).joined(separator: ", ")))"
         }
     }
 }

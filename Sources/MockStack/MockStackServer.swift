@@ -117,7 +117,8 @@ public final class MockStackServer: Sendable {
         let journal = RequestJournal(capacity: configuration.journalSize, bodyLimit: configuration.journalBodyBytes)
         let faults = RequestFaults(seed: configuration.seed)
         let pipeline = AppPipeline(
-            journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration))
+            journal: journal, stubs: stubs, faults: faults, fallThrough: Self.fallThrough(configuration),
+            stubProxy: Self.stubProxy(configuration))
         (adminAccess, adminTokenWasGenerated) = AdminAccess.forBinding(
             host: configuration.host, token: configuration.adminToken)
         do {
@@ -212,6 +213,34 @@ public final class MockStackServer: Sendable {
                 case .failure(let failure):
                     logger.warning("proxy: \(request.methodName) \(request.target): \(failure)")
                     answered(failure.response)
+                }
+            }
+        }
+    }
+
+    /// A proxying stub's forwarding (`"proxyBaseUrl"`): ``UpstreamClient``'s rules, as
+    /// `--proxy-unmatched`'s, with its timeout and libcurl, to the stub's base URL.
+    private static func stubProxy(_ configuration: MockStackConfiguration) -> FallThrough.Maker {
+        let timeout = configuration.proxyTimeoutSeconds
+        let library = configuration.proxyLibcurl
+        let logger = configuration.logger
+        return { proxy in
+            FallThrough(timeoutMilliseconds: timeout * 1000 + 5000) { request, answered in
+                let target: UpstreamTarget
+                do throws(UpstreamTargetError) {
+                    target = try UpstreamTarget(parsing: proxy.baseURL)
+                } catch {
+                    return answered(
+                        PlainError.response(502, "Bad Gateway: the stub's proxyBaseUrl \(error.message)"))
+                }
+                UpstreamClient(target: target, timeoutSeconds: timeout, library: library).send(request) { result in
+                    switch result {
+                    case .success(let response):
+                        answered(response)
+                    case .failure(let failure):
+                        logger.warning("stub proxy: \(request.methodName) \(request.target): \(failure)")
+                        answered(failure.response)
+                    }
                 }
             }
         }

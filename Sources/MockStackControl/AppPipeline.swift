@@ -11,8 +11,14 @@ package struct AppPipeline: Sendable {
     let stubs: StubStore
     let faults: RequestFaults
     let fallThrough: FallThrough?
+    /// Makes the forwarding of a stub that proxies (`proxyBaseUrl`); nil: such a stub answers 502.
+    let stubProxy: FallThrough.Maker?
 
-    package init(journal: RequestJournal, stubs: StubStore, faults: RequestFaults, fallThrough: FallThrough? = nil) {
+    package init(
+        journal: RequestJournal, stubs: StubStore, faults: RequestFaults, fallThrough: FallThrough? = nil,
+        stubProxy: FallThrough.Maker? = nil
+    ) {
+        self.stubProxy = stubProxy
         self.journal = journal
         self.stubs = stubs
         self.faults = faults
@@ -48,6 +54,11 @@ package struct AppPipeline: Sendable {
         if let stubbed = stubs.answer(
             patternBudgetSpent: &patternBudgetSpent, { MatchedRequest(request, app: nil, session: session?.id) })
         {
+            if let proxy = stubbed.proxy {
+                return forward(
+                    request, by: stubbed.stub, to: proxy, app: nil, session: session, wanted: wanted, faults: faults,
+                    patternBudgetSpent: patternBudgetSpent)
+            }
             let response = faults.apply(wanted, to: stubbed.response)
             record(
                 request, app: nil, session: session, response: response, stub: stubbed.stub, duration: .zero,
@@ -82,6 +93,11 @@ package struct AppPipeline: Sendable {
             }
         }
         if let stubbed {
+            if let proxy = stubbed.proxy {
+                return forward(
+                    request, by: stubbed.stub, to: proxy, app: appName, session: session, wanted: wanted,
+                    faults: faults, patternBudgetSpent: patternBudgetSpent)
+            }
             let response = faults.apply(wanted, to: stubbed.response)
             record(
                 request, app: appName, session: session, response: response, stub: stubbed.stub, duration: .zero,
@@ -128,16 +144,16 @@ package struct AppPipeline: Sendable {
     /// loop free meanwhile) with what the upstream said, journaled as proxied once it has.
     private func forward(
         _ request: HTTPRequest, through fallThrough: FallThrough, app: String?, session: Session?, wanted: Misbehaviour,
-        faults: RequestFaults, patternBudgetSpent: Bool
+        faults: RequestFaults, patternBudgetSpent: Bool, stub: String? = nil, sent: HTTPRequest? = nil
     ) -> HTTPResponse {
         let start = DispatchTime.now().uptimeNanoseconds
         let answer = DeferredAnswer(timeoutMilliseconds: fallThrough.timeoutMilliseconds)
-        fallThrough.forward(request) { response in
+        fallThrough.forward(sent ?? request) { response in
             var response = response
             response.operation = nil
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
             record(
-                request, app: app, session: session, response: response, stub: nil,
+                request, app: app, session: session, response: response, stub: stub,
                 duration: .nanoseconds(Int64(elapsed)), proxied: true,
                 patternBudgetSpent: patternBudgetSpent)
             answer.complete(with: faults.apply(wanted, to: response))
@@ -146,6 +162,25 @@ package struct AppPipeline: Sendable {
             504, "Gateway Timeout: no answer from the upstream within \(fallThrough.timeoutMilliseconds) ms")
         waiting.delivery = .deferred(answer)
         return waiting
+    }
+
+    /// A stub's request forwarded to its `proxyBaseUrl` (the path less its prefix), answered and
+    /// journaled as the fall-through's are, under the stub's id; a 502 when nothing can forward.
+    private func forward(
+        _ request: HTTPRequest, by stub: String, to proxy: StubProxying, app: String?, session: Session?,
+        wanted: Misbehaviour, faults: RequestFaults, patternBudgetSpent: Bool
+    ) -> HTTPResponse {
+        guard let stubProxy else {
+            let response = PlainError.response(
+                502, "Bad Gateway: stub \(stub) forwards, and this server forwards nothing")
+            record(
+                request, app: app, session: session, response: response, stub: stub, duration: .zero,
+                patternBudgetSpent: patternBudgetSpent)
+            return response
+        }
+        return forward(
+            request, through: stubProxy(proxy), app: app, session: session, wanted: wanted, faults: faults,
+            patternBudgetSpent: patternBudgetSpent, stub: stub, sent: proxy.forwarded(request))
     }
 
     /// Into the server's journal, and the session's own when there is one.

@@ -16,6 +16,7 @@ final class MatchedRequest {
     private let findOperation: (() -> String?)?
     private var foundOperation: String??
     private var parsedQuery: QueryParameters?
+    private var parsedForm: Result<MultipartForm, MultipartForm.Problem>?
 
     /// - Parameter operation: how to tell the operation that takes the request, asked at most once.
     init(
@@ -50,6 +51,26 @@ final class MatchedRequest {
         if let parsedQuery { return parsedQuery }
         let parsed = QueryParameters(request.query)
         parsedQuery = parsed
+        return parsed
+    }
+
+    /// Parts a body may hold for a stub to look at: more are refused as no form.
+    static let maximumParts = 256
+
+    /// The body's `multipart/form-data` parts, split once; why not, for a body that is no such form.
+    var form: Result<MultipartForm, MultipartForm.Problem> {
+        if let parsedForm { return parsedForm }
+        let parsed: Result<MultipartForm, MultipartForm.Problem>
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = MultipartForm.boundary(in: type)
+        {
+            parsed = Result { () throws(MultipartForm.Problem) in
+                try MultipartForm(body: request.body, boundary: boundary, maximumParts: Self.maximumParts)
+            }
+        } else {
+            parsed = .failure(MultipartForm.Problem(description: "the body is not multipart/form-data"))
+        }
+        parsedForm = parsed
         return parsed
     }
 }

@@ -14,6 +14,7 @@ struct RequestMatcher: Sendable {
     private let basicUsername: StringMatcher?
     private let basicPassword: StringMatcher?
     private let bodyPointers: [(pointer: String, value: BodyMatcher)]
+    private let parts: [PartMatcher]
     private let allOf: [RequestMatcher]
     private let anyOf: [RequestMatcher]
     private let noneOf: [RequestMatcher]
@@ -22,6 +23,30 @@ struct RequestMatcher: Sendable {
         case json(JSONValue)
         case pattern(StringMatcher)
         case like(JSONValue, JSONLikeness)
+    }
+
+    /// A ``RequestPattern/PartPattern`` compiled.
+    private struct PartMatcher: Sendable {
+        let pattern: RequestPattern.PartPattern
+        let fields: [(name: String, matcher: StringMatcher)]
+
+        /// Why `part` misses, or nil when it matches.
+        func mismatch(_ part: MultipartForm.Part, within budget: inout PatternBudget) -> String? {
+            for (name, matcher) in fields {
+                let value: String? =
+                    switch name {
+                    case "name": part.name
+                    case "fileName": part.fileName
+                    case "contentType": part.contentType
+                    default: String(decoding: part.body, as: UTF8.self)
+                    }
+                if !matcher.matches(value, within: &budget) {
+                    guard name != "body" else { return "its body is not \(matcher.pattern)" }
+                    return "\(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)"
+                }
+            }
+            return nil
+        }
     }
 
     /// A criterion the server cannot use, naming its field.
@@ -57,6 +82,19 @@ struct RequestMatcher: Sendable {
             query.append((entry.name, try compile(entry.pattern, at("query") + "." + entry.name)))
         }
         self.query = query
+        var parts: [PartMatcher] = []
+        for (index, part) in pattern.parts.enumerated() {
+            var fields: [(name: String, matcher: StringMatcher)] = []
+            for (name, given) in [
+                ("name", part.name), ("fileName", part.fileName), ("contentType", part.contentType),
+                ("body", part.body),
+            ] {
+                guard let given else { continue }
+                fields.append((name, try compile(given, at("parts") + ".\(index).\(name)")))
+            }
+            parts.append(PartMatcher(pattern: part, fields: fields))
+        }
+        self.parts = parts
         var headers: [(name: String, matcher: StringMatcher)] = []
         for entry in pattern.headers {
             headers.append((entry.name, try compile(entry.pattern, at("headers") + "." + entry.name)))
@@ -224,6 +262,30 @@ struct RequestMatcher: Sendable {
                                 + (ignored.isEmpty ? "" : " (\(ignored) ignored)") + cut)
                     }
                 default: continue
+                }
+            }
+        }
+        if !parts.isEmpty {
+            let form: MultipartForm
+            switch subject.form {
+            case .success(let parsed): form = parsed
+            case .failure(let problem): return because("\(problem)")
+            }
+            for (index, part) in parts.enumerated() {
+                if part.pattern.everyPart {
+                    for (number, sent) in form.parts.enumerated() {
+                        if let reason = part.mismatch(sent, within: &budget) {
+                            return because("part \(number + 1) ('\(sent.name)') misses parts.\(index): \(reason)")
+                        }
+                    }
+                    if form.parts.isEmpty { return because("no part was sent for parts.\(index)") }
+                } else if !form.parts.contains(where: { part.mismatch($0, within: &budget) == nil }) {
+                    let sent = form.parts.map { "'\($0.name)'" }.joined(separator: ", ")
+                    return because(
+                        "no part matches parts.\(index)"
+                            + (form.parts.count == 1
+                                ? ": \(part.mismatch(form.parts[0], within: &budget) ?? "")"
+                                : " (parts sent: \(sent.isEmpty ? "none" : sent))"))
                 }
             }
         }

@@ -116,7 +116,7 @@ package final class StubStore: Sendable {
     /// - Parameter subject: the request as matching sees it, made only when there are stubs.
     func answer(
         patternBudgetSpent: inout Bool, _ subject: () -> MatchedRequest
-    ) -> (stub: String, response: HTTPResponse)? {
+    ) -> (stub: String, response: HTTPResponse, proxy: StubProxying?)? {
         guard stubCount.load(ordering: .acquiring) > 0 else { return nil }
         let snapshot = state.withLock { $0.stubs }
         let subject = subject()
@@ -138,7 +138,10 @@ package final class StubStore: Sendable {
                 to: subject.request, json: subject.json, stub: stub.id, limit: templateLimit, delivery: delivery)
             // The journal shows what the request reached, stubbed or not.
             response.operation = subject.operation
-            return (stub.id, response)
+            let proxy = stub.definition.answer.proxyBaseUrl.map {
+                StubProxying(baseURL: $0, prefixToRemove: stub.definition.answer.proxyUrlPrefixToRemove)
+            }
+            return (stub.id, response, proxy)
         }
         return nil
     }

@@ -17,6 +17,8 @@ public struct MultipartForm: Sendable, Equatable {
 
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
+        /// A problem saying `description`.
+        public init(description: String) { self.description = description }
     }
 
     /// The boundary parameter of a `multipart/form-data` Content-Type.

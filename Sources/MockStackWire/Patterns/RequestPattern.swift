@@ -6,7 +6,7 @@ public import MockStackJSON
 ///
 /// `{"method", "path", "pathPrefix", "pathRegex", "query": {name: pattern}, "headers": {name: pattern},
 ///   "cookies": {name: pattern}, "basicAuth": {"username": pattern, "password": pattern},
-///   "body", "bodyPointers": {pointer: value or pattern}, "app", "operation", "session",
+///   "body", "bodyPointers": {pointer: value or pattern}, "parts": [part pattern, …], "app", "operation", "session",
 ///   "and": [pattern, …], "or": [pattern, …], "not": pattern}`: whole patterns combine as string
 /// patterns do, within the same bounds (``StringPattern/maximumDepth``, ``StringPattern/maximumParts``).
 public struct RequestPattern: Sendable, Equatable {
@@ -80,10 +80,40 @@ public struct RequestPattern: Sendable, Equatable {
         }
     }
 
+    /// What the parts of a `multipart/form-data` body must hold: each pattern a part of its own.
+    public struct PartPattern: Sendable, Equatable {
+        /// The part's `name`.
+        public var name: StringPattern?
+        /// Its `filename` (`{"absent": true}`: not a file).
+        public var fileName: StringPattern?
+        /// Its own `Content-Type`.
+        public var contentType: StringPattern?
+        /// Its body, read as UTF-8 text.
+        public var body: StringPattern?
+        /// Whether every part must match (WireMock's `"matchingType": "ALL"`), rather than one at least (`ANY`).
+        public var everyPart: Bool
+        /// A part pattern of the criteria given (none: any part).
+        public init(
+            name: StringPattern? = nil, fileName: StringPattern? = nil, contentType: StringPattern? = nil,
+            body: StringPattern? = nil, everyPart: Bool = false
+        ) {
+            self.name = name
+            self.fileName = fileName
+            self.contentType = contentType
+            self.body = body
+            self.everyPart = everyPart
+        }
+
+        /// Its keys, spelled once.
+        static let keys = ["name", "fileName", "contentType", "body", "matchingType"]
+    }
+
     /// The body, equal as JSON.
     public var body: JSONValue?
     /// Values in a JSON body, by pointer; all must hold.
     public var bodyPointers: [BodyPointer]
+    /// Parts of a `multipart/form-data` body; all must hold.
+    public var parts: [PartPattern]
     /// The app the request is for, by name.
     public var app: String?
     /// The ServiceStack operation (`Hello`, whatever route reached it), Feathers `service.method`
@@ -103,7 +133,7 @@ public struct RequestPattern: Sendable, Equatable {
         method: String? = nil, path: StringPattern? = nil, pathPrefix: String? = nil, pathRegex: String? = nil,
         query: [Named] = [], headers: [Named] = [], cookies: [Named] = [],
         basicAuth: BasicCredentials? = nil, body: JSONValue? = nil, bodyPointers: [BodyPointer] = [],
-        app: String? = nil, operation: String? = nil,
+        parts: [PartPattern] = [], app: String? = nil, operation: String? = nil,
         session: String? = nil, allOf: [RequestPattern] = [], anyOf: [RequestPattern] = [],
         noneOf: [RequestPattern] = []
     ) {
@@ -117,6 +147,7 @@ public struct RequestPattern: Sendable, Equatable {
         self.basicAuth = basicAuth
         self.body = body
         self.bodyPointers = bodyPointers
+        self.parts = parts
         self.app = app
         self.operation = operation
         self.session = session
@@ -130,12 +161,12 @@ public struct RequestPattern: Sendable, Equatable {
         static let method = "method", path = "path", pathPrefix = "pathPrefix", pathRegex = "pathRegex",
             query = "query",
             headers = "headers", cookies = "cookies", basicAuth = "basicAuth", body = "body",
-            bodyPointers = "bodyPointers", app = "app", operation = "operation",
+            bodyPointers = "bodyPointers", parts = "parts", app = "app", operation = "operation",
             session = "session", equalToJson = "equalToJson", and = "and", or = "or", not = "not",
             ignoreArrayOrder = "ignoreArrayOrder", ignoreExtraElements = "ignoreExtraElements"
         static let all = [
-            method, path, pathPrefix, pathRegex, query, headers, cookies, basicAuth, body, bodyPointers, app, operation,
-            session, and, or, not,
+            method, path, pathPrefix, pathRegex, query, headers, cookies, basicAuth, body, bodyPointers, parts, app,
+            operation, session, and, or, not,
         ]
     }
 
@@ -185,6 +216,7 @@ public struct RequestPattern: Sendable, Equatable {
                     BodyPointer(pointer, try Self.bodyValue(expected, at(Key.bodyPointers) + "." + pointer)))
             }
         }
+        if let value = object[Key.parts] { self.parts = try Self.partPatterns(value, at(Key.parts)) }
         app = try WireProblem.string(object[Key.app], at(Key.app))
         operation = try WireProblem.string(object[Key.operation], at(Key.operation))
         session = try WireProblem.string(object[Key.session], at(Key.session))
@@ -229,6 +261,37 @@ public struct RequestPattern: Sendable, Equatable {
             result.append(Named(name, try StringPattern(json: item, field: field + "." + name, repeats: repeats)))
         }
         return result
+    }
+
+    private static func partPatterns(_ value: JSONValue, _ field: String) throws(WireProblem) -> [PartPattern] {
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw WireProblem(
+                field: field,
+                message: "expected a list of part patterns ({\"name\", \"fileName\", \"contentType\", \"body\"})")
+        }
+        var patterns: [PartPattern] = []
+        for (index, item) in items.enumerated() {
+            let at = field + ".\(index)"
+            guard case .object(let object) = item else { throw WireProblem(field: at, message: "expected an object") }
+            try WireProblem.only(object, PartPattern.keys, at: at)
+            func pattern(_ key: String) throws(WireProblem) -> StringPattern? {
+                try object[key].map { (json) throws(WireProblem) in try StringPattern(json: json, field: at + "." + key)
+                }
+            }
+            var every = false
+            if let type = object["matchingType"] {
+                switch type.stringValue?.uppercased() {
+                case "ANY": every = false
+                case "ALL": every = true
+                default: throw WireProblem(field: at + ".matchingType", message: "expected ANY or ALL")
+                }
+            }
+            patterns.append(
+                PartPattern(
+                    name: try pattern("name"), fileName: try pattern("fileName"),
+                    contentType: try pattern("contentType"), body: try pattern("body"), everyPart: every))
+        }
+        return patterns
     }
 
     private static func bodyValue(_ value: JSONValue, _ field: String) throws(WireProblem) -> BodyValue {
@@ -292,6 +355,18 @@ public struct RequestPattern: Sendable, Equatable {
                             )
                         }
                     }))
+        }
+        if !parts.isEmpty {
+            object[Key.parts] = .array(
+                parts.map { part in
+                    var described = JSONObject()
+                    if let name = part.name { described["name"] = name.json }
+                    if let fileName = part.fileName { described["fileName"] = fileName.json }
+                    if let contentType = part.contentType { described["contentType"] = contentType.json }
+                    if let body = part.body { described["body"] = body.json }
+                    if part.everyPart { described["matchingType"] = "ALL" }
+                    return .object(described)
+                })
         }
         if let app { object[Key.app] = .string(app) }
         if let operation { object[Key.operation] = .string(operation) }

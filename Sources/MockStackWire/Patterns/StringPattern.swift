@@ -278,6 +278,7 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
         case .absent: return "absent"
         case .and(let patterns): return "all of (\(patterns.map(\.description).joined(separator: ", ")))"
         case .or(let patterns): return "one of (\(patterns.map(\.description).joined(separator: ", ")))"
+        case .not(let pattern) where pattern.operator == .absent: return "present"
         case .not(let pattern): return "not \(pattern)"
         case .before(let moment): return "a date before \(moment)"
         case .after(let moment): return "a date after \(moment)"

@@ -1,7 +1,8 @@
 public import MockStackJSON
 
 /// What a stub answers, and how it misbehaves: `{"status", "headers", "body" | "bodyFile",
-/// "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"}`.
+/// "template", "delayMs", "seed", "throttleBytesPerSecond", "fault"}`; or what another server
+/// answers, `{"proxyBaseUrl", "proxyUrlPrefixToRemove"}` (WireMock's names).
 public struct StubResponse: Sendable, Equatable {
     /// The body of a stub's answer.
     public enum Body: Sendable, Equatable {
@@ -44,6 +45,11 @@ public struct StubResponse: Sendable, Equatable {
     public var throttleBytesPerSecond: Int?
     /// A connection fault's name (`reset`, `empty`, `truncate`, `malformed-chunk`, `hang`, `random-then-close`).
     public var fault: FaultName?
+    /// Where the request is forwarded instead (`http://host:port/base`): the answer is the
+    /// upstream's, by `--proxy-unmatched`'s rules, the request's path and query under this base.
+    public var proxyBaseUrl: String?
+    /// A prefix taken off the request's path before it is forwarded (an app's mount, `/test`).
+    public var proxyUrlPrefixToRemove: String?
 
     /// An answer from its parts.
     public init(
@@ -60,19 +66,32 @@ public struct StubResponse: Sendable, Equatable {
         self.fault = fault
     }
 
+    /// The answer another server gives: the request forwarded under `baseURL` (its path less
+    /// `prefix`, when it starts with it), by `--proxy-unmatched`'s rules.
+    public static func proxy(to baseURL: String, removingPrefix prefix: String? = nil) -> StubResponse {
+        var answer = StubResponse()
+        answer.proxyBaseUrl = baseURL
+        answer.proxyUrlPrefixToRemove = prefix
+        return answer
+    }
+
     /// Equal field by field, headers in order.
     public static func == (lhs: StubResponse, rhs: StubResponse) -> Bool {
         lhs.status == rhs.status
             && lhs.headers.elementsEqual(rhs.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && lhs.body == rhs.body && lhs.template == rhs.template && lhs.delay == rhs.delay && lhs.seed == rhs.seed
             && lhs.throttleBytesPerSecond == rhs.throttleBytesPerSecond && lhs.fault == rhs.fault
+            && lhs.proxyBaseUrl == rhs.proxyBaseUrl && lhs.proxyUrlPrefixToRemove == rhs.proxyUrlPrefixToRemove
     }
 
     enum Key {
         static let status = "status", headers = "headers", body = "body", bodyFile = "bodyFile", template = "template",
             delayMs = "delayMs", min = "min", max = "max", seed = "seed", throttle = "throttleBytesPerSecond",
-            fault = "fault"
-        static let all = [status, headers, body, bodyFile, template, delayMs, seed, throttle, fault]
+            fault = "fault", proxyBaseUrl = "proxyBaseUrl", proxyUrlPrefixToRemove = "proxyUrlPrefixToRemove"
+        static let all = [
+            status, headers, body, bodyFile, template, delayMs, seed, throttle, fault, proxyBaseUrl,
+            proxyUrlPrefixToRemove,
+        ]
     }
 
     /// Reads an `answer` object; `field` is where it sits, for the problems it reports (`answer.status`).
@@ -152,6 +171,41 @@ public struct StubResponse: Sendable, Equatable {
             throttleBytesPerSecond = rate
         }
         fault = try WireProblem.string(object[Key.fault], at(Key.fault)).map(FaultName.init(rawValue:))
+        try readProxy(object, field: field)
+    }
+
+    /// `proxyBaseUrl`, alone but for `proxyUrlPrefixToRemove`: the upstream's answer is the answer.
+    private mutating func readProxy(_ object: JSONObject, field: String) throws(WireProblem) {
+        proxyUrlPrefixToRemove = try WireProblem.string(
+            object[Key.proxyUrlPrefixToRemove], field + "." + Key.proxyUrlPrefixToRemove)
+        guard let base = try WireProblem.string(object[Key.proxyBaseUrl], field + "." + Key.proxyBaseUrl) else {
+            if proxyUrlPrefixToRemove != nil {
+                throw WireProblem(field: field + "." + Key.proxyUrlPrefixToRemove, message: "only with proxyBaseUrl")
+            }
+            return
+        }
+        let lowered = base.lowercased()
+        let rest = lowered.drop(while: { $0 != ":" })
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), rest.count > 3,
+            !base.contains("?"), !base.contains("#")
+        else {
+            throw WireProblem(
+                field: field + "." + Key.proxyBaseUrl,
+                message: "expected an http or https URL without a query (http://127.0.0.1:8080/base)")
+        }
+        let others = [
+            Key.status, Key.headers, Key.body, Key.bodyFile, Key.template, Key.delayMs, Key.seed, Key.throttle,
+            Key.fault,
+        ]
+        if let other = others.first(where: { object[$0] != nil }) {
+            throw WireProblem(
+                field: field + "." + other,
+                message: "not with proxyBaseUrl: the answer is what the upstream answers")
+        }
+        if let prefix = proxyUrlPrefixToRemove, !prefix.hasPrefix("/") {
+            throw WireProblem(field: field + "." + Key.proxyUrlPrefixToRemove, message: "expected a path (/test)")
+        }
+        proxyBaseUrl = base
     }
 
     /// The answer as a stub definition writes it; unset parts are left out.
@@ -176,6 +230,11 @@ public struct StubResponse: Sendable, Equatable {
         if let seed { object[Key.seed] = .number(JSONNumber(Int(clamping: seed))) }
         if let throttleBytesPerSecond { object[Key.throttle] = .number(JSONNumber(throttleBytesPerSecond)) }
         if let fault { object[Key.fault] = .string(fault.rawValue) }
+        if let proxyBaseUrl {
+            // A proxying answer has no status of its own.
+            object = [Key.proxyBaseUrl: .string(proxyBaseUrl)]
+            if let proxyUrlPrefixToRemove { object[Key.proxyUrlPrefixToRemove] = .string(proxyUrlPrefixToRemove) }
+        }
         return .object(object)
     }
 }

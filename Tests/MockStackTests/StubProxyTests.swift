@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MockStack
 import MockStackCore
 import MockStackInProcess
@@ -76,5 +79,43 @@ struct StubProxyTests {
         #expect(StubResponse.proxy(to: "http://x/b", removingPrefix: "/t").json == ["proxyBaseUrl": "http://x/b", "proxyUrlPrefixToRemove": "/t"])
         let definition = try StubDefinition(json: try parse(#"{"answer": {"proxyBaseUrl": "http://x/b", "proxyUrlPrefixToRemove": "/t"}}"#))
         #expect(definition.answer.json == ["proxyBaseUrl": "http://x/b", "proxyUrlPrefixToRemove": "/t"])
+    }
+}
+
+/// The matchers added past WireMock's common set, through MockStackTesting's typed API against a
+/// served mockstack: repeated values, dates against now, multipart parts.
+@Suite(.timeLimit(.minutes(2)))
+struct TypedMatcherEndToEndTests {
+    @Test func repeatedValuesDatesAndPartsMatchOverTheWire() async throws {
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(apps: ["test"]))
+        defer { mock.stop() }
+        _ = try await mock.stub(
+            RequestPattern(
+                path: .equalTo("/test/api/Hello"),
+                query: [.init("tag", .hasExactly(.equalTo("a"), .equalTo("b")))],
+                headers: [.init("X-Sent", .after(try Moment("now -1 hours")))]),
+            StubResponse(status: 418))
+        _ = try await mock.stub(
+            RequestPattern(parts: [.init(name: .equalTo("file"), fileName: .contains(".png"))]), StubResponse(status: 201))
+        let session = URLSession(configuration: .ephemeral)
+        func status(_ request: URLRequest) async throws -> Int {
+            let (_, response) = try await session.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        let hello = try mock.url(for: "test").appendingPathComponent("api/Hello")
+        var now = URLRequest(url: URL(string: hello.absoluteString + "?tag=b&tag=a")!)
+        now.setValue(Date().formatted(Date.ISO8601FormatStyle()), forHTTPHeaderField: "X-Sent")
+        #expect(try await status(now) == 418)
+        var old = now
+        old.setValue("Sun, 06 Nov 1994 08:49:37 GMT", forHTTPHeaderField: "X-Sent")
+        #expect(try await status(old) == 200)
+
+        var upload = URLRequest(url: hello)
+        upload.httpMethod = "POST"
+        upload.setValue("multipart/form-data; boundary=B", forHTTPHeaderField: "Content-Type")
+        upload.httpBody = Data(
+            "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\nPNG\r\n--B--\r\n".utf8)
+        #expect(try await status(upload) == 201)
+        #expect(try await mock.stubs().map(\.hits) == [1, 1])
     }
 }

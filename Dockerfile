@@ -29,12 +29,14 @@ COPY Scripts/static-archives ./Scripts/static-archives
 RUN . Scripts/release-flags.sh && swift build -c release $RELEASE_LINK_FLAGS --product mockstack
 
 FROM debian:bookworm-slim
-# libevent (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond libc
-# and libgcc, which the base image has (libstdc++ is linked in). The smoke test checks this with ldd. libcurl4
-# and ca-certificates are not linked: `record` and `serve --proxy-unmatched` open libcurl when
-# they start, and check https targets against the trust store.
+# libevent's core (with its pthreads glue) and mimalloc: the binary's only shared libraries beyond
+# libc and libgcc, which the base image has (libstdc++ is linked in). The smoke test checks this
+# with ldd. libevent's OpenSSL support, libcurl4 and ca-certificates are not linked: `serve
+# --https-port` opens the first (and the libssl it brings), `record` and `serve --proxy-unmatched`
+# open libcurl when they start, and check https targets against the trust store.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libevent-2.1-7 libevent-pthreads-2.1-7 libmimalloc2.0 libcurl4 ca-certificates \
+ && apt-get install -y --no-install-recommends libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-openssl-2.1-7 \
+    libmimalloc2.0 libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --uid 10001 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin mockstack
 COPY --from=build /src/.build/release/mockstack /usr/local/bin/mockstack

@@ -185,6 +185,7 @@ def check_shipped_behaviour(base: str, served: list[str]) -> None:
 # each with the file that must then be found inside the image.
 OPENED_AT_RUN_TIME = {
     "libcurl4": "libcurl.so.4",                                 # dlopen'd by the upstream client
+    "libevent-openssl-2.1-7": "libevent_openssl-2.1.so.7",      # dlopen'd by serve --https-port
     "ca-certificates": "/etc/ssl/certs/ca-certificates.crt",    # libcurl's trust store for https
 }
 

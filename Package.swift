@@ -5,11 +5,12 @@
 // (what each depends on, which build memory-safe), and `make test` checks that map against this
 // file (Scripts/check-layers.py). The rules the map keeps:
 //
-// - Only MockStackTransport imports libevent, only MockStackUpstream libcurl and only
-//   MockStackDigest libcrypto (CryptoKit on Apple's systems); those three and MockStackSpawn are
-//   the only targets that call C, and every unsafe pointer and C callback lives in one of the
-//   four. libcurl is opened with dlopen at the first forwarded request (`--proxy-unmatched`,
-//   `record`), never linked.
+// - Only MockStackTransport imports libevent (and opens its OpenSSL support), only
+//   MockStackUpstream and MockStackTLSClient libcurl and only MockStackDigest libcrypto (CryptoKit
+//   on Apple's systems); those four and MockStackSpawn are the only targets that call C, and
+//   every unsafe pointer and C callback lives in one of the five. libcurl is opened with dlopen
+//   at the first forwarded request (`--proxy-unmatched`, `record`), or by the testing product's
+//   first HTTPS request on Linux, never linked.
 // - Every other library target builds with strict memory-safety checking (`memorySafeSettings`),
 //   so the compiler holds it to that. What they keep is marked where it stands: MockStackJSON's
 //   `UTF8Bytes` (a string's bytes as a span, and a span into a string or an array),
@@ -17,7 +18,8 @@
 //   request and response boxes' fields (`@safe @exclusivity(unchecked)`: changed only while one
 //   value holds the box).
 // - The testing product (MockStackTesting) builds without the server: a client's tests compile
-//   it, MockStackWire, MockStackJSON and MockStackSpawn, nothing else.
+//   it, MockStackWire, MockStackJSON and MockStackSpawn (and MockStackTLSClient on Linux),
+//   nothing else.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -63,6 +65,8 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // libcurl's easy calls, declared by hand (no curl.h, nothing linked): MockStackTLSClient's.
+        .systemLibrary(name: "CLibcurlEasy"),
         // OpenSSL's libcrypto, where there is no CryptoKit: MockStackDigest's three digests from
         // the system, not a crypto library compiled into every client build (Benchmarks/LOG.md).
         .systemLibrary(
@@ -210,14 +214,23 @@ let package = Package(
             name: "MockStackSpawn",
             swiftSettings: strictSettings
         ),
-        // Foundation, XCTest/Testing, the two leaves and the spawner only: a client's first
-        // build stays short.
+        // The testing product's HTTPS on Linux, where FoundationNetworking asks no delegate about
+        // certificates: a URLProtocol making a mock's HTTPS requests with the libcurl
+        // FoundationNetworking has loaded, trusting the mock's CA for its port alone. Calls C.
+        .target(
+            name: "MockStackTLSClient",
+            dependencies: ["CLibcurlEasy"],
+            swiftSettings: strictSettings
+        ),
+        // Foundation, XCTest/Testing, the two leaves and the spawner only (and on Linux the TLS
+        // client): a client's first build stays short.
         .target(
             name: "MockStackTesting",
             dependencies: [
                 "MockStackJSON", "MockStackWire",
                 // Only where processes can be started: on iOS the testing product attaches.
                 .target(name: "MockStackSpawn", condition: .when(platforms: [.macOS, .linux])),
+                .target(name: "MockStackTLSClient", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: memorySafeSettings
         ),

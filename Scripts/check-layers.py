@@ -41,8 +41,13 @@ def manifest_targets():
     """Each declared target's name, its direct dependencies and whether it is memory-safe."""
     text = without_comments(open(MANIFEST, encoding="utf-8").read())
     targets = {}
+    inside_until = 0
     for match in re.finditer(r"\n\s*\.(%s)\(" % "|".join(TARGET_KINDS), text):
+        # A `.target(name:condition:)` in a dependency list is no declaration.
+        if match.start() < inside_until:
+            continue
         body = call_body(text, match.end() - 1)
+        inside_until = match.end() + len(body)
         name = re.search(r'name:\s*"([^"]+)"', body).group(1)
         dependencies = set()
         found = re.search(r"dependencies:\s*\[", body)

@@ -6,6 +6,9 @@ import MockStack
 import MockStackInProcess
 import MockStackJSON
 @testable import MockStackTesting
+#if canImport(MockStackTLSClient)
+import MockStackTLSClient
+#endif
 import MockStackTransport
 import Testing
 import TestSupport
@@ -163,14 +166,24 @@ struct HTTPSTests {
         #expect(der.base64EncodedString() == pem.split(separator: "\n").dropFirst().dropLast().joined())
         #expect(MockStackServerTrust.der(fromPEM: Data("no certificate".utf8)) == nil)
 
+        // The session's own URLSession trusts the CA for the HTTPS port (on Linux through
+        // MockStackTLSClient's URLProtocol, elsewhere through the delegate).
         let hello = try session.httpsURL(for: "test").appendingPathComponent("api/Hello")
-        #if canImport(Security)
-        let (data, _) = try await session.urlSession.data(from: hello)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"result":"Hello"}"#)
-        #else
-        // FoundationNetworking asks no delegate about server certificates (README.md, HTTPS).
-        await #expect(throws: URLError.self) { _ = try await session.urlSession.data(from: hello) }
-        #endif
+        let (data, response) = try await session.urlSession.data(from: URL(string: hello.absoluteString + "?name=TLS")!)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"result":"Hello, TLS!"}"#)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
+        var post = URLRequest(url: hello)
+        post.httpMethod = "POST"
+        post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(#"{"name":"Secure"}"#.utf8)
+        let (posted, _) = try await session.urlSession.data(for: post)
+        #expect(String(decoding: posted, as: UTF8.self) == #"{"result":"Hello, Secure!"}"#)
+        #expect(try await session.requests(app: "test").map(\.isSecure) == [true, true])
+        // The plain port is reached as before.
+        let plainHello = try session.url(for: "test").appendingPathComponent("api/Hello")
+        let (plainData, _) = try await session.urlSession.data(from: URL(string: plainHello.absoluteString + "?name=plain")!)
+        #expect(String(decoding: plainData, as: UTF8.self) == #"{"result":"Hello, plain!"}"#)
 
         let plain = try InProcessMockStack(configuration: MockStackConfiguration(apps: ["test"]))
         #expect(plain.httpsBaseURL == nil)
@@ -178,5 +191,25 @@ struct HTTPSTests {
         #expect(throws: MockStackHTTPSError.notServed) { try plain.session().httpsURL(for: "test") }
         #expect(throws: MockStackHTTPSError.notServed) { try plain.serverTrust() }
         await #expect(throws: MockStackHTTPSError.notServed) { try await plain.certificateAuthority() }
+    }
+
+    /// A CA other than the one that signed the server's certificate is refused: the trust is
+    /// the CA's, not a check turned off.
+    @Test func anotherCAIsRefused() async throws {
+        let (mock, _) = try Self.secureServer(apps: ["test"])
+        let port = try #require(mock.ready.httpsPort)
+        #if canImport(MockStackTLSClient)
+        TrustedHTTPSProtocol.trust(authorityPEM: try String(contentsOfFile: Self.testCA, encoding: .utf8), host: "localhost", port: port)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [TrustedHTTPSProtocol.self]
+        let session = URLSession(configuration: configuration)
+        let url = try #require(URL(string: "https://localhost:\(port)/test/api/Hello"))
+        do {
+            _ = try await session.data(from: url)
+            Issue.record("a certificate the trusted CA did not sign was accepted")
+        } catch let error as URLError {
+            #expect(error.code == .serverCertificateUntrusted)
+        }
+        #endif
     }
 }

@@ -21,7 +21,8 @@ final class SessionURLSession: Sendable {
     var urlSession: URLSession {
         made.withLock { made in
             if let made { return made }
-            let session = URLSession(configuration: .ephemeral, delegate: trust, delegateQueue: nil)
+            let configuration = trust?.configured(.ephemeral) ?? .ephemeral
+            let session = URLSession(configuration: configuration, delegate: trust, delegateQueue: nil)
             made = session
             return session
         }

@@ -7,6 +7,9 @@ public import FoundationNetworking
 #if canImport(Security)
 import Security
 #endif
+#if canImport(MockStackTLSClient)
+import MockStackTLSClient
+#endif
 
 /// A `URLSession` delegate that trusts the CA a mockstack server made (`serve --https-port`), for
 /// that server's HTTPS port alone: every other host is checked as the system checks it, and a
@@ -14,14 +17,16 @@ import Security
 /// one; give one to your own `URLSession` (or to a client library that takes a delegate):
 ///
 /// ```swift
-/// let session = URLSession(configuration: .ephemeral, delegate: try mock.serverTrust(), delegateQueue: nil)
+/// let trust = try mock.serverTrust()
+/// let session = URLSession(configuration: trust.configured(.ephemeral), delegate: trust, delegateQueue: nil)
 /// let (data, _) = try await session.data(from: try mock.httpsURL(for: "test").appendingPathComponent("api/Hello"))
 /// ```
 ///
 /// On Apple's systems the CA joins the system's anchors for that host and port, and the
 /// server's certificate is evaluated as usual (names, dates, Apple's rules). FoundationNetworking
-/// on Linux asks no delegate about server certificates: there a client trusts the CA through the
-/// system's store (README.md, HTTPS).
+/// on Linux asks no delegate about server certificates: there ``configured(_:)`` adds a
+/// `URLProtocol` that makes the requests to that host and port with libcurl, trusting that CA
+/// (README.md, HTTPS).
 public final class MockStackServerTrust: NSObject, URLSessionDelegate, Sendable {
     /// The HTTPS host whose certificates the CA vouches for (`127.0.0.1`).
     public let host: String
@@ -36,6 +41,17 @@ public final class MockStackServerTrust: NSObject, URLSessionDelegate, Sendable 
         self.host = host
         self.port = port
         authorityURL = controlBase.appendingPathComponent("__mockstack/tls/ca.pem")
+    }
+
+    /// `configuration` made ready for this trust: on Linux, with the `URLProtocol` that makes the
+    /// HTTPS port's requests trusting the CA, ahead of the session's own; elsewhere unchanged (the
+    /// delegate does it).
+    public func configured(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        #if canImport(MockStackTLSClient)
+        TrustedHTTPSProtocol.trust(authorityAt: authorityURL, host: host, port: port)
+        configuration.protocolClasses = [TrustedHTTPSProtocol.self] + (configuration.protocolClasses ?? [])
+        #endif
+        return configuration
     }
 
     /// The CA's certificate as DER, fetched once.

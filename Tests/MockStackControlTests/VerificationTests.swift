@@ -48,7 +48,7 @@ import Testing
         #expect(harness.json(.post, "/__mockstack/requests/count", ["path": ["matches": "(a"]])
             == ["status": 400, "error": "Bad Request", "message": "Invalid pattern: path: missing ) for '(' at offset 0"])
         #expect(harness.json(.post, "/__mockstack/requests/count", ["colour": "red"])["message"]
-            == "Invalid pattern: colour: unknown field (expected one of and, app, basicAuth, body, bodyPointers, cookies, headers, method, not, operation, or, path, pathPrefix, pathRegex, query, session)")
+            == "Invalid pattern: colour: unknown field (expected one of and, app, basicAuth, body, bodyPointers, cookies, headers, method, not, operation, or, parts, path, pathPrefix, pathRegex, query, session)")
         #expect(harness.send(.get, "/__mockstack/requests/count").status == 405)
     }
 

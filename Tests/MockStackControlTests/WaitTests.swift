@@ -164,7 +164,7 @@ import Testing
         #expect(message(["since": -3]) == "since: expected a journal entry id (a whole number ≥ 0), found -3")
         #expect(message(["pattern": ["path": ["matches": "(a"]]]) == "Invalid pattern: pattern.path: missing ) for '(' at offset 0")
         #expect(message(["pattern": ["colour": "red"]])
-            == "Invalid pattern: pattern.colour: unknown field (expected one of and, app, basicAuth, body, bodyPointers, cookies, headers, method, not, operation, or, path, pathPrefix, pathRegex, query, session)")
+            == "Invalid pattern: pattern.colour: unknown field (expected one of and, app, basicAuth, body, bodyPointers, cookies, headers, method, not, operation, or, parts, path, pathPrefix, pathRegex, query, session)")
         #expect(message(["timeout": 5]) == "timeout: unknown field (expected one of pattern, timeoutMs, since)")
         #expect(message([1, 2]) == #"Expected an object: {"pattern": {…}, "timeoutMs": 5000, "since": 0}"#)
         let notJSON = harness.root.respond(to: HTTPRequest(method: .post, target: "/__mockstack/requests/wait", body: Array("{".utf8)))

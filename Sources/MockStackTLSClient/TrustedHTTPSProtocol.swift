@@ -20,6 +20,9 @@ public final class TrustedHTTPSProtocol: URLProtocol {
     private enum Authority {
         case pem([UInt8])
         case servedAt(URL)
+        /// Fetched from there: a server started later on the same port has another, fetched anew
+        /// when its certificate is refused.
+        case fetched([UInt8], from: URL)
     }
     /// Set when the task is stopped; read by the transfer's thread.
     private let stopped = Atomic<Bool>(false)
@@ -35,8 +38,11 @@ public final class TrustedHTTPSProtocol: URLProtocol {
     public static func trust(authorityAt authorityURL: URL, host: String, port: Int) {
         trusted.withLock { trusted in
             let key = key(host: host, port: port)
-            if case .pem = trusted[key] { return }
-            trusted[key] = .servedAt(authorityURL)
+            switch trusted[key] {
+            case .pem?: return
+            case .fetched(_, let address)? where address == authorityURL: return
+            default: trusted[key] = .servedAt(authorityURL)
+            }
         }
     }
 
@@ -47,12 +53,18 @@ public final class TrustedHTTPSProtocol: URLProtocol {
         return trusted.withLock { $0[key(host: host, port: url.port ?? 443)] != nil }
     }
 
-    /// The CA for `url`'s host and port, fetched first when only its address is known.
-    private static func authority(for url: URL) -> Result<[UInt8], TrustedTransferError> {
+    /// The CA for `url`'s host and port, fetched first when only its address is known (or,
+    /// with `refetching`, when it was fetched before).
+    private static func authority(
+        for url: URL, refetching: Bool = false
+    ) -> Result<(pem: [UInt8], fetched: Bool), TrustedTransferError> {
         guard let host = url.host else { return .failure(TrustedTransferError("\(url) has no host")) }
         let key = key(host: host, port: url.port ?? 443)
-        switch trusted.withLock({ $0[key] }) {
-        case .pem(let pem): return .success(pem)
+        var entry = trusted.withLock({ $0[key] })
+        if refetching, case .fetched(_, let address)? = entry { entry = .servedAt(address) }
+        switch entry {
+        case .pem(let pem): return .success((pem, false))
+        case .fetched(let pem, _): return .success((pem, true))
         case nil: return .failure(TrustedTransferError("no CA is trusted for \(key)"))
         case .servedAt(let address):
             var status = 0
@@ -66,8 +78,8 @@ public final class TrustedHTTPSProtocol: URLProtocol {
             guard status == 200 else {
                 return .failure(TrustedTransferError("\(address) answered \(status), not the CA"))
             }
-            trusted.withLock { $0[key] = .pem(pem) }
-            return .success(pem)
+            trusted.withLock { $0[key] = .fetched(pem, from: address) }
+            return .success((pem, true))
         }
     }
 
@@ -95,18 +107,57 @@ public final class TrustedHTTPSProtocol: URLProtocol {
 
     private func load(url: URL, method: String, headers: [(name: String, value: String)], body: [UInt8]?, timeout: Int)
     {
-        switch Self.authority(for: url) {
-        case .failure(let failure):
-            client?.urlProtocol(
-                self,
-                didFailWithError: URLError(
-                    .serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: failure.description]))
-        case .success(let authority):
-            let transfer = TrustedTransfer(
-                method: method, url: url.absoluteString, headers: headers, body: body, authority: authority,
-                timeoutMilliseconds: timeout)
-            run(transfer, url: url)
+        var refetching = false
+        while true {
+            switch Self.authority(for: url, refetching: refetching) {
+            case .failure(let failure):
+                return fail(failure, code: .serverCertificateUntrusted)
+            case .success(let authority):
+                let transfer = TrustedTransfer(
+                    method: method, url: url.absoluteString, headers: headers, body: body, authority: authority.pem,
+                    timeoutMilliseconds: timeout)
+                let outcome = run(transfer, url: url)
+                // A CA fetched for an earlier server on this port: fetched again, once.
+                if case .refused = outcome, authority.fetched, !refetching {
+                    refetching = true
+                    continue
+                }
+                return finish(outcome)
+            }
         }
+    }
+
+    /// How a transfer ended: whole, failed, or with the server's certificate refused before
+    /// any answer.
+    private enum Outcome {
+        case finished
+        case failed(TrustedTransferError)
+        case refused(TrustedTransferError)
+    }
+
+    private func finish(_ outcome: Outcome) {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        switch outcome {
+        case .finished: client?.urlProtocolDidFinishLoading(self)
+        case .failed(let failure), .refused(let failure): fail(failure, code: nil)
+        }
+    }
+
+    /// Tells the client why, as a `URLError`: 60, the certificate refused
+    /// (CURLE_PEER_FAILED_VERIFICATION); 28, timed out; 7, no connection.
+    private func fail(_ failure: TrustedTransferError, code given: URLError.Code?) {
+        let code: URLError.Code =
+            given
+            ?? {
+                switch failure.code {
+                case 60: .serverCertificateUntrusted
+                case 28: .timedOut
+                case 7: .cannotConnectToHost
+                default: .secureConnectionFailed
+                }
+            }()
+        client?.urlProtocol(
+            self, didFailWithError: URLError(code, userInfo: [NSLocalizedDescriptionKey: failure.description]))
     }
 
     /// A value handed to another thread that the compiler cannot see is used by one at a time.
@@ -115,9 +166,12 @@ public final class TrustedHTTPSProtocol: URLProtocol {
         init(_ value: Value) { self.value = value }
     }
 
-    private func run(_ transfer: TrustedTransfer, url: URL) {
+    /// Runs the transfer, handing the client the head and the body as they come.
+    private func run(_ transfer: TrustedTransfer, url: URL) -> Outcome {
+        var answered = false
         let failure = transfer.run(
             head: { [self] status, fields in
+                answered = true
                 var headerFields: [String: String] = [:]
                 for field in fields {
                     headerFields[field.name] = headerFields[field.name].map { $0 + ", " + field.value } ?? field.value
@@ -128,18 +182,8 @@ public final class TrustedHTTPSProtocol: URLProtocol {
             },
             data: { [self] bytes in client?.urlProtocol(self, didLoad: Data(bytes)) },
             cancelled: { [self] in stopped.load(ordering: .relaxed) })
-        guard !stopped.load(ordering: .relaxed) else { return }
-        guard let failure else { return client?.urlProtocolDidFinishLoading(self) ?? () }
-        // 60: the certificate was refused (CURLE_PEER_FAILED_VERIFICATION); 28: timed out.
-        let code: URLError.Code =
-            switch failure.code {
-            case 60: .serverCertificateUntrusted
-            case 28: .timedOut
-            case 7: .cannotConnectToHost
-            default: .secureConnectionFailed
-            }
-        client?.urlProtocol(
-            self, didFailWithError: URLError(code, userInfo: [NSLocalizedDescriptionKey: failure.description]))
+        guard let failure else { return .finished }
+        return answered || failure.code != 60 ? .failed(failure) : .refused(failure)
     }
 
     public override func stopLoading() { stopped.store(true, ordering: .relaxed) }

@@ -212,4 +212,24 @@ struct HTTPSTests {
         }
         #endif
     }
+
+    /// A server started later on the port an earlier one used has a CA of its own: a session of
+    /// the new server trusts the new CA, not the one fetched for the old.
+    @Test func aLaterServerOnTheSamePortIsTrustedByItsOwnCA() async throws {
+        let (first, _) = try Self.secureServer(apps: ["test"])
+        let port = try #require(first.ready.httpsPort)
+        let hello = { (mock: InProcessMockStack) throws -> URL in
+            try #require(URL(string: try mock.session("s").httpsURL(for: "test").absoluteString + "/api/Hello?name=again"))
+        }
+        let (answered, _) = try await first.session("s").urlSession.data(from: try hello(first))
+        #expect(String(decoding: answered, as: UTF8.self) == #"{"result":"Hello, again!"}"#)
+        first.stop()
+        var configuration = MockStackConfiguration(apps: ["test"])
+        configuration.httpsPort = port
+        let second = try InProcessMockStack(configuration: configuration)
+        defer { second.stop() }
+        #expect(second.server.tls?.authorityPEM != first.server.tls?.authorityPEM)
+        let (again, _) = try await second.session("s").urlSession.data(from: try hello(second))
+        #expect(String(decoding: again, as: UTF8.self) == #"{"result":"Hello, again!"}"#)
+    }
 }

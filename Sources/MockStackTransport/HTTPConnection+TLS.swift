@@ -34,12 +34,14 @@ extension HTTPConnection {
         else { return close() }
     }
 
+    /// Lets the bufferevent read (and decrypt) again. - Returns: false when it cannot.
     func resumeSecureReading() -> Bool {
         guard !state.isClosed else { return false }
         return worker.logger.succeeded(
             bufferevent_enable(bufferevent, Int16(EV_READ)), "bufferevent_enable", "closing the connection")
     }
 
+    /// Stops the bufferevent reading; what it has decrypted stays in the input.
     func pauseSecureReading() {
         guard secure != nil, !state.isClosed else { return }
         worker.logger.succeeded(bufferevent_disable(bufferevent, Int16(EV_READ)), "bufferevent_disable")

@@ -12,7 +12,7 @@ struct TLSOptions {
 
     static let options: [CommandOption<Self>] = [
         .value(
-            "https-port", \.httpsPort,
+            "https-port", \.httpsPort, valueName: "port",
             help: """
                 Also serve everything over HTTPS on this port (0 picks a free one), with a certificate for localhost, \
                 127.0.0.1 and ::1 signed by a CA made at start (GET /__mockstack/tls/ca.pem).

@@ -177,15 +177,9 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
                         or, not
                         """)
             }
-            guard case .array(let items) = value, !items.isEmpty else {
-                throw WireProblem(field: field + "." + key, message: "expected a list of patterns, one a value")
-            }
-            var patterns: [StringPattern] = []
-            for (index, item) in items.enumerated() {
-                patterns.append(
-                    try StringPattern(
-                        json: item, field: field + "." + key + ".\(index)", depth: depth + 1, parts: &parts))
-            }
+            let patterns = try Self.list(
+                value, field: field + "." + key, depth: depth, parts: &parts,
+                expected: "a list of patterns, one a value")
             self.init(key == "hasExactly" ? .hasExactly(patterns) : .includes(patterns))
         case "before", "after", "equalToDateTime":
             guard let text = value.stringValue else {
@@ -213,15 +207,8 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
                 self.init(.not(try StringPattern(json: value, field: field + ".not", depth: depth + 1, parts: &parts)))
                 return
             }
-            guard case .array(let items) = value, !items.isEmpty else {
-                throw WireProblem(field: field + "." + key, message: "expected a list of patterns")
-            }
-            var patterns: [StringPattern] = []
-            for (index, item) in items.enumerated() {
-                patterns.append(
-                    try StringPattern(
-                        json: item, field: field + "." + key + ".\(index)", depth: depth + 1, parts: &parts))
-            }
+            let patterns = try Self.list(
+                value, field: field + "." + key, depth: depth, parts: &parts, expected: "a list of patterns")
             self.init(key == "and" ? .and(patterns) : .or(patterns))
         default:
             guard let text = value.stringValue else {
@@ -239,6 +226,20 @@ public struct StringPattern: Sendable, Equatable, CustomStringConvertible {
                 self.init(.matches(text))
             }
         }
+    }
+
+    /// The patterns of a list operator (`and`, `or`, `hasExactly`, `includes`), one level deeper.
+    private static func list(
+        _ value: JSONValue, field: String, depth: Int, parts: inout Int, expected: String
+    ) throws(WireProblem) -> [StringPattern] {
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw WireProblem(field: field, message: "expected " + expected)
+        }
+        var patterns: [StringPattern] = []
+        for (index, item) in items.enumerated() {
+            patterns.append(try StringPattern(json: item, field: field + ".\(index)", depth: depth + 1, parts: &parts))
+        }
+        return patterns
     }
 
     /// The pattern as JSON: a plain string for a case-sensitive `equalTo`.

@@ -65,7 +65,7 @@ import Testing
         #expect(pattern.json == (try parse(text)))
         for (match, message) in [
             (#"{"parts": []}"#, #"match.parts: expected a list of part patterns ({"name", "fileName", "contentType", "body"})"#),
-            (#"{"parts": [{"nme": "x"}]}"#, "match.parts.0.nme: unknown field (expected one of body, contentType, fileName, matchingType, name)"),
+            (#"{"parts": [{"nme": "x"}]}"#, "match.parts.0.nme: unknown field, did you mean 'name'? (expected one of body, contentType, fileName, matchingType, name)"),
             (#"{"parts": [{"matchingType": "SOME"}]}"#, "match.parts.0.matchingType: expected ANY or ALL"),
         ] {
             let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#))

@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"mtach": {}}"#, "Invalid snapshot: mtach: unknown field (expected one of captureHeaders, limit, match, persist, repeatsAsScenarios)"),
+        (#"{"mtach": {}}"#, "Invalid snapshot: mtach: unknown field, did you mean 'match'? (expected one of captureHeaders, limit, match, persist, repeatsAsScenarios)"),
         (#"{"limit": 0}"#, "Invalid snapshot: limit: expected a whole number above 0"),
         (#"{"match": {"path": 5}}"#, #"Invalid snapshot: match.path: expected a string or a pattern object ({"equalTo"|"contains"|"matches": "…"}, {"absent": true}, or {"and"|"or": […]}, {"not": …})"#),
         (#"{"captureHeaders": "Accept"}"#, "Invalid snapshot: captureHeaders: expected a list of header names"),

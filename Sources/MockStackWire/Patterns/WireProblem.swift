@@ -20,9 +20,12 @@ public struct WireProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Refuses the first key of `object` not in `keys`.
     package static func only(_ object: JSONObject, _ keys: [String], at field: String) throws(WireProblem) {
         for key in object.keys where !keys.contains(key) {
+            // A typo of a field (`pathprefix`, `nme`) is named as the field it misses.
+            let near = DidYouMean.near(key, among: keys)
             throw WireProblem(
                 field: field.isEmpty ? key : field + "." + key,
-                message: "unknown field (expected one of \(keys.sorted().joined(separator: ", ")))")
+                message: "unknown field\(near.isEmpty ? "" : ", " + DidYouMean.question(near)) "
+                    + "(expected one of \(keys.sorted().joined(separator: ", ")))")
         }
     }
 

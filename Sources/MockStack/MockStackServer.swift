@@ -203,19 +203,7 @@ public final class MockStackServer: Sendable {
         if let missing = client.libraryProblem {
             logger.error("proxy: \(missing) (\(missing.detail)); every request forwarded to \(target) will be a 502")
         }
-        // The deferred answer outlives the client's own timeout, which ends it with a clearer 502.
-        return FallThrough(timeoutMilliseconds: client.timeoutSeconds * 1000 + 5000) { request, answered in
-            client.send(request) { result in
-                switch result {
-                case .success(let response):
-                    observer?(request, response)
-                    answered(response)
-                case .failure(let failure):
-                    logger.warning("proxy: \(request.methodName) \(request.target): \(failure)")
-                    answered(failure.response)
-                }
-            }
-        }
+        return forwarding(through: client, logged: "proxy", logger: logger, observer: observer)
     }
 
     /// A proxying stub's forwarding (`"proxyBaseUrl"`): ``UpstreamClient``'s rules, as
@@ -225,22 +213,33 @@ public final class MockStackServer: Sendable {
         let library = configuration.proxyLibcurl
         let logger = configuration.logger
         return { proxy in
-            FallThrough(timeoutMilliseconds: timeout * 1000 + 5000) { request, answered in
-                let target: UpstreamTarget
-                do throws(UpstreamTargetError) {
-                    target = try UpstreamTarget(parsing: proxy.baseURL)
-                } catch {
-                    return answered(
-                        PlainError.response(502, "Bad Gateway: the stub's proxyBaseUrl \(error.message)"))
-                }
-                UpstreamClient(target: target, timeoutSeconds: timeout, library: library).send(request) { result in
-                    switch result {
-                    case .success(let response):
-                        answered(response)
-                    case .failure(let failure):
-                        logger.warning("stub proxy: \(request.methodName) \(request.target): \(failure)")
-                        answered(failure.response)
-                    }
+            do throws(UpstreamTargetError) {
+                let client = UpstreamClient(
+                    target: try UpstreamTarget(parsing: proxy.baseURL), timeoutSeconds: timeout, library: library)
+                return forwarding(through: client, logged: "stub proxy", logger: logger)
+            } catch {
+                let refusal = PlainError.response(502, "Bad Gateway: the stub's proxyBaseUrl \(error.message)")
+                return FallThrough(timeoutMilliseconds: timeout * 1000 + 5000) { _, answered in answered(refusal) }
+            }
+        }
+    }
+
+    /// Each request sent on through `client`, its answer shown to `observer` and then sent; a
+    /// failure is logged under `logged` and answered with its 502. The deferred answer outlives
+    /// the client's own timeout, which ends it with a clearer 502.
+    private static func forwarding(
+        through client: UpstreamClient, logged: String, logger: Logger,
+        observer: (@Sendable (HTTPRequest, HTTPResponse) -> Void)? = nil
+    ) -> FallThrough {
+        FallThrough(timeoutMilliseconds: client.timeoutSeconds * 1000 + 5000) { request, answered in
+            client.send(request) { result in
+                switch result {
+                case .success(let response):
+                    observer?(request, response)
+                    answered(response)
+                case .failure(let failure):
+                    logger.warning("\(logged): \(request.methodName) \(request.target): \(failure)")
+                    answered(failure.response)
                 }
             }
         }

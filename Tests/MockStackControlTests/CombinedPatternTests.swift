@@ -9,25 +9,17 @@ import Testing
 @Suite struct CombinedPatternTests {
     let harness = ControlHarness()
 
-    private func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)).root }
-
-    private func stub(_ match: String, status: Int = 418) throws {
-        let json = try parse(#"{"match": \#(match), "answer": {"status": \#(status)}}"#)
-        let answer = harness.send(.post, "/__mockstack/stubs", json: json)
-        try #require(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
-    }
-
     @Test func stringPatternsCombineAndReadBackTheSame() throws {
         let text = #"{"headers": {"X-Env": {"or": ["prod", {"and": [{"contains": "stag"}, {"not": {"matches": ".*-old"}}]}]}}}"#
-        let pattern = try RequestPattern(json: parse(text), field: "match")
+        let pattern = try RequestPattern(json: harness.parse(text), field: "match")
         #expect(pattern.headers == [.init("X-Env", .or(.equalTo("prod"), .and(.contains("stag"), .not(.matches(".*-old")))))])
-        #expect(pattern.json == (try parse(text)))
+        #expect(pattern.json == (try harness.parse(text)))
         #expect(pattern.headers[0].pattern.description == "one of ('prod', all of (containing 'stag', not matching /.*-old/))")
     }
 
     @Test func aCombinedStringPatternMatchesAsItSays() throws {
-        try stub(#"{"headers": {"X-Env": {"or": ["prod", {"and": [{"contains": "stag"}, {"not": {"matches": ".*-old"}}]}]}}}"#)
-        try stub(#"{"path": "/feathers/messages", "headers": {"Authorization": {"not": {"absent": true}}}}"#, status: 401)
+        try harness.stub(#"{"headers": {"X-Env": {"or": ["prod", {"and": [{"contains": "stag"}, {"not": {"matches": ".*-old"}}]}]}}}"#)
+        try harness.stub(#"{"path": "/feathers/messages", "headers": {"Authorization": {"not": {"absent": true}}}}"#, status: 401)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["X-Env": "prod"]).status == 418)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["X-Env": "staging"]).status == 418)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["X-Env": "staging-old"]).status == 200)
@@ -37,20 +29,20 @@ import Testing
     }
 
     @Test func wholeRequestPatternsCombine() throws {
-        try stub(#"{"method": "GET", "or": [{"path": "/test/api/Hello"}, {"pathPrefix": "/feathers/"}], "not": {"query": {"name": "Bob"}}}"#)
+        try harness.stub(#"{"method": "GET", "or": [{"path": "/test/api/Hello"}, {"pathPrefix": "/feathers/"}], "not": {"query": {"name": "Bob"}}}"#)
         #expect(harness.send(.get, "/test/api/Hello?name=Ann").status == 418)
         #expect(harness.send(.get, "/feathers/messages").status == 418)
         #expect(harness.send(.get, "/test/api/Hello?name=Bob").status == 200)
         #expect(harness.send(.get, "/test/api/Goodbye").status == 200)
         #expect(harness.send(.post, "/test/api/Hello").status == 200)
-        let verified = harness.json(.post, "/__mockstack/requests/count", try parse(#"{"and": [{"method": "GET"}, {"pathPrefix": "/test/"}]}"#))
+        let verified = harness.json(.post, "/__mockstack/requests/count", try harness.parse(#"{"and": [{"method": "GET"}, {"pathPrefix": "/test/"}]}"#))
         #expect(verified == ["count": 3])
     }
 
     @Test func theReasonsNameThePartThatMissed() throws {
-        try stub(#"{"and": [{"method": "POST"}, {"path": "/x"}]}"#)
-        try stub(#"{"or": [{"path": "/a"}, {"path": "/b"}]}"#)
-        try stub(#"{"not": [{"query": {"a": "2"}}, {"method": "GET"}]}"#)
+        try harness.stub(#"{"and": [{"method": "POST"}, {"path": "/x"}]}"#)
+        try harness.stub(#"{"or": [{"path": "/a"}, {"path": "/b"}]}"#)
+        try harness.stub(#"{"not": [{"query": {"a": "2"}}, {"method": "GET"}]}"#)
         harness.send(.get, "/test/api/Hello")
         let reasons = harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"] }
         #expect(reasons == [
@@ -69,14 +61,14 @@ import Testing
         (#"{"path": {"not": {"not": {"not": {"not": {"not": {"not": {"not": {"not": "x"}}}}}}}}}"#, "match.path.not.not.not.not.not.not.not.not: nested deeper than 8"),
     ])
     func mistakesNameTheirField(_ match: String, _ message: String) throws {
-        let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#))
+        let answer = harness.send(.post, "/__mockstack/stubs", json: try harness.parse(#"{"match": \#(match)}"#))
         #expect(answer.status == 400)
         #expect((try? JSONParser().parse(answer.body).root)?["message"] == .string("Invalid stub: " + message))
     }
 
     @Test func aPatternHoldsAtMostSixtyFourParts() throws {
         let many = "[" + Array(repeating: #""x""#, count: 64).joined(separator: ",") + "]"
-        let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": {"path": {"or": \#(many)}}}"#))
+        let answer = harness.send(.post, "/__mockstack/stubs", json: try harness.parse(#"{"match": {"path": {"or": \#(many)}}}"#))
         #expect(answer.status == 400)
         #expect((try? JSONParser().parse(answer.body).root)?["message"] == "Invalid stub: match.path.or.63: more than 64 patterns combined")
     }
@@ -86,21 +78,19 @@ import Testing
 @Suite struct CookieAndCredentialPatternTests {
     let harness = ControlHarness()
 
-    private func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)).root }
-
     @Test func cookiesMatchByName() throws {
-        let stub = try parse(#"{"match": {"cookies": {"ss-id": {"matches": "[a-z0-9]+"}, "theme": {"absent": true}}}, "answer": {"status": 418}}"#)
+        let stub = try harness.parse(#"{"match": {"cookies": {"ss-id": {"matches": "[a-z0-9]+"}, "theme": {"absent": true}}}, "answer": {"status": 418}}"#)
         #expect(harness.send(.post, "/__mockstack/stubs", json: stub).status == 201)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "x=1; ss-id=abc123"]).status == 418)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "ss-id=abc123; theme=dark"]).status == 200)
         #expect(harness.send(.get, "/test/api/Hello", headers: ["Cookie": "ss-id=ABC"]).status == 200)
         #expect(harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.first?["hits"] == 1)
-        let pattern = try RequestPattern(json: parse(#"{"cookies": {"a": "1"}}"#), field: "match")
+        let pattern = try RequestPattern(json: harness.parse(#"{"cookies": {"a": "1"}}"#), field: "match")
         #expect(pattern.cookies == [.init("a", .equalTo("1"))] && pattern.json == ["cookies": ["a": "1"]])
     }
 
     @Test func basicCredentialsMatchTheirUserAndPassword() throws {
-        let stub = try parse(#"{"match": {"basicAuth": {"username": "admin", "password": {"contains": "s3"}}}, "answer": {"status": 418}}"#)
+        let stub = try harness.parse(#"{"match": {"basicAuth": {"username": "admin", "password": {"contains": "s3"}}}, "answer": {"status": 418}}"#)
         #expect(harness.send(.post, "/__mockstack/stubs", json: stub).status == 201)
         func basic(_ credentials: String) -> HTTPHeaders { ["Authorization": "Basic " + Data(credentials.utf8).base64EncodedString()] }
         #expect(harness.send(.get, "/test/api/Goodbye", headers: basic("admin:xs3cret")).status == 418)
@@ -116,7 +106,7 @@ import Testing
 
     @Test func theReasonsSayWhichCookieOrCredentialMissed() throws {
         for match in [#"{"cookies": {"a": "1"}}"#, #"{"basicAuth": {"username": "admin"}}"#, #"{"basicAuth": {"password": "pw"}}"#] {
-            #expect(harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#)).status == 201)
+            #expect(harness.send(.post, "/__mockstack/stubs", json: try harness.parse(#"{"match": \#(match)}"#)).status == 201)
         }
         harness.send(.get, "/test/api/Hello", headers: ["Cookie": "a=2", "Authorization": "Basic " + Data("guest:x".utf8).base64EncodedString()])
         let reasons = harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"] }
@@ -127,7 +117,7 @@ import Testing
     }
 
     @Test func aBasicAuthThatIsNotAnObjectIsA400() throws {
-        let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": {"basicAuth": {"user": "x"}}}"#))
+        let answer = harness.send(.post, "/__mockstack/stubs", json: try harness.parse(#"{"match": {"basicAuth": {"user": "x"}}}"#))
         #expect((try? JSONParser().parse(answer.body).root)?["message"] == "Invalid stub: match.basicAuth.user: unknown field (expected one of password, username)")
     }
 }

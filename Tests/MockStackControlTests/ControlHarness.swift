@@ -1,6 +1,7 @@
 import MockStackControl
 import MockStackCore
 import Synchronization
+import Testing
 
 /// An app of fixed routes for the control plane's tests: each route answers 200 with its
 /// operation's name, anything else a 404 without one, as the real apps do.
@@ -100,5 +101,26 @@ struct ControlHarness {
     func json(_ method: HTTPMethod, _ target: String, _ body: JSONValue? = nil) -> JSONValue {
         let response = send(method, target, json: body)
         return (try? JSONParser().parse(response.body).root) ?? .null
+    }
+
+    /// JSON text as a value.
+    func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)).root }
+
+    /// Adds a stub of the pattern `match` (JSON text) answering `status`; it must be taken.
+    func stub(_ match: String, status: Int = 418) throws {
+        let answer = send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match), "answer": {"status": \#(status)}}"#))
+        try #require(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
+    }
+
+    /// The message of the 400 a stub of the pattern `match` (JSON text) gets.
+    func refusal(_ match: String) throws -> String? {
+        let answer = send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#))
+        #expect(answer.status == 400)
+        return (try? JSONParser().parse(answer.body).root)?["message"]?.stringValue
+    }
+
+    /// Each stub's latest near miss, in the stubs' order (a stub with hits lists none).
+    var nearMissReasons: [String?] {
+        json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"]?.stringValue } ?? []
     }
 }

@@ -10,17 +10,6 @@ import Testing
 @Suite struct MultipartPatternTests {
     let harness = ControlHarness()
 
-    private func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)).root }
-
-    private func stub(_ match: String, status: Int = 418) throws {
-        let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match), "answer": {"status": \#(status)}}"#))
-        try #require(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
-    }
-
-    private var reasons: [String?] {
-        harness.json(.get, "/__mockstack/stubs")["stubs"]?.arrayValue?.map { $0["nearMisses"]?.arrayValue?.first?["reason"]?.stringValue } ?? []
-    }
-
     /// A form of `(name, file name, content type, body)` parts.
     private func upload(_ parts: [(String, String?, String?, String)]) -> HTTPResponse {
         var body = ""
@@ -36,39 +25,39 @@ import Testing
     }
 
     @Test func onePartAtLeastMatchesEachPattern() throws {
-        try stub(#"{"parts": [{"name": "file", "fileName": {"matches": ".*\\.png"}, "contentType": "image/png"}, {"name": "note", "body": {"contains": "hi"}}]}"#)
+        try harness.stub(#"{"parts": [{"name": "file", "fileName": {"matches": ".*\\.png"}, "contentType": "image/png"}, {"name": "note", "body": {"contains": "hi"}}]}"#)
         #expect(upload([("note", nil, nil, "bye")]).status == 200)
-        #expect(reasons == ["no part matches parts.0: name is 'note', not 'file'"])
+        #expect(harness.nearMissReasons == ["no part matches parts.0: name is 'note', not 'file'"])
         #expect(upload([("file", "a.jpg", "image/jpeg", "…"), ("note", nil, nil, "hi there")]).status == 200)
-        #expect(reasons == ["no part matches parts.0 (parts sent: 'file', 'note')"])
+        #expect(harness.nearMissReasons == ["no part matches parts.0 (parts sent: 'file', 'note')"])
         #expect(upload([("note", nil, nil, "oh hi"), ("file", "a.png", "image/png", "\u{89}PNG")]).status == 418)
         #expect(harness.send(.post, "/test/api/Hello", json: ["name": "x"]).status == 200)
     }
 
     @Test func everyPartMustMatchAnAllPattern() throws {
-        try stub(#"{"parts": [{"fileName": {"not": {"absent": true}}, "matchingType": "ALL"}]}"#)
+        try harness.stub(#"{"parts": [{"fileName": {"not": {"absent": true}}, "matchingType": "ALL"}]}"#)
         #expect(upload([("a", "a.txt", nil, "1"), ("b", nil, nil, "2")]).status == 200)
-        #expect(reasons == ["part 2 ('b') misses parts.0: fileName is absent, not present"])
+        #expect(harness.nearMissReasons == ["part 2 ('b') misses parts.0: fileName is absent, not present"])
         #expect(upload([("a", "a.txt", nil, "1"), ("b", "b.txt", "text/plain", "2")]).status == 418)
     }
 
     @Test func aBodyThatIsNoFormIsANearMissThatSaysSo() throws {
-        try stub(#"{"parts": [{"name": "file"}]}"#)
+        try harness.stub(#"{"parts": [{"name": "file"}]}"#)
         #expect(harness.send(.post, "/test/api/Hello", json: ["name": "x"]).status == 200)
-        #expect(reasons == ["the body is not multipart/form-data"])
+        #expect(harness.nearMissReasons == ["the body is not multipart/form-data"])
     }
 
     @Test func partPatternsReadBackAndRefuseWhatTheyCannotUse() throws {
         let text = #"{"parts": [{"name": "file", "fileName": {"absent": true}, "body": {"contains": "x"}, "matchingType": "ALL"}]}"#
-        let pattern = try RequestPattern(json: parse(text), field: "match")
+        let pattern = try RequestPattern(json: harness.parse(text), field: "match")
         #expect(pattern.parts == [.init(name: .equalTo("file"), fileName: .absent, body: .contains("x"), everyPart: true)])
-        #expect(pattern.json == (try parse(text)))
+        #expect(pattern.json == (try harness.parse(text)))
         for (match, message) in [
             (#"{"parts": []}"#, #"match.parts: expected a list of part patterns ({"name", "fileName", "contentType", "body"})"#),
             (#"{"parts": [{"nme": "x"}]}"#, "match.parts.0.nme: unknown field, did you mean 'name'? (expected one of body, contentType, fileName, matchingType, name)"),
             (#"{"parts": [{"matchingType": "SOME"}]}"#, "match.parts.0.matchingType: expected ANY or ALL"),
         ] {
-            let answer = harness.send(.post, "/__mockstack/stubs", json: try parse(#"{"match": \#(match)}"#))
+            let answer = harness.send(.post, "/__mockstack/stubs", json: try harness.parse(#"{"match": \#(match)}"#))
             #expect(answer.status == 400)
             #expect((try? JSONParser().parse(answer.body).root)?["message"]?.stringValue == "Invalid stub: " + message)
         }

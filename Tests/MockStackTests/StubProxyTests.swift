@@ -57,7 +57,11 @@ struct StubProxyTests {
             try MockStub(json: try parse(#"{"match": {"path": "/gone"}, "answer": {"proxyBaseUrl": "http://127.0.0.1:9"}}"#)))
         let answer = try await ProxyTests.exchange(mock.ready.port, "GET /gone HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(answer.status == 502)
-        #expect(answer.text.contains("http://127.0.0.1:9/gone"))
+        let body = try parse(answer.text)
+        #expect(body["status"] == 502 && body["error"] == "Bad Gateway")
+        #expect(body["message"]?.stringValue?.contains("http://127.0.0.1:9/gone") == true)
+        let entry = try #require(try await mock.requests().last)
+        #expect(entry.status == 502 && entry.stub != nil && entry.json["proxied"] == true)
     }
 
     @Test func aProxyingAnswerTakesNothingElse() async throws {

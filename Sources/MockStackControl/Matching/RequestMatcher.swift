@@ -27,22 +27,30 @@ struct RequestMatcher: Sendable {
 
     /// A ``RequestPattern/PartPattern`` compiled.
     private struct PartMatcher: Sendable {
+        /// What of a part a pattern reads, spelled as the pattern's keys.
+        enum Field: String, Sendable {
+            case name, fileName, contentType, body
+
+            func value(of part: MultipartForm.Part) -> String? {
+                switch self {
+                case .name: part.name
+                case .fileName: part.fileName
+                case .contentType: part.contentType
+                case .body: String(decoding: part.body, as: UTF8.self)
+                }
+            }
+        }
+
         let pattern: RequestPattern.PartPattern
-        let fields: [(name: String, matcher: StringMatcher)]
+        let fields: [(field: Field, matcher: StringMatcher)]
 
         /// Why `part` misses, or nil when it matches.
         func mismatch(_ part: MultipartForm.Part, within budget: inout PatternBudget) -> String? {
-            for (name, matcher) in fields {
-                let value: String? =
-                    switch name {
-                    case "name": part.name
-                    case "fileName": part.fileName
-                    case "contentType": part.contentType
-                    default: String(decoding: part.body, as: UTF8.self)
-                    }
+            for (field, matcher) in fields {
+                let value = field.value(of: part)
                 if !matcher.matches(value, within: &budget) {
-                    guard name != "body" else { return "its body is not \(matcher.pattern)" }
-                    return "\(name) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)"
+                    guard field != .body else { return "its body is not \(matcher.pattern)" }
+                    return "\(field.rawValue) is \(value.map { "'\($0)'" } ?? "absent"), not \(matcher.pattern)"
                 }
             }
             return nil
@@ -84,13 +92,13 @@ struct RequestMatcher: Sendable {
         self.query = query
         var parts: [PartMatcher] = []
         for (index, part) in pattern.parts.enumerated() {
-            var fields: [(name: String, matcher: StringMatcher)] = []
-            for (name, given) in [
-                ("name", part.name), ("fileName", part.fileName), ("contentType", part.contentType),
-                ("body", part.body),
+            var fields: [(field: PartMatcher.Field, matcher: StringMatcher)] = []
+            for (field, given) in [
+                (PartMatcher.Field.name, part.name), (.fileName, part.fileName), (.contentType, part.contentType),
+                (.body, part.body),
             ] {
                 guard let given else { continue }
-                fields.append((name, try compile(given, at("parts") + ".\(index).\(name)")))
+                fields.append((field, try compile(given, at("parts") + ".\(index).\(field.rawValue)")))
             }
             parts.append(PartMatcher(pattern: part, fields: fields))
         }

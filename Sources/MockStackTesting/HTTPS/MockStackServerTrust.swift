@@ -33,7 +33,7 @@ public final class MockStackServerTrust: NSObject, URLSessionDelegate, Sendable 
     /// The HTTPS port whose certificates the CA vouches for.
     public let port: Int
     /// Where the CA is fetched at the first challenge (`GET /__mockstack/tls/ca.pem`).
-    private let authorityURL: URL
+    let authorityURL: URL
     private let authority = Mutex<Data?>(nil)
 
     /// Trusts the CA served at `controlBase` for `host:port`.
@@ -57,12 +57,18 @@ public final class MockStackServerTrust: NSObject, URLSessionDelegate, Sendable 
     /// The CA's certificate as DER, fetched once.
     func authorityDER() async throws -> Data {
         if let known = authority.withLock({ $0 }) { return known }
-        let (data, response) = try await ControlSession.shared.data(from: authorityURL)
-        guard (response as? HTTPURLResponse)?.statusCode == 200, let der = Self.der(fromPEM: data) else {
+        guard let pem = try await Self.authorityPEM(at: authorityURL), let der = Self.der(fromPEM: pem) else {
             throw MockStackHTTPSError("\(authorityURL) gave no CA: was the server started with --https-port?")
         }
         authority.withLock { $0 = der }
         return der
+    }
+
+    /// The CA a server serves (`GET /__mockstack/tls/ca.pem`, open without the token); nil when
+    /// it made none.
+    static func authorityPEM(at url: URL) async throws -> Data? {
+        let (data, response) = try await ControlSession.shared.data(from: url)
+        return (response as? HTTPURLResponse)?.statusCode == 200 ? data : nil
     }
 
     /// The bytes of a PEM certificate's base64 body.
@@ -139,12 +145,10 @@ extension MockStackHandle {
     /// - Throws: ``MockStackHTTPSError`` when the server serves no HTTPS, or was given its
     ///   certificate (`--tls-cert`).
     public func certificateAuthority() async throws -> String {
-        guard ready.httpsPort != nil else { throw MockStackHTTPSError.notServed }
-        let (data, response) = try await ControlSession.shared.data(
-            from: baseURL.appendingPathComponent("__mockstack/tls/ca.pem"))
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+        let trust = try serverTrust()
+        guard let pem = try await MockStackServerTrust.authorityPEM(at: trust.authorityURL) else {
             throw MockStackHTTPSError("the server made no CA: its certificate was given with --tls-cert")
         }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: pem, as: UTF8.self)
     }
 }

@@ -33,7 +33,8 @@ public struct Moment: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: a message saying what was expected.
     public init(_ text: String) throws(WireProblem) {
         description = text
-        let trimmed = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        // Spaces around the words do not count (`now + 3 days`).
+        let trimmed = text.split(separator: " ").joined(separator: " ")
         guard trimmed.lowercased().hasPrefix("now") else {
             guard let instant = Self.instant(trimmed) else {
                 throw WireProblem(

@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `mockstack codegen swift|python|typescript --app test [--option Key=Value …]`: the DTO file
+/// `mockstack codegen LANGUAGE --app test [--option Key=Value …]`: the DTO file
 /// `/types/{language}` would serve, without a running server.
 struct Codegen: Subcommand {
     static let name = "codegen"
@@ -22,7 +22,7 @@ struct Codegen: Subcommand {
     var fixedDate: String?
 
     static let arguments: CommandArguments<Self>? = .one(
-        \.language, valueName: "language", help: "The language: swift, python (py) or typescript (ts).")
+        \.language, valueName: "language", help: "The language: \(DTOLanguage.namesForHelp).")
 
     static let options: [CommandOption<Self>] =
         [.value("app", \.app, required: true, help: "The app (its folder name).")]

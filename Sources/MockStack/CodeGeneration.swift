@@ -3,17 +3,6 @@ public import MockStackServiceStack
 
 /// DTO source generated offline, as a running server would serve it (`mockstack codegen`).
 public enum CodeGeneration {
-    /// The options `/types/swift` reads (`mockstack codegen --option` refuses any other).
-    public static let swiftOptions = NativeTypesOptions.swiftOptions
-
-    /// The `/types/swift` file of the ServiceStack app named `app` in `fixtures`.
-    public static func swift(
-        fixtures: FixtureFolders, app name: String, options: [(name: String, value: String)], baseURL: String,
-        fixedDate: String? = nil
-    ) throws -> String {
-        try dtos(.swift, fixtures: fixtures, app: name, options: options, baseURL: baseURL, fixedDate: fixedDate)
-    }
-
     /// The `/types/{language}` file of the ServiceStack app named `app` in `fixtures`.
     /// - Parameters:
     ///   - options: the query options (`IncludeTypes`, `AddResponseStatus`, …);

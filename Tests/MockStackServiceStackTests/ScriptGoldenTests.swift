@@ -42,8 +42,15 @@ import Testing
     }
 
     static func fileName(_ language: DTOLanguage, _ name: String) -> URL {
-        let folder = language == .python ? "python" : "typescript"
-        return TestHost.packageRoot.appendingPathComponent("Tests/Golden/\(folder)/\(name).\(language == .python ? "py" : "ts").txt")
+        TestHost.packageRoot.appendingPathComponent("Tests/Golden/\(language.rawValue)/\(name).\(language.fileExtension).txt")
+    }
+
+    /// What comments a header's option out, and the line that closes the header, by language.
+    static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
+        switch language {
+        case .python: ("#", "\"\"\"")
+        case .swift, .typeScript: ("//", "*/")
+        }
     }
 
     @Test(arguments: variants) func matchesItsGoldenFile(language: DTOLanguage, name: String, app: String, query: String) throws {
@@ -75,7 +82,7 @@ import Testing
     /// The variants whose options are all in the header: only those survive an update (as with
     /// ServiceStack, `InitializeCollections` and Python's `MakePropertiesOptional` are not).
     static let headerVariants = variants.filter { language, _, _, query in
-        let header = language == .python ? PythonGenerator.headerOptions : TypeScriptGenerator.headerOptions
+        let header = language.headerOptions
         return query.split(separator: "&").allSatisfy { header.contains(String($0.split(separator: "=")[0])) }
     }
 
@@ -84,8 +91,7 @@ import Testing
     @Test(arguments: headerVariants) func updatingFromTheHeaderGivesTheSameFile(language: DTOLanguage, name: String, app: String, query: String) {
         let file = Self.dtos(language, app, query).text
         let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
-        let prefix = language == .python ? "#" : "//"
-        let close = language == .python ? "\"\"\"" : "*/"
+        let (prefix, close) = Self.header(language)
         guard let start = lines.firstIndex(where: { $0.hasPrefix("BaseUrl: ") }), let end = lines[start...].firstIndex(of: Substring(close)) else {
             Issue.record("\(name): no header")
             return
@@ -103,7 +109,7 @@ import Testing
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
     @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
-        let prefix = language == .python ? "#" : "//"
+        let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
         #expect(text.contains("\nAddResponseStatus: True\n"))
     }

@@ -171,7 +171,8 @@ public struct ServiceStackApp: MockApp {
             let key = ResponseCache.Key(target: request.target, origin: origin)
             if let cached = typesCache.response(for: key, now: now) { return cached }
             let text = dtos(language, query: input.query, baseURL: origin.baseURL)
-            let response = HTTPResponse(status: 200, headers: ["Content-Type": MediaType.text], body: Array(text.utf8))
+            let response = HTTPResponse(
+                status: 200, headers: ["Content-Type": language.contentType], body: Array(text.utf8))
             return typesCache.store(response, for: key, now: now)
         }
     }
@@ -276,12 +277,7 @@ public struct ServiceStackApp: MockApp {
     /// The `/types/{language}` file for these query options, dated now (or at the fixed date).
     public func dtos(_ language: DTOLanguage, query: [(name: String, value: String)], baseURL: String) -> String {
         let date = context.host.typesDate ?? context.host.clock()
-        let generators = generators.value
-        return switch language {
-        case .swift: generators.swift.render(query: query, date: date, baseURL: baseURL)
-        case .python: generators.python.render(query: query, date: date, baseURL: baseURL)
-        case .typeScript: generators.typeScript.render(query: query, date: date, baseURL: baseURL)
-        }
+        return generators.value.render(language, query: query, date: date, baseURL: baseURL)
     }
 
     /// Why a caller may not invoke an operation.
@@ -363,20 +359,6 @@ public struct ServiceStackApp: MockApp {
         }
         let writer = context.writer(operation.dialect, jsconfig: jsconfig)
         return .json(200, bytes: writer.bytes(.list(values), as: .list(shape)), headers: headers)
-    }
-}
-
-/// An app's DTO file writers: what each works out of the metadata once (the Swift one, the
-/// names declared with several arities) is kept for every later file.
-final class DTOGenerators: Sendable {
-    let swift: SwiftGenerator
-    let python: PythonGenerator
-    let typeScript: TypeScriptGenerator
-
-    init(metadata: MetadataTypes, swiftVersion: String) {
-        swift = SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
-        python = PythonGenerator(metadata: metadata)
-        typeScript = TypeScriptGenerator(metadata: metadata)
     }
 }
 

@@ -6,13 +6,23 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case python
     case typeScript = "typescript"
 
-    /// The language a `mockstack codegen` argument names: its path name, or `ts` / `py`.
+    /// The language a `mockstack codegen` argument names: its path name (any case) or a short
+    /// name (`ts`, `py`).
     public init?(name: String) {
-        switch name.lowercased() {
-        case "ts": self = .typeScript
-        case "py": self = .python
-        default: self.init(rawValue: name.lowercased())
-        }
+        let name = name.lowercased()
+        guard let language = Self(rawValue: name) ?? Self.shortNames[name] else { return nil }
+        self = language
+    }
+
+    /// The names `mockstack codegen` also takes, as the file extensions people know.
+    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python]
+
+    /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
+    public static var namesForHelp: String {
+        allCases.map { language in
+            let short = shortNames.filter { $0.value == language }.keys.sorted()
+            return language.rawValue + (short.isEmpty ? "" : " (\(short.joined(separator: ", ")))")
+        }.joined(separator: ", ")
     }
 
     /// `Swift`, `Python`, `TypeScript`.
@@ -24,12 +34,26 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }
     }
 
-    /// Every query option the language's generator reads.
-    public var options: [String] {
+    /// How a file of the language ends (`dtos.swift`, `dtos.py`).
+    public var fileExtension: String {
         switch self {
-        case .swift: NativeTypesOptions.swiftOptions
-        case .python: PythonGenerator.options
-        case .typeScript: TypeScriptGenerator.options
+        case .swift: "swift"
+        case .python: "py"
+        case .typeScript: "ts"
         }
     }
+
+    /// The `Content-Type` ServiceStack serves the file with: text, but for the scripts a browser
+    /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
+    public var contentType: String {
+        switch self {
+        case .swift, .python, .typeScript: MediaType.text
+        }
+    }
+
+    /// The options the file's header lists, in its order.
+    public var headerOptions: [String] { generatorType.headerOptions }
+
+    /// Every query option the language's generator reads.
+    public var options: [String] { generatorType.options }
 }

@@ -12,17 +12,6 @@ public struct NativeTypesOptions: Sendable {
     /// The host's `config`, by lower-cased key.
     private let defaults: [String: JSONValue]
 
-    /// The option names of the Swift header, in its order.
-    public static let swiftHeaderOptions = [
-        "BaseClass", "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "IncludeTypes",
-        "ExcludeTypes",
-        "ExcludeGenericBaseTypes", "AddResponseStatus", "AddImplicitVersion", "AddDescriptionAsComments",
-        "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
-    ]
-
-    /// Every option the Swift generator reads: the header's, `BaseUrl` and `WithoutOptions`.
-    public static let swiftOptions = swiftHeaderOptions + ["BaseUrl", "WithoutOptions"]
-
     /// Swift's own defaults where the host's config says nothing: the imports the client
     /// package needs.
     static let swiftDefaults: [String: JSONValue] = [

@@ -6,7 +6,7 @@ import MockStackCore
 /// entry (`module` or `module:name/name`), then every type in ``DTOLayout`` order, each after two
 /// blank lines, and a last line break. The types the `servicestack` package defines (`IReturn`,
 /// `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
-public struct PythonGenerator: Sendable {
+public struct PythonGenerator: DTOFileGenerator {
     public let metadata: MetadataTypes
     /// `Version:`, the ServiceStack version the host reports.
     public let serviceStackVersion: String

@@ -3,9 +3,19 @@
 /// `DefaultImports` entry, then the request DTOs in operation order, their responses, and the
 /// other types in metadata order, each after a blank line (an `ExcludeGenericBaseTypes` note
 /// takes a type's place without one); `AddModelExtensions` ends the file with two more line breaks.
-public struct SwiftGenerator: Sendable {
+public struct SwiftGenerator: DTOFileGenerator {
     public let metadata: MetadataTypes
     public let header: SwiftHeader
+
+    /// The header's options, in its order.
+    public static let headerOptions = [
+        "BaseClass", "AddModelExtensions", "AddServiceStackTypes", "MakePropertiesOptional", "IncludeTypes",
+        "ExcludeTypes", "ExcludeGenericBaseTypes", "AddResponseStatus", "AddImplicitVersion",
+        "AddDescriptionAsComments", "InitializeCollections", "TreatTypesAsStrings", "DefaultImports",
+    ]
+
+    /// Every option the Swift generator reads: the header's, `BaseUrl` and `WithoutOptions`.
+    public static let options = headerOptions + ["BaseUrl", "WithoutOptions"]
 
     /// Types the Swift generator leaves to the ServiceStack Swift package (by name without arity).
     static let ignoredTypes: Set<String> = [

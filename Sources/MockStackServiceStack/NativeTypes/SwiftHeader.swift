@@ -27,7 +27,7 @@ public struct SwiftHeader: Sendable {
             "/* Options:", date: date,
             versions: ["SwiftVersion: \(swiftVersion)", "Version: \(serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.oneLine)
-        for name in NativeTypesOptions.swiftHeaderOptions {
+        for name in SwiftGenerator.headerOptions {
             let value: String
             if Self.flagOptions.contains(name) {
                 value = options.flag(name) ? "True" : "False"

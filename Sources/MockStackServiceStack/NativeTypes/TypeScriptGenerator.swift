@@ -6,7 +6,7 @@ import MockStackCore
 /// `DefaultImports` entry, then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types
 /// implement, and every type in ``DTOLayout`` order, each after a blank line; a `GlobalNamespace`
 /// wraps the types in `export module Name { … }`; a blank line ends the file.
-public struct TypeScriptGenerator: Sendable {
+public struct TypeScriptGenerator: DTOFileGenerator {
     public let metadata: MetadataTypes
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Compares mockstack's /types/LANG for an app with a DTO file a real host generated, after the header.
+
+    Scripts/compare-dtos.py LANG APP REAL_FILE [--option Key=Value ...] [--ignoring-layout]
+
+The options the real file's header gives (its lines between `BaseUrl:` and the header's end
+that are not commented out) are asked for, as `x LANG FILE` would ask, and the two bodies are
+diffed, the real file's on the left. Extra `--option`s are added to the header's (a type the
+real file predates can be excluded with `--option ExcludeTypes=Name`). `--ignoring-layout`
+compares statements with their white space and trailing commas removed, for a real file that a
+formatter (`dart format`) rewrote after it was fetched.
+
+Exit status 0 when identical, 1 with the diff printed otherwise. MOCKSTACK_BIN picks the binary
+(default: the debug build's), MOCKSTACK_FIXTURES the fixture folder (default: Fixtures).
+"""
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+
+# Per language: what comments an option out, and the line that ends the header.
+HEADERS = {
+    "swift": ("//", "*/"),
+    "python": ("#", '"""'),
+    "typescript": ("//", "*/"),
+}
+
+
+def header_options(lines, prefix, close):
+    """The header's `Key: value` lines after `BaseUrl:` that `prefix` does not disable."""
+    options, base_url, inside = [], None, False
+    for line in lines:
+        if line.startswith("BaseUrl:"):
+            base_url, inside = line[len("BaseUrl:"):].strip(), True
+        elif inside and line.strip() == close:
+            break
+        elif inside and line.strip() and not line.startswith(prefix):
+            key, _, value = line.partition(":")
+            options.append(f"{key.strip()}={value.strip()}")
+    return base_url, options
+
+
+def body(text, close):
+    """Everything after the header's closing line."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.strip() == close:
+            return lines[index + 1:]
+    return lines
+
+
+def statements(lines):
+    """The body as statements without white space, trailing commas or line comments' layout."""
+    text = re.sub(r"\s+", "", "\n".join(lines))
+    text = re.sub(r",([)\]}])", r"\1", text)
+    return [part for part in re.split(r"(?<=[;{}])", text) if part]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("language", choices=sorted(HEADERS))
+    parser.add_argument("app")
+    parser.add_argument("real_file")
+    parser.add_argument("--option", action="append", default=[], metavar="Key=Value")
+    parser.add_argument("--ignoring-layout", action="store_true")
+    args = parser.parse_args()
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    binary = os.environ.get("MOCKSTACK_BIN", os.path.join(root, ".build/debug/mockstack"))
+    fixtures = os.environ.get("MOCKSTACK_FIXTURES", os.path.join(root, "Fixtures"))
+    prefix, close = HEADERS[args.language]
+    with open(args.real_file, encoding="utf-8") as file:
+        real = file.read()
+    base_url, options = header_options(real.split("\n"), prefix, close)
+    command = [binary, "codegen", args.language, "--app", args.app, "--fixtures", fixtures]
+    if base_url:
+        command += ["--base-url", base_url]
+    for option in options + args.option:
+        command += ["--option", option]
+    ours = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+    left, right = body(real, close), body(ours, close)
+    if args.ignoring_layout:
+        left, right = statements(left), statements(right)
+    diff = list(difflib.unified_diff(left, right, args.real_file, "mockstack", lineterm="", n=2))
+    if diff:
+        print("\n".join(diff))
+        sys.exit(1)
+    print(f"{args.app}: identical to {args.real_file} after the header")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+import MockStackCore
+
+/// What writes one language's `/types/{language}` file from an app's metadata
+/// (docs/servicestack.md#generated-dtos). Each language has one, beside the others, over the
+/// same ``MetadataTypes``.
+protocol DTOFileGenerator: Sendable {
+    /// The options the file's header lists, in its order (what `x LANG FILE` reads back).
+    static var headerOptions: [String] { get }
+    /// Every query option the generator reads: the header's and those it takes but does not list.
+    static var options: [String] { get }
+
+    /// The file for a request's query options.
+    /// - Parameters:
+    ///   - date: the header's `Date:`;
+    ///   - baseURL: where the file is served from (the header's `BaseUrl:` unless the query sets it).
+    func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String
+}
+
+/// An app's DTO file writers, one per language, made together on the first `/types/{language}`
+/// request; what each works out of the metadata once (the Swift one, the names declared with
+/// several arities) is kept for every later file.
+final class DTOGenerators: Sendable {
+    private let generators: [DTOLanguage: any DTOFileGenerator]
+
+    init(metadata: MetadataTypes, swiftVersion: String) {
+        var generators: [DTOLanguage: any DTOFileGenerator] = [:]
+        for language in DTOLanguage.allCases {
+            generators[language] = language.makeGenerator(metadata: metadata, swiftVersion: swiftVersion)
+        }
+        self.generators = generators
+    }
+
+    /// The `/types/{language}` file.
+    func render(
+        _ language: DTOLanguage, query: [(name: String, value: String)], date: DateTimeValue, baseURL: String
+    ) -> String {
+        // Every case is made in `init`.
+        generators[language]!.render(query: query, date: date, baseURL: baseURL)
+    }
+}
+
+extension DTOLanguage {
+    /// The language's writer over an app's metadata.
+    fileprivate func makeGenerator(metadata: MetadataTypes, swiftVersion: String) -> any DTOFileGenerator {
+        switch self {
+        case .swift: SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
+        case .python: PythonGenerator(metadata: metadata)
+        case .typeScript: TypeScriptGenerator(metadata: metadata)
+        }
+    }
+
+    /// The generator type, for its option lists.
+    var generatorType: any DTOFileGenerator.Type {
+        switch self {
+        case .swift: SwiftGenerator.self
+        case .python: PythonGenerator.self
+        case .typeScript: TypeScriptGenerator.self
+        }
+    }
+}

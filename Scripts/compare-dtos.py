@@ -8,7 +8,8 @@ that are not commented out) are asked for, as `x LANG FILE` would ask, and the t
 diffed, the real file's on the left. Extra `--option`s are added to the header's (a type the
 real file predates can be excluded with `--option ExcludeTypes=Name`). `--ignoring-layout`
 compares statements with their white space and trailing commas removed, for a real file that a
-formatter (`dart format`) rewrote after it was fetched.
+formatter (`dart format`) rewrote after it was fetched. `--by-declaration` compares the two
+files declaration by declaration, whatever their order, and counts those that are identical.
 
 Exit status 0 when identical, 1 with the diff printed otherwise. MOCKSTACK_BIN picks the binary
 (default: the debug build's), MOCKSTACK_FIXTURES the fixture folder (default: Fixtures).
@@ -25,6 +26,7 @@ HEADERS = {
     "swift": ("//", "*/"),
     "python": ("#", '"""'),
     "typescript": ("//", "*/"),
+    "java": ("//", "*/"),
 }
 
 
@@ -58,6 +60,54 @@ def statements(lines):
     return [part for part in re.split(r"(?<=[;{}])", text) if part]
 
 
+DECLARATION = re.compile(
+    r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed)\s+)*"
+    r"(?:class|enum|interface|struct|protocol|type)\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def declarations(lines):
+    """Each declaration's lines by its name: a declaration runs from the blank line before it to
+    the next blank line that is followed by a line as indented as the declarations (most are,
+    where one class nests the others, as in Java)."""
+    indents = [len(m.group(1)) for m in map(DECLARATION.match, lines) if m]
+    indent = max(set(indents), key=indents.count) if indents else 0
+    chunks, current = [], []
+    for index, line in enumerate(lines):
+        following = next((l for l in lines[index + 1:] if l.strip()), "")
+        if not line.strip() and len(following) - len(following.lstrip()) == indent:
+            chunks.append(current)
+            current = []
+        else:
+            current.append(line)
+    chunks.append(current)
+    found = {}
+    for chunk in chunks:
+        # The file's own closing lines are no part of its last declaration.
+        while chunk and (not chunk[-1].strip() or chunk[-1].strip() == "}") and \
+                len(chunk[-1]) - len(chunk[-1].lstrip()) < indent:
+            chunk.pop()
+        match = next((m for m in map(DECLARATION.match, chunk) if m and len(m.group(1)) == indent), None)
+        if match:
+            found.setdefault(match.group(2), chunk)
+    return found
+
+
+def compare_declarations(left, right, real_name):
+    """Prints each declaration that differs or is in one file only; True when none does."""
+    real, ours = declarations(left), declarations(right)
+    same = [name for name in real if name in ours and real[name] == ours[name]]
+    differing = [name for name in real if name in ours and real[name] != ours[name]]
+    for name in differing:
+        print("\n".join(difflib.unified_diff(real[name], ours[name], real_name, "mockstack", lineterm="", n=1)))
+    only_real = [name for name in real if name not in ours]
+    only_ours = [name for name in ours if name not in real]
+    print(f"{len(same)} of {len(real)} declarations of {real_name} identical; "
+          f"{len(differing)} differ: {', '.join(differing) or '-'}")
+    print(f"only in {real_name}: {', '.join(only_real) or '-'}")
+    print(f"only in mockstack: {', '.join(only_ours) or '-'}")
+    return not differing and not only_real and not only_ours
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("language", choices=sorted(HEADERS))
@@ -65,6 +115,7 @@ def main():
     parser.add_argument("real_file")
     parser.add_argument("--option", action="append", default=[], metavar="Key=Value")
     parser.add_argument("--ignoring-layout", action="store_true")
+    parser.add_argument("--by-declaration", action="store_true")
     args = parser.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,6 +133,8 @@ def main():
     ours = subprocess.run(command, check=True, capture_output=True, text=True).stdout
 
     left, right = body(real, close), body(ours, close)
+    if args.by_declaration:
+        sys.exit(0 if compare_declarations(left, right, args.real_file) else 1)
     if args.ignoring_layout:
         left, right = statements(left), statements(right)
     diff = list(difflib.unified_diff(left, right, args.real_file, "mockstack", lineterm="", n=2))

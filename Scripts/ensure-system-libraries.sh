@@ -7,7 +7,8 @@
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control
 # page's test drives headless, Debian's node-typescript, whose tsc type-checks the generated
-# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), and curl, a client of the HTTPS
+# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), the JDK's javac, which compiles the
+# generated Java DTOs, and curl, a client of the HTTPS
 # tests. libevent-dev brings libevent_openssl, which `serve --https-port` opens. Says plainly
 # what to do when it cannot.
 set -euo pipefail
@@ -19,6 +20,10 @@ if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v chromi
 fi
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v tsc >/dev/null 2>&1; then
   missing+=(node-typescript)
+fi
+# The JDK's javac, which compiles the generated Java DTOs (Tests/MockStackTests/DTOClientTests.swift).
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v javac >/dev/null 2>&1; then
+  missing+=(default-jdk-headless)
 fi
 # curl, the HTTPS tests' second client (Tests/CLITests), trusting only the CA a server made.
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && [ ! -x /usr/bin/curl ]; then

@@ -30,11 +30,28 @@ import Testing
         ("techstacks.without-options", "techstacks", selection + "&WithoutOptions=true"),
     ]
 
+    /// The shared variants whose options the language reads (a variant of an option it ignores
+    /// would repeat another).
+    static func shared(for language: DTOLanguage) -> [(DTOLanguage, String, String, String)] {
+        shared.filter { _, _, query in
+            query.split(separator: "&").allSatisfy { pair in
+                let name = String(pair.split(separator: "=")[0])
+                return name == "IncludeTypes" || language.options.contains(name)
+            }
+        }.map { (language, $0.0, $0.1, $0.2) }
+    }
+
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) } + [
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+            (.java, "techstacks.package", "techstacks", selection + "&Package=io.techstacks&GlobalNamespace=TechStacksDtos"),
+            (.java, "techstacks.without-accessors", "techstacks", selection + "&AddPropertyAccessors=False"),
+            (.java, "techstacks.void-setters", "techstacks", selection + "&SettersReturnThis=False"),
+            (.java, "techstacks.types-as-strings", "techstacks", selection + "&TreatTypesAsStrings=TechnologyTier"),
+            (.java, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=java.util.*,net.servicestack.client.*"),
+            (.java, "techstacks.data-contracts", "techstacks", "IncludeTypes=GetConfig.*&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddReturnMarker=True&AddResponseStatus=True"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -49,14 +66,14 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript: ("//", "*/")
+        case .swift, .typeScript, .java: ("//", "*/")
         }
     }
 
     @Test(arguments: variants) func matchesItsGoldenFile(language: DTOLanguage, name: String, app: String, query: String) throws {
         let response = Self.dtos(language, app, query)
         #expect(response.status == 200)
-        #expect(response.headers["Content-Type"] == MediaType.text)
+        #expect(response.headers["Content-Type"] == language.contentType)
         let text = response.text
         let file = Self.fileName(language, name)
         if ProcessInfo.processInfo.environment["MOCKSTACK_UPDATE_GOLDEN"] == "1" {
@@ -107,7 +124,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -124,6 +141,14 @@ import Testing
         let typeScript = Self.dtos(.typeScript, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
         #expect(!typeScript.contains("alert(1);"))
         #expect(!typeScript.contains("*/alert"))
+        let java = Self.dtos(
+            .java, "techstacks",
+            "IncludeTypes=GetConfig&Package=a;class%20X{}&DefaultImports=java.util.*,x;class%20Y{}&GlobalNamespace=a%20b&BaseUrl=*/class%20Z{}/*%5Cu002a/"
+        ).text
+        let code = String(java[java.range(of: "\n*/\n")!.upperBound...])
+        #expect(!code.contains("package ") && !code.contains("class X") && !code.contains("class Y"))
+        #expect(code.hasPrefix("\nimport java.util.*;\n\npublic class a_b\n{\n"))
+        #expect(java.contains("\nBaseUrl: * /class Z{}/*\\ u002a/\n"))
     }
 
     /// Both files answer any verb, under their journal names, cached per query.
@@ -133,6 +158,8 @@ import Testing
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let java = TestHost.call(.put, "/types/java", app: app)
+        #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
     }
 }

@@ -11,7 +11,9 @@ import TestSupport
 /// The generated DTOs in their real consumers' hands, fetched over loopback from a running
 /// server: PyPI's `servicestack` client imports `/types/python` and calls the server with it
 /// (Tests/DTOClients/python_client.py), and Debian's `tsc` type-checks `/types/typescript` for
-/// the three apps with a program that uses them (Tests/DTOClients/consumer.ts).
+/// the three apps with a program that uses them (Tests/DTOClients/consumer.ts), and the JDK's
+/// `javac` compiles `/types/java` with a stand-in for the client library's types
+/// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -22,9 +24,13 @@ struct DTOClientTests {
 
     static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// The JDK's compiler and launcher, side by side.
+    static let javac = ["/usr/bin/javac", "/usr/local/bin/javac"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// make test sets these: a missing consumer is then a failure, not a skip.
     static let requiresPython = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PYTHON_CLIENTS"] == "1"
     static let requiresTsc = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_TSC"] == "1"
+    static let requiresJavac = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_JAVAC"] == "1"
 
     static func fetch(_ url: URL) async throws -> String {
         let (data, response) = try await URLSession.shared.data(from: url)
@@ -87,6 +93,48 @@ struct DTOClientTests {
         let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// Each app's file in a package of its own (`?Package=test`), compiled together with the
+    /// consumer, which then runs and prints what the client would read.
+    @Test func javacCompilesTheGeneratedJavaAndAProgramUsesIt() async throws {
+        guard let javac = Self.javac else {
+            if Self.requiresJavac { Issue.record("javac is missing: apt-get install default-jdk-headless (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var sources: [String] = []
+        for app in ["test", "techstacks", "ai"] {
+            var components = URLComponents(url: try mock.url(for: app).appendingPathComponent("types/java"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "Package", value: app)]
+            let text = try await Self.fetch(components.url!)
+            #expect(text.contains("\npackage \(app);\n\nimport java.math.*;\n"), "\(app): no package line")
+            let file = folder.appendingPathComponent("\(app)/dtos.java")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            sources.append(file.path)
+        }
+        let library = Self.clients.appendingPathComponent("java")
+        let stubs = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".java") }
+            .map { library.appendingPathComponent($0).path } ?? []
+        let classes = folder.appendingPathComponent("classes").path
+        let compile = try await Self.run(javac, ["-d", classes] + stubs + sources + [Self.clients.appendingPathComponent("Consumer.java").path])
+        #expect(compile.status == 0, "\(compile.stdout)\(compile.stderr)")
+        guard compile.status == 0 else { return }
+        let java = URL(fileURLWithPath: javac).deletingLastPathComponent().appendingPathComponent("java").path
+        let run = try await Self.run(java, ["-cp", classes, "Consumer"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            "Hello World returns HelloResponse",
+            "QueryItems returns QueryResponse<Poco>",
+            "AllTypes.Int is int",
+            "GetTechnology servicestack returns GetTechnologyResponse",
+            "FindTechnologies returns QueryResponse<TechnologyView>",
+            "OpenAiChatCompletion gpt-4 returns OpenAiChatResponse",
+            "OpenAiChat.maxTokens is max_tokens",
+        ])
     }
 
     /// A program run to its end, off the test runner's cooperative threads, one at a time.

@@ -78,8 +78,8 @@ public struct ServiceStackApp: MockApp {
         return routeTable.destination(path: request.path, verb: RequestVerb.of(request, input: input)).operation
     }
 
-    /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
-    /// `Swift`, `Python` and `TypeScript` are generated here; the other links answer 404.
+    /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata` and
+    /// each ``DTOLanguage`` are generated here; the other links answer 404.
     static let typeLinks: [(name: String, path: String)] = [
         ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"),
         ("TypeScript", "typescript"),

@@ -5,6 +5,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    case java
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -31,6 +32,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .java: "Java"
         }
     }
 
@@ -40,6 +42,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .java: "java"
         }
     }
 
@@ -47,7 +50,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript: MediaType.text
+        case .swift, .python, .typeScript, .java: MediaType.text
         }
     }
 

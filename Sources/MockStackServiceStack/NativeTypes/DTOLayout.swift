@@ -218,12 +218,14 @@ struct DTOLayout {
     /// name with several arities, so where a name is declared with more than one (`QueryDb`,
     /// ``QueryDb`1`` and ``QueryDb`2``), every generic name that begins with it keeps its arity
     /// (``QueryDbTenant`2`` too, as ServiceStack matches them by prefix).
-    var conflictingNames: Set<String> {
+    var conflictingNames: Set<String> { Self.conflictingNames(among: entries.map(\.type.name)) }
+
+    /// ``conflictingNames`` of any list of full names.
+    static func conflictingNames(among names: [String]) -> Set<String> {
         var arities: [String: Set<String>] = [:]
-        for entry in entries { arities[TypeReference.stripArity(entry.type.name), default: []].insert(entry.type.name) }
+        for name in names { arities[TypeReference.stripArity(name), default: []].insert(name) }
         let prefixes = arities.filter { $0.value.count > 1 }.keys
-        return Set(
-            entries.map(\.type.name).filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
+        return Set(names.filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
     }
 
     /// The interfaces a class lists after its base and return marker.

@@ -13,6 +13,15 @@ enum NameCase {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `camelCase` → `CamelCase`, `UPPER` → `Upper`, `lower_case` → `LowerCase`: each part
+    /// between underscores camelCased, then its first letter raised, as .NET's `ToPascalCase`.
+    static func pascal(_ name: String) -> String {
+        name.split(separator: "_").map { part in
+            let camel = Self.camel(String(part))
+            return camel.prefix(1).uppercased() + camel.dropFirst()
+        }.joined()
+    }
+
     /// `OrganizationId` → `organization_id`, `MP3` → `m_p3`: camelCase, then an underscore
     /// before each character that is not a lower-case letter, a digit or `_`, lowered.
     static func snake(_ name: String) -> String {

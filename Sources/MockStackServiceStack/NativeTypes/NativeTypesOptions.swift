@@ -35,6 +35,11 @@ public struct NativeTypesOptions: Sendable {
             fallbacks: [:])
     }
 
+    /// The options of a generator that takes the host's config as it is (Java).
+    static func asConfigured(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+        NativeTypesOptions(query: query, config: config, forced: [:], fallbacks: [:])
+    }
+
     /// The query's options over the host's `config`, `forced` replacing the config's values and
     /// `fallbacks` filling what neither gives.
     private init(

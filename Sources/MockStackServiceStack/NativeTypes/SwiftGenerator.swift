@@ -47,12 +47,6 @@ public struct SwiftGenerator: DTOFileGenerator {
             among: metadata.types + metadata.operations.map(\.request) + metadata.operations.compactMap(\.response))
     }
 
-    /// ``Name`N`` for a generic type, `Name` otherwise: what tells `Page` and ``Page`1`` apart.
-    static func fullName(_ name: String, arity: Int) -> String {
-        let bare = TypeReference.stripArity(name)
-        return arity == 0 ? bare : "\(bare)`\(arity)"
-    }
-
     /// The file for a request's query options.
     /// - Parameters:
     ///   - date: the `Date:` of the header;
@@ -70,41 +64,28 @@ public struct SwiftGenerator: DTOFileGenerator {
             out += "import \(module)\n"
         }
 
-        // By full name, so `Page` and ``Page`1`` are both written.
-        var written: Set<String> = []
-        func write(_ type: MetadataType, _ text: @autoclosure () -> String) {
-            guard written.insert(Self.fullName(type.name, arity: type.genericArgs.count)).inserted else { return }
-            if options.flag("ExcludeGenericBaseTypes"), let base = type.inherits, !base.genericArgs.isEmpty {
+        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
+        let entries = DTOLayout.operationsFirst(metadata: metadata, selection: selection) { type in
+            !Self.ignoredTypes.contains(MetadataDocument.key(type.name))
+                && (addsServiceStackTypes || !Self.serviceStackNamespaces.contains(type.namespace ?? ""))
+        }
+        let excludesGenericBases = options.flag("ExcludeGenericBaseTypes")
+        for entry in entries {
+            let type = entry.type
+            if excludesGenericBases, let base = type.inherits, !base.genericArgs.isEmpty {
                 out +=
                     """
                     //Excluded \(type.name) : \
                     \(MetadataDocument.key(base.name))<\(base.genericArgs.joined(separator: ","))>\n
                     """
-            } else {
-                out += "\n" + text()
+                continue
             }
-        }
-        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        func allowed(_ type: MetadataType) -> Bool {
-            !Self.ignoredTypes.contains(MetadataDocument.key(type.name))
-                && (addsServiceStackTypes || !Self.serviceStackNamespaces.contains(type.namespace ?? ""))
-        }
-        func included(_ type: MetadataType) -> Bool { allowed(type) && selection.includesType(type.name) }
-        let operations = metadata.operations.filter { selection.includesOperation($0) && allowed($0.request) }
-        for operation in operations {
-            write(operation.request, writer.writeClass(operation.request, operation: operation))
-        }
-        for operation in operations {
-            guard let response = operation.response, included(response) else { continue }
-            write(response, writer.writeClass(response, isResponse: true))
-        }
-        for type in metadata.types where included(type) {
-            if type.isEnum {
-                write(type, writer.writeEnum(type))
-            } else if type.isInterface {
-                write(type, writer.writeProtocol(type))
-            } else {
-                write(type, writer.writeClass(type))
+            switch entry.role {
+            case .request(let operation): out += "\n" + writer.writeClass(type, operation: operation)
+            case .response: out += "\n" + writer.writeClass(type, isResponse: true)
+            case .type where type.isEnum: out += "\n" + writer.writeEnum(type)
+            case .type where type.isInterface: out += "\n" + writer.writeProtocol(type)
+            case .type: out += "\n" + writer.writeClass(type)
             }
         }
         if options.flag("AddModelExtensions") { out += "\n\n" }

@@ -1,0 +1,29 @@
+/// Text from metadata or a query put into a Java (or Kotlin) file, kept to names, string
+/// literals and comments. Java reads `\uXXXX` escapes before anything else, even inside a
+/// comment or a string, so a comment must not carry one (`\u002a/` would close it).
+enum JavaText {
+    /// A comment's or the header's text: on one line, unable to close its comment.
+    static func comment(_ text: String) -> String {
+        var result = ""
+        var previous: Character?
+        for original in text where original != "\r" {
+            let character: Character = original.isNewline ? " " : original
+            if (character == "/" && previous == "*") || (character == "u" && previous == "\\") { result.append(" ") }
+            result.append(character)
+            previous = character
+        }
+        return result
+    }
+
+    /// A string literal, JSON-escaped; a backslash is doubled, so no `\u` in it is read as an escape.
+    static func literal(_ text: String) -> String { ScriptAnnotations.quoted(text) }
+
+    /// `name` or `a.b.c`, optionally ending in `.*`: what may follow `package` or `import`.
+    static func isImportable(_ text: String) -> Bool {
+        let name = text.hasSuffix(".*") ? String(text.dropLast(2)) : text
+        return !name.isEmpty
+            && name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+                ScriptText.isASCIIIdentifier(String($0))
+            }
+    }
+}

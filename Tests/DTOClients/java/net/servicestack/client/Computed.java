@@ -1,0 +1,8 @@
+package net.servicestack.client;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Computed {
+}

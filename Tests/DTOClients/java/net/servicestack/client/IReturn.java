@@ -1,0 +1,5 @@
+package net.servicestack.client;
+
+public interface IReturn<T> {
+    Object getResponseType();
+}

@@ -1,0 +1,3 @@
+package net.servicestack.client;
+
+public interface IReturnVoid {}

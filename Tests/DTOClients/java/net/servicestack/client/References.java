@@ -1,0 +1,9 @@
+package net.servicestack.client;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface References {
+    String Type() default "";
+}

@@ -1,0 +1,12 @@
+package net.servicestack.client;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Route {
+    String Path() default "";
+    String Verbs() default "";
+    String Summary() default "";
+    String Notes() default "";
+}

@@ -1,0 +1,10 @@
+package net.servicestack.client;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface StringLength {
+    int MaximumLength() default 0;
+    int MinimumLength() default 0;
+}

@@ -1,0 +1,12 @@
+package net.servicestack.client;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Validate {
+    String Validator() default "";
+    String Condition() default "";
+    String ErrorCode() default "";
+    String Message() default "";
+}

@@ -77,7 +77,11 @@ struct CLITests {
         let unknown = try Self.run(["codegen", "swift", "--app", "example"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("app 'example' is not a ServiceStack app"))
-        #expect(try Self.run(["codegen", "kotlin", "--app", "test"]).status == 2)
+        #expect(try Self.run(["codegen", "cobol", "--app", "test"]).status == 2)
+        // A language's short name, as its files are named.
+        let kotlin = try Self.run(["codegen", "kt", "--app", "techstacks", "--option", "IncludeTypes=GetTechnology"])
+        #expect(kotlin.status == 0)
+        #expect(kotlin.stdout.contains("\nopen class GetTechnology : IReturn<GetTechnologyResponse>, IRegisterStats, IGet\n{\n"))
     }
 
     @Test func codegenPrintsThePythonAndTypeScriptFilesOffline() throws {
@@ -106,7 +110,7 @@ struct CLITests {
         #expect(typeScript.status == 2)
         #expect(typeScript.stderr == "mockstack: unknown language 'typescrpt': did you mean 'typescript'? (see 'mockstack codegen --help')\n")
         let cobol = try Self.run(["codegen", "cobol", "--app", "test"])
-        #expect(cobol.stderr == "mockstack: unknown language 'cobol': the languages are swift, python, typescript, java (see 'mockstack codegen --help')\n")
+        #expect(cobol.stderr == "mockstack: unknown language 'cobol': the languages are swift, python, typescript, java, kotlin (see 'mockstack codegen --help')\n")
         let app = try Self.run(["codegen", "python", "--app", "tset"])
         #expect(app.status == 2)
         #expect(app.stdout.isEmpty)

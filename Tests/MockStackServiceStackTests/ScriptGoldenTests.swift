@@ -42,7 +42,7 @@ import Testing
     }
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + [
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -51,6 +51,11 @@ import Testing
             (.java, "techstacks.void-setters", "techstacks", selection + "&SettersReturnThis=False"),
             (.java, "techstacks.types-as-strings", "techstacks", selection + "&TreatTypesAsStrings=TechnologyTier"),
             (.java, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=java.util.*,net.servicestack.client.*"),
+            (.kotlin, "techstacks.package", "techstacks", selection + "&Package=io.techstacks"),
+            (.kotlin, "techstacks.types-as-strings", "techstacks", selection + "&TreatTypesAsStrings=TechnologyTier"),
+            (.kotlin, "test.collections", "test", "IncludeTypes=AllTypes,EchoCollections,QueryRockstars,Rockstar,LivingStatus&InitializeCollections=True"),
+            (.kotlin, "test.overrides", "test", "IncludeTypes=SpeechToText,IGeneration,HelloWithInheritance,HelloBase"),
+            (.kotlin, "techstacks.data-contracts", "techstacks", "IncludeTypes=GetConfig.*&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
             (.java, "techstacks.data-contracts", "techstacks", "IncludeTypes=GetConfig.*&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddReturnMarker=True&AddResponseStatus=True"),
         ]
 
@@ -66,7 +71,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java: ("//", "*/")
+        case .swift, .typeScript, .java, .kotlin: ("//", "*/")
         }
     }
 
@@ -124,7 +129,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -148,7 +153,12 @@ import Testing
         let code = String(java[java.range(of: "\n*/\n")!.upperBound...])
         #expect(!code.contains("package ") && !code.contains("class X") && !code.contains("class Y"))
         #expect(code.hasPrefix("\nimport java.util.*;\n\npublic class a_b\n{\n"))
-        #expect(java.contains("\nBaseUrl: * /class Z{}/*\\ u002a/\n"))
+        #expect(java.contains("\nBaseUrl: * /class Z{}/ *\\ u002a/\n"))
+        let kotlin = Self.dtos(.kotlin, "techstacks", "IncludeTypes=GetConfig&Package=a%0Aclass%20X&BaseUrl=/*").text
+        let kotlinCode = String(kotlin[kotlin.range(of: "\n*/\n")!.upperBound...])
+        #expect(!kotlinCode.contains("package ") && !kotlinCode.contains("class X"))
+        // Kotlin's comments nest: a `/*` left whole would swallow the rest of the file.
+        #expect(kotlin.contains("\nBaseUrl: / *\n"))
     }
 
     /// Both files answer any verb, under their journal names, cached per query.
@@ -158,6 +168,8 @@ import Testing
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let kotlin = TestHost.call(.delete, "/types/kotlin", app: app)
+        #expect(kotlin.status == 200 && kotlin.operation == "TypesKotlin")
         let java = TestHost.call(.put, "/types/java", app: app)
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)

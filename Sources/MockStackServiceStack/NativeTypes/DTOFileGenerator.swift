@@ -47,6 +47,7 @@ extension DTOLanguage {
         case .python: PythonGenerator(metadata: metadata)
         case .typeScript: TypeScriptGenerator(metadata: metadata)
         case .java: JavaGenerator(metadata: metadata)
+        case .kotlin: KotlinGenerator(metadata: metadata)
         }
     }
 
@@ -57,6 +58,7 @@ extension DTOLanguage {
         case .python: PythonGenerator.self
         case .typeScript: TypeScriptGenerator.self
         case .java: JavaGenerator.self
+        case .kotlin: KotlinGenerator.self
         }
     }
 }

@@ -6,6 +6,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case python
     case typeScript = "typescript"
     case java
+    case kotlin
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -16,7 +17,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     }
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
-    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python]
+    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "kt": .kotlin]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
     public static var namesForHelp: String {
@@ -33,6 +34,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .python: "Python"
         case .typeScript: "TypeScript"
         case .java: "Java"
+        case .kotlin: "Kotlin"
         }
     }
 
@@ -43,6 +45,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .python: "py"
         case .typeScript: "ts"
         case .java: "java"
+        case .kotlin: "kt"
         }
     }
 
@@ -50,7 +53,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java: MediaType.text
+        case .swift, .python, .typeScript, .java, .kotlin: MediaType.text
         }
     }
 

@@ -10,14 +10,14 @@ public struct JavaGenerator: DTOFileGenerator {
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
     private let document: MetadataDocument
-    /// The interfaces a type may name (see ``JavaTypeWriter/interfaces``).
+    /// The interfaces a type may name (``JVMDeclarations/interfaces(of:)``).
     private let interfaces: Set<String>
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
-        interfaces = Set(metadata.types.filter(\.isInterface).map(\.name) + DTOLayout.markerInterfaces.map(\.name))
+        interfaces = JVMDeclarations.interfaces(of: metadata)
     }
 
     /// The header's options, in its order.
@@ -32,31 +32,14 @@ public struct JavaGenerator: DTOFileGenerator {
             "BaseUrl", "WithoutOptions", "AddReturnMarker", "AddDataContractAttributes", "AddIndexesToDataMembers",
         ]
 
-    /// The imports every file has, before those its types need.
-    static let defaultImports = ["java.math.*", "java.util.*", "java.io.InputStream", "net.servicestack.client.*"]
-
-    /// The client library's own types, which the file never declares.
-    static let libraryTypes: Set<String> = ["ResponseStatus", "ResponseError", "ErrorResponse"]
-
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.asConfigured(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
-        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        func isServiceStacks(_ type: MetadataType) -> Bool {
-            SwiftGenerator.serviceStackNamespaces.contains(type.namespace ?? "")
-        }
-        let entries = DTOLayout.operationsFirst(
-            metadata: metadata, selection: selection,
-            allowed: { type in
-                type.name != "Service" && (addsServiceStackTypes || !isServiceStacks(type))
-            },
-            allowsResponse: { addsServiceStackTypes || !isServiceStacks($0) }
-        ).filter { entry in
-            if case .type = entry.role { return !Self.libraryTypes.contains(entry.type.name) }
-            return true
-        }
+        let entries = JVMDeclarations.entries(metadata: metadata, selection: selection, options: options)
         let imports =
-            options.list("DefaultImports").isEmpty ? Self.neededImports(for: entries) : options.list("DefaultImports")
+            options.list("DefaultImports").isEmpty
+            ? JVMDeclarations.neededImports(for: entries, keywords: JavaTypeWriter.keywords)
+            : options.list("DefaultImports")
         let namespace = options.text("GlobalNamespace").flatMap { $0.isEmpty ? nil : $0 } ?? "dtos"
 
         var lines: [String] = []
@@ -75,27 +58,6 @@ public struct JavaGenerator: DTOFileGenerator {
         for entry in entries { lines += [""] + writer.write(entry) }
         lines += ["", "}"]
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The default imports, and Gson's when a member the file declares is renamed for it or one
-    /// of its requests returns a generic type (its `TypeToken`), and `java.io.*` when a type is a
-    /// stream.
-    private static func neededImports(for entries: [DTOLayout.Entry]) -> [String] {
-        var imports = defaultImports
-        let usesGson = entries.contains { entry in
-            if case .request(let operation) = entry.role, operation.returnType?.name.contains("`") ?? false {
-                return true
-            }
-            return entry.type.properties.contains { property in
-                JavaTypeWriter.keywords.contains(NameCase.camel(property.name))
-                    || property.json["dataMember"]?["name"]?.stringValue != nil
-            }
-        }
-        if usesGson { imports += ["com.google.gson.annotations.*", "com.google.gson.reflect.*"] }
-        if entries.contains(where: { $0.type.name == "Stream" && $0.type.namespace == "System.IO" }) {
-            imports.append("java.io.*")
-        }
-        return imports
     }
 
     private func header(

@@ -1,14 +1,18 @@
-/// Text from metadata or a query put into a Java (or Kotlin) file, kept to names, string
-/// literals and comments. Java reads `\uXXXX` escapes before anything else, even inside a
-/// comment or a string, so a comment must not carry one (`\u002a/` would close it).
+/// Text from metadata or a query put into a Java or Kotlin file, kept to names, string literals
+/// and comments. Java reads `\uXXXX` escapes before anything else, even inside a comment or a
+/// string, so a comment must not carry one (`\u002a/` would close it); Kotlin's comments nest,
+/// so one must not open another either.
 enum JavaText {
-    /// A comment's or the header's text: on one line, unable to close its comment.
+    /// A comment's or the header's text: on one line, unable to close its comment or open another.
     static func comment(_ text: String) -> String {
         var result = ""
         var previous: Character?
         for original in text where original != "\r" {
             let character: Character = original.isNewline ? " " : original
-            if (character == "/" && previous == "*") || (character == "u" && previous == "\\") { result.append(" ") }
+            let breaks =
+                (character == "/" && previous == "*") || (character == "*" && previous == "/")
+                || (character == "u" && previous == "\\")
+            if breaks { result.append(" ") }
             result.append(character)
             previous = character
         }

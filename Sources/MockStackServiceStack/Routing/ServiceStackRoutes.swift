@@ -15,6 +15,7 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesPython", path: "/types/python", service: .dtos(.python)),
         NativeTypesRoute(name: "TypesTypeScript", path: "/types/typescript", service: .dtos(.typeScript)),
         NativeTypesRoute(name: "TypesJava", path: "/types/java", service: .dtos(.java)),
+        NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
     ]
 
     /// The app's operations in metadata order: the router's matches index into it.

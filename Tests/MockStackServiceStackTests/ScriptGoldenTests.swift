@@ -3,8 +3,8 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// `/types/python` and `/types/typescript` byte for byte against the files under
-/// `Tests/Golden/python/` and `Tests/Golden/typescript/` (the header's date pinned by the test
+/// `/types/python`, `/types/typescript` and `/types/dart` byte for byte against the files under
+/// `Tests/Golden/python/`, `Tests/Golden/typescript/` and `Tests/Golden/dart/` (the header's date pinned by the test
 /// clock, the base URL by the Host header): each shipped app in full, and each header option on
 /// a small techstacks selection. After an intended change, regenerate them with
 /// `MOCKSTACK_UPDATE_GOLDEN=1 swift test --filter ScriptGoldenTests` and review the diff.
@@ -31,10 +31,14 @@ import Testing
     ]
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) } + [
+        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) }
+        + shared.map { (.dart, $0.0, $0.1, $0.2) } + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+            (.dart, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=dart:typed_data,package:servicestack/servicestack.dart"),
+            (.dart, "test.return-marker", "test", "IncludeTypes=HelloWithGenericInheritance,Hello,HelloVoid,HelloResponse,HelloBase`1,Poco&AddReturnMarker=True"),
+            (.dart, "test.list-base", "test", "IncludeTypes=StoreRockstars,Rockstar"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -49,7 +53,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript: ("//", "*/")
+        case .swift, .typeScript, .dart: ("//", "*/")
         }
     }
 
@@ -107,7 +111,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .dart]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -124,6 +128,12 @@ import Testing
         let typeScript = Self.dtos(.typeScript, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
         #expect(!typeScript.contains("alert(1);"))
         #expect(!typeScript.contains("*/alert"))
+        let dart = Self.dtos(.dart, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x';import%20'y,dart:async&GlobalNamespace=a;import%20'b&BaseUrl=*/alert(1)/*").text
+        #expect(!dart.contains("\nimport 'y"))
+        #expect(!dart.contains("\nimport 'b"))
+        #expect(dart.contains("\nimport 'dart:async';\n"))
+        #expect(dart.contains("\nlibrary a_import__b;\n"))
+        #expect(!dart.contains("*/alert"))
     }
 
     /// Both files answer any verb, under their journal names, cached per query.
@@ -133,6 +143,8 @@ import Testing
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let dart = TestHost.call(.get, "/types/dart", app: app)
+        #expect(dart.status == 200 && dart.operation == "TypesDart")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
     }
 }

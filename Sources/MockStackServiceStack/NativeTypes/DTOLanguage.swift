@@ -5,6 +5,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    case dart
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -25,12 +26,13 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }.joined(separator: ", ")
     }
 
-    /// `Swift`, `Python`, `TypeScript`.
+    /// `Swift`, `Python`, `TypeScript`, `Dart`.
     public var displayName: String {
         switch self {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .dart: "Dart"
         }
     }
 
@@ -40,6 +42,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .dart: "dart"
         }
     }
 
@@ -47,7 +50,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript: MediaType.text
+        case .swift, .python, .typeScript, .dart: MediaType.text
         }
     }
 

@@ -14,12 +14,17 @@ public struct DartGenerator: DTOFileGenerator {
     private let document: MetadataDocument
     /// Names whose members travel as `String` (.NET structs), worked out once.
     private let structs: Set<String>
+    /// The metadata's types by .NET name.
+    private let declared: [String: MetadataType]
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
         structs = Self.structNames(metadata)
+        var declared: [String: MetadataType] = [:]
+        for type in metadata.types where declared[type.name] == nil { declared[type.name] = type }
+        self.declared = declared
     }
 
     /// The header's options, in its order.
@@ -53,7 +58,7 @@ public struct DartGenerator: DTOFileGenerator {
             "QueryDb`2", "QueryData`2", "Tuple`1", "Tuple`2", "Tuple`3", "Tuple`4",
         ])
         let types = DartTypeMap(conflicts: conflicts)
-        let writer = DartTypeWriter(options: options, types: types, structs: structs)
+        let writer = DartTypeWriter(options: options, types: types, structs: structs, bases: declared)
         var registry = DartTypeRegistry(types: types, declared: layout.entries.map(\.type))
         for entry in layout.entries {
             lines += [""] + writer.write(entry, in: layout, registry: &registry)

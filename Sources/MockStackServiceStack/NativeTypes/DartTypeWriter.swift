@@ -17,9 +17,14 @@ struct DartTypeWriter {
     private let implicitVersion: Int?
     private let annotations: ScriptAnnotations
 
-    init(options: NativeTypesOptions, types: DartTypeMap, structs: Set<String>) {
+    /// The metadata's types by .NET name, the client package's included: the bases a request's
+    /// verb is inferred through.
+    private let bases: [String: MetadataType]
+
+    init(options: NativeTypesOptions, types: DartTypeMap, structs: Set<String>, bases: [String: MetadataType]) {
         self.types = types
         self.structs = structs
+        self.bases = bases
         addsDescriptions = options.flag("AddDescriptionAsComments")
         addsResponseStatus = options.flag("AddResponseStatus")
         addsReturnMarker = options.flag("AddReturnMarker")
@@ -82,7 +87,7 @@ struct DartTypeWriter {
             hasDTOBase = false
         }
         if !isAbstract { interfaces.append("IConvertible") }
-        if let operation, let verb = Self.verbInterface(operation), !interfaces.contains(verb) {
+        if let operation, let verb = verbInterface(operation), !interfaces.contains(verb) {
             interfaces.append(verb)
         }
         var extends = base.map { " extends " + $0 } ?? ""
@@ -156,13 +161,33 @@ struct DartTypeWriter {
     }
 
     /// `IGet`… for the verb a request is sent with.
-    private static func verbInterface(_ operation: MetadataOperation) -> String? {
-        // Every request names its verb, POST when nothing decides it (as every real file has it).
+    private func verbInterface(_ operation: MetadataOperation) -> String? {
         let verbs = [
             "GET": "IGet", "POST": "IPost", "PUT": "IPut", "PATCH": "IPatch", "DELETE": "IDelete",
             "OPTIONS": "IOptions",
         ]
-        return verbs[operation.method ?? operation.inferredMethod ?? "POST"]
+        // Every request names its verb, POST when nothing decides it (as every real file has it).
+        return verbs[
+            operation.method ?? operation.inferredMethod ?? inheritedAutoQueryMethod(operation.request) ?? "POST"]
+    }
+
+    /// The verb of a request whose AutoQuery kind comes from a base (`QueryRockstarAudit` of
+    /// `QueryDbTenant<From, Into>`, `UpdateRockstarAuditTenant` of an `IUpdateDb<T>` base): the
+    /// interfaces of the whole chain in ServiceStack's order, then GET for a query.
+    private func inheritedAutoQueryMethod(_ request: MetadataType) -> String? {
+        var chain: [MetadataType] = []
+        var next = request.inherits.flatMap { bases[$0.name] }
+        while let base = next, chain.count < 32 {
+            chain.append(base)
+            next = base.inherits.flatMap { bases[$0.name] }
+        }
+        let kinds = [
+            ("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"),
+            ("ISaveDb", "POST"),
+        ]
+        if let kind = kinds.first(where: { kind in chain.contains { $0.implements(kind.0) } }) { return kind.1 }
+        let queries: Set<String> = ["QueryBase", "QueryDb", "QueryData"]
+        return chain.contains { queries.contains(TypeReference.stripArity($0.name)) } ? "GET" : nil
     }
 
     /// `Name` or, for a generic type, `Name<$T,$U>`: the type arguments' runtime names.

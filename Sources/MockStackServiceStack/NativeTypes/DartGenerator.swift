@@ -77,18 +77,10 @@ public struct DartGenerator: DTOFileGenerator {
         var lines = DTOHeaderOpening.lines(
             "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: SwiftHeader.oneLine)
-        for name in Self.headerOptions {
-            let value: String
-            switch name {
-            case "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments":
-                value = options.flag(name) ? "True" : "False"
-            case "IncludeTypes", "ExcludeTypes": value = options.list(name).joined(separator: ",")
-            case "DefaultImports": value = imports.joined(separator: ",")
-            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
-            default: value = options.isGiven(name) ? options.text(name) ?? "" : ""
-            }
-            lines.append((options.hasValue(name) ? "" : "//") + name + ": " + SwiftHeader.oneLine(value))
-        }
+        lines += DTOHeaderOpening.optionLines(
+            Self.headerOptions, flags: ["AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],
+            imports: imports, commentPrefix: "//", options: options,
+            oneLine: SwiftHeader.oneLine)
         return lines + ["*/", ""]
     }
 

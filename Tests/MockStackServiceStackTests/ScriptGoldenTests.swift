@@ -3,8 +3,8 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// `/types/python` and `/types/typescript` byte for byte against the files under
-/// `Tests/Golden/python/` and `Tests/Golden/typescript/` (the header's date pinned by the test
+/// `/types/python`, `/types/typescript` and `/types/dart` byte for byte against the files under
+/// `Tests/Golden/python/`, `Tests/Golden/typescript/` and `Tests/Golden/dart/` (the header's date pinned by the test
 /// clock, the base URL by the Host header): each shipped app in full, and each header option on
 /// a small techstacks selection. After an intended change, regenerate them with
 /// `MOCKSTACK_UPDATE_GOLDEN=1 swift test --filter ScriptGoldenTests` and review the diff.
@@ -42,7 +42,8 @@ import Testing
     }
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin) + [
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
+        + shared(for: .dart) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -57,6 +58,9 @@ import Testing
             (.kotlin, "test.overrides", "test", "IncludeTypes=SpeechToText,IGeneration,HelloWithInheritance,HelloBase"),
             (.kotlin, "techstacks.data-contracts", "techstacks", "IncludeTypes=GetConfig.*&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
             (.java, "techstacks.data-contracts", "techstacks", "IncludeTypes=GetConfig.*&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddReturnMarker=True&AddResponseStatus=True"),
+            (.dart, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=dart:typed_data,package:servicestack/servicestack.dart"),
+            (.dart, "test.return-marker", "test", "IncludeTypes=HelloWithGenericInheritance,Hello,HelloVoid,HelloResponse,HelloBase`1,Poco&AddReturnMarker=True"),
+            (.dart, "test.list-base", "test", "IncludeTypes=StoreRockstars,Rockstar"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -71,7 +75,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java, .kotlin: ("//", "*/")
+        case .swift, .typeScript, .java, .kotlin, .dart: ("//", "*/")
         }
     }
 
@@ -129,7 +133,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -159,6 +163,12 @@ import Testing
         #expect(!kotlinCode.contains("package ") && !kotlinCode.contains("class X"))
         // Kotlin's comments nest: a `/*` left whole would swallow the rest of the file.
         #expect(kotlin.contains("\nBaseUrl: / *\n"))
+        let dart = Self.dtos(.dart, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x';import%20'y,dart:async&GlobalNamespace=a;import%20'b&BaseUrl=*/alert(1)/*").text
+        #expect(!dart.contains("\nimport 'y"))
+        #expect(!dart.contains("\nimport 'b"))
+        #expect(dart.contains("\nimport 'dart:async';\n"))
+        #expect(dart.contains("\nlibrary a_import__b;\n"))
+        #expect(!dart.contains("*/alert"))
     }
 
     /// Both files answer any verb, under their journal names, cached per query.
@@ -172,6 +182,8 @@ import Testing
         #expect(kotlin.status == 200 && kotlin.operation == "TypesKotlin")
         let java = TestHost.call(.put, "/types/java", app: app)
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
+        let dart = TestHost.call(.get, "/types/dart", app: app)
+        #expect(dart.status == 200 && dart.operation == "TypesDart")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
     }
 }

@@ -48,6 +48,7 @@ extension DTOLanguage {
         case .typeScript: TypeScriptGenerator(metadata: metadata)
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
+        case .dart: DartGenerator(metadata: metadata)
         }
     }
 
@@ -59,6 +60,7 @@ extension DTOLanguage {
         case .typeScript: TypeScriptGenerator.self
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
+        case .dart: DartGenerator.self
         }
     }
 }

@@ -21,4 +21,25 @@ enum DTOHeaderOpening {
             "",
         ]
     }
+
+    /// The script generators' option lines, in `names`' order, each behind `commentPrefix`
+    /// unless the query gave it a value: yes/no options as `True`/`False`, `IncludeTypes` and
+    /// `ExcludeTypes` joined by commas, `DefaultImports` as the file imports them (`imports`)
+    /// or as given, `AddImplicitVersion` as a number, anything else as given.
+    static func optionLines(
+        _ names: [String], flags: Set<String>, imports: [String]? = nil, commentPrefix: String,
+        options: NativeTypesOptions, oneLine: (String) -> String
+    ) -> [String] {
+        names.map { name in
+            let value: String
+            switch name {
+            case _ where flags.contains(name): value = options.flag(name) ? "True" : "False"
+            case "IncludeTypes", "ExcludeTypes": value = options.list(name).joined(separator: ",")
+            case "DefaultImports": value = (imports ?? options.list(name)).joined(separator: ",")
+            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
+            default: value = options.isGiven(name) ? options.text(name) ?? "" : ""
+            }
+            return (options.hasValue(name) ? "" : commentPrefix) + name + ": " + oneLine(value)
+        }
+    }
 }

@@ -7,6 +7,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case typeScript = "typescript"
     case java
     case kotlin
+    case dart
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -27,7 +28,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }.joined(separator: ", ")
     }
 
-    /// `Swift`, `Python`, `TypeScript`.
+    /// `Swift`, `Python`, `TypeScript`, `Dart`.
     public var displayName: String {
         switch self {
         case .swift: "Swift"
@@ -35,6 +36,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .typeScript: "TypeScript"
         case .java: "Java"
         case .kotlin: "Kotlin"
+        case .dart: "Dart"
         }
     }
 
@@ -46,6 +48,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .typeScript: "ts"
         case .java: "java"
         case .kotlin: "kt"
+        case .dart: "dart"
         }
     }
 
@@ -53,7 +56,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin: MediaType.text
+        case .swift, .python, .typeScript, .java, .kotlin, .dart: MediaType.text
         }
     }
 

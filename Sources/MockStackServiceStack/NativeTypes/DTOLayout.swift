@@ -92,6 +92,24 @@ struct DTOLayout {
         }
     }
 
+    /// What ServiceStack's client packages (`servicestack` for Python and Dart) define, by full
+    /// .NET name: the return and marker interfaces and its built-in client DTOs, which
+    /// `/types/python` and `/types/dart` never write, leaving out the operations on them.
+    static let clientLibraryTypes: Set<String> = [
+        "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
+        "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",
+        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse",
+        "QueryBase", "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1",
+        "Tuple`2", "Tuple`3", "Tuple`4", "Authenticate", "AuthenticateResponse", "Register", "RegisterResponse",
+        "AssignRoles", "AssignRolesResponse", "UnAssignRoles", "UnAssignRolesResponse", "CancelRequest",
+        "CancelRequestResponse", "UpdateEventSubscriber", "UpdateEventSubscriberResponse", "GetEventSubscribers",
+        "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys", "RegenerateApiKeysResponse", "UserApiKey",
+        "ConvertSessionToToken", "ConvertSessionToTokenResponse", "GetAccessToken", "GetAccessTokenResponse",
+        "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile", "FileContent", "StreamFiles",
+        "StreamServerEvents", "AuditBase", "BackgroundJobBase", "BackgroundJobOptions", "BackgroundJob",
+        "JobSummary", "ScheduledTask", "CompletedJob", "FailedJob", "WorkerStats",
+    ]
+
     private static func identity(_ type: MetadataType) -> String { (type.namespace ?? "") + "." + type.name }
 
     /// Each type after its base when the list declares it, each once: the order of ServiceStack's

@@ -11,6 +11,9 @@ struct ScriptAnnotations {
     let isText: (String) -> Bool
     /// Attributes left out (Python leaves the data contract to its dataclasses).
     var ignored: Set<String> = []
+    /// Whether an attribute without arguments is named in camelCase (`// @flags()`), as Dart's
+    /// generator names it.
+    var camelCasesBareNames = false
 
     /// `# @Route("/path")` or `# @Route("/path", "GET,POST")` per route.
     func routes(_ routes: [MetadataRoute]) -> [String] {
@@ -35,7 +38,8 @@ struct ScriptAnnotations {
             } else if case .array(let named)? = item["args"] {
                 arguments = named.map { "\(Self.oneLine($0["name"]?.stringValue ?? ""))=\(argumentText($0))" }
             }
-            return "\(prefix) @\(Self.oneLine(name))(\(arguments.joined(separator: ", ")))"
+            let written = camelCasesBareNames && arguments.isEmpty ? NameCase.camel(name) : name
+            return "\(prefix) @\(Self.oneLine(written))(\(arguments.joined(separator: ", ")))"
         }
     }
 

@@ -60,17 +60,11 @@ public struct TypeScriptGenerator: DTOFileGenerator {
         var lines = DTOHeaderOpening.lines(
             "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
-        for name in Self.headerOptions {
-            let value: String
-            switch name {
-            case "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments":
-                value = options.flag(name) ? "True" : "False"
-            case "IncludeTypes", "ExcludeTypes", "DefaultImports": value = options.list(name).joined(separator: ",")
-            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
-            default: value = options.isGiven(name) ? options.text(name) ?? "" : ""
-            }
-            lines.append((options.hasValue(name) ? "" : "//") + name + ": " + Self.headerText(value))
-        }
+        lines += DTOHeaderOpening.optionLines(
+            Self.headerOptions,
+            flags: ["MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],
+            commentPrefix: "//", options: options,
+            oneLine: Self.headerText)
         return lines + ["*/", ""]
     }
 

@@ -16,6 +16,7 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesTypeScript", path: "/types/typescript", service: .dtos(.typeScript)),
         NativeTypesRoute(name: "TypesJava", path: "/types/java", service: .dtos(.java)),
         NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
+        NativeTypesRoute(name: "TypesDart", path: "/types/dart", service: .dtos(.dart)),
     ]
 
     /// The app's operations in metadata order: the router's matches index into it.

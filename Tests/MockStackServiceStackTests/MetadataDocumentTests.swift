@@ -21,7 +21,7 @@ import Testing
         #expect(full.objectValue?.keys == ["config", "namespaces", "types", "operations"])
         #expect(full["config"]?["baseUrl"] == "http://127.0.0.1:5001")
         #expect(full["config"]?["addServiceStackTypes"] == true)
-        #expect(full["config"]?["makePartial"] == false)
+        #expect(full["config"]?["makeInternal"] == false)
         #expect(names(full).operations.count == TestHost.test.metadata.operations.count)
         let hello = try #require(full["operations"]?.arrayValue?.first { $0["request"]?["name"] == "Hello" })
         #expect(hello["routes"] == [["path": "/hello"], ["path": "/hello/{Name}"]])

@@ -25,6 +25,7 @@ HEADERS = {
     "swift": ("//", "*/"),
     "python": ("#", '"""'),
     "typescript": ("//", "*/"),
+    "csharp": ("//", "*/"),
 }
 
 

@@ -35,6 +35,15 @@ import Testing
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+        ] + shared.map { (.cSharp, $0.0, $0.1, $0.2) } + [
+            (.cSharp, "techstacks.make-partial", "techstacks", selection + "&MakePartial=False&MakeVirtual=False"),
+            (.cSharp, "techstacks.make-internal", "techstacks", selection + "&MakeInternal=True"),
+            (.cSharp, "techstacks.return-marker", "techstacks", selection + "&AddReturnMarker=False"),
+            (.cSharp, "techstacks.nullable", "techstacks", selection + "&AddNullableAnnotations=True"),
+            (.cSharp, "techstacks.data-contracts", "techstacks", selection + "&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
+            (.cSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True"),
+            (.cSharp, "techstacks.add-namespaces", "techstacks", selection + "&AddNamespaces=MyApp.Extras&ExportValueTypes=True"),
+            (.cSharp, "test.servicestack-types", "test", "AddServiceStackTypes=True"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -49,7 +58,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript: ("//", "*/")
+        case .swift, .typeScript, .cSharp: ("//", "*/")
         }
     }
 
@@ -107,7 +116,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .cSharp]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))

@@ -5,6 +5,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    case cSharp = "csharp"
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -15,7 +16,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     }
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
-    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python]
+    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "cs": .cSharp]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
     public static var namesForHelp: String {
@@ -25,12 +26,13 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }.joined(separator: ", ")
     }
 
-    /// `Swift`, `Python`, `TypeScript`.
+    /// `Swift`, `Python`, `TypeScript`, `C#`.
     public var displayName: String {
         switch self {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .cSharp: "C#"
         }
     }
 
@@ -40,6 +42,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .cSharp: "cs"
         }
     }
 
@@ -47,7 +50,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript: MediaType.text
+        case .swift, .python, .typeScript, .cSharp: MediaType.text
         }
     }
 

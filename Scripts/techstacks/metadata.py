@@ -83,14 +83,19 @@ def returns(response, namespace=MODEL):
     return name_ref("IReturn`1", SS, response)
 
 
-# The native-types options the host reports: on for those its published Swift header shows on.
-CONFIG_FLAGS = {key: key in ("addServiceStackTypes", "addModelExtensions", "addDescriptionAsComments", "initializeCollections") for key in [
+# The native-types options the host reports: on for those its published Swift header shows on,
+# and for ServiceStack's defaults every published C# and VB.NET header shows on.
+CONFIG_FLAGS = {key: key in ("addServiceStackTypes", "addModelExtensions", "addDescriptionAsComments", "initializeCollections",
+                             "makePartial", "makeVirtual", "addReturnMarker") for key in [
     "makePartial", "makeVirtual", "makeInternal", "addReturnMarker", "addDescriptionAsComments", "addDocAnnotations",
     "addDataContractAttributes", "addIndexesToDataMembers", "addGeneratedCodeAttributes", "addResponseStatus",
     "addServiceStackTypes", "addModelExtensions", "addPropertyAccessors", "excludeGenericBaseTypes", "settersReturnThis",
     "addNullableAnnotations", "makePropertiesOptional", "exportAsTypes", "excludeImplementedInterfaces",
     "addDefaultXmlNamespace", "makeDataContractsExtensible", "initializeCollections", "addNamespaces",
     "exportValueTypes", "excludeNamespace"]}
+
+# ServiceStack's default data contract namespace, which a C# or VB.NET header lists.
+CONFIG_FLAGS["addDefaultXmlNamespace"] = "http://schemas.servicestack.net/types"
 
 VERB_INTERFACES = {"GET": "IGet", "POST": "IPost", "PUT": "IPut", "DELETE": "IDelete"}
 

@@ -23,6 +23,7 @@ import Testing
         #expect(full["config"]?["addServiceStackTypes"] == true)
         #expect(full["config"]?["makePartial"] == true)
         #expect(full["config"]?["initializeCollections"] == false)
+        #expect(full["config"]?["makeInternal"] == false)
         #expect(names(full).operations.count == TestHost.test.metadata.operations.count)
         let hello = try #require(full["operations"]?.arrayValue?.first { $0["request"]?["name"] == "Hello" })
         #expect(hello["routes"] == [["path": "/hello"], ["path": "/hello/{Name}"]])

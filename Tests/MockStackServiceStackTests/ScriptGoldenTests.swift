@@ -43,7 +43,7 @@ import Testing
 
     static let variants: [(DTOLanguage, String, String, String)] =
         shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
-        + shared(for: .dart) + [
+        + shared(for: .dart) + shared(for: .cSharp) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -61,6 +61,14 @@ import Testing
             (.dart, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=dart:typed_data,package:servicestack/servicestack.dart"),
             (.dart, "test.return-marker", "test", "IncludeTypes=HelloWithGenericInheritance,Hello,HelloVoid,HelloResponse,HelloBase`1,Poco&AddReturnMarker=True"),
             (.dart, "test.list-base", "test", "IncludeTypes=StoreRockstars,Rockstar"),
+            (.cSharp, "techstacks.make-partial", "techstacks", selection + "&MakePartial=False&MakeVirtual=False"),
+            (.cSharp, "techstacks.make-internal", "techstacks", selection + "&MakeInternal=True"),
+            (.cSharp, "techstacks.return-marker", "techstacks", selection + "&AddReturnMarker=False"),
+            (.cSharp, "techstacks.nullable", "techstacks", selection + "&AddNullableAnnotations=True"),
+            (.cSharp, "techstacks.data-contracts", "techstacks", selection + "&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
+            (.cSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True"),
+            (.cSharp, "techstacks.add-namespaces", "techstacks", selection + "&AddNamespaces=MyApp.Extras&ExportValueTypes=True"),
+            (.cSharp, "test.servicestack-types", "test", "AddServiceStackTypes=True"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -75,7 +83,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java, .kotlin, .dart: ("//", "*/")
+        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp: ("//", "*/")
         }
     }
 
@@ -133,7 +141,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func otherPathsGoToTheOperationRouter() {
-        #expect(Self.routes.destination(path: "/types/csharp", verb: "GET") == .routed(.notFound))
+        #expect(Self.routes.destination(path: "/types/dtos", verb: "GET") == .routed(.notFound))
         #expect(Self.routes.destination(path: "/typesx", verb: "GET") == .routed(.notFound))
         #expect(Self.routes.destination(path: "/api/Hello", verb: "GET").operation == "Hello")
         #expect(Self.routes.destination(path: "/api/Nope", verb: "GET") == .routed(.unknownOperation("Nope")))
@@ -38,7 +38,7 @@ import Testing
         #expect(listing.contains(RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")))
         let nativeTypes = [
             "TypeLinks", "TypesMetadata", "TypesSwift", "TypesSwift4", "TypesPython", "TypesTypeScript", "TypesJava",
-            "TypesKotlin", "TypesDart",
+            "TypesKotlin", "TypesDart", "TypesCSharp",
         ]
         #expect(listing.suffix(nativeTypes.count).map(\.name) == nativeTypes)
         #expect(listing.suffix(nativeTypes.count).allSatisfy { $0.methods == ["ANY"] })

@@ -49,6 +49,7 @@ extension DTOLanguage {
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
+        case .cSharp: CSharpGenerator(metadata: metadata)
         }
     }
 
@@ -61,6 +62,7 @@ extension DTOLanguage {
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self
+        case .cSharp: CSharpGenerator.self
         }
     }
 }

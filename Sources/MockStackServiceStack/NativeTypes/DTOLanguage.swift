@@ -8,6 +8,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case java
     case kotlin
     case dart
+    case cSharp = "csharp"
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -18,7 +19,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     }
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
-    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "kt": .kotlin]
+    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "kt": .kotlin, "cs": .cSharp]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
     public static var namesForHelp: String {
@@ -28,7 +29,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }.joined(separator: ", ")
     }
 
-    /// `Swift`, `Python`, `TypeScript`, `Dart`.
+    /// `Swift`, `Python`, `TypeScript`, `C#`, …
     public var displayName: String {
         switch self {
         case .swift: "Swift"
@@ -37,6 +38,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .java: "Java"
         case .kotlin: "Kotlin"
         case .dart: "Dart"
+        case .cSharp: "C#"
         }
     }
 
@@ -49,6 +51,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .java: "java"
         case .kotlin: "kt"
         case .dart: "dart"
+        case .cSharp: "cs"
         }
     }
 
@@ -56,7 +59,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin, .dart: MediaType.text
+        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp: MediaType.text
         }
     }
 

@@ -40,6 +40,23 @@ public struct NativeTypesOptions: Sendable {
         NativeTypesOptions(query: query, config: config, forced: [:], fallbacks: [:])
     }
 
+    /// The options of a .NET generator (C#): the host's config, over ServiceStack's own defaults
+    /// for what the config does not say (partial, virtual members, return markers, collections
+    /// started empty, the data contract namespace and the `using` namespaces).
+    static func forDotNet(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+        NativeTypesOptions(query: query, config: config, forced: [:], fallbacks: dotNetDefaults)
+    }
+
+    /// ServiceStack's `MetadataTypesConfig` defaults that a .NET file's header shows.
+    static let dotNetDefaults: [String: JSONValue] = [
+        "makepartial": true, "makevirtual": true, "addreturnmarker": true, "adddescriptionascomments": true,
+        "initializecollections": true, "adddefaultxmlnamespace": "http://schemas.servicestack.net/types",
+        "defaultnamespaces": [
+            "System", "System.Collections", "System.Collections.Generic", "System.Runtime.Serialization",
+            "ServiceStack", "ServiceStack.DataAnnotations",
+        ],
+    ]
+
     /// The query's options over the host's `config`, `forced` replacing the config's values and
     /// `fallbacks` filling what neither gives.
     private init(

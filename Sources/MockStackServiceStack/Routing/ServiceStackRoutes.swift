@@ -17,6 +17,7 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesJava", path: "/types/java", service: .dtos(.java)),
         NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
         NativeTypesRoute(name: "TypesDart", path: "/types/dart", service: .dtos(.dart)),
+        NativeTypesRoute(name: "TypesCSharp", path: "/types/csharp", service: .dtos(.cSharp)),
     ]
 
     /// The app's operations in metadata order: the router's matches index into it.

@@ -1,0 +1,119 @@
+import MockStackCore
+
+/// How `/types/csharp` spells a .NET type (docs/servicestack.md#generated-dtos): the C# keyword
+/// for the built-in types (`Int32` → `int`), `Nullable<T>` as `T?`, a generic type as
+/// `Name<A, B>` with each argument as the metadata wrote it (`Dictionary<String,Poco>` stays so:
+/// ServiceStack aliases only a whole argument), and a struct the metadata does not describe as
+/// `string` unless `ExportValueTypes` is on.
+///
+/// Every name is kept to the characters a C# type name may hold, so that metadata can only ever
+/// write names into the file.
+struct CSharpTypeMap {
+    /// `ExportValueTypes`: a .NET struct keeps its own name.
+    let exportsValueTypes: Bool
+    /// The .NET names of every member type the file's types declare, and whether each is one of
+    /// the host's own value types (not `System`, not an enum), which `Nullable<T>` of it turns into text.
+    let userValueTypes: Set<String>
+
+    static let aliases: [String: String] = [
+        "String": "string", "Boolean": "bool", "Byte": "byte", "Int16": "short", "Int32": "int", "Int64": "long",
+        "UInt16": "ushort", "UInt32": "uint", "UInt64": "ulong", "Single": "float", "Double": "double",
+        "Decimal": "decimal",
+    ]
+
+    init(exportsValueTypes: Bool, types: [MetadataType]) {
+        self.exportsValueTypes = exportsValueTypes
+        // ServiceStack looks for the first member of the type to tell a struct from a built-in.
+        var seen: Set<String> = []
+        var user: Set<String> = []
+        for property in types.flatMap(\.properties) {
+            let name = property.json["type"]?.stringValue ?? ""
+            guard seen.insert(name).inserted else { continue }
+            if !Self.isSystem(property) && !property.isEnum { user.insert(name) }
+        }
+        userValueTypes = user
+    }
+
+    private static func isSystem(_ property: MetadataProperty) -> Bool {
+        property.namespace?.hasPrefix("System") ?? false
+    }
+
+    /// A member's type.
+    func memberType(_ property: MetadataProperty) -> String {
+        Self.type(declaredName(property), Self.genericArguments(property.json), keepsNamespace: true)
+    }
+
+    /// The .NET name ServiceStack writes a member as: its own, but text for a struct of the host
+    /// (and for `Nullable<T>` of one) unless `ExportValueTypes`.
+    func declaredName(_ property: MetadataProperty) -> String {
+        let declared = property.json["type"]?.stringValue ?? ""
+        guard property.isValueType, !property.isEnum, !exportsValueTypes else { return declared }
+        guard Self.isSystem(property) else { return "String" }
+        let arguments = Self.genericArguments(property.json) ?? []
+        guard declared == "Nullable`1", arguments.count == 1 else { return declared }
+        return userValueTypes.contains(arguments[0]) ? "String" : declared
+    }
+
+    /// A JSON object's `genericArgs`: nil when it has none, as ServiceStack reads a missing list.
+    static func genericArguments(_ json: JSONObject) -> [String]? {
+        guard let items = json["genericArgs"]?.arrayValue else { return nil }
+        return items.compactMap(\.stringValue)
+    }
+
+    /// A named type (`inherits`, `implements`, a return type).
+    static func type(_ name: MetadataTypeName, keepsNamespace: Bool = false) -> String {
+        type(name.name, name.genericArgs.isEmpty ? nil : name.genericArgs, keepsNamespace: keepsNamespace)
+    }
+
+    /// ServiceStack's `Type(name, genericArgs)`: `T?` (and `T?[]`) for `Nullable`, `Name<A, B>`
+    /// for a generic name, else the alias.
+    static func type(_ name: String, _ arguments: [String]?, keepsNamespace: Bool = false) -> String {
+        if let arguments, let first = arguments.first {
+            if name.hasPrefix("Nullable`1") {
+                let nullable = alias(first, keepsNamespace: keepsNamespace) + "?"
+                return name.contains("[") ? nullable + "[]" : nullable
+            }
+            if name.contains("`") {
+                let written = arguments.map { alias($0, keepsNamespace: keepsNamespace) }
+                return nameOnly(name, keepsNamespace: keepsNamespace) + "<" + written.joined(separator: ", ") + ">"
+            }
+        }
+        return alias(name, keepsNamespace: keepsNamespace)
+    }
+
+    /// ServiceStack's `TypeAlias`: an array of the alias, the C# keyword, or the bare name.
+    static func alias(_ name: String, keepsNamespace: Bool = false) -> String {
+        let name = String(name.drop { $0 == "'" })
+        if let bracket = name.firstIndex(of: "[") {
+            return alias(String(name[..<bracket]), keepsNamespace: keepsNamespace) + "[]"
+        }
+        return aliases[name] ?? nameOnly(name, keepsNamespace: keepsNamespace)
+    }
+
+    /// The name before its arity, without its namespace unless `keepsNamespace`.
+    static func nameOnly(_ name: String, keepsNamespace: Bool = false) -> String {
+        var bare = Substring(name.drop { $0 == "'" })
+        if let tick = bare.firstIndex(of: "`") { bare = bare[..<tick] }
+        if !keepsNamespace, let dot = bare.lastIndex(of: ".") { bare = bare[bare.index(after: dot)...] }
+        return safe(String(bare))
+    }
+
+    /// A type name kept to what C# can hold there: letters, digits, `_`, `.`, `<`, `>`, `,`, `?`,
+    /// `[`, `]` and spaces; anything else becomes `_`.
+    static func safe(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy(isTypeCharacter) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isTypeCharacter($0) ? $0 : "_" }))
+    }
+
+    private static func isTypeCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.<>,?[] ".unicodeScalars.contains(scalar)
+    }
+
+    /// Whether a member is one whose collection `InitializeCollections` starts empty: a list,
+    /// set, dictionary, queue, stack or array.
+    static func isCollection(_ property: MetadataProperty) -> Bool {
+        let declared = property.json["type"]?.stringValue ?? ""
+        return ["List`1", "HashSet`1", "Dictionary`2", "Queue`1", "Stack`1"].contains(declared)
+            || declared.contains("[")
+    }
+}

@@ -182,6 +182,26 @@ struct DTOLayout {
         return result
     }
 
+    /// What the client libraries define (ServiceStack's `BuiltInClientDtos`, its return and
+    /// marker interfaces), by full .NET name: the Python and PHP files never write these, and
+    /// leave out the operations on these requests.
+    static let clientLibraryTypes: Set<String> = [
+        "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
+        "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",
+        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse",
+        "QueryBase",
+        "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1", "Tuple`2", "Tuple`3",
+        "Tuple`4",
+        "Authenticate", "AuthenticateResponse", "Register", "RegisterResponse", "AssignRoles", "AssignRolesResponse",
+        "UnAssignRoles", "UnAssignRolesResponse", "CancelRequest", "CancelRequestResponse", "UpdateEventSubscriber",
+        "UpdateEventSubscriberResponse", "GetEventSubscribers", "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys",
+        "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse",
+        "GetAccessToken",
+        "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile",
+        "FileContent",
+        "StreamFiles", "StreamServerEvents", "AuditBase", "BackgroundJobBase", "WorkerStats",
+    ]
+
     // MARK: Built-in interfaces
 
     /// ServiceStack's marker interfaces, by name, with their type parameters and properties

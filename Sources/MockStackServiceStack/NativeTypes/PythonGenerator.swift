@@ -33,31 +33,12 @@ public struct PythonGenerator: DTOFileGenerator {
         "dataclasses_json:dataclass_json/LetterCase/Undefined/config", "enum:Enum/IntEnum",
     ]
 
-    /// What the `servicestack` package defines, by full .NET name: never written, and
-    /// operations on these requests are left out.
-    static let libraryTypes: Set<String> = [
-        "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
-        "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",
-        "ResponseStatus", "ResponseError", "EmptyResponse", "IdResponse", "StringResponse", "StringsResponse",
-        "QueryBase",
-        "QueryData`1", "QueryDb`1", "QueryDb`2", "QueryResponse`1", "KeyValuePair`2", "Tuple`1", "Tuple`2", "Tuple`3",
-        "Tuple`4",
-        "Authenticate", "AuthenticateResponse", "Register", "RegisterResponse", "AssignRoles", "AssignRolesResponse",
-        "UnAssignRoles", "UnAssignRolesResponse", "CancelRequest", "CancelRequestResponse", "UpdateEventSubscriber",
-        "UpdateEventSubscriberResponse", "GetEventSubscribers", "GetApiKeys", "GetApiKeysResponse", "RegenerateApiKeys",
-        "RegenerateApiKeysResponse", "UserApiKey", "ConvertSessionToToken", "ConvertSessionToTokenResponse",
-        "GetAccessToken",
-        "GetAccessTokenResponse", "NavItem", "GetNavItems", "GetNavItemsResponse", "MetadataApp", "GetFile",
-        "FileContent",
-        "StreamFiles", "StreamServerEvents", "AuditBase", "BackgroundJobBase", "WorkerStats",
-    ]
-
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
         let selection = MetadataDocument.Selection(query: query, document: document)
         let layout = DTOLayout(
-            metadata: metadata, selection: selection, leavingOut: Self.libraryTypes,
+            metadata: metadata, selection: selection, leavingOut: DTOLayout.clientLibraryTypes,
             addsServiceStackTypes: options.flag("AddServiceStackTypes"))
         let imports = options.list("DefaultImports").isEmpty ? Self.defaultImports : options.list("DefaultImports")
         var lines: [String] = []

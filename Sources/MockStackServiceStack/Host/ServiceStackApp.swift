@@ -79,7 +79,7 @@ public struct ServiceStackApp: MockApp {
     }
 
     /// `/types`: each language's DTO link, by the names ServiceStack gives them. `Metadata`,
-    /// `Swift`, `Python` and `TypeScript` are generated here; the other links answer 404.
+    /// `Swift`, `Python`, `TypeScript` and `Php` are generated here; the other links answer 404.
     static let typeLinks: [(name: String, path: String)] = [
         ("Metadata", "metadata"), ("CSharp", "csharp"), ("FSharp", "fsharp"), ("VbNet", "vbnet"),
         ("TypeScript", "typescript"),

@@ -46,6 +46,7 @@ extension DTOLanguage {
         case .swift: SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
         case .python: PythonGenerator(metadata: metadata)
         case .typeScript: TypeScriptGenerator(metadata: metadata)
+        case .php: PhpGenerator(metadata: metadata)
         }
     }
 
@@ -55,6 +56,7 @@ extension DTOLanguage {
         case .swift: SwiftGenerator.self
         case .python: PythonGenerator.self
         case .typeScript: TypeScriptGenerator.self
+        case .php: PhpGenerator.self
         }
     }
 }

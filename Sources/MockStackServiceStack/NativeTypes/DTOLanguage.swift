@@ -5,6 +5,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    case php
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -25,12 +26,13 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         }.joined(separator: ", ")
     }
 
-    /// `Swift`, `Python`, `TypeScript`.
+    /// `Swift`, `Python`, `TypeScript`, `PHP`.
     public var displayName: String {
         switch self {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .php: "PHP"
         }
     }
 
@@ -40,6 +42,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .php: "php"
         }
     }
 
@@ -48,6 +51,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     public var contentType: String {
         switch self {
         case .swift, .python, .typeScript: MediaType.text
+        case .php: MediaType.javaScript
         }
     }
 

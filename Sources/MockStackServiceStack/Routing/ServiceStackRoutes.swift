@@ -14,6 +14,7 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesSwift4", path: "/types/swift4", service: .dtos(.swift)),
         NativeTypesRoute(name: "TypesPython", path: "/types/python", service: .dtos(.python)),
         NativeTypesRoute(name: "TypesTypeScript", path: "/types/typescript", service: .dtos(.typeScript)),
+        NativeTypesRoute(name: "TypesPhp", path: "/types/php", service: .dtos(.php)),
     ]
 
     /// The app's operations in metadata order: the router's matches index into it.

@@ -3,8 +3,8 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// `/types/python` and `/types/typescript` byte for byte against the files under
-/// `Tests/Golden/python/` and `Tests/Golden/typescript/` (the header's date pinned by the test
+/// `/types/python`, `/types/typescript` and `/types/php` byte for byte against the files under
+/// `Tests/Golden/python/`, `Tests/Golden/typescript/` and `Tests/Golden/php/` (the header's date pinned by the test
 /// clock, the base URL by the Host header): each shipped app in full, and each header option on
 /// a small techstacks selection. After an intended change, regenerate them with
 /// `MOCKSTACK_UPDATE_GOLDEN=1 swift test --filter ScriptGoldenTests` and review the diff.
@@ -31,10 +31,14 @@ import Testing
     ]
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) } + [
+        shared.map { (.python, $0.0, $0.1, $0.2) } + shared.map { (.typeScript, $0.0, $0.1, $0.2) }
+        + shared.map { (.php, $0.0, $0.1, $0.2) } + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+            (.php, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=App\\Support\\Clock,Carbon\\Carbon"),
+            (.php, "techstacks.return-marker", "techstacks", "IncludeTypes=GetConfig.*,GetTechnology.*&AddReturnMarker=True"),
+            (.php, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,MessageCrud,AllCollectionTypes"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -49,14 +53,14 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript: ("//", "*/")
+        case .swift, .typeScript, .php: ("//", "*/")
         }
     }
 
     @Test(arguments: variants) func matchesItsGoldenFile(language: DTOLanguage, name: String, app: String, query: String) throws {
         let response = Self.dtos(language, app, query)
         #expect(response.status == 200)
-        #expect(response.headers["Content-Type"] == MediaType.text)
+        #expect(response.headers["Content-Type"] == language.contentType)
         let text = response.text
         let file = Self.fileName(language, name)
         if ProcessInfo.processInfo.environment["MOCKSTACK_UPDATE_GOLDEN"] == "1" {
@@ -107,7 +111,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -126,13 +130,15 @@ import Testing
         #expect(!typeScript.contains("*/alert"))
     }
 
-    /// Both files answer any verb, under their journal names, cached per query.
+    /// The files answer any verb, under their journal names, cached per query.
     @Test func servedToAnyVerb() {
         let app = Self.apps["test"]!
         let python = TestHost.call(.post, "/types/python", app: app)
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let php = TestHost.call(.get, "/types/php", app: app)
+        #expect(php.status == 200 && php.operation == "TypesPhp" && php.headers["Content-Type"] == "application/javascript")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
     }
 }

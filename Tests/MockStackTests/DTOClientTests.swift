@@ -11,7 +11,8 @@ import TestSupport
 /// The generated DTOs in their real consumers' hands, fetched over loopback from a running
 /// server: PyPI's `servicestack` client imports `/types/python` and calls the server with it
 /// (Tests/DTOClients/python_client.py), and Debian's `tsc` type-checks `/types/typescript` for
-/// the three apps with a program that uses them (Tests/DTOClients/consumer.ts).
+/// the three apps with a program that uses them (Tests/DTOClients/consumer.ts), and Debian's PHP
+/// CLI parses `/types/php` (`php -l`).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -22,9 +23,12 @@ struct DTOClientTests {
 
     static let tsc = ["/usr/bin/tsc", "/usr/local/bin/tsc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    static let php = ["/usr/bin/php", "/usr/local/bin/php"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// make test sets these: a missing consumer is then a failure, not a skip.
     static let requiresPython = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PYTHON_CLIENTS"] == "1"
     static let requiresTsc = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_TSC"] == "1"
+    static let requiresPhp = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PHP"] == "1"
 
     static func fetch(_ url: URL) async throws -> String {
         let (data, response) = try await URLSession.shared.data(from: url)
@@ -87,6 +91,29 @@ struct DTOClientTests {
         let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// `php -l` finds no syntax error in each app's file, nor in the options that change its
+    /// shape (no namespace, optional members, response status, implicit version, return markers).
+    @Test func phpParsesTheGeneratedPHP() async throws {
+        guard let php = Self.php else {
+            if Self.requiresPhp { Issue.record("php is missing: apt-get install php-cli") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let variants = [
+            ("test", ""), ("techstacks", ""), ("ai", ""),
+            ("test", "?GlobalNamespace=&MakePropertiesOptional=True&AddResponseStatus=True&AddImplicitVersion=2&AddReturnMarker=True"),
+        ]
+        for (index, (app, query)) in variants.enumerated() {
+            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/php").absoluteString + query)!
+            let file = folder.appendingPathComponent("\(index).\(app).dtos.php")
+            try await Self.fetch(url).write(to: file, atomically: true, encoding: .utf8)
+            let run = try await Self.run(php, ["-l", file.path])
+            #expect(run.status == 0, "\(app)\(query): \(run.stdout)\(run.stderr)")
+        }
     }
 
     /// A program run to its end, off the test runner's cooperative threads, one at a time.

@@ -43,9 +43,9 @@ struct PhpTypeWriter {
         var templates = Templates()
         var extends: String?
         if let base = type.inherits {
-            let declared = types.declaration(base)
-            extends = String(declared.leftPart("<"))
-            templates.add(base.genericArgs, for: extends!)
+            let name = String(types.declaration(base).leftPart("<"))
+            extends = name
+            templates.add(base.genericArgs, for: name)
         }
         var interfaces: [String] = []
         let response = operation.map(responseMethod)

@@ -30,6 +30,7 @@ HEADERS = {
     "kotlin": ("//", "*/"),
     "dart": ("//", "*/"),
     "csharp": ("//", "*/"),
+    "php": ("//", "*/"),
 }
 
 
@@ -48,11 +49,13 @@ def header_options(lines, prefix, close):
 
 
 def body(text, close):
-    """Everything after the header's closing line."""
+    """Everything after the header's closing line, after what comes before the header's first
+    line (PHP's `<?php namespace dtos;`), which is compared too."""
     lines = text.split("\n")
+    opening = next((index for index, line in enumerate(lines) if line.endswith(" Options:")), 0)
     for index, line in enumerate(lines):
         if line.strip() == close:
-            return lines[index + 1:]
+            return lines[:opening] + lines[index + 1:]
     return lines
 
 

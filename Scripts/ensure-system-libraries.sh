@@ -8,7 +8,7 @@
 # With --test, also Debian's chromium, which the control
 # page's test drives headless, Debian's node-typescript, whose tsc type-checks the generated
 # TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), the JDK's javac, which compiles the
-# generated Java DTOs, and curl, a client of the HTTPS
+# generated Java DTOs, Debian's php-cli, which parses the PHP ones, and curl, a client of the HTTPS
 # tests. libevent-dev brings libevent_openssl, which `serve --https-port` opens. Says plainly
 # what to do when it cannot.
 set -euo pipefail
@@ -24,6 +24,10 @@ fi
 # The JDK's javac, which compiles the generated Java DTOs (Tests/MockStackTests/DTOClientTests.swift).
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v javac >/dev/null 2>&1; then
   missing+=(default-jdk-headless)
+fi
+# Debian's PHP CLI, whose `php -l` parses the generated PHP DTOs (the same tests).
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v php >/dev/null 2>&1; then
+  missing+=(php-cli)
 fi
 # curl, the HTTPS tests' second client (Tests/CLITests), trusting only the CA a server made.
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && [ ! -x /usr/bin/curl ]; then

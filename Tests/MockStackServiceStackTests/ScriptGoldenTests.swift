@@ -3,8 +3,8 @@ import MockStackCore
 import Testing
 @testable import MockStackServiceStack
 
-/// `/types/python`, `/types/typescript` and `/types/dart` byte for byte against the files under
-/// `Tests/Golden/python/`, `Tests/Golden/typescript/` and `Tests/Golden/dart/` (the header's date pinned by the test
+/// Every generated DTO file but Swift's byte for byte against the files under
+/// `Tests/Golden/{language}/` (the header's date pinned by the test
 /// clock, the base URL by the Host header): each shipped app in full, and each header option on
 /// a small techstacks selection. After an intended change, regenerate them with
 /// `MOCKSTACK_UPDATE_GOLDEN=1 swift test --filter ScriptGoldenTests` and review the diff.
@@ -43,7 +43,7 @@ import Testing
 
     static let variants: [(DTOLanguage, String, String, String)] =
         shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
-        + shared(for: .dart) + shared(for: .cSharp) + [
+        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -69,6 +69,9 @@ import Testing
             (.cSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True"),
             (.cSharp, "techstacks.add-namespaces", "techstacks", selection + "&AddNamespaces=MyApp.Extras&ExportValueTypes=True"),
             (.cSharp, "test.servicestack-types", "test", "AddServiceStackTypes=True"),
+            (.php, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=App\\Support\\Clock,Carbon\\Carbon"),
+            (.php, "techstacks.return-marker", "techstacks", "IncludeTypes=GetConfig.*,GetTechnology.*&AddReturnMarker=True"),
+            (.php, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,MessageCrud,AllCollectionTypes"),
         ]
 
     static func dtos(_ language: DTOLanguage, _ app: String, _ query: String) -> HTTPResponse {
@@ -83,7 +86,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp: ("//", "*/")
+        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
         }
     }
 
@@ -141,7 +144,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -179,7 +182,7 @@ import Testing
         #expect(!dart.contains("*/alert"))
     }
 
-    /// Both files answer any verb, under their journal names, cached per query.
+    /// The files answer any verb, under their journal names, cached per query.
     @Test func servedToAnyVerb() {
         let app = Self.apps["test"]!
         let python = TestHost.call(.post, "/types/python", app: app)
@@ -192,6 +195,8 @@ import Testing
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         let dart = TestHost.call(.get, "/types/dart", app: app)
         #expect(dart.status == 200 && dart.operation == "TypesDart")
+        let php = TestHost.call(.get, "/types/php", app: app)
+        #expect(php.status == 200 && php.operation == "TypesPhp" && php.headers["Content-Type"] == "application/javascript")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)
     }
 }

@@ -13,7 +13,8 @@ import TestSupport
 /// (Tests/DTOClients/python_client.py), and Debian's `tsc` type-checks `/types/typescript` for
 /// the three apps with a program that uses them (Tests/DTOClients/consumer.ts), and the JDK's
 /// `javac` compiles `/types/java` with a stand-in for the client library's types
-/// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java).
+/// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java), and Debian's PHP CLI
+/// parses `/types/php` (`php -l`).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -27,10 +28,13 @@ struct DTOClientTests {
     /// The JDK's compiler and launcher, side by side.
     static let javac = ["/usr/bin/javac", "/usr/local/bin/javac"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    static let php = ["/usr/bin/php", "/usr/local/bin/php"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// make test sets these: a missing consumer is then a failure, not a skip.
     static let requiresPython = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PYTHON_CLIENTS"] == "1"
     static let requiresTsc = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_TSC"] == "1"
     static let requiresJavac = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_JAVAC"] == "1"
+    static let requiresPhp = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PHP"] == "1"
 
     static func fetch(_ url: URL) async throws -> String {
         let (data, response) = try await URLSession.shared.data(from: url)
@@ -135,6 +139,29 @@ struct DTOClientTests {
             "OpenAiChatCompletion gpt-4 returns OpenAiChatResponse",
             "OpenAiChat.maxTokens is max_tokens",
         ])
+    }
+
+    /// `php -l` finds no syntax error in each app's file, nor in the options that change its
+    /// shape (no namespace, optional members, response status, implicit version, return markers).
+    @Test func phpParsesTheGeneratedPHP() async throws {
+        guard let php = Self.php else {
+            if Self.requiresPhp { Issue.record("php is missing: apt-get install php-cli (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let variants = [
+            ("test", ""), ("techstacks", ""), ("ai", ""),
+            ("test", "?GlobalNamespace=&MakePropertiesOptional=True&AddResponseStatus=True&AddImplicitVersion=2&AddReturnMarker=True"),
+        ]
+        for (index, (app, query)) in variants.enumerated() {
+            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/php").absoluteString + query)!
+            let file = folder.appendingPathComponent("\(index).\(app).dtos.php")
+            try await Self.fetch(url).write(to: file, atomically: true, encoding: .utf8)
+            let run = try await Self.run(php, ["-l", file.path])
+            #expect(run.status == 0, "\(app)\(query): \(run.stdout)\(run.stderr)")
+        }
     }
 
     /// A program run to its end, off the test runner's cooperative threads, one at a time.

@@ -50,6 +50,7 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
         case .cSharp: CSharpGenerator(metadata: metadata)
+        case .php: PhpGenerator(metadata: metadata)
         }
     }
 
@@ -63,6 +64,7 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self
         case .cSharp: CSharpGenerator.self
+        case .php: PhpGenerator.self
         }
     }
 }

@@ -9,6 +9,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case kotlin
     case dart
     case cSharp = "csharp"
+    case php
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
     /// name (`ts`, `py`).
@@ -39,6 +40,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .kotlin: "Kotlin"
         case .dart: "Dart"
         case .cSharp: "C#"
+        case .php: "PHP"
         }
     }
 
@@ -52,6 +54,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .kotlin: "kt"
         case .dart: "dart"
         case .cSharp: "cs"
+        case .php: "php"
         }
     }
 
@@ -60,6 +63,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     public var contentType: String {
         switch self {
         case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp: MediaType.text
+        case .php: MediaType.javaScript
         }
     }
 

@@ -1,13 +1,13 @@
 import MockStackCore
 
-/// The types a `/types/python` or `/types/typescript` file declares, in the order ServiceStack's
-/// script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with
+/// The types a `/types/python`, `/types/typescript` or `/types/php` file declares, in the order
+/// ServiceStack's script generators write them (docs/servicestack.md#generated-dtos): the metadata's types with
 /// each base before the types that extend it, then the responses, then the requests; then, walking
 /// that list, each type's dependencies (return type, base or its type arguments, property types)
 /// pulled in before it.
 ///
 /// Swift keeps its own order (requests, responses, then types); this is the one model the
-/// Python and TypeScript writers share, so that both lay a file out the same way.
+/// Python, TypeScript and PHP writers share, so that they lay a file out the same way.
 struct DTOLayout {
     /// What a declared type is to the file: a request (with its operation), a response, or any other type.
     enum Role {
@@ -92,9 +92,9 @@ struct DTOLayout {
         }
     }
 
-    /// What ServiceStack's client packages (`servicestack` for Python and Dart) define, by full
-    /// .NET name: the return and marker interfaces and its built-in client DTOs, which
-    /// `/types/python` and `/types/dart` never write, leaving out the operations on them.
+    /// What ServiceStack's client packages (Python's and Dart's `servicestack`, PHP's) define, by
+    /// full .NET name: the return and marker interfaces and its built-in client DTOs
+    /// (`BuiltInClientDtos`), which those files never write, leaving out the operations on them.
     static let clientLibraryTypes: Set<String> = [
         "IReturn`1", "IReturnVoid", "IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IMeta", "IHasSessionId",
         "IHasBearerToken", "IHasVersion", "ICreateDb`1", "IUpdateDb`1", "IPatchDb`1", "IDeleteDb`1", "ISaveDb`1",

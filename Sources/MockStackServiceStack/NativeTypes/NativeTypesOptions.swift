@@ -27,7 +27,7 @@ public struct NativeTypesOptions: Sendable {
             fallbacks: Self.swiftDefaults)
     }
 
-    /// The options of a script generator (Python, TypeScript): the host's config, but properties
+    /// The options of a script generator (Python, TypeScript, PHP): the host's config, but properties
     /// are optional and collections initialised only when the query says so.
     static func forScripts(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
         NativeTypesOptions(

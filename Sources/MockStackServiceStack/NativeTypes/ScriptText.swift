@@ -21,7 +21,7 @@ enum ScriptText {
         return !first
     }
 
-    /// A single-quoted string literal (Python, TypeScript), on one line.
+    /// A single-quoted string literal (Python, TypeScript, PHP), on one line.
     static func literal(_ text: String) -> String {
         var result = "'"
         for character in ScriptAnnotations.oneLine(text) {

@@ -195,11 +195,15 @@ struct TypeScriptTypeWriter {
 
 extension String {
     /// `*/` inside a block comment would end it.
-    func replacingCommentEnds() -> String {
+    func replacingCommentEnds() -> String { separating("*", "/") }
+
+    /// The text with a space put between `first` and a `second` that follows it, wherever the
+    /// two stand together (`*/` in a block comment, `?>` in a PHP line comment).
+    func separating(_ first: Character, _ second: Character) -> String {
         var result = ""
         var previous: Character?
         for character in self {
-            if character == "/" && previous == "*" { result.append(" ") }
+            if character == second && previous == first { result.append(" ") }
             result.append(character)
             previous = character
         }

@@ -23,6 +23,9 @@ struct DTOLayout {
 
     /// The entries, in file order.
     let entries: [Entry]
+    /// Every type the metadata declares, by .NET name (the first of a name), selected or not:
+    /// where a request's bases are looked up.
+    let typesByName: [String: MetadataType]
     /// The interfaces a class may name (by full name): those the metadata declares, `IReturn`,
     /// `IReturnVoid` and ServiceStack's markers. Others (server-side ones such as
     /// `IRequiresRequestStream`) are not part of the client's types and are left out, as
@@ -47,6 +50,9 @@ struct DTOLayout {
                 && (addsServiceStackTypes || !SwiftGenerator.serviceStackNamespaces.contains(type.namespace ?? ""))
         }
         let operations = metadata.operations.filter { kept($0.request) }
+        var byName: [String: MetadataType] = [:]
+        for type in metadata.types where byName[type.name] == nil { byName[type.name] = type }
+        typesByName = byName
         var types = metadata.types
         if addsInterfaces {
             // Met as ServiceStack meets them: over the types with their bases first.

@@ -167,27 +167,7 @@ struct DartTypeWriter {
             "OPTIONS": "IOptions",
         ]
         // Every request names its verb, POST when nothing decides it (as every real file has it).
-        return verbs[
-            operation.method ?? operation.inferredMethod ?? inheritedAutoQueryMethod(operation.request) ?? "POST"]
-    }
-
-    /// The verb of a request whose AutoQuery kind comes from a base (`QueryRockstarAudit` of
-    /// `QueryDbTenant<From, Into>`, `UpdateRockstarAuditTenant` of an `IUpdateDb<T>` base): the
-    /// interfaces of the whole chain in ServiceStack's order, then GET for a query.
-    private func inheritedAutoQueryMethod(_ request: MetadataType) -> String? {
-        var chain: [MetadataType] = []
-        var next = request.inherits.flatMap { bases[$0.name] }
-        while let base = next, chain.count < 32 {
-            chain.append(base)
-            next = base.inherits.flatMap { bases[$0.name] }
-        }
-        let kinds = [
-            ("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"),
-            ("ISaveDb", "POST"),
-        ]
-        if let kind = kinds.first(where: { kind in chain.contains { $0.implements(kind.0) } }) { return kind.1 }
-        let queries: Set<String> = ["QueryBase", "QueryDb", "QueryData"]
-        return chain.contains { queries.contains(TypeReference.stripArity($0.name)) } ? "GET" : nil
+        return verbs[operation.sendingMethod(types: bases)]
     }
 
     /// `Name` or, for a generic type, `Name<$T,$U>`: the type arguments' runtime names.

@@ -95,7 +95,7 @@ struct PhpTypeWriter {
         if let operation, let response {
             lines.append("    public function getTypeName(): string { return \(PhpText.literal(type.name)); }")
             // Every request names its method, POST when nothing decides it (as every real file has it).
-            let method = operation.method ?? operation.inferredMethod ?? "POST"
+            let method = operation.sendingMethod(types: layout.typesByName)
             lines.append("    public function getMethod(): string { return \(PhpText.literal(method)); }")
             lines.append("    " + response.method)
         }

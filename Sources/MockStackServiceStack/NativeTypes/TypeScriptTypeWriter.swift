@@ -76,7 +76,7 @@ struct TypeScriptTypeWriter {
             if let operation {
                 lines.append("    public getTypeName() { return '\(TypeReference.stripArity(type.name))'; }")
                 // Every request names its method, POST when nothing decides it (as every real file has it).
-                let method = operation.method ?? operation.inferredMethod ?? "POST"
+                let method = operation.sendingMethod(types: layout.typesByName)
                 if method.allSatisfy({ $0.isLetter }) { lines.append("    public getMethod() { return '\(method)'; }") }
                 lines.append("    public createResponse() \(marker?.body ?? "{}")")
             }
@@ -208,32 +208,5 @@ extension String {
             previous = character
         }
         return result
-    }
-}
-
-extension MetadataOperation {
-    /// The method ServiceStack's clients infer for a request whose metadata names none, in
-    /// their order: an `IGet`… marker, else the one verb its routes name, else its AutoQuery
-    /// kind (`ICreateDb` POST, `IUpdateDb` PUT, `IDeleteDb` DELETE, `IPatchDb` PATCH, `ISaveDb`
-    /// POST, a `QueryDb`/`QueryData` GET).
-    var inferredMethod: String? {
-        let markers = [
-            ("IGet", "GET"), ("IPost", "POST"), ("IPut", "PUT"), ("IPatch", "PATCH"), ("IDelete", "DELETE"),
-            ("IOptions", "OPTIONS"),
-        ]
-        if let marker = markers.first(where: { request.implements($0.0) }) { return marker.1 }
-        let supported: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-        var verbs: [String] = []
-        for route in routes {
-            let verb = route.verbs.joined(separator: ",").uppercased()
-            if !route.verbs.isEmpty, supported.contains(verb), !verbs.contains(verb) { verbs.append(verb) }
-        }
-        if verbs.count == 1 { return verbs[0] }
-        let kinds = [
-            ("ICreateDb", "POST"), ("IUpdateDb", "PUT"), ("IDeleteDb", "DELETE"), ("IPatchDb", "PATCH"),
-            ("ISaveDb", "POST"),
-        ]
-        if let kind = kinds.first(where: { request.implements($0.0) }) { return kind.1 }
-        return ScriptText.isAutoQuery(request) ? "GET" : nil
     }
 }

@@ -639,8 +639,9 @@ def measure_generation(port, samples=40):
     return times
 
 
-CODEGEN_APPS = ("test", "techstacks")
-CODEGEN_LANGUAGES = ("swift", "python", "typescript")
+CODEGEN_APPS = ("test", "techstacks", "ai")
+# Every /types/{lang} path mockstack generates.
+CODEGEN_LANGUAGES = ("swift", "python", "typescript", "java", "kotlin", "dart", "csharp", "php")
 CODEGEN_TARGET_MS = 20.0  # /types/{lang} for the full metadata, the first request to a fresh server
 
 
@@ -680,7 +681,7 @@ def codegen_report(codegen):
         lines.append(f"| {app} | {language} | {size:,} | {statistics.median(firsts):.2f} ({max(firsts):.2f}) | "
                      f"{statistics.median(cached):.2f} |")
     slowest = max(statistics.median(firsts) for firsts, _, _ in codegen.values())
-    return lines + ["", f"- /types/{{swift,python,typescript}} for test and techstacks, the first request to a fresh server: "
+    return lines + ["", f"- /types/{{{','.join(CODEGEN_LANGUAGES)}}} for {', '.join(CODEGEN_APPS)}, the first request to a fresh server: "
                     f"slowest median {slowest:.2f} ms — {verdict(slowest <= CODEGEN_TARGET_MS)} (≤ {CODEGEN_TARGET_MS:.0f} ms); "
                     "repeats are answered from the cache"]
 

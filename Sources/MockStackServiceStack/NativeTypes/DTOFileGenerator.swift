@@ -16,16 +16,24 @@ protocol DTOFileGenerator: Sendable {
     func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String
 }
 
-/// An app's DTO file writers, one per language, made together on the first `/types/{language}`
-/// request; what each works out of the metadata once (the Swift one, the names declared with
-/// several arities) is kept for every later file.
+/// An app's DTO file writers, each made for the first request of its language: what a writer
+/// works out of the metadata once (the Swift one, the names declared with several arities) is
+/// kept for every later file, and a language nobody asks for costs nothing.
 final class DTOGenerators: Sendable {
-    private let generators: [DTOLanguage: any DTOFileGenerator]
+    private let generators: [DTOLanguage: ResolvedOnFirstUse<Writer>]
+
+    /// A writer, as the first-use cell holds it.
+    private final class Writer: Sendable {
+        let generator: any DTOFileGenerator
+        init(_ generator: any DTOFileGenerator) { self.generator = generator }
+    }
 
     init(metadata: MetadataTypes, swiftVersion: String) {
-        var generators: [DTOLanguage: any DTOFileGenerator] = [:]
+        var generators: [DTOLanguage: ResolvedOnFirstUse<Writer>] = [:]
         for language in DTOLanguage.allCases {
-            generators[language] = language.makeGenerator(metadata: metadata, swiftVersion: swiftVersion)
+            generators[language] = ResolvedOnFirstUse {
+                Writer(language.makeGenerator(metadata: metadata, swiftVersion: swiftVersion))
+            }
         }
         self.generators = generators
     }
@@ -35,7 +43,7 @@ final class DTOGenerators: Sendable {
         _ language: DTOLanguage, query: [(name: String, value: String)], date: DateTimeValue, baseURL: String
     ) -> String {
         // Every case is made in `init`.
-        generators[language]!.render(query: query, date: date, baseURL: baseURL)
+        generators[language]!.value.generator.render(query: query, date: date, baseURL: baseURL)
     }
 }
 

@@ -22,19 +22,22 @@ enum DTOHeaderOpening {
         ]
     }
 
-    /// The script generators' option lines, in `names`' order, each behind `commentPrefix`
-    /// unless the query gave it a value: yes/no options as `True`/`False`, `IncludeTypes` and
-    /// `ExcludeTypes` joined by commas, `DefaultImports` as the file imports them (`imports`)
-    /// or as given, `AddImplicitVersion` as a number, anything else as given.
+    /// The option lines, in `names`' order, each behind `commentPrefix` unless the query gave it
+    /// a value: yes/no options as `True`/`False`, `IncludeTypes`, `ExcludeTypes` and
+    /// `TreatTypesAsStrings` joined by commas, `DefaultImports` as the file imports them
+    /// (`imports`) or as given, `AddImplicitVersion` as a number, a value the generator decided
+    /// (`shown`, such as Java's default `GlobalNamespace`), anything else as given.
     static func optionLines(
-        _ names: [String], flags: Set<String>, imports: [String]? = nil, commentPrefix: String,
-        options: NativeTypesOptions, oneLine: (String) -> String
+        _ names: [String], flags: Set<String>, imports: [String]? = nil, shown: [String: String] = [:],
+        commentPrefix: String, options: NativeTypesOptions, oneLine: (String) -> String
     ) -> [String] {
         names.map { name in
             let value: String
             switch name {
             case _ where flags.contains(name): value = options.flag(name) ? "True" : "False"
-            case "IncludeTypes", "ExcludeTypes": value = options.list(name).joined(separator: ",")
+            case _ where shown[name] != nil: value = shown[name] ?? ""
+            case "IncludeTypes", "ExcludeTypes", "TreatTypesAsStrings":
+                value = options.list(name).joined(separator: ",")
             case "DefaultImports": value = (imports ?? options.list(name)).joined(separator: ",")
             case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
             default: value = options.isGiven(name) ? options.text(name) ?? "" : ""

@@ -69,14 +69,21 @@ struct DotNetLayout {
                 Entry(type: $0, operation: nil, isResponse: true)
             }
             + types.map { Entry(type: $0, operation: nil, isResponse: false) }
-        let sorted = candidates.enumerated().sorted { left, right in
-            let order = DotNetCollation.compare(left.element.type.namespace ?? "", right.element.type.namespace ?? "")
-            if order != 0 { return order < 0 }
-            let byName = DotNetCollation.compare(left.element.type.name, right.element.type.name)
-            return byName != 0 ? byName < 0 : left.offset < right.offset
+        // Each text's collation key is worked out once: comparing by the rules scalar by scalar
+        // inside the sort would do it again at every comparison.
+        let keyed = candidates.enumerated().map { offset, entry in
+            (
+                entry: entry, offset: offset, namespace: DotNetCollation.Key(entry.type.namespace ?? ""),
+                name: DotNetCollation.Key(entry.type.name)
+            )
+        }
+        let sorted = keyed.sorted { left, right in
+            if left.namespace != right.namespace { return left.namespace < right.namespace }
+            if left.name != right.name { return left.name < right.name }
+            return left.offset < right.offset
         }
         var written: Set<String> = []
-        entries = sorted.map(\.element).filter { written.insert(Self.identity($0.type)).inserted }
+        entries = sorted.map(\.entry).filter { written.insert(Self.identity($0.type)).inserted }
     }
 
     static func identity(_ type: MetadataType) -> String { (type.namespace ?? "") + "." + type.name }
@@ -94,26 +101,56 @@ struct DotNetLayout {
 /// before digits before letters, a prefix before what extends it, and at the first difference
 /// in case alone the lower-case letter first.
 enum DotNetCollation {
-    /// Negative, zero or positive, as `left` sorts before, with or after `right`.
-    static func compare(_ left: String, _ right: String) -> Int {
-        let a = Array(left.unicodeScalars)
-        let b = Array(right.unicodeScalars)
-        for (x, y) in zip(a, b) where weight(x) != weight(y) { return weight(x) < weight(y) ? -1 : 1 }
-        if a.count != b.count { return a.count < b.count ? -1 : 1 }
-        for (x, y) in zip(a, b) where x != y {
-            // Only case differs here: lower case first.
-            return x.properties.isLowercase ? -1 : 1
+    /// A text's place in that order, worked out once.
+    struct Key: Comparable {
+        /// Each character's primary weight.
+        let weights: [UInt32]
+        /// Whether each character is lower case: the tie-break where only case differs.
+        let lowercase: [Bool]
+
+        init(_ text: String) {
+            var weights: [UInt32] = []
+            var lowercase: [Bool] = []
+            for scalar in text.unicodeScalars {
+                weights.append(DotNetCollation.weight(scalar))
+                lowercase.append(DotNetCollation.isLowercase(scalar))
+            }
+            self.weights = weights
+            self.lowercase = lowercase
         }
-        return 0
+
+        /// By primary weights, a prefix first; then at the first difference in case alone, the
+        /// lower-case letter first.
+        static func < (left: Key, right: Key) -> Bool {
+            if left.weights != right.weights { return left.weights.lexicographicallyPrecedes(right.weights) }
+            for (x, y) in zip(left.lowercase, right.lowercase) where x != y { return x }
+            return false
+        }
     }
 
-    /// A character's primary weight: punctuation and symbols, then digits, then letters (case folded).
-    private static func weight(_ scalar: Unicode.Scalar) -> UInt32 {
-        if ("0"..."9").contains(scalar) { return 0x1_0000 + scalar.value }
+    /// Negative, zero or positive, as `left` sorts before, with or after `right`.
+    static func compare(_ left: String, _ right: String) -> Int {
+        let (a, b) = (Key(left), Key(right))
+        return a < b ? -1 : b < a ? 1 : 0
+    }
+
+    /// A character's primary weight: punctuation and symbols, then digits, then letters (case
+    /// folded). ASCII, which every name in metadata is, without Unicode's property tables.
+    fileprivate static func weight(_ scalar: Unicode.Scalar) -> UInt32 {
+        let value = scalar.value
+        if value < 0x80 {
+            if value >= 0x30 && value <= 0x39 { return 0x1_0000 + value }
+            if (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A { return 0x2_0000 + (value | 0x20) }
+            return value
+        }
         if scalar.properties.isAlphabetic {
             let folded = scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar
             return 0x2_0000 + folded.value
         }
-        return scalar.value
+        return value
+    }
+
+    fileprivate static func isLowercase(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value >= 0x61 && scalar.value <= 0x7A : scalar.properties.isLowercase
     }
 }

@@ -115,9 +115,34 @@ struct JVMAnnotations {
         return lines
     }
 
+    /// A member's lines above its declaration (description, data member, attributes), whether
+    /// they set it apart (then a blank line follows it), its field name, and the `@SerializedName`
+    /// that gives Gson its JSON name where the field name cannot be it (a capitalised reserved word).
+    /// - Parameter index: the member's place, the order `AddIndexesToDataMembers` gives it.
+    func member(_ property: MetadataProperty, index: Int, keywords: Set<String>) -> JVMMember {
+        let marks =
+            dataMember(property.json["dataMember"], index: index)
+            + annotations(property.json["attributes"]?.arrayValue ?? [])
+        let jsonName = NameCase.camel(ScriptText.identifier(property.name))
+        let field = JVMDeclarations.fieldName(property.name, keywords: keywords)
+        let renamed = property.json["dataMember"]?["name"]?.stringValue == nil && field != jsonName
+        return JVMMember(
+            lines: comment(property.json["description"]) + marks, isMarked: !marks.isEmpty, field: field,
+            serializedName: renamed ? "@SerializedName(\"\(jsonName)\") " : "")
+    }
+
     /// `/**`, `* text`, `*/` when descriptions are comments.
     func comment(_ value: JSONValue?) -> [String] {
         guard describes, let text = value?.stringValue else { return [] }
         return ["/**", "* \(JavaText.comment(text))", "*/"]
     }
+}
+
+/// What ``JVMAnnotations/member(_:index:keywords:)`` works out for a member.
+struct JVMMember {
+    let lines: [String]
+    let isMarked: Bool
+    let field: String
+    /// `@SerializedName("int") ` or nothing, written before the declaration.
+    let serializedName: String
 }

@@ -7,6 +7,12 @@ enum JVMDeclarations {
     /// The imports every file has, before those its types need.
     static let defaultImports = ["java.math.*", "java.util.*", "java.io.InputStream", "net.servicestack.client.*"]
 
+    /// The yes/no options of the Java and Kotlin headers.
+    static let headerFlags: Set<String> = [
+        "AddPropertyAccessors", "SettersReturnThis", "AddServiceStackTypes", "AddResponseStatus",
+        "AddDescriptionAsComments", "InitializeCollections",
+    ]
+
     /// The client library's own types, which a file never declares.
     static let libraryTypes: Set<String> = ["ResponseStatus", "ResponseError", "ErrorResponse"]
 

@@ -137,19 +137,12 @@ struct JavaTypeWriter {
         for property in type.properties {
             if marked { lines.append("") }
             let typeName = types.name(of: DTOLayout.memberType(property))
-            lines += annotations.comment(property.json["description"])
-            let member = annotations.dataMember(property.json["dataMember"], index: index)
+            let member = annotations.member(property, index: index, keywords: Self.keywords)
             index += 1
-            let attributes = annotations.annotations(property.json["attributes"]?.arrayValue ?? [])
-            marked = !member.isEmpty || !attributes.isEmpty
-            lines += member + attributes
-            let jsonName = NameCase.camel(ScriptText.identifier(property.name))
-            let field = JVMDeclarations.fieldName(property.name, keywords: Self.keywords)
-            let hasDataMemberName = property.json["dataMember"]?["name"]?.stringValue != nil
-            lines.append(
-                (field == jsonName || hasDataMemberName ? "" : "@SerializedName(\"\(jsonName)\") ")
-                    + "public \(typeName) \(field) = null;")
-            if accessors { accessorLines += accessor(type: typeName, field: field, setterReturn: setterReturn) }
+            marked = member.isMarked
+            lines += member.lines
+            lines.append(member.serializedName + "public \(typeName) \(member.field) = null;")
+            if accessors { accessorLines += accessor(type: typeName, field: member.field, setterReturn: setterReturn) }
         }
         if addingResponseStatus {
             if marked { lines.append("") }

@@ -60,18 +60,9 @@ public struct KotlinGenerator: DTOFileGenerator {
         var lines = DTOHeaderOpening.lines(
             "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: JavaText.comment)
-        for name in Self.headerOptions {
-            let value: String
-            switch name {
-            case "Package": value = options.text(name) ?? ""
-            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
-            case "IncludeTypes", "ExcludeTypes", "TreatTypesAsStrings":
-                value = options.list(name).joined(separator: ",")
-            case "DefaultImports": value = imports.joined(separator: ",")
-            default: value = options.flag(name) ? "True" : "False"
-            }
-            lines.append((options.hasValue(name) ? "" : "//") + name + ": " + JavaText.comment(value))
-        }
+        lines += DTOHeaderOpening.optionLines(
+            Self.headerOptions, flags: JVMDeclarations.headerFlags, imports: imports, commentPrefix: "//",
+            options: options, oneLine: JavaText.comment)
         return lines + ["*/", ""]
     }
 }

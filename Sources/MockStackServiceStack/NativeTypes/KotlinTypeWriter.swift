@@ -108,22 +108,16 @@ struct KotlinTypeWriter {
         for property in type.properties {
             if marked { lines.append("") }
             let typeName = types.name(of: DTOLayout.memberType(property))
-            lines += annotations.comment(property.json["description"])
-            let member = annotations.dataMember(property.json["dataMember"], index: index)
+            let member = annotations.member(property, index: index, keywords: Self.keywords)
             index += 1
-            let attributes = annotations.annotations(property.json["attributes"]?.arrayValue ?? [])
-            marked = !member.isEmpty || !attributes.isEmpty
-            lines += member + attributes
-            let jsonName = NameCase.camel(ScriptText.identifier(property.name))
-            let field = JVMDeclarations.fieldName(property.name, keywords: Self.keywords)
-            let hasDataMemberName = property.json["dataMember"]?["name"]?.stringValue != nil
+            marked = member.isMarked
+            lines += member.lines
             let modifier = inherited.contains(property.name) ? "override " : type.isInterface ? "" : "open "
             let declaration =
                 initialises && Self.isCollection(property)
-                ? "\(modifier)var \(field):\(typeName) = \(typeName)()"
-                : "\(modifier)var \(field):\(typeName)?\(initializer)"
-            lines.append(
-                (field == jsonName || hasDataMemberName ? "" : "@SerializedName(\"\(jsonName)\") ") + declaration)
+                ? "\(modifier)var \(member.field):\(typeName) = \(typeName)()"
+                : "\(modifier)var \(member.field):\(typeName)?\(initializer)"
+            lines.append(member.serializedName + declaration)
         }
         if addingResponseStatus {
             if marked { lines.append("") }

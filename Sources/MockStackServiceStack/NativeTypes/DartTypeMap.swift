@@ -151,6 +151,7 @@ struct DartTypeMap {
 
     /// `Nullable<T>` inside a name removed (`Nullable<Byte>[]` → `Byte[]`).
     static func strippingNullable(_ type: String) -> String {
+        guard type.contains("Nullable<") else { return type }
         let characters = Array(type)
         let marker = Array("Nullable<")
         guard let start = characters.indices.first(where: { characters[$0...].starts(with: marker) }) else {

@@ -5,6 +5,13 @@
 enum JavaText {
     /// A comment's or the header's text: on one line, unable to close its comment or open another.
     static func comment(_ text: String) -> String {
+        // Most text has nothing to break: no slash, backslash or line break (whose bytes, or
+        // lead bytes, are these).
+        if !text.utf8.contains(where: {
+            $0 == 0x2F || $0 == 0x5C || ($0 >= 0x0A && $0 <= 0x0D) || $0 == 0xC2 || $0 == 0xE2
+        }) {
+            return text
+        }
         var result = ""
         var previous: Character?
         for original in text where original != "\r" {

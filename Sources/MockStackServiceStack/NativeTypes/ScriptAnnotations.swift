@@ -74,6 +74,11 @@ struct ScriptAnnotations {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     static func quoted(_ text: String) -> String {
+        // Most text needs no escape: quotes, backslashes, controls and the line separators'
+        // lead byte are what would.
+        if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 == 0xE2 || $0 == 0xC2 }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -92,7 +97,9 @@ struct ScriptAnnotations {
 
     /// Text kept on its comment's line: line breaks dropped, as ServiceStack's `SafeComment` does.
     static func oneLine(_ text: String) -> String {
-        String(
+        // Line breaks, U+0085 and the line separators are the bytes below, or begin with them.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0xC2 || $0 == 0xE2 }) { return text }
+        return String(
             text.unicodeScalars.filter {
                 $0 != "\n" && $0 != "\r" && $0 != "\u{2028}" && $0 != "\u{2029}" && $0 != "\u{85}"
             }.map(Character.init))

@@ -200,6 +200,19 @@ extension String {
     /// The text with a space put between `first` and a `second` that follows it, wherever the
     /// two stand together (`*/` in a block comment, `?>` in a PHP line comment).
     func separating(_ first: Character, _ second: Character) -> String {
+        // Nearly no text has the pair: found by its bytes, it is returned as it is.
+        if let a = first.asciiValue, let b = second.asciiValue {
+            var previous: UInt8 = 0
+            var found = false
+            for byte in utf8 {
+                if byte == b && previous == a {
+                    found = true
+                    break
+                }
+                previous = byte
+            }
+            if !found { return self }
+        }
         var result = ""
         var previous: Character?
         for character in self {

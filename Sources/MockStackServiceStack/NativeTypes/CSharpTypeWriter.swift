@@ -38,7 +38,7 @@ struct CSharpTypeWriter {
 
     let options: Options
     let types: CSharpTypeMap
-    let annotations: CSharpAnnotations
+    let annotations: DotNetAnnotations
     /// The interfaces a class may name: those the metadata declares and ServiceStack's exported
     /// markers (`IGet`, `IHasSessionId`, `ICreateDb<T>`…); a server-side one is not the client's.
     let interfaces: Set<String>

@@ -43,7 +43,7 @@ import Testing
 
     static let variants: [(DTOLanguage, String, String, String)] =
         shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
-        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .php) + [
+        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .fSharp) + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -69,6 +69,10 @@ import Testing
             (.cSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True"),
             (.cSharp, "techstacks.add-namespaces", "techstacks", selection + "&AddNamespaces=MyApp.Extras&ExportValueTypes=True"),
             (.cSharp, "test.servicestack-types", "test", "AddServiceStackTypes=True"),
+            (.fSharp, "techstacks.data-contracts", "techstacks", selection + "&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
+            (.fSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True&AddReturnMarker=False"),
+            (.fSharp, "techstacks.export-value-types", "techstacks", selection + "&ExportValueTypes=True&AddNamespaces=MyApp.Extras"),
+            (.fSharp, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,HelloWithEnum,EnumType,IPoco&InitializeCollections=True"),
             (.php, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=App\\Support\\Clock,Carbon\\Carbon"),
             (.php, "techstacks.return-marker", "techstacks", "IncludeTypes=GetConfig.*,GetTechnology.*&AddReturnMarker=True"),
             (.php, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,MessageCrud,AllCollectionTypes"),
@@ -87,6 +91,7 @@ import Testing
         switch language {
         case .python: ("#", "\"\"\"")
         case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
+        case .fSharp: ("//", "*)")
         }
     }
 
@@ -144,7 +149,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -195,6 +200,8 @@ import Testing
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         let dart = TestHost.call(.get, "/types/dart", app: app)
         #expect(dart.status == 200 && dart.operation == "TypesDart")
+        let fSharp = TestHost.call(.patch, "/types/fsharp", app: app)
+        #expect(fSharp.status == 200 && fSharp.operation == "TypesFSharp" && fSharp.headers["Content-Type"] == MediaType.text)
         let php = TestHost.call(.get, "/types/php", app: app)
         #expect(php.status == 200 && php.operation == "TypesPhp" && php.headers["Content-Type"] == "application/javascript")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)

@@ -50,6 +50,7 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
         case .cSharp: CSharpGenerator(metadata: metadata)
+        case .fSharp: FSharpGenerator(metadata: metadata)
         case .php: PhpGenerator(metadata: metadata)
         }
     }
@@ -64,6 +65,7 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self
         case .cSharp: CSharpGenerator.self
+        case .fSharp: FSharpGenerator.self
         case .php: PhpGenerator.self
         }
     }

@@ -51,6 +51,7 @@ extension DTOLanguage {
         case .dart: DartGenerator(metadata: metadata)
         case .cSharp: CSharpGenerator(metadata: metadata)
         case .fSharp: FSharpGenerator(metadata: metadata)
+        case .vbNet: VbNetGenerator(metadata: metadata)
         case .php: PhpGenerator(metadata: metadata)
         }
     }
@@ -66,6 +67,7 @@ extension DTOLanguage {
         case .dart: DartGenerator.self
         case .cSharp: CSharpGenerator.self
         case .fSharp: FSharpGenerator.self
+        case .vbNet: VbNetGenerator.self
         case .php: PhpGenerator.self
         }
     }

@@ -10,6 +10,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case dart
     case cSharp = "csharp"
     case fSharp = "fsharp"
+    case vbNet = "vbnet"
     case php
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
@@ -44,6 +45,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .dart: "Dart"
         case .cSharp: "C#"
         case .fSharp: "F#"
+        case .vbNet: "VB.NET"
         case .php: "PHP"
         }
     }
@@ -59,6 +61,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .dart: "dart"
         case .cSharp: "cs"
         case .fSharp: "fs"
+        case .vbNet: "vb"
         case .php: "php"
         }
     }
@@ -67,7 +70,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp: MediaType.text
+        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet: MediaType.text
         case .php: MediaType.javaScript
         }
     }

@@ -24,7 +24,11 @@ struct DotNetAnnotations {
     func description(_ value: JSONValue?) -> (lines: [String], marks: Bool) {
         guard let text = value?.stringValue else { return ([], false) }
         if describesAsComments {
-            return (["///<summary>", "///\(ScriptAnnotations.oneLine(text))", "///</summary>"], syntax.commentsMark)
+            let (prefix, tag) = (syntax.docComment, syntax.summaryTag)
+            return (
+                ["\(prefix)<\(tag)>", prefix + ScriptAnnotations.oneLine(text), "\(prefix)</\(tag)>"],
+                syntax.commentsMark
+            )
         }
         return ([syntax.attribute("Description(\(Self.quoted(text)))")], true)
     }
@@ -32,10 +36,10 @@ struct DotNetAnnotations {
     /// `[Route("/path")]` or `[Route("/path", "GET,POST")]`.
     func routes(_ routes: [MetadataRoute]) -> [String] {
         routes.map { route in
-            let path = ScriptAnnotations.quoted(route.path)
+            let path = syntax.quote(route.path)
             return route.verbs.isEmpty
                 ? syntax.attribute("Route(\(path))")
-                : syntax.attribute("Route(\(path), \(ScriptAnnotations.quoted(route.verbs.joined(separator: ","))))")
+                : syntax.attribute("Route(\(path), \(syntax.quote(route.verbs.joined(separator: ","))))")
         }
     }
 
@@ -64,7 +68,7 @@ struct DotNetAnnotations {
 
     /// `[EnumMember(Value="text")]`.
     func enumMember(_ value: String) -> String {
-        syntax.attribute("EnumMember(Value\(syntax.assigns)\(ScriptAnnotations.quoted(value)))")
+        syntax.attribute("EnumMember(Value\(syntax.assigns)\(syntax.quote(value)))")
     }
 
     /// `[DataContract]` with its name and namespace; `[DataContract]` for a type without one
@@ -110,7 +114,7 @@ struct DotNetAnnotations {
     /// or the language always merges them), anything else on its line.
     private func argumentText(_ argument: JSONValue) -> String {
         let type = argument["type"]?.stringValue ?? "String"
-        guard let value = argument["value"]?.stringValue else { return "null" }
+        guard let value = argument["value"]?.stringValue else { return syntax.nothing }
         let extreme: (String, String)? =
             switch (type, value) {
             case ("Int32", "-2147483648"): ("Int32", "MinValue")
@@ -120,7 +124,7 @@ struct DotNetAnnotations {
             default: nil
             }
         if let (type, member) = extreme { return syntax.typeName(type) + "." + member }
-        if CSharpTypeMap.alias(type) == "string" { return ScriptAnnotations.quoted(value) }
+        if CSharpTypeMap.alias(type) == "string" { return syntax.quote(value) }
         if value.hasPrefix("typeof("), value.hasSuffix(")") {
             let inner = String(value.dropFirst(7).dropLast())
             let bare = mergesNamespaces || syntax.typeOfIsBare
@@ -151,8 +155,14 @@ struct DotNetAttributeSyntax {
     let typeOfIsBare: Bool
     /// How the language names `Int32` and `Int64` before `.MaxValue`.
     let typeName: @Sendable (String) -> String
-    /// `typeof(Name)`, `typeof<Name>`.
+    /// `typeof(Name)`, `typeof<Name>`, `GetType(Name)`.
     let typeOf: @Sendable (String) -> String
+    /// What starts a documentation comment's line (`///`, `'''`) and its summary tag (`summary`, `Summary`).
+    var docComment = "///", summaryTag = "summary"
+    /// Text in quotes: escaped (C#, F#), or without what VB.NET's strings cannot hold.
+    var quote: @Sendable (String) -> String = ScriptAnnotations.quoted
+    /// A missing value: `null`, `Nothing`.
+    var nothing = "null"
     /// `true`, `True`.
     let boolean: @Sendable (Bool) -> String
 
@@ -168,4 +178,9 @@ struct DotNetAttributeSyntax {
     static let fSharp = DotNetAttributeSyntax(
         opening: "[<", closing: ">]", assigns: "=", positionalArguments: [:], commentsMark: true, typeOfIsBare: true,
         typeName: { $0 }, typeOf: { "typeof<\($0)>" }, boolean: { $0 ? "true" : "false" })
+
+    static let visualBasic = DotNetAttributeSyntax(
+        opening: "<", closing: ">", assigns: ":=", positionalArguments: [:], commentsMark: false, typeOfIsBare: true,
+        typeName: { VbNetTypeMap.aliases[$0] ?? $0 }, typeOf: { "GetType(\($0))" }, docComment: "'''",
+        summaryTag: "Summary", quote: DotNetAnnotations.quoted, nothing: "Nothing", boolean: { $0 ? "true" : "false" })
 }

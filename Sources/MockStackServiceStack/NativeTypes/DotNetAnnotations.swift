@@ -19,6 +19,30 @@ struct DotNetAnnotations {
     /// argument into `typeof(B)`.
     let mergesNamespaces: Bool
 
+    /// The lines above a type: its description, routes, exported attributes, data contract, and
+    /// (given the release) the `GeneratedCode` attribute.
+    func typeLines(_ entry: DotNetLayout.Entry, generatedCodeVersion: String?) -> [String] {
+        let type = entry.type
+        var lines = description(type.json["description"]).lines
+        lines += routes(entry.operation?.routes ?? [])
+        lines += attributes(type.json["attributes"])
+        lines += dataContract(type.json["dataContract"])
+        if let version = generatedCodeVersion {
+            lines.append(syntax.attribute("GeneratedCode(\"AddServiceStackReference\", \"\(version)\")"))
+        }
+        return lines
+    }
+
+    /// The lines above a member (its description, data member at `index`, attributes) and
+    /// whether they set it apart from the next member with a blank line.
+    func memberLines(_ property: MetadataProperty, index: Int) -> (lines: [String], marks: Bool) {
+        let description = description(property.json["description"])
+        let dataMember = dataMember(property.json["dataMember"], index: index)
+        let marks =
+            description.marks || !dataMember.isEmpty || property.json["attributes"]?.arrayValue?.isEmpty == false
+        return (description.lines + dataMember + attributes(property.json["attributes"]), marks)
+    }
+
     /// `///<summary>`, `///text`, `///</summary>` (which sets a member apart only where the
     /// language says so), or `[Description("text")]` (which does).
     func description(_ value: JSONValue?) -> (lines: [String], marks: Bool) {

@@ -40,13 +40,7 @@ struct FSharpTypeWriter {
     /// A type's lines.
     func write(_ entry: DotNetLayout.Entry) -> [String] {
         let type = entry.type
-        var lines = annotations.description(type.json["description"]).lines
-        lines += annotations.routes(entry.operation?.routes ?? [])
-        lines += annotations.attributes(type.json["attributes"])
-        lines += annotations.dataContract(type.json["dataContract"])
-        if options.generatedCode {
-            lines.append("[<GeneratedCode(\"AddServiceStackReference\", \"\(options.version)\")>]")
-        }
+        var lines = annotations.typeLines(entry, generatedCodeVersion: options.generatedCode ? options.version : nil)
         let name = FSharpTypeMap.type(type.name, type.genericArgs.isEmpty ? nil : type.genericArgs)
         if type.isEnum { return lines + writeEnum(type, name: name) }
 
@@ -108,13 +102,10 @@ struct FSharpTypeWriter {
         for property in type.properties {
             if marked { lines.append("") }
             let typeName = FSharpTypeMap.memberType(property, types)
-            let description = annotations.description(property.json["description"])
-            let dataMember = annotations.dataMember(property.json["dataMember"], index: index)
+            let annotated = annotations.memberLines(property, index: index)
             index += 1
-            let attributes = annotations.attributes(property.json["attributes"])
-            marked =
-                description.marks || !dataMember.isEmpty || property.json["attributes"]?.arrayValue?.isEmpty == false
-            lines += description.lines + dataMember + attributes
+            marked = annotated.marks
+            lines += annotated.lines
             let name = ScriptText.identifier(property.name)
             lines.append(
                 type.isInterface

@@ -18,13 +18,7 @@ struct VbNetTypeWriter {
     /// A type's lines.
     func write(_ entry: DotNetLayout.Entry) -> [String] {
         let type = entry.type
-        var lines = annotations.description(type.json["description"]).lines
-        lines += annotations.routes(entry.operation?.routes ?? [])
-        lines += annotations.attributes(type.json["attributes"])
-        lines += annotations.dataContract(type.json["dataContract"])
-        if options.generatedCode {
-            lines.append("<GeneratedCode(\"AddServiceStackReference\", \"\(options.version)\")>")
-        }
+        var lines = annotations.typeLines(entry, generatedCodeVersion: options.generatedCode ? options.version : nil)
         let name = VbNetTypeMap.type(type.name, type.genericArgs.isEmpty ? nil : type.genericArgs)
         if type.isEnum { return lines + writeEnum(type, name: name) }
 
@@ -114,13 +108,10 @@ struct VbNetTypeWriter {
             if marked { lines.append("") }
             let typeName = VbNetTypeMap.type(
                 types.declaredName(property), CSharpTypeMap.genericArguments(property.json), keepsNamespace: true)
-            let description = annotations.description(property.json["description"])
-            let dataMember = annotations.dataMember(property.json["dataMember"], index: index)
+            let annotated = annotations.memberLines(property, index: index)
             index += 1
-            let attributes = annotations.attributes(property.json["attributes"])
-            marked =
-                description.marks || !dataMember.isEmpty || property.json["attributes"]?.arrayValue?.isEmpty == false
-            lines += description.lines + dataMember + attributes
+            marked = annotated.marks
+            lines += annotated.lines
             lines.append("\(modifier)Property \(VbNetTypeMap.name(property.name)) As \(typeName)")
         }
         guard !type.isInterface else { return lines }
@@ -136,9 +127,8 @@ struct VbNetTypeWriter {
         }
         if extensible && !type.properties.contains(where: { $0.name == "ExtensionData" }) {
             if marked { lines.append("") }
-            lines.append(
-                "\(modifier)Property ExtensionData As ExtensionDataObject Implements IExtensibleDataObject.ExtensionData"
-            )
+            let implements = "Implements IExtensibleDataObject.ExtensionData"
+            lines.append("\(modifier)Property ExtensionData As ExtensionDataObject \(implements)")
         }
         return lines
     }

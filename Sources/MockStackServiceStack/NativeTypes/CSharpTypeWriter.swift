@@ -43,6 +43,11 @@ struct CSharpTypeWriter {
     /// markers (`IGet`, `IHasSessionId`, `ICreateDb<T>`…); a server-side one is not the client's.
     let interfaces: Set<String>
 
+    /// ``interfaces`` for an app: what its metadata declares, ServiceStack's markers and `IMeta`.
+    static func interfaces(in metadata: MetadataTypes) -> Set<String> {
+        Set(metadata.types.filter(\.isInterface).map(\.name) + DTOLayout.markerInterfaces.map(\.name) + ["IMeta"])
+    }
+
     /// A type's lines.
     func write(_ entry: DotNetLayout.Entry) -> [String] {
         let type = entry.type

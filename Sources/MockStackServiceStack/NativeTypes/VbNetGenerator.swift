@@ -18,8 +18,7 @@ public struct VbNetGenerator: DTOFileGenerator {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
-        interfaces = Set(
-            metadata.types.filter(\.isInterface).map(\.name) + DTOLayout.markerInterfaces.map(\.name) + ["IMeta"])
+        interfaces = CSharpTypeWriter.interfaces(in: metadata)
     }
 
     /// The header's options, in its order.

@@ -30,6 +30,10 @@ HEADERS = {
     "kotlin": ("//", "*/"),
     "dart": ("//", "*/"),
     "csharp": ("//", "*/"),
+    "fsharp": ("//", "*)"),
+    # VB.NET's header is `'` comment lines with no closing line: it ends at its first line that
+    # is not a comment; a given option's line starts with one `'`, a disabled one with three.
+    "vbnet": ("'''", None),
     "php": ("//", "*/"),
 }
 
@@ -37,6 +41,15 @@ HEADERS = {
 def header_options(lines, prefix, close):
     """The header's `Key: value` lines after `BaseUrl:` that `prefix` does not disable."""
     options, base_url, inside = [], None, False
+    if close is None:
+        # The header ends at the first line that is not a comment; a given option loses its `'`.
+        header = []
+        for line in lines:
+            if not line.startswith("'"):
+                break
+            if not line.startswith(prefix):
+                header.append(line[1:])
+        lines = header
     for line in lines:
         if line.startswith("BaseUrl:"):
             base_url, inside = line[len("BaseUrl:"):].strip(), True
@@ -52,6 +65,8 @@ def body(text, close):
     """Everything after the header's closing line, after what comes before the header's first
     line (PHP's `<?php namespace dtos;`), which is compared too."""
     lines = text.split("\n")
+    if close is None:
+        return lines[next((index for index, line in enumerate(lines) if not line.startswith("'")), len(lines)):]
     opening = next((index for index, line in enumerate(lines) if line.endswith(" Options:")), 0)
     for index, line in enumerate(lines):
         if line.strip() == close:
@@ -67,8 +82,8 @@ def statements(lines):
 
 
 DECLARATION = re.compile(
-    r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed)\s+)*"
-    r"(?:class|enum|interface|struct|protocol|type)\s+([A-Za-z_][A-Za-z0-9_]*)")
+    r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed|Public|Partial)\s+)*"
+    r"(?:class|enum|interface|struct|protocol|type|Class|Enum|Interface)\s+([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def declarations(lines):

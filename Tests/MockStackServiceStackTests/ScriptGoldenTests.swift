@@ -43,7 +43,8 @@ import Testing
 
     static let variants: [(DTOLanguage, String, String, String)] =
         shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
-        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .php) + [
+        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .fSharp) + shared(for: .vbNet)
+        + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
@@ -69,6 +70,14 @@ import Testing
             (.cSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True"),
             (.cSharp, "techstacks.add-namespaces", "techstacks", selection + "&AddNamespaces=MyApp.Extras&ExportValueTypes=True"),
             (.cSharp, "test.servicestack-types", "test", "AddServiceStackTypes=True"),
+            (.fSharp, "techstacks.data-contracts", "techstacks", selection + "&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
+            (.fSharp, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True&AddReturnMarker=False"),
+            (.fSharp, "techstacks.export-value-types", "techstacks", selection + "&ExportValueTypes=True&AddNamespaces=MyApp.Extras"),
+            (.fSharp, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,HelloWithEnum,EnumType,IPoco&InitializeCollections=True"),
+            (.vbNet, "techstacks.make-partial", "techstacks", selection + "&MakePartial=False&MakeVirtual=False"),
+            (.vbNet, "techstacks.data-contracts", "techstacks", selection + "&AddDataContractAttributes=True&AddIndexesToDataMembers=True&AddResponseStatus=True"),
+            (.vbNet, "techstacks.extensible", "techstacks", selection + "&MakeDataContractsExtensible=True&AddGeneratedCodeAttributes=True&AddReturnMarker=False"),
+            (.vbNet, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,HelloWithEnum,EnumType,IPoco,AllTypes,SubType&InitializeCollections=True&AddImplicitVersion=2"),
             (.php, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=App\\Support\\Clock,Carbon\\Carbon"),
             (.php, "techstacks.return-marker", "techstacks", "IncludeTypes=GetConfig.*,GetTechnology.*&AddReturnMarker=True"),
             (.php, "test.generics", "test", "IncludeTypes=HelloBase,HelloBase`1,QueryItems,Item,Poco,CustomUserSession,AuthUserSession,MessageCrud,AllCollectionTypes"),
@@ -82,11 +91,14 @@ import Testing
         TestHost.packageRoot.appendingPathComponent("Tests/Golden/\(language.rawValue)/\(name).\(language.fileExtension).txt")
     }
 
-    /// What comments a header's option out, and the line that closes the header, by language.
-    static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
+    /// What comments a header's option out, the line that closes the header, and what starts a
+    /// given option's line (VB.NET's header is all `'` comment lines and ends at its blank line), by language.
+    static func header(_ language: DTOLanguage) -> (prefix: String, close: String, given: String) {
         switch language {
-        case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
+        case .python: ("#", "\"\"\"", "")
+        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/", "")
+        case .fSharp: ("//", "*)", "")
+        case .vbNet: ("'''", "", "'")
         }
     }
 
@@ -127,8 +139,11 @@ import Testing
     /// prefix (`#`, `//`) does not disable becomes `Key=value`; asking again with those gives the same file.
     @Test(arguments: headerVariants) func updatingFromTheHeaderGivesTheSameFile(language: DTOLanguage, name: String, app: String, query: String) {
         let file = Self.dtos(language, app, query).text
-        let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
-        let (prefix, close) = Self.header(language)
+        let (prefix, close, given) = Self.header(language)
+        // A VB.NET header line loses its leading `'` (its lone `'` line, too) but for a commented-out option.
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false).filter { given.isEmpty || $0 != Substring(given) }.map {
+            given.isEmpty || $0.hasPrefix(prefix) || !$0.hasPrefix(given) ? $0 : $0.dropFirst(given.count)
+        }
         guard let start = lines.firstIndex(where: { $0.hasPrefix("BaseUrl: ") }), let end = lines[start...].firstIndex(of: Substring(close)) else {
             Issue.record("\(name): no header")
             return
@@ -144,11 +159,11 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
-        let prefix = Self.header(language).prefix
+        let (prefix, _, given) = Self.header(language)
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
-        #expect(text.contains("\nAddResponseStatus: True\n"))
+        #expect(text.contains("\n\(given)AddResponseStatus: True\n"))
     }
 
     /// A query cannot write code: a header value stays on its line, and imports that are not
@@ -195,6 +210,10 @@ import Testing
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         let dart = TestHost.call(.get, "/types/dart", app: app)
         #expect(dart.status == 200 && dart.operation == "TypesDart")
+        let fSharp = TestHost.call(.patch, "/types/fsharp", app: app)
+        #expect(fSharp.status == 200 && fSharp.operation == "TypesFSharp" && fSharp.headers["Content-Type"] == MediaType.text)
+        let vbNet = TestHost.call(.get, "/types/vbnet", app: app)
+        #expect(vbNet.status == 200 && vbNet.operation == "TypesVbNet" && vbNet.headers["Content-Type"] == MediaType.text)
         let php = TestHost.call(.get, "/types/php", app: app)
         #expect(php.status == 200 && php.operation == "TypesPhp" && php.headers["Content-Type"] == "application/javascript")
         #expect(TestHost.call(.get, "/types/dtos", app: app).status == 404)

@@ -18,8 +18,7 @@ public struct CSharpGenerator: DTOFileGenerator {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
-        interfaces = Set(
-            metadata.types.filter(\.isInterface).map(\.name) + DTOLayout.markerInterfaces.map(\.name) + ["IMeta"])
+        interfaces = CSharpTypeWriter.interfaces(in: metadata)
     }
 
     /// The header's options, in its order.
@@ -33,12 +32,6 @@ public struct CSharpGenerator: DTOFileGenerator {
     /// Every option the C# generator reads.
     public static let options =
         headerOptions + ["BaseUrl", "WithoutOptions", "AddServiceStackTypes", "ExcludeNamespace", "DefaultNamespaces"]
-
-    static let flagOptions: Set<String> = [
-        "MakePartial", "MakeVirtual", "MakeInternal", "MakeDataContractsExtensible", "AddNullableAnnotations",
-        "AddReturnMarker", "AddDescriptionAsComments", "AddDataContractAttributes", "AddIndexesToDataMembers",
-        "AddGeneratedCodeAttributes", "AddResponseStatus", "InitializeCollections", "ExportValueTypes",
-    ]
 
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
@@ -54,7 +47,7 @@ public struct CSharpGenerator: DTOFileGenerator {
         let defaults = Set(options.list("DefaultNamespaces"))
         if options.flag("AddDataContractAttributes"), let xmlNamespace = options.text("AddDefaultXmlNamespace") {
             lines.append("")
-            let contract = CSharpAnnotations.quoted(xmlNamespace)
+            let contract = DotNetAnnotations.quoted(xmlNamespace)
             for namespace in layout.namespaces where !defaults.contains(namespace) && Self.isNamespace(namespace) {
                 lines.append("[assembly: ContractNamespace(\(contract), ClrNamespace=\"\(namespace)\")]")
             }
@@ -66,7 +59,8 @@ public struct CSharpGenerator: DTOFileGenerator {
             types: CSharpTypeMap(
                 exportsValueTypes: options.flag("ExportValueTypes"),
                 types: layout.entries.map(\.type)),
-            annotations: CSharpAnnotations(
+            annotations: DotNetAnnotations(
+                syntax: .cSharp,
                 describesAsComments: options.flag("AddDescriptionAsComments"),
                 addsDataContracts: options.flag("AddDataContractAttributes"),
                 addsIndexes: options.flag("AddIndexesToDataMembers"), mergesNamespaces: globalNamespace != nil),
@@ -93,16 +87,8 @@ public struct CSharpGenerator: DTOFileGenerator {
         var lines = DTOHeaderOpening.lines(
             "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: SwiftHeader.oneLine)
-        for name in Self.headerOptions {
-            let value: String
-            switch name {
-            case _ where Self.flagOptions.contains(name): value = options.flag(name) ? "True" : "False"
-            case "IncludeTypes", "ExcludeTypes", "AddNamespaces": value = options.list(name).joined(separator: ",")
-            case "AddImplicitVersion": value = options.text(name).flatMap { Int($0) }.map(String.init) ?? ""
-            default: value = options.text(name) ?? ""
-            }
-            lines.append((options.hasValue(name) ? "" : "//") + name + ": " + SwiftHeader.oneLine(value))
-        }
+        lines += DotNetHeader.optionLines(
+            Self.headerOptions, options: options, commentPrefix: "//", oneLine: SwiftHeader.oneLine)
         return lines + ["*/", ""]
     }
 

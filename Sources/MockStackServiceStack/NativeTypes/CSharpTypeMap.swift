@@ -99,10 +99,11 @@ struct CSharpTypeMap {
     }
 
     /// A type name kept to what C# can hold there: letters, digits, `_`, `.`, `<`, `>`, `,`, `?`,
-    /// `[`, `]` and spaces; anything else becomes `_`.
-    static func safe(_ text: String) -> String {
-        guard !text.unicodeScalars.allSatisfy(isTypeCharacter) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { isTypeCharacter($0) ? $0 : "_" }))
+    /// `[`, `]`, spaces and `also` (VB.NET's parentheses); anything else becomes `_`.
+    static func safe(_ text: String, also: String = "") -> String {
+        let allowed = { (scalar: Unicode.Scalar) in isTypeCharacter(scalar) || also.unicodeScalars.contains(scalar) }
+        guard !text.unicodeScalars.allSatisfy(allowed) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { allowed($0) ? $0 : "_" }))
     }
 
     private static func isTypeCharacter(_ scalar: Unicode.Scalar) -> Bool {

@@ -38,21 +38,20 @@ struct CSharpTypeWriter {
 
     let options: Options
     let types: CSharpTypeMap
-    let annotations: CSharpAnnotations
+    let annotations: DotNetAnnotations
     /// The interfaces a class may name: those the metadata declares and ServiceStack's exported
     /// markers (`IGet`, `IHasSessionId`, `ICreateDb<T>`…); a server-side one is not the client's.
     let interfaces: Set<String>
 
+    /// ``interfaces`` for an app: what its metadata declares, ServiceStack's markers and `IMeta`.
+    static func interfaces(in metadata: MetadataTypes) -> Set<String> {
+        Set(metadata.types.filter(\.isInterface).map(\.name) + DTOLayout.markerInterfaces.map(\.name) + ["IMeta"])
+    }
+
     /// A type's lines.
     func write(_ entry: DotNetLayout.Entry) -> [String] {
         let type = entry.type
-        var lines = annotations.description(type.json["description"]).lines
-        lines += annotations.routes(entry.operation?.routes ?? [])
-        lines += annotations.attributes(type.json["attributes"])
-        lines += annotations.dataContract(type.json["dataContract"])
-        if options.generatedCode {
-            lines.append("[GeneratedCode(\"AddServiceStackReference\", \"\(options.version)\")]")
-        }
+        var lines = annotations.typeLines(entry, generatedCodeVersion: options.generatedCode ? options.version : nil)
         let access = options.internal ? "internal" : "public"
         let name = CSharpTypeMap.type(type.name, type.genericArgs.isEmpty ? nil : type.genericArgs)
         if type.isEnum { return lines + writeEnum(type, access: access, name: name) }
@@ -150,13 +149,10 @@ struct CSharpTypeWriter {
             if options.nullableAnnotations, !property.isRequired, !property.isValueType, !typeName.hasSuffix("?") {
                 typeName += "?"
             }
-            let description = annotations.description(property.json["description"])
-            let dataMember = annotations.dataMember(property.json["dataMember"], index: index)
+            let annotated = annotations.memberLines(property, index: index)
             index += 1
-            let attributes = annotations.attributes(property.json["attributes"])
-            marked =
-                description.marks || !dataMember.isEmpty || property.json["attributes"]?.arrayValue?.isEmpty == false
-            lines += description.lines + dataMember + attributes
+            marked = annotated.marks
+            lines += annotated.lines
             lines.append("\(modifier)\(typeName) \(ScriptText.identifier(property.name)) { get; set; }")
         }
         guard !type.isInterface else { return lines }

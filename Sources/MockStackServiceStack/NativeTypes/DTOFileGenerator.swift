@@ -58,6 +58,8 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
         case .cSharp: CSharpGenerator(metadata: metadata)
+        case .fSharp: FSharpGenerator(metadata: metadata)
+        case .vbNet: VbNetGenerator(metadata: metadata)
         case .php: PhpGenerator(metadata: metadata)
         }
     }
@@ -72,6 +74,8 @@ extension DTOLanguage {
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self
         case .cSharp: CSharpGenerator.self
+        case .fSharp: FSharpGenerator.self
+        case .vbNet: VbNetGenerator.self
         case .php: PhpGenerator.self
         }
     }

@@ -9,6 +9,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case kotlin
     case dart
     case cSharp = "csharp"
+    case fSharp = "fsharp"
+    case vbNet = "vbnet"
     case php
 
     /// The language a `mockstack codegen` argument names: its path name (any case) or a short
@@ -20,7 +22,9 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     }
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
-    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "kt": .kotlin, "cs": .cSharp]
+    static let shortNames: [String: DTOLanguage] = [
+        "ts": .typeScript, "py": .python, "kt": .kotlin, "cs": .cSharp, "fs": .fSharp,
+    ]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
     public static var namesForHelp: String {
@@ -40,6 +44,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .kotlin: "Kotlin"
         case .dart: "Dart"
         case .cSharp: "C#"
+        case .fSharp: "F#"
+        case .vbNet: "VB.NET"
         case .php: "PHP"
         }
     }
@@ -54,6 +60,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .kotlin: "kt"
         case .dart: "dart"
         case .cSharp: "cs"
+        case .fSharp: "fs"
+        case .vbNet: "vb"
         case .php: "php"
         }
     }
@@ -62,7 +70,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp: MediaType.text
+        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet: MediaType.text
         case .php: MediaType.javaScript
         }
     }

@@ -1,9 +1,11 @@
 import MockStackCore
 
-/// The types a `/types/csharp` file declares, in ServiceStack's order for its .NET generators
-/// (docs/servicestack.md#generated-dtos): every request, response and type, sorted by namespace
-/// then name as .NET compares text, each once (a request before a response before a type of
-/// the same name); the file's `using` namespaces beside them.
+/// The types a .NET file (`/types/csharp`, `/types/fsharp`) declares, in ServiceStack's order for
+/// the language (docs/servicestack.md#generated-dtos): for C#, every request, response and type
+/// sorted by namespace then name as .NET compares text; for F#, the types, responses and requests
+/// each after the types it depends on (``DTOLayout/orderedByDependencies(_:returnTypes:)``), as F#
+/// needs a type declared before its use. Each is written once, a request before a response
+/// before a type of the same name. The file's `using`/`open` namespaces beside them.
 ///
 /// A .NET client has ServiceStack's own types in its library, so the types of ServiceStack's
 /// namespaces are left out unless the query asks for them (`AddServiceStackTypes=true`); .NET's
@@ -16,16 +18,26 @@ struct DotNetLayout {
         let isResponse: Bool
     }
 
+    /// How the entries are ordered.
+    enum Order {
+        /// By namespace, then name (C#).
+        case byName
+        /// Types, responses, then requests, each after what it names (F#).
+        case byDependencies
+    }
+
     /// The entries, in file order.
     let entries: [Entry]
-    /// The namespaces the file uses, in ServiceStack's order: the host's defaults, `AddNamespaces`,
-    /// the .NET and ServiceStack namespaces the metadata uses, then the types' own (or the
-    /// `GlobalNamespace`).
+    /// The namespaces the file uses, in ServiceStack's order: the ``defaultNamespaces``, then the
+    /// types' own (or the `GlobalNamespace`).
     let namespaces: [String]
+    /// The host's default namespaces, `AddNamespaces`, then the .NET and ServiceStack namespaces
+    /// the metadata uses (ServiceStack's `GetDefaultNamespaces`): all an F# file opens.
+    let defaultNamespaces: [String]
 
     init(
         metadata: MetadataTypes, selection: MetadataDocument.Selection, options: NativeTypesOptions,
-        globalNamespace: String?
+        globalNamespace: String?, order: Order = .byName
     ) {
         let addsServiceStackTypes = options.isGiven("AddServiceStackTypes") && options.flag("AddServiceStackTypes")
         let ignored: Set<String> = addsServiceStackTypes ? [] : SwiftGenerator.serviceStackNamespaces
@@ -47,6 +59,7 @@ struct DotNetLayout {
         for namespace in metadata.namespaces where namespace.hasPrefix("System") || ignored.contains(namespace) {
             namespaces.add(namespace)
         }
+        defaultNamespaces = namespaces.names.filter { !$0.isEmpty }
         if !options.flag("ExcludeNamespace") {
             if let globalNamespace {
                 namespaces.add(globalNamespace)
@@ -60,15 +73,21 @@ struct DotNetLayout {
         }
         self.namespaces = namespaces.names.filter { !$0.isEmpty }
 
-        // Requests, then responses, then types: a stable sort keeps that order among equal names.
-        var requestOperations: [String: MetadataOperation] = [:]
-        for operation in operations { requestOperations[Self.identity(operation.request)] = operation }
-        let candidates =
-            operations.map { Entry(type: $0.request, operation: $0, isResponse: false) }
-            + responses.filter { !ignored.contains($0.namespace ?? "") }.map {
-                Entry(type: $0, operation: nil, isResponse: true)
-            }
-            + types.map { Entry(type: $0, operation: nil, isResponse: false) }
+        let requests = operations.map { Entry(type: $0.request, operation: $0, isResponse: false) }
+        let written = responses.filter { !ignored.contains($0.namespace ?? "") }.map {
+            Entry(type: $0, operation: nil, isResponse: true)
+        }
+        let others = types.map { Entry(type: $0, operation: nil, isResponse: false) }
+        switch order {
+        case .byName: entries = Self.sortedByName(requests + written + others)
+        case .byDependencies:
+            entries = Self.orderedByDependencies(types: others, responses: written, requests: requests)
+        }
+    }
+
+    /// Sorted by namespace then name; requests, then responses, then types among equal names (a
+    /// stable sort keeps their order), each once.
+    private static func sortedByName(_ candidates: [Entry]) -> [Entry] {
         // Each text's collation key is worked out once: comparing by the rules scalar by scalar
         // inside the sort would do it again at every comparison.
         let keyed = candidates.enumerated().map { offset, entry in
@@ -83,7 +102,23 @@ struct DotNetLayout {
             return left.offset < right.offset
         }
         var written: Set<String> = []
-        entries = sorted.map(\.entry).filter { written.insert(Self.identity($0.type)).inserted }
+        return sorted.map(\.entry).filter { written.insert(Self.identity($0.type)).inserted }
+    }
+
+    /// The types, responses and requests in ServiceStack's dependency order, each once as what
+    /// it is first: a request, else a response, else a type.
+    private static func orderedByDependencies(types: [Entry], responses: [Entry], requests: [Entry]) -> [Entry] {
+        var roles: [String: Entry] = [:]
+        for entry in types + responses + requests { roles[identity(entry.type)] = entry }
+        var seen: Set<String> = []
+        let candidates = (types + responses + requests).map { ($0.type, identity($0.type)) }.filter {
+            seen.insert($0.1).inserted
+        }
+        var returnTypes: [String: MetadataTypeName] = [:]
+        for request in requests {
+            if let returned = request.operation?.returnType { returnTypes[request.type.name] = returned }
+        }
+        return DTOLayout.orderedByDependencies(candidates, returnTypes: returnTypes).compactMap { roles[$0.identity] }
     }
 
     static func identity(_ type: MetadataType) -> String { (type.namespace ?? "") + "." + type.name }

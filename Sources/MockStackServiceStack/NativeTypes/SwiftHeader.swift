@@ -45,12 +45,18 @@ public struct SwiftHeader: Sendable {
 
     /// A value that stays on its line and inside the comment: line breaks become spaces, and
     /// `*/` and `/*` (Swift comments nest) are broken up, whatever a query sent.
-    static func oneLine(_ value: String) -> String {
+    static func oneLine(_ value: String) -> String { oneLine(value, opening: ("/", "*"), closing: ("*", "/")) }
+
+    /// A value kept on its line (line breaks become spaces) with a space put inside every pair of
+    /// characters that opens or closes the language's block comment (`/*` and `*/`, `(*` and `*)`).
+    static func oneLine(
+        _ value: String, opening: (Character, Character), closing: (Character, Character)
+    ) -> String {
         var text = ""
         var previous: Character?
         for original in value {
             let character: Character = original.isNewline ? " " : original
-            if (character == "/" && previous == "*") || (character == "*" && previous == "/") { text.append(" ") }
+            if (previous, character) == opening || (previous, character) == closing { text.append(" ") }
             text.append(character)
             previous = character
         }

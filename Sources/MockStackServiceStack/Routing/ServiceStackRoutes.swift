@@ -18,6 +18,8 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
         NativeTypesRoute(name: "TypesDart", path: "/types/dart", service: .dtos(.dart)),
         NativeTypesRoute(name: "TypesCSharp", path: "/types/csharp", service: .dtos(.cSharp)),
+        NativeTypesRoute(name: "TypesFSharp", path: "/types/fsharp", service: .dtos(.fSharp)),
+        NativeTypesRoute(name: "TypesVbNet", path: "/types/vbnet", service: .dtos(.vbNet)),
         NativeTypesRoute(name: "TypesPhp", path: "/types/php", service: .dtos(.php)),
     ]
 

@@ -1,0 +1,141 @@
+import MockStackCore
+
+/// Writes one type as `/types/fsharp` does (docs/servicestack.md#generated-dtos), without the
+/// namespace's indentation: its attributes, then an enum as `type Name =` with `| Member = value`
+/// lines, or `[<AllowNullLiteral>]` and `type Name() = ` (an interface without `()`) with its
+/// base (`inherit Base()`), return marker and marker interfaces as `interface …` lines, and a
+/// `member val Name:Type = default with get,set` per member (`abstract Name:Type with get,set`
+/// in an interface); `class end` or `interface end` when there is nothing else to say.
+struct FSharpTypeWriter {
+    /// The options a type's lines depend on, read once per file.
+    struct Options {
+        /// `MakeDataContractsExtensible`, `AddReturnMarker`, `AddResponseStatus`,
+        /// `InitializeCollections`, `AddGeneratedCodeAttributes`.
+        var extensible: Bool, returnMarker: Bool, responseStatus: Bool, initializesCollections: Bool
+        var generatedCode: Bool
+        /// `AddImplicitVersion`.
+        var implicitVersion: Int?
+        /// The `Version:` of a `[<GeneratedCode>]` attribute.
+        var version: String
+
+        init(_ options: NativeTypesOptions, version: String) {
+            extensible = options.flag("MakeDataContractsExtensible")
+            returnMarker = options.flag("AddReturnMarker")
+            responseStatus = options.flag("AddResponseStatus")
+            initializesCollections = options.flag("InitializeCollections")
+            generatedCode = options.flag("AddGeneratedCodeAttributes")
+            implicitVersion = options.text("AddImplicitVersion").flatMap { Int($0) }
+            self.version = version
+        }
+    }
+
+    /// The only interfaces an F# class names besides its return marker: ServiceStack's empty
+    /// markers, which need no members.
+    static let markerInterfaces: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IStream"]
+
+    let options: Options
+    let types: CSharpTypeMap
+    let annotations: DotNetAnnotations
+
+    /// A type's lines.
+    func write(_ entry: DotNetLayout.Entry) -> [String] {
+        let type = entry.type
+        var lines = annotations.typeLines(entry, generatedCodeVersion: options.generatedCode ? options.version : nil)
+        let name = FSharpTypeMap.type(type.name, type.genericArgs.isEmpty ? nil : type.genericArgs)
+        if type.isEnum { return lines + writeEnum(type, name: name) }
+
+        lines += ["[<AllowNullLiteral>]", "type \(name)\(type.isInterface ? "" : "()") = "]
+        var body: [String] = []
+        if let base = type.inherits { body.append("inherit \(FSharpTypeMap.type(base))()") }
+        if let marker = returnMarker(entry) { body.append("interface \(marker)") }
+        let extensible = options.extensible && type.inherits == nil
+        if !type.isInterface {
+            if extensible {
+                body += [
+                    "interface IExtensibleDataObject with",
+                    "    member val ExtensionData:ExtensionDataObject = null with get, set", "end",
+                ]
+            }
+            if entry.operation != nil, let version = options.implicitVersion {
+                body.append("member val Version:int = \(version) with get, set")
+            }
+            body += type.implements.filter { Self.markerInterfaces.contains($0.name) }.map { "interface \($0.name)" }
+        }
+        body += members(type, addsResponseStatus: entry.isResponse, extensible: extensible)
+        if body.isEmpty { body.append(type.isInterface ? "interface end" : "class end") }
+        return lines + body.map { $0.isEmpty ? $0 : "    " + $0 }
+    }
+
+    /// `type Name =` and `| Member = value` per member (its position when the metadata gives no value).
+    private func writeEnum(_ type: MetadataType, name: String) -> [String] {
+        var lines = ["type \(name) ="]
+        for (index, member) in type.enumNames.enumerated() {
+            // A value is a number: anything else the metadata sent is left out of the code.
+            let value =
+                type.enumValues.indices.contains(index)
+                ? type.enumValues[index].filter { $0.isNumber || $0 == "-" } : String(index)
+            lines.append("    | \(ScriptText.identifier(member)) = \(value)")
+        }
+        return lines
+    }
+
+    /// `IReturnVoid`, `IReturn<T>` for a declared return type, else (with `AddReturnMarker`)
+    /// `IReturn<Response>`.
+    private func returnMarker(_ entry: DotNetLayout.Entry) -> String? {
+        guard let operation = entry.operation else { return nil }
+        if operation.returnsVoid { return "IReturnVoid" }
+        if let returned = operation.returnType {
+            return FSharpTypeMap.type("IReturn`1", [FSharpTypeMap.type(returned)])
+        }
+        guard options.returnMarker, let response = operation.response else { return nil }
+        let name = FSharpTypeMap.type(response.name, response.genericArgs.isEmpty ? nil : response.genericArgs)
+        return FSharpTypeMap.type("IReturn`1", [name])
+    }
+
+    /// The members, a marked one (a description, attributes, a data member) followed by a blank
+    /// line; then a response's `ResponseStatus` and an extensible class's `ExtensionData` when
+    /// asked for.
+    private func members(_ type: MetadataType, addsResponseStatus: Bool, extensible: Bool) -> [String] {
+        var lines: [String] = []
+        var marked = false
+        var index = 1
+        for property in type.properties {
+            if marked { lines.append("") }
+            let typeName = FSharpTypeMap.memberType(property, types)
+            let annotated = annotations.memberLines(property, index: index)
+            index += 1
+            marked = annotated.marks
+            lines += annotated.lines
+            let name = ScriptText.identifier(property.name)
+            lines.append(
+                type.isInterface
+                    ? "abstract \(name):\(typeName) with get,set"
+                    : "member val \(name):\(typeName) = \(defaultValue(property, typeName, in: type)) with get,set")
+        }
+        guard !type.isInterface else { return lines }
+        if addsResponseStatus && options.responseStatus
+            && !type.properties.contains(where: { $0.name == "ResponseStatus" })
+        {
+            if marked { lines.append("") }
+            marked = true
+            lines += annotations.dataMember(nil, index: index)
+            lines.append("member val ResponseStatus:ResponseStatus = null with get,set")
+        }
+        if extensible && !type.properties.contains(where: { $0.name == "ExtensionData" }) {
+            if marked { lines.append("") }
+            lines.append("member val ExtensionData:ExtensionDataObject = null with get,set")
+        }
+        return lines
+    }
+
+    /// A member's starting value: an empty collection (`[||]` for an array) when collections
+    /// start empty, a new value for a value type, else `null`.
+    private func defaultValue(_ property: MetadataProperty, _ typeName: String, in type: MetadataType) -> String {
+        if options.initializesCollections, CSharpTypeMap.isCollection(property),
+            CSharpTypeWriter.initializesCollections(of: type)
+        {
+            return (property.json["type"]?.stringValue ?? "").contains("[") ? "[||]" : "new \(typeName)()"
+        }
+        return property.isValueType && typeName != "String" ? "new \(typeName)()" : "null"
+    }
+}

@@ -42,11 +42,12 @@ import Testing
     }
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .typeScriptDeclarations) + shared(for: .java) + shared(for: .kotlin)
         + shared(for: .dart) + shared(for: .cSharp) + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+            (.typeScriptDeclarations, "techstacks.properties-required", "techstacks", selection + "&MakePropertiesOptional=False"),
             (.java, "techstacks.package", "techstacks", selection + "&Package=io.techstacks&GlobalNamespace=TechStacksDtos"),
             (.java, "techstacks.without-accessors", "techstacks", selection + "&AddPropertyAccessors=False"),
             (.java, "techstacks.void-setters", "techstacks", selection + "&SettersReturnThis=False"),
@@ -86,7 +87,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
+        case .swift, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
         }
     }
 
@@ -144,7 +145,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
         let prefix = Self.header(language).prefix
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
@@ -161,6 +162,9 @@ import Testing
         let typeScript = Self.dtos(.typeScript, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
         #expect(!typeScript.contains("alert(1);"))
         #expect(!typeScript.contains("*/alert"))
+        let declarations = Self.dtos(.typeScriptDeclarations, "techstacks", "IncludeTypes=GetConfig&GlobalNamespace=a%7B%7D%0Aalert(1)&BaseUrl=*/alert(1)/*").text
+        #expect(declarations.contains("\ndeclare module a___alert_1_\n{\n"))
+        #expect(!declarations.contains("alert(1);") && !declarations.contains("*/alert"))
         let java = Self.dtos(
             .java, "techstacks",
             "IncludeTypes=GetConfig&Package=a;class%20X{}&DefaultImports=java.util.*,x;class%20Y{}&GlobalNamespace=a%20b&BaseUrl=*/class%20Z{}/*%5Cu002a/"
@@ -189,6 +193,8 @@ import Testing
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let declarations = TestHost.call(.post, "/types/typescript.d", app: app)
+        #expect(declarations.status == 200 && declarations.operation == "TypesTypeScriptDefinition" && declarations.headers["Content-Type"] == MediaType.text)
         let kotlin = TestHost.call(.delete, "/types/kotlin", app: app)
         #expect(kotlin.status == 200 && kotlin.operation == "TypesKotlin")
         let java = TestHost.call(.put, "/types/java", app: app)

@@ -14,7 +14,8 @@ import TestSupport
 /// the three apps with a program that uses them (Tests/DTOClients/consumer.ts), and the JDK's
 /// `javac` compiles `/types/java` with a stand-in for the client library's types
 /// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java), and Debian's PHP CLI
-/// parses `/types/php` (`php -l`).
+/// parses `/types/php` (`php -l`). `tsc` also checks `/types/typescript.d` with a program using
+/// it (Tests/DTOClients/declarations.ts).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -95,6 +96,31 @@ struct DTOClientTests {
         let consumer = folder.appendingPathComponent("consumer.ts")
         try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)
         let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// `test`'s declarations global, techstacks' and ai's each in a `GlobalNamespace`, as a
+    /// program that references all three needs them.
+    @Test func tscTypeChecksTheGeneratedDeclarations() async throws {
+        guard let tsc = Self.tsc else {
+            if Self.requiresTsc { Issue.record("tsc is missing: apt-get install node-typescript (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (app, query) in [("test", ""), ("techstacks", "?GlobalNamespace=TechStacks"), ("ai", "?GlobalNamespace=AI")] {
+            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/typescript.d").absoluteString + query)!
+            let text = try await Self.fetch(url)
+            #expect(text.contains("// @ts-nocheck\n"), "\(app): no // @ts-nocheck")
+            // As for the classes: the check is of the declarations.
+            let checked = text.replacingOccurrences(of: "// @ts-nocheck\n", with: "\n")
+            try checked.write(to: folder.appendingPathComponent("\(app).dtos.d.ts"), atomically: true, encoding: .utf8)
+        }
+        let consumer = folder.appendingPathComponent("declarations.ts")
+        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("declarations.ts"), to: consumer)
+        let run = try await Self.run(tsc, ["--noEmit", "--strict", "--target", "es2017", "--lib", "es2017,dom", consumer.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
     }

@@ -46,6 +46,7 @@ extension DTOLanguage {
         case .swift: SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
         case .python: PythonGenerator(metadata: metadata)
         case .typeScript: TypeScriptGenerator(metadata: metadata)
+        case .typeScriptDeclarations: TypeScriptGenerator(metadata: metadata, declaresOnly: true)
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
@@ -59,7 +60,7 @@ extension DTOLanguage {
         switch self {
         case .swift: SwiftGenerator.self
         case .python: PythonGenerator.self
-        case .typeScript: TypeScriptGenerator.self
+        case .typeScript, .typeScriptDeclarations: TypeScriptGenerator.self
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self

@@ -5,6 +5,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    /// `/types/typescript.d`: the TypeScript file as ambient declarations (`dtos.d.ts`).
+    case typeScriptDeclarations = "typescript.d"
     case java
     case kotlin
     case dart
@@ -20,7 +22,9 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     }
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
-    static let shortNames: [String: DTOLanguage] = ["ts": .typeScript, "py": .python, "kt": .kotlin, "cs": .cSharp]
+    static let shortNames: [String: DTOLanguage] = [
+        "ts": .typeScript, "d.ts": .typeScriptDeclarations, "py": .python, "kt": .kotlin, "cs": .cSharp,
+    ]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
     public static var namesForHelp: String {
@@ -36,6 +40,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .typeScriptDeclarations: "TypeScript declarations"
         case .java: "Java"
         case .kotlin: "Kotlin"
         case .dart: "Dart"
@@ -50,6 +55,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .typeScriptDeclarations: "d.ts"
         case .java: "java"
         case .kotlin: "kt"
         case .dart: "dart"
@@ -62,7 +68,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp: MediaType.text
+        case .swift, .python, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp: MediaType.text
         case .php: MediaType.javaScript
         }
     }

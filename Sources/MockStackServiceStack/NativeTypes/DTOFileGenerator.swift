@@ -47,6 +47,7 @@ extension DTOLanguage {
         case .python: PythonGenerator(metadata: metadata)
         case .typeScript: TypeScriptGenerator(metadata: metadata)
         case .typeScriptDeclarations: TypeScriptGenerator(metadata: metadata, declaresOnly: true)
+        case .mjs: MjsGenerator(metadata: metadata)
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
@@ -61,6 +62,7 @@ extension DTOLanguage {
         case .swift: SwiftGenerator.self
         case .python: PythonGenerator.self
         case .typeScript, .typeScriptDeclarations: TypeScriptGenerator.self
+        case .mjs: MjsGenerator.self
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self

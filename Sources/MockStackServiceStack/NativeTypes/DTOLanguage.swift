@@ -7,6 +7,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case typeScript = "typescript"
     /// `/types/typescript.d`: the TypeScript file as ambient declarations (`dtos.d.ts`).
     case typeScriptDeclarations = "typescript.d"
+    /// `/types/mjs`: the DTOs as an ES module of JavaScript classes.
+    case mjs
     case java
     case kotlin
     case dart
@@ -41,6 +43,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .python: "Python"
         case .typeScript: "TypeScript"
         case .typeScriptDeclarations: "TypeScript declarations"
+        case .mjs: "JavaScript module"
         case .java: "Java"
         case .kotlin: "Kotlin"
         case .dart: "Dart"
@@ -56,6 +59,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .python: "py"
         case .typeScript: "ts"
         case .typeScriptDeclarations: "d.ts"
+        case .mjs: "mjs"
         case .java: "java"
         case .kotlin: "kt"
         case .dart: "dart"
@@ -69,7 +73,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     public var contentType: String {
         switch self {
         case .swift, .python, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp: MediaType.text
-        case .php: MediaType.javaScript
+        case .mjs, .php: MediaType.javaScript
         }
     }
 

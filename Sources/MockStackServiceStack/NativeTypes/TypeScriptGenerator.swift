@@ -45,7 +45,14 @@ public struct TypeScriptGenerator: DTOFileGenerator {
             metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
             addsServiceStackTypes: addsServiceStackTypes)
         var lines: [String] = []
-        if !options.withoutOptions { lines += header(options, date: date, baseURL: baseURL) }
+        if !options.withoutOptions {
+            lines += JavaScriptHeader.lines(
+                Self.headerOptions,
+                flags: [
+                    "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments",
+                ],
+                version: serviceStackVersion, options: options, date: date, baseURL: baseURL)
+        }
         lines += options.list("DefaultImports").compactMap(Self.importLine)
         let namespace = options.text("GlobalNamespace").map(ScriptText.identifier).flatMap { $0.isEmpty ? nil : $0 }
 
@@ -65,18 +72,6 @@ public struct TypeScriptGenerator: DTOFileGenerator {
             lines += body
         }
         return lines.joined(separator: "\n") + "\n\n"
-    }
-
-    private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
-        var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
-            commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
-        lines += DTOHeaderOpening.optionLines(
-            Self.headerOptions,
-            flags: ["MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],
-            commentPrefix: "//", options: options,
-            oneLine: Self.headerText)
-        return lines + ["*/", ""]
     }
 
     /// `import Name;` or `import { A, B } from "module";`; nil for an entry that is not made of names.

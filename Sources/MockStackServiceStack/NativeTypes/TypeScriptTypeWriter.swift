@@ -117,13 +117,16 @@ struct TypeScriptTypeWriter {
     }
 
     /// The request's marker; nil when it names no response. The type is as a member would have
-    /// it, but an index type, which a marker cannot name, is `any` (as ServiceStack's is).
-    func response(of operation: MetadataOperation) -> Response? {
+    /// it, but for the return types the file names otherwise (`aliases`, by .NET name), and an
+    /// index type, which a marker cannot name, is `any` (as ServiceStack's is).
+    func response(
+        of operation: MetadataOperation, aliases: [String: String] = TypeScriptTypeMap.returnAliases
+    ) -> Response? {
         if operation.returnsVoid || operation.request.implements("IReturnVoid") { return .void }
         guard let reference = operation.returnType?.reference ?? operation.request.returnMarkerReference else {
             return nil
         }
-        let returned = TypeScriptTypeMap.returnAliases[reference.description] ?? types.name(of: reference).name
+        let returned = aliases[reference.description] ?? types.name(of: reference).name
         return .type(returned.hasPrefix("{") ? "any" : returned)
     }
 

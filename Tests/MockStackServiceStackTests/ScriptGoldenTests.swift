@@ -42,13 +42,14 @@ import Testing
     }
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared(for: .python) + shared(for: .typeScript) + shared(for: .typeScriptDeclarations) + shared(for: .mjs) + shared(for: .java) + shared(for: .kotlin)
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .typeScriptDeclarations) + shared(for: .mjs) + shared(for: .commonJS) + shared(for: .java) + shared(for: .kotlin)
         + shared(for: .dart) + shared(for: .cSharp) + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
             (.typeScriptDeclarations, "techstacks.properties-required", "techstacks", selection + "&MakePropertiesOptional=False"),
             (.mjs, "techstacks.without-annotations", "techstacks", selection + "&AddDocAnnotations=False"),
+            (.commonJS, "test.enums-and-generics", "test", "IncludeTypes=EnumType,EnumWithValues,EnumFlags,KeyValuePair`2,QueryItems,QueryDb`1,QueryBase,Item,Poco,HelloVoid,HelloReturnVoid,HelloList,ListResult,HelloString,ReturnBytes,StoreRockstars,Rockstar,LivingStatus"),
             (.mjs, "test.enums-and-generics", "test", "IncludeTypes=EnumType,EnumWithValues,EnumFlags,KeyValuePair`2,QueryItems,QueryDb`1,QueryBase,Item,Poco,HelloVoid,HelloReturnVoid,HelloList,ListResult,HelloString,ReturnBytes,StoreRockstars,Rockstar,LivingStatus"),
             (.java, "techstacks.package", "techstacks", selection + "&Package=io.techstacks&GlobalNamespace=TechStacksDtos"),
             (.java, "techstacks.without-accessors", "techstacks", selection + "&AddPropertyAccessors=False"),
@@ -89,7 +90,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String) {
         switch language {
         case .python: ("#", "\"\"\"")
-        case .swift, .typeScript, .typeScriptDeclarations, .mjs, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
+        case .swift, .typeScript, .typeScriptDeclarations, .mjs, .commonJS, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/")
         }
     }
 
@@ -147,7 +148,7 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .typeScriptDeclarations, .mjs, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+    @Test(arguments: [DTOLanguage.python, .typeScript, .typeScriptDeclarations, .mjs, .commonJS, .java, .kotlin, .dart, .cSharp, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
         // The JavaScript files' headers have no AddResponseStatus.
         let given = language.headerOptions.contains("AddResponseStatus") ? "AddResponseStatus" : "AddServiceStackTypes"
         let text = Self.dtos(language, "techstacks", "IncludeTypes=&\(given)=True").text
@@ -171,6 +172,8 @@ import Testing
         #expect(!declarations.contains("alert(1);") && !declarations.contains("*/alert"))
         let module = Self.dtos(.mjs, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
         #expect(!module.contains("alert(1);") && !module.contains("*/alert") && !module.contains("import"))
+        let commonJS = Self.dtos(.commonJS, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
+        #expect(!commonJS.contains("alert(1);") && !commonJS.contains("*/alert") && !commonJS.contains("require("))
         let java = Self.dtos(
             .java, "techstacks",
             "IncludeTypes=GetConfig&Package=a;class%20X{}&DefaultImports=java.util.*,x;class%20Y{}&GlobalNamespace=a%20b&BaseUrl=*/class%20Z{}/*%5Cu002a/"
@@ -207,6 +210,8 @@ import Testing
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
         let module = TestHost.call(.get, "/types/mjs", app: app)
         #expect(module.status == 200 && module.operation == "TypesMjs" && module.headers["Content-Type"] == "application/javascript")
+        let commonJS = TestHost.call(.patch, "/types/js", app: app)
+        #expect(commonJS.status == 200 && commonJS.operation == "TypesCommonJs" && commonJS.headers["Content-Type"] == "application/javascript")
         let dart = TestHost.call(.get, "/types/dart", app: app)
         #expect(dart.status == 200 && dart.operation == "TypesDart")
         let php = TestHost.call(.get, "/types/php", app: app)

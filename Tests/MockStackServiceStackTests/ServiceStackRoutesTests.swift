@@ -38,7 +38,8 @@ import Testing
         #expect(listing.contains(RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")))
         let nativeTypes = [
             "TypeLinks", "TypesMetadata", "TypesSwift", "TypesSwift4", "TypesPython", "TypesTypeScript",
-            "TypesTypeScriptDefinition", "TypesMjs", "TypesJava", "TypesKotlin", "TypesDart", "TypesCSharp", "TypesPhp",
+            "TypesTypeScriptDefinition", "TypesMjs", "TypesCommonJs",
+            "TypesJava", "TypesKotlin", "TypesDart", "TypesCSharp", "TypesPhp",
         ]
         #expect(listing.suffix(nativeTypes.count).map(\.name) == nativeTypes)
         #expect(listing.suffix(nativeTypes.count).allSatisfy { $0.methods == ["ANY"] })

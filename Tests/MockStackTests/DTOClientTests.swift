@@ -15,8 +15,8 @@ import TestSupport
 /// `javac` compiles `/types/java` with a stand-in for the client library's types
 /// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java), and Debian's PHP CLI
 /// parses `/types/php` (`php -l`). `tsc` also checks `/types/typescript.d` with a program using
-/// it (Tests/DTOClients/declarations.ts), and node loads `/types/mjs` and sends
-/// its requests through a stand-in for `@servicestack/client` (Tests/DTOClients/consumer.mjs).
+/// it (Tests/DTOClients/declarations.ts), and node loads `/types/mjs` and `/types/js` and sends
+/// their requests through a stand-in for `@servicestack/client` (Tests/DTOClients/consumer.mjs).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -129,10 +129,10 @@ struct DTOClientTests {
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
     }
 
-    /// node loads each app's `/types/mjs` (`import`) and sends the
+    /// node loads each app's `/types/mjs` (`import`) and `/types/js` (`require`), and sends the
     /// app's requests through `@servicestack/client`, a stand-in (Tests/DTOClients/javascript)
     /// in the folder's `node_modules`, as an installed package would be found.
-    @Test(arguments: ["mjs"]) func nodeSendsRequestsMadeWithTheGeneratedJavaScript(kind: String) async throws {
+    @Test(arguments: ["mjs", "js"]) func nodeSendsRequestsMadeWithTheGeneratedJavaScript(kind: String) async throws {
         guard let node = Self.node else {
             if Self.requiresNode { Issue.record("node is missing: apt-get install nodejs (make test does)") }
             return

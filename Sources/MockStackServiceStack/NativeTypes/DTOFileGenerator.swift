@@ -48,6 +48,7 @@ extension DTOLanguage {
         case .typeScript: TypeScriptGenerator(metadata: metadata)
         case .typeScriptDeclarations: TypeScriptGenerator(metadata: metadata, declaresOnly: true)
         case .mjs: MjsGenerator(metadata: metadata)
+        case .commonJS: CommonJsGenerator(metadata: metadata)
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
@@ -63,6 +64,7 @@ extension DTOLanguage {
         case .python: PythonGenerator.self
         case .typeScript, .typeScriptDeclarations: TypeScriptGenerator.self
         case .mjs: MjsGenerator.self
+        case .commonJS: CommonJsGenerator.self
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self

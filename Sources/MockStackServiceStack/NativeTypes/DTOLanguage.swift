@@ -9,6 +9,8 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case typeScriptDeclarations = "typescript.d"
     /// `/types/mjs`: the DTOs as an ES module of JavaScript classes.
     case mjs
+    /// `/types/js`: the DTOs as a CommonJS module of ES5 classes.
+    case commonJS = "js"
     case java
     case kotlin
     case dart
@@ -44,6 +46,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .typeScript: "TypeScript"
         case .typeScriptDeclarations: "TypeScript declarations"
         case .mjs: "JavaScript module"
+        case .commonJS: "CommonJS"
         case .java: "Java"
         case .kotlin: "Kotlin"
         case .dart: "Dart"
@@ -60,6 +63,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .typeScript: "ts"
         case .typeScriptDeclarations: "d.ts"
         case .mjs: "mjs"
+        case .commonJS: "js"
         case .java: "java"
         case .kotlin: "kt"
         case .dart: "dart"
@@ -73,7 +77,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     public var contentType: String {
         switch self {
         case .swift, .python, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp: MediaType.text
-        case .mjs, .php: MediaType.javaScript
+        case .mjs, .commonJS, .php: MediaType.javaScript
         }
     }
 

@@ -32,11 +32,7 @@ public struct MjsGenerator: DTOFileGenerator {
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
-        let selection = MetadataDocument.Selection(query: query, document: document)
-        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        let layout = DTOLayout(
-            metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
-            addsServiceStackTypes: addsServiceStackTypes)
+        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
         var lines: [String] = []
         if !options.withoutOptions {
             lines += JavaScriptHeader.lines(

@@ -39,11 +39,7 @@ public struct TypeScriptGenerator: DTOFileGenerator {
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(
             query: query, config: metadata.config, makesPropertiesOptional: declaresOnly)
-        let selection = MetadataDocument.Selection(query: query, document: document)
-        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        let layout = DTOLayout(
-            metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
-            addsServiceStackTypes: addsServiceStackTypes)
+        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
         var lines: [String] = []
         if !options.withoutOptions {
             lines += JavaScriptHeader.lines(
@@ -88,4 +84,19 @@ public struct TypeScriptGenerator: DTOFileGenerator {
 
     /// A header value that stays on its line and inside the comment.
     static func headerText(_ value: String) -> String { SwiftHeader.oneLine(value) }
+}
+
+extension DTOLayout {
+    /// The TypeScript family's layout (`/types/typescript`, `typescript.d`, `mjs`, `js`): the
+    /// query's selection, with ServiceStack's interfaces and types unless the query says
+    /// `AddServiceStackTypes=False`.
+    static func typeScript(
+        _ metadata: MetadataTypes, document: MetadataDocument, query: [(name: String, value: String)],
+        options: NativeTypesOptions
+    ) -> DTOLayout {
+        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
+        return DTOLayout(
+            metadata: metadata, selection: MetadataDocument.Selection(query: query, document: document),
+            addsInterfaces: addsServiceStackTypes, addsServiceStackTypes: addsServiceStackTypes)
+    }
 }

@@ -17,6 +17,7 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(
             name: "TypesTypeScriptDefinition", path: "/types/typescript.d", service: .dtos(.typeScriptDeclarations)),
         NativeTypesRoute(name: "TypesMjs", path: "/types/mjs", service: .dtos(.mjs)),
+        NativeTypesRoute(name: "TypesCommonJs", path: "/types/js", service: .dtos(.commonJS)),
         NativeTypesRoute(name: "TypesJava", path: "/types/java", service: .dtos(.java)),
         NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
         NativeTypesRoute(name: "TypesDart", path: "/types/dart", service: .dtos(.dart)),

@@ -82,7 +82,7 @@ test:
 	@Scripts/build-checked.sh $(SWIFT) build --build-tests
 	MOCKSTACK_BIN="$$($(SWIFT) build --show-bin-path)/mockstack" \
 	MOCKSTACK_PYTHON="$(CURDIR)/.venv/bin/python" MOCKSTACK_PYTHON_EIO3="$(CURDIR)/.venv-eio3/bin/python" \
-	MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 MOCKSTACK_REQUIRE_TSC=1 MOCKSTACK_REQUIRE_JAVAC=1 MOCKSTACK_REQUIRE_PHP=1 \
+	MOCKSTACK_REQUIRE_PYTHON_CLIENTS=1 MOCKSTACK_REQUIRE_TSC=1 MOCKSTACK_REQUIRE_NODE=1 MOCKSTACK_REQUIRE_JAVAC=1 MOCKSTACK_REQUIRE_PHP=1 \
 		$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS)
 	@$(MAKE) --no-print-directory test-example
 	@$(MAKE) --no-print-directory test-readme

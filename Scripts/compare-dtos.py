@@ -26,6 +26,9 @@ HEADERS = {
     "swift": ("//", "*/"),
     "python": ("#", '"""'),
     "typescript": ("//", "*/"),
+    "typescript.d": ("//", "*/"),
+    "mjs": ("//", "*/"),
+    "js": ("//", "*/"),
     "java": ("//", "*/"),
     "kotlin": ("//", "*/"),
     "dart": ("//", "*/"),
@@ -82,8 +85,32 @@ def statements(lines):
 
 
 DECLARATION = re.compile(
-    r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed|Public|Partial)\s+)*"
-    r"(?:class|enum|interface|struct|protocol|type|Class|Enum|Interface)\s+([A-Za-z_][A-Za-z0-9_]*)")
+    r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed|declare|Public|Partial)\s+)*"
+    r"(?:class|enum|interface|struct|protocol|type|var|Class|Enum|Interface)\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+# The script files (`mjs`, `js`) put no blank line between declarations: each starts at its
+# `export class X`, `export var X;` or `var X = /** @class */` line, after its comments.
+UNSEPARATED = {"mjs", "js"}
+
+
+def unseparated_declarations(lines):
+    """Each top-level declaration's lines by its name, with the comment lines just above it."""
+    found, current, name, pending = {}, [], None, []
+    for line in lines:
+        match = DECLARATION.match(line)
+        if match and not match.group(1) and not line.startswith("var __extends"):
+            if name:
+                found.setdefault(name, current)
+            name, current, pending = match.group(2), pending + [line], []
+        elif not line.startswith((" ", "\t", "}", "(", "exports.", "})")) and line.strip():
+            # A comment or statement at the top level opens what comes next.
+            pending.append(line)
+        else:
+            current += pending + [line]
+            pending = []
+    if name:
+        found.setdefault(name, current)
+    return found
 
 
 def declarations(lines):
@@ -113,9 +140,10 @@ def declarations(lines):
     return found
 
 
-def compare_declarations(left, right, real_name):
+def compare_declarations(left, right, real_name, language):
     """Prints each declaration that differs or is in one file only; True when none does."""
-    real, ours = declarations(left), declarations(right)
+    split = unseparated_declarations if language in UNSEPARATED else declarations
+    real, ours = split(left), split(right)
     same = [name for name in real if name in ours and real[name] == ours[name]]
     differing = [name for name in real if name in ours and real[name] != ours[name]]
     for name in differing:
@@ -155,7 +183,7 @@ def main():
 
     left, right = body(real, close), body(ours, close)
     if args.by_declaration:
-        sys.exit(0 if compare_declarations(left, right, args.real_file) else 1)
+        sys.exit(0 if compare_declarations(left, right, args.real_file, args.language) else 1)
     if args.ignoring_layout:
         left, right = statements(left), statements(right)
     diff = list(difflib.unified_diff(left, right, args.real_file, "mockstack", lineterm="", n=2))

@@ -7,7 +7,8 @@
 # types and constants: libcurl itself is not linked, but opened when a request is first forwarded).
 # With --test, also Debian's chromium, which the control
 # page's test drives headless, Debian's node-typescript, whose tsc type-checks the generated
-# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), the JDK's javac, which compiles the
+# TypeScript DTOs (Tests/MockStackTests/DTOClientTests.swift), and its nodejs, which runs the
+# JavaScript ones, the JDK's javac, which compiles the
 # generated Java DTOs, Debian's php-cli, which parses the PHP ones, and curl, a client of the HTTPS
 # tests. libevent-dev brings libevent_openssl, which `serve --https-port` opens. Says plainly
 # what to do when it cannot.
@@ -20,6 +21,12 @@ if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v chromi
 fi
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v tsc >/dev/null 2>&1; then
   missing+=(node-typescript)
+fi
+# node, which loads the generated JavaScript DTOs (the same tests); node-typescript depends on
+# it, so this adds it only where a tsc came without Debian's node.
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v node >/dev/null 2>&1 \
+   && [ ! -x /usr/bin/node ]; then
+  missing+=(nodejs)
 fi
 # The JDK's javac, which compiles the generated Java DTOs (Tests/MockStackTests/DTOClientTests.swift).
 if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = "Linux" ] && ! command -v javac >/dev/null 2>&1; then

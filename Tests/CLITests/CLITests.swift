@@ -110,7 +110,7 @@ struct CLITests {
         #expect(typeScript.status == 2)
         #expect(typeScript.stderr == "mockstack: unknown language 'typescrpt': did you mean 'typescript'? (see 'mockstack codegen --help')\n")
         let cobol = try Self.run(["codegen", "cobol", "--app", "test"])
-        #expect(cobol.stderr == "mockstack: unknown language 'cobol': the languages are swift, python, typescript, java, kotlin, dart, csharp, fsharp, vbnet, php (see 'mockstack codegen --help')\n")
+        #expect(cobol.stderr == "mockstack: unknown language 'cobol': the languages are swift, python, typescript, typescript.d, mjs, js, java, kotlin, dart, csharp, fsharp, vbnet, php (see 'mockstack codegen --help')\n")
         let app = try Self.run(["codegen", "python", "--app", "tset"])
         #expect(app.status == 2)
         #expect(app.stdout.isEmpty)

@@ -42,12 +42,16 @@ import Testing
     }
 
     static let variants: [(DTOLanguage, String, String, String)] =
-        shared(for: .python) + shared(for: .typeScript) + shared(for: .java) + shared(for: .kotlin)
-        + shared(for: .dart) + shared(for: .cSharp) + shared(for: .fSharp) + shared(for: .vbNet)
-        + shared(for: .php) + [
+        shared(for: .python) + shared(for: .typeScript) + shared(for: .typeScriptDeclarations) + shared(for: .mjs)
+        + shared(for: .commonJS) + shared(for: .java) + shared(for: .kotlin) + shared(for: .dart)
+        + shared(for: .cSharp) + shared(for: .fSharp) + shared(for: .vbNet) + shared(for: .php) + [
             (.python, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=datetime,typing:*,servicestack:*"),
             (.python, "techstacks.data-class", "techstacks", selection + "&DataClass=frozen=True&DataClassJson=letter_case=LetterCase.SNAKE"),
             (.typeScript, "techstacks.default-imports", "techstacks", selection + "&DefaultImports=Observable:rxjs"),
+            (.typeScriptDeclarations, "techstacks.properties-required", "techstacks", selection + "&MakePropertiesOptional=False"),
+            (.mjs, "techstacks.without-annotations", "techstacks", selection + "&AddDocAnnotations=False"),
+            (.commonJS, "test.enums-and-generics", "test", "IncludeTypes=EnumType,EnumWithValues,EnumFlags,KeyValuePair`2,QueryItems,QueryDb`1,QueryBase,Item,Poco,HelloVoid,HelloReturnVoid,HelloList,ListResult,HelloString,ReturnBytes,StoreRockstars,Rockstar,LivingStatus"),
+            (.mjs, "test.enums-and-generics", "test", "IncludeTypes=EnumType,EnumWithValues,EnumFlags,KeyValuePair`2,QueryItems,QueryDb`1,QueryBase,Item,Poco,HelloVoid,HelloReturnVoid,HelloList,ListResult,HelloString,ReturnBytes,StoreRockstars,Rockstar,LivingStatus"),
             (.java, "techstacks.package", "techstacks", selection + "&Package=io.techstacks&GlobalNamespace=TechStacksDtos"),
             (.java, "techstacks.without-accessors", "techstacks", selection + "&AddPropertyAccessors=False"),
             (.java, "techstacks.void-setters", "techstacks", selection + "&SettersReturnThis=False"),
@@ -96,7 +100,7 @@ import Testing
     static func header(_ language: DTOLanguage) -> (prefix: String, close: String, given: String) {
         switch language {
         case .python: ("#", "\"\"\"", "")
-        case .swift, .typeScript, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/", "")
+        case .swift, .typeScript, .typeScriptDeclarations, .mjs, .commonJS, .java, .kotlin, .dart, .cSharp, .php: ("//", "*/", "")
         case .fSharp: ("//", "*)", "")
         case .vbNet: ("'''", "", "'")
         }
@@ -159,11 +163,13 @@ import Testing
     // MARK: Header rules
 
     /// An option given empty stays commented out, as ServiceStack's generators test for a value.
-    @Test(arguments: [DTOLanguage.python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
-        let text = Self.dtos(language, "techstacks", "IncludeTypes=&AddResponseStatus=True").text
+    @Test(arguments: [DTOLanguage.python, .typeScript, .typeScriptDeclarations, .mjs, .commonJS, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet, .php]) func anEmptyOptionStaysCommentedOut(language: DTOLanguage) {
+        // The JavaScript files' headers have no AddResponseStatus.
+        let option = language.headerOptions.contains("AddResponseStatus") ? "AddResponseStatus" : "AddServiceStackTypes"
+        let text = Self.dtos(language, "techstacks", "IncludeTypes=&\(option)=True").text
         let (prefix, _, given) = Self.header(language)
         #expect(text.contains("\n\(prefix)IncludeTypes: \n"))
-        #expect(text.contains("\n\(given)AddResponseStatus: True\n"))
+        #expect(text.contains("\n\(given)\(option): True\n"))
     }
 
     /// A query cannot write code: a header value stays on its line, and imports that are not
@@ -176,6 +182,13 @@ import Testing
         let typeScript = Self.dtos(.typeScript, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
         #expect(!typeScript.contains("alert(1);"))
         #expect(!typeScript.contains("*/alert"))
+        let declarations = Self.dtos(.typeScriptDeclarations, "techstacks", "IncludeTypes=GetConfig&GlobalNamespace=a%7B%7D%0Aalert(1)&BaseUrl=*/alert(1)/*").text
+        #expect(declarations.contains("\ndeclare module a___alert_1_\n{\n"))
+        #expect(!declarations.contains("alert(1);") && !declarations.contains("*/alert"))
+        let module = Self.dtos(.mjs, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
+        #expect(!module.contains("alert(1);") && !module.contains("*/alert") && !module.contains("import"))
+        let commonJS = Self.dtos(.commonJS, "techstacks", "IncludeTypes=GetConfig&DefaultImports=x%22;alert(1)//:y&BaseUrl=*/alert(1)/*").text
+        #expect(!commonJS.contains("alert(1);") && !commonJS.contains("*/alert") && !commonJS.contains("require("))
         let java = Self.dtos(
             .java, "techstacks",
             "IncludeTypes=GetConfig&Package=a;class%20X{}&DefaultImports=java.util.*,x;class%20Y{}&GlobalNamespace=a%20b&BaseUrl=*/class%20Z{}/*%5Cu002a/"
@@ -204,10 +217,16 @@ import Testing
         #expect(python.status == 200 && python.operation == "TypesPython")
         let typeScript = TestHost.call(.get, "/types/TypeScript", app: app)
         #expect(typeScript.status == 200 && typeScript.operation == "TypesTypeScript")
+        let declarations = TestHost.call(.post, "/types/typescript.d", app: app)
+        #expect(declarations.status == 200 && declarations.operation == "TypesTypeScriptDefinition" && declarations.headers["Content-Type"] == MediaType.text)
         let kotlin = TestHost.call(.delete, "/types/kotlin", app: app)
         #expect(kotlin.status == 200 && kotlin.operation == "TypesKotlin")
         let java = TestHost.call(.put, "/types/java", app: app)
         #expect(java.status == 200 && java.operation == "TypesJava" && java.headers["Content-Type"] == MediaType.text)
+        let module = TestHost.call(.get, "/types/mjs", app: app)
+        #expect(module.status == 200 && module.operation == "TypesMjs" && module.headers["Content-Type"] == "application/javascript")
+        let commonJS = TestHost.call(.patch, "/types/js", app: app)
+        #expect(commonJS.status == 200 && commonJS.operation == "TypesCommonJs" && commonJS.headers["Content-Type"] == "application/javascript")
         let dart = TestHost.call(.get, "/types/dart", app: app)
         #expect(dart.status == 200 && dart.operation == "TypesDart")
         let fSharp = TestHost.call(.patch, "/types/fsharp", app: app)

@@ -37,8 +37,9 @@ import Testing
         #expect(listing.contains(RouteDescription(name: "SendRestGet", methods: ["GET"], path: "/sendrestget/{Id}")))
         #expect(listing.contains(RouteDescription(name: "Hello", methods: ["ANY"], path: "/api/Hello")))
         let nativeTypes = [
-            "TypeLinks", "TypesMetadata", "TypesSwift", "TypesSwift4", "TypesPython", "TypesTypeScript", "TypesJava",
-            "TypesKotlin", "TypesDart", "TypesCSharp", "TypesFSharp", "TypesVbNet", "TypesPhp",
+            "TypeLinks", "TypesMetadata", "TypesSwift", "TypesSwift4", "TypesPython", "TypesTypeScript",
+            "TypesTypeScriptDefinition", "TypesMjs", "TypesCommonJs",
+            "TypesJava", "TypesKotlin", "TypesDart", "TypesCSharp", "TypesFSharp", "TypesVbNet", "TypesPhp",
         ]
         #expect(listing.suffix(nativeTypes.count).map(\.name) == nativeTypes)
         #expect(listing.suffix(nativeTypes.count).allSatisfy { $0.methods == ["ANY"] })

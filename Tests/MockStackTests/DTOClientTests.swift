@@ -14,7 +14,9 @@ import TestSupport
 /// the three apps with a program that uses them (Tests/DTOClients/consumer.ts), and the JDK's
 /// `javac` compiles `/types/java` with a stand-in for the client library's types
 /// (Tests/DTOClients/java) and a program that uses them (Tests/DTOClients/Consumer.java), and Debian's PHP CLI
-/// parses `/types/php` (`php -l`).
+/// parses `/types/php` (`php -l`). `tsc` also checks `/types/typescript.d` with a program using
+/// it (Tests/DTOClients/declarations.ts), and node loads `/types/mjs` and `/types/js` and sends
+/// their requests through a stand-in for `@servicestack/client` (Tests/DTOClients/consumer.mjs).
 @Suite(.timeLimit(.minutes(3)))
 struct DTOClientTests {
     static let clients = packageRoot.appendingPathComponent("Tests/DTOClients")
@@ -30,11 +32,14 @@ struct DTOClientTests {
 
     static let php = ["/usr/bin/php", "/usr/local/bin/php"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    static let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// make test sets these: a missing consumer is then a failure, not a skip.
     static let requiresPython = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PYTHON_CLIENTS"] == "1"
     static let requiresTsc = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_TSC"] == "1"
     static let requiresJavac = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_JAVAC"] == "1"
     static let requiresPhp = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_PHP"] == "1"
+    static let requiresNode = ProcessInfo.processInfo.environment["MOCKSTACK_REQUIRE_NODE"] == "1"
 
     static func fetch(_ url: URL) async throws -> String {
         let (data, response) = try await URLSession.shared.data(from: url)
@@ -97,6 +102,63 @@ struct DTOClientTests {
         let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// `test`'s declarations global, techstacks' and ai's each in a `GlobalNamespace`, as a
+    /// program that references all three needs them.
+    @Test func tscTypeChecksTheGeneratedDeclarations() async throws {
+        guard let tsc = Self.tsc else {
+            if Self.requiresTsc { Issue.record("tsc is missing: apt-get install node-typescript (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (app, query) in [("test", ""), ("techstacks", "?GlobalNamespace=TechStacks"), ("ai", "?GlobalNamespace=AI")] {
+            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/typescript.d").absoluteString + query)!
+            let text = try await Self.fetch(url)
+            #expect(text.contains("// @ts-nocheck\n"), "\(app): no // @ts-nocheck")
+            // As for the classes: the check is of the declarations.
+            let checked = text.replacingOccurrences(of: "// @ts-nocheck\n", with: "\n")
+            try checked.write(to: folder.appendingPathComponent("\(app).dtos.d.ts"), atomically: true, encoding: .utf8)
+        }
+        let consumer = folder.appendingPathComponent("declarations.ts")
+        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("declarations.ts"), to: consumer)
+        let run = try await Self.run(tsc, ["--noEmit", "--strict", "--target", "es2017", "--lib", "es2017,dom", consumer.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// node loads each app's `/types/mjs` (`import`) and `/types/js` (`require`), and sends the
+    /// app's requests through `@servicestack/client`, a stand-in (Tests/DTOClients/javascript)
+    /// in the folder's `node_modules`, as an installed package would be found.
+    @Test(arguments: ["mjs", "js"]) func nodeSendsRequestsMadeWithTheGeneratedJavaScript(kind: String) async throws {
+        guard let node = Self.node else {
+            if Self.requiresNode { Issue.record("node is missing: apt-get install nodejs (make test does)") }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("node_modules/@servicestack")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("javascript"), to: package.appendingPathComponent("client"))
+        let consumer = folder.appendingPathComponent("consumer.mjs")
+        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.mjs"), to: consumer)
+        var arguments = [consumer.path, kind]
+        for app in ["test", "techstacks", "ai"] {
+            let base = try mock.url(for: app)
+            let file = folder.appendingPathComponent("\(app).dtos.\(kind)")
+            try await Self.fetch(base.appendingPathComponent("types/\(kind)")).write(to: file, atomically: true, encoding: .utf8)
+            arguments += [app, file.path, base.absoluteString]
+        }
+        let run = try await Self.run(node, arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            #"{"get":"Hello, World!","post":"Hello, JavaScript!","type":"HelloResponse"}"#,
+            #"{"found":["ServiceStack"],"method":"GET","technology":"ServiceStack","server":true,"tier":"Server","type":"QueryResponse"}"#,
+            #"{"content":"The capital of France is Paris.","type":"OpenAiChatResponse"}"#,
+        ])
     }
 
     /// Each app's file in a package of its own (`?Package=test`), compiled together with the

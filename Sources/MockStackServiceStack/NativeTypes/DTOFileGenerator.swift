@@ -54,6 +54,9 @@ extension DTOLanguage {
         case .swift: SwiftGenerator(metadata: metadata, header: SwiftHeader(swiftVersion: swiftVersion))
         case .python: PythonGenerator(metadata: metadata)
         case .typeScript: TypeScriptGenerator(metadata: metadata)
+        case .typeScriptDeclarations: TypeScriptGenerator(metadata: metadata, declaresOnly: true)
+        case .mjs: MjsGenerator(metadata: metadata)
+        case .commonJS: CommonJsGenerator(metadata: metadata)
         case .java: JavaGenerator(metadata: metadata)
         case .kotlin: KotlinGenerator(metadata: metadata)
         case .dart: DartGenerator(metadata: metadata)
@@ -69,7 +72,9 @@ extension DTOLanguage {
         switch self {
         case .swift: SwiftGenerator.self
         case .python: PythonGenerator.self
-        case .typeScript: TypeScriptGenerator.self
+        case .typeScript, .typeScriptDeclarations: TypeScriptGenerator.self
+        case .mjs: MjsGenerator.self
+        case .commonJS: CommonJsGenerator.self
         case .java: JavaGenerator.self
         case .kotlin: KotlinGenerator.self
         case .dart: DartGenerator.self

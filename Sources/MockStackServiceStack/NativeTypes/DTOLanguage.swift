@@ -5,6 +5,12 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     case swift
     case python
     case typeScript = "typescript"
+    /// `/types/typescript.d`: the TypeScript file as ambient declarations (`dtos.d.ts`).
+    case typeScriptDeclarations = "typescript.d"
+    /// `/types/mjs`: the DTOs as an ES module of JavaScript classes.
+    case mjs
+    /// `/types/js`: the DTOs as a CommonJS module of ES5 classes.
+    case commonJS = "js"
     case java
     case kotlin
     case dart
@@ -23,7 +29,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
 
     /// The names `mockstack codegen` also takes, as the file extensions people know.
     static let shortNames: [String: DTOLanguage] = [
-        "ts": .typeScript, "py": .python, "kt": .kotlin, "cs": .cSharp, "fs": .fSharp,
+        "ts": .typeScript, "d.ts": .typeScriptDeclarations, "py": .python, "kt": .kotlin, "cs": .cSharp, "fs": .fSharp,
     ]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.
@@ -40,6 +46,9 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "Swift"
         case .python: "Python"
         case .typeScript: "TypeScript"
+        case .typeScriptDeclarations: "TypeScript declarations"
+        case .mjs: "JavaScript module"
+        case .commonJS: "CommonJS"
         case .java: "Java"
         case .kotlin: "Kotlin"
         case .dart: "Dart"
@@ -56,6 +65,9 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
         case .swift: "swift"
         case .python: "py"
         case .typeScript: "ts"
+        case .typeScriptDeclarations: "d.ts"
+        case .mjs: "mjs"
+        case .commonJS: "js"
         case .java: "java"
         case .kotlin: "kt"
         case .dart: "dart"
@@ -70,8 +82,9 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// may load, which are JavaScript (PHP's too, as ServiceStack has it).
     public var contentType: String {
         switch self {
-        case .swift, .python, .typeScript, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet: MediaType.text
-        case .php: MediaType.javaScript
+        case .swift, .python, .typeScript, .typeScriptDeclarations, .java, .kotlin, .dart, .cSharp, .fSharp, .vbNet:
+            MediaType.text
+        case .mjs, .commonJS, .php: MediaType.javaScript
         }
     }
 

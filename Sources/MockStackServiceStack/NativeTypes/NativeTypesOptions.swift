@@ -27,11 +27,15 @@ public struct NativeTypesOptions: Sendable {
             fallbacks: Self.swiftDefaults)
     }
 
-    /// The options of a script generator (Python, TypeScript, PHP): the host's config, but properties
-    /// are optional and collections initialised only when the query says so.
-    static func forScripts(query: [(name: String, value: String)], config: JSONObject) -> NativeTypesOptions {
+    /// The options of a script generator (Python, TypeScript, PHP): the host's config, but
+    /// collections initialised only when the query says so, and properties optional only then
+    /// unless the file `makesPropertiesOptional` when not told (TypeScript declarations).
+    static func forScripts(
+        query: [(name: String, value: String)], config: JSONObject, makesPropertiesOptional: Bool = false
+    ) -> NativeTypesOptions {
         NativeTypesOptions(
-            query: query, config: config, forced: ["makepropertiesoptional": false, "initializecollections": false],
+            query: query, config: config,
+            forced: ["makepropertiesoptional": .bool(makesPropertiesOptional), "initializecollections": false],
             fallbacks: [:])
     }
 

@@ -6,17 +6,24 @@ import MockStackCore
 /// `DefaultImports` entry, then `IReturn<T>`, `IReturnVoid` and the marker interfaces the types
 /// implement, and every type in ``DTOLayout`` order, each after a blank line; a `GlobalNamespace`
 /// wraps the types in `export module Name { … }`; a blank line ends the file.
+///
+/// `/types/typescript.d` is the same file declaring only (``declaresOnly``): interfaces and
+/// union enums, in `declare module Name { … }` under a `GlobalNamespace`, every member optional
+/// unless the query says `MakePropertiesOptional=False`, as ServiceStack's service sets it.
 public struct TypeScriptGenerator: DTOFileGenerator {
     public let metadata: MetadataTypes
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
+    /// Whether the file is `/types/typescript.d`'s declarations rather than classes.
+    public let declaresOnly: Bool
     private let document: MetadataDocument
 
     // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(),
     // from December 2025), as a real host would label them.
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
+    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09", declaresOnly: Bool = false) {
         self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
+        self.declaresOnly = declaresOnly
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -30,18 +37,23 @@ public struct TypeScriptGenerator: DTOFileGenerator {
 
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
-        let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
-        let selection = MetadataDocument.Selection(query: query, document: document)
-        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
-        let layout = DTOLayout(
-            metadata: metadata, selection: selection, addsInterfaces: addsServiceStackTypes,
-            addsServiceStackTypes: addsServiceStackTypes)
+        let options = NativeTypesOptions.forScripts(
+            query: query, config: metadata.config, makesPropertiesOptional: declaresOnly)
+        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
         var lines: [String] = []
-        if !options.withoutOptions { lines += header(options, date: date, baseURL: baseURL) }
+        if !options.withoutOptions {
+            lines += JavaScriptHeader.lines(
+                Self.headerOptions,
+                flags: [
+                    "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments",
+                ],
+                version: serviceStackVersion, options: options, date: date, baseURL: baseURL)
+        }
         lines += options.list("DefaultImports").compactMap(Self.importLine)
         let namespace = options.text("GlobalNamespace").map(ScriptText.identifier).flatMap { $0.isEmpty ? nil : $0 }
 
-        let writer = TypeScriptTypeWriter(options: options, conflicts: layout.conflictingNames)
+        let writer = TypeScriptTypeWriter(
+            options: options, conflicts: layout.conflictingNames, declaresOnly: declaresOnly)
         // Today's generator turns type checking off for the file (its `InsertTsNoCheck`).
         var body = ["// @ts-nocheck"]
         var declaresDictionary = false
@@ -49,23 +61,13 @@ public struct TypeScriptGenerator: DTOFileGenerator {
             body += [""] + writer.write(entry, in: layout, needsDictionary: &declaresDictionary)
         }
         if let namespace {
-            lines += ["", "export module \(namespace)", "{"] + body.map { $0.isEmpty ? $0 : "    " + $0 } + ["", "}"]
+            lines +=
+                ["", "\(declaresOnly ? "declare" : "export") module \(namespace)", "{"]
+                + body.map { $0.isEmpty ? $0 : "    " + $0 } + ["", "}"]
         } else {
             lines += body
         }
         return lines.joined(separator: "\n") + "\n\n"
-    }
-
-    private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
-        var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
-            commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
-        lines += DTOHeaderOpening.optionLines(
-            Self.headerOptions,
-            flags: ["MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],
-            commentPrefix: "//", options: options,
-            oneLine: Self.headerText)
-        return lines + ["*/", ""]
     }
 
     /// `import Name;` or `import { A, B } from "module";`; nil for an entry that is not made of names.
@@ -82,4 +84,19 @@ public struct TypeScriptGenerator: DTOFileGenerator {
 
     /// A header value that stays on its line and inside the comment.
     static func headerText(_ value: String) -> String { SwiftHeader.oneLine(value) }
+}
+
+extension DTOLayout {
+    /// The TypeScript family's layout (`/types/typescript`, `typescript.d`, `mjs`, `js`): the
+    /// query's selection, with ServiceStack's interfaces and types unless the query says
+    /// `AddServiceStackTypes=False`.
+    static func typeScript(
+        _ metadata: MetadataTypes, document: MetadataDocument, query: [(name: String, value: String)],
+        options: NativeTypesOptions
+    ) -> DTOLayout {
+        let addsServiceStackTypes = options.flag("AddServiceStackTypes")
+        return DTOLayout(
+            metadata: metadata, selection: MetadataDocument.Selection(query: query, document: document),
+            addsInterfaces: addsServiceStackTypes, addsServiceStackTypes: addsServiceStackTypes)
+    }
 }

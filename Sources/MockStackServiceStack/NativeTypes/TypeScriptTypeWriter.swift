@@ -4,16 +4,20 @@ import MockStackCore
 /// `export interface`, and `export class` with the .NET base (`extends`), the request's
 /// `IReturn<T>` / `IReturnVoid` and interfaces (`implements`), camelCase members (`public name?:
 /// string;`), a `Partial<T>` constructor, and for requests `createResponse`, `getTypeName`,
-/// `getMethod`.
+/// `getMethod`. For `/types/typescript.d` (``declaresOnly``) every type is an `interface`
+/// extending its base and markers, every enum a union of its names, and nothing has a body.
 struct TypeScriptTypeWriter {
     let options: NativeTypesOptions
     let types: TypeScriptTypeMap
+    /// Declarations only, as ServiceStack writes them when it does not export types as classes.
+    let declaresOnly: Bool
     /// The flags read for every member, read once.
     private let members: ScriptMemberOptions
     private let annotations = ScriptAnnotations(prefix: "//", isText: { TypeScriptTypeMap.aliases[$0] == "string" })
 
-    init(options: NativeTypesOptions, conflicts: Set<String>) {
+    init(options: NativeTypesOptions, conflicts: Set<String>, declaresOnly: Bool = false) {
         self.options = options
+        self.declaresOnly = declaresOnly
         types = TypeScriptTypeMap(conflicts: conflicts)
         members = ScriptMemberOptions(options)
     }
@@ -28,7 +32,9 @@ struct TypeScriptTypeWriter {
             comment(type.json["description"]) + annotations.routes(operation?.routes ?? [])
             + (annotations.attributes(type.json["attributes"]) ?? [])
         if !type.isInterface { lines += annotations.dataContract(type.json["dataContract"]) }
-        if type.isEnum { return lines + writeEnum(type) }
+        if type.isEnum { return lines + (declaresOnly ? [unionOfNames(type)] : writeEnum(type)) }
+        // A declaration is an interface whatever the .NET type is.
+        let isInterface = declaresOnly || type.isInterface
         var isResponse = false
         if case .response = entry.role { isResponse = true }
 
@@ -47,23 +53,26 @@ struct TypeScriptTypeWriter {
             + layout.implemented(by: type).map { types.name(of: $0.reference).name }
         if !interfaces.isEmpty {
             extends +=
-                type.isInterface
+                isInterface
                 ? (extends.isEmpty ? " extends " : ", ") + interfaces.joined(separator: ", ")
                 : " implements " + interfaces.joined(separator: ", ")
         }
         let name = declaredName(type)
-        lines += ["export \(type.isInterface ? "interface" : "class") \(name)\(extends)", "{"]
-        let modifier = type.isInterface ? "" : "public "
+        let keyword = declaresOnly ? "interface" : "export \(type.isInterface ? "interface" : "class")"
+        lines += ["\(keyword) \(name)\(extends)", "{"]
+        let modifier = isInterface ? "" : "public "
         if operation != nil, let version = options.text("AddImplicitVersion").flatMap({ Int($0) }) {
-            lines.append("    \(modifier)version\(type.isInterface ? "?" : ""): number; //\(version)")
+            lines.append("    \(modifier)version\(isInterface ? "?" : ""): number; //\(version)")
         }
-        if type.name == "IReturn`1" { lines.append("    createResponse(): T;") }
-        if type.name == "IReturnVoid" { lines.append("    createResponse(): void;") }
+        if !declaresOnly {
+            if type.name == "IReturn`1" { lines.append("    createResponse(): T;") }
+            if type.name == "IReturnVoid" { lines.append("    createResponse(): void;") }
+        }
         lines += properties(
-            type, modifier: modifier,
+            type, modifier: modifier, isInterface: isInterface,
             addingResponseStatus: isResponse && options.flag("AddResponseStatus")
                 && !type.properties.contains { $0.name == "ResponseStatus" })
-        if !type.isInterface {
+        if !isInterface {
             let callsSuper =
                 type.inherits == nil
                 ? ""
@@ -75,9 +84,9 @@ struct TypeScriptTypeWriter {
             ]
             if let operation {
                 lines.append("    public getTypeName() { return '\(TypeReference.stripArity(type.name))'; }")
-                // Every request names its method, POST when nothing decides it (as every real file has it).
-                let method = operation.sendingMethod(types: layout.typesByName)
-                if method.allSatisfy({ $0.isLetter }) { lines.append("    public getMethod() { return '\(method)'; }") }
+                if let method = Self.method(of: operation, types: layout.typesByName) {
+                    lines.append("    public getMethod() { return '\(method)'; }")
+                }
                 lines.append("    public createResponse() \(marker?.body ?? "{}")")
             }
         }
@@ -101,31 +110,57 @@ struct TypeScriptTypeWriter {
         return lines + ["}"]
     }
 
-    /// `IReturn<T>` with what `createResponse` returns, or `IReturnVoid` with an empty body.
-    private func returnMarker(_ operation: MetadataOperation?) -> (declaration: String, body: String)? {
-        guard let operation else { return nil }
-        if operation.returnsVoid || operation.request.implements("IReturnVoid") { return ("IReturnVoid", "{}") }
+    /// What a request's marker says it answers: nothing (`IReturnVoid`) or a type.
+    enum Response {
+        case void
+        case type(String)
+    }
+
+    /// The request's marker; nil when it names no response. The type is as a member would have
+    /// it, but for the return types the file names otherwise (`aliases`, by .NET name), and an
+    /// index type, which a marker cannot name, is `any` (as ServiceStack's is).
+    func response(
+        of operation: MetadataOperation, aliases: [String: String] = TypeScriptTypeMap.returnAliases
+    ) -> Response? {
+        if operation.returnsVoid || operation.request.implements("IReturnVoid") { return .void }
         guard let reference = operation.returnType?.reference ?? operation.request.returnMarkerReference else {
             return nil
         }
-        var returned = TypeScriptTypeMap.returnAliases[reference.description] ?? types.name(of: reference).name
-        // An index type cannot be constructed or named in a marker: ServiceStack's marker says `any`.
-        if returned.hasPrefix("{") { returned = "any" }
-        let value: String
-        switch returned {
-        case "string": value = "''"
-        case "number": value = "0"
-        case "boolean": value = "false"
-        case "any": value = "{}"
-        case "Uint8Array": value = "new Uint8Array(0)"
-        case _ where returned.hasSuffix("[]"): value = "new Array<\(returned.dropLast(2))>()"
-        default: value = "new \(returned)()"
+        let returned = aliases[reference.description] ?? types.name(of: reference).name
+        return .type(returned.hasPrefix("{") ? "any" : returned)
+    }
+
+    /// A value of a response type that can be written without naming more (`''`, `0`), else nil.
+    static func plainValue(of type: String) -> String? {
+        switch type {
+        case "string": "''"
+        case "number": "0"
+        case "boolean": "false"
+        case "any": "{}"
+        case "Uint8Array": "new Uint8Array(0)"
+        default: nil
         }
+    }
+
+    /// The method a request names (`getMethod`): its own, else the one its markers, routes or
+    /// AutoQuery kind imply, else POST (as every real file has it); nil if it is not a word.
+    static func method(of operation: MetadataOperation, types: [String: MetadataType]) -> String? {
+        let method = operation.sendingMethod(types: types)
+        return method.allSatisfy({ $0.isLetter }) ? method : nil
+    }
+
+    /// `IReturn<T>` with what `createResponse` returns, or `IReturnVoid` with an empty body.
+    private func returnMarker(_ operation: MetadataOperation?) -> (declaration: String, body: String)? {
+        guard let operation, let response = response(of: operation) else { return nil }
+        guard case .type(let returned) = response else { return ("IReturnVoid", "{}") }
+        let value =
+            Self.plainValue(of: returned)
+            ?? (returned.hasSuffix("[]") ? "new Array<\(returned.dropLast(2))>()" : "new \(returned)()")
         return ("IReturn<\(returned)>", "{ return \(value); }")
     }
 
     /// A base: `Array<T>` for a list, `Dictionary<V>` for a dictionary, else its type.
-    private func declarationType(_ base: MetadataTypeName) -> String {
+    func declarationType(_ base: MetadataTypeName) -> String {
         let reference = base.reference
         if case .named(let name, let arguments) = reference {
             if arguments.count == 1 && TypeScriptTypeMap.sequences.contains(name) {
@@ -141,37 +176,54 @@ struct TypeScriptTypeWriter {
         return name
     }
 
-    private func properties(_ type: MetadataType, modifier: String, addingResponseStatus: Bool) -> [String] {
+    /// A declaration's enum: `type Name = "A" | "B";`, the .NET names whatever their values.
+    private func unionOfNames(_ type: MetadataType) -> String {
+        let names = type.enumNames.map { ScriptAnnotations.quoted($0) }
+        return "type \(TypeReference.stripArity(type.name)) = \(names.joined(separator: " | "));"
+    }
+
+    private func properties(
+        _ type: MetadataType, modifier: String, isInterface: Bool, addingResponseStatus: Bool
+    ) -> [String] {
         var lines: [String] = []
         var marked = false
         for property in type.properties {
             if marked { lines.append("") }
             let (typeName, nullable) = types.name(of: DTOLayout.memberType(property))
-            // Optional unless required: marked so (a non-nullable reference of a host that
-            // annotates nullability) or a value type that is not `Nullable<T>`.
-            let isRequired = property.isRequired
-            let optional = members.makesPropertiesOptional || !(isRequired || (property.isValueType && !nullable))
+            let optional = isOptional(property, nullable: nullable)
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             marked = !dataMember.isEmpty || attributes != nil
             lines += (comment(property.json["description"]) + dataMember + (attributes ?? [])).map { "    " + $0 }
-            // A required collection starts empty, and so does every one when asked (`InitializeCollections`).
-            let initialises =
-                (isRequired || members.initializesCollections)
-                && (typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"))
-                && !ScriptText.isAutoQuery(type) && !type.isInterface
-            let initializer = initialises ? (typeName.hasPrefix("{") ? " = {}" : " = []") : ""
+            // Never in an interface, where a value cannot be.
+            let initializer = isInterface ? "" : initializer(property, typeName: typeName, in: type)
             lines.append("    \(modifier)\(memberName(property))\(optional ? "?" : ""): \(typeName)\(initializer);")
         }
         if addingResponseStatus {
             if marked { lines.append("") }
-            lines.append("    \(modifier)responseStatus: ResponseStatus;")
+            lines.append("    \(modifier)responseStatus\(declaresOnly ? "?" : ""): ResponseStatus;")
         }
         return lines
     }
 
+    /// ` = []` or ` = {}` for a collection that starts empty: a required one, or every one when
+    /// asked (`InitializeCollections`), but an AutoQuery filter's; else nothing.
+    func initializer(_ property: MetadataProperty, typeName: String, in type: MetadataType) -> String {
+        guard property.isRequired || members.initializesCollections,
+            typeName.hasSuffix("[]") || typeName.hasPrefix("{ [index"), !ScriptText.isAutoQuery(type)
+        else { return "" }
+        return typeName.hasPrefix("{") ? " = {}" : " = []"
+    }
+
+    /// Optional unless required: marked so (a non-nullable reference of a host that annotates
+    /// nullability) or a value type that is not `Nullable<T>` (`nullable`), or every member
+    /// under `MakePropertiesOptional`.
+    func isOptional(_ property: MetadataProperty, nullable: Bool) -> Bool {
+        members.makesPropertiesOptional || !(property.isRequired || (property.isValueType && !nullable))
+    }
+
     /// The JSON name: a data member's own name, else camelCase.
-    private func memberName(_ property: MetadataProperty) -> String {
+    func memberName(_ property: MetadataProperty) -> String {
         if case .object(let member)? = property.json["dataMember"], let name = member["name"]?.stringValue {
             return ScriptText.identifier(name)
         }
@@ -180,14 +232,23 @@ struct TypeScriptTypeWriter {
 
     /// `Name` or `Name<T, U>`.
     private func declaredName(_ type: MetadataType) -> String {
-        let name = types.alias(TypeReference.stripArity(type.name), arity: type.genericArgs.count)
-        let parameters = type.genericArgs.map { ScriptText.identifier(String($0.drop { $0 == "'" })) }
-        return parameters.isEmpty ? name : "\(name)<\(parameters.joined(separator: ", "))>"
+        let parameters = typeParameters(type)
+        return parameters.isEmpty ? className(type) : "\(className(type))<\(parameters.joined(separator: ", "))>"
+    }
+
+    /// The name a type is declared by, without its parameters (`QueryDb_2` where several arities are).
+    func className(_ type: MetadataType) -> String {
+        types.alias(TypeReference.stripArity(type.name), arity: type.genericArgs.count)
+    }
+
+    /// A generic type's parameters (`T`, `TKey`).
+    func typeParameters(_ type: MetadataType) -> [String] {
+        type.genericArgs.map { ScriptText.identifier(String($0.drop { $0 == "'" })) }
     }
 
     /// `/** @description text */` when descriptions are comments, as today's generator writes
     /// them (the 2021 files had `/**`, `* text`, `*/` on three lines).
-    private func comment(_ value: JSONValue?) -> [String] {
+    func comment(_ value: JSONValue?) -> [String] {
         guard members.addsDescriptions, let text = value?.stringValue else { return [] }
         return ["/** @description \(ScriptAnnotations.oneLine(text).replacingCommentEnds()) */"]
     }

@@ -14,6 +14,10 @@ struct ServiceStackRoutes: Sendable {
         NativeTypesRoute(name: "TypesSwift4", path: "/types/swift4", service: .dtos(.swift)),
         NativeTypesRoute(name: "TypesPython", path: "/types/python", service: .dtos(.python)),
         NativeTypesRoute(name: "TypesTypeScript", path: "/types/typescript", service: .dtos(.typeScript)),
+        NativeTypesRoute(
+            name: "TypesTypeScriptDefinition", path: "/types/typescript.d", service: .dtos(.typeScriptDeclarations)),
+        NativeTypesRoute(name: "TypesMjs", path: "/types/mjs", service: .dtos(.mjs)),
+        NativeTypesRoute(name: "TypesCommonJs", path: "/types/js", service: .dtos(.commonJS)),
         NativeTypesRoute(name: "TypesJava", path: "/types/java", service: .dtos(.java)),
         NativeTypesRoute(name: "TypesKotlin", path: "/types/kotlin", service: .dtos(.kotlin)),
         NativeTypesRoute(name: "TypesDart", path: "/types/dart", service: .dtos(.dart)),

@@ -641,7 +641,10 @@ def measure_generation(port, samples=40):
 
 CODEGEN_APPS = ("test", "techstacks", "ai")
 # Every /types/{lang} path mockstack generates.
-CODEGEN_LANGUAGES = ("swift", "python", "typescript", "java", "kotlin", "dart", "csharp", "php")
+CODEGEN_LANGUAGES = (
+    "swift", "python", "typescript", "typescript.d", "mjs", "js", "java", "kotlin", "dart", "csharp", "fsharp", "vbnet",
+    "php",
+)
 CODEGEN_TARGET_MS = 20.0  # /types/{lang} for the full metadata, the first request to a fresh server
 
 

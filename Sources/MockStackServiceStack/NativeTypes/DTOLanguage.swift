@@ -30,6 +30,7 @@ public enum DTOLanguage: String, Sendable, CaseIterable {
     /// The names `mockstack codegen` also takes, as the file extensions people know.
     static let shortNames: [String: DTOLanguage] = [
         "ts": .typeScript, "d.ts": .typeScriptDeclarations, "py": .python, "kt": .kotlin, "cs": .cSharp, "fs": .fSharp,
+        "vb": .vbNet,
     ]
 
     /// Every language by its path name, a short name after it in brackets: `swift, python (py), …`.

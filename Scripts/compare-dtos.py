@@ -86,7 +86,11 @@ def statements(lines):
 
 DECLARATION = re.compile(
     r"^(\s*)(?:(?:public|export|abstract|open|data|static|final|partial|sealed|declare|Public|Partial)\s+)*"
-    r"(?:class|enum|interface|struct|protocol|type|var|Class|Enum|Interface)\s+([A-Za-z_][A-Za-z0-9_]*)")
+    r"(?:class|enum|interface|struct|protocol|type|Class|Enum|Interface)\s+([A-Za-z_][A-Za-z0-9_]*)")
+# In the script files a top-level `var X` declares too (an ES5 class, an enum's object); in the
+# others `var` is a member.
+SCRIPT_DECLARATION = re.compile(
+    r"^()(?:(?:export|declare)\s+)*(?:class|enum|interface|type|var)\s+([A-Za-z_][A-Za-z0-9_]*)")
 
 # The script files (`mjs`, `js`) put no blank line between declarations: each starts at its
 # `export class X`, `export var X;` or `var X = /** @class */` line, after its comments.
@@ -97,8 +101,8 @@ def unseparated_declarations(lines):
     """Each top-level declaration's lines by its name, with the comment lines just above it."""
     found, current, name, pending = {}, [], None, []
     for line in lines:
-        match = DECLARATION.match(line)
-        if match and not match.group(1) and not line.startswith("var __extends"):
+        match = SCRIPT_DECLARATION.match(line)
+        if match and not line.startswith("var __extends"):
             if name:
                 found.setdefault(name, current)
             name, current, pending = match.group(2), pending + [line], []

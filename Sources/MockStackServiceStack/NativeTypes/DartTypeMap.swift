@@ -151,20 +151,22 @@ struct DartTypeMap {
 
     /// `Nullable<T>` inside a name removed (`Nullable<Byte>[]` → `Byte[]`).
     static func strippingNullable(_ type: String) -> String {
-        guard type.contains("Nullable<") else { return type }
-        let characters = Array(type)
-        let marker = Array("Nullable<")
-        guard let start = characters.indices.first(where: { characters[$0...].starts(with: marker) }) else {
-            return type
-        }
+        // Worked on the bytes: the names are ASCII, and `<`, `>` and the marker are.
+        let bytes = Array(type.utf8)
+        let marker = Array("Nullable<".utf8)
+        guard bytes.count > marker.count,
+            let start = (0...(bytes.count - marker.count)).first(where: {
+                bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+            })
+        else { return type }
         var depth = 1
-        for index in (start + marker.count)..<characters.count {
-            if characters[index] == "<" { depth += 1 }
-            guard characters[index] == ">" else { continue }
+        for index in (start + marker.count)..<bytes.count {
+            if bytes[index] == UInt8(ascii: "<") { depth += 1 }
+            guard bytes[index] == UInt8(ascii: ">") else { continue }
             depth -= 1
             if depth == 0 {
-                return String(
-                    characters[..<start] + characters[(start + marker.count)..<index] + characters[(index + 1)...])
+                let kept = bytes[..<start] + bytes[(start + marker.count)..<index] + bytes[(index + 1)...]
+                return String(decoding: kept, as: UTF8.self)
             }
         }
         return type

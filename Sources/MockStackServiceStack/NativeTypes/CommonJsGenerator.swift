@@ -6,14 +6,15 @@ import MockStackCore
 /// line (each line after a blank one, as ServiceStack batches them), then every class and enum in
 /// ``DTOLayout`` order (the interfaces left out); a blank line ends the file.
 public struct CommonJsGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
 
     // 10.09, as the TypeScript file whose model (type order, names) this one takes.
     public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
     }

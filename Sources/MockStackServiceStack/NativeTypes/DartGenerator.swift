@@ -8,17 +8,18 @@ import MockStackCore
 /// every type in ``DTOLayout`` order, each after a blank line, and the file's ``DartTypeRegistry``
 /// after another. The types the `servicestack` package defines are left to it.
 public struct DartGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
     /// Names whose members travel as `String` (.NET structs), worked out once.
     private let structs: Set<String>
     /// The metadata's types by .NET name.
     private let declared: [String: MetadataType]
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
         structs = Self.structNames(metadata)

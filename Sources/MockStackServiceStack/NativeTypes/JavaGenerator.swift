@@ -6,15 +6,16 @@ import MockStackCore
 /// default import, then one public class named by `GlobalNamespace` that nests every type in
 /// request, response, type order, each after a blank line.
 public struct JavaGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
     /// The interfaces a type may name (``JVMDeclarations/interfaces(of:)``).
     private let interfaces: Set<String>
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
         interfaces = JVMDeclarations.interfaces(of: metadata)

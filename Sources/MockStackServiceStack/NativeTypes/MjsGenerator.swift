@@ -7,15 +7,16 @@ import MockStackCore
 /// JavaScript has no use for, left out); a blank line ends the file. Nothing is imported:
 /// `DefaultImports` is only listed in the header, as ServiceStack lists it.
 public struct MjsGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
 
     // 10.09, as the TypeScript file: the model (member optionality, collections started
     // empty, type order) is the TypeScript generator's, whose rules are 10.x's.
     public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
     }

@@ -9,13 +9,14 @@ import MockStackCore
 /// `QueryDb`, `AuditBase`, …) are left to it, as ServiceStack always includes its own types
 /// (`AddServiceStackTypes`) in a PHP file.
 public struct PhpGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack version the host reports.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
     }

@@ -7,13 +7,14 @@ import MockStackCore
 /// blank lines, and a last line break. The types the `servicestack` package defines (`IReturn`,
 /// `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
 public struct PythonGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack version the host reports.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
     }

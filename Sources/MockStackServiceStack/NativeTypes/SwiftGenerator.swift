@@ -4,7 +4,10 @@
 /// other types in metadata order, each after a blank line (an `ExcludeGenericBaseTypes` note
 /// takes a type's place without one); `AddModelExtensions` ends the file with two more line breaks.
 public struct SwiftGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     public let header: SwiftHeader
 
     /// The header's options, in its order.
@@ -32,14 +35,12 @@ public struct SwiftGenerator: DTOFileGenerator {
         "ServiceStack.Api.OpenApi",
     ]
 
-    /// Worked out once per app rather than per request: the selection's document, the
-    /// interfaces the file defines, and the names declared with several arities.
-    private let document: MetadataDocument
+    /// Worked out once per app rather than per request: the interfaces the file defines, and
+    /// the names declared with several arities.
     private let interfaces: Set<String>
     private let conflicts: Set<String>
 
     public init(metadata: MetadataTypes, header: SwiftHeader = SwiftHeader()) {
-        self.metadata = metadata
         self.header = header
         document = MetadataDocument(metadata: metadata)
         interfaces = Set(metadata.types.filter(\.isInterface).map { MetadataDocument.key($0.name) })

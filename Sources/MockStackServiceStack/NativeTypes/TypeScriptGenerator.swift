@@ -11,17 +11,18 @@ import MockStackCore
 /// union enums, in `declare module Name { … }` under a `GlobalNamespace`, every member optional
 /// unless the query says `MakePropertiesOptional=False`, as ServiceStack's service sets it.
 public struct TypeScriptGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
     /// Whether the file is `/types/typescript.d`'s declarations rather than classes.
     public let declaresOnly: Bool
-    private let document: MetadataDocument
 
     // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(),
     // from December 2025), as a real host would label them.
     public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09", declaresOnly: Bool = false) {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         self.declaresOnly = declaresOnly
         document = MetadataDocument(metadata: metadata)

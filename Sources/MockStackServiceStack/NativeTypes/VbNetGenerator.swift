@@ -7,15 +7,16 @@ import MockStackCore
 /// `Namespace Name` … `End Namespace` per namespace, its types in ``DotNetLayout`` order (as C#'s),
 /// each after a blank line; a blank line ends the file.
 public struct VbNetGenerator: DTOFileGenerator {
-    public let metadata: MetadataTypes
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    private let document: MetadataDocument
+    /// The app's metadata.
+    public var metadata: MetadataTypes { document.metadata }
     /// `Version:`, the ServiceStack release whose generator the file reproduces.
     public let serviceStackVersion: String
-    private let document: MetadataDocument
     /// The interfaces a class may name (see ``CSharpTypeWriter/interfaces``).
     private let interfaces: Set<String>
 
     public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.metadata = metadata
         self.serviceStackVersion = serviceStackVersion
         document = MetadataDocument(metadata: metadata)
         interfaces = CSharpTypeWriter.interfaces(in: metadata)

@@ -98,6 +98,12 @@ public struct MetadataProperty: Sendable {
     /// The C# name (`Id`, `VendorName`).
     public var name: String
     public var type: TypeReference
+    /// The type's .NET name as the metadata spells it (``List`1``, ``Nullable`1``, `Byte[]`,
+    /// `'T`): the generated files' rules turn on that spelling.
+    public var typeName: String
+    /// The type's generic arguments as the metadata spells them (`Dictionary<String,Poco>`); nil
+    /// when it lists none, which ServiceStack's generators read apart from an empty list.
+    public var genericArgs: [String]?
     public var namespace: String?
     public var isValueType: Bool
     public var isEnum: Bool
@@ -106,7 +112,10 @@ public struct MetadataProperty: Sendable {
 
     init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
-        type = TypeReference(type: try reader.string("type"), genericArgs: try reader.strings("genericArgs"))
+        typeName = try reader.string("type")
+        let arguments = try reader.strings("genericArgs")
+        genericArgs = reader.object["genericArgs"]?.arrayValue == nil ? nil : arguments
+        type = TypeReference(type: typeName, genericArgs: arguments)
         namespace = try reader.optionalString("namespace")
         isValueType = try reader.flag("isValueType")
         isEnum = try reader.flag("isEnum")

@@ -27,7 +27,7 @@ struct CSharpTypeMap {
         var seen: Set<String> = []
         var user: Set<String> = []
         for property in types.flatMap(\.properties) {
-            let name = property.json["type"]?.stringValue ?? ""
+            let name = property.typeName
             guard seen.insert(name).inserted else { continue }
             if !Self.isSystem(property) && !property.isEnum { user.insert(name) }
         }
@@ -40,24 +40,18 @@ struct CSharpTypeMap {
 
     /// A member's type.
     func memberType(_ property: MetadataProperty) -> String {
-        Self.type(declaredName(property), Self.genericArguments(property.json), keepsNamespace: true)
+        Self.type(declaredName(property), property.genericArgs, keepsNamespace: true)
     }
 
     /// The .NET name ServiceStack writes a member as: its own, but text for a struct of the host
     /// (and for `Nullable<T>` of one) unless `ExportValueTypes`.
     func declaredName(_ property: MetadataProperty) -> String {
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         guard property.isValueType, !property.isEnum, !exportsValueTypes else { return declared }
         guard Self.isSystem(property) else { return "String" }
-        let arguments = Self.genericArguments(property.json) ?? []
+        let arguments = property.genericArgs ?? []
         guard declared == "Nullable`1", arguments.count == 1 else { return declared }
         return userValueTypes.contains(arguments[0]) ? "String" : declared
-    }
-
-    /// A JSON object's `genericArgs`: nil when it has none, as ServiceStack reads a missing list.
-    static func genericArguments(_ json: JSONObject) -> [String]? {
-        guard let items = json["genericArgs"]?.arrayValue else { return nil }
-        return items.compactMap(\.stringValue)
     }
 
     /// A named type (`inherits`, `implements`, a return type).
@@ -83,27 +77,37 @@ struct CSharpTypeMap {
 
     /// ServiceStack's `TypeAlias`: an array of the alias, the C# keyword, or the bare name.
     static func alias(_ name: String, keepsNamespace: Bool = false) -> String {
-        let name = String(name.drop { $0 == "'" })
-        if let bracket = name.firstIndex(of: "[") {
-            return alias(String(name[..<bracket]), keepsNamespace: keepsNamespace) + "[]"
-        }
+        let name = String(name.withoutParameterMark)
+        if name.containsMark("[") { return alias(String(name.leftPart("[")), keepsNamespace: keepsNamespace) + "[]" }
         return aliases[name] ?? nameOnly(name, keepsNamespace: keepsNamespace)
     }
 
     /// The name before its arity, without its namespace unless `keepsNamespace`.
     static func nameOnly(_ name: String, keepsNamespace: Bool = false) -> String {
-        var bare = Substring(name.drop { $0 == "'" })
-        if let tick = bare.firstIndex(of: "`") { bare = bare[..<tick] }
-        if !keepsNamespace, let dot = bare.lastIndex(of: ".") { bare = bare[bare.index(after: dot)...] }
-        return safe(String(bare))
+        let bare = name.withoutParameterMark.leftPart("`")
+        return safe(String(keepsNamespace ? bare : bare.lastRightPart(".")))
     }
 
     /// A type name kept to what C# can hold there: letters, digits, `_`, `.`, `<`, `>`, `,`, `?`,
     /// `[`, `]`, spaces and `also` (VB.NET's parentheses); anything else becomes `_`.
     static func safe(_ text: String, also: String = "") -> String {
+        // Nearly every name is ASCII letters and digits: that is checked on the bytes first.
+        if text.utf8.allSatisfy({ isASCIITypeByte($0) || also.utf8.contains($0) }) { return text }
         let allowed = { (scalar: Unicode.Scalar) in isTypeCharacter(scalar) || also.unicodeScalars.contains(scalar) }
         guard !text.unicodeScalars.allSatisfy(allowed) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { allowed($0) ? $0 : "_" }))
+    }
+
+    private static func isASCIITypeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","),
+            UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: " "):
+            true
+        default: false
+        }
     }
 
     private static func isTypeCharacter(_ scalar: Unicode.Scalar) -> Bool {
@@ -113,7 +117,7 @@ struct CSharpTypeMap {
     /// Whether a member is one whose collection `InitializeCollections` starts empty: a list,
     /// set, dictionary, queue, stack or array.
     static func isCollection(_ property: MetadataProperty) -> Bool {
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         return ["List`1", "HashSet`1", "Dictionary`2", "Queue`1", "Stack`1"].contains(declared)
             || declared.contains("[")
     }

@@ -120,7 +120,7 @@ struct CSharpTypeWriter {
         for property in collections {
             let declared = types.declaredName(property)
             let created = CSharpTypeMap.type(
-                declared, CSharpTypeMap.genericArguments(property.json), keepsNamespace: true)
+                declared, property.genericArgs, keepsNamespace: true)
             lines.append("    \(ScriptText.identifier(property.name)) = new \(created){};")
         }
         return lines + ["}", ""]

@@ -151,7 +151,7 @@ struct DTOLayout {
     {
         var dependencies: [String: [String]] = [:]
         func push(_ name: String, _ dependency: String) {
-            let dependency = dependency.hasSuffix("[]") ? String(dependency.prefix { $0 != "[" }) : dependency
+            let dependency = dependency.hasSuffix("[]") ? String(dependency.leftPart("[")) : dependency
             if !(dependencies[name]?.contains(dependency) ?? false) {
                 dependencies[name, default: []].append(dependency)
             }
@@ -175,9 +175,9 @@ struct DTOLayout {
                 }
             }
             for property in type.properties {
-                let arguments = property.json["genericArgs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                let arguments = property.genericArgs ?? []
                 if arguments.isEmpty {
-                    push(type.name, property.json["type"]?.stringValue ?? "")
+                    push(type.name, property.typeName)
                 } else {
                     arguments.forEach { push(type.name, $0) }
                 }
@@ -249,7 +249,7 @@ struct DTOLayout {
         var arities: [String: Set<String>] = [:]
         for name in names { arities[TypeReference.stripArity(name), default: []].insert(name) }
         let prefixes = arities.filter { $0.value.count > 1 }.keys
-        return Set(names.filter { name in name.contains("`") && prefixes.contains { name.hasPrefix($0) } })
+        return Set(names.filter { name in name.containsMark("`") && prefixes.contains { name.hasPrefix($0) } })
     }
 
     /// The interfaces a class lists after its base and return marker.
@@ -262,7 +262,7 @@ struct DTOLayout {
     static func memberType(_ property: MetadataProperty) -> TypeReference {
         let isSystem = property.namespace.map { $0 == "System" || $0.hasPrefix("System.") } ?? true
         if property.isValueType && !property.isEnum && !isSystem { return .named("String", []) }
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         if declared.hasPrefix("Nullable`1[]"), !property.type.arguments.isEmpty { return .array(property.type) }
         return property.type
     }
@@ -274,7 +274,7 @@ struct DTOLayout {
     ) -> [MetadataType] {
         let all = types + operations.compactMap(\.response) + operations.map(\.request)
         guard !types.contains(where: { $0.name == "KeyValuePair`2" }),
-            all.contains(where: { $0.properties.contains { $0.json["type"]?.stringValue == "KeyValuePair`2" } })
+            all.contains(where: { $0.properties.contains { $0.typeName == "KeyValuePair`2" } })
         else { return [] }
         let json: JSONObject = [
             "name": "KeyValuePair`2", "namespace": "System.Collections.Generic", "genericArgs": ["'TKey", "'TValue"],

@@ -92,7 +92,7 @@ public struct DartGenerator: DTOFileGenerator {
         var extendsList = false
         var usesBytes = false
         for entry in layout.entries {
-            if entry.type.properties.contains(where: { $0.json["type"]?.stringValue == "Byte[]" }) { usesBytes = true }
+            if entry.type.properties.contains(where: { $0.typeName == "Byte[]" }) { usesBytes = true }
             guard case .request(let operation) = entry.role else { continue }
             if entry.type.inherits?.name == "List`1" { extendsList = true }
             if operation.returnType?.name == "Byte[]" { usesBytes = true }
@@ -133,7 +133,7 @@ public struct DartGenerator: DTOFileGenerator {
         var structs: Set<String> = []
         let all = metadata.types + metadata.operations.flatMap { [$0.request] + ($0.response.map { [$0] } ?? []) }
         for property in all.flatMap(\.properties) {
-            let name = property.json["type"]?.stringValue ?? ""
+            let name = property.typeName
             guard seen.insert(name).inserted else { continue }
             if !(property.namespace?.hasPrefix("System") ?? false) && !property.isEnum { structs.insert(name) }
         }

@@ -67,7 +67,7 @@ struct DartTypeMap {
 
     /// A generic argument written in C# syntax (`Dictionary<String,Poco>`), Dart's way:
     /// `Nullable<T>` as `T`, dictionaries as `Map`, sets as `Set`, a conflicting name with its arity.
-    func argument(_ text: String) -> String { convert(DartTypeNode(parsing: String(text.drop { $0 == "'" }))) }
+    func argument(_ text: String) -> String { convert(DartTypeNode(parsing: text.withoutParameterMark)) }
 
     private func convert(_ node: DartTypeNode) -> String {
         if node.text == "Nullable", let first = node.children.first { return alias(first.text) }
@@ -79,19 +79,18 @@ struct DartTypeMap {
 
     /// A plain name: `Byte[]` as `Uint8List`, other arrays as `List<T>`, an alias, or the bare name.
     func alias(_ type: String) -> String {
-        let type = String(type.drop { $0 == "'" })
+        let type = String(type.withoutParameterMark)
         if type == "Byte[]" { return "Uint8List" }
-        if let bracket = type.firstIndex(of: "[") { return "List<\(alias(String(type[..<bracket])))>" }
+        if type.containsMark("[") { return "List<\(alias(String(type.leftPart("["))))>" }
         return Self.aliases[type] ?? nameOnly(type)
     }
 
     /// The name without its namespace, and without its arity unless it conflicts; a trailing
     /// `?` (a nullable argument) is kept.
     func nameOnly(_ type: String) -> String {
-        if type.hasSuffix("?") { return nameOnly(String(type.dropLast())) + "?" }
+        if type.utf8.last == UInt8(ascii: "?") { return nameOnly(String(type.dropLast())) + "?" }
         let name = conflicts.contains(type) ? type.filter { $0 != "`" } : TypeReference.stripArity(type)
-        let last = name.split(separator: ".").last.map(String.init) ?? name
-        return ScriptText.identifier(last)
+        return ScriptText.identifier(String(name.lastRightPart(".")))
     }
 
     /// The .NET spelling the registry looks defaults up by (`Byte[]`, `List<Poco>`, `Int32`).
@@ -102,7 +101,7 @@ struct DartTypeMap {
         return "\(nameOnly(name))<\(arguments.map(rawArgument).joined(separator: ","))>"
     }
 
-    func rawArgument(_ text: String) -> String { raw(DartTypeNode(parsing: String(text.drop { $0 == "'" }))) }
+    func rawArgument(_ text: String) -> String { raw(DartTypeNode(parsing: text.withoutParameterMark)) }
 
     func raw(_ node: DartTypeNode) -> String {
         let name = nameOnly(node.text)
@@ -115,7 +114,7 @@ struct DartTypeMap {
     /// not describe (a .NET struct, or `Nullable<T>` of one) travels as `String`; `structs` are
     /// the names whose first member in the metadata is such a value type.
     static func declaredType(_ property: MetadataProperty, structs: Set<String>) -> String {
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         guard property.isValueType, !property.isEnum else { return declared }
         let isSystem = property.namespace?.hasPrefix("System") ?? false
         guard isSystem else { return "String" }
@@ -125,7 +124,7 @@ struct DartTypeMap {
     }
 
     static func arguments(_ property: MetadataProperty) -> [String] {
-        property.json["genericArgs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        (property.genericArgs ?? [])
     }
 
     /// A member's Dart type, without the `?` every member gets.
@@ -142,10 +141,10 @@ struct DartTypeMap {
 
     /// Whether a member is read and written through `JsonConverters` with its type's name.
     func convertsJSON(_ property: MetadataProperty) -> Bool {
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         let arguments = Self.arguments(property)
         let name = declared == "Nullable`1" && !arguments.isEmpty ? argument(arguments[0]) : declared
-        return !Self.basicJSONTypes.contains(name) && !name.contains("'")
+        return !Self.basicJSONTypes.contains(name) && !name.containsMark("'")
             && !Self.basicJSONTypes.contains(rawType(declared, arguments))
     }
 
@@ -186,30 +185,30 @@ struct DartTypeNode {
     var text: String
     var children: [DartTypeNode] = []
 
-    init(parsing definition: String) {
-        guard let open = definition.firstIndex(of: "<") else {
+    init(parsing definition: Substring) {
+        let bytes = definition.utf8
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "<")) else {
             text = String(definition.trimmingASCIISpace())
             return
         }
         text = String(definition[..<open].trimmingASCIISpace())
         var depth = 0
-        var start = definition.index(after: open)
+        var start = bytes.index(after: open)
         var index = start
-        while index < definition.endIndex {
-            let character = definition[index]
-            if character == "<" { depth += 1 }
-            if character == ">" {
-                if depth == 0 {
-                    children.append(DartTypeNode(parsing: String(definition[start..<index])))
-                    break
-                }
-                depth -= 1
+        // On the bytes: the brackets and commas are ASCII, so each is a character boundary.
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "<"): depth += 1
+            case UInt8(ascii: ">") where depth == 0:
+                children.append(DartTypeNode(parsing: definition[start..<index]))
+                return
+            case UInt8(ascii: ">"): depth -= 1
+            case UInt8(ascii: ",") where depth == 0:
+                children.append(DartTypeNode(parsing: definition[start..<index]))
+                start = bytes.index(after: index)
+            default: break
             }
-            if character == ",", depth == 0 {
-                children.append(DartTypeNode(parsing: String(definition[start..<index])))
-                start = definition.index(after: index)
-            }
-            index = definition.index(after: index)
+            index = bytes.index(after: index)
         }
     }
 }

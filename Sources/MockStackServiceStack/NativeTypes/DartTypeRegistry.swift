@@ -50,8 +50,8 @@ struct DartTypeRegistry {
         if factory.hasPrefix("() => List<") { factory = "() => " + DartTypeMap.literal(String(factory.dropFirst(6))) }
         guard let type else {
             lines.append("    '\(name)': TypeInfo(TypeOf.Class, create:\(factory)),")
-            guard name.contains("<") else { return }
-            for argument in DartTypeNode(parsing: name).children
+            guard name.containsMark("<") else { return }
+            for argument in DartTypeNode(parsing: name[...]).children
             where !DartTypeMap.basicJSONTypes.contains(argument.text) {
                 let raw = types.raw(argument)
                 register(raw, factory: DartTypeMap.defaultValues[raw].map { "() => \($0)" })

@@ -216,7 +216,7 @@ struct DartTypeWriter {
         let arguments = DartTypeMap.arguments(property)
         let indexes = arguments.compactMap { type.genericArgs.firstIndex(of: $0) }
         if !type.genericArgs.isEmpty, !arguments.isEmpty, indexes.count == arguments.count {
-            let declared = ScriptText.identifier(TypeReference.stripArity(property.json["type"]?.stringValue ?? ""))
+            let declared = ScriptText.identifier(TypeReference.stripArity(property.typeName))
             let positions = indexes.map(String.init).joined(separator: ",")
             name = "\(declared)<${runtimeGenericTypeDefs(this,[\(positions)]).join(\",\")}>"
         } else {

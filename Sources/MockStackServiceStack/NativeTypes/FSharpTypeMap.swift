@@ -26,21 +26,19 @@ enum FSharpTypeMap {
 
     /// An array of the alias, F#'s own name, or the bare name.
     static func alias(_ name: String) -> String {
-        if let bracket = name.firstIndex(of: "[") { return alias(String(name[..<bracket])) + "[]" }
+        if name.containsMark("[") { return alias(String(name.leftPart("["))) + "[]" }
         return aliases[name] ?? nameOnly(name)
     }
 
     /// The name before its arity, without its namespace; a type parameter keeps its `'`.
     static func nameOnly(_ name: String) -> String {
-        var bare = Substring(name)
-        if let tick = bare.firstIndex(of: "`") { bare = bare[..<tick] }
-        if let dot = bare.lastIndex(of: ".") { bare = bare[bare.index(after: dot)...] }
-        let quote = bare.hasPrefix("'") ? "'" : ""
-        return quote + CSharpTypeMap.safe(String(bare.drop { $0 == "'" }))
+        let bare = name.leftPart("`").lastRightPart(".")
+        let quote = bare.utf8.first == UInt8(ascii: "'") ? "'" : ""
+        return quote + CSharpTypeMap.safe(String(bare.withoutParameterMark))
     }
 
     /// A member's type.
     static func memberType(_ property: MetadataProperty, _ types: CSharpTypeMap) -> String {
-        type(types.declaredName(property), CSharpTypeMap.genericArguments(property.json))
+        type(types.declaredName(property), property.genericArgs)
     }
 }

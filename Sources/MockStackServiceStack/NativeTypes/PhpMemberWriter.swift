@@ -42,7 +42,7 @@ struct PhpMemberWriter {
     /// - Parameter isGeneric: the class is generic, so every member is `mixed`.
     func member(_ property: MetadataProperty, isGeneric: Bool) -> Member {
         let type = types.name(of: DTOLayout.memberType(property))
-        let isNullable = property.json["type"]?.stringValue == "Nullable`1" || !property.isValueType
+        let isNullable = property.typeName == "Nullable`1" || !property.isValueType
         let isOptional =
             makesPropertiesOptional || (property.json["isRequired"]?.boolValue.map { !$0 } ?? isNullable)
         let defaultValue = (isOptional ? nil : PhpTypeMap.defaultValue(type)) ?? "null"
@@ -135,7 +135,7 @@ struct PhpMemberWriter {
             ({ "JsonConverters::from\(kind)(\(argument), \($0))" }, { "JsonConverters::to\(kind)(\(argument), \($0))" })
         }
         let asIs: (from: (String) -> String, to: (String) -> String) = ({ $0 }, { $0 })
-        let declared = property.json["type"]?.stringValue ?? ""
+        let declared = property.typeName
         let arguments = arguments(property)
         let type = types.name(of: DTOLayout.memberType(property))
         if (property.isValueType || declared == "String") && !property.isEnum && arguments.isEmpty
@@ -193,7 +193,7 @@ struct PhpMemberWriter {
 
     /// The property's generic arguments as metadata writes them (`String`, `List<Poco>`).
     private func arguments(_ property: MetadataProperty) -> [String] {
-        property.json["genericArgs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        (property.genericArgs ?? [])
     }
 
     /// The JSON name: a data member's own name, else camelCase.

@@ -141,17 +141,3 @@ struct PhpTypeMap {
         return defaultValues[type]
     }
 }
-
-extension String {
-    /// The text before the first `character` (all of it when there is none), as ServiceStack's `LeftPart`.
-    func leftPart(_ character: Character) -> Substring {
-        guard let index = firstIndex(of: character) else { return self[...] }
-        return self[..<index]
-    }
-
-    /// The text after the first `character` (all of it when there is none), as ServiceStack's `RightPart`.
-    func rightPart(_ character: Character) -> Substring {
-        guard let index = firstIndex(of: character) else { return self[...] }
-        return self[index...].dropFirst()
-    }
-}

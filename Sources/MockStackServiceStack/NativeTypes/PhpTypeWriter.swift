@@ -215,11 +215,3 @@ private struct Templates {
         }
     }
 }
-
-extension Substring {
-    /// The text before the last `character` (all of it when there is none), as ServiceStack's `LastLeftPart`.
-    func lastLeftPart(_ character: Character) -> Substring {
-        guard let index = lastIndex(of: character) else { return self }
-        return self[..<index]
-    }
-}

@@ -196,7 +196,7 @@ struct PythonTypeWriter {
                 SwiftTypeMap.isDictionary(property.type) ? "field(default_factory=dict)" : "field(default_factory=list)"
         } else if members.makesPropertiesOptional || required == false {
             pythonType = Self.optional(pythonType)
-        } else if let value = PythonTypeMap.defaults[property.json["type"]?.stringValue ?? ""] {
+        } else if let value = PythonTypeMap.defaults[property.typeName] {
             defaultValue = value
         } else {
             pythonType = Self.optional(pythonType)

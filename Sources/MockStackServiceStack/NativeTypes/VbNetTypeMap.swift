@@ -46,12 +46,11 @@ enum VbNetTypeMap {
     /// ServiceStack's `TypeAlias`: `<…>` as `(Of …)`, an array of the alias as `T()`, VB.NET's
     /// own name, or the bare name.
     static func alias(_ name: String, keepsNamespace: Bool = false) -> String {
-        let name = String(name.drop { $0 == "'" })
-        if let bracket = name.firstIndex(of: "[") {
-            return alias(String(name[..<bracket]), keepsNamespace: keepsNamespace) + "()"
-        }
+        let name = String(name.withoutParameterMark)
+        if name.containsMark("[") { return alias(String(name.leftPart("[")), keepsNamespace: keepsNamespace) + "()" }
         // Kept to a type name's characters first, so that only these brackets become parentheses.
         let written = aliases[name] ?? nameOnly(name, keepsNamespace: keepsNamespace)
+        guard written.containsMark("<") || written.containsMark(">") else { return written }
         var text = ""
         for character in written {
             switch character {
@@ -65,9 +64,8 @@ enum VbNetTypeMap {
 
     /// The name before its arity, without its namespace unless `keepsNamespace`.
     static func nameOnly(_ name: String, keepsNamespace: Bool = false) -> String {
-        var bare = Substring(name.drop { $0 == "'" })
-        if let tick = bare.firstIndex(of: "`") { bare = bare[..<tick] }
-        if !keepsNamespace, let dot = bare.lastIndex(of: ".") { bare = bare[bare.index(after: dot)...] }
+        let named = name.withoutParameterMark.leftPart("`")
+        let bare = keepsNamespace ? named : named.lastRightPart(".")
         // An argument already written as `Name(Of T)` keeps its parentheses.
         return CSharpTypeMap.safe(String(bare), also: "()")
     }

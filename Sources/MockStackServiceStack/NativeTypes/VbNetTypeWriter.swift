@@ -87,9 +87,9 @@ struct VbNetTypeWriter {
         lines.append("Public Sub New()")
         if let version { lines.append("    Version = \(version)") }
         for property in collections {
-            let declared = property.json["type"]?.stringValue ?? ""
+            let declared = property.typeName
             let created = VbNetTypeMap.type(
-                declared, CSharpTypeMap.genericArguments(property.json), keepsNamespace: true)
+                declared, property.genericArgs, keepsNamespace: true)
             let suffix = declared.contains("[") ? "{}" : ""
             lines.append("    \(VbNetTypeMap.name(property.name)) = New \(created)\(suffix)")
         }
@@ -107,7 +107,7 @@ struct VbNetTypeWriter {
         for property in type.properties {
             if marked { lines.append("") }
             let typeName = VbNetTypeMap.type(
-                types.declaredName(property), CSharpTypeMap.genericArguments(property.json), keepsNamespace: true)
+                types.declaredName(property), property.genericArgs, keepsNamespace: true)
             let annotated = annotations.memberLines(property, index: index)
             index += 1
             marked = annotated.marks

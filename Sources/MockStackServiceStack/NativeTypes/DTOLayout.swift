@@ -149,61 +149,53 @@ struct DTOLayout {
     )
         -> [(type: MetadataType, identity: String)]
     {
+        // Worked by position: a MetadataType is large, and every copy retains each of its fields.
         var dependencies: [String: [String]] = [:]
-        func push(_ name: String, _ dependency: String) {
-            let dependency = dependency.hasSuffix("[]") ? String(dependency.leftPart("[")) : dependency
-            if !(dependencies[name]?.contains(dependency) ?? false) {
-                dependencies[name, default: []].append(dependency)
-            }
-        }
-        var byName: [String: (type: MetadataType, identity: String)] = [:]
-        for entry in types {
+        var positions: [String: Int] = [:]
+        for (position, entry) in types.enumerated() {
             let type = entry.type
-            byName[type.name] = entry
-            if let returned = returnTypes[type.name] {
-                if returned.genericArgs.isEmpty {
-                    push(type.name, returned.name)
-                } else {
-                    returned.genericArgs.forEach { push(type.name, $0) }
-                }
+            positions[type.name] = position
+            // A name declared twice (in two namespaces) has the dependencies of both.
+            var named = dependencies.removeValue(forKey: type.name) ?? []
+            func push(_ dependency: String) {
+                let dependency = dependency.hasSuffix("[]") ? String(dependency.leftPart("[")) : dependency
+                if !named.contains(dependency) { named.append(dependency) }
             }
-            if let base = type.inherits {
-                if base.genericArgs.isEmpty {
-                    push(type.name, base.name)
-                } else {
-                    base.genericArgs.forEach { push(type.name, $0) }
-                }
+            func push(_ name: MetadataTypeName) {
+                if name.genericArgs.isEmpty { push(name.name) } else { name.genericArgs.forEach(push) }
             }
+            if let returned = returnTypes[type.name] { push(returned) }
+            if let base = type.inherits { push(base) }
             for property in type.properties {
-                let arguments = property.genericArgs ?? []
-                if arguments.isEmpty {
-                    push(type.name, property.typeName)
+                if let arguments = property.genericArgs, !arguments.isEmpty {
+                    arguments.forEach(push)
                 } else {
-                    arguments.forEach { push(type.name, $0) }
+                    push(property.typeName)
                 }
             }
+            dependencies[type.name] = named
         }
         var considered: Set<String> = []
         var placed: Set<String> = []
-        var result: [(type: MetadataType, identity: String)] = []
-        func place(_ entry: (type: MetadataType, identity: String)) {
-            if placed.insert(entry.identity).inserted { result.append(entry) }
+        var result: [Int] = []
+        result.reserveCapacity(types.count)
+        func place(_ position: Int) {
+            if placed.insert(types[position].identity).inserted { result.append(position) }
         }
-        func placeDependencies(of type: MetadataType, depth: Int) {
+        func placeDependencies(of name: String, depth: Int) {
             guard depth < 256 else { return }
-            for name in dependencies[type.name] ?? [] {
-                guard let dependency = byName[name], !considered.contains(name) else { continue }
-                considered.insert(name)
-                placeDependencies(of: dependency.type, depth: depth + 1)
-                place(dependency)
+            for dependency in dependencies[name] ?? [] {
+                guard let position = positions[dependency], considered.insert(dependency).inserted else { continue }
+                placeDependencies(of: dependency, depth: depth + 1)
+                place(position)
             }
         }
-        for entry in types {
-            placeDependencies(of: entry.type, depth: 0)
-            place(entry)
+        for (position, entry) in types.enumerated() {
+            placeDependencies(of: entry.type.name, depth: 0)
+            place(position)
             considered.insert(entry.type.name)
         }
-        return result
+        return result.map { types[$0] }
     }
 
     // MARK: Built-in interfaces

@@ -162,13 +162,13 @@ struct DartTypeWriter {
 
     /// `IGet`… for the verb a request is sent with.
     private func verbInterface(_ operation: MetadataOperation) -> String? {
-        let verbs = [
-            "GET": "IGet", "POST": "IPost", "PUT": "IPut", "PATCH": "IPatch", "DELETE": "IDelete",
-            "OPTIONS": "IOptions",
-        ]
         // Every request names its verb, POST when nothing decides it (as every real file has it).
-        return verbs[operation.sendingMethod(types: bases)]
+        Self.verbInterfaces[operation.sendingMethod(types: bases)]
     }
+
+    private static let verbInterfaces = [
+        "GET": "IGet", "POST": "IPost", "PUT": "IPut", "PATCH": "IPatch", "DELETE": "IDelete", "OPTIONS": "IOptions",
+    ]
 
     /// `Name` or, for a generic type, `Name<$T,$U>`: the type arguments' runtime names.
     private static func runtimeName(_ type: MetadataType, declared: String) -> String {

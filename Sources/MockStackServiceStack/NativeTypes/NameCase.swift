@@ -16,10 +16,14 @@ enum NameCase {
     /// `camelCase` → `CamelCase`, `UPPER` → `Upper`, `lower_case` → `LowerCase`: each part
     /// between underscores camelCased, then its first letter raised, as .NET's `ToPascalCase`.
     static func pascal(_ name: String) -> String {
-        name.split(separator: "_").map { part in
-            let camel = Self.camel(String(part))
-            return camel.prefix(1).uppercased() + camel.dropFirst()
-        }.joined()
+        var result: [UInt8] = []
+        result.reserveCapacity(name.utf8.count)
+        for part in name.utf8.split(separator: UInt8(ascii: "_")) {
+            guard let camel = camelBytes(part), let first = camel.first else { return pascalCharacters(name) }
+            result.append(isLower(first) ? first - 0x20 : first)
+            result.append(contentsOf: camel.dropFirst())
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `OrganizationId` → `organization_id`, `MP3` → `m_p3`: camelCase, then an underscore
@@ -40,12 +44,14 @@ enum NameCase {
     }
 
     /// The camelCase bytes of an ASCII name; nil for any other.
-    private static func camelBytes(_ name: String) -> [UInt8]? {
+    private static func camelBytes(_ name: String) -> [UInt8]? { camelBytes(name.utf8[...]) }
+
+    private static func camelBytes(_ name: Substring.UTF8View) -> [UInt8]? {
         var result: [UInt8] = []
-        result.reserveCapacity(name.utf8.count)
+        result.reserveCapacity(name.count)
         var leading = true
         var previous: UInt8?
-        for byte in name.utf8 {
+        for byte in name {
             guard byte < 0x80 else { return nil }
             if let previous { append(previous, next: byte) }
             previous = byte
@@ -84,6 +90,13 @@ enum NameCase {
             }
         }
         return result
+    }
+
+    private static func pascalCharacters(_ name: String) -> String {
+        name.split(separator: "_").map { part in
+            let camel = camelCharacters(String(part))
+            return camel.prefix(1).uppercased() + camel.dropFirst()
+        }.joined()
     }
 
     private static func snakeCharacters(_ name: String) -> String {

@@ -107,10 +107,9 @@ struct PhpTypeMap {
 
     /// A name's alias, else the name without arity or namespace, kept a name.
     func alias(_ name: String) -> String {
-        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
+        let name = String(name.withoutParameterMark)
         if let alias = Self.aliases[name] { return alias }
-        let bare = TypeReference.stripArity(name)
-        return ScriptText.identifier(String(bare.split(separator: ".").last ?? Substring(bare)))
+        return ScriptText.identifier(String(name.leftPart("`").lastRightPart(".")))
     }
 
     /// A dictionary's key: `string`, `boolean` or `number` as they are, anything else `string`.

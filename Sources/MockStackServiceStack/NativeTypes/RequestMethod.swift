@@ -15,11 +15,10 @@ extension MetadataOperation {
     /// POST, a `QueryDb`/`QueryData` GET).
     var inferredMethod: String? {
         if let marker = Self.markers.first(where: { request.implements($0.0) }) { return marker.1 }
-        let supported: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
         var verbs: [String] = []
-        for route in routes {
+        for route in routes where !route.verbs.isEmpty {
             let verb = route.verbs.joined(separator: ",").uppercased()
-            if !route.verbs.isEmpty, supported.contains(verb), !verbs.contains(verb) { verbs.append(verb) }
+            if Self.verbs.contains(verb), !verbs.contains(verb) { verbs.append(verb) }
         }
         if verbs.count == 1 { return verbs[0] }
         if let kind = Self.autoCrudKinds.first(where: { request.implements($0.0) }) { return kind.1 }
@@ -40,9 +39,11 @@ extension MetadataOperation {
         where chain.contains(where: { $0.implements(interface) }) {
             return verb
         }
-        let queries: Set<String> = ["QueryBase", "QueryDb", "QueryData"]
-        return chain.contains { queries.contains(TypeReference.stripArity($0.name)) } ? "GET" : nil
+        return chain.contains { Self.queries.contains(TypeReference.stripArity($0.name)) } ? "GET" : nil
     }
+
+    private static let verbs: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    private static let queries: Set<String> = ["QueryBase", "QueryDb", "QueryData"]
 
     private static let markers = [
         ("IGet", "GET"), ("IPost", "POST"), ("IPut", "PUT"), ("IPatch", "PATCH"), ("IDelete", "DELETE"),

@@ -7,12 +7,12 @@ enum ScriptTypeName {
         aritySeparator: String
     ) -> String {
         // A generic parameter is named `'T` in metadata.
-        let name = name.utf8.first == UInt8(ascii: "'") ? String(name.drop { $0 == "'" }) : name
+        let name = String(name.withoutParameterMark)
         if arity == 0, let alias = aliases[name] { return alias }
         // A conflicting name keeps its arity (none for the non-generic one).
         let keepsArity = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)")
         let bare = keepsArity ? "\(name)\(aritySeparator)\(arity)" : name
-        guard bare.utf8.contains(UInt8(ascii: ".")) else { return bare }
-        return String(bare.split(separator: ".").last ?? Substring(bare))
+        guard bare.containsMark(".") else { return bare }
+        return String(bare.lastRightPart("."))
     }
 }

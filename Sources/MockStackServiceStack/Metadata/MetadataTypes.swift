@@ -40,22 +40,25 @@ public struct MetadataTypeName: Sendable, Hashable {
 }
 
 /// One DTO, enum or interface.
-public struct MetadataType: Sendable {
-    public var name: String
-    public var namespace: String?
-    public var genericArgs: [String]
-    public var inherits: MetadataTypeName?
-    public var implements: [MetadataTypeName]
-    public var isEnum: Bool
-    public var isEnumInt: Bool
-    public var isInterface: Bool
-    public var enumNames: [String]
-    public var enumValues: [String]
+///
+/// Immutable, and a reference: the loader and every generated file's writer pass types around
+/// and keep them in lists and tables, and a copy is then one retain, not one per field.
+public final class MetadataType: Sendable {
+    public let name: String
+    public let namespace: String?
+    public let genericArgs: [String]
+    public let inherits: MetadataTypeName?
+    public let implements: [MetadataTypeName]
+    public let isEnum: Bool
+    public let isEnumInt: Bool
+    public let isInterface: Bool
+    public let enumNames: [String]
+    public let enumValues: [String]
     /// An enum's `[Description]`s, member by member (empty when none declares one).
-    public var enumDescriptions: [String]
-    public var properties: [MetadataProperty]
+    public let enumDescriptions: [String]
+    public let properties: [MetadataProperty]
     /// The type as the document gave it, for `/types/metadata`.
-    public var json: JSONObject
+    public let json: JSONObject
 
     init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
@@ -89,26 +92,26 @@ public struct MetadataType: Sendable {
 
     /// Whether the type implements the named interface (`IGet`, `IReturnVoid`, …).
     public func implements(_ interface: String) -> Bool {
-        implements.contains { TypeReference.stripArity($0.name) == interface }
+        implements.contains { $0.name.leftPart("`") == interface }
     }
 }
 
-/// One property of a DTO, in declaration order.
-public struct MetadataProperty: Sendable {
+/// One property of a DTO, in declaration order. Immutable, and a reference, as ``MetadataType``.
+public final class MetadataProperty: Sendable {
     /// The C# name (`Id`, `VendorName`).
-    public var name: String
-    public var type: TypeReference
+    public let name: String
+    public let type: TypeReference
     /// The type's .NET name as the metadata spells it (``List`1``, ``Nullable`1``, `Byte[]`,
     /// `'T`): the generated files' rules turn on that spelling.
-    public var typeName: String
+    public let typeName: String
     /// The type's generic arguments as the metadata spells them (`Dictionary<String,Poco>`); nil
     /// when it lists none, which ServiceStack's generators read apart from an empty list.
-    public var genericArgs: [String]?
-    public var namespace: String?
-    public var isValueType: Bool
-    public var isEnum: Bool
-    public var isRequired: Bool
-    public var json: JSONObject
+    public let genericArgs: [String]?
+    public let namespace: String?
+    public let isValueType: Bool
+    public let isEnum: Bool
+    public let isRequired: Bool
+    public let json: JSONObject
 
     init(reader: JSONReader) throws(MetadataError) {
         name = try reader.string("name")
@@ -124,22 +127,23 @@ public struct MetadataProperty: Sendable {
     }
 }
 
-/// One operation: its request type, routes, verbs and what it returns.
-public struct MetadataOperation: Sendable {
-    public var request: MetadataType
-    public var response: MetadataType?
+/// One operation: its request type, routes, verbs and what it returns. Immutable, and a
+/// reference, as ``MetadataType``.
+public final class MetadataOperation: Sendable {
+    public let request: MetadataType
+    public let response: MetadataType?
     /// `ANY`, `GET`, `POST`, … as declared by the service's methods.
-    public var actions: [String]
-    public var returnsVoid: Bool
+    public let actions: [String]
+    public let returnsVoid: Bool
     /// The verb the client should use, when the request type says (`IGet` → `GET`).
-    public var method: String?
-    public var returnType: MetadataTypeName?
-    public var routes: [MetadataRoute]
-    public var requiresAuth: Bool
-    public var requiresApiKey: Bool
-    public var requiredRoles: [String]
-    public var tags: [String]
-    public var json: JSONObject
+    public let method: String?
+    public let returnType: MetadataTypeName?
+    public let routes: [MetadataRoute]
+    public let requiresAuth: Bool
+    public let requiresApiKey: Bool
+    public let requiredRoles: [String]
+    public let tags: [String]
+    public let json: JSONObject
 
     /// The operation's name: its request DTO's name.
     public var name: String { request.name }
@@ -150,8 +154,8 @@ public struct MetadataOperation: Sendable {
         }
         request = try MetadataType(reader: requestReader)
         response = try reader.child("response").map { reader throws(MetadataError) in try MetadataType(reader: reader) }
-        actions = try reader.strings("actions").map { $0.uppercased() }
-        if actions.isEmpty { actions = ["ANY"] }
+        let actions = try reader.strings("actions").map { $0.uppercased() }
+        self.actions = actions.isEmpty ? ["ANY"] : actions
         returnsVoid = try reader.flag("returnsVoid")
         method = try reader.optionalString("method")?.uppercased()
         returnType = try reader.child("returnType").map { reader throws(MetadataError) in

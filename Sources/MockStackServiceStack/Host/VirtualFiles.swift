@@ -52,7 +52,7 @@ struct VirtualFiles: Sendable {
 
     /// Images by their extension; other files as static fixtures are typed.
     static func contentType(forFileName name: String) -> String {
-        switch name.split(separator: ".").last?.lowercased() {
+        switch name.lastRightPart(".").lowercased() {
         case "png": "image/png"
         case "jpg", "jpeg": "image/jpeg"
         case "gif": "image/gif"

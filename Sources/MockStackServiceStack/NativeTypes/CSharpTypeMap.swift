@@ -65,9 +65,9 @@ struct CSharpTypeMap {
         if let arguments, let first = arguments.first {
             if name.hasPrefix("Nullable`1") {
                 let nullable = alias(first, keepsNamespace: keepsNamespace) + "?"
-                return name.contains("[") ? nullable + "[]" : nullable
+                return name.containsMark("[") ? nullable + "[]" : nullable
             }
-            if name.contains("`") {
+            if name.containsMark("`") {
                 let written = arguments.map { alias($0, keepsNamespace: keepsNamespace) }
                 return nameOnly(name, keepsNamespace: keepsNamespace) + "<" + written.joined(separator: ", ") + ">"
             }
@@ -77,7 +77,7 @@ struct CSharpTypeMap {
 
     /// ServiceStack's `TypeAlias`: an array of the alias, the C# keyword, or the bare name.
     static func alias(_ name: String, keepsNamespace: Bool = false) -> String {
-        let name = String(name.withoutParameterMark)
+        let name = name.withoutParameterMark
         if name.containsMark("[") { return alias(String(name.leftPart("[")), keepsNamespace: keepsNamespace) + "[]" }
         return aliases[name] ?? nameOnly(name, keepsNamespace: keepsNamespace)
     }
@@ -119,6 +119,6 @@ struct CSharpTypeMap {
     static func isCollection(_ property: MetadataProperty) -> Bool {
         let declared = property.typeName
         return ["List`1", "HashSet`1", "Dictionary`2", "Queue`1", "Stack`1"].contains(declared)
-            || declared.contains("[")
+            || declared.containsMark("[")
     }
 }

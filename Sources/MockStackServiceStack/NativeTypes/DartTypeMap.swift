@@ -58,7 +58,7 @@ struct DartTypeMap {
         if Self.dictionaries.contains(name), arguments.count > 1 {
             return "Map<\(argument(arguments[0])),\(argument(arguments[1]))?>"
         }
-        guard name.contains("`") else { return alias(name) }
+        guard name.containsMark("`") else { return alias(name) }
         return "\(alias(name))<\(arguments.map(argument).joined(separator: ","))>"
     }
 
@@ -67,7 +67,7 @@ struct DartTypeMap {
 
     /// A generic argument written in C# syntax (`Dictionary<String,Poco>`), Dart's way:
     /// `Nullable<T>` as `T`, dictionaries as `Map`, sets as `Set`, a conflicting name with its arity.
-    func argument(_ text: String) -> String { convert(DartTypeNode(parsing: text.withoutParameterMark)) }
+    func argument(_ text: String) -> String { convert(DartTypeNode(parsing: text[...].withoutParameterMark)) }
 
     private func convert(_ node: DartTypeNode) -> String {
         if node.text == "Nullable", let first = node.children.first { return alias(first.text) }
@@ -79,7 +79,7 @@ struct DartTypeMap {
 
     /// A plain name: `Byte[]` as `Uint8List`, other arrays as `List<T>`, an alias, or the bare name.
     func alias(_ type: String) -> String {
-        let type = String(type.withoutParameterMark)
+        let type = type.withoutParameterMark
         if type == "Byte[]" { return "Uint8List" }
         if type.containsMark("[") { return "List<\(alias(String(type.leftPart("["))))>" }
         return Self.aliases[type] ?? nameOnly(type)
@@ -90,18 +90,18 @@ struct DartTypeMap {
     func nameOnly(_ type: String) -> String {
         if type.utf8.last == UInt8(ascii: "?") { return nameOnly(String(type.dropLast())) + "?" }
         let name = conflicts.contains(type) ? type.filter { $0 != "`" } : TypeReference.stripArity(type)
-        return ScriptText.identifier(String(name.lastRightPart(".")))
+        return ScriptText.identifier(name.containsMark(".") ? String(name.lastRightPart(".")) : name)
     }
 
     /// The .NET spelling the registry looks defaults up by (`Byte[]`, `List<Poco>`, `Int32`).
     func rawType(_ name: String, _ arguments: [String]) -> String {
         guard !arguments.isEmpty else { return Self.strippingNullable(name) }
         if name == "Nullable`1" { return rawArgument(arguments[0]) }
-        guard name.contains("`") else { return name }
+        guard name.containsMark("`") else { return name }
         return "\(nameOnly(name))<\(arguments.map(rawArgument).joined(separator: ","))>"
     }
 
-    func rawArgument(_ text: String) -> String { raw(DartTypeNode(parsing: text.withoutParameterMark)) }
+    func rawArgument(_ text: String) -> String { raw(DartTypeNode(parsing: text[...].withoutParameterMark)) }
 
     func raw(_ node: DartTypeNode) -> String {
         let name = nameOnly(node.text)
@@ -150,6 +150,7 @@ struct DartTypeMap {
 
     /// `Nullable<T>` inside a name removed (`Nullable<Byte>[]` → `Byte[]`).
     static func strippingNullable(_ type: String) -> String {
+        guard type.containsMark("<") else { return type }
         // Worked on the bytes: the names are ASCII, and `<`, `>` and the marker are.
         let bytes = Array(type.utf8)
         let marker = Array("Nullable<".utf8)

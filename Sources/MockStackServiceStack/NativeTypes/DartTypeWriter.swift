@@ -72,7 +72,9 @@ struct DartTypeWriter {
                 let value = DartTypeMap.defaultValues[returned] ?? DartTypeMap.literal(returned + "()")
                 responseLines = ["createResponse() => \(value);", "getResponseTypeName() => \"\(returned)\";"]
                 // A generic return type of a generic base is one the registry cannot reach otherwise.
-                if returned.contains("<"), type.inherits?.name.contains("`") == true { registry.register(returned) }
+                if returned.containsMark("<"), type.inherits?.name.containsMark("`") == true {
+                    registry.register(returned)
+                }
             } else {
                 responseLines = ["createResponse() {}"]
             }

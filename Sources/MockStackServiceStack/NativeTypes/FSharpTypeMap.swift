@@ -18,7 +18,7 @@ enum FSharpTypeMap {
 
     /// ServiceStack's F# `Type(name, genericArgs)`: `Name<A, B>` for a generic name, else the alias.
     static func type(_ name: String, _ arguments: [String]?) -> String {
-        if let arguments, name.contains("`") {
+        if let arguments, name.containsMark("`") {
             return alias(nameOnly(name)) + "<" + arguments.map(alias).joined(separator: ", ") + ">"
         }
         return alias(name)

@@ -134,7 +134,7 @@ struct FSharpTypeWriter {
         if options.initializesCollections, CSharpTypeMap.isCollection(property),
             CSharpTypeWriter.initializesCollections(of: type)
         {
-            return property.typeName.contains("[") ? "[||]" : "new \(typeName)()"
+            return property.typeName.containsMark("[") ? "[||]" : "new \(typeName)()"
         }
         return property.isValueType && typeName != "String" ? "new \(typeName)()" : "null"
     }

@@ -40,7 +40,7 @@ enum JVMDeclarations {
     static func neededImports(for entries: [DTOLayout.Entry], keywords: Set<String>) -> [String] {
         var imports = defaultImports
         let usesGson = entries.contains { entry in
-            if case .request(let operation) = entry.role, operation.returnType?.name.contains("`") ?? false {
+            if case .request(let operation) = entry.role, operation.returnType?.name.containsMark("`") ?? false {
                 return true
             }
             return entry.type.properties.contains { property in

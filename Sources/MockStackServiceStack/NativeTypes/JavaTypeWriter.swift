@@ -78,7 +78,7 @@ struct JavaTypeWriter {
             let returned = String(marker.dropFirst("IReturn<".count).dropLast())
             // A generic type has no `.class`: Gson's TypeToken carries its arguments.
             let expression =
-                returned.contains("<") ? "new TypeToken<\(returned)>(){}.getType()" : "\(returned).class"
+                returned.containsMark("<") ? "new TypeToken<\(returned)>(){}.getType()" : "\(returned).class"
             body += [
                 "private static Object responseType = \(expression);",
                 "public Object getResponseType() { return responseType; }",

@@ -68,7 +68,7 @@ struct KotlinTypeWriter {
             let returned = String(marker.dropFirst("IReturn<".count).dropLast())
             // A generic type has no class literal: Gson's TypeToken carries its arguments.
             let expression =
-                returned.contains("<") ? "object : TypeToken<\(returned)>(){}.type" : "\(returned)::class.java"
+                returned.containsMark("<") ? "object : TypeToken<\(returned)>(){}.type" : "\(returned)::class.java"
             body += [
                 "companion object { private val responseType = \(expression) }",
                 "override fun getResponseType(): Any? = \(name).responseType",

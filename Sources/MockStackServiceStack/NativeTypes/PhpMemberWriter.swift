@@ -10,11 +10,11 @@ struct PhpMemberWriter {
     let annotations: ScriptAnnotations
     private let makesPropertiesOptional: Bool
     private let addsDescriptions: Bool
-    /// The file's types, where a base is looked for first.
-    private let declared: [MetadataType]
-    /// The client package's types, where a base is looked for next: their own members only, as
-    /// ServiceStack reads them from the package's classes.
-    private let libraryTypes: [MetadataType]
+    /// The file's types by name (the first of a name), where a base is looked for first.
+    private let declared: [String: MetadataType]
+    /// The client package's types by name, where a base is looked for next: their own members
+    /// only, as ServiceStack reads them from the package's classes.
+    private let libraryTypes: [String: MetadataType]
 
     init(
         types: PhpTypeMap, options: NativeTypesOptions, annotations: ScriptAnnotations, declared: [MetadataType],
@@ -24,8 +24,8 @@ struct PhpMemberWriter {
         self.annotations = annotations
         makesPropertiesOptional = options.flag("MakePropertiesOptional")
         addsDescriptions = options.flag("AddDescriptionAsComments")
-        self.declared = declared
-        self.libraryTypes = libraryTypes
+        self.declared = Dictionary(declared.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.libraryTypes = Dictionary(libraryTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A property as a constructor parameter: its JSON name, its type, whether it may be null,
@@ -53,7 +53,7 @@ struct PhpMemberWriter {
             : arity == 0 ? type : String(type.leftPart("<")) + (arity > 1 ? String(arity) : "")
         let phpType = isGeneric ? "mixed" : (isOptional || defaultValue == "null" ? "?" : "") + declared
         var docType =
-            !type.hasPrefix("array") && type.contains("<")
+            !type.hasPrefix("array") && type.containsMark("<")
             ? String(phpType.drop { $0 == "?" }) + "<" + type.rightPart("<") : type
         if defaultValue == "null" { docType += "|null" }
         return Member(
@@ -170,11 +170,10 @@ struct PhpMemberWriter {
         // By name alone: a PHP file has one namespace, and metadata may name a base's namespace
         // otherwise than the base's own declaration does.
         while let name = base?.name, result.count < 64 {
-            func matches(_ candidate: MetadataType) -> Bool { candidate.name == name }
-            if let found = declared.first(where: matches) {
+            if let found = declared[name] {
                 result.append(found)
                 base = found.inherits
-            } else if let found = libraryTypes.first(where: matches) {
+            } else if let found = libraryTypes[name] {
                 // The package's class is read on its own: what it inherits is not followed.
                 result.append(found)
                 base = nil
@@ -193,7 +192,7 @@ struct PhpMemberWriter {
 
     /// The property's generic arguments as metadata writes them (`String`, `List<Poco>`).
     private func arguments(_ property: MetadataProperty) -> [String] {
-        (property.genericArgs ?? [])
+        property.genericArgs ?? []
     }
 
     /// The JSON name: a data member's own name, else camelCase.

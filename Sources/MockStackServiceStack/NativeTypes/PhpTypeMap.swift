@@ -107,7 +107,7 @@ struct PhpTypeMap {
 
     /// A name's alias, else the name without arity or namespace, kept a name.
     func alias(_ name: String) -> String {
-        let name = String(name.withoutParameterMark)
+        let name = name.withoutParameterMark
         if let alias = Self.aliases[name] { return alias }
         return ScriptText.identifier(String(name.leftPart("`").lastRightPart(".")))
     }
@@ -123,7 +123,7 @@ struct PhpTypeMap {
     static func phpType(_ text: String) -> String {
         if text.lowercased() == "string" { return "string" }
         if text.hasPrefix("array") { return "array" }
-        if text.contains("<") { return text }
+        if text.containsMark("<") { return text }
         switch defaultValues[text] {
         case "0": return "int"
         case "0.0": return "float"

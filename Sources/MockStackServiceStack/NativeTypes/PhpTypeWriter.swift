@@ -145,7 +145,7 @@ struct PhpTypeWriter {
         for character in returned where !(character == " " && argument.last == ",") { argument.append(character) }
         var value = PhpTypeMap.defaultValue(argument)
         var returnedClass = PhpTypeMap.phpType(argument)
-        if returnedClass.contains("<") {
+        if returnedClass.containsMark("<") {
             let commas = returnedClass.filter { $0 == "," }.count
             let arguments = returnedClass.rightPart("<").lastLeftPart(">").split(separator: ",").map {
                 PhpText.literal(String($0))

@@ -89,6 +89,6 @@ struct PythonTypeMap {
     /// name upper-cased (`Value1` → `VALUE1`, `camelUPPER` → `CAMEL_U_P_P_E_R`, `MP3` → `M_P3`,
     /// `Global` → `GLOBAL_`), as the real files have them.
     static func enumMemberName(_ name: String) -> String {
-        name.contains("_") ? name.uppercased() : memberName(name).uppercased()
+        name.containsMark("_") ? name.uppercased() : memberName(name).uppercased()
     }
 }

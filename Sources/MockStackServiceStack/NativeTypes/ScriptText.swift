@@ -23,8 +23,13 @@ enum ScriptText {
 
     /// A single-quoted string literal (Python, TypeScript, PHP), on one line.
     static func literal(_ text: String) -> String {
+        let text = ScriptAnnotations.oneLine(text)
+        // Most literals are names and paths, with nothing to escape.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\\") }) {
+            return "'" + text + "'"
+        }
         var result = "'"
-        for character in ScriptAnnotations.oneLine(text) {
+        for character in text {
             if character == "'" || character == "\\" { result.append("\\") }
             result.append(character)
         }

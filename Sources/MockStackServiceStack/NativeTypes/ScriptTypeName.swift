@@ -7,7 +7,7 @@ enum ScriptTypeName {
         aritySeparator: String
     ) -> String {
         // A generic parameter is named `'T` in metadata.
-        let name = String(name.withoutParameterMark)
+        let name = name.withoutParameterMark
         if arity == 0, let alias = aliases[name] { return alias }
         // A conflicting name keeps its arity (none for the non-generic one).
         let keepsArity = arity > 0 && !conflicts.isEmpty && conflicts.contains("\(name)`\(arity)")

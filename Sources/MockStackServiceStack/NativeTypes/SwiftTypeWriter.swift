@@ -41,7 +41,7 @@ struct SwiftTypeWriter {
     /// of the ServiceStack package), not the `[Element]` array a class cannot inherit.
     func baseName(_ reference: TypeReference) -> String {
         let name = swiftName(reference)
-        guard name.hasPrefix("["), name.hasSuffix("]"), !name.contains(":") else { return name }
+        guard name.hasPrefix("["), name.hasSuffix("]"), !name.containsMark(":") else { return name }
         return "List<" + name.dropFirst().dropLast() + ">"
     }
 

@@ -1,6 +1,6 @@
-/// Cuts of a type name as metadata spells it (``List`1``, `'T`, `System.Byte[]`,
-/// `Dictionary<String,Poco>`), named after ServiceStack's own text helpers (`LeftPart`,
-/// `LastRightPart`) that its generators cut names with.
+/// Cuts of text at an ASCII mark, named after ServiceStack's own text helpers (`LeftPart`,
+/// `LastRightPart`) that its generators cut type names with: a type name as metadata spells it
+/// (``List`1``, `'T`, `System.Byte[]`, `Dictionary<String,Poco>`), or a file's extension.
 ///
 /// They work on the UTF-8 bytes: every mark they cut at is ASCII, so the byte it sits on is also
 /// a character boundary, and the writers cut every member's type this way, where walking
@@ -34,11 +34,21 @@ extension StringProtocol where SubSequence == Substring {
 
     /// Whether the text holds `mark`.
     func containsMark(_ mark: Unicode.Scalar) -> Bool { utf8.contains(UInt8(ascii: mark)) }
+}
 
-    /// The text without the `'` metadata writes before a generic parameter's name (`'T`).
+extension String {
+    /// The name without the `'` metadata writes before a generic parameter's name (`'T`); the
+    /// same string when it has none, as nearly every name.
+    var withoutParameterMark: String {
+        utf8.first == UInt8(ascii: "'") ? String(self[...].withoutParameterMark) : self
+    }
+}
+
+extension Substring {
+    /// The name without the `'` metadata writes before a generic parameter's name (`'T`).
     var withoutParameterMark: Substring {
         let quote = UInt8(ascii: "'")
-        guard utf8.first == quote else { return self[...] }
+        guard utf8.first == quote else { return self }
         return self[(utf8.firstIndex { $0 != quote } ?? endIndex)...]
     }
 }

@@ -35,7 +35,7 @@ enum VbNetTypeMap {
     static func type(_ name: String, _ arguments: [String]?, keepsNamespace: Bool = false) -> String {
         if let arguments, let first = arguments.first {
             if name == "Nullable`1" { return "Nullable(Of \(alias(first, keepsNamespace: keepsNamespace)))" }
-            if name.contains("`") {
+            if name.containsMark("`") {
                 let written = arguments.map { alias($0, keepsNamespace: keepsNamespace) }
                 return nameOnly(name, keepsNamespace: keepsNamespace) + "(Of " + written.joined(separator: ", ") + ")"
             }
@@ -46,7 +46,7 @@ enum VbNetTypeMap {
     /// ServiceStack's `TypeAlias`: `<…>` as `(Of …)`, an array of the alias as `T()`, VB.NET's
     /// own name, or the bare name.
     static func alias(_ name: String, keepsNamespace: Bool = false) -> String {
-        let name = String(name.withoutParameterMark)
+        let name = name.withoutParameterMark
         if name.containsMark("[") { return alias(String(name.leftPart("[")), keepsNamespace: keepsNamespace) + "()" }
         // Kept to a type name's characters first, so that only these brackets become parentheses.
         let written = aliases[name] ?? nameOnly(name, keepsNamespace: keepsNamespace)

@@ -90,7 +90,7 @@ struct VbNetTypeWriter {
             let declared = property.typeName
             let created = VbNetTypeMap.type(
                 declared, property.genericArgs, keepsNamespace: true)
-            let suffix = declared.contains("[") ? "{}" : ""
+            let suffix = declared.containsMark("[") ? "{}" : ""
             lines.append("    \(VbNetTypeMap.name(property.name)) = New \(created)\(suffix)")
         }
         return lines + ["End Sub", ""]

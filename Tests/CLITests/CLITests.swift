@@ -111,6 +111,11 @@ struct CLITests {
         #expect(typeScript.stderr == "mockstack: unknown language 'typescrpt': did you mean 'typescript'? (see 'mockstack codegen --help')\n")
         let cobol = try Self.run(["codegen", "cobol", "--app", "test"])
         #expect(cobol.stderr == "mockstack: unknown language 'cobol': the languages are swift, python, typescript, typescript.d, mjs, js, java, kotlin, dart, csharp, fsharp, vbnet, php (see 'mockstack codegen --help')\n")
+        // Every two-letter name is two edits from `go`: none is offered, the list is.
+        let go = try Self.run(["codegen", "go", "--app", "test"])
+        #expect(go.stderr == "mockstack: unknown language 'go': the languages are swift, python, typescript, typescript.d, mjs, js, java, kotlin, dart, csharp, fsharp, vbnet, php (see 'mockstack codegen --help')\n")
+        let oneTypo = try Self.run(["codegen", "jx", "--app", "test"])
+        #expect(oneTypo.stderr == "mockstack: unknown language 'jx': did you mean 'js'? (see 'mockstack codegen --help')\n")
         let app = try Self.run(["codegen", "python", "--app", "tset"])
         #expect(app.status == 2)
         #expect(app.stdout.isEmpty)

@@ -106,12 +106,13 @@ struct DartTypeWriter {
         var body: [String] = []
         let version = operation != nil && !isAbstract ? implicitVersion : nil
         if version != nil { body.append("int version;") }
+        // Each member's name and type, worked out once for the fields and the methods.
+        var members = type.properties.map(member)
         body += properties(
-            type,
+            members,
             addingResponseStatus: addsResponseStatus && isResponse
                 && !type.properties.contains { $0.name == "ResponseStatus" })
         if !type.isInterface {
-            var members = type.properties.map(member)
             if let version {
                 members.insert(
                     Member(name: "version", readKey: "version", type: "int", convertsJSON: false, value: "\(version)"),
@@ -181,16 +182,17 @@ struct DartTypeWriter {
 
     // MARK: Members
 
-    private func properties(_ type: MetadataType, addingResponseStatus: Bool) -> [String] {
+    private func properties(_ members: [Member], addingResponseStatus: Bool) -> [String] {
         var lines: [String] = []
         var marked = false
-        for property in type.properties {
+        for member in members {
+            guard let property = member.property else { continue }
             if marked { lines.append("") }
             let dataMember = annotations.dataMember(property.json["dataMember"])
             let attributes = annotations.attributes(property.json["attributes"])
             lines += comment(property.json["description"]) + dataMember + (attributes ?? [])
             marked = !dataMember.isEmpty || attributes != nil
-            lines.append("\(types.memberType(property, structs: structs))? \(Self.fieldName(property));")
+            lines.append("\(member.type)? \(member.name);")
         }
         if addingResponseStatus {
             if marked { lines.append("") }

@@ -149,7 +149,7 @@ struct DTOLayout {
     )
         -> [(type: MetadataType, identity: String)]
     {
-        // Worked by position: a MetadataType is large, and every copy retains each of its fields.
+        // Each entry is named by its position in `types`, and the result gathered as positions.
         var dependencies: [String: [String]] = [:]
         var positions: [String: Int] = [:]
         for (position, entry) in types.enumerated() {

@@ -48,6 +48,23 @@ struct DTOClientTests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Runs `body` with a consumer's path, a server of the three apps and a folder for the
+    /// files, removed after. Without the consumer the test is skipped, or fails when make test
+    /// requires it (`missing` says how to install it).
+    static func withConsumer(
+        _ consumer: String?, required: Bool, missing: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (_ consumer: String, _ mock: InProcessMockStack, _ folder: URL) async throws -> Void
+    ) async throws {
+        guard let consumer else {
+            if required { Issue.record(Comment(rawValue: missing), sourceLocation: sourceLocation) }
+            return
+        }
+        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await body(consumer, mock, folder)
+    }
+
     static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockstack-dtos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -57,173 +74,143 @@ struct DTOClientTests {
     /// Every process a test starts costs time (and, in Foundation's `Process.run` on Linux, a
     /// rare crash): one server for the three apps, one interpreter for the three calls.
     @Test func pythonClientCallsTheServerWithTheGeneratedDTOs() async throws {
-        guard let python = Self.python else {
-            if Self.requiresPython { Issue.record("PyPI's servicestack client is missing: run Scripts/ensure-python-clients.sh (make test does)") }
-            return
+        try await Self.withConsumer(Self.python, required: Self.requiresPython, missing: "PyPI's servicestack client is missing: run Scripts/ensure-python-clients.sh (make test does)") { python, mock, folder in
+            var arguments = [Self.clients.appendingPathComponent("python_client.py").path]
+            for app in ["test", "techstacks", "ai"] {
+                let base = try mock.url(for: app)
+                let file = folder.appendingPathComponent("\(app)_dtos.py")
+                try await Self.fetch(base.appendingPathComponent("types/python")).write(to: file, atomically: true, encoding: .utf8)
+                arguments += [app, file.path, base.absoluteString]
+            }
+            let run = try await Self.run(python, arguments)
+            if !Self.requiresPython, run.stderr.contains("No module named 'servicestack'") { return }
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").map(String.init) == [
+                #"{"get": "Hello, World!", "post": "Hello, Python!", "type": "HelloResponse"}"#,
+                #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#,
+                #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#,
+            ])
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var arguments = [Self.clients.appendingPathComponent("python_client.py").path]
-        for app in ["test", "techstacks", "ai"] {
-            let base = try mock.url(for: app)
-            let file = folder.appendingPathComponent("\(app)_dtos.py")
-            try await Self.fetch(base.appendingPathComponent("types/python")).write(to: file, atomically: true, encoding: .utf8)
-            arguments += [app, file.path, base.absoluteString]
-        }
-        let run = try await Self.run(python, arguments)
-        if !Self.requiresPython, run.stderr.contains("No module named 'servicestack'") { return }
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.split(separator: "\n").map(String.init) == [
-            #"{"get": "Hello, World!", "post": "Hello, Python!", "type": "HelloResponse"}"#,
-            #"{"found": ["ServiceStack"], "technology": "ServiceStack", "tier": "Server", "type": "TechnologyView"}"#,
-            #"{"content": "The capital of France is Paris.", "type": "OpenAiChatResponse"}"#,
-        ])
     }
 
     @Test func tscTypeChecksTheGeneratedTypeScript() async throws {
-        guard let tsc = Self.tsc else {
-            if Self.requiresTsc { Issue.record("tsc is missing: apt-get install node-typescript (make test does)") }
-            return
+        try await Self.withConsumer(Self.tsc, required: Self.requiresTsc, missing: "tsc is missing: apt-get install node-typescript (make test does)") { tsc, mock, folder in
+            for app in ["test", "techstacks", "ai"] {
+                let text = try await Self.fetch(try mock.url(for: app).appendingPathComponent("types/typescript"))
+                // The file turns type checking off for itself, as today's generator writes it; the
+                // check is of the declarations, so tsc reads them without that line.
+                #expect(text.contains("\n*/\n\n// @ts-nocheck\n\nexport interface IReturn<T>\n"), "\(app): no // @ts-nocheck before the types")
+                let checked = text.replacingOccurrences(of: "\n// @ts-nocheck\n", with: "\n")
+                try checked.write(to: folder.appendingPathComponent("\(app).dtos.ts"), atomically: true, encoding: .utf8)
+            }
+            let consumer = folder.appendingPathComponent("consumer.ts")
+            try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)
+            let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for app in ["test", "techstacks", "ai"] {
-            let text = try await Self.fetch(try mock.url(for: app).appendingPathComponent("types/typescript"))
-            // The file turns type checking off for itself, as today's generator writes it; the
-            // check is of the declarations, so tsc reads them without that line.
-            #expect(text.contains("\n*/\n\n// @ts-nocheck\n\nexport interface IReturn<T>\n"), "\(app): no // @ts-nocheck before the types")
-            let checked = text.replacingOccurrences(of: "\n// @ts-nocheck\n", with: "\n")
-            try checked.write(to: folder.appendingPathComponent("\(app).dtos.ts"), atomically: true, encoding: .utf8)
-        }
-        let consumer = folder.appendingPathComponent("consumer.ts")
-        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.ts"), to: consumer)
-        let run = try await Self.run(tsc, ["--noEmit", "--target", "es2017", "--module", "commonjs", "--lib", "es2017,dom", consumer.path])
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
     }
 
     /// `test`'s declarations global, techstacks' and ai's each in a `GlobalNamespace`, as a
     /// program that references all three needs them.
     @Test func tscTypeChecksTheGeneratedDeclarations() async throws {
-        guard let tsc = Self.tsc else {
-            if Self.requiresTsc { Issue.record("tsc is missing: apt-get install node-typescript (make test does)") }
-            return
+        try await Self.withConsumer(Self.tsc, required: Self.requiresTsc, missing: "tsc is missing: apt-get install node-typescript (make test does)") { tsc, mock, folder in
+            for (app, query) in [("test", ""), ("techstacks", "?GlobalNamespace=TechStacks"), ("ai", "?GlobalNamespace=AI")] {
+                let url = URL(string: try mock.url(for: app).appendingPathComponent("types/typescript.d").absoluteString + query)!
+                let text = try await Self.fetch(url)
+                #expect(text.contains("// @ts-nocheck\n"), "\(app): no // @ts-nocheck")
+                // As for the classes: the check is of the declarations.
+                let checked = text.replacingOccurrences(of: "// @ts-nocheck\n", with: "\n")
+                try checked.write(to: folder.appendingPathComponent("\(app).dtos.d.ts"), atomically: true, encoding: .utf8)
+            }
+            let consumer = folder.appendingPathComponent("declarations.ts")
+            try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("declarations.ts"), to: consumer)
+            let run = try await Self.run(tsc, ["--noEmit", "--strict", "--target", "es2017", "--lib", "es2017,dom", consumer.path])
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for (app, query) in [("test", ""), ("techstacks", "?GlobalNamespace=TechStacks"), ("ai", "?GlobalNamespace=AI")] {
-            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/typescript.d").absoluteString + query)!
-            let text = try await Self.fetch(url)
-            #expect(text.contains("// @ts-nocheck\n"), "\(app): no // @ts-nocheck")
-            // As for the classes: the check is of the declarations.
-            let checked = text.replacingOccurrences(of: "// @ts-nocheck\n", with: "\n")
-            try checked.write(to: folder.appendingPathComponent("\(app).dtos.d.ts"), atomically: true, encoding: .utf8)
-        }
-        let consumer = folder.appendingPathComponent("declarations.ts")
-        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("declarations.ts"), to: consumer)
-        let run = try await Self.run(tsc, ["--noEmit", "--strict", "--target", "es2017", "--lib", "es2017,dom", consumer.path])
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
     }
 
     /// node loads each app's `/types/mjs` (`import`) and `/types/js` (`require`), and sends the
     /// app's requests through `@servicestack/client`, a stand-in (Tests/DTOClients/javascript)
     /// in the folder's `node_modules`, as an installed package would be found.
     @Test(arguments: ["mjs", "js"]) func nodeSendsRequestsMadeWithTheGeneratedJavaScript(kind: String) async throws {
-        guard let node = Self.node else {
-            if Self.requiresNode { Issue.record("node is missing: apt-get install nodejs (make test does)") }
-            return
+        try await Self.withConsumer(Self.node, required: Self.requiresNode, missing: "node is missing: apt-get install nodejs (make test does)") { node, mock, folder in
+            let package = folder.appendingPathComponent("node_modules/@servicestack")
+            try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("javascript"), to: package.appendingPathComponent("client"))
+            let consumer = folder.appendingPathComponent("consumer.mjs")
+            try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.mjs"), to: consumer)
+            var arguments = [consumer.path, kind]
+            for app in ["test", "techstacks", "ai"] {
+                let base = try mock.url(for: app)
+                let file = folder.appendingPathComponent("\(app).dtos.\(kind)")
+                try await Self.fetch(base.appendingPathComponent("types/\(kind)")).write(to: file, atomically: true, encoding: .utf8)
+                arguments += [app, file.path, base.absoluteString]
+            }
+            let run = try await Self.run(node, arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").map(String.init) == [
+                #"{"get":"Hello, World!","post":"Hello, JavaScript!","type":"HelloResponse"}"#,
+                #"{"found":["ServiceStack"],"method":"GET","technology":"ServiceStack","server":true,"tier":"Server","type":"QueryResponse"}"#,
+                #"{"content":"The capital of France is Paris.","type":"OpenAiChatResponse"}"#,
+            ])
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let package = folder.appendingPathComponent("node_modules/@servicestack")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("javascript"), to: package.appendingPathComponent("client"))
-        let consumer = folder.appendingPathComponent("consumer.mjs")
-        try FileManager.default.copyItem(at: Self.clients.appendingPathComponent("consumer.mjs"), to: consumer)
-        var arguments = [consumer.path, kind]
-        for app in ["test", "techstacks", "ai"] {
-            let base = try mock.url(for: app)
-            let file = folder.appendingPathComponent("\(app).dtos.\(kind)")
-            try await Self.fetch(base.appendingPathComponent("types/\(kind)")).write(to: file, atomically: true, encoding: .utf8)
-            arguments += [app, file.path, base.absoluteString]
-        }
-        let run = try await Self.run(node, arguments)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.split(separator: "\n").map(String.init) == [
-            #"{"get":"Hello, World!","post":"Hello, JavaScript!","type":"HelloResponse"}"#,
-            #"{"found":["ServiceStack"],"method":"GET","technology":"ServiceStack","server":true,"tier":"Server","type":"QueryResponse"}"#,
-            #"{"content":"The capital of France is Paris.","type":"OpenAiChatResponse"}"#,
-        ])
     }
 
     /// Each app's file in a package of its own (`?Package=test`), compiled together with the
     /// consumer, which then runs and prints what the client would read.
     @Test func javacCompilesTheGeneratedJavaAndAProgramUsesIt() async throws {
-        guard let javac = Self.javac else {
-            if Self.requiresJavac { Issue.record("javac is missing: apt-get install default-jdk-headless (make test does)") }
-            return
+        try await Self.withConsumer(Self.javac, required: Self.requiresJavac, missing: "javac is missing: apt-get install default-jdk-headless (make test does)") { javac, mock, folder in
+            var sources: [String] = []
+            for app in ["test", "techstacks", "ai"] {
+                var components = URLComponents(url: try mock.url(for: app).appendingPathComponent("types/java"), resolvingAgainstBaseURL: false)!
+                components.queryItems = [URLQueryItem(name: "Package", value: app)]
+                let text = try await Self.fetch(components.url!)
+                #expect(text.contains("\npackage \(app);\n\nimport java.math.*;\n"), "\(app): no package line")
+                let file = folder.appendingPathComponent("\(app)/dtos.java")
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: file, atomically: true, encoding: .utf8)
+                sources.append(file.path)
+            }
+            let library = Self.clients.appendingPathComponent("java")
+            let stubs = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".java") }
+                .map { library.appendingPathComponent($0).path } ?? []
+            let classes = folder.appendingPathComponent("classes").path
+            let compile = try await Self.run(javac, ["-d", classes] + stubs + sources + [Self.clients.appendingPathComponent("Consumer.java").path])
+            #expect(compile.status == 0, "\(compile.stdout)\(compile.stderr)")
+            guard compile.status == 0 else { return }
+            let java = URL(fileURLWithPath: javac).deletingLastPathComponent().appendingPathComponent("java").path
+            let run = try await Self.run(java, ["-cp", classes, "Consumer"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").map(String.init) == [
+                "Hello World returns HelloResponse",
+                "QueryItems returns QueryResponse<Poco>",
+                "AllTypes.Int is int",
+                "GetTechnology servicestack returns GetTechnologyResponse",
+                "FindTechnologies returns QueryResponse<TechnologyView>",
+                "OpenAiChatCompletion gpt-4 returns OpenAiChatResponse",
+                "OpenAiChat.maxTokens is max_tokens",
+            ])
         }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var sources: [String] = []
-        for app in ["test", "techstacks", "ai"] {
-            var components = URLComponents(url: try mock.url(for: app).appendingPathComponent("types/java"), resolvingAgainstBaseURL: false)!
-            components.queryItems = [URLQueryItem(name: "Package", value: app)]
-            let text = try await Self.fetch(components.url!)
-            #expect(text.contains("\npackage \(app);\n\nimport java.math.*;\n"), "\(app): no package line")
-            let file = folder.appendingPathComponent("\(app)/dtos.java")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: file, atomically: true, encoding: .utf8)
-            sources.append(file.path)
-        }
-        let library = Self.clients.appendingPathComponent("java")
-        let stubs = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".java") }
-            .map { library.appendingPathComponent($0).path } ?? []
-        let classes = folder.appendingPathComponent("classes").path
-        let compile = try await Self.run(javac, ["-d", classes] + stubs + sources + [Self.clients.appendingPathComponent("Consumer.java").path])
-        #expect(compile.status == 0, "\(compile.stdout)\(compile.stderr)")
-        guard compile.status == 0 else { return }
-        let java = URL(fileURLWithPath: javac).deletingLastPathComponent().appendingPathComponent("java").path
-        let run = try await Self.run(java, ["-cp", classes, "Consumer"])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.split(separator: "\n").map(String.init) == [
-            "Hello World returns HelloResponse",
-            "QueryItems returns QueryResponse<Poco>",
-            "AllTypes.Int is int",
-            "GetTechnology servicestack returns GetTechnologyResponse",
-            "FindTechnologies returns QueryResponse<TechnologyView>",
-            "OpenAiChatCompletion gpt-4 returns OpenAiChatResponse",
-            "OpenAiChat.maxTokens is max_tokens",
-        ])
     }
 
     /// `php -l` finds no syntax error in each app's file, nor in the options that change its
     /// shape (no namespace, optional members, response status, implicit version, return markers).
     @Test func phpParsesTheGeneratedPHP() async throws {
-        guard let php = Self.php else {
-            if Self.requiresPhp { Issue.record("php is missing: apt-get install php-cli (make test does)") }
-            return
-        }
-        let mock = try InProcessMockStack(configuration: MockStackConfiguration(fixtures: [ServerTests.fixtures], apps: ["test", "techstacks", "ai"]))
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let variants = [
-            ("test", ""), ("techstacks", ""), ("ai", ""),
-            ("test", "?GlobalNamespace=&MakePropertiesOptional=True&AddResponseStatus=True&AddImplicitVersion=2&AddReturnMarker=True"),
-        ]
-        for (index, (app, query)) in variants.enumerated() {
-            let url = URL(string: try mock.url(for: app).appendingPathComponent("types/php").absoluteString + query)!
-            let file = folder.appendingPathComponent("\(index).\(app).dtos.php")
-            try await Self.fetch(url).write(to: file, atomically: true, encoding: .utf8)
-            let run = try await Self.run(php, ["-l", file.path])
-            #expect(run.status == 0, "\(app)\(query): \(run.stdout)\(run.stderr)")
-            #expect(run.stdout.hasPrefix("No syntax errors detected in "), "\(app)\(query): \(run.stdout)")
+        try await Self.withConsumer(Self.php, required: Self.requiresPhp, missing: "php is missing: apt-get install php-cli (make test does)") { php, mock, folder in
+            let variants = [
+                ("test", ""), ("techstacks", ""), ("ai", ""),
+                ("test", "?GlobalNamespace=&MakePropertiesOptional=True&AddResponseStatus=True&AddImplicitVersion=2&AddReturnMarker=True"),
+            ]
+            for (index, (app, query)) in variants.enumerated() {
+                let url = URL(string: try mock.url(for: app).appendingPathComponent("types/php").absoluteString + query)!
+                let file = folder.appendingPathComponent("\(index).\(app).dtos.php")
+                try await Self.fetch(url).write(to: file, atomically: true, encoding: .utf8)
+                let run = try await Self.run(php, ["-l", file.path])
+                #expect(run.status == 0, "\(app)\(query): \(run.stdout)\(run.stderr)")
+                #expect(run.stdout.hasPrefix("No syntax errors detected in "), "\(app)\(query): \(run.stdout)")
+            }
         }
     }
 

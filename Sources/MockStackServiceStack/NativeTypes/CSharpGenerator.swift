@@ -7,17 +7,12 @@ import MockStackCore
 /// ``DotNetLayout`` order indented by four spaces, each followed by a blank line, and `}`; a
 /// blank line ends the file. A `GlobalNamespace` puts every type in that one namespace.
 public struct CSharpGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
     /// The interfaces a class may name (see ``CSharpTypeWriter/interfaces``).
     private let interfaces: Set<String>
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
         interfaces = CSharpTypeWriter.interfaces(in: metadata)
     }
@@ -56,15 +51,9 @@ public struct CSharpGenerator: DTOFileGenerator {
         lines.append("")
 
         let writer = CSharpTypeWriter(
-            options: CSharpTypeWriter.Options(options, version: serviceStackVersion),
-            types: CSharpTypeMap(
-                exportsValueTypes: options.flag("ExportValueTypes"),
-                types: layout.entries.map(\.type)),
-            annotations: DotNetAnnotations(
-                syntax: .cSharp,
-                describesAsComments: options.flag("AddDescriptionAsComments"),
-                addsDataContracts: options.flag("AddDataContractAttributes"),
-                addsIndexes: options.flag("AddIndexesToDataMembers"), mergesNamespaces: globalNamespace != nil),
+            options: CSharpTypeWriter.Options(options, version: Self.serviceStackVersion),
+            types: CSharpTypeMap(options: options, types: layout.entries.map(\.type)),
+            annotations: DotNetAnnotations(syntax: .cSharp, options: options, mergesNamespaces: globalNamespace != nil),
             interfaces: interfaces)
         let groups = !options.flag("ExcludeNamespace")
         var current: String?
@@ -86,7 +75,7 @@ public struct CSharpGenerator: DTOFileGenerator {
 
     private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
         var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            "/* Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: SwiftHeader.oneLine)
         lines += DotNetHeader.optionLines(
             Self.headerOptions, options: options, commentPrefix: "//", oneLine: SwiftHeader.oneLine)

@@ -21,8 +21,9 @@ struct CSharpTypeMap {
         "Decimal": "decimal",
     ]
 
-    init(exportsValueTypes: Bool, types: [MetadataType]) {
-        self.exportsValueTypes = exportsValueTypes
+    /// The map a file's `ExportValueTypes` asks for, over the member types of the file's `types`.
+    init(options: NativeTypesOptions, types: [MetadataType]) {
+        exportsValueTypes = options.flag("ExportValueTypes")
         // ServiceStack looks for the first member of the type to tell a struct from a built-in.
         var seen: Set<String> = []
         var user: Set<String> = []

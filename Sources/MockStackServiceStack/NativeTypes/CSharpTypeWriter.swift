@@ -140,34 +140,17 @@ struct CSharpTypeWriter {
     /// response's `ResponseStatus` and an extensible class's `ExtensionData` when asked for.
     private func members(_ type: MetadataType, addsResponseStatus: Bool, extensible: Bool) -> [String] {
         let modifier = type.isInterface ? "" : "public " + (options.virtual ? "virtual " : "")
-        var lines: [String] = []
-        var marked = false
-        var index = 1
-        for property in type.properties {
-            if marked { lines.append("") }
-            var typeName = types.memberType(property)
-            if options.nullableAnnotations, !property.isRequired, !property.isValueType, !typeName.hasSuffix("?") {
-                typeName += "?"
-            }
-            let annotated = annotations.memberLines(property, index: index)
-            index += 1
-            marked = annotated.marks
-            lines += annotated.lines
-            lines.append("\(modifier)\(typeName) \(ScriptText.identifier(property.name)) { get; set; }")
-        }
-        guard !type.isInterface else { return lines }
-        if addsResponseStatus && options.responseStatus
-            && !type.properties.contains(where: { $0.name == "ResponseStatus" })
-        {
-            if marked { lines.append("") }
-            marked = true
-            lines += annotations.dataMember(nil, index: index)
-            lines.append("\(modifier)ResponseStatus ResponseStatus { get; set; }")
-        }
-        if extensible && !type.properties.contains(where: { $0.name == "ExtensionData" }) {
-            if marked { lines.append("") }
-            lines.append("\(modifier)ExtensionDataObject ExtensionData { get; set; }")
-        }
-        return lines
+        return annotations.memberBlock(
+            type,
+            declaration: { property in
+                var typeName = types.memberType(property)
+                if options.nullableAnnotations, !property.isRequired, !property.isValueType, !typeName.hasSuffix("?") {
+                    typeName += "?"
+                }
+                return "\(modifier)\(typeName) \(ScriptText.identifier(property.name)) { get; set; }"
+            },
+            responseStatus: addsResponseStatus && options.responseStatus
+                ? "\(modifier)ResponseStatus ResponseStatus { get; set; }" : nil,
+            extensionData: extensible ? "\(modifier)ExtensionDataObject ExtensionData { get; set; }" : nil)
     }
 }

@@ -6,16 +6,11 @@ import MockStackCore
 /// line (each line after a blank one, as ServiceStack batches them), then every class and enum in
 /// ``DTOLayout`` order (the interfaces left out); a blank line ends the file.
 public struct CommonJsGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
-
+    let document: MetadataDocument
     // 10.09, as the TypeScript file whose model (type order, names) this one takes.
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
-        self.serviceStackVersion = serviceStackVersion
+    public static let serviceStackVersion = "10.09"
+
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -55,12 +50,12 @@ public struct CommonJsGenerator: DTOFileGenerator {
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
-        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
+        let layout = DTOLayout.typeScript(document, query: query, options: options)
         var lines: [String] = []
         if !options.withoutOptions {
             lines += JavaScriptHeader.lines(
                 Self.headerOptions, flags: ["AddServiceStackTypes", "AddDescriptionAsComments"],
-                version: serviceStackVersion, options: options, date: date, baseURL: baseURL)
+                version: Self.serviceStackVersion, options: options, date: date, baseURL: baseURL)
         }
         lines += Self.prologue
         let writer = CommonJsTypeWriter(options: options, layout: layout)

@@ -4,6 +4,10 @@ import MockStackCore
 /// (docs/servicestack.md#generated-dtos). Each language has one, beside the others, over the
 /// same ``MetadataTypes``.
 protocol DTOFileGenerator: Sendable {
+    /// `Version:`, the ServiceStack release whose generator the file reproduces.
+    static var serviceStackVersion: String { get }
+    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
+    var document: MetadataDocument { get }
     /// The options the file's header lists, in its order (what `x LANG FILE` reads back).
     static var headerOptions: [String] { get }
     /// Every query option the generator reads: the header's and those it takes but does not list.
@@ -14,6 +18,11 @@ protocol DTOFileGenerator: Sendable {
     ///   - date: the header's `Date:`;
     ///   - baseURL: where the file is served from (the header's `BaseUrl:` unless the query sets it).
     func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String
+}
+
+extension DTOFileGenerator {
+    /// The app's metadata.
+    var metadata: MetadataTypes { document.metadata }
 }
 
 /// An app's DTO file writers, each made for the first request of its language: what a writer

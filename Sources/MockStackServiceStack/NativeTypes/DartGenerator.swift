@@ -8,19 +8,14 @@ import MockStackCore
 /// every type in ``DTOLayout`` order, each after a blank line, and the file's ``DartTypeRegistry``
 /// after another. The types the `servicestack` package defines are left to it.
 public struct DartGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
     /// Names whose members travel as `String` (.NET structs), worked out once.
     private let structs: Set<String>
     /// The metadata's types by .NET name.
     private let declared: [String: MetadataType]
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
         structs = Self.structNames(metadata)
         var declared: [String: MetadataType] = [:]
@@ -76,7 +71,7 @@ public struct DartGenerator: DTOFileGenerator {
         _ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String
     ) -> [String] {
         var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            "/* Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: SwiftHeader.oneLine)
         lines += DTOHeaderOpening.optionLines(
             Self.headerOptions, flags: ["AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],

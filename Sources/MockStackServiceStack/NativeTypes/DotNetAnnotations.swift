@@ -1,6 +1,6 @@
 import MockStackCore
 
-/// The attributes the .NET files (`/types/csharp`, `/types/fsharp`) write above a type, an enum
+/// The attributes the .NET files (`/types/csharp`, `/types/fsharp`, `/types/vbnet`) write above a type, an enum
 /// member or a property (docs/servicestack.md#generated-dtos): `[Route("/path", "GET")]` per
 /// route, the attributes the metadata exports (`[Required]`, `[ApiMember(Description="…")]`, a
 /// validator's rule as its constructor argument in C#), `[DataContract]`/`[DataMember(…)]`, and a
@@ -18,6 +18,16 @@ struct DotNetAnnotations {
     /// Whether the file merges the namespaces (`GlobalNamespace`), which turns a `typeof(A.B)`
     /// argument into `typeof(B)`.
     let mergesNamespaces: Bool
+
+    /// The annotations a file's options ask for (`AddDescriptionAsComments`,
+    /// `AddDataContractAttributes`, `AddIndexesToDataMembers`), in the language's `syntax`.
+    init(syntax: DotNetAttributeSyntax, options: NativeTypesOptions, mergesNamespaces: Bool) {
+        self.syntax = syntax
+        describesAsComments = options.flag("AddDescriptionAsComments")
+        addsDataContracts = options.flag("AddDataContractAttributes")
+        addsIndexes = options.flag("AddIndexesToDataMembers")
+        self.mergesNamespaces = mergesNamespaces
+    }
 
     /// The lines above a type: its description, routes, exported attributes, data contract, and
     /// (given the release) the `GeneratedCode` attribute.
@@ -41,6 +51,39 @@ struct DotNetAnnotations {
         let marks =
             description.marks || !dataMember.isEmpty || property.json["attributes"]?.arrayValue?.isEmpty == false
         return (description.lines + dataMember + attributes(property.json["attributes"]), marks)
+    }
+
+    /// A class's or interface's members as the .NET files lay them out: each property's
+    /// ``memberLines(_:index:)`` and then its `declaration`, a marked one followed by a blank
+    /// line; then, in a class, `responseStatus` (after a data member of its own) and
+    /// `extensionData` when given and the type does not declare them itself.
+    /// - Parameter statusAlwaysMarks: the status sets itself apart from `extensionData` even
+    ///   without a data member (C#, F#); VB.NET's does only with one.
+    func memberBlock(
+        _ type: MetadataType, declaration: (MetadataProperty) -> String, responseStatus: String?,
+        extensionData: String?, statusAlwaysMarks: Bool = true
+    ) -> [String] {
+        var lines: [String] = []
+        var marked = false
+        for (offset, property) in type.properties.enumerated() {
+            if marked { lines.append("") }
+            let annotated = memberLines(property, index: offset + 1)
+            marked = annotated.marks
+            lines += annotated.lines
+            lines.append(declaration(property))
+        }
+        guard !type.isInterface else { return lines }
+        if let responseStatus, !type.properties.contains(where: { $0.name == "ResponseStatus" }) {
+            if marked { lines.append("") }
+            let dataMember = dataMember(nil, index: type.properties.count + 1)
+            marked = statusAlwaysMarks || !dataMember.isEmpty
+            lines += dataMember + [responseStatus]
+        }
+        if let extensionData, !type.properties.contains(where: { $0.name == "ExtensionData" }) {
+            if marked { lines.append("") }
+            lines.append(extensionData)
+        }
+        return lines
     }
 
     /// `///<summary>`, `///text`, `///</summary>` (which sets a member apart only where the

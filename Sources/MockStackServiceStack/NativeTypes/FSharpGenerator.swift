@@ -10,15 +10,10 @@ import MockStackCore
 /// The namespace is the `GlobalNamespace`, else the first (as .NET orders text) of the types'
 /// namespaces that ends in `ServiceModel`, else the first of them.
 public struct FSharpGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -47,13 +42,9 @@ public struct FSharpGenerator: DTOFileGenerator {
         if options.flag("AddGeneratedCodeAttributes") { lines.append("open System.CodeDom.Compiler") }
 
         let writer = FSharpTypeWriter(
-            options: FSharpTypeWriter.Options(options, version: serviceStackVersion),
-            types: CSharpTypeMap(
-                exportsValueTypes: options.flag("ExportValueTypes"), types: layout.entries.map(\.type)),
-            annotations: DotNetAnnotations(
-                syntax: .fSharp, describesAsComments: options.flag("AddDescriptionAsComments"),
-                addsDataContracts: options.flag("AddDataContractAttributes"),
-                addsIndexes: options.flag("AddIndexesToDataMembers"), mergesNamespaces: true))
+            options: CSharpTypeWriter.Options(options, version: Self.serviceStackVersion),
+            types: CSharpTypeMap(options: options, types: layout.entries.map(\.type)),
+            annotations: DotNetAnnotations(syntax: .fSharp, options: options, mergesNamespaces: true))
         for entry in layout.entries {
             lines.append("")
             lines += writer.write(entry).map { groups && !$0.isEmpty ? "    " + $0 : $0 }
@@ -74,7 +65,7 @@ public struct FSharpGenerator: DTOFileGenerator {
 
     private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
         DTOHeaderOpening.lines(
-            "(* Options:", date: date, versions: ["Version: \(serviceStackVersion)"], commentPrefix: "//",
+            "(* Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"], commentPrefix: "//",
             options: options, baseURL: baseURL, oneLine: Self.oneLine)
             + DotNetHeader.optionLines(Self.headerOptions, options: options, commentPrefix: "//", oneLine: Self.oneLine)
             + ["*)", ""]

@@ -7,33 +7,13 @@ import MockStackCore
 /// `member val Name:Type = default with get,set` per member (`abstract Name:Type with get,set`
 /// in an interface); `class end` or `interface end` when there is nothing else to say.
 struct FSharpTypeWriter {
-    /// The options a type's lines depend on, read once per file.
-    struct Options {
-        /// `MakeDataContractsExtensible`, `AddReturnMarker`, `AddResponseStatus`,
-        /// `InitializeCollections`, `AddGeneratedCodeAttributes`.
-        var extensible: Bool, returnMarker: Bool, responseStatus: Bool, initializesCollections: Bool
-        var generatedCode: Bool
-        /// `AddImplicitVersion`.
-        var implicitVersion: Int?
-        /// The `Version:` of a `[<GeneratedCode>]` attribute.
-        var version: String
-
-        init(_ options: NativeTypesOptions, version: String) {
-            extensible = options.flag("MakeDataContractsExtensible")
-            returnMarker = options.flag("AddReturnMarker")
-            responseStatus = options.flag("AddResponseStatus")
-            initializesCollections = options.flag("InitializeCollections")
-            generatedCode = options.flag("AddGeneratedCodeAttributes")
-            implicitVersion = options.text("AddImplicitVersion").flatMap { Int($0) }
-            self.version = version
-        }
-    }
-
     /// The only interfaces an F# class names besides its return marker: ServiceStack's empty
     /// markers, which need no members.
     static let markerInterfaces: Set<String> = ["IGet", "IPost", "IPut", "IDelete", "IPatch", "IOptions", "IStream"]
 
-    let options: Options
+    /// The options a type's lines depend on, read as for C# (F# leaves `MakePartial`,
+    /// `MakeVirtual`, `MakeInternal` and `AddNullableAnnotations` alone).
+    let options: CSharpTypeWriter.Options
     let types: CSharpTypeMap
     let annotations: DotNetAnnotations
 
@@ -96,36 +76,18 @@ struct FSharpTypeWriter {
     /// line; then a response's `ResponseStatus` and an extensible class's `ExtensionData` when
     /// asked for.
     private func members(_ type: MetadataType, addsResponseStatus: Bool, extensible: Bool) -> [String] {
-        var lines: [String] = []
-        var marked = false
-        var index = 1
-        for property in type.properties {
-            if marked { lines.append("") }
-            let typeName = FSharpTypeMap.memberType(property, types)
-            let annotated = annotations.memberLines(property, index: index)
-            index += 1
-            marked = annotated.marks
-            lines += annotated.lines
-            let name = ScriptText.identifier(property.name)
-            lines.append(
-                type.isInterface
+        annotations.memberBlock(
+            type,
+            declaration: { property in
+                let typeName = FSharpTypeMap.memberType(property, types)
+                let name = ScriptText.identifier(property.name)
+                return type.isInterface
                     ? "abstract \(name):\(typeName) with get,set"
-                    : "member val \(name):\(typeName) = \(defaultValue(property, typeName, in: type)) with get,set")
-        }
-        guard !type.isInterface else { return lines }
-        if addsResponseStatus && options.responseStatus
-            && !type.properties.contains(where: { $0.name == "ResponseStatus" })
-        {
-            if marked { lines.append("") }
-            marked = true
-            lines += annotations.dataMember(nil, index: index)
-            lines.append("member val ResponseStatus:ResponseStatus = null with get,set")
-        }
-        if extensible && !type.properties.contains(where: { $0.name == "ExtensionData" }) {
-            if marked { lines.append("") }
-            lines.append("member val ExtensionData:ExtensionDataObject = null with get,set")
-        }
-        return lines
+                    : "member val \(name):\(typeName) = \(defaultValue(property, typeName, in: type)) with get,set"
+            },
+            responseStatus: addsResponseStatus && options.responseStatus
+                ? "member val ResponseStatus:ResponseStatus = null with get,set" : nil,
+            extensionData: extensible ? "member val ExtensionData:ExtensionDataObject = null with get,set" : nil)
     }
 
     /// A member's starting value: an empty collection (`[||]` for an array) when collections

@@ -6,17 +6,12 @@ import MockStackCore
 /// default import, then every type at the top level in request, response, type order, each after
 /// a blank line.
 public struct KotlinGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
     /// The interfaces a type may name (``JVMDeclarations/interfaces(of:)``).
     private let interfaces: Set<String>
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
         interfaces = JVMDeclarations.interfaces(of: metadata)
     }
@@ -59,7 +54,7 @@ public struct KotlinGenerator: DTOFileGenerator {
         _ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String
     ) -> [String] {
         var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            "/* Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: JavaText.comment)
         lines += DTOHeaderOpening.optionLines(
             Self.headerOptions, flags: JVMDeclarations.headerFlags, imports: imports, commentPrefix: "//",

@@ -7,17 +7,12 @@ import MockStackCore
 /// JavaScript has no use for, left out); a blank line ends the file. Nothing is imported:
 /// `DefaultImports` is only listed in the header, as ServiceStack lists it.
 public struct MjsGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
-
+    let document: MetadataDocument
     // 10.09, as the TypeScript file: the model (member optionality, collections started
     // empty, type order) is the TypeScript generator's, whose rules are 10.x's.
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09") {
-        self.serviceStackVersion = serviceStackVersion
+    public static let serviceStackVersion = "10.09"
+
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -33,12 +28,12 @@ public struct MjsGenerator: DTOFileGenerator {
     /// The file for a request's query options, dated `date`, fetched from `baseURL`.
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(query: query, config: metadata.config)
-        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
+        let layout = DTOLayout.typeScript(document, query: query, options: options)
         var lines: [String] = []
         if !options.withoutOptions {
             lines += JavaScriptHeader.lines(
                 Self.headerOptions, flags: ["AddServiceStackTypes", "AddDocAnnotations", "AddDescriptionAsComments"],
-                version: serviceStackVersion, options: options, date: date, baseURL: baseURL)
+                version: Self.serviceStackVersion, options: options, date: date, baseURL: baseURL)
         }
         lines.append("\"use strict\";")
         let writer = MjsTypeWriter(options: options, layout: layout)

@@ -9,15 +9,10 @@ import MockStackCore
 /// `QueryDb`, `AuditBase`, …) are left to it, as ServiceStack always includes its own types
 /// (`AddServiceStackTypes`) in a PHP file.
 public struct PhpGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack version the host reports.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -72,7 +67,7 @@ public struct PhpGenerator: DTOFileGenerator {
         _ options: NativeTypesOptions, namespace: String, date: DateTimeValue, baseURL: String
     ) -> [String] {
         var lines = DTOHeaderOpening.lines(
-            "/* Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            "/* Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"],
             commentPrefix: "//", options: options, baseURL: baseURL, oneLine: Self.headerText)
         for name in Self.headerOptions {
             let value: String

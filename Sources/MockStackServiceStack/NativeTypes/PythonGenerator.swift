@@ -7,15 +7,10 @@ import MockStackCore
 /// blank lines, and a last line break. The types the `servicestack` package defines (`IReturn`,
 /// `ResponseStatus`, `QueryDb`, `Authenticate`, …) are left to it.
 public struct PythonGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack version the host reports.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
     }
 
@@ -67,7 +62,7 @@ public struct PythonGenerator: DTOFileGenerator {
         _ options: NativeTypesOptions, imports: [String], date: DateTimeValue, baseURL: String
     ) -> [String] {
         var lines = DTOHeaderOpening.lines(
-            "\"\"\" Options:", date: date, versions: ["Version: \(serviceStackVersion)"],
+            "\"\"\" Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"],
             commentPrefix: "#", options: options, baseURL: baseURL, oneLine: Self.headerText)
         lines += DTOHeaderOpening.optionLines(
             Self.headerOptions, flags: ["AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments"],

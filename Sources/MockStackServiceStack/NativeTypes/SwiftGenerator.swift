@@ -4,11 +4,9 @@
 /// other types in metadata order, each after a blank line (an `ExcludeGenericBaseTypes` note
 /// takes a type's place without one); `AddModelExtensions` ends the file with two more line breaks.
 public struct SwiftGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
+    let document: MetadataDocument
     public let header: SwiftHeader
+    public static let serviceStackVersion = "8.41"
 
     /// The header's options, in its order.
     public static let headerOptions = [

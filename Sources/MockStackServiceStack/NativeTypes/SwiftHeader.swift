@@ -7,7 +7,7 @@ public struct SwiftHeader: Sendable {
     /// `Version:`, the ServiceStack version the host reports.
     public var serviceStackVersion: String
 
-    public init(swiftVersion: String = "6.0", serviceStackVersion: String = "8.41") {
+    public init(swiftVersion: String = "6.0", serviceStackVersion: String = SwiftGenerator.serviceStackVersion) {
         self.swiftVersion = swiftVersion
         self.serviceStackVersion = serviceStackVersion
     }

@@ -11,19 +11,14 @@ import MockStackCore
 /// union enums, in `declare module Name { … }` under a `GlobalNamespace`, every member optional
 /// unless the query says `MakePropertiesOptional=False`, as ServiceStack's service sets it.
 public struct TypeScriptGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(),
+    // from December 2025), as a real host would label them.
+    public static let serviceStackVersion = "10.09"
     /// Whether the file is `/types/typescript.d`'s declarations rather than classes.
     public let declaresOnly: Bool
 
-    // 10.09, not the fixtures' 8.41: the rules are 10.x's (members optional unless IsRequired(),
-    // from December 2025), as a real host would label them.
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "10.09", declaresOnly: Bool = false) {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes, declaresOnly: Bool = false) {
         self.declaresOnly = declaresOnly
         document = MetadataDocument(metadata: metadata)
     }
@@ -40,7 +35,7 @@ public struct TypeScriptGenerator: DTOFileGenerator {
     public func render(query: [(name: String, value: String)], date: DateTimeValue, baseURL: String) -> String {
         let options = NativeTypesOptions.forScripts(
             query: query, config: metadata.config, makesPropertiesOptional: declaresOnly)
-        let layout = DTOLayout.typeScript(metadata, document: document, query: query, options: options)
+        let layout = DTOLayout.typeScript(document, query: query, options: options)
         var lines: [String] = []
         if !options.withoutOptions {
             lines += JavaScriptHeader.lines(
@@ -48,7 +43,7 @@ public struct TypeScriptGenerator: DTOFileGenerator {
                 flags: [
                     "MakePropertiesOptional", "AddServiceStackTypes", "AddResponseStatus", "AddDescriptionAsComments",
                 ],
-                version: serviceStackVersion, options: options, date: date, baseURL: baseURL)
+                version: Self.serviceStackVersion, options: options, date: date, baseURL: baseURL)
         }
         lines += options.list("DefaultImports").compactMap(Self.importLine)
         let namespace = options.text("GlobalNamespace").map(ScriptText.identifier).flatMap { $0.isEmpty ? nil : $0 }
@@ -92,12 +87,11 @@ extension DTOLayout {
     /// query's selection, with ServiceStack's interfaces and types unless the query says
     /// `AddServiceStackTypes=False`.
     static func typeScript(
-        _ metadata: MetadataTypes, document: MetadataDocument, query: [(name: String, value: String)],
-        options: NativeTypesOptions
+        _ document: MetadataDocument, query: [(name: String, value: String)], options: NativeTypesOptions
     ) -> DTOLayout {
         let addsServiceStackTypes = options.flag("AddServiceStackTypes")
         return DTOLayout(
-            metadata: metadata, selection: MetadataDocument.Selection(query: query, document: document),
+            metadata: document.metadata, selection: MetadataDocument.Selection(query: query, document: document),
             addsInterfaces: addsServiceStackTypes, addsServiceStackTypes: addsServiceStackTypes)
     }
 }

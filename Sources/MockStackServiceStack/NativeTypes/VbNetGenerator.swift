@@ -7,17 +7,12 @@ import MockStackCore
 /// `Namespace Name` … `End Namespace` per namespace, its types in ``DotNetLayout`` order (as C#'s),
 /// each after a blank line; a blank line ends the file.
 public struct VbNetGenerator: DTOFileGenerator {
-    /// What selects from the metadata (IncludeTypes, ExcludeTypes); it holds the metadata.
-    private let document: MetadataDocument
-    /// The app's metadata.
-    public var metadata: MetadataTypes { document.metadata }
-    /// `Version:`, the ServiceStack release whose generator the file reproduces.
-    public let serviceStackVersion: String
+    let document: MetadataDocument
+    public static let serviceStackVersion = "8.41"
     /// The interfaces a class may name (see ``CSharpTypeWriter/interfaces``).
     private let interfaces: Set<String>
 
-    public init(metadata: MetadataTypes, serviceStackVersion: String = "8.41") {
-        self.serviceStackVersion = serviceStackVersion
+    public init(metadata: MetadataTypes) {
         document = MetadataDocument(metadata: metadata)
         interfaces = CSharpTypeWriter.interfaces(in: metadata)
     }
@@ -57,13 +52,9 @@ public struct VbNetGenerator: DTOFileGenerator {
         lines += ["", "Namespace Global"]
 
         let writer = VbNetTypeWriter(
-            options: CSharpTypeWriter.Options(options, version: serviceStackVersion),
-            types: CSharpTypeMap(
-                exportsValueTypes: options.flag("ExportValueTypes"), types: layout.entries.map(\.type)),
-            annotations: DotNetAnnotations(
-                syntax: .visualBasic, describesAsComments: options.flag("AddDescriptionAsComments"),
-                addsDataContracts: options.flag("AddDataContractAttributes"),
-                addsIndexes: options.flag("AddIndexesToDataMembers"), mergesNamespaces: true),
+            options: CSharpTypeWriter.Options(options, version: Self.serviceStackVersion),
+            types: CSharpTypeMap(options: options, types: layout.entries.map(\.type)),
+            annotations: DotNetAnnotations(syntax: .visualBasic, options: options, mergesNamespaces: true),
             interfaces: interfaces)
         var current: String?
         for entry in layout.entries {
@@ -85,7 +76,7 @@ public struct VbNetGenerator: DTOFileGenerator {
     /// `' Options:`, the opening's lines behind `'` (its blank line a lone `'`), then the options.
     private func header(_ options: NativeTypesOptions, date: DateTimeValue, baseURL: String) -> [String] {
         let opening = DTOHeaderOpening.lines(
-            "' Options:", date: date, versions: ["Version: \(serviceStackVersion)"], commentPrefix: "''",
+            "' Options:", date: date, versions: ["Version: \(Self.serviceStackVersion)"], commentPrefix: "''",
             options: options, baseURL: baseURL, oneLine: Self.oneLine)
         return [opening[0]] + opening.dropFirst().map { "'" + $0 }
             + DotNetHeader.optionLines(

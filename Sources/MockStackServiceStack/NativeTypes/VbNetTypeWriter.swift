@@ -99,37 +99,22 @@ struct VbNetTypeWriter {
     /// The members, a marked one (attributes, a data member, a `<Description>`) followed by a
     /// blank line; then a response's `ResponseStatus` and an extensible class's `ExtensionData`
     /// when asked for.
+    private static let extensionDataImplements = "Implements IExtensibleDataObject.ExtensionData"
+
     private func members(_ type: MetadataType, addsResponseStatus: Bool, extensible: Bool) -> [String] {
         let modifier = type.isInterface ? "" : "Public " + (options.virtual ? "Overridable " : "")
-        var lines: [String] = []
-        var marked = false
-        var index = 1
-        for property in type.properties {
-            if marked { lines.append("") }
-            let typeName = VbNetTypeMap.type(
-                types.declaredName(property), property.genericArgs, keepsNamespace: true)
-            let annotated = annotations.memberLines(property, index: index)
-            index += 1
-            marked = annotated.marks
-            lines += annotated.lines
-            lines.append("\(modifier)Property \(VbNetTypeMap.name(property.name)) As \(typeName)")
-        }
-        guard !type.isInterface else { return lines }
-        if addsResponseStatus && options.responseStatus
-            && !type.properties.contains(where: { $0.name == "ResponseStatus" })
-        {
-            if marked { lines.append("") }
-            let dataMember = annotations.dataMember(nil, index: index)
+        return annotations.memberBlock(
+            type,
+            declaration: { property in
+                let typeName = VbNetTypeMap.type(
+                    types.declaredName(property), property.genericArgs, keepsNamespace: true)
+                return "\(modifier)Property \(VbNetTypeMap.name(property.name)) As \(typeName)"
+            },
+            responseStatus: addsResponseStatus && options.responseStatus
+                ? "\(modifier)Property ResponseStatus As ResponseStatus" : nil,
+            extensionData: extensible
+                ? "\(modifier)Property ExtensionData As ExtensionDataObject \(Self.extensionDataImplements)" : nil,
             // ServiceStack counts the status as marking only when it has a data member.
-            marked = !dataMember.isEmpty
-            lines += dataMember
-            lines.append("\(modifier)Property ResponseStatus As ResponseStatus")
-        }
-        if extensible && !type.properties.contains(where: { $0.name == "ExtensionData" }) {
-            if marked { lines.append("") }
-            let implements = "Implements IExtensibleDataObject.ExtensionData"
-            lines.append("\(modifier)Property ExtensionData As ExtensionDataObject \(implements)")
-        }
-        return lines
+            statusAlwaysMarks: false)
     }
 }
